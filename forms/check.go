@@ -1,0 +1,146 @@
+package forms
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Check returns what is wrong with v as this field's value, in plain words
+// for the person filling in the form, or "" when v is fine. v is a value as
+// encoding/json decodes it (json.Number or float64 for numbers).
+func (f *Field) Check(v any) string {
+	switch f.Kind {
+	case Text:
+		s, ok := v.(string)
+		if !ok {
+			return "Must be text"
+		}
+		return f.checkText(s)
+	case Number, Integer:
+		x, ok := toFloat(v)
+		if !ok {
+			return "Must be a number"
+		}
+		return f.checkNumber(x)
+	case Boolean:
+		if _, ok := v.(bool); !ok {
+			return "Must be true or false"
+		}
+	case Choice:
+		s, ok := v.(string)
+		if !ok || !f.offers(s) {
+			return "Choose one of the options"
+		}
+	case MultiChoice:
+		list, ok := stringList(v)
+		if !ok {
+			return "Must be a list of choices"
+		}
+		return f.checkChoices(list)
+	}
+	return ""
+}
+
+func (f *Field) checkText(s string) string {
+	n := utf8.RuneCountInString(s)
+	if f.MinLength != nil && n < *f.MinLength {
+		return "At least " + plural(*f.MinLength, "character")
+	}
+	if f.MaxLength != nil && n > *f.MaxLength {
+		return "At most " + plural(*f.MaxLength, "character")
+	}
+	if f.Format != "" && !validFormat(f.Format, s) {
+		return formatHints[f.Format]
+	}
+	if f.Pattern != nil && !f.Pattern.MatchString(s) {
+		return "Must match the pattern " + f.Pattern.String()
+	}
+	return ""
+}
+
+func (f *Field) checkNumber(x float64) string {
+	if f.Kind == Integer && x != math.Trunc(x) {
+		return "Must be a whole number"
+	}
+	if f.Minimum != nil && x < *f.Minimum {
+		return "At least " + formatNumber(*f.Minimum)
+	}
+	if f.Maximum != nil && x > *f.Maximum {
+		return "At most " + formatNumber(*f.Maximum)
+	}
+	return ""
+}
+
+func (f *Field) checkChoices(list []string) string {
+	for _, s := range list {
+		if !f.offers(s) {
+			return fmt.Sprintf("%q is not one of the options", s)
+		}
+	}
+	if f.MinItems != nil && len(list) < *f.MinItems {
+		return fmt.Sprintf("Choose at least %d", *f.MinItems)
+	}
+	if f.MaxItems != nil && len(list) > *f.MaxItems {
+		return fmt.Sprintf("Choose at most %d", *f.MaxItems)
+	}
+	return ""
+}
+
+// offers reports whether value is one of the field's options.
+func (f *Field) offers(value string) bool {
+	return slices.ContainsFunc(f.Options, func(o Option) bool { return o.Value == value })
+}
+
+// Title returns the title of the option with this value, or the value itself.
+func (f *Field) OptionTitle(value string) string {
+	for _, o := range f.Options {
+		if o.Value == value {
+			return o.Title
+		}
+	}
+	return value
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, !math.IsInf(x, 0) && !math.IsNaN(x)
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func stringList(v any) ([]string, bool) {
+	switch x := v.(type) {
+	case []string:
+		return x, true
+	case []any:
+		out := make([]string, len(x))
+		for i, it := range x {
+			s, ok := it.(string)
+			if !ok {
+				return nil, false
+			}
+			out[i] = s
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

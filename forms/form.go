@@ -1,0 +1,215 @@
+package forms
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Form is one form being filled in: what the person has entered so far. It
+// holds no widgets, so everything it decides can be tested without a window.
+// A Form is not safe for concurrent use; the UI drives it from one goroutine.
+type Form struct {
+	Schema *Schema
+	inputs []input // parallel to Schema.Fields
+}
+
+// input is the raw state of one field, as its widget holds it.
+type input struct {
+	text    string   // Text, Number, Integer: what was typed
+	checked bool     // Boolean
+	chosen  []string // Choice (at most one) and MultiChoice, in option order
+	invalid string   // a widget's own complaint, such as an unfinished date
+}
+
+// NewForm starts a form filled in with the schema's defaults.
+func NewForm(s *Schema) *Form {
+	f := &Form{Schema: s, inputs: make([]input, len(s.Fields))}
+	for i := range s.Fields {
+		field, in := &s.Fields[i], &f.inputs[i]
+		switch d := field.Default.(type) {
+		case string:
+			if field.Kind == Choice {
+				in.chosen = field.ordered([]string{d})
+			} else {
+				in.text = d
+			}
+		case float64:
+			in.text = formatNumber(d)
+		case bool:
+			in.checked = d
+		case []string:
+			in.chosen = field.ordered(d)
+		}
+	}
+	return f
+}
+
+// ordered keeps the values that are options, in option order, once each.
+func (f *Field) ordered(values []string) []string {
+	var out []string
+	for _, o := range f.Options {
+		if slices.Contains(values, o.Value) {
+			out = append(out, o.Value)
+		}
+	}
+	return out
+}
+
+func (f *Form) at(name string) (*Field, *input) {
+	i, ok := f.Schema.index[name]
+	if !ok {
+		return nil, &input{}
+	}
+	return &f.Schema.Fields[i], &f.inputs[i]
+}
+
+// Text returns what is typed in a text or number field.
+func (f *Form) Text(name string) string { _, in := f.at(name); return in.text }
+
+// Checked returns the state of a boolean field.
+func (f *Form) Checked(name string) bool { _, in := f.at(name); return in.checked }
+
+// Chosen returns the selected values of a choice field.
+func (f *Form) Chosen(name string) []string { _, in := f.at(name); return slices.Clone(in.chosen) }
+
+// SetText records what is typed in a text or number field.
+func (f *Form) SetText(name, text string) {
+	_, in := f.at(name)
+	in.text, in.invalid = text, ""
+}
+
+// SetChecked records the state of a boolean field.
+func (f *Form) SetChecked(name string, on bool) { _, in := f.at(name); in.checked = on }
+
+// SetChosen records the selection of a choice field; unknown values are dropped.
+func (f *Form) SetChosen(name string, values ...string) {
+	field, in := f.at(name)
+	if field != nil {
+		in.chosen = field.ordered(values)
+	}
+}
+
+// SetInvalid records a widget's own complaint about its input, such as a date
+// that does not parse yet; "" clears it.
+func (f *Form) SetInvalid(name, msg string) { _, in := f.at(name); in.invalid = msg }
+
+// Error returns what is wrong with one field, or "".
+func (f *Form) Error(name string) string {
+	i, ok := f.Schema.index[name]
+	if !ok {
+		return ""
+	}
+	_, _, msg := f.value(i)
+	return msg
+}
+
+// Errors returns what is wrong with each invalid field.
+func (f *Form) Errors() FieldErrors {
+	errs := FieldErrors{}
+	for i, field := range f.Schema.Fields {
+		if _, _, msg := f.value(i); msg != "" {
+			errs[field.Name] = msg
+		}
+	}
+	return errs
+}
+
+// Content returns the JSON object Accept would send, fields in schema order.
+// Optional fields left empty are left out, not sent as "".
+func (f *Form) Content() json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, field := range f.Schema.Fields {
+		v, sent, _ := f.value(i)
+		if !sent {
+			continue
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(field.Name)
+		val, _ := json.Marshal(v) // strings, numbers, bools and string slices always marshal
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(val)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// value returns field i's value as it would be sent, whether it is sent at
+// all, and what is wrong with it.
+func (f *Form) value(i int) (v any, sent bool, msg string) {
+	field, in := &f.Schema.Fields[i], &f.inputs[i]
+	if in.invalid != "" {
+		return nil, false, in.invalid
+	}
+	switch field.Kind {
+	case Boolean:
+		return in.checked, true, ""
+	case MultiChoice:
+		if len(in.chosen) == 0 && !field.Required {
+			return nil, false, ""
+		}
+		return slices.Clone(in.chosen), true, field.Check(in.chosen)
+	case Choice:
+		if len(in.chosen) == 0 {
+			return nil, false, requiredMsg(field)
+		}
+		return in.chosen[0], true, ""
+	case Number, Integer:
+		text := strings.TrimSpace(in.text)
+		if text == "" {
+			return nil, false, requiredMsg(field)
+		}
+		n, msg := parseNumber(text, field.Kind)
+		if msg != "" {
+			return nil, false, msg
+		}
+		return n, true, field.Check(n)
+	}
+	if in.text == "" {
+		return nil, false, requiredMsg(field)
+	}
+	return in.text, true, field.Check(in.text)
+}
+
+func requiredMsg(f *Field) string {
+	if f.Required {
+		return msgRequired
+	}
+	return ""
+}
+
+// jsonNumberSyntax is the number grammar of RFC 8259: what the person may type.
+var jsonNumberSyntax = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// parseNumber reads a typed number as the JSON number to send: integers
+// without a fraction, numbers as typed so no precision is lost.
+func parseNumber(text string, k Kind) (json.Number, string) {
+	if !jsonNumberSyntax.MatchString(text) {
+		if k == Integer {
+			return "", "Enter a whole number, like 42"
+		}
+		return "", "Enter a number, like 3.14"
+	}
+	x, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsInf(x, 0) {
+		return "", "The number is too large"
+	}
+	if k != Integer {
+		return json.Number(text), ""
+	}
+	if x != math.Trunc(x) {
+		return "", "Must be a whole number"
+	}
+	if math.Abs(x) < 1<<53 {
+		return json.Number(strconv.FormatInt(int64(x), 10)), ""
+	}
+	return json.Number(strconv.FormatFloat(x, 'f', -1, 64)), ""
+}

@@ -1,0 +1,32 @@
+package forms
+
+// Placeholder is the grey hint an empty input shows: an example of the
+// expected shape, or the allowed range of a number.
+func (f *Field) Placeholder() string {
+	switch f.Kind {
+	case Number, Integer:
+		switch {
+		case f.Minimum != nil && f.Maximum != nil:
+			return "from " + formatNumber(*f.Minimum) + " to " + formatNumber(*f.Maximum)
+		case f.Minimum != nil:
+			return formatNumber(*f.Minimum) + " or more"
+		case f.Maximum != nil:
+			return formatNumber(*f.Maximum) + " or less"
+		case f.Kind == Integer:
+			return "a whole number"
+		}
+		return "a number"
+	case Text:
+		switch f.Format {
+		case FormatEmail:
+			return "name@example.com"
+		case FormatURI:
+			return "https://example.com"
+		case FormatDate:
+			return "2025-02-14"
+		case FormatDateTime:
+			return "2025-02-14T09:30:00+01:00"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,33 @@
+package forms
+
+import "encoding/json"
+
+// Action is how the person answered, as the spec names it.
+type Action string
+
+const (
+	Accept  Action = "accept"  // submitted the form
+	Decline Action = "decline" // explicitly said no
+	Cancel  Action = "cancel"  // dismissed without choosing
+)
+
+// Result is the answer to an elicitation, shaped like the spec's ElicitResult.
+type Result struct {
+	Action  Action          `json:"action"`
+	Content json.RawMessage `json:"content,omitempty"`
+}
+
+// Accept returns the accept result, or the errors that stop it. The content is
+// checked twice: by the form's own rules and, as sent, by a full JSON Schema
+// validator against the server's raw schema.
+func (f *Form) Accept() (Result, FieldErrors, error) {
+	if errs := f.Errors(); len(errs) > 0 {
+		return Result{}, errs, nil
+	}
+	content := f.Content()
+	errs, err := f.Schema.Verify(content)
+	if err != nil || len(errs) > 0 {
+		return Result{}, errs, err
+	}
+	return Result{Action: Accept, Content: content}, nil, nil
+}

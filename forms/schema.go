@@ -1,0 +1,97 @@
+package forms
+
+import (
+	"regexp"
+	"sync"
+)
+
+// Kind is what a field asks for, which decides its widget and its JSON type.
+type Kind int
+
+const (
+	Text        Kind = iota // a JSON string, possibly with a format
+	Number                  // a JSON number
+	Integer                 // a JSON number without a fraction
+	Boolean                 // true or false
+	Choice                  // one string out of Options
+	MultiChoice             // an array of strings out of Options
+)
+
+func (k Kind) String() string {
+	return [...]string{"text", "number", "integer", "boolean", "choice", "multi-choice"}[k]
+}
+
+// String formats the spec defines for text fields.
+const (
+	FormatEmail    = "email"
+	FormatURI      = "uri"
+	FormatDate     = "date"
+	FormatDateTime = "date-time"
+)
+
+// Option is one choice of a Choice or MultiChoice field.
+type Option struct {
+	Value string // what is sent
+	Title string // what is shown; equals Value for untitled enums
+}
+
+// Field is one property of a requested schema, in the order the server wrote it.
+type Field struct {
+	Name        string
+	Kind        Kind
+	Title       string
+	Description string
+	Required    bool
+
+	Format               string // Text only: one of the Format constants, or "" (unknown formats are dropped with a warning)
+	MinLength, MaxLength *int   // Text only, in characters
+	Pattern              *regexp.Regexp
+
+	Minimum, Maximum *float64 // Number and Integer
+
+	Options            []Option // Choice and MultiChoice
+	MinItems, MaxItems *int     // MultiChoice
+
+	// Default is the server's default as JSON would decode it: string, float64,
+	// bool or []string; nil when there is none.
+	Default any
+}
+
+// Label is what the person sees as the field's name.
+func (f *Field) Label() string {
+	if f.Title != "" {
+		return f.Title
+	}
+	return f.Name
+}
+
+// Schema is a parsed requestedSchema: the fields to show and the problems that
+// did not stop it from being shown.
+type Schema struct {
+	Fields   []Field
+	Warnings []Problem
+
+	raw      []byte
+	index    map[string]int // field name → position in Fields
+	verifier func() (*verifier, error)
+}
+
+// Raw returns the schema exactly as the server sent it.
+func (s *Schema) Raw() []byte { return s.raw }
+
+// Field returns the field named name, or nil.
+func (s *Schema) Field(name string) *Field {
+	if i, ok := s.index[name]; ok {
+		return &s.Fields[i]
+	}
+	return nil
+}
+
+func newSchema(raw []byte, fields []Field, warnings []Problem) *Schema {
+	s := &Schema{Fields: fields, Warnings: warnings, raw: raw, index: make(map[string]int, len(fields))}
+	for i, f := range fields {
+		s.index[f.Name] = i
+	}
+	s.verifier = sync.OnceValues(func() (*verifier, error) { return compileVerifier(raw) })
+	return s
+}
