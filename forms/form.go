@@ -156,7 +156,7 @@ func (f *Form) value(i int) (v any, sent bool, msg string) {
 		if len(in.chosen) == 0 && !field.Required {
 			return nil, false, ""
 		}
-		return slices.Clone(in.chosen), true, field.Check(in.chosen)
+		return append([]string{}, in.chosen...), true, field.Check(in.chosen)
 	case Choice:
 		if len(in.chosen) == 0 {
 			return nil, false, requiredMsg(field)

@@ -246,5 +246,8 @@ func lineColumn(src []byte, offset int64) (int, int) {
 
 // escapePointer escapes a key for use in a JSON Pointer (RFC 6901).
 func escapePointer(key string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+	if !strings.ContainsAny(key, "~/") {
+		return key
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
 }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+
+	"github.com/elicitdesk/elicitdesk/assets"
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/forms/formview"
+)
+
+// appID is the application's reverse-DNS identity (FyneApp.toml agrees).
+const appID = "io.github.elicitdesk"
+
+// runPreview opens a schema as a form window and prints the person's answer
+// as an ElicitResult. Without a file it shows the built-in demo form.
+func runPreview(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("preview", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	message := fs.String("message", "Please fill in this form.", "the message shown above the form")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 1 {
+		fmt.Fprintln(stderr, "usage: elicitdesk preview [-message TEXT] [SCHEMA.json]")
+		return 2
+	}
+	raw := assets.DemoForm
+	if fs.NArg() == 1 {
+		var err error
+		if raw, err = readInput(fs.Arg(0), nil); err != nil {
+			fmt.Fprintln(stderr, "elicitdesk preview:", err)
+			return 2
+		}
+	}
+	schema, err := forms.Parse(raw)
+	if err != nil {
+		fmt.Fprintf(stderr, "elicitdesk preview: %v\n", err)
+		if errors.As(err, new(*forms.SchemaError)) {
+			return 1
+		}
+		return 2
+	}
+
+	a := app.NewWithID(appID)
+	w := a.NewWindow("Elicit Desk — form preview")
+	v := formview.New(forms.NewForm(schema), *message, formview.Options{})
+	v.OnResult = func(r forms.Result) {
+		out, _ := json.Marshal(r)
+		fmt.Fprintf(stdout, "%s\n", out)
+		a.Quit()
+	}
+	v.Install(w)
+	w.Resize(fyne.NewSize(960, 720))
+	w.ShowAndRun()
+	return 0
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+// runValidate prints a JSON object mapping each invalid field to its message.
+// Exit 0 when valid, 1 when invalid, 2 on a fatal schema or unreadable input.
+func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	schemaPath := fs.String("schema", "", "the requestedSchema `file`")
+	if err := fs.Parse(args); err != nil || *schemaPath == "" || fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: elicitdesk validate -schema SCHEMA.json CONTENT.json (- reads standard input)")
+		return 2
+	}
+	raw, err := readInput(*schemaPath, stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, "elicitdesk validate:", err)
+		return 2
+	}
+	schema, err := forms.Parse(raw)
+	if err != nil {
+		fmt.Fprintf(stderr, "elicitdesk validate: %s: %v\n", *schemaPath, err)
+		return 2
+	}
+	content, err := readInput(fs.Arg(0), stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, "elicitdesk validate:", err)
+		return 2
+	}
+	errs, err := schema.ValidateJSON(content)
+	if err != nil {
+		fmt.Fprintf(stderr, "elicitdesk validate: %s: %v\n", fs.Arg(0), err)
+		return 2
+	}
+	// The full JSON Schema validator has the last word, as it does before sending.
+	final, err := schema.Verify(content)
+	if err != nil {
+		fmt.Fprintln(stderr, "elicitdesk validate:", err)
+		return 2
+	}
+	for name, msg := range final {
+		if _, ok := errs[name]; !ok {
+			errs[name] = msg
+		}
+	}
+	out, _ := json.MarshalIndent(errs, "", "  ")
+	fmt.Fprintf(stdout, "%s\n", out)
+	if len(errs) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// readInput reads a file, or stdin for "-".
+func readInput(path string, stdin io.Reader) ([]byte, error) {
+	if path == "-" {
+		if stdin == nil {
+			return nil, errors.New("standard input is not accepted here")
+		}
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(path)
+}

@@ -1,0 +1,264 @@
+package forms
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func mustParse(t testing.TB, raw string) *Schema {
+	t.Helper()
+	s, err := Parse([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func everything(t testing.TB) *Schema {
+	return mustParse(t, string(readFile(t, filepath.Join("testdata", "schemas", "ok", "everything-trigger-elicitation-request.json"))))
+}
+
+func TestParseKeepsOrder(t *testing.T) {
+	s := everything(t)
+	var names []string
+	for _, f := range s.Fields {
+		names = append(names, f.Name)
+	}
+	want := "name check firstLine email homepage birthdate integer number untitledSingleSelectEnum untitledMultipleSelectEnum titledSingleSelectEnum titledMultipleSelectEnum legacyTitledEnum"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("field order\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestParseKinds(t *testing.T) {
+	s := everything(t)
+	tests := []struct {
+		name    string
+		kind    Kind
+		format  string
+		options string // titles, joined by |
+	}{
+		{"name", Text, "", ""},
+		{"check", Boolean, "", ""},
+		{"email", Text, FormatEmail, ""},
+		{"homepage", Text, FormatURI, ""},
+		{"birthdate", Text, FormatDate, ""},
+		{"integer", Integer, "", ""},
+		{"number", Number, "", ""},
+		{"untitledSingleSelectEnum", Choice, "", "Monica|Rachel|Joey|Chandler|Ross|Phoebe"},
+		{"untitledMultipleSelectEnum", MultiChoice, "", "Guitar|Piano|Violin|Drums|Bass"},
+		{"titledSingleSelectEnum", Choice, "", "Superman|Green Lantern|Wonder Woman"},
+		{"titledMultipleSelectEnum", MultiChoice, "", "Tuna|Salmon|Trout"},
+		{"legacyTitledEnum", Choice, "", "Cats|Dogs|Birds|Fish|Reptiles"},
+	}
+	for _, tt := range tests {
+		f := s.Field(tt.name)
+		if f == nil {
+			t.Fatalf("no field %s", tt.name)
+		}
+		var titles []string
+		for _, o := range f.Options {
+			titles = append(titles, o.Title)
+		}
+		if f.Kind != tt.kind || f.Format != tt.format || strings.Join(titles, "|") != tt.options {
+			t.Errorf("%s: got %v %q %v, want %v %q %s", tt.name, f.Kind, f.Format, titles, tt.kind, tt.format, tt.options)
+		}
+	}
+	if !s.Field("name").Required || s.Field("email").Required {
+		t.Error("required flags wrong")
+	}
+}
+
+func TestFormDefaultsAndContent(t *testing.T) {
+	f := NewForm(everything(t))
+	// Only name is required and it has no default.
+	if errs := f.Errors(); len(errs) != 1 || errs["name"] != "Required" {
+		t.Fatalf("errors of the untouched form: %v", errs)
+	}
+	f.SetText("name", "Ada Lovelace")
+	want := `{"name":"Ada Lovelace","check":false,"firstLine":"It was a dark and stormy night.","integer":42,"number":3.14,` +
+		`"untitledSingleSelectEnum":"Monica","untitledMultipleSelectEnum":["Guitar"],"titledSingleSelectEnum":"hero-1",` +
+		`"titledMultipleSelectEnum":["fish-1"],"legacyTitledEnum":"pet-1"}`
+	if got := string(f.Content()); got != want {
+		t.Errorf("content\n got %s\nwant %s", got, want)
+	}
+	res, errs, err := f.Accept()
+	if err != nil || len(errs) > 0 || res.Action != Accept || string(res.Content) != want {
+		t.Errorf("Accept: %+v %v %v", res, errs, err)
+	}
+}
+
+func TestFormInput(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"nick":{"type":"string","minLength":3,"maxLength":5},
+		"age":{"type":"integer","minimum":18},
+		"ratio":{"type":"number","maximum":1},
+		"day":{"type":"string","format":"date"},
+		"tags":{"type":"array","items":{"enum":["a","b","c","d"]},"minItems":1,"maxItems":2}
+	},"required":["age","tags"]}`
+	tests := []struct {
+		name    string
+		set     func(*Form)
+		field   string
+		wantErr string
+		want    string // the field's JSON in Content, or "" when left out
+	}{
+		{"short", func(f *Form) { f.SetText("nick", "ab") }, "nick", "At least 3 characters", `"ab"`},
+		{"emoji count as one", func(f *Form) { f.SetText("nick", "🙂🙂🙂") }, "nick", "", `"🙂🙂🙂"`},
+		{"long", func(f *Form) { f.SetText("nick", "abcdef") }, "nick", "At most 5 characters", `"abcdef"`},
+		{"optional empty omitted", func(f *Form) { f.SetText("nick", "") }, "nick", "", ""},
+		{"integer", func(f *Form) { f.SetText("age", "42") }, "age", "", `42`},
+		{"integer written with fraction", func(f *Form) { f.SetText("age", "42.0") }, "age", "", `42`},
+		{"integer fraction", func(f *Form) { f.SetText("age", "42.5") }, "age", "Must be a whole number", ""},
+		{"below minimum", func(f *Form) { f.SetText("age", "17") }, "age", "At least 18", `17`},
+		{"not a number", func(f *Form) { f.SetText("age", "NaN") }, "age", "Enter a whole number, like 42", ""},
+		{"required empty", func(f *Form) { f.SetText("age", " ") }, "age", "Required", ""},
+		{"number kept as typed", func(f *Form) { f.SetText("ratio", "0.10") }, "ratio", "", `0.10`},
+		{"number too big", func(f *Form) { f.SetText("ratio", "1.5") }, "ratio", "At most 1", `1.5`},
+		{"infinite", func(f *Form) { f.SetText("ratio", "1e999") }, "ratio", "The number is too large", ""},
+		{"date", func(f *Form) { f.SetText("day", "2024-02-29") }, "day", "", `"2024-02-29"`},
+		{"not a calendar date", func(f *Form) { f.SetText("day", "2025-02-30") }, "day", "Enter a date like 2025-02-14", `"2025-02-30"`},
+		{"widget complaint", func(f *Form) { f.SetInvalid("day", "Pick a date") }, "day", "Pick a date", ""},
+		{"choices in option order", func(f *Form) { f.SetChosen("tags", "b", "a", "zz") }, "tags", "", `["a","b"]`},
+		{"too many choices", func(f *Form) { f.SetChosen("tags", "a", "b", "c") }, "tags", "Choose at most 2", `["a","b","c"]`},
+		{"required multi empty", func(f *Form) { f.SetChosen("tags") }, "tags", "Choose at least 1", `[]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := NewForm(mustParse(t, schema))
+			tt.set(f)
+			if got := f.Error(tt.field); got != tt.wantErr {
+				t.Errorf("error %q, want %q", got, tt.wantErr)
+			}
+			var content map[string]json.RawMessage
+			if err := json.Unmarshal(f.Content(), &content); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(content[tt.field]); got != tt.want {
+				t.Errorf("content %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAcceptRefusesInvalid(t *testing.T) {
+	f := NewForm(mustParse(t, `{"type":"object","properties":{"e":{"type":"string","format":"email"}},"required":["e"]}`))
+	f.SetText("e", "nope")
+	res, errs, err := f.Accept()
+	if err != nil || res.Action != "" || errs["e"] == "" {
+		t.Fatalf("Accept of invalid form: %+v %v %v", res, errs, err)
+	}
+}
+
+// TestVerifyCatchesOutOfSpecKeywords shows the final check enforcing what
+// the form does not: a keyword outside the spec.
+func TestVerifyCatchesOutOfSpecKeywords(t *testing.T) {
+	s := mustParse(t, `{"type":"object","properties":{"n":{"type":"number","multipleOf":5}}}`)
+	if len(s.Warnings) != 1 {
+		t.Fatalf("want a warning for multipleOf, got %v", s.Warnings)
+	}
+	f := NewForm(s)
+	f.SetText("n", "7")
+	_, errs, err := f.Accept()
+	if err != nil || errs["n"] == "" {
+		t.Fatalf("want the final check to refuse 7, got %v %v", errs, err)
+	}
+	f.SetText("n", "10")
+	if res, errs, err := f.Accept(); err != nil || len(errs) > 0 || string(res.Content) != `{"n":10}` {
+		t.Fatalf("10: %+v %v %v", res, errs, err)
+	}
+}
+
+func TestEmptyForm(t *testing.T) {
+	f := NewForm(mustParse(t, `{"type":"object","properties":{}}`))
+	res, errs, err := f.Accept()
+	if err != nil || len(errs) > 0 || string(res.Content) != `{}` {
+		t.Fatalf("%+v %v %v", res, errs, err)
+	}
+}
+
+func TestSecret(t *testing.T) {
+	tests := []struct {
+		name, title string
+		want        bool
+	}{
+		{"password", "", true},
+		{"apiKey", "", true},
+		{"api_key", "", true},
+		{"x", "Your API key", true},
+		{"githubToken", "", true},
+		{"cardNumber", "", true},
+		{"cvv", "", true},
+		{"clientSecret", "", true},
+		{"name", "Full name", false},
+		{"keyboard", "Keyboard layout", false},
+		{"spinner", "", false},
+		{"tokenizer", "", false},
+	}
+	for _, tt := range tests {
+		f := Field{Name: tt.name, Title: tt.title}
+		if got := f.Secret(); got != tt.want {
+			t.Errorf("Secret(%q, %q) = %v, want %v", tt.name, tt.title, got, tt.want)
+		}
+	}
+}
+
+// TestBadInput feeds hostile schemas: each must give a clear answer, not a
+// panic or a hang. BenchmarkLintHostile measures what each costs.
+func TestBadInput(t *testing.T) {
+	for name, raw := range hostileSchemas() {
+		t.Run(name, func(t *testing.T) {
+			problems, err := Lint(raw)
+			if err == nil && len(problems) == 0 && name != "10000 properties" && name != "1 MB string" {
+				t.Fatalf("no problem reported")
+			}
+			if name == "10000 properties" || name == "1 MB string" {
+				s, err := Parse(raw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				NewForm(s).Content()
+			}
+		})
+	}
+}
+
+// hostileSchemas are large or malformed schemas a server might send.
+func hostileSchemas() map[string][]byte {
+	var many strings.Builder
+	many.WriteString(`{"type":"object","properties":{`)
+	for i := range 10000 {
+		if i > 0 {
+			many.WriteByte(',')
+		}
+		many.WriteString(`"f` + strings.Repeat("x", i%7) + strconv.Itoa(i) + `":{"type":"string"}`)
+	}
+	many.WriteString(`}}`)
+	return map[string][]byte{
+		"10000 properties":   []byte(many.String()),
+		"1 MB string":        []byte(`{"type":"object","properties":{"s":{"type":"string","description":"` + strings.Repeat("é", 1<<19) + `"}}}`),
+		"deep nesting":       []byte(`{"type":"object","properties":{"x":` + strings.Repeat(`{"a":`, 5000) + `1` + strings.Repeat(`}`, 5000) + `}}`),
+		"NaN-like numbers":   []byte(`{"type":"object","properties":{"n":{"type":"number","minimum":1e999,"maximum":-1e999}}}`),
+		"NaN literal":        []byte(`{"type":"object","properties":{"n":{"type":"number","minimum":NaN}}}`),
+		"duplicate keys":     []byte(`{"type":"object","properties":{"a":{"type":"string"},"a":{"type":"number"}}}`),
+		"not JSON":           []byte(`type: object`),
+		"unclosed":           []byte(`{"type":"object","properties":{`),
+		"huge minLength":     []byte(`{"type":"object","properties":{"s":{"type":"string","minLength":1e300}}}`),
+		"required not names": []byte(`{"type":"object","properties":{},"required":[{}]}`),
+	}
+}
+
+// BenchmarkLintHostile measures linting each hostile schema; the goal is a
+// clear answer within 100 ms for every one.
+func BenchmarkLintHostile(b *testing.B) {
+	for name, raw := range hostileSchemas() {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			for b.Loop() {
+				_, _ = Lint(raw)
+			}
+		})
+	}
+}

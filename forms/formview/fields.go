@@ -1,0 +1,169 @@
+package formview
+
+import (
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+// radioLimit is the most options shown as radio buttons; more get a drop-down.
+const radioLimit = 4
+
+// longText is the maxLength from which a text field gets several lines.
+const longText = 200
+
+// control is one field's input widget, bound to the form by name.
+type control struct {
+	field  *forms.Field
+	object fyne.CanvasObject
+	focus  fyne.Focusable // what Tab and "first invalid field" focus
+}
+
+// newControl builds the widget for a field, filled in from the form, and
+// calls changed after every edit the person makes. Initial state is set on
+// the widgets' fields, before any callback and before the first render:
+// Set* methods would build renderers early, which is most of the cost of a
+// large form.
+func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, changed func()) control {
+	name := field.Name
+	switch field.Kind {
+	case forms.Boolean:
+		c := widget.NewCheck(field.Label(), nil)
+		c.Checked = f.Checked(name)
+		c.OnChanged = func(on bool) { f.SetChecked(name, on); changed() }
+		return control{field: field, object: c, focus: c}
+	case forms.Choice:
+		return newChoice(f, field, changed)
+	case forms.MultiChoice:
+		titles, values := optionTitles(field)
+		g := &widget.CheckGroup{Options: titles, Selected: titlesOf(field, f.Chosen(name)), Horizontal: len(titles) <= radioLimit}
+		g.ExtendBaseWidget(g) // NewCheckGroup would render every box at once
+		g.OnChanged = func(selected []string) { f.SetChosen(name, valuesOf(selected, titles, values)...); changed() }
+		return control{field: field, object: g}
+	case forms.Number, forms.Integer:
+		e := newNumericEntry(k, field.Kind == forms.Integer)
+		e.Text = f.Text(name)
+		e.PlaceHolder = field.Placeholder()
+		e.OnChanged = func(s string) { f.SetText(name, s); changed() }
+		return control{field: field, object: e, focus: e}
+	}
+	switch field.Format {
+	case forms.FormatDate:
+		e := newDateEntry(k)
+		if t, err := time.Parse(time.DateOnly, f.Text(name)); err == nil {
+			e.Date, e.Text = &t, t.Format(localDateLayout())
+		}
+		e.OnChanged = func(t *time.Time) {
+			f.SetText(name, "")
+			if t != nil {
+				f.SetText(name, t.Format(time.DateOnly))
+			}
+			changed()
+		}
+		e.SetOnValidationChanged(func(err error) {
+			if err != nil && e.Text != "" {
+				f.SetInvalid(name, "Enter a date like "+time.Date(2025, 2, 14, 0, 0, 0, 0, time.UTC).Format(localDateLayout()))
+				changed()
+			}
+		})
+		return control{field: field, object: e, focus: e}
+	case forms.FormatDateTime:
+		d := newDateTimeInput(k, zone, f.Text(name), func(text, invalid string) {
+			f.SetText(name, text)
+			f.SetInvalid(name, invalid)
+			changed()
+		})
+		return control{field: field, object: d.object, focus: d.date}
+	}
+	multi := field.MaxLength != nil && *field.MaxLength > longText
+	e := newEntry(k, field.Secret(), multi)
+	e.Text = f.Text(name)
+	e.PlaceHolder = field.Placeholder()
+	e.OnChanged = func(s string) { f.SetText(name, s); changed() }
+	return control{field: field, object: e, focus: e}
+}
+
+// newChoice shows few options as radio buttons and many as a drop-down.
+func newChoice(f *forms.Form, field *forms.Field, changed func()) control {
+	name := field.Name
+	titles, values := optionTitles(field)
+	selected := ""
+	if chosen := f.Chosen(name); len(chosen) == 1 {
+		selected = titlesOf(field, chosen)[0]
+	}
+	set := func(title string) {
+		f.SetChosen(name, valuesOf([]string{title}, titles, values)...)
+		changed()
+	}
+	if len(titles) <= radioLimit {
+		r := widget.NewRadioGroup(titles, nil)
+		r.Horizontal = true
+		r.Required = field.Required
+		r.Selected = selected
+		r.OnChanged = set
+		return control{field: field, object: r}
+	}
+	s := widget.NewSelect(titles, nil)
+	s.PlaceHolder = "Choose…"
+	s.Selected = selected
+	s.OnChanged = set
+	return control{field: field, object: s, focus: s}
+}
+
+// optionTitles returns the titles to show, made unique so that each maps
+// back to exactly one value, and the values in the same order.
+func optionTitles(field *forms.Field) (titles, values []string) {
+	seen := map[string]bool{}
+	for _, o := range field.Options {
+		t := o.Title
+		if seen[t] {
+			t += " (" + o.Value + ")"
+		}
+		seen[t] = true
+		titles = append(titles, t)
+		values = append(values, o.Value)
+	}
+	return titles, values
+}
+
+func titlesOf(field *forms.Field, chosen []string) []string {
+	titles, values := optionTitles(field)
+	var out []string
+	for _, v := range chosen {
+		for i := range values {
+			if values[i] == v {
+				out = append(out, titles[i])
+			}
+		}
+	}
+	return out
+}
+
+func valuesOf(selected, titles, values []string) []string {
+	var out []string
+	for _, s := range selected {
+		for i := range titles {
+			if titles[i] == s {
+				out = append(out, values[i])
+			}
+		}
+	}
+	return out
+}
+
+// localDateLayout is the layout DateEntry types dates in. Fyne derives it
+// from the locale without exporting it, so it is read back, once, from a
+// DateEntry showing Go's reference date, which formats to its own layout.
+var localDateLayout = sync.OnceValue(func() string {
+	probe := widget.NewDateEntry()
+	day := time.Date(2006, 1, 2, 0, 0, 0, 0, time.UTC)
+	probe.SetDate(&day)
+	if probe.Text == "" {
+		return time.DateOnly
+	}
+	return probe.Text
+})

@@ -1,0 +1,322 @@
+package formview
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+// harness is a view in a test window, recording every result it gives.
+type harness struct {
+	t       *testing.T
+	v       *View
+	w       *interceptWindow
+	results []forms.Result
+}
+
+// interceptWindow keeps the close intercept, which the test driver's Close
+// skips, so a test can close the window the way a window manager does.
+type interceptWindow struct {
+	fyne.Window
+	intercept func()
+	closed    bool
+}
+
+func (w *interceptWindow) SetCloseIntercept(f func()) {
+	w.intercept = f
+	w.Window.SetCloseIntercept(f)
+}
+
+func (w *interceptWindow) Close() {
+	if !w.closed {
+		w.closed = true
+		w.Window.Close()
+	}
+}
+
+func open(t *testing.T, schema string) *harness {
+	t.Helper()
+	test.NewTempApp(t)
+	s, err := forms.Parse([]byte(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t}
+	h.v = New(forms.NewForm(s), "Please answer", Options{Zone: time.UTC})
+	h.v.OnResult = func(r forms.Result) { h.results = append(h.results, r) }
+	h.w = &interceptWindow{Window: test.NewWindow(nil)}
+	h.v.Install(h.w)
+	h.w.Resize(fyne.NewSize(900, 700))
+	t.Cleanup(h.w.Close)
+	return h
+}
+
+func everythingSchema(t *testing.T) string {
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "schemas", "ok", "everything-trigger-elicitation-request.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+// row returns the on-screen row of a field.
+func (h *harness) row(name string) *row {
+	for i := range h.v.rows {
+		if h.v.rows[i].field.Name == name {
+			return &h.v.rows[i]
+		}
+	}
+	h.t.Fatalf("no field %s", name)
+	return nil
+}
+
+func (h *harness) button(label string) *widget.Button {
+	for _, b := range h.v.buttons {
+		if b.Text == label {
+			return b
+		}
+	}
+	h.t.Fatalf("no button %s", label)
+	return nil
+}
+
+// errorShown returns the inline error under a field, or "" when none shows.
+func (h *harness) errorShown(name string) string {
+	r := h.row(name)
+	if !r.errLabel.Visible() {
+		return ""
+	}
+	return r.errLabel.Text
+}
+
+func (h *harness) only() forms.Result {
+	h.t.Helper()
+	if len(h.results) != 1 {
+		h.t.Fatalf("want exactly one result, got %v", h.results)
+	}
+	return h.results[0]
+}
+
+func TestAcceptSendsTypedContent(t *testing.T) {
+	h := open(t, everythingSchema(t))
+	test.Type(h.row("name").focus, "Ada Lovelace")
+	test.Type(h.row("email").focus, "ada@example.com")
+	h.row("integer").object.(*numericEntry).SetText("")
+	test.Type(h.row("integer").focus, "7")
+	h.row("check").object.(*widget.Check).SetChecked(true)
+	h.row("titledMultipleSelectEnum").object.(*widget.CheckGroup).SetSelected([]string{"Salmon", "Tuna"})
+	h.row("legacyTitledEnum").object.(*widget.Select).SetSelected("Birds")
+	test.Tap(h.button("Accept"))
+
+	want := `{"name":"Ada Lovelace","check":true,"firstLine":"It was a dark and stormy night.","email":"ada@example.com",` +
+		`"integer":7,"number":3.14,"untitledSingleSelectEnum":"Monica","untitledMultipleSelectEnum":["Guitar"],` +
+		`"titledSingleSelectEnum":"hero-1","titledMultipleSelectEnum":["fish-1","fish-2"],"legacyTitledEnum":"pet-3"}`
+	if got := h.only(); got.Action != forms.Accept || string(got.Content) != want {
+		t.Fatalf("got %s %s\nwant %s", got.Action, got.Content, want)
+	}
+	if !h.button("Accept").Disabled() {
+		t.Error("buttons stay live after the answer")
+	}
+}
+
+func TestInlineErrors(t *testing.T) {
+	h := open(t, everythingSchema(t))
+	if e := h.errorShown("name"); e != "" {
+		t.Errorf("untouched field shows %q", e)
+	}
+	test.Type(h.row("email").focus, "ada@")
+	if e := h.errorShown("email"); !strings.HasPrefix(e, "Enter an email address") {
+		t.Errorf("email error %q", e)
+	}
+	test.Type(h.row("email").focus, "example.com")
+	if e := h.errorShown("email"); e != "" {
+		t.Errorf("valid email still shows %q", e)
+	}
+	h.row("integer").object.(*numericEntry).SetText("")
+	test.Type(h.row("integer").focus, "500")
+	if e := h.errorShown("integer"); e != "At most 100" {
+		t.Errorf("integer error %q", e)
+	}
+	h.row("untitledMultipleSelectEnum").object.(*widget.CheckGroup).SetSelected([]string{"Guitar", "Piano", "Violin", "Drums"})
+	if e := h.errorShown("untitledMultipleSelectEnum"); e != "Choose at most 3" {
+		t.Errorf("multi error %q", e)
+	}
+
+	test.Tap(h.button("Accept"))
+	if len(h.results) != 0 {
+		t.Fatalf("invalid form was sent: %v", h.results)
+	}
+	if e := h.errorShown("name"); e != "Required" {
+		t.Errorf("after Accept, the required field shows %q", e)
+	}
+	if !h.v.problem.Visible() {
+		t.Error("no summary of the errors")
+	}
+	if h.w.Canvas().Focused() != h.row("name").focus {
+		t.Error("focus did not move to the first invalid field")
+	}
+}
+
+func TestReviewShowsExactJSON(t *testing.T) {
+	h := open(t, `{"type":"object","properties":{"a":{"type":"string"},"n":{"type":"integer"}}}`)
+	test.Type(h.row("a").focus, "hi")
+	test.Type(h.row("n").focus, "5")
+	if got, want := h.v.review.Text, "{\n  \"a\": \"hi\",\n  \"n\": 5\n}"; got != want {
+		t.Errorf("review\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestOutcomes(t *testing.T) {
+	schema := `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`
+	tests := []struct {
+		name string
+		act  func(h *harness)
+		want forms.Result
+	}{
+		{"decline button", func(h *harness) { test.Tap(h.button("Decline")) }, forms.Result{Action: forms.Decline}},
+		{"cancel button", func(h *harness) { test.Tap(h.button("Cancel")) }, forms.Result{Action: forms.Cancel}},
+		{"escape in a field", func(h *harness) {
+			h.row("a").focus.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		}, forms.Result{Action: forms.Cancel}},
+		{"escape with nothing focused", func(h *harness) {
+			h.w.Canvas().Unfocus()
+			h.w.Canvas().(interface{ OnTypedKey() func(*fyne.KeyEvent) }).OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		}, forms.Result{Action: forms.Cancel}},
+		{"closing the window", func(h *harness) { h.w.intercept() }, forms.Result{Action: forms.Cancel}},
+		{"enter accepts a valid form", func(h *harness) {
+			test.Type(h.row("a").focus, "x")
+			h.row("a").focus.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		}, forms.Result{Action: forms.Accept, Content: []byte(`{"a":"x"}`)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := open(t, schema)
+			tt.act(h)
+			got := h.only()
+			if got.Action != tt.want.Action || string(got.Content) != string(tt.want.Content) {
+				t.Fatalf("got %s %s, want %s %s", got.Action, got.Content, tt.want.Action, tt.want.Content)
+			}
+			test.Tap(h.button("Decline")) // a second answer is never sent
+			h.only()
+		})
+	}
+}
+
+func TestEnterOnInvalidFormSendsNothing(t *testing.T) {
+	h := open(t, `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`)
+	h.row("a").focus.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if len(h.results) != 0 || h.errorShown("a") != "Required" {
+		t.Fatalf("results %v, error %q", h.results, h.errorShown("a"))
+	}
+}
+
+func TestNumericEntryRefusesLetters(t *testing.T) {
+	h := open(t, `{"type":"object","properties":{"i":{"type":"integer"},"n":{"type":"number"}}}`)
+	test.Type(h.row("i").focus, "4a2.5")
+	test.Type(h.row("n").focus, "-1.5e3x")
+	if got := h.row("i").object.(*numericEntry).Text; got != "425" {
+		t.Errorf("integer entry holds %q", got)
+	}
+	if got := h.row("n").object.(*numericEntry).Text; got != "-1.5e3" {
+		t.Errorf("number entry holds %q", got)
+	}
+}
+
+func TestTabFollowsFieldOrder(t *testing.T) {
+	h := open(t, `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"},"m":{"type":"number"}}}`)
+	c := h.w.Canvas()
+	var order []string
+	for range 3 {
+		for _, r := range h.v.rows {
+			if c.Focused() == r.focus {
+				order = append(order, r.field.Name)
+			}
+		}
+		test.FocusNext(c)
+	}
+	if !slices.Equal(order, []string{"z", "a", "m"}) {
+		t.Errorf("focus order %v", order)
+	}
+}
+
+func TestWidgetsPerKind(t *testing.T) {
+	h := open(t, `{"type":"object","properties":{
+		"bio":{"type":"string","maxLength":1000},
+		"apiToken":{"type":"string","title":"API token"},
+		"day":{"type":"string","format":"date","default":"2025-02-14"},
+		"at":{"type":"string","format":"date-time","default":"2025-02-14T09:30:00Z"},
+		"few":{"type":"string","enum":["a","b"]},
+		"many":{"type":"string","enum":["a","b","c","d","e"]}
+	}}`)
+	if e := h.row("bio").object.(*entry); !e.MultiLine {
+		t.Error("long text is not multi-line")
+	}
+	if e := h.row("apiToken").object.(*entry); !e.Password {
+		t.Error("secret field is not masked")
+	}
+	if !strings.Contains(test.RenderObjectToMarkup(h.v), "Servers must not ask for these") {
+		t.Error("no warning beside the secret field")
+	}
+	if _, ok := h.row("few").object.(*widget.RadioGroup); !ok {
+		t.Error("few options are not radio buttons")
+	}
+	if _, ok := h.row("many").object.(*widget.Select); !ok {
+		t.Error("many options are not a drop-down")
+	}
+	if d := h.row("day").object.(*dateEntry); d.Date == nil || d.Date.Format(time.DateOnly) != "2025-02-14" {
+		t.Errorf("date default not shown: %v", d.Date)
+	}
+	if got := h.v.form.Text("at"); got != "2025-02-14T09:30:00Z" {
+		t.Errorf("date-time default: %q", got)
+	}
+	next := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	h.row("day").object.(*dateEntry).SetDate(&next)
+	test.Tap(h.button("Accept"))
+	if got := string(h.only().Content); !strings.Contains(got, `"day":"2025-03-01"`) || !strings.Contains(got, `"at":"2025-02-14T09:30:00Z"`) {
+		t.Errorf("content %s", got)
+	}
+}
+
+func TestEmptyFormIsMessageAndButtons(t *testing.T) {
+	h := open(t, `{"type":"object","properties":{}}`)
+	markup := test.RenderObjectToMarkup(h.v)
+	for _, want := range []string{"Please answer", "Accept", "Decline", "Cancel"} {
+		if !strings.Contains(markup, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	test.Tap(h.button("Accept"))
+	if got := h.only(); got.Action != forms.Accept || string(got.Content) != "{}" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+// TestEveryDefaultShown builds a form whose every field has a default, so
+// that filling them in during construction is exercised.
+func TestEveryDefaultShown(t *testing.T) {
+	h := open(t, `{"type":"object","properties":{
+		"b":{"type":"boolean","default":true},
+		"s":{"type":"string","default":"x"},
+		"n":{"type":"number","default":1.5},
+		"c":{"type":"string","enum":["p","q"],"default":"q"},
+		"m":{"type":"array","items":{"enum":["p","q"]},"default":["p"]},
+		"d":{"type":"string","format":"date","default":"2025-02-14"},
+		"t":{"type":"string","format":"date-time","default":"2025-02-14T09:30:00Z"}
+	}}`)
+	want := `{"b":true,"s":"x","n":1.5,"c":"q","m":["p"],"d":"2025-02-14","t":"2025-02-14T09:30:00Z"}`
+	if got := string(h.v.form.Content()); got != want {
+		t.Fatalf("content %s, want %s", got, want)
+	}
+	if h.v.rows[0].touched {
+		t.Error("building the form counted as an edit")
+	}
+}

@@ -1,0 +1,46 @@
+// Command elicitdesk shows MCP elicitation requests as native forms.
+//
+// Run with no arguments it opens the app; the subcommands serve developers
+// and scripts (see usage).
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `Usage:
+  elicitdesk                                    start the app
+  elicitdesk lint SCHEMA.json                   list the problems of a requestedSchema
+  elicitdesk validate -schema SCHEMA.json CONTENT.json
+                                                check content against a requestedSchema
+  elicitdesk preview [-message TEXT] SCHEMA.json
+                                                open a schema as a form; print the answer
+
+Exit codes: 0 fine, 1 the input has problems, 2 the input could not be read.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run dispatches a command line and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return runPreview(nil, stdout, stderr)
+	}
+	switch args[0] {
+	case "lint":
+		return runLint(args[1:], stdout, stderr)
+	case "validate":
+		return runValidate(args[1:], stdin, stdout, stderr)
+	case "preview":
+		return runPreview(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "elicitdesk: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
