@@ -47,7 +47,7 @@ clean:
 # install $(1): the Debian packages that are missing, through apt-get (with
 # sudo when not root); elsewhere, say exactly what to install.
 define install
-	command -v $(GO) >/dev/null || { echo "Go is missing: install Go 1.24 or newer from https://go.dev/dl/"; exit 1; }; \
+	command -v $(GO) >/dev/null || { echo "Go is missing: install Go 1.26 or newer from https://go.dev/dl/"; exit 1; }; \
 	if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then \
 		missing=""; \
 		for p in $(1); do \

@@ -46,6 +46,7 @@ func runPreview(args []string, stdout, stderr io.Writer) int {
 	}
 
 	a := app.NewWithID(appID)
+	a.SetIcon(assets.Icon())
 	w := a.NewWindow("Elicit Desk — form preview")
 	v := formview.New(forms.NewForm(schema), *message, formview.Options{})
 	v.OnResult = func(r forms.Result) {
