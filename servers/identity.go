@@ -1,0 +1,28 @@
+package servers
+
+import "strings"
+
+// Identity renders what the entry connects to, for display: the command line
+// for a stdio server (quoted so it could be pasted into a shell), the URL for
+// a remote one. Env and headers are left out because they often hold secrets.
+func (s ServerConfig) Identity() string {
+	if s.Command == "" {
+		return s.URL
+	}
+	words := make([]string, 0, 1+len(s.Args))
+	for _, w := range append([]string{s.Command}, s.Args...) {
+		words = append(words, shellQuote(w))
+	}
+	return strings.Join(words, " ")
+}
+
+// shellQuote single-quotes w for a POSIX shell unless it is plainly safe.
+func shellQuote(w string) string {
+	safe := func(r rune) bool {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("@%+=:,./_-", r)
+	}
+	if w != "" && strings.IndexFunc(w, func(r rune) bool { return !safe(r) }) < 0 {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
