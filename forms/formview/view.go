@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -88,7 +89,7 @@ func New(f *forms.Form, message string, opts Options) *View {
 	decline := widget.NewButtonWithIcon("Decline", theme.CancelIcon(), v.Decline)
 	cancel := widget.NewButton("Cancel", v.Cancel)
 	v.buttons = []*widget.Button{decline, cancel, accept}
-	bar := container.NewHBox(layoutSpacer(), decline, cancel, accept)
+	bar := container.NewHBox(layout.NewSpacer(), decline, cancel, accept)
 
 	top := container.NewVBox(msg)
 	if w := warningsBox(f.Schema.Warnings); w != nil {
@@ -281,5 +282,3 @@ func (v *View) Install(w fyne.Window) {
 	})
 	v.FocusFirst(w.Canvas())
 }
-
-func layoutSpacer() fyne.CanvasObject { return container.NewStack() }
