@@ -40,9 +40,9 @@ func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, 
 		return newChoice(f, field, changed)
 	case forms.MultiChoice:
 		titles, values := optionTitles(field)
-		g := &widget.CheckGroup{Options: titles, Selected: titlesOf(field, f.Chosen(name)), Horizontal: len(titles) <= radioLimit}
+		g := &widget.CheckGroup{Options: titles, Selected: translate(f.Chosen(name), values, titles), Horizontal: len(titles) <= radioLimit}
 		g.ExtendBaseWidget(g) // NewCheckGroup would render every box at once
-		g.OnChanged = func(selected []string) { f.SetChosen(name, valuesOf(selected, titles, values)...); changed() }
+		g.OnChanged = func(selected []string) { f.SetChosen(name, translate(selected, titles, values)...); changed() }
 		return control{field: field, object: g}
 	case forms.Number, forms.Integer:
 		e := newNumericEntry(k, field.Kind == forms.Integer)
@@ -93,10 +93,10 @@ func newChoice(f *forms.Form, field *forms.Field, changed func()) control {
 	titles, values := optionTitles(field)
 	selected := ""
 	if chosen := f.Chosen(name); len(chosen) == 1 {
-		selected = titlesOf(field, chosen)[0]
+		selected = translate(chosen, values, titles)[0]
 	}
 	set := func(title string) {
-		f.SetChosen(name, valuesOf([]string{title}, titles, values)...)
+		f.SetChosen(name, translate([]string{title}, titles, values)...)
 		changed()
 	}
 	if len(titles) <= radioLimit {
@@ -130,25 +130,14 @@ func optionTitles(field *forms.Field) (titles, values []string) {
 	return titles, values
 }
 
-func titlesOf(field *forms.Field, chosen []string) []string {
-	titles, values := optionTitles(field)
+// translate maps each key found in from to the entry of to at the same
+// index: option values to titles and back.
+func translate(keys, from, to []string) []string {
 	var out []string
-	for _, v := range chosen {
-		for i := range values {
-			if values[i] == v {
-				out = append(out, titles[i])
-			}
-		}
-	}
-	return out
-}
-
-func valuesOf(selected, titles, values []string) []string {
-	var out []string
-	for _, s := range selected {
-		for i := range titles {
-			if titles[i] == s {
-				out = append(out, values[i])
+	for _, k := range keys {
+		for i := range from {
+			if from[i] == k {
+				out = append(out, to[i])
 			}
 		}
 	}
