@@ -1,0 +1,177 @@
+package servers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+// Mode is how an elicitation asks: a form, or a link to open.
+type Mode string
+
+const (
+	ModeForm Mode = "form"
+	ModeURL  Mode = "url"
+)
+
+// ServerInfo is what a server reports about itself in serverInfo. It is the
+// server's claim, not the person's configuration: show it second, marked so.
+type ServerInfo struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// Identity is who asks: the entry the person configured, and what the server
+// says about itself, kept apart.
+type Identity struct {
+	Name     string     // the configured name under mcpServers
+	Target   string     // the configured command line or URL
+	Reported ServerInfo // the server's own serverInfo
+}
+
+// Elicitation is one request for the person, whichever spec revision or
+// transport it came by.
+type Elicitation struct {
+	ID       string // unique among this process's elicitations
+	Server   Identity
+	Message  string
+	Mode     Mode
+	Schema   json.RawMessage // form mode: requestedSchema as sent, so fields keep their order
+	URL      string          // url mode
+	URLID    string          // url mode: the server's elicitationId, for the complete notification
+	Received time.Time
+
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	once   sync.Once
+	answer chan forms.Result
+}
+
+// ErrAnswered is returned by Reply after the first reply.
+var ErrAnswered = errors.New("elicitation already answered")
+
+// Context is done when the request no longer needs an answer: the server
+// cancelled it, disconnected or stopped waiting. context.Cause says which.
+func (e *Elicitation) Context() context.Context { return e.ctx }
+
+// Reply gives the person's answer. Only the first reply counts; a reply after
+// the request went stale is dropped and reported.
+func (e *Elicitation) Reply(r forms.Result) error {
+	err := ErrAnswered
+	e.once.Do(func() {
+		err = nil
+		if cause := context.Cause(e.ctx); cause != nil {
+			err = fmt.Errorf("not sent: %w", cause)
+			return
+		}
+		e.answer <- r
+	})
+	return err
+}
+
+// newElicitation starts an elicitation whose context ends with parent.
+func newElicitation(parent context.Context, id string, who Identity, p Params, now time.Time) *Elicitation {
+	ctx, cancel := context.WithCancelCause(parent)
+	return &Elicitation{
+		ID: id, Server: who, Message: p.Message, Mode: p.Mode, Schema: p.Schema,
+		URL: p.URL, URLID: p.ElicitationID, Received: now,
+		ctx: ctx, cancel: cancel, answer: make(chan forms.Result, 1),
+	}
+}
+
+// wait blocks until the person answers or the request goes stale; the
+// error is the context's cause then.
+func (e *Elicitation) wait() (forms.Result, error) {
+	select {
+	case r := <-e.answer:
+		e.cancel(errAnsweredCause)
+		return r, nil
+	case <-e.ctx.Done():
+		return forms.Result{}, context.Cause(e.ctx)
+	}
+}
+
+var errAnsweredCause = errors.New("answered")
+
+// Params are the parameters of elicitation/create (or of one 2026-07-28
+// input request), checked.
+type Params struct {
+	Message       string
+	Mode          Mode
+	Schema        json.RawMessage
+	URL           string
+	ElicitationID string
+}
+
+// wireParams is the JSON shape of the parameters; the schema stays raw.
+type wireParams struct {
+	Message         *string         `json:"message"`
+	Mode            string          `json:"mode"`
+	RequestedSchema json.RawMessage `json:"requestedSchema"`
+	URL             string          `json:"url"`
+	ElicitationID   string          `json:"elicitationId"`
+}
+
+// Errors of JSON-RPC that elicitation answers with.
+const (
+	CodeInvalidParams       = -32602
+	CodeURLElicitationError = -32042
+)
+
+// RPCError is a JSON-RPC error to send back instead of a result.
+type RPCError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
+
+// ParseParams checks elicitation parameters as sent. A request in a mode we
+// do not support, without a message, with a bad URL, or with a schema no form
+// can show is an *RPCError with code -32602 and the reason (for a schema, the
+// list of problems as data).
+func ParseParams(raw json.RawMessage) (Params, error) {
+	var w wireParams
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return Params{}, invalidParams("elicitation parameters are not valid: %v", err)
+	}
+	if w.Message == nil {
+		return Params{}, invalidParams("elicitation has no message")
+	}
+	p := Params{Message: *w.Message, Mode: Mode(w.Mode), URL: w.URL, ElicitationID: w.ElicitationID}
+	switch p.Mode {
+	case "", ModeForm:
+		p.Mode = ModeForm
+		if len(w.RequestedSchema) == 0 {
+			return Params{}, invalidParams("form elicitation has no requestedSchema")
+		}
+		if _, err := forms.Parse(w.RequestedSchema); err != nil {
+			var se *forms.SchemaError
+			if errors.As(err, &se) {
+				return Params{}, &RPCError{Code: CodeInvalidParams, Message: err.Error(), Data: map[string]any{"problems": se.Problems}}
+			}
+			return Params{}, invalidParams("requestedSchema: %v", err)
+		}
+		p.Schema = w.RequestedSchema
+	case ModeURL:
+		u, err := url.Parse(p.URL)
+		if err != nil || !u.IsAbs() || u.Host == "" {
+			return Params{}, invalidParams("url elicitation needs an absolute URL, got %q", p.URL)
+		}
+	default:
+		return Params{}, invalidParams("elicitation mode %q is not supported: this client supports form and url", w.Mode)
+	}
+	return p, nil
+}
+
+func invalidParams(format string, args ...any) *RPCError {
+	return &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,124 @@
+package servers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+// Limits keep one flooding server from starving the others.
+type Limits struct {
+	Waiting   int // requests of one server waiting for the person at once
+	PerMinute int // requests of one server accepted within any minute
+}
+
+// DefaultLimits are the limits when the configuration names none.
+var DefaultLimits = Limits{Waiting: 5, PerMinute: 30}
+
+// ErrRateLimited is the cause of a request refused by Limits; it is answered
+// with cancel.
+var ErrRateLimited = errors.New("rate limited")
+
+// Router turns requests from every connection into one queue the app takes
+// elicitations from, in arrival order.
+type Router struct {
+	limits Limits
+	log    *slog.Logger
+	now    func() time.Time
+
+	mu      sync.Mutex
+	queue   []*Elicitation
+	ready   chan struct{} // holds a token while queue is non-empty
+	waiting map[string]int
+	recent  map[string][]time.Time
+	nextID  int
+}
+
+// NewRouter returns a router enforcing limits.
+func NewRouter(limits Limits, log *slog.Logger) *Router {
+	return &Router{
+		limits: limits, log: log, now: time.Now,
+		ready: make(chan struct{}, 1), waiting: map[string]int{}, recent: map[string][]time.Time{},
+	}
+}
+
+// Ask routes one request from server who and blocks until the person answers
+// or ctx ends (the server cancelled, disconnected or stopped waiting). A
+// request over the server's limits is answered with cancel at once, and logged.
+func (r *Router) Ask(ctx context.Context, who Identity, p Params) (forms.Result, error) {
+	e, err := r.submit(ctx, who, p)
+	if errors.Is(err, ErrRateLimited) {
+		r.log.Warn("elicitation refused", "server", who.Name, "reason", err)
+		return forms.Result{Action: forms.Cancel}, nil
+	}
+	if err != nil {
+		return forms.Result{}, err
+	}
+	defer r.done(who.Name)
+	return e.wait()
+}
+
+func (r *Router) submit(ctx context.Context, who Identity, p Params) (*Elicitation, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.now()
+	recent := r.recent[who.Name]
+	for len(recent) > 0 && now.Sub(recent[0]) >= time.Minute {
+		recent = recent[1:]
+	}
+	r.recent[who.Name] = recent
+	if r.waiting[who.Name] >= r.limits.Waiting {
+		return nil, fmt.Errorf("%w: %d requests already waiting", ErrRateLimited, r.waiting[who.Name])
+	}
+	if len(recent) >= r.limits.PerMinute {
+		return nil, fmt.Errorf("%w: %d requests in the last minute", ErrRateLimited, len(recent))
+	}
+	r.recent[who.Name] = append(recent, now)
+	r.waiting[who.Name]++
+	r.nextID++
+	e := newElicitation(ctx, strconv.Itoa(r.nextID), who, p, now)
+	r.queue = append(r.queue, e)
+	select {
+	case r.ready <- struct{}{}:
+	default:
+	}
+	return e, nil
+}
+
+func (r *Router) done(server string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.waiting[server]--
+}
+
+// Next returns the oldest elicitation not yet taken, waiting for one if
+// need be, until ctx ends.
+func (r *Router) Next(ctx context.Context) (*Elicitation, error) {
+	for {
+		r.mu.Lock()
+		if len(r.queue) > 0 {
+			e := r.queue[0]
+			r.queue = r.queue[1:]
+			if len(r.queue) > 0 {
+				select {
+				case r.ready <- struct{}{}:
+				default:
+				}
+			}
+			r.mu.Unlock()
+			return e, nil
+		}
+		r.mu.Unlock()
+		select {
+		case <-r.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package servers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+func TestParseParams(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "params", "*.json"))
+	if len(files) == 0 {
+		t.Fatal("no cases")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var c struct {
+				Params json.RawMessage `json:"params"`
+				Mode   Mode            `json:"mode"`
+				Code   int             `json:"code"`
+				Reason string          `json:"reason"`
+			}
+			if err := json.Unmarshal(raw, &c); err != nil {
+				t.Fatal(err)
+			}
+			p, err := ParseParams(c.Params)
+			if c.Code == 0 {
+				if err != nil || p.Mode != c.Mode {
+					t.Fatalf("got %+v %v, want mode %s", p, err, c.Mode)
+				}
+				return
+			}
+			var rpc *RPCError
+			if !errors.As(err, &rpc) || rpc.Code != c.Code {
+				t.Fatalf("got %v, want code %d", err, c.Code)
+			}
+			detail, _ := json.Marshal(rpc)
+			if !strings.Contains(string(detail), c.Reason) {
+				t.Errorf("error %s does not say %q", detail, c.Reason)
+			}
+		})
+	}
+}
+
+func TestParseParamsKeepsSchemaBytes(t *testing.T) {
+	raw := `{"message":"m","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}}`
+	p, err := ParseParams(json.RawMessage(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(p.Schema); got != `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}` {
+		t.Errorf("schema bytes changed: %s", got)
+	}
+}
+
+func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+var formParams = Params{Message: "m", Mode: ModeForm, Schema: json.RawMessage(`{"type":"object","properties":{}}`)}
+
+// ask runs Router.Ask in the background and returns where its answer lands.
+func ask(r *Router, ctx context.Context, server string) <-chan answer {
+	out := make(chan answer, 1)
+	go func() {
+		res, err := r.Ask(ctx, Identity{Name: server}, formParams)
+		out <- answer{res, err}
+	}()
+	return out
+}
+
+type answer struct {
+	res forms.Result
+	err error
+}
+
+func next(t *testing.T, r *Router) *Elicitation {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	e, err := r.Next(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestRouterRepliesOnce(t *testing.T) {
+	r := NewRouter(DefaultLimits, quietLog())
+	got := ask(r, context.Background(), "a")
+	e := next(t, r)
+	if e.Server.Name != "a" || e.Mode != ModeForm {
+		t.Fatalf("routed %+v", e)
+	}
+	if err := e.Reply(forms.Result{Action: forms.Decline}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Reply(forms.Result{Action: forms.Accept}); !errors.Is(err, ErrAnswered) {
+		t.Errorf("second reply: %v", err)
+	}
+	if a := <-got; a.err != nil || a.res.Action != forms.Decline {
+		t.Errorf("server got %+v", a)
+	}
+	if e.Context().Err() == nil {
+		t.Error("context still live after the answer")
+	}
+}
+
+func TestRouterServerStopsWaiting(t *testing.T) {
+	r := NewRouter(DefaultLimits, quietLog())
+	ctx, cancel := context.WithCancelCause(context.Background())
+	got := ask(r, ctx, "a")
+	e := next(t, r)
+	stopped := errors.New("server cancelled the request")
+	cancel(stopped)
+	<-e.Context().Done()
+	if !errors.Is(context.Cause(e.Context()), stopped) {
+		t.Errorf("cause %v", context.Cause(e.Context()))
+	}
+	if err := e.Reply(forms.Result{Action: forms.Accept}); err == nil {
+		t.Error("a reply to a stale request was accepted")
+	}
+	if a := <-got; !errors.Is(a.err, stopped) {
+		t.Errorf("Ask returned %+v", a)
+	}
+}
+
+func TestRouterLimits(t *testing.T) {
+	r := NewRouter(Limits{Waiting: 2, PerMinute: 3}, quietLog())
+	clock := time.Date(2025, 2, 14, 9, 0, 0, 0, time.UTC)
+	r.now = func() time.Time { return clock }
+
+	first, second := ask(r, context.Background(), "flood"), ask(r, context.Background(), "flood")
+	e1, e2 := next(t, r), next(t, r)
+	// A third waiting request from the same server is cancelled at once...
+	if a := <-ask(r, context.Background(), "flood"); a.err != nil || a.res.Action != forms.Cancel {
+		t.Fatalf("over the waiting limit: %+v", a)
+	}
+	// ...while another server is still heard.
+	other := ask(r, context.Background(), "quiet")
+	if e := next(t, r); e.Server.Name != "quiet" {
+		t.Fatalf("next is %s", e.Server.Name)
+	} else {
+		e.Reply(forms.Result{Action: forms.Cancel})
+	}
+	<-other
+	e1.Reply(forms.Result{Action: forms.Decline})
+	e2.Reply(forms.Result{Action: forms.Decline})
+	<-first
+	<-second
+
+	// Two answered, so one more may wait; the per-minute count is 2 of 3.
+	third := ask(r, context.Background(), "flood")
+	next(t, r).Reply(forms.Result{Action: forms.Decline})
+	<-third
+	if a := <-ask(r, context.Background(), "flood"); a.res.Action != forms.Cancel {
+		t.Fatalf("over the per-minute limit: %+v", a)
+	}
+	clock = clock.Add(time.Minute)
+	later := ask(r, context.Background(), "flood")
+	next(t, r).Reply(forms.Result{Action: forms.Decline})
+	if a := <-later; a.res.Action != forms.Decline {
+		t.Fatalf("a minute later: %+v", a)
+	}
+}
+
+func TestRouterKeepsArrivalOrder(t *testing.T) {
+	r := NewRouter(DefaultLimits, quietLog())
+	var answers []<-chan answer
+	for _, s := range []string{"a", "b", "c"} {
+		answers = append(answers, ask(r, context.Background(), s))
+		for {
+			r.mu.Lock()
+			n := len(r.queue)
+			r.mu.Unlock()
+			if n == len(answers) {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for _, want := range []string{"a", "b", "c"} {
+		e := next(t, r)
+		if e.Server.Name != want {
+			t.Fatalf("got %s, want %s", e.Server.Name, want)
+		}
+		e.Reply(forms.Result{Action: forms.Cancel})
+	}
+	for _, a := range answers {
+		<-a
+	}
+}
