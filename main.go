@@ -17,6 +17,7 @@ const usage = `Usage:
                                                 check content against a requestedSchema
   elicitdesk preview [-message TEXT] SCHEMA.json
                                                 open a schema as a form; print the answer
+  elicitdesk servers [-json] [-config FILE]     list the configured MCP servers
 
 Exit codes: 0 fine, 1 the input has problems, 2 the input could not be read.
 `
@@ -37,6 +38,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runValidate(args[1:], stdin, stdout, stderr)
 	case "preview":
 		return runPreview(args[1:], stdout, stderr)
+	case "servers":
+		return runServers(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -76,3 +76,20 @@ func TestValidateOutputIsFieldMap(t *testing.T) {
 		}
 	}
 }
+
+func TestServersCommand(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "elicitdesk", "servers.json")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"servers", "-json", "-config", config}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var list []struct {
+		Name, Transport, Target string
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Name != "demo" || list[0].Transport != "stdio" || !strings.HasSuffix(list[0].Target, "demo-server") {
+		t.Fatalf("a new config should hold the demo server, got %+v", list)
+	}
+}
