@@ -18,6 +18,7 @@ const usage = `Usage:
   elicitdesk preview [-message TEXT] SCHEMA.json
                                                 open a schema as a form; print the answer
   elicitdesk servers [-json] [-config FILE]     list the configured MCP servers
+  elicitdesk demo-server                        run the built-in demo MCP server on stdin/stdout
 
 Exit codes: 0 fine, 1 the input has problems, 2 the input could not be read.
 `
@@ -40,6 +41,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runPreview(args[1:], stdout, stderr)
 	case "servers":
 		return runServers(args[1:], stdout, stderr)
+	case "demo-server":
+		return runDemoServer(stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
