@@ -1,0 +1,325 @@
+package servers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"os"
+	"os/exec"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+// clientInfo is how Elicit Desk introduces itself to servers.
+var clientInfo = mcp.Implementation{Name: "elicitdesk", Title: "Elicit Desk", Version: "0.1.0"}
+
+// Conn is a live connection to one configured server. Its elicitations go
+// to the Router it was dialled with, tagged with the server's identity.
+type Conn struct {
+	cfg    ServerConfig
+	router *Router
+	log    *slog.Logger
+	client *client.Client
+	stderr *tail
+	proc   *process // stdio only
+
+	mu       sync.Mutex
+	reported ServerInfo
+	version  string
+	lost     chan struct{} // closed when the server goes away
+	lostErr  error
+}
+
+// Dial connects to the server of cfg: it starts a stdio server or reaches a
+// remote one, declares elicitation in form and url mode, negotiates the
+// protocol (honouring cfg.ProtocolVersion) and routes every elicitation the
+// server sends to router. ctx bounds the connecting only.
+func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logger) (*Conn, error) {
+	if cfg.Err != nil {
+		return nil, cfg.Err
+	}
+	c := &Conn{cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: make(chan struct{})}
+	raw := newRawRequests()
+	var inner transport.BidirectionalInterface
+	switch cfg.Transport {
+	case TransportStdio:
+		p, err := startProcess(cfg, c.stderr)
+		if err != nil {
+			return nil, err
+		}
+		c.proc = p
+		inner = transport.NewIO(newLineTap(p.stdout, raw), p.stdin, nil)
+		go func() { <-p.exited; c.markLost(p.exitErr()) }()
+	default:
+		return nil, fmt.Errorf("transport %q is not supported yet", cfg.Transport)
+	}
+	if err := c.start(ctx, newWire(inner, raw, c.answer)); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// DialPipe connects over an already open pair of streams, such as an
+// in-process server's: r carries the server's messages, w ours.
+func DialPipe(ctx context.Context, cfg ServerConfig, r io.Reader, w io.WriteCloser, router *Router, log *slog.Logger) (*Conn, error) {
+	c := &Conn{cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: make(chan struct{})}
+	raw := newRawRequests()
+	if err := c.start(ctx, newWire(transport.NewIO(newLineTap(r, raw), w, nil), raw, c.answer)); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// start runs the MCP handshake over w.
+func (c *Conn) start(ctx context.Context, w *wire) error {
+	opts := []client.ClientOption{
+		client.WithClientCapabilities(mcp.ClientCapabilities{
+			Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}},
+		}),
+		client.WithElicitationHandler(inputHandler{c}), // 2026-07-28 input requests
+	}
+	if c.cfg.ProtocolVersion != "" {
+		opts = append(opts, client.WithProtocolVersion(c.cfg.ProtocolVersion))
+	}
+	c.client = client.NewClient(w, opts...)
+	// The transport lives as long as the connection, not as long as ctx.
+	if err := c.client.Start(context.WithoutCancel(ctx)); err != nil {
+		return fmt.Errorf("starting the transport: %w", err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	if c.cfg.ProtocolVersion != "" {
+		req.Params.ProtocolVersion = c.cfg.ProtocolVersion
+	}
+	req.Params.ClientInfo = clientInfo
+	res, err := c.client.Initialize(ctx, req)
+	if err != nil {
+		return fmt.Errorf("initializing: %w%s", err, c.stderrHint())
+	}
+	version := c.client.ProtocolVersion()
+	if pinned := c.cfg.ProtocolVersion; pinned != "" && version != pinned {
+		return fmt.Errorf("the server speaks protocol %s, not the pinned %s", version, pinned)
+	}
+	c.mu.Lock()
+	c.reported = ServerInfo{Name: res.ServerInfo.Name, Title: res.ServerInfo.Title, Version: res.ServerInfo.Version}
+	c.version = version
+	c.mu.Unlock()
+	return nil
+}
+
+// Identity is the configured identity beside what the server reports.
+func (c *Conn) Identity() Identity {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Identity{Name: c.cfg.Name, Target: c.cfg.Identity(), Reported: c.reported}
+}
+
+// ProtocolVersion is the negotiated protocol revision.
+func (c *Conn) ProtocolVersion() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.version
+}
+
+// Stderr returns the last 64 KB a stdio server wrote to its stderr.
+func (c *Conn) Stderr() string { return c.stderr.String() }
+
+// Lost is closed when the server goes away; Err then says why.
+func (c *Conn) Lost() <-chan struct{} { return c.lost }
+
+// Err says why the connection was lost, or nil while it lives.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lostErr
+}
+
+func (c *Conn) markLost(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	select {
+	case <-c.lost:
+		return
+	default:
+	}
+	if err == nil {
+		err = errors.New("the server closed the connection")
+	}
+	c.lostErr = err
+	close(c.lost)
+}
+
+// Tools lists the server's tools, every page.
+func (c *Conn) Tools(ctx context.Context) ([]mcp.Tool, error) {
+	res, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		return nil, err
+	}
+	return res.Tools, nil
+}
+
+// CallTool calls a tool. Elicitations it triggers, by request or as
+// 2026-07-28 input requests, go to the router like any other.
+func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	return c.client.CallTool(withInputs(ctx), req)
+}
+
+// Close ends the connection; a stdio server is stopped with everything it started.
+func (c *Conn) Close() error {
+	var err error
+	if c.client != nil {
+		err = c.client.Close()
+	}
+	if c.proc != nil {
+		c.proc.stop()
+	}
+	c.markLost(errors.New("stopped"))
+	return err
+}
+
+// answer routes one elicitation to the person, tagged with who asks.
+func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (any, error) {
+	p, err := ParseParams(raw)
+	if err != nil {
+		c.log.Warn("elicitation refused", "reason", err)
+		return nil, err
+	}
+	// The request also ends when the whole connection does.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-c.lost:
+			cancel(fmt.Errorf("the server disconnected: %w", c.Err()))
+		case <-ctx.Done():
+		}
+	}()
+	return c.router.Ask(ctx, c.Identity(), p)
+}
+
+// inputHandler answers the elicitations of 2026-07-28 input_required
+// results, which mcp-go hands over decoded; the raw bytes come from the
+// call's inputCollector.
+type inputHandler struct{ c *Conn }
+
+func (h inputHandler) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	raw := inputsFrom(ctx).find(req.Params)
+	if raw == nil {
+		var err error
+		if raw, err = json.Marshal(req.Params); err != nil {
+			return nil, err
+		}
+	}
+	v, err := h.c.answer(ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	res := v.(forms.Result)
+	out := &mcp.ElicitationResult{}
+	out.Action = mcp.ElicitationResponseAction(res.Action)
+	if len(res.Content) > 0 {
+		out.Content = res.Content
+	}
+	return out, nil
+}
+
+// stderrHint appends what a stdio server said before it failed.
+func (c *Conn) stderrHint() string {
+	if s := c.stderr.String(); s != "" {
+		return "; the server said: " + truncateTail(s, 500)
+	}
+	return ""
+}
+
+func truncateTail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}
+
+// process is a running stdio server.
+type process struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.Reader
+	exited chan struct{}
+	err    error
+}
+
+func startProcess(cfg ServerConfig, stderr io.Writer) (*process, error) {
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Dir = cfg.Cwd
+	cmd.Env = os.Environ()
+	for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
+		cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
+	}
+	cmd.Stderr = stderr
+	inOwnGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
+	}
+	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+func (p *process) exitErr() error {
+	if p.err != nil {
+		return fmt.Errorf("the server exited: %w", p.err)
+	}
+	return errors.New("the server exited")
+}
+
+// stop closes the server's stdin, as the spec's shutdown asks, then
+// escalates to SIGTERM and SIGKILL for its whole process group.
+func (p *process) stop() {
+	p.stdin.Close()
+	if !p.waitExit(2 * time.Second) {
+		signalGroup(p.cmd, sigTerm)
+		if !p.waitExit(2 * time.Second) {
+			signalGroup(p.cmd, sigKill)
+			<-p.exited
+		}
+	}
+	signalGroup(p.cmd, sigKill) // the server is gone: leave none of its children behind
+}
+
+// waitExit reports whether the server exits within d.
+func (p *process) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}

@@ -1,0 +1,242 @@
+package servers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers/demo"
+)
+
+// demoEnv makes the test binary, re-run as a child, serve the demo server:
+// a real stdio server process without building the app.
+const demoEnv = "ELICITDESK_TEST_DEMO_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(demoEnv) == "1" {
+		if err := demo.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// demoStdio is the configuration of the demo server as a child process.
+func demoStdio(t testing.TB) ServerConfig {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ServerConfig{Name: "demo", Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}, Transport: TransportStdio}
+}
+
+// dialDemo connects to the demo server, in process or as a child.
+func dialDemo(t testing.TB, child bool) (*Conn, *Router) {
+	t.Helper()
+	r := NewRouter(DefaultLimits, quietLog())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var c *Conn
+	var err error
+	if child {
+		c, err = Dial(ctx, demoStdio(t), r, quietLog())
+	} else {
+		toServerR, toServerW := io.Pipe()
+		toClientR, toClientW := io.Pipe()
+		served := make(chan struct{})
+		srvCtx, stop := context.WithCancel(context.Background())
+		go func() {
+			defer close(served)
+			demo.Serve(srvCtx, toServerR, toClientW)
+			toClientW.Close()
+		}()
+		t.Cleanup(func() { stop(); toServerR.Close(); <-served })
+		c, err = DialPipe(ctx, ServerConfig{Name: "demo", Command: "(in process)", Transport: TransportStdio}, toClientR, toServerW, r, quietLog())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, r
+}
+
+// call calls a tool in the background.
+func call(c *Conn, name string, args map[string]any) <-chan toolResult {
+	out := make(chan toolResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		res, err := c.CallTool(ctx, name, args)
+		out <- toolResult{res, err}
+	}()
+	return out
+}
+
+type toolResult struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+func (r toolResult) text() string {
+	if r.res == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range r.res.Content {
+		if t, ok := c.(mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// firstKeys returns the property names of a raw schema in written order.
+func firstKeys(t *testing.T, schema json.RawMessage) []string {
+	t.Helper()
+	s, err := forms.Parse(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range s.Fields {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+func TestDemoServer(t *testing.T) {
+	for _, child := range []bool{false, true} {
+		name := "in process"
+		if child {
+			name = "child process"
+		}
+		t.Run(name, func(t *testing.T) {
+			c, r := dialDemo(t, child)
+			who := c.Identity()
+			if who.Name != "demo" || who.Reported.Name != demo.Name || who.Reported.Title != demo.Title {
+				t.Fatalf("identity %+v", who)
+			}
+			tools, err := c.Tools(context.Background())
+			if err != nil || len(tools) < 7 {
+				t.Fatalf("tools %v %v", tools, err)
+			}
+			t.Run("every field, accepted", func(t *testing.T) {
+				got := call(c, demo.ToolAskEveryField, nil)
+				e := next(t, r)
+				if e.Mode != ModeForm || e.Server.Name != "demo" || e.Server.Reported.Name != demo.Name {
+					t.Fatalf("elicitation %+v", e)
+				}
+				schema, err := forms.Parse(e.Schema)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The demo writes its fields out of alphabetical order on purpose.
+				keys := firstKeys(t, e.Schema)
+				if strings.Join(keys, ",") == strings.Join(sortedCopy(keys), ",") {
+					t.Fatalf("field order lost: %v", keys)
+				}
+				res, errs, err := forms.NewForm(schema).Accept()
+				if err != nil || len(errs) > 0 {
+					t.Fatalf("defaults do not validate: %v %v", errs, err)
+				}
+				if err := e.Reply(res); err != nil {
+					t.Fatal(err)
+				}
+				out := <-got
+				if out.err != nil || !strings.Contains(out.text(), `"action":"accept"`) {
+					t.Fatalf("result %q %v", out.text(), out.err)
+				}
+			})
+			for _, action := range []forms.Action{forms.Decline, forms.Cancel} {
+				t.Run("confirm, "+string(action), func(t *testing.T) {
+					got := call(c, demo.ToolAskConfirm, nil)
+					next(t, r).Reply(forms.Result{Action: action})
+					if out := <-got; out.err != nil || !strings.Contains(out.text(), `"action":"`+string(action)+`"`) {
+						t.Fatalf("result %q %v", out.text(), out.err)
+					}
+				})
+			}
+			t.Run("asks twice", func(t *testing.T) {
+				got := call(c, demo.ToolAskTwice, nil)
+				first := next(t, r)
+				first.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{"name":"Ada"}`)})
+				second := next(t, r)
+				if !strings.Contains(second.Message, "Ada") {
+					t.Errorf("second message %q", second.Message)
+				}
+				s, _ := forms.Parse(second.Schema)
+				res, _, _ := forms.NewForm(s).Accept()
+				second.Reply(res)
+				if out := <-got; out.err != nil || !strings.Contains(out.text(), "Ada") {
+					t.Fatalf("result %q %v", out.text(), out.err)
+				}
+			})
+			t.Run("server gives up", func(t *testing.T) {
+				got := call(c, demo.ToolAskThenGiveUp, map[string]any{"seconds": 0.5})
+				e := next(t, r)
+				select {
+				case <-e.Context().Done():
+				case <-time.After(20 * time.Second):
+					t.Fatal("the request did not go stale when the server cancelled it")
+				}
+				if !errors.Is(context.Cause(e.Context()), errServerCancelled) {
+					t.Errorf("cause %v", context.Cause(e.Context()))
+				}
+				if err := e.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{}`)}); err == nil {
+					t.Error("a late answer was accepted")
+				}
+				if out := <-got; out.err != nil || !strings.Contains(strings.ToLower(out.text()), "gave up") {
+					t.Fatalf("result %q %v", out.text(), out.err)
+				}
+			})
+			t.Run("url mode", func(t *testing.T) {
+				got := call(c, demo.ToolOpenLink, map[string]any{"seconds": 0})
+				e := next(t, r)
+				if e.Mode != ModeURL || !strings.HasPrefix(e.URL, "https://") {
+					t.Fatalf("elicitation %+v", e)
+				}
+				e.Reply(forms.Result{Action: forms.Accept})
+				if out := <-got; out.err != nil {
+					t.Fatal(out.err)
+				}
+			})
+			t.Run("input required", func(t *testing.T) {
+				got := call(c, demo.ToolInputRequired, nil)
+				e := next(t, r)
+				s, err := forms.Parse(e.Schema)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, errs, err := forms.NewForm(s).Accept()
+				if err != nil || len(errs) > 0 {
+					t.Fatalf("%v %v", errs, err)
+				}
+				e.Reply(res)
+				if out := <-got; out.err != nil || !strings.Contains(out.text(), "accept") {
+					t.Fatalf("result %q %v", out.text(), out.err)
+				}
+			})
+		})
+	}
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string{}, s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}

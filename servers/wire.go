@@ -1,0 +1,237 @@
+package servers
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// answerFunc answers one elicitation from its raw parameters: a result to
+// send, an *RPCError, or any other error to send nothing (the server stopped
+// waiting).
+type answerFunc func(ctx context.Context, raw json.RawMessage) (any, error)
+
+// wire wraps an mcp-go v1.2.1 transport where it falls short of a client
+// whose answers take minutes:
+//   - it answers elicitation/create itself, from the request's raw bytes
+//     (mcp-go decodes params into maps, which loses field order) and with the
+//     JSON-RPC error codes the spec asks for (mcp-go sends -32603 for any
+//     handler error);
+//   - it ends a request's context when the server sends notifications/cancelled
+//     for it (mcp-go only passes the notification on) and then sends nothing;
+//   - it records the raw input requests of 2026-07-28 input_required results
+//     for the call that receives them (see inputCollector).
+//
+// The raw request bytes come from a rawTap in front of the transport.
+type wire struct {
+	transport.BidirectionalInterface
+	raw     *rawRequests
+	inbound *inbound
+	answer  answerFunc
+}
+
+func newWire(inner transport.BidirectionalInterface, raw *rawRequests, answer answerFunc) *wire {
+	return &wire{BidirectionalInterface: inner, raw: raw, inbound: newInbound(), answer: answer}
+}
+
+func (w *wire) SetRequestHandler(next transport.RequestHandler) {
+	w.BidirectionalInterface.SetRequestHandler(func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		if req.Method != string(mcp.MethodElicitationCreate) {
+			return next(ctx, req)
+		}
+		id := req.ID.String()
+		raw, ok := w.raw.take(id)
+		if !ok { // no tap saw it: the order of fields may be lost, nothing else
+			raw, _ = json.Marshal(req.Params)
+		}
+		ctx, done := w.inbound.begin(ctx, id)
+		defer done()
+		result, err := w.answer(ctx, raw)
+		var rpc *RPCError
+		switch {
+		case errors.As(err, &rpc):
+			return transport.NewJSONRPCErrorResponse(req.ID, rpc.Code, rpc.Message, rpc.Data), nil
+		case err != nil:
+			return nil, nil // the server stopped waiting: it wants no answer
+		}
+		body, err := json.Marshal(result)
+		if err != nil {
+			return nil, err
+		}
+		return &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: req.ID, Result: body}, nil
+	})
+}
+
+func (w *wire) SetNotificationHandler(next func(mcp.JSONRPCNotification)) {
+	w.BidirectionalInterface.SetNotificationHandler(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationCancelled) {
+			w.inbound.cancelled(n.Params.AdditionalFields)
+		}
+		next(n)
+	})
+}
+
+func (w *wire) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := w.BidirectionalInterface.SendRequest(ctx, req)
+	if err != nil || resp == nil || resp.Error != nil {
+		return resp, err
+	}
+	if req.Method == string(mcp.MethodServerDiscover) && !modernDiscovery(resp.Result) {
+		// mcp-go takes any answer to the probe for a 2026-07-28 server; a
+		// legacy server that answers unknown methods with {} is not one.
+		return transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND,
+			"server/discover answered without a supported 2026-07-28 version: treating the server as legacy", nil), nil
+	}
+	if c := inputsFrom(ctx); c != nil {
+		c.record(resp.Result)
+	}
+	return resp, nil
+}
+
+// modernDiscovery reports whether a server/discover result names a protocol
+// version that has discovery at all.
+func modernDiscovery(result json.RawMessage) bool {
+	var r struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	return json.Unmarshal(result, &r) == nil && slices.ContainsFunc(r.SupportedVersions, mcp.IsModernProtocol)
+}
+
+// errServerCancelled is the cause when the server sends notifications/cancelled.
+var errServerCancelled = errors.New("the server cancelled the request")
+
+// inbound tracks the server's requests in flight so notifications/cancelled
+// can end their contexts. A cancellation may overtake its request; it is
+// kept until the request starts.
+type inbound struct {
+	mu      sync.Mutex
+	pending map[string]context.CancelCauseFunc
+	early   map[string]bool
+}
+
+func newInbound() *inbound {
+	return &inbound{pending: map[string]context.CancelCauseFunc{}, early: map[string]bool{}}
+}
+
+// begin registers request id; its context ends on notifications/cancelled.
+func (in *inbound) begin(parent context.Context, id string) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	in.mu.Lock()
+	in.pending[id] = cancel
+	if in.early[id] {
+		delete(in.early, id)
+		cancel(errServerCancelled)
+	}
+	in.mu.Unlock()
+	return ctx, func() {
+		in.mu.Lock()
+		delete(in.pending, id)
+		in.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// cancelled handles the params of notifications/cancelled.
+func (in *inbound) cancelled(params map[string]any) {
+	raw, err := json.Marshal(params["requestId"])
+	if err != nil {
+		return
+	}
+	var id mcp.RequestId
+	if json.Unmarshal(raw, &id) != nil || id.IsNil() {
+		return
+	}
+	cause := errServerCancelled
+	if reason, ok := params["reason"].(string); ok && reason != "" {
+		cause = errors.Join(errServerCancelled, errors.New(reason))
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if cancel, ok := in.pending[id.String()]; ok {
+		cancel(cause)
+	} else if len(in.early) < maxEarlyCancels {
+		in.early[id.String()] = true
+	}
+}
+
+// maxEarlyCancels bounds what a server can make us remember with
+// cancellations of requests it never sends.
+const maxEarlyCancels = 256
+
+// rawRequests holds the raw params of elicitation/create requests, by id,
+// from the moment a tap reads them until the wire answers them.
+type rawRequests struct {
+	mu sync.Mutex
+	m  map[string]json.RawMessage
+}
+
+func newRawRequests() *rawRequests { return &rawRequests{m: map[string]json.RawMessage{}} }
+
+func (r *rawRequests) put(id string, params json.RawMessage) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.m[id] = params
+}
+
+func (r *rawRequests) take(id string) (json.RawMessage, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	raw, ok := r.m[id]
+	delete(r.m, id)
+	return raw, ok
+}
+
+// observe notes a raw JSON-RPC message: the params of an elicitation/create
+// request are kept for the wire.
+func (r *rawRequests) observe(msg []byte) {
+	var head struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(msg, &head) != nil || head.Method != string(mcp.MethodElicitationCreate) {
+		return
+	}
+	var id mcp.RequestId
+	if json.Unmarshal(head.ID, &id) != nil || id.IsNil() {
+		return
+	}
+	r.put(id.String(), head.Params)
+}
+
+// lineTap reads newline-delimited JSON-RPC (stdio) and shows every line to
+// raw before the transport can decode it.
+type lineTap struct {
+	br  *bufio.Reader
+	buf bytes.Buffer
+	raw *rawRequests
+}
+
+func newLineTap(r io.Reader, raw *rawRequests) *lineTap {
+	return &lineTap{br: bufio.NewReaderSize(r, 64<<10), raw: raw}
+}
+
+func (t *lineTap) Read(p []byte) (int, error) {
+	for t.buf.Len() == 0 {
+		line, err := t.br.ReadBytes('\n')
+		if len(line) > 0 {
+			t.raw.observe(line)
+			t.buf.Write(line)
+		}
+		if err != nil && t.buf.Len() == 0 {
+			return 0, err
+		}
+		if err != nil {
+			break
+		}
+	}
+	return t.buf.Read(p)
+}
