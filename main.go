@@ -18,7 +18,12 @@ const usage = `Usage:
   elicitdesk preview [-message TEXT] SCHEMA.json
                                                 open a schema as a form; print the answer
   elicitdesk servers [-json] [-config FILE]     list the configured MCP servers
+  elicitdesk tools TARGET                       list a server's tools as JSON
+  elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE] TARGET
+                                                call a tool, answering its elicitations; print the result
   elicitdesk demo-server                        run the built-in demo MCP server on stdin/stdout
+
+A TARGET is -server NAME (from servers.json), -url URL [-sse], or -- COMMAND ARGS...
 
 Exit codes: 0 fine, 1 the input has problems, 2 the input could not be read.
 `
@@ -41,6 +46,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runPreview(args[1:], stdout, stderr)
 	case "servers":
 		return runServers(args[1:], stdout, stderr)
+	case "tools":
+		return runTools(args[1:], stdout, stderr)
+	case "call":
+		return runCall(args[1:], stdout, stderr)
 	case "demo-server":
 		return runDemoServer(stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":

@@ -3,10 +3,34 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
+
+// cliEnv makes the test binary, re-run as a child, act as the elicitdesk
+// command: the tests get a real stdio demo server without building the app.
+const cliEnv = "ELICITDESK_TEST_RUN_CLI"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(cliEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// demoCommand is the command line of the demo server, for "--" targets.
+func demoCommand(t *testing.T) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(cliEnv, "1")
+	return []string{"--", exe, "demo-server"}
+}
 
 // corpus names a schema of the forms test corpus.
 func corpus(folder, name string) string {
@@ -91,5 +115,70 @@ func TestServersCommand(t *testing.T) {
 	}
 	if len(list) != 1 || list[0].Name != "demo" || list[0].Transport != "stdio" || !strings.HasSuffix(list[0].Target, "demo-server") {
 		t.Fatalf("a new config should hold the demo server, got %+v", list)
+	}
+}
+
+// TestCallAnswers calls the demo server's tools through the CLI with each
+// kind of -answer and checks what the server received.
+func TestCallAnswers(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+	}{
+		{"decline", []string{"call", "-tool", "ask_confirm", "-answer", "decline"}, 0, []string{`\"action\":\"decline\"`}},
+		{"cancel", []string{"call", "-tool", "ask_confirm", "-answer", "cancel"}, 0, []string{`\"action\":\"cancel\"`}},
+		{"defaults", []string{"call", "-tool", "ask_every_field"}, 0, []string{`\"action\":\"accept\"`, `\"guests\":2`}},
+		{"file over defaults", []string{"call", "-tool", "ask_every_field", "-answer", write("a.json", `{"guests": 3, "size": "l"}`)}, 0, []string{`\"guests\":3`, `\"size\":\"l\"`}},
+		{"invalid file answer is not sent", []string{"call", "-tool", "ask_every_field", "-answer", write("b.json", `{"guests": 99}`)}, 0, []string{`\"action\":\"cancel\"`}},
+		{"arguments", []string{"call", "-tool", "ask_confirm", "-args", `{"message":"Really?"}`, "-answer", "decline"}, 0, []string{"decline"}},
+		{"unknown tool", []string{"call", "-tool", "no_such_tool"}, 1, nil},
+		{"bad arguments", []string{"call", "-tool", "ask_confirm", "-args", "[1]"}, 2, nil},
+		{"tools", []string{"tools"}, 0, []string{`"name": "ask_every_field"`, `"name": "input_required"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(append(tt.args, demoCommand(t)...), nil, &stdout, &stderr)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout.String(), stderr.String())
+			}
+			for _, want := range tt.stdout {
+				if !strings.Contains(stdout.String(), want) {
+					t.Errorf("stdout lacks %s:\n%s\nstderr: %s", want, stdout.String(), stderr.String())
+				}
+			}
+		})
+	}
+}
+
+// TestCallAnswerFromPipe answers through a named pipe that is only written
+// once the request has arrived: -answer FILE is read late, not at start.
+func TestCallAnswerFromPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "answer")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until the request arrives and the CLI opens it
+		if err != nil {
+			return
+		}
+		f.WriteString(`{"confirm": true}`)
+		f.Close()
+	}()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"call", "-tool", "ask_confirm", "-answer", fifo}, demoCommand(t)...), nil, &stdout, &stderr)
+	if code != 0 || !strings.Contains(stdout.String(), `\"confirm\":true`) {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
 	}
 }

@@ -3,6 +3,7 @@ package forms
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -212,4 +213,54 @@ func parseNumber(text string, k Kind) (json.Number, string) {
 		return json.Number(strconv.FormatInt(int64(x), 10)), ""
 	}
 	return json.Number(strconv.FormatFloat(x, 'f', -1, 64)), ""
+}
+
+// Set fills one field from a JSON value, as a script's answer file gives
+// it: strings, numbers (json.Number or float64), booleans, or an array of
+// strings for a multiple choice. A value of the wrong type, or a choice the
+// field does not offer, is an error; the field is left as it was.
+func (f *Form) Set(name string, v any) error {
+	field, _ := f.at(name)
+	if field == nil {
+		return fmt.Errorf("%q is not a field of this form", name)
+	}
+	switch field.Kind {
+	case Text:
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("%s: must be text", name)
+		}
+		f.SetText(name, s)
+	case Number, Integer:
+		x, ok := toFloat(v)
+		if !ok {
+			return fmt.Errorf("%s: must be a number", name)
+		}
+		text := formatNumber(x)
+		if n, isNum := v.(json.Number); isNum {
+			text = n.String()
+		}
+		f.SetText(name, text)
+	case Boolean:
+		b, ok := v.(bool)
+		if !ok {
+			return fmt.Errorf("%s: must be true or false", name)
+		}
+		f.SetChecked(name, b)
+	case Choice, MultiChoice:
+		list, ok := stringList(v)
+		if s, one := v.(string); one && field.Kind == Choice {
+			list, ok = []string{s}, true
+		}
+		if !ok || (field.Kind == Choice && len(list) != 1) {
+			return fmt.Errorf("%s: %s", name, field.Check(v))
+		}
+		for _, s := range list {
+			if !field.offers(s) {
+				return fmt.Errorf("%s: %q is not one of the options", name, s)
+			}
+		}
+		f.SetChosen(name, list...)
+	}
+	return nil
 }

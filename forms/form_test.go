@@ -262,3 +262,42 @@ func BenchmarkLintHostile(b *testing.B) {
 		})
 	}
 }
+
+func TestFormSet(t *testing.T) {
+	s := everything(t)
+	tests := []struct {
+		name    string
+		field   string
+		value   any
+		wantErr bool
+		want    string // the field's JSON in Content after a successful Set
+	}{
+		{"text", "name", "Ada", false, `"Ada"`},
+		{"integer from json.Number", "integer", json.Number("7"), false, `7`},
+		{"number from float", "number", 2.5, false, `2.5`},
+		{"boolean", "check", true, false, `true`},
+		{"choice", "titledSingleSelectEnum", "hero-2", false, `"hero-2"`},
+		{"multi", "untitledMultipleSelectEnum", []any{"Piano", "Bass"}, false, `["Piano","Bass"]`},
+		{"unknown field", "nope", "x", true, ""},
+		{"wrong type", "check", "yes", true, ""},
+		{"not an option", "legacyTitledEnum", "pet-9", true, ""},
+		{"multi with a stranger", "untitledMultipleSelectEnum", []any{"Piano", "Kazoo"}, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := NewForm(s)
+			err := f.Set(tt.field, tt.value)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("error %v", err)
+			}
+			if tt.wantErr {
+				return
+			}
+			var content map[string]json.RawMessage
+			json.Unmarshal(f.Content(), &content)
+			if got := string(content[tt.field]); got != tt.want {
+				t.Errorf("content %s, want %s", got, tt.want)
+			}
+		})
+	}
+}

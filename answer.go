@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// scriptedAnswer answers an elicitation the way -answer says: "defaults"
+// accepts with the schema's defaults, "decline" and "cancel" say so, and
+// anything else names a file holding a JSON object of field values laid over
+// the defaults. The file is read when the request arrives, so a named pipe
+// lets a script answer late. Content is validated before it is sent.
+func scriptedAnswer(answer string, e *servers.Elicitation) (forms.Result, error) {
+	switch answer {
+	case "decline":
+		return forms.Result{Action: forms.Decline}, nil
+	case "cancel":
+		return forms.Result{Action: forms.Cancel}, nil
+	}
+	if e.Mode == servers.ModeURL {
+		// Consent only: the link is shown on stderr, never opened.
+		return forms.Result{Action: forms.Accept}, nil
+	}
+	schema, err := forms.Parse(e.Schema)
+	if err != nil {
+		return forms.Result{}, err
+	}
+	f := forms.NewForm(schema)
+	if answer != "defaults" {
+		if err := fillFromFile(f, answer); err != nil {
+			return forms.Result{}, err
+		}
+	}
+	res, errs, err := f.Accept()
+	if err != nil {
+		return forms.Result{}, err
+	}
+	if len(errs) > 0 {
+		return forms.Result{}, fmt.Errorf("the answer is not valid: %s", formatErrors(errs))
+	}
+	return res, nil
+}
+
+func fillFromFile(f *forms.Form, path string) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var values map[string]any
+	if err := dec.Decode(&values); err != nil {
+		return fmt.Errorf("%s: want a JSON object of field values: %w", path, err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		if err := f.Set(name, values[name]); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+func formatErrors(errs forms.FieldErrors) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(errs)) {
+		parts = append(parts, name+": "+errs[name])
+	}
+	return strings.Join(parts, "; ")
+}

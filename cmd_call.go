@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// connectTimeout bounds starting a server and the handshake.
+const connectTimeout = 60 * time.Second
+
+// dialTarget connects to the target named by the flags and the command.
+func dialTarget(ctx context.Context, t *target, command []string, router *servers.Router, stderr io.Writer) (*servers.Conn, error) {
+	cfg, err := t.resolve(command)
+	if err != nil {
+		return nil, err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	dctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	return servers.Dial(dctx, cfg, router, log)
+}
+
+// runTools lists a server's tools as JSON.
+func runTools(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	t := addTargetFlags(fs)
+	flags, command := splitCommand(args)
+	if err := fs.Parse(flags); err != nil || fs.NArg() != 0 {
+		fmt.Fprintln(stderr, "usage: elicitdesk tools (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	conn, err := dialTarget(ctx, t, command, servers.NewRouter(servers.DefaultLimits, slog.Default()), stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "elicitdesk tools:", err)
+		return 1
+	}
+	defer conn.Close()
+	tools, err := conn.Tools(ctx)
+	if err != nil {
+		fmt.Fprintln(stderr, "elicitdesk tools:", err)
+		return 1
+	}
+	out, _ := json.MarshalIndent(tools, "", "  ")
+	fmt.Fprintf(stdout, "%s\n", out)
+	return 0
+}
+
+// runCall calls a tool, answers each elicitation it triggers as -answer
+// says, and prints the tool result as JSON. Exit 0 when the call returned a
+// result, 1 otherwise.
+func runCall(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	t := addTargetFlags(fs)
+	tool := fs.String("tool", "", "the tool to call")
+	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON object")
+	answer := fs.String("answer", "defaults", "how to answer elicitations: defaults, decline, cancel, or a FILE of field values")
+	flags, command := splitCommand(args)
+	if err := fs.Parse(flags); err != nil || fs.NArg() != 0 || *tool == "" {
+		fmt.Fprintln(stderr, "usage: elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE] (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
+		return 2
+	}
+	var toolArgs map[string]any
+	if err := json.Unmarshal([]byte(*argsJSON), &toolArgs); err != nil {
+		fmt.Fprintln(stderr, "elicitdesk call: -args must be a JSON object:", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
+	conn, err := dialTarget(ctx, t, command, router, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "elicitdesk call:", err)
+		return 1
+	}
+	defer conn.Close()
+
+	answering, stopAnswering := context.WithCancel(ctx)
+	defer stopAnswering()
+	go answerAll(answering, router, *answer, stderr)
+
+	res, err := conn.CallTool(ctx, *tool, toolArgs)
+	var urlErr mcp.URLElicitationRequiredError
+	if errors.As(err, &urlErr) {
+		for _, e := range urlErr.Elicitations {
+			fmt.Fprintf(stderr, "the server needs a link opened first (-32042): %s\n  url: %s\n", e.Message, e.URL)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "elicitdesk call:", err)
+		return 1
+	}
+	out, _ := json.MarshalIndent(res, "", "  ")
+	fmt.Fprintf(stdout, "%s\n", out)
+	return 0
+}
+
+// answerAll answers every elicitation the router gets until ctx ends.
+func answerAll(ctx context.Context, router *servers.Router, answer string, stderr io.Writer) {
+	for {
+		e, err := router.Next(ctx)
+		if err != nil {
+			return
+		}
+		fmt.Fprintln(stderr, describe(e))
+		res, err := scriptedAnswer(answer, e)
+		if err != nil {
+			fmt.Fprintln(stderr, "  cannot answer, cancelling:", err)
+			res = forms.Result{Action: forms.Cancel}
+		}
+		if err := e.Reply(res); err != nil {
+			fmt.Fprintln(stderr, "  not sent:", err)
+			continue
+		}
+		sent, _ := json.Marshal(res)
+		fmt.Fprintf(stderr, "  answered %s\n", sent)
+	}
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// target is where a developer command connects: a configured server, a
+// URL, or a command line after "--".
+type target struct {
+	server string
+	url    string
+	sse    bool
+	config *string
+}
+
+func addTargetFlags(fs *flag.FlagSet) *target {
+	t := &target{config: configFlag(fs)}
+	fs.StringVar(&t.server, "server", "", "a server `name` from servers.json")
+	fs.StringVar(&t.url, "url", "", "a Streamable HTTP server `URL` (SSE with -sse)")
+	fs.BoolVar(&t.sse, "sse", false, "-url speaks the older HTTP+SSE transport")
+	return t
+}
+
+// resolve turns the flags and what follows "--" into a server configuration.
+func (t *target) resolve(command []string) (servers.ServerConfig, error) {
+	given := 0
+	for _, set := range []bool{t.server != "", t.url != "", len(command) > 0} {
+		if set {
+			given++
+		}
+	}
+	if given != 1 {
+		return servers.ServerConfig{}, errors.New("name exactly one target: -server NAME, -url URL or -- COMMAND ARGS...")
+	}
+	switch {
+	case t.server != "":
+		cfg, err := loadConfig(*t.config)
+		if err != nil {
+			return servers.ServerConfig{}, err
+		}
+		s, ok := cfg.Server(t.server)
+		if !ok {
+			return servers.ServerConfig{}, fmt.Errorf("no server %q in %s", t.server, cfg.Path)
+		}
+		return s, s.Err
+	case t.url != "":
+		u, err := url.Parse(t.url)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return servers.ServerConfig{}, fmt.Errorf("-url needs an http or https URL, got %q", t.url)
+		}
+		tr := servers.TransportHTTP
+		if t.sse {
+			tr = servers.TransportSSE
+		}
+		return servers.ServerConfig{Name: u.Host, URL: t.url, Transport: tr}, nil
+	}
+	return servers.ServerConfig{Name: command[0], Command: command[0], Args: command[1:], Transport: servers.TransportStdio}, nil
+}
+
+// splitCommand separates flags from a stdio command after "--".
+func splitCommand(args []string) (flags, command []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
+}
+
+// describe renders an elicitation for a terminal.
+func describe(e *servers.Elicitation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "elicitation %s from %s (%s", e.ID, e.Server.Name, e.Server.Target)
+	if r := e.Server.Reported; r.Name != "" {
+		fmt.Fprintf(&b, "; reports itself as %s %s", r.Name, r.Version)
+	}
+	fmt.Fprintf(&b, "), %s mode: %s", e.Mode, e.Message)
+	if e.Mode == servers.ModeURL {
+		fmt.Fprintf(&b, "\n  url: %s", e.URL)
+	} else {
+		fmt.Fprintf(&b, "\n  schema: %s", e.Schema)
+	}
+	return b.String()
+}
