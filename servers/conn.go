@@ -27,6 +27,8 @@ var clientInfo = mcp.Implementation{Name: "elicitdesk", Title: "Elicit Desk", Ve
 // Conn is a live connection to one configured server. Its elicitations go
 // to the Router it was dialled with, tagged with the server's identity.
 type Conn struct {
+	life   context.Context // ends with Close
+	end    context.CancelFunc
 	cfg    ServerConfig
 	router *Router
 	log    *slog.Logger
@@ -49,9 +51,8 @@ func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logge
 	if cfg.Err != nil {
 		return nil, cfg.Err
 	}
-	c := &Conn{cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: make(chan struct{})}
-	raw := newRawRequests()
-	var inner transport.BidirectionalInterface
+	c := newConn(cfg, router, log)
+	var tr transport.Interface
 	switch cfg.Transport {
 	case TransportStdio:
 		p, err := startProcess(cfg, c.stderr)
@@ -59,22 +60,34 @@ func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logge
 			return nil, err
 		}
 		c.proc = p
-		inner = transport.NewIO(newLineTap(p.stdout, raw), p.stdin, nil)
+		raw := newRawRequests()
+		tr = newWire(transport.NewIO(newLineTap(p.stdout, raw), p.stdin, nil), raw, c.answer)
 		go func() { <-p.exited; c.markLost(p.exitErr()) }()
+	case TransportHTTP, TransportSSE:
+		w, err := dialRemote(c.life, cfg, c.answer, c.markLost, c.log)
+		if err != nil {
+			return nil, err
+		}
+		tr = w
 	default:
-		return nil, fmt.Errorf("transport %q is not supported yet", cfg.Transport)
+		return nil, fmt.Errorf("unknown transport %q", cfg.Transport)
 	}
-	if err := c.start(ctx, newWire(inner, raw, c.answer)); err != nil {
+	if err := c.start(ctx, tr); err != nil {
 		c.Close()
 		return nil, err
 	}
 	return c, nil
 }
 
+func newConn(cfg ServerConfig, router *Router, log *slog.Logger) *Conn {
+	life, end := context.WithCancel(context.Background())
+	return &Conn{life: life, end: end, cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: make(chan struct{})}
+}
+
 // DialPipe connects over an already open pair of streams, such as an
 // in-process server's: r carries the server's messages, w ours.
 func DialPipe(ctx context.Context, cfg ServerConfig, r io.Reader, w io.WriteCloser, router *Router, log *slog.Logger) (*Conn, error) {
-	c := &Conn{cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: make(chan struct{})}
+	c := newConn(cfg, router, log)
 	raw := newRawRequests()
 	if err := c.start(ctx, newWire(transport.NewIO(newLineTap(r, raw), w, nil), raw, c.answer)); err != nil {
 		c.Close()
@@ -83,8 +96,8 @@ func DialPipe(ctx context.Context, cfg ServerConfig, r io.Reader, w io.WriteClos
 	return c, nil
 }
 
-// start runs the MCP handshake over w.
-func (c *Conn) start(ctx context.Context, w *wire) error {
+// start runs the MCP handshake over tr.
+func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 	opts := []client.ClientOption{
 		client.WithClientCapabilities(mcp.ClientCapabilities{
 			Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}},
@@ -94,7 +107,7 @@ func (c *Conn) start(ctx context.Context, w *wire) error {
 	if c.cfg.ProtocolVersion != "" {
 		opts = append(opts, client.WithProtocolVersion(c.cfg.ProtocolVersion))
 	}
-	c.client = client.NewClient(w, opts...)
+	c.client = client.NewClient(tr, opts...)
 	// The transport lives as long as the connection, not as long as ctx.
 	if err := c.client.Start(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("starting the transport: %w", err)
@@ -182,6 +195,7 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 
 // Close ends the connection; a stdio server is stopped with everything it started.
 func (c *Conn) Close() error {
+	c.end()
 	var err error
 	if c.client != nil {
 		err = c.client.Close()

@@ -32,46 +32,57 @@ type answerFunc func(ctx context.Context, raw json.RawMessage) (any, error)
 //
 // The raw request bytes come from a rawTap in front of the transport.
 type wire struct {
-	transport.BidirectionalInterface
+	transport.Interface
 	raw     *rawRequests
 	inbound *inbound
 	answer  answerFunc
 }
 
-func newWire(inner transport.BidirectionalInterface, raw *rawRequests, answer answerFunc) *wire {
-	return &wire{BidirectionalInterface: inner, raw: raw, inbound: newInbound(), answer: answer}
+func newWire(inner transport.Interface, raw *rawRequests, answer answerFunc) *wire {
+	return &wire{Interface: inner, raw: raw, inbound: newInbound(), answer: answer}
 }
 
+// SetRequestHandler takes elicitation/create for itself. Over HTTP the tap
+// has already taken the server's requests off the wire (see sseTap).
 func (w *wire) SetRequestHandler(next transport.RequestHandler) {
-	w.BidirectionalInterface.SetRequestHandler(func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	bidi, ok := w.Interface.(transport.BidirectionalInterface)
+	if !ok {
+		return
+	}
+	bidi.SetRequestHandler(func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 		if req.Method != string(mcp.MethodElicitationCreate) {
 			return next(ctx, req)
 		}
-		id := req.ID.String()
-		raw, ok := w.raw.take(id)
+		raw, ok := w.raw.take(req.ID.String())
 		if !ok { // no tap saw it: the order of fields may be lost, nothing else
 			raw, _ = json.Marshal(req.Params)
 		}
-		ctx, done := w.inbound.begin(ctx, id)
-		defer done()
-		result, err := w.answer(ctx, raw)
-		var rpc *RPCError
-		switch {
-		case errors.As(err, &rpc):
-			return transport.NewJSONRPCErrorResponse(req.ID, rpc.Code, rpc.Message, rpc.Data), nil
-		case err != nil:
-			return nil, nil // the server stopped waiting: it wants no answer
-		}
-		body, err := json.Marshal(result)
-		if err != nil {
-			return nil, err
-		}
-		return &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: req.ID, Result: body}, nil
+		return w.elicit(ctx, req.ID, raw), nil
 	})
 }
 
+// elicit answers one elicitation/create request: the response to send, or
+// nil when the server stopped waiting and wants none.
+func (w *wire) elicit(ctx context.Context, id mcp.RequestId, raw json.RawMessage) *transport.JSONRPCResponse {
+	ctx, done := w.inbound.begin(ctx, id.String())
+	defer done()
+	result, err := w.answer(ctx, raw)
+	var rpc *RPCError
+	switch {
+	case errors.As(err, &rpc):
+		return transport.NewJSONRPCErrorResponse(id, rpc.Code, rpc.Message, rpc.Data)
+	case err != nil:
+		return nil
+	}
+	body, err := json.Marshal(result)
+	if err != nil {
+		return transport.NewJSONRPCErrorResponse(id, mcp.INTERNAL_ERROR, err.Error(), nil)
+	}
+	return &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Result: body}
+}
+
 func (w *wire) SetNotificationHandler(next func(mcp.JSONRPCNotification)) {
-	w.BidirectionalInterface.SetNotificationHandler(func(n mcp.JSONRPCNotification) {
+	w.Interface.SetNotificationHandler(func(n mcp.JSONRPCNotification) {
 		if n.Method == string(mcp.MethodNotificationCancelled) {
 			w.inbound.cancelled(n.Params.AdditionalFields)
 		}
@@ -80,7 +91,7 @@ func (w *wire) SetNotificationHandler(next func(mcp.JSONRPCNotification)) {
 }
 
 func (w *wire) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	resp, err := w.BidirectionalInterface.SendRequest(ctx, req)
+	resp, err := w.Interface.SendRequest(ctx, req)
 	if err != nil || resp == nil || resp.Error != nil {
 		return resp, err
 	}

@@ -1,0 +1,233 @@
+package servers
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// toolCallWait is how long an SSE tool call may wait for its result: a
+// person may be filling in a form the call is waiting on.
+const toolCallWait = 24 * time.Hour
+
+// httpWire is a wire over HTTP. mcp-go v1.2.1 gives the server's requests
+// 30 seconds on Streamable HTTP and mistakes them for responses on SSE, so
+// an sseTap takes them out of the event streams and this answers them with
+// POSTs of its own, however long the person takes.
+type httpWire struct {
+	*wire
+	log      *slog.Logger
+	client   *http.Client
+	endpoint func() string // where answers are POSTed
+	headers  map[string]string
+
+	mu      sync.Mutex
+	version string
+}
+
+// SetProtocolVersion passes the negotiated version on (the transport puts it
+// in a header) and keeps it for our own POSTs.
+func (w *httpWire) SetProtocolVersion(version string) {
+	if h, ok := w.Interface.(transport.HTTPConnection); ok {
+		h.SetProtocolVersion(version)
+	}
+	w.mu.Lock()
+	w.version = version
+	w.mu.Unlock()
+}
+
+// dialRemote builds the transport of a Streamable HTTP or SSE server; the
+// server's requests are answered under life, the connection's lifetime.
+func dialRemote(life context.Context, cfg ServerConfig, answer answerFunc, lost func(error), log *slog.Logger) (*httpWire, error) {
+	w := &httpWire{log: log, headers: cfg.Headers}
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	// No client timeout: event streams and tool calls last as long as a person takes.
+	w.client = &http.Client{Transport: &sseTap{base: base, onRequest: func(raw json.RawMessage) { go w.serve(life, raw) }}}
+	var inner transport.Interface
+	if cfg.Transport == TransportSSE {
+		sse, err := transport.NewSSE(cfg.URL, transport.WithHTTPClient(w.client), transport.WithHeaders(cfg.Headers), transport.WithResponseTimeout(toolCallWait))
+		if err != nil {
+			return nil, err
+		}
+		sse.SetConnectionLostHandler(lost)
+		w.endpoint = func() string {
+			if u := sse.GetEndpoint(); u != nil {
+				return u.String()
+			}
+			return cfg.URL
+		}
+		inner = sse
+	} else {
+		// Continuous listening opens the GET stream that requests outside a
+		// POST need; mcp-go opens it only for pre-2026-07-28 sessions.
+		h, err := transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPBasicClient(w.client), transport.WithHTTPHeaders(cfg.Headers), transport.WithContinuousListening())
+		if err != nil {
+			return nil, err
+		}
+		w.endpoint = func() string { return cfg.URL }
+		inner = h
+	}
+	w.wire = newWire(inner, newRawRequests(), answer)
+	return w, nil
+}
+
+// serve answers one request of the server's, taken off an event stream.
+func (w *httpWire) serve(ctx context.Context, raw json.RawMessage) {
+	var req struct {
+		ID     mcp.RequestId   `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return
+	}
+	var resp *transport.JSONRPCResponse
+	switch req.Method {
+	case string(mcp.MethodElicitationCreate):
+		resp = w.elicit(ctx, req.ID, req.Params)
+	case string(mcp.MethodPing):
+		resp = &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: req.ID, Result: json.RawMessage(`{}`)}
+	default:
+		resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "Elicit Desk does not handle "+req.Method, nil)
+	}
+	if resp != nil {
+		if err := w.post(ctx, resp); err != nil {
+			w.log.Warn("could not answer the server", "method", req.Method, "err", err)
+		}
+	}
+}
+
+// post sends a response to the server with the headers the transport uses.
+func (w *httpWire) post(ctx context.Context, resp *transport.JSONRPCResponse) error {
+	body, err := json.Marshal(resp)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.endpoint(), bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	for k, v := range w.headers {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if id := w.GetSessionId(); id != "" {
+		req.Header.Set("Mcp-Session-Id", id)
+	}
+	w.mu.Lock()
+	if w.version != "" {
+		req.Header.Set("MCP-Protocol-Version", w.version)
+	}
+	w.mu.Unlock()
+	res, err := w.client.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
+	res.Body.Close()
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("the server answered our response with %s", res.Status)
+	}
+	return nil
+}
+
+// sseTap is an http.RoundTripper that takes the server's JSON-RPC requests
+// out of every text/event-stream body before mcp-go reads it and hands their
+// raw bytes to onRequest. Everything else passes unchanged; a removed event
+// keeps its id line so Last-Event-ID resumption still works.
+type sseTap struct {
+	base      http.RoundTripper
+	onRequest func(raw json.RawMessage)
+}
+
+func (t *sseTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		return resp, err
+	}
+	resp.Body = &sseFilter{src: resp.Body, br: bufio.NewReader(resp.Body), onRequest: t.onRequest}
+	return resp, nil
+}
+
+// sseFilter reads an event stream event by event, passing on all but the
+// server's requests.
+type sseFilter struct {
+	src       io.ReadCloser
+	br        *bufio.Reader
+	onRequest func(raw json.RawMessage)
+	out       bytes.Buffer
+	event     []string
+	err       error
+}
+
+func (f *sseFilter) Close() error { return f.src.Close() }
+
+func (f *sseFilter) Read(p []byte) (int, error) {
+	for f.out.Len() == 0 && f.err == nil {
+		line, err := f.br.ReadString('\n')
+		if line != "" {
+			f.event = append(f.event, line)
+			if strings.TrimRight(line, "\r\n") == "" {
+				f.flush()
+			}
+		}
+		if err != nil {
+			f.flush()
+			f.err = err
+		}
+	}
+	if f.out.Len() > 0 {
+		return f.out.Read(p)
+	}
+	return 0, f.err
+}
+
+// flush passes the event read so far on, or hands it over if it is a request.
+func (f *sseFilter) flush() {
+	if len(f.event) == 0 {
+		return
+	}
+	var data []string
+	for _, l := range f.event {
+		if v, ok := strings.CutPrefix(strings.TrimRight(l, "\r\n"), "data:"); ok {
+			data = append(data, strings.TrimPrefix(v, " "))
+		}
+	}
+	raw := json.RawMessage(strings.Join(data, "\n"))
+	if isRequest(raw) {
+		for _, l := range f.event {
+			if strings.HasPrefix(l, "id:") {
+				f.out.WriteString(l)
+			}
+		}
+		f.out.WriteString("\n")
+		f.onRequest(raw)
+	} else {
+		for _, l := range f.event {
+			f.out.WriteString(l)
+		}
+	}
+	f.event = f.event[:0]
+}
+
+// isRequest reports whether raw is a JSON-RPC request: a method and an id.
+func isRequest(raw json.RawMessage) bool {
+	var head struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	return len(raw) > 0 && json.Unmarshal(raw, &head) == nil && head.Method != "" &&
+		len(head.ID) > 0 && string(head.ID) != "null"
+}
