@@ -11,7 +11,7 @@ BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
 TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool dbus-x11
 
-.PHONY: run build test bench fuzz deps test-deps clean
+.PHONY: run build test bench fuzz deps test-deps peers clean
 
 run: deps build
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
@@ -21,12 +21,22 @@ run: deps build
 build:
 	$(GO) build -o $(BIN) .
 
-test: test-deps
+test: test-deps peers
 	$(GO) vet $(PKGS)
-	$(GO) test -race $(PKGS)
+	$(PEERS_ENV) $(GO) test -race -timeout 20m $(PKGS)
 
-bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+# The real MCP peers the tests run against (conformance suite, server-
+# everything, Node 22), pinned by testdata/peers/package-lock.json.
+PEERS     := testdata/peers
+PEERS_ENV := ELICITDESK_PEERS=$(CURDIR)/$(PEERS)/node_modules
+peers: $(PEERS)/node_modules/.installed
+$(PEERS)/node_modules/.installed: $(PEERS)/package.json $(PEERS)/package-lock.json
+	@command -v npm >/dev/null || { $(call install,nodejs npm); }
+	npm ci --prefix $(PEERS) --no-audit --no-fund --loglevel=error
+	touch $@
+
+bench: deps peers
+	$(PEERS_ENV) $(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
 # fuzz runs each fuzz target for FUZZTIME (the seed corpora run in `make test`).
 FUZZTIME ?= 30s

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// peersEnv names the node_modules folder holding the real peers (the
+// conformance suite, server-everything and Node 22); make test installs
+// them from testdata/peers and sets it.
+const peersEnv = "ELICITDESK_PEERS"
+
+func peers(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv(peersEnv)
+	if dir == "" {
+		t.Skip(peersEnv + " is not set: make test installs the peers and sets it")
+	}
+	return dir
+}
+
+// asElicitdesk returns the path of a command that behaves as elicitdesk:
+// this test binary, told so through the environment its children inherit.
+func asElicitdesk(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(cliEnv, "1")
+	return exe
+}
+
+// TestConformance runs the official conformance suite's client scenarios
+// against the CLI (testdata/conformance/client.sh maps each to commands).
+func TestConformance(t *testing.T) {
+	dir := peers(t)
+	t.Setenv("ELICITDESK", asElicitdesk(t))
+	t.Setenv("PATH", filepath.Join(dir, ".bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // Node 22 first
+	script, _ := filepath.Abs(filepath.Join("testdata", "conformance", "client.sh"))
+	tests := []struct{ scenario, spec string }{
+		{"initialize", ""},
+		{"tools_call", ""},
+		{"elicitation-sep1034-client-defaults", ""},
+		{"sep-2322-client-request-state", "2026-07-28"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.scenario, func(t *testing.T) {
+			args := []string{"client", "--command", script, "--scenario", tt.scenario, "--timeout", "60000"}
+			if tt.spec != "" {
+				args = append(args, "--spec-version", tt.spec)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			out, err := exec.CommandContext(ctx, filepath.Join(dir, ".bin", "conformance"), args...).CombinedOutput()
+			summary := lastLines(string(out), 12)
+			if err != nil || !strings.Contains(string(out), "OVERALL: PASSED") {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			t.Logf("%s", summary)
+		})
+	}
+}
+
+// TestServerEverything answers the 13-field trigger-elicitation-request of
+// @modelcontextprotocol/server-everything over stdio and Streamable HTTP.
+func TestServerEverything(t *testing.T) {
+	dir := peers(t)
+	node := filepath.Join(dir, ".bin", "node")
+	entry := filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	answer := filepath.Join(t.TempDir(), "answer.json")
+	os.WriteFile(answer, []byte(`{"name": "Ada Lovelace", "email": "ada@example.com", "integer": 7, "titledMultipleSelectEnum": ["fish-2", "fish-3"]}`), 0o600)
+	call := []string{"call", "-tool", "trigger-elicitation-request", "-answer", answer}
+
+	t.Run("stdio", func(t *testing.T) {
+		checkEverything(t, append(call, "--", node, entry, "stdio"))
+	})
+	t.Run("streamable HTTP", func(t *testing.T) {
+		url := startEverythingHTTP(t, node, entry)
+		checkEverything(t, append(call, "-url", url))
+	})
+}
+
+func checkEverything(t *testing.T, args []string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(args, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), `"properties":{"name":{"title":"String"`) {
+		t.Errorf("the schema did not arrive in the server's order:\n%s", stderr.String())
+	}
+	// The server echoes what it received after "Raw result:".
+	var result struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &result); err != nil {
+		t.Fatal(err)
+	}
+	var echoed struct {
+		Action  string
+		Content map[string]any
+	}
+	for _, c := range result.Content {
+		if raw, ok := strings.CutPrefix(strings.TrimSpace(c.Text), "Raw result:"); ok {
+			if err := json.Unmarshal([]byte(raw), &echoed); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := map[string]any{
+		"action": "accept", "name": "Ada Lovelace", "integer": 7.0, "number": 3.14,
+		"firstLine": "It was a dark and stormy night.", "titledMultipleSelectEnum": []any{"fish-2", "fish-3"},
+	}
+	got := map[string]any{"action": echoed.Action}
+	for k := range want {
+		if k != "action" {
+			got[k] = echoed.Content[k]
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the server received %v, want %v", got, want)
+	}
+}
+
+// startEverythingHTTP starts server-everything's Streamable HTTP transport
+// on a free loopback port and returns its URL once it answers.
+func startEverythingHTTP(t *testing.T, node, entry string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(node, entry, "streamableHttp")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return "http://" + addr + "/mcp"
+		}
+	}
+	t.Fatalf("server-everything did not start:\n%s", log.String())
+	return ""
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// lateBy is how long the person takes: longer than the 30 s mcp-go allows alone.
+const lateBy = 61 * time.Second
+
+// TestLateAnswerOverHTTP answers an elicitation 61 s after it arrived over
+// Streamable HTTP, where mcp-go v1.2.1 alone gives up after 30 s: people
+// take their time. Skipped with -short; make test runs it.
+func TestLateAnswerOverHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 61 s")
+	}
+	dir := peers(t)
+	url := startEverythingHTTP(t, filepath.Join(dir, ".bin", "node"), filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	conn, err := servers.Dial(ctx, servers.ServerConfig{Name: "everything", URL: url, Transport: servers.TransportHTTP}, router, slog.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	done := make(chan error, 1)
+	var result string
+	go func() {
+		res, err := conn.CallTool(ctx, "trigger-elicitation-request", map[string]any{})
+		if err == nil {
+			out, _ := json.Marshal(res)
+			result = string(out)
+		}
+		done <- err
+	}()
+	asked := make(chan *servers.Elicitation, 1)
+	go func() {
+		if e, err := router.Next(ctx); err == nil {
+			asked <- e
+		}
+	}()
+	var e *servers.Elicitation
+	select {
+	case e = <-asked:
+	case err := <-done:
+		t.Fatalf("the call ended without asking: %v", err)
+	}
+	time.Sleep(lateBy)
+	if err := e.Context().Err(); err != nil {
+		t.Fatalf("the request went stale while the person was typing: %v", context.Cause(e.Context()))
+	}
+	if err := e.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{"name":"Slow Sam"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(result, "Slow Sam") {
+		t.Fatalf("the server did not get the late answer: %s", result)
+	}
+}
