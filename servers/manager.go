@@ -1,0 +1,252 @@
+package servers
+
+import (
+	"cmp"
+	"context"
+	"log/slog"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+)
+
+// State is where a server's connection stands.
+type State string
+
+const (
+	StateConnecting State = "connecting"
+	StateReady      State = "ready"
+	StateFailed     State = "failed" // Status.Err says why; a reconnect is due
+	StateStopped    State = "stopped"
+	StateDisabled   State = "disabled"
+)
+
+// Status is one server's connection as the UI shows it.
+type Status struct {
+	Name     string
+	State    State
+	Err      error // why it failed
+	Since    time.Time
+	Identity Identity
+	Protocol string // the negotiated revision, once ready
+	Stderr   string // the last 64 KB a stdio server wrote there
+}
+
+// Backoff is how long to wait before reconnecting: Min after the first
+// failure, doubling up to Max while failures continue.
+type Backoff struct {
+	Min, Max time.Duration
+}
+
+// DefaultBackoff waits from one second up to a minute.
+var DefaultBackoff = Backoff{Min: time.Second, Max: time.Minute}
+
+// dialFunc connects to one server; Dial in the app, a stand-in in tests.
+type dialFunc func(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logger) (*Conn, error)
+
+// Manager keeps one connection to each enabled server of the configuration,
+// reconnecting with backoff when a server dies or its session ends, and
+// follows changes to the configuration.
+type Manager struct {
+	router   *Router
+	log      *slog.Logger
+	backoff  Backoff
+	dial     dialFunc
+	onStatus func(Status)
+
+	mu   sync.Mutex
+	sups map[string]*supervisor
+}
+
+// NewManager returns a manager routing every elicitation to router. onStatus,
+// if not nil, is called from the manager's goroutines on each status change.
+func NewManager(router *Router, log *slog.Logger, onStatus func(Status)) *Manager {
+	return &Manager{router: router, log: log, backoff: DefaultBackoff, dial: Dial, onStatus: onStatus, sups: map[string]*supervisor{}}
+}
+
+// Apply brings the connections in line with cfg: new and re-enabled
+// servers connect, removed and disabled ones stop, changed ones restart.
+// Bad entries show as failed without touching the others.
+func (m *Manager) Apply(cfg *Config) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	seen := map[string]bool{}
+	for _, sc := range cfg.Servers {
+		if seen[sc.Name] {
+			continue // a duplicate entry: its Err says so, the first one runs
+		}
+		seen[sc.Name] = true
+		if s, ok := m.sups[sc.Name]; ok {
+			if sameConfig(s.cfg, sc) {
+				continue
+			}
+			s.stop()
+		}
+		m.sups[sc.Name] = m.start(sc)
+	}
+	for name, s := range m.sups {
+		if !seen[name] {
+			s.stop()
+			delete(m.sups, name)
+		}
+	}
+}
+
+// sameConfig reports whether two entries would connect the same way.
+func sameConfig(a, b ServerConfig) bool {
+	a.raw, b.raw = nil, nil
+	a.Warnings, b.Warnings = nil, nil
+	return reflect.DeepEqual(a, b)
+}
+
+// Statuses returns every server's status in name order.
+func (m *Manager) Statuses() []Status {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Status
+	for _, s := range m.sups {
+		out = append(out, s.status())
+	}
+	slices.SortFunc(out, func(a, b Status) int { return cmp.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Conn returns the live connection to a server, if it is ready.
+func (m *Manager) Conn(name string) (*Conn, bool) {
+	m.mu.Lock()
+	s, ok := m.sups[name]
+	m.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	return s.live()
+}
+
+// Watch applies the configuration at path now and after every change to
+// it, until ctx ends. A broken file is logged and leaves the running
+// connections as they are.
+func (m *Manager) Watch(ctx context.Context, path string) error {
+	return WatchConfig(ctx, path, func(cfg *Config, err error) {
+		if err != nil {
+			m.log.Error("servers.json not applied", "err", err)
+			return
+		}
+		m.Apply(cfg)
+	})
+}
+
+// Close stops every connection and waits until they are down.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	sups := m.sups
+	m.sups = map[string]*supervisor{}
+	m.mu.Unlock()
+	for _, s := range sups {
+		s.stop()
+	}
+}
+
+// supervisor keeps one server connected.
+type supervisor struct {
+	cfg    ServerConfig
+	m      *Manager
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu   sync.Mutex
+	st   Status
+	conn *Conn
+}
+
+func (m *Manager) start(cfg ServerConfig) *supervisor {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &supervisor{cfg: cfg, m: m, cancel: cancel, done: make(chan struct{})}
+	s.st = Status{Name: cfg.Name, Identity: Identity{Name: cfg.Name, Target: cfg.Identity()}}
+	switch {
+	case cfg.Err != nil:
+		s.set(StateFailed, cfg.Err, nil)
+		close(s.done)
+	case cfg.Disabled:
+		s.set(StateDisabled, nil, nil)
+		close(s.done)
+	default:
+		go s.run(ctx)
+	}
+	return s
+}
+
+// run connects, waits for the connection to be lost, and reconnects after
+// a backoff, until stopped.
+func (s *supervisor) run(ctx context.Context) {
+	defer close(s.done)
+	wait := s.m.backoff.Min
+	for {
+		s.set(StateConnecting, nil, nil)
+		conn, err := s.m.dial(ctx, s.cfg, s.m.router, s.m.log)
+		if err == nil {
+			s.set(StateReady, nil, conn)
+			wait = s.m.backoff.Min
+			select {
+			case <-conn.Lost():
+				err = conn.Err()
+				conn.Close()
+			case <-ctx.Done():
+				conn.Close()
+			}
+		}
+		if ctx.Err() != nil {
+			s.set(StateStopped, nil, nil)
+			return
+		}
+		s.m.log.Warn("server connection failed", "server", s.cfg.Name, "err", err, "retry_in", wait)
+		s.set(StateFailed, err, nil)
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			s.set(StateStopped, nil, nil)
+			return
+		}
+		wait = min(2*wait, s.m.backoff.Max)
+	}
+}
+
+func (s *supervisor) set(state State, err error, conn *Conn) {
+	s.mu.Lock()
+	if s.conn != nil {
+		s.st.Stderr = s.conn.Stderr() // keep what the last server said
+	}
+	s.conn = conn
+	s.st.State, s.st.Err, s.st.Since = state, err, time.Now()
+	if conn != nil {
+		s.st.Identity, s.st.Protocol = conn.Identity(), conn.ProtocolVersion()
+	}
+	st := s.st
+	s.mu.Unlock()
+	if s.m.onStatus != nil {
+		s.m.onStatus(st)
+	}
+}
+
+func (s *supervisor) status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.st
+	if s.conn != nil {
+		st.Stderr = s.conn.Stderr()
+	}
+	return st
+}
+
+func (s *supervisor) live() (*Conn, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conn, s.conn != nil
+}
+
+// stop ends the supervisor and waits for its connection to close.
+func (s *supervisor) stop() {
+	s.cancel()
+	<-s.done
+}

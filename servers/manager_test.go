@@ -1,0 +1,117 @@
+package servers
+
+import (
+	"errors"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// waitFor polls until cond holds, failing after a generous while.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+
+func statusOf(m *Manager, name string) Status {
+	for _, s := range m.Statuses() {
+		if s.Name == name {
+			return s
+		}
+	}
+	return Status{}
+}
+
+func TestManagerFollowsConfig(t *testing.T) {
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
+	defer m.Close()
+	demo := demoStdio(t)
+	broken := ServerConfig{Name: "broken", Err: errors.New("servers.json:4:9: url and command both set")}
+	off := demo
+	off.Name, off.Disabled = "off", true
+	m.Apply(&Config{Servers: []ServerConfig{demo, broken, off}})
+
+	waitFor(t, "demo ready", func() bool { return statusOf(m, "demo").State == StateReady })
+	if st := statusOf(m, "demo"); st.Identity.Reported.Name != "elicitdesk-demo" || st.Protocol == "" {
+		t.Errorf("demo status %+v", st)
+	}
+	if st := statusOf(m, "broken"); st.State != StateFailed || st.Err == nil {
+		t.Errorf("broken entry status %+v", st)
+	}
+	if st := statusOf(m, "off"); st.State != StateDisabled {
+		t.Errorf("disabled entry status %+v", st)
+	}
+	first, _ := m.Conn("demo")
+
+	// Unchanged entries keep their connection; removed ones stop.
+	m.Apply(&Config{Servers: []ServerConfig{demo}})
+	if c, _ := m.Conn("demo"); c != first {
+		t.Error("an unchanged server was reconnected")
+	}
+	if len(m.Statuses()) != 1 {
+		t.Errorf("statuses %v", m.Statuses())
+	}
+	// A changed entry restarts.
+	changed := demo
+	changed.Env = map[string]string{demoEnv: "1", "X": "y"}
+	m.Apply(&Config{Servers: []ServerConfig{changed}})
+	waitFor(t, "demo ready again", func() bool {
+		c, ok := m.Conn("demo")
+		return ok && c != first
+	})
+	select {
+	case <-first.Lost():
+	default:
+		t.Error("the old connection of a changed server is still open")
+	}
+}
+
+// TestReconnectCycles kills a stdio server 100 times. Each time the manager
+// must see it die, say why, and reconnect; at the end no child process may
+// be left and no goroutine may have leaked.
+func TestReconnectCycles(t *testing.T) {
+	cycles := 100
+	if testing.Short() {
+		cycles = 10
+	}
+	baseline := runtime.NumGoroutine()
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
+	m.backoff = Backoff{Min: time.Millisecond, Max: 10 * time.Millisecond}
+	m.Apply(&Config{Servers: []ServerConfig{demoStdio(t)}})
+
+	var pids []int
+	var prev *Conn
+	for i := range cycles {
+		var c *Conn
+		waitFor(t, "a new connection", func() bool {
+			var ok bool
+			c, ok = m.Conn("demo")
+			return ok && c != prev
+		})
+		pids = append(pids, c.proc.cmd.Process.Pid)
+		if i == cycles-1 {
+			break
+		}
+		c.proc.cmd.Process.Kill()
+		<-c.Lost()
+		if c.Err() == nil {
+			t.Fatal("a lost connection without a reason")
+		}
+		prev = c
+	}
+	m.Close()
+
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("server process %d outlived its connection (%v)", pid, err)
+		}
+	}
+	waitFor(t, "goroutines to wind down", func() bool { return runtime.NumGoroutine() <= baseline+2 })
+	t.Logf("%d cycles, %d processes, goroutines %d → %d", cycles, len(pids), baseline, runtime.NumGoroutine())
+}
