@@ -61,7 +61,7 @@ func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logge
 		}
 		c.proc = p
 		raw := newRawRequests()
-		tr = newWire(transport.NewIO(newLineTap(p.stdout, raw), p.stdin, nil), raw, c.answer)
+		tr = newWire(transport.NewIO(newLineTap(p.stdout, raw, c.markLost), p.stdin, nil), raw, c.answer)
 		go func() { <-p.exited; c.markLost(p.exitErr()) }()
 	case TransportHTTP, TransportSSE:
 		w, err := dialRemote(c.life, cfg, c.answer, c.markLost, c.log)
@@ -89,7 +89,7 @@ func newConn(cfg ServerConfig, router *Router, log *slog.Logger) *Conn {
 func DialPipe(ctx context.Context, cfg ServerConfig, r io.Reader, w io.WriteCloser, router *Router, log *slog.Logger) (*Conn, error) {
 	c := newConn(cfg, router, log)
 	raw := newRawRequests()
-	if err := c.start(ctx, newWire(transport.NewIO(newLineTap(r, raw), w, nil), raw, c.answer)); err != nil {
+	if err := c.start(ctx, newWire(transport.NewIO(newLineTap(r, raw, c.markLost), w, nil), raw, c.answer)); err != nil {
 		c.Close()
 		return nil, err
 	}

@@ -125,6 +125,10 @@ const (
 	CodeURLElicitationError = -32042
 )
 
+// maxParams bounds an elicitation's parameters: no person reads more, and
+// a hostile server should not make us lay out megabytes of widgets.
+const maxParams = 4 << 20
+
 // RPCError is a JSON-RPC error to send back instead of a result.
 type RPCError struct {
 	Code    int    `json:"code"`
@@ -139,6 +143,9 @@ func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", 
 // can show is an *RPCError with code -32602 and the reason (for a schema, the
 // list of problems as data).
 func ParseParams(raw json.RawMessage) (Params, error) {
+	if len(raw) > maxParams {
+		return Params{}, invalidParams("elicitation parameters are %.1f MB; Elicit Desk shows at most %d MB", float64(len(raw))/(1<<20), maxParams>>20)
+	}
 	var w wireParams
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return Params{}, invalidParams("elicitation parameters are not valid: %v", err)

@@ -179,25 +179,34 @@ const maxEarlyCancels = 256
 
 // rawRequests holds the raw params of elicitation/create requests, by id,
 // from the moment a tap reads them until the wire answers them.
+// A server that reuses an id while the first request waits gets its
+// requests' bytes back in the order it sent them.
 type rawRequests struct {
 	mu sync.Mutex
-	m  map[string]json.RawMessage
+	m  map[string][]json.RawMessage
 }
 
-func newRawRequests() *rawRequests { return &rawRequests{m: map[string]json.RawMessage{}} }
+func newRawRequests() *rawRequests { return &rawRequests{m: map[string][]json.RawMessage{}} }
 
 func (r *rawRequests) put(id string, params json.RawMessage) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.m[id] = params
+	r.m[id] = append(r.m[id], params)
 }
 
 func (r *rawRequests) take(id string) (json.RawMessage, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	raw, ok := r.m[id]
-	delete(r.m, id)
-	return raw, ok
+	q := r.m[id]
+	if len(q) == 0 {
+		return nil, false
+	}
+	if len(q) == 1 {
+		delete(r.m, id)
+	} else {
+		r.m[id] = q[1:]
+	}
+	return q[0], true
 }
 
 // observe notes a raw JSON-RPC message: the params of an elicitation/create
@@ -221,13 +230,14 @@ func (r *rawRequests) observe(msg []byte) {
 // lineTap reads newline-delimited JSON-RPC (stdio) and shows every line to
 // raw before the transport can decode it.
 type lineTap struct {
-	br  *bufio.Reader
-	buf bytes.Buffer
-	raw *rawRequests
+	br     *bufio.Reader
+	buf    bytes.Buffer
+	raw    *rawRequests
+	closed func(error) // the server's side of the stream ended
 }
 
-func newLineTap(r io.Reader, raw *rawRequests) *lineTap {
-	return &lineTap{br: bufio.NewReaderSize(r, 64<<10), raw: raw}
+func newLineTap(r io.Reader, raw *rawRequests, closed func(error)) *lineTap {
+	return &lineTap{br: bufio.NewReaderSize(r, 64<<10), raw: raw, closed: closed}
 }
 
 func (t *lineTap) Read(p []byte) (int, error) {
@@ -237,12 +247,19 @@ func (t *lineTap) Read(p []byte) (int, error) {
 			t.raw.observe(line)
 			t.buf.Write(line)
 		}
-		if err != nil && t.buf.Len() == 0 {
-			return 0, err
-		}
 		if err != nil {
+			if err == io.EOF {
+				err = errServerClosed
+			}
+			t.closed(err)
+			if t.buf.Len() == 0 {
+				return 0, io.EOF
+			}
 			break
 		}
 	}
 	return t.buf.Read(p)
 }
+
+// errServerClosed is the cause when a stdio server closes its output.
+var errServerClosed = errors.New("the server closed the connection")

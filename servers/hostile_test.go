@@ -1,0 +1,129 @@
+package servers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+// elicitLine is an elicitation/create request with the given id and message.
+func elicitLine(id, message string) string {
+	msg, _ := json.Marshal(message)
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"elicitation/create","params":{"message":` + string(msg) + `,"requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}`
+}
+
+// TestHostileServer sends what a broken or hostile server might. The
+// connection must answer what deserves an answer, refuse the rest clearly
+// and keep working: a valid request afterwards still reaches the person.
+func TestHostileServer(t *testing.T) {
+	tests := []struct {
+		name  string
+		send  func(f *fakeServer)
+		check func(t *testing.T, f *fakeServer, r *Router)
+	}{
+		{"garbage", func(f *fakeServer) {
+			f.send(`this is not JSON`)
+			f.send(`{"jsonrpc":"2.0","id":`)
+		}, nil},
+		{"response to nothing", func(f *fakeServer) {
+			f.send(`{"jsonrpc":"2.0","id":991,"result":{"ok":true}}`)
+			f.send(`{"jsonrpc":"2.0","id":992,"error":{"code":-1,"message":"boo"}}`)
+		}, nil},
+		{"10 MB message", func(f *fakeServer) {
+			f.send(elicitLine(`"huge"`, strings.Repeat("x", 10<<20)))
+		}, func(t *testing.T, f *fakeServer, r *Router) {
+			m := f.serveLegacy("")
+			if m.Error == nil || m.Error.Code != CodeInvalidParams || !strings.Contains(m.Error.Message, "MB") {
+				t.Fatalf("want -32602 saying the size, got %+v", m.Error)
+			}
+		}},
+		{"flood", func(f *fakeServer) {
+			for i := range 40 {
+				f.send(elicitLine(fmt.Sprint(1000+i), "flood"))
+			}
+		}, func(t *testing.T, f *fakeServer, r *Router) {
+			// Beyond the five allowed to wait, each is cancelled at once.
+			for range 35 {
+				m := f.serveLegacy("")
+				var res forms.Result
+				if json.Unmarshal(m.Result, &res) != nil || res.Action != forms.Cancel {
+					t.Fatalf("flooded request answered %s %+v", m.Result, m.Error)
+				}
+			}
+			for range 5 {
+				next(t, r).Reply(forms.Result{Action: forms.Decline})
+				f.serveLegacy("")
+			}
+		}},
+		{"colliding ids", func(f *fakeServer) {
+			f.send(elicitLine(`"same"`, "first"))
+			f.send(elicitLine(`"same"`, "second"))
+		}, func(t *testing.T, f *fakeServer, r *Router) {
+			a, b := next(t, r), next(t, r)
+			if got := []string{a.Message, b.Message}; !(got[0] == "first" && got[1] == "second" || got[0] == "second" && got[1] == "first") {
+				t.Fatalf("messages %v", got)
+			}
+			a.Reply(forms.Result{Action: forms.Decline})
+			b.Reply(forms.Result{Action: forms.Decline})
+			f.serveLegacy("")
+			f.serveLegacy("")
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeServer(t)
+			c, r := dialFake(t, f)
+			go tt.send(f)
+			if tt.check != nil {
+				tt.check(t, f, r)
+			}
+			// Still alive: a good request gets through and is answered.
+			f.send(elicitLine(`"after"`, "still there?"))
+			e := next(t, r)
+			if e.Message != "still there?" {
+				t.Fatalf("got %q", e.Message)
+			}
+			e.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{"ok":true}`)})
+			if m := f.serveLegacy(""); string(m.ID) != `"after"` || !strings.Contains(string(m.Result), "accept") {
+				t.Fatalf("answer %+v", m)
+			}
+			if err := c.Err(); err != nil {
+				t.Fatalf("the connection was lost: %v", err)
+			}
+		})
+	}
+}
+
+// TestServerExitsMidRequest checks that a request waiting for the person
+// goes stale, saying why, when its server goes away; nothing leaks.
+func TestServerExitsMidRequest(t *testing.T) {
+	baseline := runtime.NumGoroutine()
+	func() {
+		f := newFakeServer(t)
+		c, r := dialFake(t, f)
+		f.send(elicitLine("1", "waiting"))
+		e := next(t, r)
+		f.out.Close() // the server is gone
+		select {
+		case <-e.Context().Done():
+		case <-time.After(10 * time.Second):
+			t.Fatal("the request did not go stale")
+		}
+		if cause := context.Cause(e.Context()); !strings.Contains(cause.Error(), "disconnected") {
+			t.Errorf("cause %v", cause)
+		}
+		<-c.Lost()
+		if !errors.Is(c.Err(), errServerClosed) {
+			t.Errorf("connection error %v", c.Err())
+		}
+		c.Close()
+	}()
+	waitFor(t, "goroutines to wind down", func() bool { return runtime.NumGoroutine() <= baseline+2 })
+}
