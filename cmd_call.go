@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -83,6 +84,7 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	stderr = &syncWriter{w: stderr} // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
 	conn, err := dialTarget(ctx, t, command, router, stderr)
 	if err != nil {
@@ -92,8 +94,12 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	defer conn.Close()
 
 	answering, stopAnswering := context.WithCancel(ctx)
-	defer stopAnswering()
-	go answerAll(answering, router, *answer, stderr)
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
+		answerAll(answering, router, *answer, stderr)
+	}()
+	defer func() { stopAnswering(); <-answered }()
 
 	res, err := conn.CallTool(ctx, *tool, toolArgs)
 	var urlErr mcp.URLElicitationRequiredError
@@ -131,4 +137,16 @@ func answerAll(ctx context.Context, router *servers.Router, answer string, stder
 		sent, _ := json.Marshal(res)
 		fmt.Fprintf(stderr, "  answered %s\n", sent)
 	}
+}
+
+// syncWriter serialises writes from several goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }

@@ -56,7 +56,7 @@ func dialRemote(life context.Context, cfg ServerConfig, answer answerFunc, lost 
 	w.client = &http.Client{Transport: &sseTap{base: base, onRequest: func(raw json.RawMessage) { go w.serve(life, raw) }}}
 	var inner transport.Interface
 	if cfg.Transport == TransportSSE {
-		sse, err := transport.NewSSE(cfg.URL, transport.WithHTTPClient(w.client), transport.WithHeaders(cfg.Headers), transport.WithResponseTimeout(toolCallWait))
+		sse, err := transport.NewSSE(cfg.URL, transport.WithHTTPClient(w.client), transport.WithHeaders(cfg.Headers), transport.WithResponseTimeout(toolCallWait), transport.WithSSELogger(log))
 		if err != nil {
 			return nil, err
 		}
@@ -71,7 +71,7 @@ func dialRemote(life context.Context, cfg ServerConfig, answer answerFunc, lost 
 	} else {
 		// Continuous listening opens the GET stream that requests outside a
 		// POST need; mcp-go opens it only for pre-2026-07-28 sessions.
-		h, err := transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPBasicClient(w.client), transport.WithHTTPHeaders(cfg.Headers), transport.WithContinuousListening())
+		h, err := transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPBasicClient(w.client), transport.WithHTTPHeaders(cfg.Headers), transport.WithContinuousListening(), transport.WithHTTPLogger(log))
 		if err != nil {
 			return nil, err
 		}
