@@ -108,6 +108,13 @@ func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 		opts = append(opts, client.WithProtocolVersion(c.cfg.ProtocolVersion))
 	}
 	c.client = client.NewClient(tr, opts...)
+	c.client.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationElicitationComplete) {
+			if id, ok := n.Params.AdditionalFields["elicitationId"].(string); ok {
+				c.router.Complete(c.cfg.Name, id)
+			}
+		}
+	})
 	// The transport lives as long as the connection, not as long as ctx.
 	if err := c.client.Start(context.WithoutCancel(ctx)); err != nil {
 		return fmt.Errorf("starting the transport: %w", err)

@@ -208,6 +208,11 @@ func TestDemoServer(t *testing.T) {
 				if out := <-got; out.err != nil {
 					t.Fatal(out.err)
 				}
+				select {
+				case <-e.Completed():
+				case <-time.After(10 * time.Second):
+					t.Fatal("notifications/elicitation/complete did not reach the elicitation")
+				}
 			})
 			t.Run("input required", func(t *testing.T) {
 				got := call(c, demo.ToolInputRequired, nil)

@@ -48,11 +48,20 @@ type Elicitation struct {
 	URLID    string          // url mode: the server's elicitationId, for the complete notification
 	Received time.Time
 
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	once   sync.Once
-	answer chan forms.Result
+	ctx      context.Context
+	cancel   context.CancelCauseFunc
+	once     sync.Once
+	answer   chan forms.Result
+	complete chan struct{}
+	finished sync.Once
 }
+
+// Completed is closed when the server reports, with
+// notifications/elicitation/complete, that the out-of-band interaction of a
+// URL-mode elicitation is over.
+func (e *Elicitation) Completed() <-chan struct{} { return e.complete }
+
+func (e *Elicitation) markCompleted() { e.finished.Do(func() { close(e.complete) }) }
 
 // ErrAnswered is returned by Reply after the first reply.
 var ErrAnswered = errors.New("elicitation already answered")
@@ -82,7 +91,7 @@ func newElicitation(parent context.Context, id string, who Identity, p Params, n
 	return &Elicitation{
 		ID: id, Server: who, Message: p.Message, Mode: p.Mode, Schema: p.Schema,
 		URL: p.URL, URLID: p.ElicitationID, Received: now,
-		ctx: ctx, cancel: cancel, answer: make(chan forms.Result, 1),
+		ctx: ctx, cancel: cancel, answer: make(chan forms.Result, 1), complete: make(chan struct{}),
 	}
 }
 

@@ -38,7 +38,11 @@ type Router struct {
 	waiting map[string]int
 	recent  map[string][]time.Time
 	nextID  int
+	urls    []*Elicitation // URL-mode elicitations the server may still complete, oldest first
 }
+
+// maxOpenURLs bounds the URL elicitations remembered for completion.
+const maxOpenURLs = 256
 
 // NewRouter returns a router enforcing limits.
 func NewRouter(limits Limits, log *slog.Logger) *Router {
@@ -84,6 +88,12 @@ func (r *Router) submit(ctx context.Context, who Identity, p Params) (*Elicitati
 	r.nextID++
 	e := newElicitation(ctx, strconv.Itoa(r.nextID), who, p, now)
 	r.queue = append(r.queue, e)
+	if e.Mode == ModeURL && e.URLID != "" {
+		if len(r.urls) == maxOpenURLs {
+			r.urls = r.urls[1:]
+		}
+		r.urls = append(r.urls, e)
+	}
 	select {
 	case r.ready <- struct{}{}:
 	default:
@@ -121,4 +131,20 @@ func (r *Router) Next(ctx context.Context) (*Elicitation, error) {
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// Complete handles notifications/elicitation/complete from server: the URL
+// elicitation with that elicitationId is over. Unknown and already completed
+// ids are ignored, as the spec asks; the result says whether it matched.
+func (r *Router) Complete(server, elicitationID string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, e := range r.urls {
+		if e.Server.Name == server && e.URLID == elicitationID {
+			r.urls = append(r.urls[:i], r.urls[i+1:]...)
+			e.markCompleted()
+			return true
+		}
+	}
+	return false
 }

@@ -200,3 +200,21 @@ func TestRouterKeepsArrivalOrder(t *testing.T) {
 		<-a
 	}
 }
+
+func TestRouterCompleteIgnoresUnknownIDs(t *testing.T) {
+	r := NewRouter(DefaultLimits, quietLog())
+	p := Params{Message: "m", Mode: ModeURL, URL: "https://example.com", ElicitationID: "e1"}
+	go r.Ask(context.Background(), Identity{Name: "a"}, p)
+	e := next(t, r)
+	if r.Complete("a", "other") || r.Complete("b", "e1") {
+		t.Fatal("completed an unknown id or another server's")
+	}
+	if !r.Complete("a", "e1") {
+		t.Fatal("did not complete")
+	}
+	<-e.Completed()
+	if r.Complete("a", "e1") {
+		t.Error("completed twice")
+	}
+	e.Reply(forms.Result{Action: forms.Cancel})
+}
