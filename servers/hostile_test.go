@@ -80,10 +80,15 @@ func TestHostileServer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeServer(t)
 			c, r := dialFake(t, f)
-			go tt.send(f)
+			sent := make(chan struct{})
+			go func() {
+				defer close(sent)
+				tt.send(f)
+			}()
 			if tt.check != nil {
 				tt.check(t, f, r)
 			}
+			<-sent
 			// Still alive: a good request gets through and is answered.
 			f.send(elicitLine(`"after"`, "still there?"))
 			e := next(t, r)
