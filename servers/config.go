@@ -61,6 +61,8 @@ type ServerConfig struct {
 	Disabled bool
 	// ProtocolVersion pins the MCP version; empty negotiates.
 	ProtocolVersion string
+	// MaxWaiting and MaxPerMinute override DefaultLimits for this server; 0 keeps the default.
+	MaxWaiting, MaxPerMinute int
 	// Err says why the entry cannot be used, with file:line:column; nil when it can.
 	Err error
 	// Warnings report what was ignored, such as keys other clients add.
@@ -243,6 +245,10 @@ func parseServer(src source, e member) ServerConfig {
 			s.Disabled, verr = decodeBool(f.value)
 		case "protocolVersion":
 			s.ProtocolVersion, verr = decodeString(f.value)
+		case "maxWaiting":
+			s.MaxWaiting, verr = decodeCount(f.value)
+		case "maxPerMinute":
+			s.MaxPerMinute, verr = decodeCount(f.value)
 		default:
 			warn(f.keyOff, "unknown key %q ignored", f.key)
 			continue
@@ -334,6 +340,15 @@ func decodeBool(v json.RawMessage) (bool, *valueError) {
 	return b, nil
 }
 
+// decodeCount reads a whole number of at least 1.
+func decodeCount(v json.RawMessage) (int, *valueError) {
+	var n int
+	if json.Unmarshal(v, &n) != nil || n < 1 {
+		return 0, &valueError{msg: "must be a whole number of 1 or more"}
+	}
+	return n, nil
+}
+
 // decodeStrings reads an array of strings, pointing at the first bad item.
 func decodeStrings(v json.RawMessage) ([]string, *valueError) {
 	if string(v) == "null" {
@@ -415,7 +430,7 @@ func (c *Config) marshal() ([]byte, error) {
 
 // entryKeys are the entry keys Elicit Desk reads, in the order Save adds new ones.
 func entryKeys() []string {
-	return []string{"command", "args", "env", "cwd", "type", "url", "headers", "disabled", "protocolVersion"}
+	return []string{"command", "args", "env", "cwd", "type", "url", "headers", "disabled", "protocolVersion", "maxWaiting", "maxPerMinute"}
 }
 
 // entryJSON merges s into the entry as read: keys keep their order, unknown
@@ -483,8 +498,23 @@ func (s ServerConfig) fieldJSON(key string, old json.RawMessage) (v json.RawMess
 		return mergeField(old, s.Disabled, decodeBool, !s.Disabled, equal)
 	case "protocolVersion":
 		return mergeField(old, s.ProtocolVersion, decodeString, s.ProtocolVersion == "", equal)
+	case "maxWaiting":
+		return mergeField(old, s.MaxWaiting, decodeCount, s.MaxWaiting == 0, equal)
+	case "maxPerMinute":
+		return mergeField(old, s.MaxPerMinute, decodeCount, s.MaxPerMinute == 0, equal)
 	}
 	return old, old != nil, nil
+}
+
+// Limits are the entry's limits, falling back to def where it sets none.
+func (s ServerConfig) Limits(def Limits) Limits {
+	if s.MaxWaiting > 0 {
+		def.Waiting = s.MaxWaiting
+	}
+	if s.MaxPerMinute > 0 {
+		def.PerMinute = s.MaxPerMinute
+	}
+	return def
 }
 
 // defaultTransport is the transport an entry gets when "type" is left out.

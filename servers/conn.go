@@ -182,6 +182,17 @@ func (c *Conn) markLost(err error) {
 	close(c.lost)
 }
 
+// Ping checks that the server still answers. On 2026-07-28 mcp-go's Ping
+// returns without asking the server, so server/discover, which every such
+// server must answer, asks instead.
+func (c *Conn) Ping(ctx context.Context) error {
+	if mcp.IsModernProtocol(c.ProtocolVersion()) {
+		_, err := c.client.Discover(ctx, mcp.DiscoverRequest{})
+		return err
+	}
+	return c.client.Ping(ctx)
+}
+
 // Tools lists the server's tools, every page.
 func (c *Conn) Tools(ctx context.Context) ([]mcp.Tool, error) {
 	res, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})

@@ -3,6 +3,7 @@ package servers
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"slices"
@@ -48,11 +49,12 @@ type dialFunc func(ctx context.Context, cfg ServerConfig, router *Router, log *s
 // reconnecting with backoff when a server dies or its session ends, and
 // follows changes to the configuration.
 type Manager struct {
-	router   *Router
-	log      *slog.Logger
-	backoff  Backoff
-	dial     dialFunc
-	onStatus func(Status)
+	router    *Router
+	log       *slog.Logger
+	backoff   Backoff
+	pingEvery time.Duration // how often a live connection is checked
+	dial      dialFunc
+	onStatus  func(Status)
 
 	mu   sync.Mutex
 	sups map[string]*supervisor
@@ -61,7 +63,7 @@ type Manager struct {
 // NewManager returns a manager routing every elicitation to router. onStatus,
 // if not nil, is called from the manager's goroutines on each status change.
 func NewManager(router *Router, log *slog.Logger, onStatus func(Status)) *Manager {
-	return &Manager{router: router, log: log, backoff: DefaultBackoff, dial: Dial, onStatus: onStatus, sups: map[string]*supervisor{}}
+	return &Manager{router: router, log: log, backoff: DefaultBackoff, pingEvery: 30 * time.Second, dial: Dial, onStatus: onStatus, sups: map[string]*supervisor{}}
 }
 
 // Apply brings the connections in line with cfg: new and re-enabled
@@ -76,6 +78,7 @@ func (m *Manager) Apply(cfg *Config) {
 			continue // a duplicate entry: its Err says so, the first one runs
 		}
 		seen[sc.Name] = true
+		m.router.SetLimits(sc.Name, sc.Limits(DefaultLimits))
 		if s, ok := m.sups[sc.Name]; ok {
 			if sameConfig(s.cfg, sc) {
 				continue
@@ -186,13 +189,8 @@ func (s *supervisor) run(ctx context.Context) {
 		if err == nil {
 			s.set(StateReady, nil, conn)
 			wait = s.m.backoff.Min
-			select {
-			case <-conn.Lost():
-				err = conn.Err()
-				conn.Close()
-			case <-ctx.Done():
-				conn.Close()
-			}
+			err = s.watch(ctx, conn)
+			conn.Close()
 		}
 		if ctx.Err() != nil {
 			s.set(StateStopped, nil, nil)
@@ -209,6 +207,34 @@ func (s *supervisor) run(ctx context.Context) {
 			return
 		}
 		wait = min(2*wait, s.m.backoff.Max)
+	}
+}
+
+// watch waits until the connection is lost or ctx ends. It pings the
+// server now and then: a remote server that died, or whose HTTP session
+// ended, shows no other sign until the next request.
+func (s *supervisor) watch(ctx context.Context, conn *Conn) error {
+	ticker := time.NewTicker(s.m.pingEvery)
+	defer ticker.Stop()
+	failed := 0
+	for {
+		select {
+		case <-conn.Lost():
+			return conn.Err()
+		case <-ctx.Done():
+			return nil
+		case <-ticker.C:
+			pctx, cancel := context.WithTimeout(ctx, s.m.pingEvery)
+			err := conn.Ping(pctx)
+			cancel()
+			if err == nil {
+				failed = 0
+				continue
+			}
+			if failed++; failed == 2 && ctx.Err() == nil {
+				return fmt.Errorf("the server stopped answering: %w", err)
+			}
+		}
 	}
 }
 

@@ -28,9 +28,10 @@ var ErrRateLimited = errors.New("rate limited")
 // Router turns requests from every connection into one queue the app takes
 // elicitations from, in arrival order.
 type Router struct {
-	limits Limits
-	log    *slog.Logger
-	now    func() time.Time
+	limits    Limits            // for servers without their own
+	perServer map[string]Limits // set from servers.json
+	log       *slog.Logger
+	now       func() time.Time
 
 	mu      sync.Mutex
 	queue   []*Elicitation
@@ -47,7 +48,7 @@ const maxOpenURLs = 256
 // NewRouter returns a router enforcing limits.
 func NewRouter(limits Limits, log *slog.Logger) *Router {
 	return &Router{
-		limits: limits, log: log, now: time.Now,
+		limits: limits, perServer: map[string]Limits{}, log: log, now: time.Now,
 		ready: make(chan struct{}, 1), waiting: map[string]int{}, recent: map[string][]time.Time{},
 	}
 }
@@ -77,10 +78,14 @@ func (r *Router) submit(ctx context.Context, who Identity, p Params) (*Elicitati
 		recent = recent[1:]
 	}
 	r.recent[who.Name] = recent
-	if r.waiting[who.Name] >= r.limits.Waiting {
+	limits, ok := r.perServer[who.Name]
+	if !ok {
+		limits = r.limits
+	}
+	if r.waiting[who.Name] >= limits.Waiting {
 		return nil, fmt.Errorf("%w: %d requests already waiting", ErrRateLimited, r.waiting[who.Name])
 	}
-	if len(recent) >= r.limits.PerMinute {
+	if len(recent) >= limits.PerMinute {
 		return nil, fmt.Errorf("%w: %d requests in the last minute", ErrRateLimited, len(recent))
 	}
 	r.recent[who.Name] = append(recent, now)
@@ -147,4 +152,11 @@ func (r *Router) Complete(server, elicitationID string) bool {
 		}
 	}
 	return false
+}
+
+// SetLimits gives one server limits of its own.
+func (r *Router) SetLimits(server string, l Limits) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.perServer[server] = l
 }

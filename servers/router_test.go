@@ -218,3 +218,36 @@ func TestRouterCompleteIgnoresUnknownIDs(t *testing.T) {
 	}
 	e.Reply(forms.Result{Action: forms.Cancel})
 }
+
+func TestPerServerLimits(t *testing.T) {
+	cfg, err := parseConfig("servers.json", []byte(`{"mcpServers": {
+		"tight": {"command": "x", "maxWaiting": 1, "maxPerMinute": 10},
+		"bad": {"command": "x", "maxWaiting": 0}
+	}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tight, bad := cfg.Servers[0], cfg.Servers[1]
+	if got := tight.Limits(DefaultLimits); got != (Limits{Waiting: 1, PerMinute: 10}) {
+		t.Errorf("limits %+v", got)
+	}
+	if bad.Err == nil || !strings.Contains(bad.Err.Error(), "1 or more") {
+		t.Errorf("maxWaiting 0 accepted: %v", bad.Err)
+	}
+
+	r := NewRouter(DefaultLimits, quietLog())
+	r.SetLimits("tight", tight.Limits(DefaultLimits))
+	first := ask(r, context.Background(), "tight")
+	e := next(t, r)
+	if a := <-ask(r, context.Background(), "tight"); a.res.Action != forms.Cancel {
+		t.Fatalf("a second waiting request was let through: %+v", a)
+	}
+	other := ask(r, context.Background(), "roomy") // default limits
+	second := ask(r, context.Background(), "roomy")
+	next(t, r).Reply(forms.Result{Action: forms.Decline})
+	next(t, r).Reply(forms.Result{Action: forms.Decline})
+	<-other
+	<-second
+	e.Reply(forms.Result{Action: forms.Decline})
+	<-first
+}
