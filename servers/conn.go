@@ -104,8 +104,12 @@ func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 		}),
 		client.WithElicitationHandler(inputHandler{c}), // 2026-07-28 input requests
 	}
-	if c.cfg.ProtocolVersion != "" {
+	switch {
+	case c.cfg.ProtocolVersion != "":
 		opts = append(opts, client.WithProtocolVersion(c.cfg.ProtocolVersion))
+	case c.cfg.Transport == TransportSSE:
+		// HTTP+SSE predates 2026-07-28: probing server/discover there only costs time.
+		opts = append(opts, client.WithLegacyProtocolOnly())
 	}
 	c.client = client.NewClient(tr, opts...)
 	c.client.OnNotification(func(n mcp.JSONRPCNotification) {

@@ -2,11 +2,15 @@ package servers
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elicitdesk/elicitdesk/forms"
@@ -66,5 +70,130 @@ func TestManagerNoticesRemoteServerGone(t *testing.T) {
 	waitFor(t, "failed", func() bool { return statusOf(m, "web").State == StateFailed })
 	if st := statusOf(m, "web"); st.Err == nil {
 		t.Errorf("failed without a reason: %+v", st)
+	}
+}
+
+// fakeSSEServer is a legacy HTTP+SSE server, as the TypeScript SDK writes
+// them: GET /sse streams, POST /message answers 202 and the reply goes down
+// the stream. On tools/call it first asks, with the same id as the call,
+// which mcp-go v1.2.1's SSE client took for the call's response, and
+// returns what it was answered. (mcp-go's own SSE server cannot ask at all.)
+func fakeSSEServer(t *testing.T) *httptest.Server {
+	stream := make(chan string, 16)
+	answers := make(chan json.RawMessage, 1)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /sse", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: endpoint\ndata: /message?sessionId=s1\n\n")
+		w.(http.Flusher).Flush()
+		for {
+			select {
+			case msg := <-stream:
+				fmt.Fprintf(w, "event: message\ndata: %s\n\n", msg)
+				w.(http.Flusher).Flush()
+			case <-r.Context().Done():
+				return
+			}
+		}
+	})
+	mux.HandleFunc("POST /message", func(w http.ResponseWriter, r *http.Request) {
+		var m message
+		json.NewDecoder(r.Body).Decode(&m)
+		w.WriteHeader(http.StatusAccepted)
+		switch m.Method {
+		case "":
+			answers <- m.Result
+		case "initialize":
+			stream <- `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"ts-style-sse","version":"1"}}}`
+		case "tools/call":
+			go func() {
+				stream <- `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{"who":{"type":"string"}}}}}`
+				text := "no answer"
+				select {
+				case a := <-answers:
+					text = string(a)
+				case <-time.After(20 * time.Second):
+				}
+				result, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
+				stream <- `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":` + string(result) + `}`
+			}()
+		}
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestElicitationOverSSE is the regression test for mcp-go v1.2.1's SSE
+// client taking a server's request for a response: the request must reach
+// the person and the answer the server, even with the id of a pending call.
+func TestElicitationOverSSE(t *testing.T) {
+	srv := fakeSSEServer(t)
+	r := NewRouter(DefaultLimits, quietLog())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, ServerConfig{Name: "sse", URL: srv.URL + "/sse", Transport: TransportSSE}, r, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	got := call(c, "who", nil)
+	e := next(t, r)
+	if e.Server.Name != "sse" || e.Message != "Who?" {
+		t.Fatalf("elicitation %+v", e)
+	}
+	e.Reply(forms.Result{Action: forms.Accept, Content: []byte(`{"who":"Ada"}`)})
+	if out := <-got; out.err != nil || !strings.Contains(out.text(), `"who":"Ada"`) {
+		t.Fatalf("%q %v", out.text(), out.err)
+	}
+}
+
+// TestElicitationOutsideAPost is the regression test for requests that a
+// Streamable HTTP server sends when no POST of ours is open: they travel on
+// the standalone GET stream, which mcp-go opens only when asked to.
+func TestElicitationOutsideAPost(t *testing.T) {
+	srv := server.NewMCPServer("later", "1")
+	answered := make(chan string, 1)
+	srv.AddTool(mcp.NewTool("ask_later"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		session := server.ClientSessionFromContext(ctx)
+		go func() {
+			time.Sleep(50 * time.Millisecond) // after this call's response has gone
+			req := mcp.ElicitationRequest{}
+			req.Params.Message = "A question after the call"
+			req.Params.RequestedSchema = map[string]any{"type": "object", "properties": map[string]any{}}
+			res, err := srv.RequestElicitation(srv.WithContext(context.Background(), session), req)
+			if err != nil {
+				answered <- err.Error()
+				return
+			}
+			answered <- string(res.Action)
+		}()
+		return mcp.NewToolResultText("will ask later"), nil
+	})
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(srv))
+	t.Cleanup(ts.Close)
+	r := NewRouter(DefaultLimits, quietLog())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, ServerConfig{Name: "later", URL: ts.URL, Transport: TransportHTTP, ProtocolVersion: "2025-11-25"}, r, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if out := <-call(c, "ask_later", nil); out.err != nil {
+		t.Fatal(out.err)
+	}
+	e := next(t, r)
+	if e.Message != "A question after the call" {
+		t.Fatalf("got %+v", e)
+	}
+	e.Reply(forms.Result{Action: forms.Decline})
+	select {
+	case got := <-answered:
+		if got != "decline" {
+			t.Fatalf("the server got %q", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the answer did not reach the server")
 	}
 }
