@@ -129,6 +129,11 @@ func (m *Manager) Conn(name string) (*Conn, bool) {
 // it, until ctx ends. A broken file is logged and leaves the running
 // connections as they are.
 func (m *Manager) Watch(ctx context.Context, path string) error {
+	cfg, err := LoadConfig(path)
+	if err != nil {
+		return err
+	}
+	m.Apply(cfg)
 	return WatchConfig(ctx, path, func(cfg *Config, err error) {
 		if err != nil {
 			m.log.Error("servers.json not applied", "err", err)

@@ -1,7 +1,10 @@
 package servers
 
 import (
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
 	"syscall"
 	"testing"
@@ -114,4 +117,40 @@ func TestReconnectCycles(t *testing.T) {
 	}
 	waitFor(t, "goroutines to wind down", func() bool { return runtime.NumGoroutine() <= baseline+2 })
 	t.Logf("%d cycles, %d processes, goroutines %d → %d", cycles, len(pids), baseline, runtime.NumGoroutine())
+}
+
+// TestManagerWatchesConfig edits servers.json under a running manager: new
+// entries connect, a broken file changes nothing, a removed entry stops.
+func TestManagerWatchesConfig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "servers.json")
+	demo := demoStdio(t)
+	write := func(names ...string) {
+		cfg := &Config{Path: path}
+		for _, n := range names {
+			s := demo
+			s.Name = n
+			cfg.Servers = append(cfg.Servers, s)
+		}
+		if err := cfg.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("one")
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
+	defer m.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := m.Watch(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "one ready", func() bool { return statusOf(m, "one").State == StateReady })
+	write("one", "two")
+	waitFor(t, "two ready", func() bool { return statusOf(m, "two").State == StateReady })
+	os.WriteFile(path, []byte(`{"mcpServers": {`), 0o600)
+	time.Sleep(300 * time.Millisecond) // past the watcher's debounce
+	if len(m.Statuses()) != 2 {
+		t.Fatalf("a broken file changed the servers: %v", m.Statuses())
+	}
+	write("two")
+	waitFor(t, "one gone", func() bool { return len(m.Statuses()) == 1 && m.Statuses()[0].Name == "two" })
 }
