@@ -95,16 +95,6 @@ func (f *Field) offers(value string) bool {
 	return slices.ContainsFunc(f.Options, func(o Option) bool { return o.Value == value })
 }
 
-// Title returns the title of the option with this value, or the value itself.
-func (f *Field) OptionTitle(value string) string {
-	for _, o := range f.Options {
-		if o.Value == value {
-			return o.Title
-		}
-	}
-	return value
-}
-
 func toFloat(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:

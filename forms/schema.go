@@ -76,9 +76,6 @@ type Schema struct {
 	verifier func() (*verifier, error)
 }
 
-// Raw returns the schema exactly as the server sent it.
-func (s *Schema) Raw() []byte { return s.raw }
-
 // Field returns the field named name, or nil.
 func (s *Schema) Field(name string) *Field {
 	if i, ok := s.index[name]; ok {
