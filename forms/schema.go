@@ -71,7 +71,6 @@ type Schema struct {
 	Fields   []Field
 	Warnings []Problem
 
-	raw      []byte
 	index    map[string]int // field name → position in Fields
 	verifier func() (*verifier, error)
 }
@@ -85,7 +84,7 @@ func (s *Schema) Field(name string) *Field {
 }
 
 func newSchema(raw []byte, fields []Field, warnings []Problem) *Schema {
-	s := &Schema{Fields: fields, Warnings: warnings, raw: raw, index: make(map[string]int, len(fields))}
+	s := &Schema{Fields: fields, Warnings: warnings, index: make(map[string]int, len(fields))}
 	for i, f := range fields {
 		s.index[f.Name] = i
 	}
