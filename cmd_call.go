@@ -22,16 +22,23 @@ import (
 // connectTimeout bounds starting a server and the handshake.
 const connectTimeout = 60 * time.Second
 
-// dialTarget connects to the target named by the flags and the command.
-func dialTarget(ctx context.Context, t *target, command []string, router *servers.Router, stderr io.Writer) (*servers.Conn, error) {
+// openTarget does what tools and call share: a context that Ctrl-C ends
+// and a connection to the target named by the flags and the command, routing
+// elicitations to router. release frees both.
+func openTarget(t *target, command []string, router *servers.Router, stderr io.Writer) (ctx context.Context, conn *servers.Conn, release func(), err error) {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	cfg, err := t.resolve(command)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		dctx, cancel := context.WithTimeout(ctx, connectTimeout)
+		conn, err = servers.Dial(dctx, cfg, router, log)
+		cancel()
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	dctx, cancel := context.WithTimeout(ctx, connectTimeout)
-	defer cancel()
-	return servers.Dial(dctx, cfg, router, log)
+	if err != nil {
+		stop()
+		return nil, nil, nil, err
+	}
+	return ctx, conn, func() { conn.Close(); stop() }, nil
 }
 
 // runTools lists a server's tools as JSON.
@@ -44,14 +51,12 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: elicitdesk tools (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
-	conn, err := dialTarget(ctx, t, command, servers.NewRouter(servers.DefaultLimits, slog.Default()), stderr)
+	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, slog.Default()), stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "elicitdesk tools:", err)
 		return 1
 	}
-	defer conn.Close()
+	defer closeConn()
 	tools, err := conn.Tools(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "elicitdesk tools:", err)
@@ -82,16 +87,14 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "elicitdesk call: -args must be a JSON object:", err)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	stderr = &syncWriter{w: stderr} // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
-	conn, err := dialTarget(ctx, t, command, router, stderr)
+	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "elicitdesk call:", err)
 		return 1
 	}
-	defer conn.Close()
+	defer closeConn()
 
 	answering, stopAnswering := context.WithCancel(ctx)
 	answered := make(chan struct{})

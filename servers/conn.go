@@ -60,8 +60,7 @@ func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logge
 			return nil, err
 		}
 		c.proc = p
-		raw := newRawRequests()
-		tr = newWire(transport.NewIO(newLineTap(p.stdout, raw, c.markLost), p.stdin, nil), raw, c.answer)
+		tr = c.stdioWire(p.stdout, p.stdin)
 		go func() { <-p.exited; c.markLost(p.exitErr()) }()
 	case TransportHTTP, TransportSSE:
 		w, err := dialRemote(c.life, cfg, c.answer, c.markLost, c.log)
@@ -88,12 +87,18 @@ func newConn(cfg ServerConfig, router *Router, log *slog.Logger) *Conn {
 // in-process server's: r carries the server's messages, w ours.
 func DialPipe(ctx context.Context, cfg ServerConfig, r io.Reader, w io.WriteCloser, router *Router, log *slog.Logger) (*Conn, error) {
 	c := newConn(cfg, router, log)
-	raw := newRawRequests()
-	if err := c.start(ctx, newWire(transport.NewIO(newLineTap(r, raw, c.markLost), w, nil), raw, c.answer)); err != nil {
+	if err := c.start(ctx, c.stdioWire(r, w)); err != nil {
 		c.Close()
 		return nil, err
 	}
 	return c, nil
+}
+
+// stdioWire is the transport over a server's newline-delimited streams: r
+// carries its messages, seen raw by a line tap before mcp-go decodes them.
+func (c *Conn) stdioWire(r io.Reader, w io.WriteCloser) transport.Interface {
+	raw := newRawRequests()
+	return newWire(transport.NewIO(newLineTap(r, raw, c.markLost), w, nil), raw, c.answer)
 }
 
 // start runs the MCP handshake over tr.
