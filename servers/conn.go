@@ -239,6 +239,7 @@ func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (any, error) {
 	p, err := ParseParams(raw)
 	if err != nil {
 		c.log.Warn("elicitation refused", "reason", err)
+		c.router.refuse(c.Identity(), looseParams(raw), err)
 		return nil, err
 	}
 	// The request also ends when the whole connection does.

@@ -40,6 +40,8 @@ type Router struct {
 	recent  map[string][]time.Time
 	nextID  int
 	urls    []*Elicitation // URL-mode elicitations the server may still complete, oldest first
+
+	onRefused func(Refusal)
 }
 
 // maxOpenURLs bounds the URL elicitations remembered for completion.
@@ -60,6 +62,7 @@ func (r *Router) Ask(ctx context.Context, who Identity, p Params) (forms.Result,
 	e, err := r.submit(ctx, who, p)
 	if errors.Is(err, ErrRateLimited) {
 		r.log.Warn("elicitation refused", "server", who.Name, "reason", err)
+		r.refuse(who, p, err)
 		return forms.Result{Action: forms.Cancel}, nil
 	}
 	if err != nil {
@@ -90,20 +93,37 @@ func (r *Router) submit(ctx context.Context, who Identity, p Params) (*Elicitati
 	}
 	r.recent[who.Name] = append(recent, now)
 	r.waiting[who.Name]++
+	e := r.track(ctx, who, p, now)
+	r.queue = append(r.queue, e)
+	select {
+	case r.ready <- struct{}{}:
+	default:
+	}
+	return e, nil
+}
+
+// track makes an elicitation and remembers a URL one for its completion;
+// r.mu is held.
+func (r *Router) track(ctx context.Context, who Identity, p Params, now time.Time) *Elicitation {
 	r.nextID++
 	e := newElicitation(ctx, strconv.Itoa(r.nextID), who, p, now)
-	r.queue = append(r.queue, e)
 	if e.Mode == ModeURL && e.URLID != "" {
 		if len(r.urls) == maxOpenURLs {
 			r.urls = r.urls[1:]
 		}
 		r.urls = append(r.urls, e)
 	}
-	select {
-	case r.ready <- struct{}{}:
-	default:
-	}
-	return e, nil
+	return e
+}
+
+// Expect takes in a URL elicitation that came outside elicitation/create,
+// in a tool call's -32042 error, so that its complete notification finds
+// it. It is not queued and nobody waits for its reply: the person's answer
+// is to retry the call.
+func (r *Router) Expect(who Identity, p Params) *Elicitation {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.track(context.Background(), who, p, r.now())
 }
 
 func (r *Router) done(server string) {

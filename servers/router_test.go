@@ -251,3 +251,47 @@ func TestPerServerLimits(t *testing.T) {
 	e.Reply(forms.Result{Action: forms.Decline})
 	<-first
 }
+
+func TestRouterReportsRefusals(t *testing.T) {
+	f := newFakeServer(t)
+	_, r := dialFake(t, f)
+	refused := make(chan Refusal, 10)
+	r.OnRefused(func(x Refusal) { refused <- x })
+
+	f.send(`{"jsonrpc":"2.0","id":"bad","method":"elicitation/create","params":{"message":"pick","requestedSchema":{"type":"object","properties":{"n":{"type":"object"}}}}}`)
+	if m := f.serveLegacy(""); m.Error == nil || m.Error.Code != CodeInvalidParams {
+		t.Fatalf("fatal schema answered %+v", m)
+	}
+	x := <-refused
+	var rpc *RPCError
+	if x.Message != "pick" || x.Mode != "" || len(x.Schema) == 0 || !errors.As(x.Err, &rpc) || x.Server.Name == "" {
+		t.Fatalf("refusal %+v", x)
+	}
+
+	r.SetLimits(x.Server.Name, Limits{Waiting: 1, PerMinute: 10})
+	f.send(elicitLine(`"kept"`, "first"))
+	f.send(elicitLine(`"over"`, "second"))
+	if x := <-refused; x.Message != "second" || !errors.Is(x.Err, ErrRateLimited) {
+		t.Fatalf("rate-limit refusal %+v", x)
+	}
+	f.serveLegacy("")
+	next(t, r).Reply(forms.Result{Action: forms.Decline})
+	f.serveLegacy("")
+}
+
+func TestRouterExpectCompletes(t *testing.T) {
+	r := NewRouter(DefaultLimits, quietLog())
+	e := r.Expect(Identity{Name: "a"}, Params{Message: "m", Mode: ModeURL, URL: "https://example.com", ElicitationID: "x"})
+	if !r.Complete("a", "x") {
+		t.Fatal("an expected link did not complete")
+	}
+	<-e.Completed()
+	if err := e.Reply(forms.Result{Action: forms.Accept}); err != nil {
+		t.Fatalf("reply: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if got, err := r.Next(ctx); err == nil {
+		t.Fatalf("an expected link was queued: %+v", got)
+	}
+}
