@@ -33,6 +33,7 @@ type View struct {
 	review   *widget.Label
 	problem  *widget.Label // an error not tied to a field
 	buttons  []*widget.Button
+	bar      *fyne.Container
 	attempts bool // Accept was pressed: show every error, touched or not
 	done     bool
 	content  fyne.CanvasObject
@@ -49,6 +50,8 @@ type row struct {
 type Options struct {
 	// Zone is the time zone date-time fields are entered in; nil means local.
 	Zone *time.Location
+	// Header is shown above the message, such as who is asking.
+	Header fyne.CanvasObject
 }
 
 // New builds the view of a form under a message from the server.
@@ -72,10 +75,6 @@ func New(f *forms.Form, message string, opts Options) *View {
 		boxes = append(boxes, v.fieldBox(r))
 	}
 
-	msg := widget.NewLabel(message)
-	msg.Wrapping = fyne.TextWrapWord
-	msg.TextStyle = fyne.TextStyle{Bold: true}
-
 	v.review = widget.NewLabel(v.reviewText())
 	v.review.TextStyle = fyne.TextStyle{Monospace: true}
 	v.review.Selectable = true
@@ -89,13 +88,22 @@ func New(f *forms.Form, message string, opts Options) *View {
 	decline := widget.NewButtonWithIcon("Decline", theme.CancelIcon(), v.Decline)
 	cancel := widget.NewButton("Cancel", v.Cancel)
 	v.buttons = []*widget.Button{decline, cancel, accept}
-	bar := container.NewHBox(layout.NewSpacer(), decline, cancel, accept)
+	v.bar = container.NewHBox(layout.NewSpacer(), decline, cancel, accept)
 
-	top := container.NewVBox(msg)
+	top := container.NewVBox()
+	if opts.Header != nil {
+		top.Add(opts.Header)
+	}
+	if message != "" {
+		msg := widget.NewLabel(message)
+		msg.Wrapping = fyne.TextWrapWord
+		msg.TextStyle = fyne.TextStyle{Bold: true}
+		top.Add(msg)
+	}
 	if w := warningsBox(f.Schema.Warnings); w != nil {
 		top.Add(w)
 	}
-	bottom := container.NewVBox(v.problem, bar)
+	bottom := container.NewVBox(v.problem, v.bar)
 	var body fyne.CanvasObject = widget.NewLabel("No fields: Accept sends an empty answer.")
 	if len(v.rows) > 0 {
 		reviewCard := widget.NewCard("Review", "Accept sends exactly this JSON", container.NewScroll(v.review))
@@ -251,6 +259,30 @@ func (v *View) finish(res forms.Result) {
 	}
 	if v.OnResult != nil {
 		v.OnResult(res)
+	}
+}
+
+// Freeze ends the form without an answer, for a request that no longer
+// waits for one: every input is disabled and the buttons go, while what was
+// typed stays readable.
+func (v *View) Freeze() {
+	v.done = true
+	for _, r := range v.rows {
+		disable(r.object)
+	}
+	v.bar.Hide()
+	v.problem.Hide()
+}
+
+// disable disables o and everything inside it that can be.
+func disable(o fyne.CanvasObject) {
+	switch o := o.(type) {
+	case fyne.Disableable:
+		o.Disable()
+	case *fyne.Container:
+		for _, c := range o.Objects {
+			disable(c)
+		}
 	}
 }
 

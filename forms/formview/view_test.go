@@ -320,3 +320,39 @@ func TestEveryDefaultShown(t *testing.T) {
 		t.Error("building the form counted as an edit")
 	}
 }
+
+func TestFreezeDisablesEverythingAndSendsNothing(t *testing.T) {
+	h := open(t, everythingSchema(t))
+	h.v.Freeze()
+	for _, r := range h.v.rows {
+		var enabled []string
+		walkDisableable(r.object, func(d fyne.Disableable) {
+			if !d.Disabled() {
+				enabled = append(enabled, r.field.Name)
+			}
+		})
+		if len(enabled) > 0 {
+			t.Errorf("field %s still takes input", r.field.Name)
+		}
+	}
+	if h.v.bar.Visible() {
+		t.Error("the buttons still show")
+	}
+	h.w.intercept()
+	h.v.Accept()
+	h.v.Decline()
+	if len(h.results) != 0 {
+		t.Fatalf("a frozen form answered %v", h.results)
+	}
+}
+
+func walkDisableable(o fyne.CanvasObject, f func(fyne.Disableable)) {
+	switch o := o.(type) {
+	case fyne.Disableable:
+		f(o)
+	case *fyne.Container:
+		for _, c := range o.Objects {
+			walkDisableable(c, f)
+		}
+	}
+}
