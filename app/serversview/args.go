@@ -1,0 +1,126 @@
+package serversview
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+// inputSchema is a tool's inputSchema as JSON, properties in the server's order.
+func inputSchema(t mcp.Tool) (json.RawMessage, error) {
+	if t.RawInputSchema != nil {
+		return t.RawInputSchema, nil
+	}
+	return json.Marshal(t.InputSchema)
+}
+
+// argsForm decides how a tool's arguments are entered. A schema that a spec
+// form can show (flat, primitive fields) gets the form; anything else, such
+// as nested objects or arrays of numbers, gets the JSON editor, and why
+// says what stops the form.
+func argsForm(t mcp.Tool) (schema *forms.Schema, why string) {
+	raw, err := inputSchema(t)
+	if err != nil {
+		return nil, "The inputSchema cannot be read: " + err.Error()
+	}
+	s, err := forms.Parse(raw)
+	if err == nil {
+		return s, ""
+	}
+	var se *forms.SchemaError
+	if !errors.As(err, &se) {
+		return nil, "The inputSchema cannot be read: " + err.Error()
+	}
+	var lines []string
+	for _, p := range se.Problems {
+		if p.Severity == forms.Fatal {
+			lines = append(lines, p.Path+": "+p.Message)
+		}
+	}
+	return nil, "A form cannot show this tool's arguments, so they are entered as JSON:\n" + strings.Join(lines, "\n")
+}
+
+// parseArgs reads arguments typed as JSON: one object, numbers kept exact.
+func parseArgs(text string) (map[string]any, error) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("enter a JSON object, such as {}")
+		}
+		return nil, jsonProblem(text, err)
+	}
+	end := int(dec.InputOffset())
+	if rest := text[end:]; strings.TrimSpace(rest) != "" {
+		extra := end + len(rest) - len(strings.TrimLeft(rest, " \t\r\n"))
+		return nil, fmt.Errorf("%s: there is more after the object", positionAt(text, extra))
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("the arguments must be a JSON object, in { }")
+	}
+	return obj, nil
+}
+
+// jsonProblem says where text stops being JSON.
+func jsonProblem(text string, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("%s: %s", positionAt(text, int(se.Offset)-1), se.Error())
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Errorf("%s: %s", positionAt(text, int(te.Offset)), te.Error())
+	}
+	return err
+}
+
+// positionAt renders a byte offset of text as "line L, column C".
+func positionAt(text string, off int) string {
+	off = max(0, min(off, len(text)))
+	before := text[:off]
+	line := strings.Count(before, "\n") + 1
+	col := len([]rune(before[strings.LastIndexByte(before, '\n')+1:])) + 1
+	return fmt.Sprintf("line %d, column %d", line, col)
+}
+
+// argsJSON renders arguments for the JSON editor, indented.
+func argsJSON(args map[string]any) string {
+	if len(args) == 0 {
+		return "{}"
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(args); err != nil {
+		return "{}"
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// fillForm puts arguments into a form, as when switching from the JSON
+// editor back to the form. It fails, leaving the form partly filled, when
+// a value does not fit its field or names no field, so nothing typed is
+// dropped silently.
+func fillForm(f *forms.Form, args map[string]any) error {
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		if f.Schema.Field(name) == nil {
+			return fmt.Errorf("the form has no field %q", name)
+		}
+		if err := f.Set(name, args[name]); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package serversview
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Each testdata/results/NAME.json, a tool result as a server sends it,
+// reads as NAME.txt.
+func TestResultText(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "results", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatal("no testdata", err)
+	}
+	for _, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := json.RawMessage(raw)
+		res, err := mcp.ParseCallToolResult(&msg)
+		if err != nil {
+			t.Fatal(file, err)
+		}
+		want, err := os.ReadFile(strings.TrimSuffix(file, ".json") + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resultText(res) + "\n"; got != string(want) {
+			t.Errorf("%s:\n%s\nwant:\n%s", file, got, want)
+		}
+	}
+}
+
+// A result made in process has structuredContent as a Go value.
+func TestResultTextStructuredValue(t *testing.T) {
+	res := mcp.NewToolResultStructured(map[string]any{"ok": true}, "done")
+	if got, want := resultText(res), "done\n\nStructured content:\n{\n  \"ok\": true\n}"; got != want {
+		t.Errorf("resultText = %q, want %q", got, want)
+	}
+}
