@@ -1,0 +1,122 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// errCorrupt marks a database that opened but failed its integrity check.
+var errCorrupt = errors.New("the integrity check failed")
+
+// open is Open with the busy timeout as a parameter, so tests need not wait
+// the full timeout for a locked file.
+func open(path string, log *slog.Logger, busy time.Duration) (*Store, error) {
+	if err := ensureDir(path); err != nil {
+		return nil, err
+	}
+	s, cause := openAt(path, busy)
+	if cause == nil {
+		return s, nil
+	}
+	stamp := time.Now().UTC().Format("20060102T150405Z")
+	var fresh, notice string
+	switch {
+	case corrupt(cause):
+		aside, err := moveAside(path, stamp)
+		if err != nil {
+			return nil, fmt.Errorf("history %s is damaged (%v) and could not be moved aside: %w", path, cause, err)
+		}
+		log.Warn("history file is damaged; moved it aside and started a new one", "path", path, "kept_as", aside, "err", cause)
+		fresh = path
+		notice = fmt.Sprintf("The history file was damaged (%v). It was kept as %s and a new history was started.", cause, aside)
+	case locked(cause):
+		fresh = freeName(func(n string) string {
+			ext := filepath.Ext(path)
+			return strings.TrimSuffix(path, ext) + "-" + stamp + n + ext
+		})
+		log.Warn("history file is locked by another program; recording into a new file", "path", path, "new_path", fresh, "err", cause)
+		notice = fmt.Sprintf("The history file %s is locked by another program, so this session's history is kept in %s.", path, fresh)
+	default:
+		return nil, fmt.Errorf("history %s: %w", path, cause)
+	}
+	s, err := openAt(fresh, busy)
+	if err != nil {
+		return nil, err
+	}
+	s.notice = notice
+	return s, nil
+}
+
+// openAt opens and prepares the database at path.
+func openAt(path string, busy time.Duration) (*Store, error) {
+	db, err := connect(path, false, busy)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*busy+time.Minute)
+	defer cancel()
+	if err := prepare(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{db: db, path: path}, nil
+}
+
+// corrupt reports whether err says the file is not a sound database.
+func corrupt(err error) bool {
+	return errors.Is(err, errCorrupt) || sqliteCode(err) == sqlite3.SQLITE_CORRUPT || sqliteCode(err) == sqlite3.SQLITE_NOTADB
+}
+
+// locked reports whether err says another connection holds the file.
+func locked(err error) bool {
+	return sqliteCode(err) == sqlite3.SQLITE_BUSY || sqliteCode(err) == sqlite3.SQLITE_LOCKED
+}
+
+// sqliteCode is the primary SQLite result code in err, or 0.
+func sqliteCode(err error) int {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		return e.Code() & 0xff
+	}
+	return 0
+}
+
+// moveAside renames the database and its WAL and shared-memory files to
+// path.corrupt-STAMP (keeping the -wal and -shm suffixes, so SQLite still
+// reads them together) and returns the new name. Nothing is deleted.
+func moveAside(path, stamp string) (string, error) {
+	aside := freeName(func(n string) string { return path + ".corrupt-" + stamp + n })
+	if err := os.Rename(path, aside); err != nil {
+		return "", err
+	}
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if err := os.Rename(path+suffix, aside+suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return aside, err
+		}
+	}
+	return aside, nil
+}
+
+// freeName returns the first of name(""), name("-2"), name("-3")… that no
+// file has, so two mishaps within a second do not collide.
+func freeName(name func(n string) string) string {
+	for i := 1; ; i++ {
+		n := ""
+		if i > 1 {
+			n = fmt.Sprintf("-%d", i)
+		}
+		if _, err := os.Lstat(name(n)); errors.Is(err, fs.ErrNotExist) {
+			return name(n)
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package history
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// Outcome is how a request ended.
+type Outcome string
+
+const (
+	Accepted    Outcome = "accepted"     // the person submitted the form
+	Declined    Outcome = "declined"     // the person said no
+	Cancelled   Outcome = "cancelled"    // the person dismissed it
+	Stale       Outcome = "stale"        // the server stopped waiting; nothing was sent
+	RateLimited Outcome = "rate-limited" // refused by the server's limits and answered with cancel
+	Error       Outcome = "error"        // answered with a JSON-RPC error
+)
+
+// Outcomes lists every outcome, for filters and flag checks.
+func Outcomes() []Outcome {
+	return []Outcome{Accepted, Declined, Cancelled, Stale, RateLimited, Error}
+}
+
+// Entry is one request and how it ended.
+type Entry struct {
+	ID      int64 // assigned by Add
+	Server  servers.Identity
+	Message string
+	Mode    servers.Mode
+	Schema  json.RawMessage // form mode: requestedSchema byte for byte, so fields keep their order
+	URL     string          // url mode
+	Outcome Outcome
+	Reason  string          // why it went stale, was refused or failed, in plain words
+	Content json.RawMessage // what was sent, secrets redacted; nil when nothing was
+	// Received is when the request arrived; Answered when its outcome was
+	// settled. Zero Answered means unknown.
+	Received, Answered time.Time
+}
+
+// entryJSON is the shape of an Entry in exports and on the clipboard.
+type entryJSON struct {
+	ID      int64           `json:"id"`
+	Server  serverJSON      `json:"server"`
+	Message string          `json:"message"`
+	Mode    servers.Mode    `json:"mode"`
+	Schema  json.RawMessage `json:"requestedSchema,omitempty"`
+	URL     string          `json:"url,omitempty"`
+	Outcome Outcome         `json:"outcome"`
+	Reason  string          `json:"reason,omitempty"`
+	Content json.RawMessage `json:"content,omitempty"`
+	// Times are RFC 3339, as encoding/json writes time.Time.
+	Received time.Time `json:"received"`
+	Answered time.Time `json:"answered,omitzero"`
+}
+
+type serverJSON struct {
+	Name     string             `json:"name"`
+	Target   string             `json:"target"`
+	Reported servers.ServerInfo `json:"reported"`
+}
+
+// MarshalJSON writes the entry with lower-case keys, as Export does: one
+// object with the server identity, the raw request, the outcome and the times.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	return json.Marshal(entryJSON{
+		ID:       e.ID,
+		Server:   serverJSON{Name: e.Server.Name, Target: e.Server.Target, Reported: e.Server.Reported},
+		Message:  e.Message,
+		Mode:     e.Mode,
+		Schema:   e.Schema,
+		URL:      e.URL,
+		Outcome:  e.Outcome,
+		Reason:   e.Reason,
+		Content:  e.Content,
+		Received: e.Received,
+		Answered: e.Answered,
+	})
+}
+
+// Request is the request's parameters as elicitation/create carried them:
+// message, mode and requestedSchema or url.
+func (e Entry) Request() json.RawMessage {
+	out, _ := json.Marshal(struct {
+		Message string          `json:"message"`
+		Mode    servers.Mode    `json:"mode"`
+		Schema  json.RawMessage `json:"requestedSchema,omitempty"`
+		URL     string          `json:"url,omitempty"`
+	}{e.Message, e.Mode, e.Schema, e.URL})
+	return out
+}
+
+// Response is what went back to the server: the ElicitResult for an answer
+// (a refusal by the limits is a cancel), {"error": {"message": reason}} for an
+// error, and {"sent": false, "reason": reason} for a stale request, to which
+// nothing was sent.
+func (e Entry) Response() json.RawMessage {
+	var v any
+	switch e.Outcome {
+	case Accepted:
+		v = forms.Result{Action: forms.Accept, Content: e.Content}
+	case Declined:
+		v = forms.Result{Action: forms.Decline}
+	case Cancelled, RateLimited:
+		v = forms.Result{Action: forms.Cancel}
+	case Error:
+		type rpcError struct {
+			Message string `json:"message"`
+		}
+		v = struct {
+			Error rpcError `json:"error"`
+		}{rpcError{e.Reason}}
+	default:
+		v = struct {
+			Sent   bool   `json:"sent"`
+			Reason string `json:"reason"`
+		}{false, e.Reason}
+	}
+	out, _ := json.Marshal(v)
+	return out
+}
+
+// Headline is the first non-blank line of the message, cut to at most max
+// characters with an ellipsis, for one-line lists.
+func (e Entry) Headline(max int) string {
+	line := ""
+	for l := range strings.Lines(e.Message) {
+		if l = strings.TrimSpace(l); l != "" {
+			line = l
+			break
+		}
+	}
+	r := []rune(line)
+	if max > 0 && len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return line
+}

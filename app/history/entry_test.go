@@ -1,0 +1,78 @@
+package history
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRequestResponse(t *testing.T) {
+	f := fixtures()
+	tests := []struct {
+		name          string
+		e             Entry
+		request, resp string
+	}{
+		{"accepted form", f[0],
+			`{"message":"Deploy to production?","mode":"form","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}}}}`,
+			`{"action":"accept","content":{"confirm":true}}`},
+		{"declined", f[1], `{"message":"Delete the folder café?","mode":"form","requestedSchema":{"type":"object","properties":{}}}`,
+			`{"action":"decline"}`},
+		{"stale url", f[2], `{"message":"Sign in to continue","mode":"url","url":"https://auth.example.com/login?state=xyz"}`,
+			`{"sent":false,"reason":"the server cancelled the request"}`},
+		{"cancelled", f[3], "", `{"action":"cancel"}`},
+		{"rate limited is a cancel", f[5], "", `{"action":"cancel"}`},
+		{"error", f[6], "", `{"error":{"message":"nested objects are not allowed"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(tt.e.Request()); tt.request != "" && got != tt.request {
+				t.Errorf("Request() = %s\nwant %s", got, tt.request)
+			}
+			if got := string(tt.e.Response()); got != tt.resp {
+				t.Errorf("Response() = %s\nwant %s", got, tt.resp)
+			}
+		})
+	}
+}
+
+func TestHeadline(t *testing.T) {
+	tests := []struct {
+		message string
+		max     int
+		want    string
+	}{
+		{"Deploy now?", 40, "Deploy now?"},
+		{"\n  \n  First line  \nsecond", 40, "First line"},
+		{"Ünïcödé characters count as one", 10, "Ünïcödé c…"},
+		{"exactly ten", 11, "exactly ten"},
+		{"no limit at all", 0, "no limit at all"},
+		{"", 10, ""},
+	}
+	for _, tt := range tests {
+		if got := (Entry{Message: tt.message}).Headline(tt.max); got != tt.want {
+			t.Errorf("Headline(%q, %d) = %q, want %q", tt.message, tt.max, got, tt.want)
+		}
+	}
+}
+
+// TestEntryJSON pins the keys of an exported entry, which scripts read.
+func TestEntryJSON(t *testing.T) {
+	e := fixtures()[0]
+	e.ID = 42
+	raw, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":42,"server":{"name":"deployer","target":"npx deployer","reported":{"name":"deploy-bot","title":"Deploy Bot","version":"2.1"}},` +
+		`"message":"Deploy to production?","mode":"form","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}}},` +
+		`"outcome":"accepted","content":{"confirm":true},"received":"2026-03-01T09:00:00Z","answered":"2026-03-01T09:01:00Z"}`
+	if string(raw) != want {
+		t.Errorf("got  %s\nwant %s", raw, want)
+	}
+	e.Answered = time.Time{}
+	if raw, _ := json.Marshal(e); strings.Contains(string(raw), "answered") {
+		t.Errorf("an unknown answer time is written: %s", raw)
+	}
+}

@@ -1,0 +1,190 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// Query selects entries. Its zero value selects all of them.
+type Query struct {
+	// Text holds words to find in the server's name, target and reported
+	// name, the message, the URL or the content; each word matches as the
+	// start of a word, case and accents aside, and all must match. Anything
+	// but letters and digits separates words, so no input is a syntax error.
+	Text    string
+	Server  string  // the configured server name; "" for every server
+	Outcome Outcome // "" for every outcome
+	Limit   int     // at most this many entries; 0 for no limit
+}
+
+// columns are the entries columns scan reads, in its order.
+const columns = `e.id, e.server_name, e.server_target, e.reported_name, e.reported_title, e.reported_version,
+	e.message, e.mode, e.schema, e.url, e.outcome, e.reason, e.content, e.received, e.answered`
+
+// Search returns the entries q selects, the most recently recorded first.
+func (s *Store) Search(ctx context.Context, q Query) ([]Entry, error) {
+	var list []Entry
+	err := s.each(ctx, q, func(e Entry) error {
+		list = append(list, e)
+		return nil
+	})
+	return list, err
+}
+
+// Export writes the entries q selects as JSON Lines, one entry (as
+// Entry.MarshalJSON has it) a line, the most recently recorded first.
+func (s *Store) Export(ctx context.Context, w io.Writer, q Query) error {
+	enc := json.NewEncoder(w)
+	return s.each(ctx, q, func(e Entry) error { return enc.Encode(e) })
+}
+
+// Get returns the entry with the given id; the error wraps sql.ErrNoRows when
+// there is none.
+func (s *Store) Get(ctx context.Context, id int64) (Entry, error) {
+	e, err := scan(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM entries e WHERE e.id = ?`, id))
+	if err != nil {
+		return Entry{}, fmt.Errorf("history entry %d: %w", id, err)
+	}
+	return e, nil
+}
+
+// Servers returns the distinct server names in the history, sorted, for the
+// server filter.
+func (s *Store) Servers(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT server_name FROM entries ORDER BY server_name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		names = append(names, n)
+	}
+	return names, rows.Err()
+}
+
+// each calls f with each entry q selects, newest first, until f fails.
+func (s *Store) each(ctx context.Context, q Query, f func(Entry) error) error {
+	sqlText, args := selectSQL(q)
+	rows, err := s.db.QueryContext(ctx, sqlText, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		e, err := scan(rows)
+		if err != nil {
+			return err
+		}
+		if err := f(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// selectSQL builds the statement for q. With words to find, the full-text
+// index is walked newest first (CROSS JOIN keeps it the outer loop) and also
+// applies the filters through its tags, so a limited search stops after Limit
+// matches instead of reading every entry that has the words.
+func selectSQL(q Query) (string, []any) {
+	var b strings.Builder
+	var args []any
+	b.WriteString(`SELECT ` + columns)
+	if match := matchExpr(q); match != "" {
+		b.WriteString(` FROM entries_fts f CROSS JOIN entries e ON e.id = f.rowid WHERE entries_fts MATCH ? ORDER BY f.rowid DESC`)
+		args = append(args, match)
+	} else {
+		b.WriteString(` FROM entries e WHERE 1`)
+		if q.Server != "" {
+			b.WriteString(` AND e.server_name = ?`)
+			args = append(args, q.Server)
+		}
+		if q.Outcome != "" {
+			b.WriteString(` AND e.outcome = ?`)
+			args = append(args, string(q.Outcome))
+		}
+		b.WriteString(` ORDER BY e.id DESC`)
+	}
+	if q.Limit > 0 {
+		b.WriteString(` LIMIT ?`)
+		args = append(args, q.Limit)
+	}
+	return b.String(), args
+}
+
+// textColumns are the columns Query.Text searches: all but the tags.
+const textColumns = "{server target reported message url content}"
+
+// matchExpr turns q into an FTS5 query, or "" when q.Text has no words. Every
+// run of letters and digits the person typed becomes a quoted prefix token
+// ("word"*), so FTS5 operators (AND, OR, NEAR) and punctuation are plain
+// text; the tokens must all match, in the text columns, and the filters
+// become tags the entry must carry.
+func matchExpr(q Query) string {
+	words := strings.FieldsFunc(q.Text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+	if len(words) == 0 {
+		return ""
+	}
+	for i, w := range words {
+		words[i] = `"` + w + `"*`
+	}
+	expr := textColumns + " : (" + strings.Join(words, " ") + ")"
+	if q.Server != "" {
+		expr += ` AND tags : "` + serverTag(q.Server) + `"`
+	}
+	if q.Outcome != "" {
+		expr += ` AND tags : "` + outcomeTag(q.Outcome) + `"`
+	}
+	return expr
+}
+
+// serverTag and outcomeTag are the index's tokens for a server name and an
+// outcome: letters and digits only, so the tokenizer keeps each one whole,
+// and prefixed so the two kinds never meet.
+func serverTag(name string) string { return "s" + hex.EncodeToString([]byte(name)) }
+func outcomeTag(o Outcome) string  { return "o" + hex.EncodeToString([]byte(o)) }
+
+// scan reads one row of columns.
+func scan(row interface{ Scan(...any) error }) (Entry, error) {
+	var e Entry
+	var mode, outcome string
+	var schema, content []byte
+	var received, answered sql.NullInt64
+	err := row.Scan(&e.ID, &e.Server.Name, &e.Server.Target, &e.Server.Reported.Name, &e.Server.Reported.Title,
+		&e.Server.Reported.Version, &e.Message, &mode, &schema, &e.URL, &outcome, &e.Reason, &content,
+		&received, &answered)
+	if err != nil {
+		return Entry{}, err
+	}
+	e.Mode, e.Outcome = servers.Mode(mode), Outcome(outcome)
+	if len(schema) > 0 {
+		e.Schema = schema
+	}
+	if len(content) > 0 {
+		e.Content = content
+	}
+	e.Received, e.Answered = fromNano(received), fromNano(answered)
+	return e, nil
+}
+
+// fromNano reverses unixNano.
+func fromNano(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return time.Unix(0, n.Int64)
+}

@@ -1,0 +1,130 @@
+package history
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// fixtures are a small history covering every outcome, both modes and each
+// searched column; tests add them in order, so fixture i gets id i+1.
+func fixtures() []Entry {
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	form := func(s string) json.RawMessage { return json.RawMessage(s) }
+	deployer := servers.Identity{Name: "deployer", Target: "npx deployer", Reported: servers.ServerInfo{Name: "deploy-bot", Title: "Deploy Bot", Version: "2.1"}}
+	files := servers.Identity{Name: "files", Target: "/usr/bin/files-mcp", Reported: servers.ServerInfo{Name: "files"}}
+	auth := servers.Identity{Name: "auth", Target: "https://auth.example.com/mcp", Reported: servers.ServerInfo{Name: "Auth", Title: "Sign-in Service"}}
+	list := []Entry{
+		{Server: deployer, Message: "Deploy to production?", Mode: servers.ModeForm,
+			Schema: form(`{"type":"object","properties":{"confirm":{"type":"boolean"}}}`), Outcome: Accepted, Content: form(`{"confirm":true}`)},
+		{Server: files, Message: "Delete the folder café?", Mode: servers.ModeForm,
+			Schema: form(`{"type":"object","properties":{}}`), Outcome: Declined},
+		{Server: auth, Message: "Sign in to continue", Mode: servers.ModeURL,
+			URL: "https://auth.example.com/login?state=xyz", Outcome: Stale, Reason: "the server cancelled the request"},
+		{Server: deployer, Message: "Choose the staging region", Mode: servers.ModeForm,
+			Schema: form(`{"type":"object","properties":{"region":{"type":"string"}}}`), Outcome: Cancelled},
+		{Server: files, Message: "Enter the password for the archive", Mode: servers.ModeForm,
+			Schema:  form(`{"type":"object","properties":{"archivePassword":{"type":"string"},"note":{"type":"string"}}}`),
+			Outcome: Accepted, Content: form(`{"archivePassword":"hunter2","note":"for backups"}`)},
+		{Server: deployer, Message: "Deploy again", Mode: servers.ModeForm,
+			Schema: form(`{"type":"object","properties":{}}`), Outcome: RateLimited, Reason: "more than 30 requests a minute"},
+		{Server: files, Message: "Bad schema request", Mode: servers.ModeForm,
+			Schema: form(`{"type":"object","properties":{"a":{"type":"object"}}}`), Outcome: Error, Reason: "nested objects are not allowed"},
+	}
+	for i := range list {
+		list[i].Received = at.Add(time.Duration(i) * time.Hour)
+		list[i].Answered = list[i].Received.Add(time.Minute)
+	}
+	return list
+}
+
+// withFixtures is a new store holding fixtures.
+func withFixtures(t testing.TB) *Store {
+	t.Helper()
+	s := newStore(t)
+	for _, e := range fixtures() {
+		if _, err := s.Add(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+func TestSearch(t *testing.T) {
+	s := withFixtures(t)
+	tests := []struct {
+		name string
+		q    Query
+		ids  []int64 // newest first
+	}{
+		{"everything", Query{}, []int64{7, 6, 5, 4, 3, 2, 1}},
+		{"a word, also as server name", Query{Text: "deploy"}, []int64{6, 4, 1}},
+		{"case does not matter", Query{Text: "DEPLOY to"}, []int64{1}},
+		{"a prefix", Query{Text: "prod"}, []int64{1}},
+		{"accents do not matter", Query{Text: "cafe"}, []int64{2}},
+		{"the reported title", Query{Text: "Sign-in service"}, []int64{3}},
+		{"the target and URL", Query{Text: "example.com"}, []int64{3}},
+		{"the URL query", Query{Text: "state=xyz"}, []int64{3}},
+		{"the content", Query{Text: "backups"}, []int64{5}},
+		{"a redacted secret is not found", Query{Text: "hunter2"}, nil},
+		{"punctuation only matches all", Query{Text: `"()*:-`}, []int64{7, 6, 5, 4, 3, 2, 1}},
+		{"FTS operators are words", Query{Text: `deploy OR production`}, nil},
+		{"quotes and stars are plain", Query{Text: `"deploy*" (production)`}, []int64{1}},
+		{"a column filter is plain words", Query{Text: `message:staging`}, nil},
+		{"server filter", Query{Server: "files"}, []int64{7, 5, 2}},
+		{"outcome filter", Query{Outcome: Accepted}, []int64{5, 1}},
+		{"words and server", Query{Text: "the", Server: "files"}, []int64{5, 2}},
+		{"words, server and outcome", Query{Text: "the", Server: "files", Outcome: Declined}, []int64{2}},
+		{"words and an unknown server", Query{Text: "deploy", Server: "nobody"}, nil},
+		{"a server name is not a tag", Query{Text: "s6465706c6f796572"}, nil},
+		{"limit", Query{Limit: 2}, []int64{7, 6}},
+		{"limit with words", Query{Text: "deploy", Limit: 2}, []int64{6, 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := s.Search(context.Background(), tt.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []int64
+			for _, e := range got {
+				ids = append(ids, e.ID)
+			}
+			if !slices.Equal(ids, tt.ids) {
+				t.Errorf("found %v, want %v", ids, tt.ids)
+			}
+		})
+	}
+}
+
+func TestServers(t *testing.T) {
+	s := withFixtures(t)
+	got, err := s.Servers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"auth", "deployer", "files"}; !slices.Equal(got, want) {
+		t.Errorf("Servers() = %v, want %v", got, want)
+	}
+}
+
+// FuzzSearch checks that no typed text, and no server or outcome filter, is
+// a syntax error for the full-text index.
+func FuzzSearch(f *testing.F) {
+	for _, seed := range []string{"", "deploy", `"`, `""`, `"*`, "*", "AND", "OR NOT", "NEAR(a b, 2)",
+		"a:b", "{message}: x", "^start", "-x", "+y", "(", ")", "é́", "\x00", "😀 deploy", "\u200b", "'; DROP TABLE entries; --"} {
+		f.Add(seed)
+	}
+	s := withFixtures(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, q := range []Query{{Text: text}, {Text: text, Server: text, Outcome: Outcome(text), Limit: 3}} {
+			if _, err := s.Search(context.Background(), q); err != nil {
+				t.Fatalf("Search(%+v): %v", q, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,167 @@
+// Package history records every elicitation request and how it ended in a
+// SQLite database, so the person can look back, search, replay and export.
+// Secret-looking values are redacted before they are stored, and an Add that
+// returned has reached the disk: it survives a crash or a kill -9.
+package history
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+)
+
+// DefaultRetention is how long entries are kept unless the person chooses.
+const DefaultRetention = 90 * 24 * time.Hour
+
+// busyTimeout is how long a statement waits for another connection's lock
+// before the database counts as locked.
+const busyTimeout = 5 * time.Second
+
+// DefaultPath returns where the history lives under dataHome (xdg.DataHome in
+// the app).
+func DefaultPath(dataHome string) string {
+	return filepath.Join(dataHome, "elicitdesk", "history.db")
+}
+
+// Store is an open history database. It is safe for concurrent use.
+type Store struct {
+	db     *sql.DB
+	path   string
+	notice string
+}
+
+// Open opens the history at path, creating it and its directories when
+// missing. A file that is corrupt is moved aside and a locked one left alone;
+// either way a fresh history is started and Notice says what happened, so the
+// app keeps recording. Other failures are returned.
+func Open(path string, log *slog.Logger) (*Store, error) {
+	return open(path, log, busyTimeout)
+}
+
+// OpenReadOnly opens an existing history for reading, changing nothing on
+// disk: a missing, locked or corrupt file is an error.
+func OpenReadOnly(path string) (*Store, error) {
+	db, err := connect(path, true, busyTimeout)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("history %s: %w", path, err)
+	}
+	return &Store{db: db, path: path}, nil
+}
+
+// Path is the file the store writes to, which differs from the path given to
+// Open when it had to start a fresh file beside a locked one.
+func (s *Store) Path() string { return s.path }
+
+// Notice is empty, or says in plain words why Open started a fresh history
+// and where the old file is, for the UI to show.
+func (s *Store) Notice() string { return s.notice }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// connect opens a connection pool on path with the settings every connection
+// needs: WAL, synchronous=FULL so a commit is on disk when it returns, and a
+// busy timeout. Write transactions take the write lock when they begin.
+func connect(path string, readOnly bool, busy time.Duration) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	if readOnly {
+		q.Set("mode", "ro")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(FULL)")
+		q.Set("_txlock", "immediate")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	dsn := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}).String()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(4)
+	return db, nil
+}
+
+// schemaVersion is stored in user_version once the tables exist.
+const schemaVersion = 1
+
+// ddl creates the tables. The full-text index is contentless: it holds only
+// the index, and entries keeps the text. Its rowid is the entry's id; its
+// tags column holds one token for the server and one for the outcome (see
+// tags), so a search with filters is answered by the index alone.
+const ddl = `
+CREATE TABLE entries (
+	id               INTEGER PRIMARY KEY AUTOINCREMENT,
+	server_name      TEXT NOT NULL,
+	server_target    TEXT NOT NULL,
+	reported_name    TEXT NOT NULL,
+	reported_title   TEXT NOT NULL,
+	reported_version TEXT NOT NULL,
+	message          TEXT NOT NULL,
+	mode             TEXT NOT NULL,
+	schema           BLOB,
+	url              TEXT NOT NULL,
+	outcome          TEXT NOT NULL,
+	reason           TEXT NOT NULL,
+	content          BLOB,
+	received         INTEGER,
+	answered         INTEGER
+);
+CREATE INDEX entries_server ON entries(server_name);
+CREATE INDEX entries_outcome ON entries(outcome);
+CREATE INDEX entries_received ON entries(received);
+CREATE VIRTUAL TABLE entries_fts USING fts5(
+	server, target, reported, message, url, content, tags,
+	content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+);
+`
+
+// prepare checks the database and creates its tables when it is new. The
+// version is read inside the write transaction, so two processes starting
+// together do not both create them.
+func prepare(ctx context.Context, db *sql.DB) error {
+	var check string
+	if err := db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&check); err != nil {
+		return err
+	}
+	if check != "ok" {
+		return fmt.Errorf("%w: %s", errCorrupt, check)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	if version < schemaVersion {
+		if _, err := tx.ExecContext(ctx, ddl); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// ensureDir creates the directory path lives in.
+func ensureDir(path string) error {
+	return os.MkdirAll(filepath.Dir(path), 0o700)
+}

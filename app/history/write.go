@@ -1,0 +1,146 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Add records e, its content redacted, and returns its id. When Add returns
+// without error the entry is on disk: a crash right after does not lose it.
+// e.ID is ignored.
+func (s *Store) Add(ctx context.Context, e Entry) (int64, error) {
+	ids, err := s.addAll(ctx, []Entry{e})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// addAll records entries in one transaction, the way Add records one.
+func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
+	for _, e := range entries {
+		if err := check(e); err != nil {
+			return nil, err
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	insert, err := tx.PrepareContext(ctx, `INSERT INTO entries
+		(server_name, server_target, reported_name, reported_title, reported_version,
+		 message, mode, schema, url, outcome, reason, content, received, answered)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return nil, err
+	}
+	index, err := tx.PrepareContext(ctx, `INSERT INTO entries_fts
+		(rowid, server, target, reported, message, url, content, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, 0, len(entries))
+	for _, e := range entries {
+		content := redact(e.Schema, e.Content)
+		r := e.Server.Reported
+		res, err := insert.ExecContext(ctx, e.Server.Name, e.Server.Target, r.Name, r.Title, r.Version,
+			e.Message, string(e.Mode), blob(e.Schema), e.URL, string(e.Outcome), e.Reason, blob(content),
+			unixNano(e.Received), unixNano(e.Answered))
+		if err != nil {
+			return nil, err
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := index.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name+" "+r.Title,
+			e.Message, e.URL, string(content), serverTag(e.Server.Name)+" "+outcomeTag(e.Outcome)); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// check refuses entries that could not be exported or shown later.
+func check(e Entry) error {
+	if !slices.Contains(Outcomes(), e.Outcome) {
+		return fmt.Errorf("history: unknown outcome %q", e.Outcome)
+	}
+	if len(e.Schema) > 0 && !json.Valid(e.Schema) {
+		return errors.New("history: the schema is not JSON")
+	}
+	if len(e.Content) > 0 && !json.Valid(e.Content) {
+		return errors.New("history: the content is not JSON")
+	}
+	return nil
+}
+
+// blob stores an empty raw message as NULL.
+func blob(raw json.RawMessage) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	return []byte(raw)
+}
+
+// unixNano stores a time as nanoseconds since 1970, the zero time as NULL.
+func unixNano(t time.Time) sql.NullInt64 {
+	return sql.NullInt64{Int64: t.UnixNano(), Valid: !t.IsZero()}
+}
+
+// Prune deletes the entries received before olderThan, for the retention
+// setting, and returns how many went.
+func (s *Store) Prune(ctx context.Context, olderThan time.Time) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	cut := olderThan.UnixNano()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE received < ?)`, cut); err != nil {
+		return 0, err
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM entries WHERE received < ?`, cut)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, err
+	}
+	return n, tx.Commit()
+}
+
+// Clear deletes every entry, then rewrites the file so the deleted text does
+// not linger in free pages or the write-ahead log.
+func (s *Store) Clear(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO entries_fts(entries_fts) VALUES ('delete-all')`); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM entries`); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, `VACUUM`); err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	return err
+}
