@@ -1,0 +1,173 @@
+package trust
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// IdentityWarnings says when who is asking may not be who they seem: when
+// the server's reported serverInfo (name or title) agrees with none of the
+// configured name, and when the message speaks for another server of
+// others, naming it (by configured name, reported title or reported name,
+// as whole words) or claiming to come from it ("this is X", "from X", "on
+// behalf of X", "X needs"). Names compare loosely: case, width, punctuation,
+// invisible characters and the words "MCP" and "server" do not count, and a
+// name of three letters or more agrees with a longer one that contains it,
+// so "github" agrees with "GitHub MCP Server" and "demo" with
+// "elicitdesk-demo". The result is plain sentences; none when all agree.
+func IdentityWarnings(who servers.Identity, message string, others []servers.Identity) []string {
+	var warnings []string
+	own := [][]string{words(who.Name)} // names the sender may use for itself
+	if w, ok := reportedMismatch(who); ok {
+		warnings = append(warnings, w)
+	} else {
+		own = append(own, words(who.Reported.Name), words(who.Reported.Title))
+	}
+	msg := words(message)
+	for _, o := range others {
+		if o.Name == who.Name {
+			continue
+		}
+		found, claimed, as := false, false, ""
+		for _, name := range []string{o.Name, o.Reported.Title, o.Reported.Name} {
+			ws := words(name)
+			if len(ws) == 0 || slices.ContainsFunc(own, func(own []string) bool { return sameName(ws, own) }) {
+				continue // naming a server that shares the sender's name is no claim
+			}
+			f, c := mentions(msg, ws)
+			if !f {
+				f, c = mentions(msg, core(ws))
+			}
+			if f && !found || c && !claimed {
+				found, claimed, as = true, c, name
+			}
+		}
+		if !found {
+			continue
+		}
+		named := quote(as) + ", another of your servers,"
+		if as != o.Name {
+			named = quote(as) + " (your server " + quote(o.Name) + "),"
+		}
+		verb := "names"
+		if claimed {
+			verb = "claims to come from"
+		}
+		warnings = append(warnings, fmt.Sprintf("The message %s %s but %s sent it.", verb, named, quote(who.Name)))
+	}
+	return warnings
+}
+
+// reportedMismatch is the warning for a server whose reported name and
+// title both differ from the name it was configured under.
+func reportedMismatch(who servers.Identity) (string, bool) {
+	r := who.Reported
+	if who.Name == "" || r.Name == "" && r.Title == "" {
+		return "", false
+	}
+	configured := words(who.Name)
+	if sameName(configured, words(r.Name)) || sameName(configured, words(r.Title)) {
+		return "", false
+	}
+	calls := quote(r.Title)
+	switch {
+	case r.Title == "":
+		calls = quote(r.Name)
+	case r.Name != "" && r.Name != r.Title:
+		calls += " (" + quote(r.Name) + ")"
+	}
+	return fmt.Sprintf("The server you named %s calls itself %s: make sure it is the one you meant.", quote(who.Name), calls), true
+}
+
+// words splits s into the words a name is compared by: runs of letters,
+// marks and digits after compatibility normalisation and case folding, with
+// invisible characters dropped so they cannot split or disguise a word.
+func words(s string) []string {
+	s = strings.Map(func(r rune) rune {
+		if hidden(r) {
+			return -1
+		}
+		return r
+	}, s)
+	s = cases.Fold().String(norm.NFKC.String(s))
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsNumber(r)
+	})
+}
+
+// core drops the words that only say it is an MCP server, unless nothing
+// else is left.
+func core(ws []string) []string {
+	kept := slices.DeleteFunc(slices.Clone(ws), filler)
+	if len(kept) == 0 {
+		return ws
+	}
+	return kept
+}
+
+// filler reports whether w only says that a name is an MCP server's.
+func filler(w string) bool {
+	return w == "mcp" || w == "server" || w == "servers"
+}
+
+// sameName reports whether two names agree loosely: their cores are equal
+// once spaces go, or the longer contains the shorter of three or more runes.
+func sameName(a, b []string) bool {
+	x, y := strings.Join(core(a), ""), strings.Join(core(b), "")
+	if len(x) > len(y) {
+		x, y = y, x
+	}
+	return x != "" && (x == y || utf8.RuneCountInString(x) >= 3 && strings.Contains(y, x))
+}
+
+// mentions reports whether msg holds the words of name in a row, and
+// whether it claims to speak for name at any such place.
+func mentions(msg, name []string) (found, claimed bool) {
+	for i := 0; i+len(name) <= len(msg); i++ {
+		if slices.Equal(msg[i:i+len(name)], name) {
+			found = true
+			if claimsBefore(msg[:i]) || claimsAfter(msg[i+len(name):]) {
+				return true, true
+			}
+		}
+	}
+	return found, false
+}
+
+// claimsBefore reports whether the words before a name introduce it as the
+// speaker: "this is (the) X", "from X", "on behalf of X".
+func claimsBefore(before []string) bool {
+	if n := len(before); n > 0 && before[n-1] == "the" {
+		before = before[:n-1]
+	}
+	phrases := [][]string{
+		{"this", "is"}, {"here", "is"}, {"it", "is"}, {"i", "am"}, {"i", "m"}, {"we", "are"},
+		{"from"}, {"on", "behalf", "of"}, {"sent", "by"}, {"signed"},
+	}
+	return slices.ContainsFunc(phrases, func(p []string) bool {
+		return len(before) >= len(p) && slices.Equal(before[len(before)-len(p):], p)
+	})
+}
+
+// claimsAfter reports whether the words after a name make it the one that
+// asks: "X needs", "X (MCP server) requires", "X is asking".
+func claimsAfter(after []string) bool {
+	for len(after) > 0 && filler(after[0]) {
+		after = after[1:]
+	}
+	phrases := [][]string{
+		{"needs"}, {"need"}, {"asks"}, {"requires"}, {"wants"}, {"requests"}, {"says"},
+		{"is", "asking"}, {"is", "requesting"}, {"would", "like"},
+	}
+	return slices.ContainsFunc(phrases, func(p []string) bool {
+		return len(after) >= len(p) && slices.Equal(after[:len(p)], p)
+	})
+}
