@@ -21,6 +21,9 @@ var errCorrupt = errors.New("the integrity check failed")
 // open is Open with the busy timeout as a parameter, so tests need not wait
 // the full timeout for a locked file.
 func open(path string, log *slog.Logger, busy time.Duration) (*Store, error) {
+	if log == nil {
+		log = slog.Default()
+	}
 	if err := ensureDir(path); err != nil {
 		return nil, err
 	}

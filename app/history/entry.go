@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -125,10 +126,17 @@ func (e Entry) Response() json.RawMessage {
 }
 
 // Headline is the first non-blank line of the message, cut to at most max
-// characters with an ellipsis, for one-line lists.
+// characters with an ellipsis, for one-line lists. Control characters become
+// spaces, so a server cannot send escape sequences to a terminal.
 func (e Entry) Headline(max int) string {
 	line := ""
 	for l := range strings.Lines(e.Message) {
+		l = strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return ' '
+			}
+			return r
+		}, l)
 		if l = strings.TrimSpace(l); l != "" {
 			line = l
 			break

@@ -49,6 +49,7 @@ func TestHeadline(t *testing.T) {
 		{"exactly ten", 11, "exactly ten"},
 		{"no limit at all", 0, "no limit at all"},
 		{"", 10, ""},
+		{"\x1b[2Jclear\tscreen\r\nnext", 40, "[2Jclear screen"},
 	}
 	for _, tt := range tests {
 		if got := (Entry{Message: tt.message}).Headline(tt.max); got != tt.want {

@@ -39,8 +39,9 @@ type Store struct {
 
 // Open opens the history at path, creating it and its directories when
 // missing. A file that is corrupt is moved aside and a locked one left alone;
-// either way a fresh history is started and Notice says what happened, so the
-// app keeps recording. Other failures are returned.
+// either way a fresh history is started, log (slog.Default when nil) is told
+// and Notice says what happened, so the app keeps recording. Other failures
+// are returned.
 func Open(path string, log *slog.Logger) (*Store, error) {
 	return open(path, log, busyTimeout)
 }
