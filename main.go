@@ -22,6 +22,8 @@ const usage = `Usage:
   elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE] TARGET
                                                 call a tool, answering its elicitations; print the result
   elicitdesk demo-server                        run the built-in demo MCP server on stdin/stdout
+  elicitdesk history [-json] [-search TEXT] [-server NAME] [-outcome OUTCOME] [-limit N]
+                                                print the request history, newest first
 
 A TARGET is -server NAME (from servers.json), -url URL [-sse], or -- COMMAND ARGS...
 
@@ -52,6 +54,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCall(args[1:], stdout, stderr)
 	case "demo-server":
 		return runDemoServer(stdin, stdout, stderr)
+	case "history":
+		return runHistory(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// historyHome points HOME and the XDG directories at a temporary directory
+// and returns the history path the app would use there.
+func historyHome(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"} {
+		t.Setenv(v, filepath.Join(dir, v))
+	}
+	return history.DefaultPath(filepath.Join(dir, "XDG_DATA_HOME"))
+}
+
+// writeHistory records three requests at path, oldest first, and closes it,
+// as the app leaves the file when it quits.
+func writeHistory(t *testing.T, path string) {
+	t.Helper()
+	s, err := history.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	at := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
+	for i, e := range []history.Entry{
+		{Server: servers.Identity{Name: "deployer"}, Message: "Deploy to production?\nIt is Friday.", Mode: servers.ModeForm,
+			Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`), Outcome: history.Accepted, Content: json.RawMessage(`{"ok":true}`)},
+		{Server: servers.Identity{Name: "files"}, Message: "Delete the folder?", Mode: servers.ModeForm,
+			Schema: json.RawMessage(`{"type":"object","properties":{}}`), Outcome: history.Declined},
+		{Server: servers.Identity{Name: "auth"}, Message: "Sign in to continue", Mode: servers.ModeURL,
+			URL: "https://auth.example.com/login", Outcome: history.Stale, Reason: "the server cancelled"},
+	} {
+		e.Received = at.Add(time.Duration(i) * time.Minute)
+		if _, err := s.Add(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestHistoryCommand(t *testing.T) {
+	path := historyHome(t)
+	writeHistory(t, path)
+	tests := []struct {
+		name  string
+		args  []string
+		code  int
+		lines []string // in order, each a substring of one output line
+	}{
+		{"table, newest first, first line only", nil, 0,
+			[]string{"RECEIVED", "auth  ", "files  ", "Deploy to production?"}},
+		{"json lines", []string{"-json"}, 0, []string{`"id":3`, `"id":2`, `"id":1`}},
+		{"search", []string{"-json", "-search", "folder"}, 0, []string{`"message":"Delete the folder?"`}},
+		{"search with FTS syntax", []string{"-json", "-search", `"deploy" OR (`}, 0, nil},
+		{"server", []string{"-json", "-server", "auth"}, 0, []string{`"outcome":"stale"`}},
+		{"outcome", []string{"-json", "-outcome", "accepted"}, 0, []string{`"server":{"name":"deployer"`}},
+		{"limit", []string{"-json", "-limit", "1"}, 0, []string{`"id":3`}},
+		{"unknown outcome", []string{"-outcome", "maybe"}, 2, nil},
+		{"negative limit", []string{"-limit", "-1"}, 2, nil},
+		{"stray argument", []string{"extra"}, 2, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"history", "-db", path}, tt.args...), nil, &stdout, &stderr)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout.String(), stderr.String())
+			}
+			var lines []string
+			for l := range strings.Lines(stdout.String()) {
+				lines = append(lines, l)
+			}
+			if len(lines) != len(tt.lines) {
+				t.Fatalf("%d lines, want %d:\n%s", len(lines), len(tt.lines), stdout.String())
+			}
+			for i, want := range tt.lines {
+				if !strings.Contains(lines[i], want) {
+					t.Errorf("line %d %q lacks %q", i+1, lines[i], want)
+				}
+			}
+			if code != 0 && stderr.Len() == 0 {
+				t.Error("a failure without a word on stderr")
+			}
+		})
+	}
+}
+
+// TestHistoryCommandBadFiles checks that a read never creates or changes a
+// history: missing prints nothing, damaged is exit 2 and stays as it was.
+func TestHistoryCommandBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "none", "history.db")
+	damaged := filepath.Join(dir, "damaged.db")
+	garbage := bytes.Repeat([]byte("not a database "), 300)
+	if err := os.WriteFile(damaged, garbage, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		path string
+		code int
+	}{
+		{"missing", missing, 0},
+		{"damaged", damaged, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run([]string{"history", "-db", tt.path}, nil, &stdout, &stderr); code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", code, tt.code, stderr.String())
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("printed %s", stdout.String())
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Dir(missing)); !os.IsNotExist(err) {
+		t.Error("reading a missing history created something")
+	}
+	if raw, _ := os.ReadFile(damaged); !bytes.Equal(raw, garbage) {
+		t.Error("reading a damaged history changed it")
+	}
+	if aside, _ := filepath.Glob(damaged + "*"); len(aside) != 1 {
+		t.Errorf("files beside the damaged one: %v", aside)
+	}
+}
+
+// TestHistoryCommandDefaultPath runs the command as its own process, so the
+// history is found under $XDG_DATA_HOME as the app writes it.
+func TestHistoryCommandDefaultPath(t *testing.T) {
+	path := historyHome(t)
+	writeHistory(t, path)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "history", "-json", "-search", "sign")
+	cmd.Env = append(os.Environ(), cliEnv+"=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var servers []string
+	lines := bufio.NewScanner(bytes.NewReader(out))
+	for lines.Scan() {
+		var e struct{ Server struct{ Name string } }
+		if err := json.Unmarshal(lines.Bytes(), &e); err != nil {
+			t.Fatal(err)
+		}
+		servers = append(servers, e.Server.Name)
+	}
+	if !slices.Equal(servers, []string{"auth"}) {
+		t.Errorf("found entries of %v, want [auth]", servers)
+	}
+}
