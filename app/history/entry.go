@@ -29,7 +29,7 @@ func Outcomes() []Outcome {
 
 // Entry is one request and how it ended.
 type Entry struct {
-	ID      int64 // assigned by Add
+	ID      int64 // assigned by Add, in the order of Received
 	Server  servers.Identity
 	Message string
 	Mode    servers.Mode

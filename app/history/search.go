@@ -30,7 +30,7 @@ type Query struct {
 const columns = `e.id, e.server_name, e.server_target, e.reported_name, e.reported_title, e.reported_version,
 	e.message, e.mode, e.schema, e.url, e.outcome, e.reason, e.content, e.received, e.answered`
 
-// Search returns the entries q selects, the most recently recorded first.
+// Search returns the entries q selects, the most recently received first.
 func (s *Store) Search(ctx context.Context, q Query) ([]Entry, error) {
 	var list []Entry
 	err := s.each(ctx, q, func(e Entry) error {
@@ -41,7 +41,7 @@ func (s *Store) Search(ctx context.Context, q Query) ([]Entry, error) {
 }
 
 // Export writes the entries q selects as JSON Lines, one entry (as
-// Entry.MarshalJSON has it) a line, the most recently recorded first.
+// Entry.MarshalJSON has it) a line, the most recently received first.
 func (s *Store) Export(ctx context.Context, w io.Writer, q Query) error {
 	enc := json.NewEncoder(w)
 	return s.each(ctx, q, func(e Entry) error { return enc.Encode(e) })

@@ -106,7 +106,7 @@ const schemaVersion = 1
 // tags), so a search with filters is answered by the index alone.
 const ddl = `
 CREATE TABLE entries (
-	id               INTEGER PRIMARY KEY AUTOINCREMENT,
+	id               INTEGER PRIMARY KEY, -- see firstID
 	server_name      TEXT NOT NULL,
 	server_target    TEXT NOT NULL,
 	reported_name    TEXT NOT NULL,

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,10 +89,10 @@ func TestExport(t *testing.T) {
 	tests := []struct {
 		name string
 		q    Query
-		ids  []float64 // as JSON numbers decode
+		want []int // fixture indexes, newest first
 	}{
-		{"all", Query{}, []float64{7, 6, 5, 4, 3, 2, 1}},
-		{"filtered", Query{Text: "the", Server: "files"}, []float64{5, 2}},
+		{"all", Query{}, []int{6, 5, 4, 3, 2, 1, 0}},
+		{"filtered", Query{Text: "the", Server: "files"}, []int{4, 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,13 +101,13 @@ func TestExport(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := bufio.NewScanner(&out)
-			var ids []float64
+			var exported []Entry
 			for lines.Scan() {
 				var m map[string]any
 				if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
 					t.Fatalf("line %q: %v", lines.Text(), err)
 				}
-				ids = append(ids, m["id"].(float64))
+				exported = append(exported, Entry{Message: m["message"].(string)})
 				if _, err := time.Parse(time.RFC3339, m["received"].(string)); err != nil {
 					t.Errorf("received: %v", err)
 				}
@@ -114,13 +115,8 @@ func TestExport(t *testing.T) {
 					t.Errorf("no server name in %s", lines.Text())
 				}
 			}
-			if len(ids) != len(tt.ids) {
-				t.Fatalf("exported ids %v, want %v", ids, tt.ids)
-			}
-			for i := range ids {
-				if ids[i] != tt.ids[i] {
-					t.Fatalf("exported ids %v, want %v", ids, tt.ids)
-				}
+			if found := fixtureIndexes(exported); !slices.Equal(found, tt.want) {
+				t.Errorf("exported %v, want %v", found, tt.want)
 			}
 		})
 	}
@@ -210,5 +206,42 @@ func TestOpenReadOnly(t *testing.T) {
 	}
 	if _, err := r.Add(ctx, fixtures()[0]); err == nil || !strings.Contains(err.Error(), "readonly") {
 		t.Errorf("a read-only store wrote: %v", err)
+	}
+}
+
+// TestNewestReceivedFirst adds requests in the order they ended, which is
+// not the order they came in, two of them in the same millisecond: lists
+// follow the time they came in, and none is lost.
+func TestNewestReceivedFirst(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	for _, add := range []struct {
+		message  string
+		received time.Duration
+	}{
+		{"came second", time.Minute},
+		{"came first", 0},
+		{"came third", 2 * time.Minute},
+		{"came third too", 2 * time.Minute},
+	} {
+		e := fixtures()[0]
+		e.Message, e.Received = add.message, at.Add(add.received)
+		if _, err := s.Add(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []Query{{}, {Text: "came"}} {
+		got, err := s.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		for _, e := range got {
+			order = append(order, e.Message)
+		}
+		if want := "came third too,came third,came second,came first"; strings.Join(order, ",") != want {
+			t.Errorf("%+v lists %v, want %s", q, order, want)
+		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // Add records e, its content redacted, and returns its id. When Add returns
 // without error the entry is on disk: a crash right after does not lose it.
-// e.ID is ignored.
+// e.ID is ignored: ids follow e.Received (see firstID).
 func (s *Store) Add(ctx context.Context, e Entry) (int64, error) {
 	ids, err := s.addAll(ctx, []Entry{e})
 	if err != nil {
@@ -34,9 +34,9 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 	}
 	defer tx.Rollback()
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO entries
-		(server_name, server_target, reported_name, reported_title, reported_version,
+		(id, server_name, server_target, reported_name, reported_title, reported_version,
 		 message, mode, schema, url, outcome, reason, content, received, answered)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
 	if err != nil {
 		return nil, err
 	}
@@ -49,15 +49,20 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 	for _, e := range entries {
 		content := redact(e.Schema, e.Content)
 		r := e.Server.Reported
-		res, err := insert.ExecContext(ctx, e.Server.Name, e.Server.Target, r.Name, r.Title, r.Version,
-			e.Message, string(e.Mode), blob(e.Schema), e.URL, string(e.Outcome), e.Reason, blob(content),
-			unixNano(e.Received), unixNano(e.Answered))
-		if err != nil {
-			return nil, err
-		}
-		id, err := res.LastInsertId()
-		if err != nil {
-			return nil, err
+		id := firstID(e)
+		for {
+			res, err := insert.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name, r.Title, r.Version,
+				e.Message, string(e.Mode), blob(e.Schema), e.URL, string(e.Outcome), e.Reason, blob(content),
+				unixNano(e.Received), unixNano(e.Answered))
+			if err != nil {
+				return nil, err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return nil, err
+			} else if n == 1 {
+				break
+			}
+			id++ // taken by an entry received in the same millisecond
 		}
 		if _, err := index.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name+" "+r.Title,
 			e.Message, e.URL, string(content), serverTag(e.Server.Name)+" "+outcomeTag(e.Outcome)); err != nil {
@@ -69,6 +74,19 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 		return nil, err
 	}
 	return ids, nil
+}
+
+// firstID is the id an entry asks for: its received time (failing that, its
+// end, or now) in milliseconds since 1970. Ids thus follow the time requests
+// arrived, so walking ids backwards, which the full-text index does without
+// sorting, lists the newest first.
+func firstID(e Entry) int64 {
+	for _, t := range []time.Time{e.Received, e.Answered} {
+		if !t.IsZero() {
+			return t.UnixMilli()
+		}
+	}
+	return time.Now().UnixMilli()
 }
 
 // check refuses entries that could not be exported or shown later.
