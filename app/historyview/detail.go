@@ -1,0 +1,103 @@
+package historyview
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/history"
+)
+
+// detail is the pane showing the selected entry. The message and every
+// other text are plain labels: nothing a server sent is read as markup or
+// turned into a link.
+type detail struct {
+	object fyne.CanvasObject
+	empty  *widget.Label
+	body   fyne.CanvasObject
+
+	identity, message, mode, outcome, times *widget.Label
+	request, response                       *widget.Label
+	copy, replay                            *widget.Button
+
+	entry history.Entry
+}
+
+func newDetail(w *Window) *detail {
+	d := &detail{
+		empty:    widget.NewLabel("Select a request to see it here."),
+		identity: plainLabel(),
+		message:  plainLabel(),
+		mode:     plainLabel(),
+		outcome:  plainLabel(),
+		times:    plainLabel(),
+		request:  jsonLabel(),
+		response: jsonLabel(),
+	}
+	d.copy = widget.NewButtonWithIcon("Copy as JSON", theme.ContentCopyIcon(), func() {
+		w.app.Clipboard().SetContent(entryJSON(d.entry))
+	})
+	d.replay = widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), func() { w.replay(d.entry) })
+	form := widget.NewForm(
+		widget.NewFormItem("Server", d.identity),
+		widget.NewFormItem("Message", d.message),
+		widget.NewFormItem("Mode", d.mode),
+		widget.NewFormItem("Outcome", d.outcome),
+		widget.NewFormItem("Times", d.times),
+	)
+	d.body = container.NewVBox(
+		container.NewHBox(d.copy, d.replay),
+		form,
+		widget.NewLabelWithStyle("Request", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		d.request,
+		widget.NewLabelWithStyle("Response", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		d.response,
+	)
+	d.body.Hide()
+	d.object = container.NewScroll(container.NewStack(d.empty, d.body))
+	return d
+}
+
+// plainLabel shows text as it is, wrapped, and lets the person select it.
+func plainLabel() *widget.Label {
+	l := widget.NewLabel("")
+	l.Wrapping = fyne.TextWrapWord
+	l.Selectable = true
+	return l
+}
+
+// jsonLabel shows JSON in a fixed-width font, read-only and selectable.
+func jsonLabel() *widget.Label {
+	l := widget.NewLabel("")
+	l.TextStyle = fyne.TextStyle{Monospace: true}
+	l.Selectable = true
+	return l
+}
+
+// show fills the pane with e.
+func (d *detail) show(e history.Entry) {
+	d.entry = e
+	d.identity.SetText(identityText(e.Server))
+	d.message.SetText(e.Message)
+	d.mode.SetText(string(e.Mode))
+	d.outcome.SetText(outcomeText(e))
+	d.times.SetText(timesText(e))
+	d.request.SetText(indented(e.Request()))
+	d.response.SetText(indented(e.Response()))
+	if replaySchema(e) != nil {
+		d.replay.Enable()
+	} else {
+		d.replay.Disable()
+	}
+	d.empty.Hide()
+	d.body.Show()
+	d.object.Refresh() // the texts changed size: lay the pane out again
+}
+
+// clear empties the pane when nothing is selected.
+func (d *detail) clear() {
+	d.entry = history.Entry{}
+	d.body.Hide()
+	d.empty.Show()
+}

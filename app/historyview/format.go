@@ -1,0 +1,156 @@
+package historyview
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// The filters' first choices, which select everything.
+const (
+	allServers  = "All servers"
+	allOutcomes = "All outcomes"
+)
+
+// listLimit is how many entries the list shows: the newest that match.
+const listLimit = 200
+
+// day is the unit of the retention setting.
+const day = 24 * time.Hour
+
+// maxRetentionDays bounds the retention setting at ten years.
+const maxRetentionDays = 3650
+
+// query is what the list shows for the search text and the two filters as
+// the person has set them.
+func query(text, server, outcome string) history.Query {
+	q := history.Query{Text: text, Limit: listLimit}
+	if server != allServers {
+		q.Server = server
+	}
+	if outcome != allOutcomes {
+		q.Outcome = history.Outcome(outcome)
+	}
+	return q
+}
+
+// serverChoices are the server filter's options: all, then each name.
+func serverChoices(names []string) []string {
+	return append([]string{allServers}, names...)
+}
+
+// outcomeChoices are the outcome filter's options: all, then each outcome.
+func outcomeChoices() []string {
+	choices := []string{allOutcomes}
+	for _, o := range history.Outcomes() {
+		choices = append(choices, string(o))
+	}
+	return choices
+}
+
+// row is one line of the list.
+type row struct {
+	when, server, outcome, headline string
+}
+
+// rowOf formats an entry for the list, in local time.
+func rowOf(e history.Entry) row {
+	return row{
+		when:     e.Received.Local().Format("2006-01-02 15:04"),
+		server:   e.Server.Name,
+		outcome:  string(e.Outcome),
+		headline: e.Headline(120),
+	}
+}
+
+// identityText says who asked: the configured entry first, then what the
+// server reports about itself, marked as its claim.
+func identityText(id servers.Identity) string {
+	text := id.Name
+	if id.Target != "" {
+		text += " — " + id.Target
+	}
+	r := id.Reported
+	if r.Name == "" && r.Title == "" {
+		return text
+	}
+	claim := r.Title
+	if claim == "" {
+		claim = r.Name
+	} else if r.Name != "" {
+		claim += " (" + r.Name + ")"
+	}
+	if r.Version != "" {
+		claim += " " + r.Version
+	}
+	return text + "\nThe server says it is: " + claim
+}
+
+// outcomeText is the outcome with its reason, when there is one.
+func outcomeText(e history.Entry) string {
+	if e.Reason == "" {
+		return string(e.Outcome)
+	}
+	return string(e.Outcome) + ": " + e.Reason
+}
+
+// timesText says when the request came and when it ended.
+func timesText(e history.Entry) string {
+	const layout = "2006-01-02 15:04:05"
+	text := "Received " + e.Received.Local().Format(layout)
+	if !e.Answered.IsZero() {
+		text += ", ended " + e.Answered.Local().Format(layout) + " (after " + e.Answered.Sub(e.Received).Round(time.Second).String() + ")"
+	}
+	return text
+}
+
+// indented is raw JSON indented by two spaces for reading.
+func indented(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// entryJSON is what Copy as JSON puts on the clipboard: the entry as one
+// object, as the export writes it, indented.
+func entryJSON(e history.Entry) string {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return ""
+	}
+	return indented(raw)
+}
+
+// replaySchema is the schema to show the entry's form again with, or nil
+// when it cannot be replayed: a URL request, or a schema that does not parse.
+func replaySchema(e history.Entry) *forms.Schema {
+	if e.Mode == servers.ModeURL {
+		return nil
+	}
+	s, err := forms.Parse(e.Schema)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// parseDays reads the retention setting: whole days from 1 to ten years.
+func parseDays(text string) (time.Duration, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(text))
+	if err != nil || n < 1 || n > maxRetentionDays {
+		return 0, fmt.Errorf("enter a number of days from 1 to %d", maxRetentionDays)
+	}
+	return time.Duration(n) * day, nil
+}
+
+// daysText writes a retention as whole days.
+func daysText(d time.Duration) string { return strconv.Itoa(int(d / day)) }

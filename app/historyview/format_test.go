@@ -1,0 +1,138 @@
+package historyview
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+func TestQuery(t *testing.T) {
+	tests := []struct {
+		text, server, outcome string
+		want                  history.Query
+	}{
+		{"", allServers, allOutcomes, history.Query{Limit: listLimit}},
+		{"deploy now", allServers, allOutcomes, history.Query{Text: "deploy now", Limit: listLimit}},
+		{"", "files", allOutcomes, history.Query{Server: "files", Limit: listLimit}},
+		{"x", "files", "stale", history.Query{Text: "x", Server: "files", Outcome: history.Stale, Limit: listLimit}},
+	}
+	for _, tt := range tests {
+		if got := query(tt.text, tt.server, tt.outcome); got != tt.want {
+			t.Errorf("query(%q, %q, %q) = %+v, want %+v", tt.text, tt.server, tt.outcome, got, tt.want)
+		}
+	}
+}
+
+func TestChoices(t *testing.T) {
+	if got := serverChoices([]string{"a", "b"}); strings.Join(got, ",") != allServers+",a,b" {
+		t.Errorf("serverChoices = %v", got)
+	}
+	got := outcomeChoices()
+	if got[0] != allOutcomes || len(got) != len(history.Outcomes())+1 {
+		t.Errorf("outcomeChoices = %v", got)
+	}
+}
+
+func TestIdentityText(t *testing.T) {
+	tests := []struct {
+		id   servers.Identity
+		want string
+	}{
+		{servers.Identity{Name: "files"}, "files"},
+		{servers.Identity{Name: "files", Target: "npx files"}, "files — npx files"},
+		{servers.Identity{Name: "a", Reported: servers.ServerInfo{Name: "srv"}}, "a\nThe server says it is: srv"},
+		{servers.Identity{Name: "a", Reported: servers.ServerInfo{Name: "srv", Title: "Nice Server", Version: "1.2"}}, "a\nThe server says it is: Nice Server (srv) 1.2"},
+	}
+	for _, tt := range tests {
+		if got := identityText(tt.id); got != tt.want {
+			t.Errorf("identityText(%+v) = %q, want %q", tt.id, got, tt.want)
+		}
+	}
+}
+
+func TestEntryTexts(t *testing.T) {
+	received := time.Date(2026, 5, 4, 10, 0, 0, 0, time.Local)
+	e := history.Entry{
+		Server: servers.Identity{Name: "files"}, Message: "\nDelete it?\nReally.", Outcome: history.Stale,
+		Reason: "the server cancelled", Received: received, Answered: received.Add(90 * time.Second),
+	}
+	if got, want := rowOf(e), (row{"2026-05-04 10:00", "files", "stale", "Delete it?"}); got != want {
+		t.Errorf("rowOf = %+v, want %+v", got, want)
+	}
+	if got, want := outcomeText(e), "stale: the server cancelled"; got != want {
+		t.Errorf("outcomeText = %q, want %q", got, want)
+	}
+	if got, want := timesText(e), "Received 2026-05-04 10:00:00, ended 2026-05-04 10:01:30 (after 1m30s)"; got != want {
+		t.Errorf("timesText = %q, want %q", got, want)
+	}
+	e.Answered = time.Time{}
+	if got, want := timesText(e), "Received 2026-05-04 10:00:00"; got != want {
+		t.Errorf("timesText without an end = %q, want %q", got, want)
+	}
+}
+
+func TestEntryJSONIsOneObject(t *testing.T) {
+	e := history.Entry{ID: 9, Server: servers.Identity{Name: "x"}, Message: "m", Mode: servers.ModeForm,
+		Schema: json.RawMessage(`{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}}`), Outcome: history.Declined}
+	text := entryJSON(e)
+	var m map[string]any
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		t.Fatalf("%v in %s", err, text)
+	}
+	if m["id"] != 9.0 || m["message"] != "m" {
+		t.Errorf("copied %s", text)
+	}
+	if strings.Index(text, `"b"`) > strings.Index(text, `"a"`) {
+		t.Error("the schema's properties lost their order")
+	}
+}
+
+func TestReplaySchema(t *testing.T) {
+	tests := []struct {
+		name string
+		e    history.Entry
+		ok   bool
+	}{
+		{"a form", history.Entry{Mode: servers.ModeForm, Schema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)}, true},
+		{"a URL", history.Entry{Mode: servers.ModeURL, URL: "https://example.com"}, false},
+		{"a schema with fatal problems", history.Entry{Mode: servers.ModeForm, Schema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"object"}}}`)}, false},
+		{"no schema", history.Entry{Mode: servers.ModeForm}, false},
+	}
+	for _, tt := range tests {
+		if got := replaySchema(tt.e) != nil; got != tt.ok {
+			t.Errorf("%s: replayable %v, want %v", tt.name, got, tt.ok)
+		}
+	}
+}
+
+func TestParseDays(t *testing.T) {
+	tests := []struct {
+		text string
+		want time.Duration
+		ok   bool
+	}{
+		{"90", 90 * day, true},
+		{" 7 ", 7 * day, true},
+		{"1", day, true},
+		{"3650", 3650 * day, true},
+		{"0", 0, false},
+		{"-3", 0, false},
+		{"3651", 0, false},
+		{"1.5", 0, false},
+		{"", 0, false},
+		{"ninety", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := parseDays(tt.text)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("parseDays(%q) = %v, %v", tt.text, got, err)
+		}
+	}
+	if got := daysText(history.DefaultRetention); got != "90" {
+		t.Errorf("daysText(default) = %q", got)
+	}
+}

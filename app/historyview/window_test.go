@@ -1,0 +1,337 @@
+package historyview
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// entries are the history the window tests start from, oldest first.
+func entries() []history.Entry {
+	at := time.Now().Add(-time.Hour)
+	form := json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","enum":["eu","us"]}}}`)
+	list := []history.Entry{
+		{Server: servers.Identity{Name: "deployer"}, Message: "Deploy to production?", Mode: servers.ModeForm, Schema: form,
+			Outcome: history.Accepted, Content: json.RawMessage(`{"region":"eu"}`)},
+		{Server: servers.Identity{Name: "files"}, Message: "Delete the **folder**? [see](https://evil.example)", Mode: servers.ModeForm,
+			Schema: json.RawMessage(`{"type":"object","properties":{}}`), Outcome: history.Declined},
+		{Server: servers.Identity{Name: "auth"}, Message: "Sign in", Mode: servers.ModeURL, URL: "https://auth.example.com/login",
+			Outcome: history.Stale, Reason: "the server cancelled"},
+		{Server: servers.Identity{Name: "deployer"}, Message: "Deploy staging", Mode: servers.ModeForm, Schema: form,
+			Outcome: history.Cancelled, Received: time.Now().Add(-30 * day)},
+	}
+	for i := range list {
+		if list[i].Received.IsZero() {
+			list[i].Received = at.Add(time.Duration(i) * time.Minute)
+		}
+	}
+	return list
+}
+
+// harness is the History window over a real store in a temporary
+// directory, with its background work done at once on the test goroutine.
+type harness struct {
+	t     *testing.T
+	app   fyne.App
+	store *history.Store
+	w     *Window
+}
+
+func open(t *testing.T, opts Options) *harness {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"} {
+		t.Setenv(v, filepath.Join(dir, v))
+	}
+	path := history.DefaultPath(filepath.Join(dir, "data"))
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return openAt(t, path, opts)
+}
+
+func openAt(t *testing.T, path string, opts Options) *harness {
+	t.Helper()
+	a := test.NewTempApp(t)
+	s, err := history.Open(path, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	for _, e := range entries() {
+		if _, err := s.Add(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := &harness{t: t, app: a, store: s, w: New(a, s, opts)}
+	h.w.run = func(_ time.Duration, work func() func()) { work()() }
+	h.w.Show()
+	return h
+}
+
+// messages are the first lines the list shows, top to bottom.
+func (h *harness) messages() []string {
+	var got []string
+	for _, e := range h.w.entries {
+		got = append(got, rowOf(e).headline)
+	}
+	if h.w.list.Length() != len(got) {
+		h.t.Fatalf("the list has %d rows for %d entries", h.w.list.Length(), len(got))
+	}
+	return got
+}
+
+// selectMessage selects the entry with message in the list.
+func (h *harness) selectMessage(message string) history.Entry {
+	h.t.Helper()
+	for i, e := range h.w.entries {
+		if e.Message == message {
+			h.w.list.Select(i)
+			return e
+		}
+	}
+	h.t.Fatalf("no entry %q in the list", message)
+	return history.Entry{}
+}
+
+// button finds a button by its text in the window or its top dialog.
+func (h *harness) button(text string) *widget.Button {
+	h.t.Helper()
+	roots := []fyne.CanvasObject{h.w.win.Content()}
+	if top := h.w.win.Canvas().Overlays().Top(); top != nil {
+		roots = append([]fyne.CanvasObject{top}, roots...)
+	}
+	for _, root := range roots {
+		if b := find(root, func(b *widget.Button) bool { return b.Text == text }); b != nil {
+			return b
+		}
+	}
+	h.t.Fatalf("no button %q", text)
+	return nil
+}
+
+// find returns the first T under o that ok accepts, or T's nil.
+func find[T fyne.CanvasObject](o fyne.CanvasObject, ok func(T) bool) T {
+	found, _ := search(o, ok)
+	return found
+}
+
+func search[T fyne.CanvasObject](o fyne.CanvasObject, ok func(T) bool) (T, bool) {
+	if t, is := o.(T); is && ok(t) {
+		return t, true
+	}
+	var children []fyne.CanvasObject
+	switch o := o.(type) {
+	case *fyne.Container:
+		children = o.Objects
+	case fyne.Widget:
+		children = test.WidgetRenderer(o).Objects()
+	}
+	for _, c := range children {
+		if found, is := search(c, ok); is {
+			return found, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+func TestSearchFiltersList(t *testing.T) {
+	h := open(t, Options{})
+	all := []string{"Sign in", "Delete the **folder**? [see](https://evil.example)", "Deploy to production?", "Deploy staging"}
+	tests := []struct {
+		name            string
+		text            string
+		server, outcome string
+		want            []string
+	}{
+		{"nothing typed", "", allServers, allOutcomes, all},
+		{"a word as typed", "deplo", allServers, allOutcomes, []string{"Deploy to production?", "Deploy staging"}},
+		{"two words", "deploy prod", allServers, allOutcomes, []string{"Deploy to production?"}},
+		{"a server", "", "files", allOutcomes, []string{all[1]}},
+		{"an outcome", "", allServers, "stale", []string{"Sign in"}},
+		{"words and filters", "deploy", "deployer", "cancelled", []string{"Deploy staging"}},
+		{"no match", "zebra", allServers, allOutcomes, nil},
+		{"query syntax is text", `"deploy" OR (`, allServers, allOutcomes, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h.w.search.SetText("")
+			test.Type(h.w.search, tt.text)
+			h.w.server.SetSelected(tt.server)
+			h.w.outcome.SetSelected(tt.outcome)
+			if got := h.messages(); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("list shows %q, want %q", got, tt.want)
+			}
+			if len(tt.want) == 0 && h.w.status.Text != "Nothing matches." {
+				t.Errorf("status %q", h.w.status.Text)
+			}
+		})
+	}
+	if got := h.w.server.Options; strings.Join(got, ",") != allServers+",auth,deployer,files" {
+		t.Errorf("server filter offers %v", got)
+	}
+}
+
+func TestDetailAndCopyAsJSON(t *testing.T) {
+	h := open(t, Options{})
+	e := h.selectMessage("Delete the **folder**? [see](https://evil.example)") // Markdown, shown as it is
+	d := h.w.detail
+	if d.message.Text != e.Message {
+		t.Errorf("message shown as %q", d.message.Text)
+	}
+	if !strings.Contains(d.request.Text, "\n  \"message\": ") || !strings.Contains(d.response.Text, `"action": "decline"`) {
+		t.Errorf("request %s\nresponse %s", d.request.Text, d.response.Text)
+	}
+	test.Tap(h.button("Copy as JSON"))
+	var copied struct {
+		ID      int64
+		Message string
+		Outcome string
+	}
+	if err := json.Unmarshal([]byte(h.app.Clipboard().Content()), &copied); err != nil {
+		t.Fatalf("clipboard: %v", err)
+	}
+	if copied.ID != e.ID || copied.Message != e.Message || copied.Outcome != "declined" {
+		t.Errorf("copied %+v", copied)
+	}
+}
+
+func TestClear(t *testing.T) {
+	tests := []struct {
+		name    string
+		confirm string
+		left    int
+	}{
+		{"cancelled", "Cancel", 4},
+		{"confirmed", "Delete everything", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := open(t, Options{})
+			test.Tap(h.button("Clear…"))
+			test.Tap(h.button(tt.confirm))
+			if n := len(h.messages()); n != tt.left {
+				t.Errorf("the list shows %d, want %d", n, tt.left)
+			}
+			if stored, _ := h.store.Search(context.Background(), history.Query{}); len(stored) != tt.left {
+				t.Errorf("the store holds %d, want %d", len(stored), tt.left)
+			}
+		})
+	}
+}
+
+func TestReplay(t *testing.T) {
+	h := open(t, Options{})
+	replays := func() []fyne.Window {
+		var ws []fyne.Window
+		for _, w := range h.app.Driver().AllWindows() {
+			if strings.HasPrefix(w.Title(), "Replay") {
+				ws = append(ws, w)
+			}
+		}
+		return ws
+	}
+	h.selectMessage("Sign in") // a URL request
+	if !h.w.detail.replay.Disabled() {
+		t.Error("a URL request can be replayed")
+	}
+	h.selectMessage("Deploy to production?")
+	test.Tap(h.button("Replay"))
+	ws := replays()
+	if len(ws) != 1 || ws[0].Title() != "Replay — deployer" {
+		t.Fatalf("replay windows: %v", ws)
+	}
+	accept := find(ws[0].Content(), func(b *widget.Button) bool { return b.Text == "Accept" })
+	if accept == nil {
+		t.Fatal("the replay has no Accept button")
+	}
+	test.Tap(accept)
+	if len(replays()) != 0 {
+		t.Error("the replay window stayed open after its answer")
+	}
+	note := find(h.w.win.Canvas().Overlays().Top(), func(l *widget.Label) bool { return l.Text == replayNote })
+	if note == nil {
+		t.Error("no word that nothing was sent")
+	}
+	if stored, _ := h.store.Search(context.Background(), history.Query{}); len(stored) != 4 {
+		t.Errorf("the replay recorded something: %d entries", len(stored))
+	}
+}
+
+func TestRefreshShowsNewEntries(t *testing.T) {
+	h := open(t, Options{})
+	e := entries()[0]
+	e.Message, e.Server.Name, e.Received = "A new one", "newcomer", time.Now()
+	if _, err := h.store.Add(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	h.w.Refresh()
+	if got := h.messages(); len(got) != 5 || got[0] != "A new one" {
+		t.Errorf("after Refresh the list shows %q", got)
+	}
+	if !strings.Contains(strings.Join(h.w.server.Options, ","), "newcomer") {
+		t.Errorf("the server filter lacks the new server: %v", h.w.server.Options)
+	}
+}
+
+func TestRetention(t *testing.T) {
+	tests := []struct {
+		name    string
+		days    string
+		confirm string // the button of the confirm dialog, "" for none
+		told    time.Duration
+		left    int
+	}{
+		{"longer needs no confirm", "120", "", 120 * day, 4},
+		{"shorter, confirmed", "7", "Yes", 7 * day, 3},
+		{"shorter, not confirmed", "7", "No", 0, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var told time.Duration
+			h := open(t, Options{OnRetention: func(d time.Duration) { told = d }})
+			if h.w.retention.days.Text != "90" {
+				t.Errorf("the setting starts at %q days", h.w.retention.days.Text)
+			}
+			h.w.retention.days.SetText(tt.days)
+			test.Tap(h.button("Apply"))
+			if tt.confirm != "" {
+				test.Tap(h.button(tt.confirm))
+			}
+			if told != tt.told {
+				t.Errorf("the app was told %v, want %v", told, tt.told)
+			}
+			if n := len(h.messages()); n != tt.left {
+				t.Errorf("%d entries left, want %d", n, tt.left)
+			}
+		})
+	}
+}
+
+func TestNoticeBanner(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.db")
+	if err := os.WriteFile(path, []byte(strings.Repeat("not a database ", 300)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := openAt(t, path, Options{})
+	if h.store.Notice() == "" {
+		t.Fatal("the damaged file gave no notice")
+	}
+	if find(h.w.win.Content(), func(l *widget.Label) bool { return l.Text == h.store.Notice() }) == nil {
+		t.Error("the notice is not shown")
+	}
+}
