@@ -15,15 +15,7 @@ import (
 
 // Schemas under testdata/args named form-* fit a form; json-* need the JSON editor.
 func TestArgsForm(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "args", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatal("no testdata", err)
-	}
-	for _, file := range files {
-		raw, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
+	forEachFile(t, "args", func(file string, raw []byte) {
 		// Decode as a client does, so the schema goes through mcp-go's types.
 		var tool mcp.Tool
 		if err := json.Unmarshal([]byte(`{"name":"t","inputSchema":`+string(raw)+`}`), &tool); err != nil {
@@ -37,7 +29,7 @@ func TestArgsForm(t *testing.T) {
 		if !wantForm && !strings.Contains(why, "#/properties/") {
 			t.Errorf("%s: the reason %q names no field", file, why)
 		}
-	}
+	})
 }
 
 // The form's fields keep the order the server wrote them in.

@@ -3,7 +3,6 @@ package serversview
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,15 +12,7 @@ import (
 // Each testdata/results/NAME.json, a tool result as a server sends it,
 // reads as NAME.txt.
 func TestResultText(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "results", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatal("no testdata", err)
-	}
-	for _, file := range files {
-		raw, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
+	forEachFile(t, "results", func(file string, raw []byte) {
 		msg := json.RawMessage(raw)
 		res, err := mcp.ParseCallToolResult(&msg)
 		if err != nil {
@@ -34,7 +25,7 @@ func TestResultText(t *testing.T) {
 		if got := resultText(res) + "\n"; got != string(want) {
 			t.Errorf("%s:\n%s\nwant:\n%s", file, got, want)
 		}
-	}
+	})
 }
 
 // A result made in process has structuredContent as a Go value.

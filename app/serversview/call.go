@@ -1,0 +1,348 @@
+package serversview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/forms/formview"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// callWindow is where one tool of one server is called: its arguments,
+// entered in a form or as JSON, then the call running, and its result.
+type callWindow struct {
+	w      *Window
+	key    string
+	server string
+	tool   mcp.Tool
+	win    fyne.Window
+	schema *forms.Schema // nil when a form cannot show the arguments
+	args   map[string]any
+
+	pages              *fyne.Container
+	argsPage, outPage  fyne.CanvasObject
+	argsBody           *fyne.Container
+	asJSON             *widget.Check
+	form               *forms.Form
+	view               *formview.View
+	jsonText           *widget.Entry
+	jsonErr            *widget.Label
+	spinner            *widget.Activity
+	heading, output    *widget.Label
+	links, linksHint   *widget.Label
+	edit, copy, cancel *widget.Button
+	retry, closeBtn    *widget.Button
+
+	stop   context.CancelFunc // ends the running call
+	gen    uint64             // calls started, so a late answer is dropped
+	closed chan struct{}      // closed with the window
+}
+
+// openCall shows the call window of a tool, bringing an open one forward.
+func (w *Window) openCall(server string, t mcp.Tool) {
+	key := server + "\x00" + t.Name
+	if c, ok := w.calls[key]; ok {
+		c.win.Show()
+		c.win.RequestFocus()
+		return
+	}
+	c := &callWindow{w: w, key: key, server: server, tool: t, stop: func() {}, closed: make(chan struct{})}
+	var why string
+	c.schema, why = argsForm(t)
+	c.win = w.app.NewWindow(fmt.Sprintf("Call %s on %s", toolTitle(t), server))
+	c.build(why)
+	c.win.SetOnClosed(c.closing)
+	c.win.Resize(fyne.NewSize(820, 620))
+	w.calls[key] = c
+	c.win.Show()
+}
+
+func (c *callWindow) build(why string) {
+	title := widget.NewLabelWithStyle(toolTitle(c.tool), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	sub := widget.NewLabelWithStyle(c.tool.Name+" on "+c.server, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	sub.Importance = widget.LowImportance
+	header := container.NewVBox(container.NewHBox(title, sub))
+	if c.tool.Description != "" {
+		d := newValueLabel()
+		d.SetText(c.tool.Description)
+		header.Add(d)
+	}
+	header.Add(widget.NewSeparator())
+
+	// The arguments page: a form, or a JSON editor.
+	c.jsonText = widget.NewMultiLineEntry()
+	c.jsonText.TextStyle = fyne.TextStyle{Monospace: true}
+	c.jsonText.SetText("{}")
+	c.jsonText.OnChanged = func(string) { c.jsonErr.Hide() }
+	c.jsonErr = newValueLabel()
+	c.jsonErr.Importance = widget.DangerImportance
+	c.jsonErr.Hide()
+	c.argsBody = container.NewStack()
+	argsTop := container.NewVBox()
+	if c.schema != nil {
+		c.asJSON = widget.NewCheck("Enter the arguments as JSON", c.switchEditor)
+		argsTop.Add(c.asJSON)
+		c.showForm(forms.NewForm(c.schema))
+	} else {
+		l := newValueLabel()
+		l.SetText(why)
+		l.Importance = widget.WarningImportance
+		argsTop.Add(l)
+		c.showJSON("{}")
+	}
+	c.argsPage = container.NewBorder(argsTop, nil, nil, nil, c.argsBody)
+
+	// The result page.
+	c.spinner = widget.NewActivity()
+	c.spinner.Hide()
+	c.heading = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.links = newValueLabel()
+	c.links.TextStyle = fyne.TextStyle{Monospace: true}
+	c.links.Hide()
+	c.linksHint = newValueLabel()
+	c.linksHint.Hide()
+	c.output = newValueLabel()
+	c.output.TextStyle = fyne.TextStyle{Monospace: true}
+	c.edit = widget.NewButtonWithIcon("Edit arguments", theme.DocumentCreateIcon(), c.editArgs)
+	c.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+		c.w.app.Clipboard().SetContent(c.output.Text)
+	})
+	c.cancel = widget.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { c.stop() })
+	c.retry = widget.NewButtonWithIcon("Retry call", theme.ViewRefreshIcon(), func() { c.start(c.args) })
+	c.closeBtn = widget.NewButton("Close", c.win.Close)
+	outTop := container.NewVBox(container.NewHBox(c.spinner, c.heading), c.links, c.linksHint)
+	outBar := container.NewHBox(c.edit, c.copy, layout.NewSpacer(), c.cancel, c.retry, c.closeBtn)
+	c.outPage = container.NewBorder(outTop, outBar, nil, nil,
+		widget.NewCard("", "", container.NewScroll(c.output)))
+	c.outPage.Hide()
+
+	c.pages = container.NewStack(c.argsPage, c.outPage)
+	c.win.SetContent(container.NewPadded(container.NewBorder(header, nil, nil, nil, c.pages)))
+}
+
+// showForm puts a form in the arguments page; Accept calls the tool.
+func (c *callWindow) showForm(f *forms.Form) {
+	c.form = f
+	c.view = formview.New(f, "Fill in the arguments, then Accept to call the tool.", formview.Options{})
+	c.view.OnResult = func(res forms.Result) {
+		if res.Action != forms.Accept {
+			c.win.Close()
+			return
+		}
+		args, err := parseArgs(string(res.Content))
+		if err != nil { // the form only sends objects; keep the person's input
+			c.showForm(f)
+			return
+		}
+		c.start(args)
+	}
+	c.argsBody.Objects = []fyne.CanvasObject{c.view}
+	c.argsBody.Refresh()
+}
+
+// showJSON puts the JSON editor in the arguments page.
+func (c *callWindow) showJSON(text string) {
+	c.jsonText.SetText(text)
+	c.jsonErr.Hide()
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), c.win.Close)
+	call := widget.NewButtonWithIcon("Call", theme.MediaPlayIcon(), c.callJSON)
+	call.Importance = widget.HighImportance
+	bottom := container.NewVBox(c.jsonErr, container.NewHBox(layout.NewSpacer(), cancel, call))
+	c.argsBody.Objects = []fyne.CanvasObject{container.NewBorder(nil, bottom, nil, nil, c.jsonText)}
+	c.argsBody.Refresh()
+}
+
+// callJSON calls the tool with the JSON typed, or says what is wrong with it.
+func (c *callWindow) callJSON() {
+	args, err := parseArgs(c.jsonText.Text)
+	if err != nil {
+		c.jsonErr.SetText("Not a JSON object: " + err.Error())
+		c.jsonErr.Show()
+		return
+	}
+	c.start(args)
+}
+
+// switchEditor moves what was entered between the form and the JSON
+// editor. JSON the form cannot take keeps the editor open with the reason.
+func (c *callWindow) switchEditor(toJSON bool) {
+	if toJSON {
+		args, _ := parseArgs(string(c.form.Content()))
+		c.showJSON(argsJSON(args))
+		return
+	}
+	f, err := c.formWith(c.jsonText.Text)
+	if err != nil {
+		c.asJSON.OnChanged = nil // stay on JSON without coming back here
+		c.asJSON.SetChecked(true)
+		c.asJSON.OnChanged = c.switchEditor
+		c.jsonErr.SetText("The form cannot show this JSON: " + err.Error())
+		c.jsonErr.Show()
+		return
+	}
+	c.showForm(f)
+}
+
+// formWith is a new form filled with the arguments in text.
+func (c *callWindow) formWith(text string) (*forms.Form, error) {
+	args, err := parseArgs(text)
+	if err != nil {
+		return nil, err
+	}
+	f := forms.NewForm(c.schema)
+	return f, fillForm(f, args)
+}
+
+// editArgs goes back to the arguments, filled with the last call's.
+func (c *callWindow) editArgs() {
+	c.stop()
+	text := argsJSON(c.args)
+	if f, err := c.formWith(text); c.schema != nil && err == nil && !c.asJSON.Checked {
+		c.showForm(f)
+	} else {
+		c.showJSON(text)
+	}
+	c.outPage.Hide()
+	c.argsPage.Show()
+}
+
+// start calls the tool with args in the background.
+func (c *callWindow) start(args map[string]any) {
+	c.stop()
+	c.gen++
+	gen := c.gen
+	c.args = args
+	c.argsPage.Hide()
+	c.outPage.Show()
+	c.showRunning()
+	conn, ok := c.w.deps.Manager.Conn(c.server)
+	if !ok {
+		c.finished(nil, fmt.Errorf("%s is not connected; try again once it is ready", c.server), servers.Identity{})
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c.stop = cancel
+	go func() {
+		res, err := conn.CallTool(ctx, c.tool.Name, args)
+		cancel()
+		c.w.do(func() {
+			if gen == c.gen {
+				c.finished(res, err, conn.Identity())
+			}
+		})
+	}()
+}
+
+func (c *callWindow) showRunning() {
+	c.spinner.Show()
+	c.spinner.Start()
+	c.heading.Importance = widget.MediumImportance
+	c.heading.SetText("Calling… Questions the tool asks open in their own windows.")
+	c.output.SetText("")
+	c.links.Hide()
+	c.linksHint.Hide()
+	c.cancel.Show()
+	c.retry.Hide()
+	c.edit.Disable()
+	c.copy.Disable()
+}
+
+// finished shows how a call ended; who is the server that answered.
+func (c *callWindow) finished(res *mcp.CallToolResult, err error, who servers.Identity) {
+	c.stop = func() {}
+	c.spinner.Stop()
+	c.spinner.Hide()
+	c.cancel.Hide()
+	c.edit.Enable()
+	c.copy.Enable()
+	c.retry.Show()
+	c.retry.SetText("Call again")
+	c.retry.Importance = widget.MediumImportance
+	c.retry.Refresh()
+	if links, bad, ok := linksOf(err); ok {
+		c.needLinks(who, links, bad, err)
+		return
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		c.setHeading("Cancelled.", widget.WarningImportance)
+		c.output.SetText("")
+	case err != nil:
+		c.setHeading("The call failed.", widget.DangerImportance)
+		c.output.SetText(err.Error())
+	case res.IsError:
+		c.setHeading("The tool reported an error.", widget.DangerImportance)
+		c.output.SetText(resultText(res))
+	default:
+		c.setHeading("Result", widget.SuccessImportance)
+		c.output.SetText(resultText(res))
+	}
+}
+
+func (c *callWindow) setHeading(text string, imp widget.Importance) {
+	c.heading.Importance = imp
+	c.heading.SetText(text)
+}
+
+// needLinks shows a -32042 answer: the links go to ShowLinks, shown the
+// same way as URL-mode requests, and Retry becomes the thing to do once
+// the person has dealt with them.
+func (c *callWindow) needLinks(who servers.Identity, links []servers.Params, bad []error, err error) {
+	c.setHeading("The server needs you to open a link first, then to retry the call.", widget.WarningImportance)
+	c.output.SetText(err.Error())
+	var lines []string
+	for _, l := range links {
+		lines = append(lines, l.Message+"\n  "+l.URL)
+	}
+	for _, b := range bad {
+		lines = append(lines, "Not shown, the link is not valid: "+b.Error())
+	}
+	c.links.SetText(strings.Join(lines, "\n"))
+	c.links.Show()
+	c.retry.SetText("Retry call")
+	if len(links) == 0 || c.w.deps.ShowLinks == nil {
+		c.linksReady()
+		return
+	}
+	c.linksHint.SetText("Waiting for you to deal with the link(s) in their own window…")
+	c.linksHint.Show()
+	done := c.w.deps.ShowLinks(who, links)
+	gen := c.gen
+	go func() {
+		select {
+		case <-done:
+			c.w.do(func() {
+				if gen == c.gen {
+					c.linksReady()
+				}
+			})
+		case <-c.closed:
+		}
+	}()
+}
+
+// linksReady makes Retry the primary action.
+func (c *callWindow) linksReady() {
+	c.linksHint.SetText("Done with the links: retry the call.")
+	c.linksHint.Show()
+	c.retry.Importance = widget.HighImportance
+	c.retry.Refresh()
+}
+
+// closing ends a running call with its window.
+func (c *callWindow) closing() {
+	c.stop()
+	c.gen++
+	close(c.closed)
+	delete(c.w.calls, c.key)
+}

@@ -1,0 +1,200 @@
+package serversview
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/demo"
+)
+
+// toolRow is the Tools tab's row of a tool, or nil.
+func (h *harness) toolRow(name string) *toolRow {
+	for _, o := range h.w.tools.box.Objects {
+		if r, ok := o.(*toolRow); ok && r.tool.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// openCall waits for a server's tools and taps Call… on one.
+func (h *harness) openCall(server, tool string) *callWindow {
+	h.t.Helper()
+	h.waitState(server, servers.StateReady)
+	h.selectServer(server)
+	h.waitFor("the tools of "+server, func() bool { return h.toolRow(tool) != nil })
+	test.Tap(h.toolRow(tool).call)
+	c := h.w.calls[server+"\x00"+tool]
+	if c == nil {
+		h.t.Fatal("Call… opened nothing")
+	}
+	return c
+}
+
+// answer takes the next elicitation from the router and replies.
+func (h *harness) answer(res forms.Result) *servers.Elicitation {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	e, err := h.router.Next(ctx)
+	if err != nil {
+		h.t.Fatal("no elicitation:", err)
+	}
+	if err := e.Reply(res); err != nil {
+		h.t.Fatal(err)
+	}
+	return e
+}
+
+// waitResult waits for the call to end with heading.
+func (h *harness) waitResult(c *callWindow, heading string) {
+	h.t.Helper()
+	h.waitFor("the result", func() bool { return c.heading.Text == heading })
+}
+
+func TestToolsListed(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h.waitState("demo", servers.StateReady)
+	h.waitFor("the tools", func() bool { return h.toolRow(demo.ToolNeedsLink) != nil })
+	for _, name := range []string{demo.ToolAskEveryField, demo.ToolAskConfirm, demo.ToolAskTwice, demo.ToolAskThenGiveUp, demo.ToolOpenLink, demo.ToolNeedsLink, demo.ToolInputRequired} {
+		if h.toolRow(name) == nil {
+			t.Errorf("%s is not listed", name)
+		}
+	}
+	if got := h.w.tools.status.Text; got != "demo has 7 tools." {
+		t.Errorf("status %q", got)
+	}
+
+	// A server that is not ready says so instead.
+	test.Tap(h.w.detail.toggle)
+	h.waitFor("the disabled message", func() bool {
+		return h.w.tools.status.Text == "demo is disabled. Enable it to see its tools." && len(h.w.tools.box.Objects) == 0
+	})
+}
+
+func TestCallToolShowsResult(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	c := h.openCall("demo", demo.ToolAskConfirm)
+	if c.view == nil || c.asJSON.Checked {
+		t.Fatal("ask_confirm's arguments are not a form")
+	}
+	c.view.Accept()
+	if e := h.answer(forms.Result{Action: forms.Decline}); e.Message != "Do you want to continue?" {
+		t.Errorf("the tool asked %q", e.Message)
+	}
+	h.waitResult(c, "Result")
+	if !strings.HasPrefix(c.output.Text, "The client declined.") || !strings.Contains(c.output.Text, `"action": "decline"`) {
+		t.Errorf("result:\n%s", c.output.Text)
+	}
+	if c.heading.Importance != widget.SuccessImportance || c.retry.Text != "Call again" {
+		t.Errorf("heading importance %v, retry %q", c.heading.Importance, c.retry.Text)
+	}
+	test.Tap(c.copy)
+	if got := h.w.app.Clipboard().Content(); got != c.output.Text {
+		t.Errorf("copied %q", got)
+	}
+	test.Tap(c.edit)
+	if !c.argsPage.Visible() || c.outPage.Visible() {
+		t.Error("Edit arguments did not go back to the form")
+	}
+	c.win.Close()
+	if h.w.calls[c.key] != nil {
+		t.Error("a closed call window is still listed")
+	}
+}
+
+func TestCallToolWithJSON(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	c := h.openCall("demo", demo.ToolAskConfirm)
+	test.Tap(c.asJSON)
+	if want := "{\n  \"message\": \"Do you want to continue?\"\n}"; c.jsonText.Text != want {
+		t.Errorf("the JSON editor starts with %q, want the form's content", c.jsonText.Text)
+	}
+	call := button(t, c.win.Content(), "Call")
+
+	c.jsonText.SetText("[1]")
+	test.Tap(call)
+	if !c.jsonErr.Visible() || c.jsonErr.Text != "Not a JSON object: the arguments must be a JSON object, in { }" {
+		t.Errorf("error %q (shown %v)", c.jsonErr.Text, c.jsonErr.Visible())
+	}
+
+	// JSON the form cannot take keeps the editor, and what was typed.
+	c.jsonText.SetText(`{"nope": 1}`)
+	test.Tap(c.asJSON)
+	if !c.asJSON.Checked || c.jsonText.Text != `{"nope": 1}` || !strings.Contains(c.jsonErr.Text, `no field "nope"`) {
+		t.Errorf("switching to the form with bad JSON: checked %v, text %q, error %q", c.asJSON.Checked, c.jsonText.Text, c.jsonErr.Text)
+	}
+
+	c.jsonText.SetText(`{"message": "Really?"}`)
+	test.Tap(call)
+	if e := h.answer(forms.Result{Action: forms.Decline}); e.Message != "Really?" {
+		t.Errorf("the tool asked %q", e.Message)
+	}
+	h.waitResult(c, "Result")
+}
+
+func TestCancelCall(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	c := h.openCall("demo", demo.ToolAskConfirm)
+	c.view.Accept()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	e, err := h.router.Next(ctx) // the tool is waiting for the person
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.cancel.Visible() || c.retry.Visible() {
+		t.Fatal("a running call cannot be cancelled")
+	}
+	test.Tap(c.cancel)
+	h.waitResult(c, "Cancelled.")
+	if !c.retry.Visible() || !c.edit.Visible() || c.cancel.Visible() {
+		t.Error("after cancelling, the call cannot be made again")
+	}
+	e.Reply(forms.Result{Action: forms.Cancel}) // the question may still wait
+}
+
+// A -32042 answer shows its links through ShowLinks; Retry then goes through.
+func TestNeedsLinkThenRetry(t *testing.T) {
+	entry := demoEntry(t, "linky")
+	entry.ProtocolVersion = "2025-11-25"
+	h := newDemoHarness(t, entry)
+	c := h.openCall("linky", demo.ToolNeedsLink)
+	c.view.Accept()
+
+	var req linkRequest
+	h.waitFor("ShowLinks to be called", func() bool {
+		select {
+		case req = <-h.links:
+			return true
+		default:
+			return false
+		}
+	})
+	if req.who.Name != "linky" || req.who.Reported.Name != demo.Name {
+		t.Errorf("ShowLinks for %+v", req.who)
+	}
+	if len(req.links) != 1 || req.links[0].Mode != servers.ModeURL || req.links[0].ElicitationID == "" ||
+		!strings.HasPrefix(req.links[0].URL, "https://example.com/elicit-desk-demo?session=") {
+		t.Fatalf("links %+v", req.links)
+	}
+	h.waitFor("the links", func() bool { return strings.Contains(c.links.Text, req.links[0].URL) })
+	if !c.retry.Visible() || c.retry.Text != "Retry call" || c.retry.Importance == widget.HighImportance {
+		t.Errorf("before the links are done: retry %q visible %v importance %v", c.retry.Text, c.retry.Visible(), c.retry.Importance)
+	}
+
+	close(req.done)
+	h.waitFor("Retry to become primary", func() bool { return c.retry.Importance == widget.HighImportance })
+	test.Tap(c.retry)
+	h.waitResult(c, "Result")
+	if !strings.Contains(c.output.Text, "The call went through") || !strings.Contains(c.output.Text, `"retried": true`) {
+		t.Errorf("result after retry:\n%s", c.output.Text)
+	}
+}

@@ -1,0 +1,213 @@
+package serversview
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// detail is the Overview tab: the selected server's configuration beside
+// what it reports, its state, last error and stderr, and the buttons that
+// change its entry.
+type detail struct {
+	w        *Window
+	content  fyne.CanvasObject
+	body     *fyne.Container
+	none     *widget.Label
+	name     *widget.RichText
+	target   *widget.Label
+	light    *canvas.Circle
+	state    *widget.Label
+	facts    *fyne.Container // transport, reported identity, protocol
+	problem  *widget.Label
+	warnings *widget.Label
+	stderr   *widget.Label
+	scroll   *container.Scroll
+	edit     *widget.Button
+	toggle   *widget.Button
+	remove   *widget.Button
+
+	transport, reported, protocol *widget.Label
+}
+
+func newDetail(w *Window) *detail {
+	d := &detail{w: w}
+	d.name = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading})
+	d.target = newValueLabel()
+	d.target.TextStyle = fyne.TextStyle{Monospace: true}
+	d.light = canvas.NewCircle(theme.Color(theme.ColorNameDisabled))
+	d.state = widget.NewLabel("")
+	d.state.TextStyle = fyne.TextStyle{Bold: true}
+	d.transport, d.reported, d.protocol = newValueLabel(), newValueLabel(), newValueLabel()
+	d.facts = container.New(layout.NewFormLayout(),
+		factLabel("Transport"), d.transport,
+		factLabel("Reported by the server"), d.reported,
+		factLabel("Protocol"), d.protocol,
+	)
+	d.problem = newValueLabel()
+	d.problem.Importance = widget.DangerImportance
+	d.warnings = newValueLabel()
+	d.warnings.Importance = widget.WarningImportance
+
+	d.stderr = widget.NewLabel("")
+	d.stderr.TextStyle = fyne.TextStyle{Monospace: true}
+	d.stderr.Selectable = true
+	d.scroll = container.NewScroll(d.stderr)
+	d.scroll.SetMinSize(fyne.NewSize(0, 140))
+
+	d.edit = widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() { w.editServer(w.selected) })
+	d.toggle = widget.NewButton("Disable", func() { w.toggleServer(w.selected) })
+	d.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), func() { w.confirmRemove(w.selected) })
+	d.remove.Importance = widget.DangerImportance
+
+	light := container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(lightSize), d.light))
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, nil, container.NewHBox(d.edit, d.toggle, d.remove), d.name),
+		d.target,
+		widget.NewSeparator(),
+		container.NewHBox(light, d.state),
+		d.problem,
+		d.facts,
+		d.warnings,
+	)
+	stderrCard := widget.NewCard("", "What the server wrote to stderr (last 64 KB)", d.scroll)
+	d.body = container.NewBorder(top, nil, nil, nil, stderrCard)
+	d.none = widget.NewLabel("Select a server, or add one.")
+	d.none.Alignment = fyne.TextAlignCenter
+	d.none.Importance = widget.LowImportance
+	d.content = container.NewPadded(container.NewStack(d.body, container.NewCenter(d.none)))
+	return d
+}
+
+// newValueLabel is a wrapping label whose text can be selected and copied.
+func newValueLabel() *widget.Label {
+	l := widget.NewLabel("")
+	l.Wrapping = fyne.TextWrapWord
+	l.Selectable = true
+	return l
+}
+
+// factLabel names a fact in the detail's grid.
+func factLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Importance = widget.LowImportance
+	return l
+}
+
+// show fills the tab with r; nil shows a hint instead.
+func (d *detail) show(r *row) {
+	d.body.Hidden, d.none.Hidden = r == nil, r != nil
+	d.body.Refresh()
+	d.none.Refresh()
+	if r == nil {
+		return
+	}
+	d.name.Segments[0].(*widget.TextSegment).Text = r.Name
+	d.name.Refresh()
+	d.target.SetText(r.target())
+	d.light.FillColor = theme.Color(lightColor(r.state()))
+	d.light.Refresh()
+	d.state.SetText(r.stateText(time.Now()))
+	d.transport.SetText(transportText(r.Entry.Transport))
+	reported := reportedText(r.Status.Identity.Reported)
+	if reported == "" {
+		reported = "Nothing yet: the server reports itself when it connects."
+	}
+	d.reported.SetText(reported)
+	d.protocol.SetText(r.protocolText())
+	setOptional(d.problem, errorText(r.problem()))
+	setOptional(d.warnings, warningsText(r.Entry.Warnings))
+	stderr := r.Status.Stderr
+	if stderr == "" {
+		stderr = "(nothing)"
+	}
+	if d.stderr.Text != stderr {
+		d.stderr.SetText(stderr)
+		d.scroll.ScrollToBottom()
+	}
+
+	d.edit.Enable()
+	d.remove.Enable()
+	d.toggle.SetText("Disable")
+	d.toggle.SetIcon(theme.MediaPauseIcon())
+	if r.Entry.Disabled {
+		d.toggle.SetText("Enable")
+		d.toggle.SetIcon(theme.MediaPlayIcon())
+	}
+	d.toggle.Enable()
+	if !r.InFile {
+		d.edit.Disable()
+		d.toggle.Disable()
+		d.remove.Disable()
+	}
+}
+
+// setOptional shows text in l, or hides l when there is none.
+func setOptional(l *widget.Label, text string) {
+	l.SetText(text)
+	l.Hidden = text == ""
+	l.Refresh()
+}
+
+// errorText is the last error for the detail, or "".
+func errorText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return "Last error: " + err.Error()
+}
+
+// warningsText lists what servers.json's reader ignored in the entry.
+func warningsText(warnings []string) string {
+	if len(warnings) == 0 {
+		return ""
+	}
+	return "Note: " + strings.Join(warnings, "\nNote: ")
+}
+
+// toggleServer enables a disabled server or disables an enabled one.
+func (w *Window) toggleServer(name string) {
+	r := w.selectedRow()
+	if r == nil || r.Name != name {
+		return
+	}
+	if err := setDisabled(w.deps.ConfigPath, name, !r.Entry.Disabled); err != nil {
+		w.showError("servers.json not saved", err)
+		return
+	}
+	w.refresh()
+}
+
+// confirmRemove asks before removing a server's entry.
+func (w *Window) confirmRemove(name string) {
+	msg := fmt.Sprintf("Remove %q from servers.json? Elicit Desk disconnects from it; other clients that read the file lose it too.", name)
+	confirm(w.win.Canvas(), "Remove "+name+"?", msg, "Remove", func() {
+		if err := removeEntry(w.deps.ConfigPath, name); err != nil {
+			w.showError("servers.json not saved", err)
+			return
+		}
+		w.selected = neighbour(w.rows, name)
+		w.refresh()
+	})
+}
+
+// neighbour is the server to select once name is gone: the next one, else
+// the one before, else none.
+func neighbour(rows []row, name string) string {
+	i := slices.IndexFunc(rows, func(r row) bool { return r.Name == name })
+	switch {
+	case i+1 < len(rows):
+		return rows[i+1].Name
+	case i > 0:
+		return rows[i-1].Name
+	}
+	return ""
+}

@@ -1,0 +1,246 @@
+package serversview
+
+import (
+	"errors"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// editor is the Add/Edit server dialog. It keeps what was typed, errors
+// and all, until it is saved or cancelled.
+type editor struct {
+	w        *Window
+	original string // the entry's name when the dialog opened; "" adds one
+	dlg      *modal
+
+	name, command, cwd, env, url, headers *widget.Entry
+	transport, protocol                   *widget.Select
+	disabled                              *widget.Check
+	errs                                  map[field]*widget.Label
+	saveErr                               *widget.Label
+	save                                  *widget.Button
+
+	stdioRows, remoteRows []fyne.CanvasObject
+}
+
+// addServer opens the dialog for a new entry.
+func (w *Window) addServer() {
+	w.openEditor("", entryForm{Transport: servers.TransportStdio, Protocol: negotiate}, nil)
+}
+
+// editServer opens the dialog on the entry called name, as the file has it now.
+func (w *Window) editServer(name string) {
+	cfg, err := servers.LoadConfig(w.deps.ConfigPath)
+	if err != nil {
+		w.showError("servers.json not read", err)
+		return
+	}
+	s, ok := cfg.Server(name)
+	if !ok {
+		w.showError("server gone", errors.New("servers.json has no server called "+name+" any more"))
+		return
+	}
+	w.openEditor(name, formFromEntry(s), s.Err)
+}
+
+// openEditor shows the dialog filled with f; entryErr is what is wrong with
+// the entry in the file.
+func (w *Window) openEditor(original string, f entryForm, entryErr error) {
+	e := &editor{w: w, original: original, errs: map[field]*widget.Label{}}
+	e.name = e.entry(fieldName, f.Name, "my-server")
+	e.command = e.entry(fieldCommand, f.CommandLine, "npx -y some-mcp-server")
+	e.command.TextStyle = fyne.TextStyle{Monospace: true}
+	e.cwd = e.entry(fieldCwd, f.Cwd, "Elicit Desk's own")
+	e.env = e.multiLine(fieldEnv, f.Env, "KEY=VALUE, one per line")
+	e.url = e.entry(fieldURL, f.URL, "https://mcp.example.com/mcp")
+	e.headers = e.multiLine(fieldHeaders, f.Headers, "Authorization=Bearer …, one per line")
+
+	var labels []string
+	for _, t := range transports() {
+		labels = append(labels, transportText(t))
+	}
+	e.transport = widget.NewSelect(labels, nil)
+	e.transport.SetSelected(transportText(f.Transport))
+	e.transport.OnChanged = func(string) { e.showTransport() }
+	e.protocol = widget.NewSelect(protocolChoices(), nil)
+	e.protocol.SetSelected(f.Protocol)
+	e.disabled = widget.NewCheck("Keep the entry without connecting to it", nil)
+	e.disabled.SetChecked(f.Disabled)
+
+	form := container.New(layout.NewFormLayout(),
+		widget.NewLabel("Name"), e.withError(fieldName, e.name, ""),
+		widget.NewLabel("Connects by"), e.transport,
+	)
+	e.stdioRows = addRows(form,
+		widget.NewLabel("Command line"), e.withError(fieldCommand, e.command, "Quoted as in a shell: 'my file' is one argument. Nothing is expanded."),
+		widget.NewLabel("Working directory"), e.withError(fieldCwd, e.cwd, ""),
+		widget.NewLabel("Environment"), e.withError(fieldEnv, e.env, "Added to the server's environment."),
+	)
+	e.remoteRows = addRows(form,
+		widget.NewLabel("URL"), e.withError(fieldURL, e.url, ""),
+		widget.NewLabel("Headers"), e.withError(fieldHeaders, e.headers, "Sent with every request."),
+	)
+	addRows(form,
+		widget.NewLabel("Protocol"), e.withError("", e.protocol, "negotiate lets the server choose; a pinned revision fails if the server will not speak it."),
+		layout.NewSpacer(), e.disabled,
+	)
+
+	top := container.NewVBox()
+	if entryErr != nil {
+		l := newValueLabel()
+		l.SetText("servers.json has problems with this entry:\n" + entryErr.Error())
+		l.Importance = widget.DangerImportance
+		top.Add(l)
+	}
+	e.saveErr = newValueLabel()
+	e.saveErr.Importance = widget.DangerImportance
+	e.saveErr.Hide()
+	content := container.NewBorder(top, e.saveErr, nil, nil, container.NewVScroll(form))
+
+	title := "Add server"
+	if original != "" {
+		title = "Edit " + original
+	}
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), e.close)
+	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.submit)
+	e.save.Importance = widget.HighImportance
+	e.showTransport()
+	e.dlg = showModal(w.win.Canvas(), title, content, fyne.NewSize(640, 620), cancel, e.save)
+	w.editor = e
+	w.win.Canvas().Focus(e.name)
+}
+
+// addRows appends label and input pairs to a form and returns them.
+func addRows(form *fyne.Container, objects ...fyne.CanvasObject) []fyne.CanvasObject {
+	for _, o := range objects {
+		form.Add(o)
+	}
+	return objects
+}
+
+// entry makes a one-line input whose error clears when it is edited.
+func (e *editor) entry(f field, text, placeholder string) *widget.Entry {
+	in := widget.NewEntry()
+	e.prepare(in, f, text, placeholder)
+	return in
+}
+
+// multiLine makes a monospace input of a few lines.
+func (e *editor) multiLine(f field, text, placeholder string) *widget.Entry {
+	in := widget.NewMultiLineEntry()
+	in.TextStyle = fyne.TextStyle{Monospace: true}
+	in.SetMinRowsVisible(3)
+	e.prepare(in, f, text, placeholder)
+	return in
+}
+
+func (e *editor) prepare(in *widget.Entry, f field, text, placeholder string) {
+	in.SetText(text)
+	in.SetPlaceHolder(placeholder)
+	in.OnChanged = func(string) {
+		if l := e.errs[f]; l != nil {
+			l.Hide()
+		}
+	}
+}
+
+// withError puts a hint and a hidden error label under an input.
+func (e *editor) withError(f field, in fyne.CanvasObject, hint string) fyne.CanvasObject {
+	box := container.NewVBox(in)
+	if hint != "" {
+		h := widget.NewLabel(hint)
+		h.Wrapping = fyne.TextWrapWord
+		h.Importance = widget.LowImportance
+		h.SizeName = theme.SizeNameCaptionText
+		box.Add(h)
+	}
+	if f != "" {
+		l := widget.NewLabel("")
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.DangerImportance
+		l.Hide()
+		e.errs[f] = l
+		box.Add(l)
+	}
+	return box
+}
+
+// showTransport shows the inputs of the chosen transport only.
+func (e *editor) showTransport() {
+	stdio := e.form().Transport == servers.TransportStdio
+	for _, o := range e.stdioRows {
+		setVisible(o, stdio)
+	}
+	for _, o := range e.remoteRows {
+		setVisible(o, !stdio)
+	}
+	if e.dlg != nil {
+		e.dlg.pop.Refresh()
+	}
+}
+
+// form is what the dialog holds now.
+func (e *editor) form() entryForm {
+	t := servers.TransportStdio
+	if i := slices.IndexFunc(transports(), func(t servers.Transport) bool { return transportText(t) == e.transport.Selected }); i >= 0 {
+		t = transports()[i]
+	}
+	return entryForm{
+		Name:        e.name.Text,
+		Transport:   t,
+		CommandLine: e.command.Text,
+		Cwd:         e.cwd.Text,
+		Env:         e.env.Text,
+		URL:         e.url.Text,
+		Headers:     e.headers.Text,
+		Protocol:    e.protocol.Selected,
+		Disabled:    e.disabled.Checked,
+	}
+}
+
+// submit saves the entry, or shows what stops it and keeps the dialog open.
+func (e *editor) submit() {
+	f := e.form()
+	errs, err := saveEntry(e.w.deps.ConfigPath, e.original, f)
+	for k, l := range e.errs {
+		l.SetText(errs[k])
+		l.Hidden = errs[k] == ""
+		l.Refresh()
+	}
+	switch {
+	case err != nil:
+		e.saveErr.SetText("servers.json was not saved: " + err.Error())
+		e.saveErr.Show()
+	case errs != nil:
+		e.saveErr.SetText("Correct the fields marked in red, then save again.")
+		e.saveErr.Show()
+	default:
+		e.w.selected = f.Name
+		e.close()
+		e.w.refresh()
+	}
+}
+
+// close dismisses the dialog.
+func (e *editor) close() {
+	e.dlg.hide()
+	if e.w.editor == e {
+		e.w.editor = nil
+	}
+}
+
+// setVisible shows or hides o.
+func setVisible(o fyne.CanvasObject, visible bool) {
+	if visible {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+}

@@ -1,0 +1,129 @@
+package serversview
+
+import (
+	"maps"
+	"os"
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+func TestAddServerWritesFile(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	test.Tap(h.w.list.add)
+	e := h.w.editor
+	if e == nil {
+		t.Fatal("Add server… opened nothing")
+	}
+	want := demoEntry(t, "second")
+	test.Type(e.name, "second")
+	test.Type(e.command, want.Identity())
+	test.Type(e.env, demoEnv+"=1")
+	e.protocol.SetSelected("2025-06-18")
+	test.Tap(e.save)
+	if h.w.editor != nil {
+		t.Fatalf("the dialog stayed open: %s", e.saveErr.Text)
+	}
+
+	cfg := h.configured()
+	got, ok := cfg.Server("second")
+	if !ok || cfg.Servers[1].Name != "second" {
+		t.Fatalf("servers.json holds %+v", cfg.Servers)
+	}
+	if got.Command != want.Command || !slices.Equal(got.Args, want.Args) || !maps.Equal(got.Env, want.Env) ||
+		got.ProtocolVersion != "2025-06-18" || got.Disabled || got.Err != nil {
+		t.Errorf("added %+v", got)
+	}
+
+	// The app's watcher connects it; the window selects it.
+	h.waitState("second", servers.StateReady)
+	h.waitFor("second selected and pinned", func() bool {
+		return h.w.selected == "second" && h.w.detail.protocol.Text == "2025-06-18 (pinned)"
+	})
+}
+
+// Bad input is shown under its field and nothing typed is lost.
+func TestBadEntryShowsErrorsAndKeepsText(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	before, err := os.ReadFile(h.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test.Tap(h.w.list.add)
+	e := h.w.editor
+	test.Type(e.name, "demo")
+	test.Type(e.command, "npx 'unclosed")
+	test.Type(e.cwd, "relative/dir")
+	test.Type(e.env, "JUNK")
+	test.Tap(e.save)
+
+	for f, want := range map[field]string{
+		fieldName:    `Another server is already called "demo".`,
+		fieldCommand: "The command line cannot be read: a ' quote is not closed.",
+		fieldCwd:     "Enter a full path, such as /home/me/project, or leave it empty.",
+		fieldEnv:     "Line 1: write KEY=VALUE.",
+	} {
+		if l := e.errs[f]; !l.Visible() || l.Text != want {
+			t.Errorf("%s: error %q (shown %v), want %q", f, l.Text, l.Visible(), want)
+		}
+	}
+	if h.w.editor != e || !e.saveErr.Visible() {
+		t.Fatal("the dialog closed on bad input")
+	}
+	if e.name.Text != "demo" || e.command.Text != "npx 'unclosed" || e.cwd.Text != "relative/dir" || e.env.Text != "JUNK" {
+		t.Errorf("typed text lost: %q %q %q %q", e.name.Text, e.command.Text, e.cwd.Text, e.env.Text)
+	}
+	if after, _ := os.ReadFile(h.path); string(after) != string(before) {
+		t.Errorf("bad input was written:\n%s", after)
+	}
+
+	// Editing a field clears its error; switching transport asks for a URL
+	// and keeps the command line for a switch back.
+	test.Type(e.name, "2")
+	if e.errs[fieldName].Visible() {
+		t.Error("the name's error stayed after an edit")
+	}
+	e.transport.SetSelected(transportText(servers.TransportHTTP))
+	if e.stdioRows[1].Visible() || !e.remoteRows[1].Visible() {
+		t.Error("the http transport shows the stdio inputs")
+	}
+	test.Type(e.url, "mcp.example.com")
+	test.Tap(e.save)
+	if l := e.errs[fieldURL]; !l.Visible() {
+		t.Error("a URL without a scheme was accepted")
+	}
+	if e.command.Text != "npx 'unclosed" {
+		t.Error("switching transport lost the command line")
+	}
+	test.Tap(button(t, h.w.win.Canvas().Overlays().Top(), "Cancel"))
+	if h.w.editor != nil || h.w.win.Canvas().Overlays().Top() != nil {
+		t.Error("Cancel left the dialog open")
+	}
+}
+
+// Editing keeps the entry's place and renames it.
+func TestEditRenamesInPlace(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "a"), demoEntry(t, "b"), demoEntry(t, "c"))
+	h.waitState("b", servers.StateReady)
+	h.selectServer("b")
+	test.Tap(h.w.detail.edit)
+	e := h.w.editor
+	if e.name.Text != "b" || e.env.Text != demoEnv+"=1\n" || e.protocol.Selected != negotiate {
+		t.Fatalf("the dialog shows %q %q %q", e.name.Text, e.env.Text, e.protocol.Selected)
+	}
+	e.name.SetText("b2")
+	test.Tap(e.disabled)
+	test.Tap(e.save)
+	var names []string
+	for _, s := range h.configured().Servers {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names, []string{"a", "b2", "c"}) {
+		t.Errorf("entries %q", names)
+	}
+	h.waitState("b2", servers.StateDisabled)
+	h.waitFor("b2 selected", func() bool { return h.w.selected == "b2" && h.row("b") == nil })
+}

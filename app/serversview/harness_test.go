@@ -1,0 +1,210 @@
+package serversview
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/demo"
+)
+
+// demoEnv makes the test binary, re-run as a child, serve the demo server:
+// a real stdio server process without building the app.
+const demoEnv = "ELICITDESK_TEST_DEMO_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(demoEnv) == "1" {
+		if err := demo.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// demoEntry is an entry of servers.json that runs the demo server.
+func demoEntry(t testing.TB, name string) servers.ServerConfig {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return servers.ServerConfig{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}, Transport: servers.TransportStdio}
+}
+
+// harness is the Servers window over a real manager watching a real
+// servers.json. UI work that the window posts from other goroutines runs
+// on the test goroutine, in waitFor, as fyne.Do runs it on the UI
+// goroutine in the app.
+type harness struct {
+	t      *testing.T
+	path   string
+	router *servers.Router
+	w      *Window
+	links  chan linkRequest // what ShowLinks was asked to show
+
+	mu   sync.Mutex
+	ui   []func()
+	wake chan struct{}
+}
+
+// linkRequest is one call of ShowLinks; closing done says the person is done.
+type linkRequest struct {
+	who   servers.Identity
+	links []servers.Params
+	done  chan struct{}
+}
+
+// newHarness writes file (servers.json's content) and shows the window.
+func newHarness(t *testing.T, file []byte) *harness {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"} {
+		t.Setenv(v, filepath.Join(home, v))
+	}
+	a := test.NewTempApp(t)
+	h := &harness{t: t, path: servers.ConfigPath(os.Getenv("XDG_CONFIG_HOME")), links: make(chan linkRequest, 4), wake: make(chan struct{}, 1)}
+	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(h.path, file, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	h.router = servers.NewRouter(servers.DefaultLimits, log)
+	var w *Window
+	m := servers.NewManager(h.router, log, func(s servers.Status) { w.Update(s) })
+	w = New(a, Deps{Manager: m, ConfigPath: h.path, ShowLinks: h.showLinks, Log: log})
+	w.do = h.post
+	h.w = w
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); m.Close() })
+	if err := m.Watch(ctx, h.path); err != nil {
+		t.Fatal(err)
+	}
+	w.Show()
+	w.Window().Resize(fyne.NewSize(1000, 660))
+	return h
+}
+
+// newDemoHarness shows the window over servers.json holding entries.
+func newDemoHarness(t *testing.T, entries ...servers.ServerConfig) *harness {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "servers.json")
+	if err := (&servers.Config{Path: path, Servers: entries}).Save(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newHarness(t, data)
+}
+
+func (h *harness) showLinks(who servers.Identity, links []servers.Params) <-chan struct{} {
+	done := make(chan struct{})
+	h.links <- linkRequest{who, links, done}
+	return done
+}
+
+// post queues UI work for the test goroutine.
+func (h *harness) post(f func()) {
+	h.mu.Lock()
+	h.ui = append(h.ui, f)
+	h.mu.Unlock()
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}
+
+// runUI runs the UI work queued so far.
+func (h *harness) runUI() {
+	h.mu.Lock()
+	fs := h.ui
+	h.ui = nil
+	h.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+}
+
+// waitFor runs UI work until cond holds.
+func (h *harness) waitFor(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.After(60 * time.Second)
+	for {
+		h.runUI()
+		if cond() {
+			return
+		}
+		select {
+		case <-h.wake:
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline:
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// row is the window's row of a server, or nil.
+func (h *harness) row(name string) *row {
+	for i := range h.w.rows {
+		if h.w.rows[i].Name == name {
+			return &h.w.rows[i]
+		}
+	}
+	return nil
+}
+
+// waitState waits until the list shows a server in state.
+func (h *harness) waitState(name string, state servers.State) {
+	h.t.Helper()
+	h.waitFor(name+" "+string(state), func() bool {
+		r := h.row(name)
+		return r != nil && r.state() == state
+	})
+}
+
+// selectServer selects a server in the list, as a click does.
+func (h *harness) selectServer(name string) {
+	h.t.Helper()
+	for i, r := range h.w.list.rows {
+		if r.Name == name {
+			h.w.list.list.Select(i)
+			return
+		}
+	}
+	h.t.Fatalf("%s is not listed", name)
+}
+
+// configured reads servers.json back.
+func (h *harness) configured() *servers.Config {
+	h.t.Helper()
+	cfg, err := servers.LoadConfig(h.path)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return cfg
+}
+
+// button finds a button by its text anywhere under o.
+func button(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
+	t.Helper()
+	for _, c := range test.LaidOutObjects(o) {
+		if b, ok := c.(*widget.Button); ok && b.Text == text && b.Visible() {
+			return b
+		}
+	}
+	t.Fatalf("no button %q", text)
+	return nil
+}

@@ -1,0 +1,188 @@
+package serversview
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// listTimeout bounds listing a server's tools.
+const listTimeout = 30 * time.Second
+
+// toolsKey names one connection of one server: a reconnect may bring other tools.
+type toolsKey struct {
+	name  string
+	since time.Time
+}
+
+// toolsPane is the Tools tab: the selected server's tools, each with Call….
+type toolsPane struct {
+	w       *Window
+	content fyne.CanvasObject
+	status  *widget.Label
+	spinner *widget.Activity
+	reload  *widget.Button
+	box     *fyne.Container // one toolRow per tool
+
+	loaded toolsKey // whose tools are shown or loading
+	gen    uint64   // loads started, so a late answer is dropped
+	cancel context.CancelFunc
+}
+
+func newToolsPane(w *Window) *toolsPane {
+	p := &toolsPane{w: w, cancel: func() {}}
+	p.status = newValueLabel()
+	p.spinner = widget.NewActivity()
+	p.spinner.Hide()
+	p.reload = widget.NewButtonWithIcon("Reload", theme.ViewRefreshIcon(), func() {
+		p.loaded = toolsKey{}
+		p.show(w.selectedRow())
+	})
+	p.box = container.NewVBox()
+	top := container.NewBorder(nil, nil, p.spinner, p.reload, p.status)
+	p.content = container.NewPadded(container.NewBorder(top, nil, nil, nil, container.NewVScroll(p.box)))
+	return p
+}
+
+// show lists r's tools, loading them when r is ready and they are not
+// loaded already for its current connection.
+func (p *toolsPane) show(r *row) {
+	if r == nil {
+		p.clear("")
+		return
+	}
+	if st := r.state(); st != servers.StateReady {
+		p.clear(notReadyText(r.Name, st))
+		return
+	}
+	if key := (toolsKey{r.Name, r.Status.Since}); key != p.loaded {
+		p.load(key)
+	}
+}
+
+// notReadyText says why a server's tools cannot be listed now.
+func notReadyText(name string, st servers.State) string {
+	switch st {
+	case servers.StateConnecting:
+		return fmt.Sprintf("%s is connecting; its tools show once it is ready.", name)
+	case servers.StateDisabled:
+		return fmt.Sprintf("%s is disabled. Enable it to see its tools.", name)
+	case servers.StateFailed:
+		return fmt.Sprintf("%s is not connected: see Overview for why. Its tools show once it is ready.", name)
+	}
+	return fmt.Sprintf("%s is not connected, so its tools cannot be listed.", name)
+}
+
+// clear stops any load and shows msg instead of tools.
+func (p *toolsPane) clear(msg string) {
+	p.cancel()
+	p.gen++
+	p.loaded = toolsKey{}
+	p.box.RemoveAll()
+	p.spinner.Stop()
+	p.spinner.Hide()
+	p.reload.Disable()
+	p.status.Importance = widget.MediumImportance
+	p.status.SetText(msg)
+}
+
+// load lists the tools of key's connection in the background.
+func (p *toolsPane) load(key toolsKey) {
+	p.clear("Loading tools…")
+	p.loaded = key
+	conn, ok := p.w.deps.Manager.Conn(key.name)
+	if !ok {
+		p.status.SetText(notReadyText(key.name, ""))
+		return
+	}
+	p.spinner.Show()
+	p.spinner.Start()
+	ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
+	p.cancel = cancel
+	gen := p.gen
+	go func() {
+		tools, err := conn.Tools(ctx)
+		cancel()
+		p.w.do(func() {
+			if gen == p.gen {
+				p.loadedTools(key.name, tools, err)
+			}
+		})
+	}()
+}
+
+// loadedTools shows the outcome of a load.
+func (p *toolsPane) loadedTools(server string, tools []mcp.Tool, err error) {
+	p.spinner.Stop()
+	p.spinner.Hide()
+	p.reload.Enable()
+	switch {
+	case err != nil:
+		p.status.Importance = widget.DangerImportance
+		p.status.SetText("The tools could not be listed: " + err.Error())
+		return
+	case len(tools) == 1:
+		p.status.SetText(server + " has 1 tool.")
+	default:
+		p.status.SetText(fmt.Sprintf("%s has %d tools.", server, len(tools)))
+	}
+	for _, t := range tools {
+		p.box.Add(newToolRow(t, func() { p.w.openCall(server, t) }))
+		p.box.Add(widget.NewSeparator())
+	}
+}
+
+// toolRow is one tool in the list: its title and name, its description,
+// and the button that calls it.
+type toolRow struct {
+	widget.BaseWidget
+	tool    mcp.Tool
+	call    *widget.Button
+	content fyne.CanvasObject
+}
+
+func newToolRow(t mcp.Tool, onCall func()) *toolRow {
+	r := &toolRow{tool: t, call: widget.NewButtonWithIcon("Call…", theme.MediaPlayIcon(), onCall)}
+	title := widget.NewLabelWithStyle(toolTitle(t), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	heading := container.NewHBox(title)
+	if toolTitle(t) != t.Name {
+		name := widget.NewLabelWithStyle(t.Name, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+		name.Importance = widget.LowImportance
+		heading.Add(name)
+	}
+	text := container.NewVBox(heading)
+	if t.Description != "" {
+		d := widget.NewLabel(t.Description)
+		d.Wrapping = fyne.TextWrapWord
+		d.Importance = widget.LowImportance
+		text.Add(d)
+	}
+	r.content = container.NewBorder(nil, nil, nil, container.NewVBox(r.call), text)
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// CreateRenderer implements fyne.Widget.
+func (r *toolRow) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(r.content)
+}
+
+// toolTitle is what a tool is called for people: its title, the title of
+// its annotations, or its name.
+func toolTitle(t mcp.Tool) string {
+	switch {
+	case t.Title != "":
+		return t.Title
+	case t.Annotations.Title != "":
+		return t.Annotations.Title
+	}
+	return t.Name
+}

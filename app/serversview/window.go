@@ -1,0 +1,167 @@
+// Package serversview is the Servers window: every configured MCP server
+// with its status light, identity, protocol, last error and stderr; adding,
+// editing, enabling, disabling and removing entries of servers.json; and
+// each server's tools, which can be called with arguments entered in a form
+// or as JSON. The Fyne code is kept thin: what to show and what to save is
+// decided by plain functions tested without a window.
+package serversview
+
+import (
+	"log/slog"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// Deps are what the window works with.
+type Deps struct {
+	// Manager gives the statuses and the live connections, for tools and calls.
+	Manager *servers.Manager
+	// ConfigPath is servers.json. Edits load it, change one entry and save;
+	// the app's Manager.Watch applies the saved file by itself.
+	ConfigPath string
+	// ShowLinks shows the URL elicitations a tool call's -32042 error
+	// carries, the same way as URL-mode requests; done is closed when the
+	// person has dealt with all of them.
+	ShowLinks func(who servers.Identity, links []servers.Params) (done <-chan struct{})
+	Log       *slog.Logger
+}
+
+// Window is the Servers window. Its fyne.Window is made on first Show and
+// only hidden when closed, so selection and open calls survive.
+type Window struct {
+	app  fyne.App
+	deps Deps
+	// do runs a function on the UI goroutine: fyne.Do, or a queue in tests.
+	do func(func())
+
+	mu    sync.Mutex // orders the snapshots taken off the UI goroutine
+	taken uint64     // snapshots taken
+
+	// The rest belongs to the UI goroutine.
+	shown    uint64 // the latest snapshot shown
+	rows     []row
+	fileErr  error // why servers.json could not be read, if it could not
+	selected string
+	win      fyne.Window
+	list     *serverList
+	detail   *detail
+	tools    *toolsPane
+	tabs     *container.AppTabs
+	editor   *editor                // the open Add/Edit dialog, if any
+	calls    map[string]*callWindow // open call windows by server and tool
+}
+
+// New returns the Servers window; nothing is shown until Show.
+func New(a fyne.App, d Deps) *Window {
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	return &Window{app: a, deps: d, do: fyne.Do, calls: map[string]*callWindow{}}
+}
+
+// Show shows the window and brings it to the front.
+func (w *Window) Show() {
+	w.Window().Show()
+	w.win.RequestFocus()
+	w.refresh()
+}
+
+// Window is the window itself, made on first use.
+func (w *Window) Window() fyne.Window {
+	if w.win == nil {
+		w.build()
+	}
+	return w.win
+}
+
+// Update tells the window a server's status changed. It may be called from
+// any goroutine, including the manager's own while it applies a change.
+func (w *Window) Update(servers.Status) { w.refresh() }
+
+// refresh reads servers.json and every status in the background, because
+// the manager may be busy applying a change (and calling Update while it
+// does), and then shows them unless a newer snapshot was shown already.
+func (w *Window) refresh() {
+	go func() {
+		w.mu.Lock()
+		statuses := w.deps.Manager.Statuses()
+		cfg, err := servers.LoadConfig(w.deps.ConfigPath)
+		w.taken++
+		n := w.taken
+		w.mu.Unlock()
+		w.do(func() {
+			if n <= w.shown {
+				return
+			}
+			w.shown = n
+			w.rows, w.fileErr = mergeRows(cfg, statuses), err
+			if w.win != nil {
+				w.showRows()
+			}
+		})
+	}()
+}
+
+func (w *Window) build() {
+	w.win = w.app.NewWindow("Servers — Elicit Desk")
+	w.list = newServerList(w)
+	w.detail = newDetail(w)
+	w.tools = newToolsPane(w)
+	w.tabs = container.NewAppTabs(
+		container.NewTabItemWithIcon("Overview", theme.InfoIcon(), w.detail.content),
+		container.NewTabItemWithIcon("Tools", theme.SettingsIcon(), w.tools.content),
+	)
+	split := container.NewHSplit(w.list.content, w.tabs)
+	split.Offset = 0.28
+	w.win.SetContent(split)
+	w.win.Resize(fyne.NewSize(1000, 660))
+	w.win.SetCloseIntercept(w.win.Hide)
+	w.showRows()
+}
+
+// showRows brings the list and the selected server's panes up to date.
+// A selected server missing from the rows stays selected: it may be one
+// just added or renamed that a snapshot taken before the save lacks.
+func (w *Window) showRows() {
+	if w.selected == "" && len(w.rows) > 0 {
+		w.selected = w.rows[0].Name
+	}
+	w.list.show(w.rows, w.selected, w.fileErr)
+	w.showSelected()
+}
+
+// selectedRow is the row of the selected server, or nil.
+func (w *Window) selectedRow() *row {
+	for i := range w.rows {
+		if w.rows[i].Name == w.selected {
+			return &w.rows[i]
+		}
+	}
+	return nil
+}
+
+// selectServer makes name the server the panes show.
+func (w *Window) selectServer(name string) {
+	if name == w.selected {
+		return
+	}
+	w.selected = name
+	w.showSelected()
+}
+
+func (w *Window) showSelected() {
+	r := w.selectedRow()
+	w.detail.show(r)
+	w.tools.show(r)
+}
+
+// showError reports a failed action in a dialog over the window.
+func (w *Window) showError(what string, err error) {
+	w.deps.Log.Warn(what, "err", err)
+	showMessage(w.win.Canvas(), "Something went wrong", err.Error())
+}
