@@ -5,7 +5,9 @@
 //
 // The first instance holds an OS lock on a file beside the socket for as
 // long as it runs; the OS drops it however the process ends, so the lock,
-// not the socket file, says who runs. Later instances send "show\n" over
+// not the socket file, says who runs. The lock file, the socket path with
+// ".lock" added, stays when the instance ends: removing it could let two
+// instances lock two different files. Later instances send "show\n" over
 // the Unix domain socket and get "ok\n" back.
 package instance
 
