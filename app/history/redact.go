@@ -8,11 +8,11 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 )
 
-// Redacted replaces the value of every secret-looking field in stored content.
-const Redacted = "[redacted]"
+// redacted replaces the value of every secret-looking field in stored content.
+const redacted = "[redacted]"
 
 // redact returns content with the value of each secret-looking field replaced
-// by Redacted, keys in their order, compacted. A field is secret when
+// by redacted, keys in their order, compacted. A field is secret when
 // forms.Field.Secret says so for its name and its title in schema; when the
 // schema does not parse, the name alone decides. Content that is not a JSON
 // object cannot be checked field by field, so all of it is replaced.
@@ -35,7 +35,7 @@ func redact(schema, content json.RawMessage) json.RawMessage {
 	}
 	out, ok := redactObject(content, secret)
 	if !ok {
-		whole, _ := json.Marshal(Redacted)
+		whole, _ := json.Marshal(redacted)
 		return whole
 	}
 	return out
@@ -61,7 +61,7 @@ func redactObject(content []byte, secret func(string) bool) (out json.RawMessage
 			return nil, false
 		}
 		if secret(key) {
-			value, _ = json.Marshal(Redacted)
+			value, _ = json.Marshal(redacted)
 		}
 		if buf.Len() > 1 {
 			buf.WriteByte(',')

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
@@ -88,7 +89,11 @@ func connect(path string, readOnly bool, busy time.Duration) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	dsn := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}).String()
+	slashed := filepath.ToSlash(abs)
+	if !strings.HasPrefix(slashed, "/") {
+		slashed = "/" + slashed // file:///C:/… on Windows
+	}
+	dsn := (&url.URL{Scheme: "file", Path: slashed, RawQuery: q.Encode()}).String()
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
@@ -124,7 +129,6 @@ CREATE TABLE entries (
 );
 CREATE INDEX entries_server ON entries(server_name);
 CREATE INDEX entries_outcome ON entries(outcome);
-CREATE INDEX entries_received ON entries(received);
 CREATE VIRTUAL TABLE entries_fts USING fts5(
 	server, target, reported, message, url, content, tags,
 	content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'

@@ -245,3 +245,24 @@ func TestNewestReceivedFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestOddPaths opens histories whose paths hold characters a file: URI
+// gives meaning to.
+func TestOddPaths(t *testing.T) {
+	for _, dir := range []string{"with space", "hash#dir", "query?dir", "percent%41dir", "ünï"} {
+		t.Run(dir, func(t *testing.T) {
+			path := filepath.Join(isolate(t), dir, "history.db")
+			s, err := Open(path, quiet())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if _, err := s.Add(context.Background(), fixtures()[0]); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("the history is not where asked: %v", err)
+			}
+		})
+	}
+}

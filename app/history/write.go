@@ -117,18 +117,19 @@ func unixNano(t time.Time) sql.NullInt64 {
 }
 
 // Prune deletes the entries received before olderThan, for the retention
-// setting, and returns how many went.
+// setting, and returns how many went. It goes by id, which follows the
+// received time (see firstID), so it reads only what it deletes.
 func (s *Store) Prune(ctx context.Context, olderThan time.Time) (int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
-	cut := olderThan.UnixNano()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE received < ?)`, cut); err != nil {
+	cut := olderThan.UnixMilli()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE id < ?)`, cut); err != nil {
 		return 0, err
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM entries WHERE received < ?`, cut)
+	res, err := tx.ExecContext(ctx, `DELETE FROM entries WHERE id < ?`, cut)
 	if err != nil {
 		return 0, err
 	}
