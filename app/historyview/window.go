@@ -27,6 +27,8 @@ type Options struct {
 	// OnRetention, if not nil, is told when the person changes the retention,
 	// so the app can store it. The window prunes the history itself.
 	OnRetention func(time.Duration)
+	// Do runs a function on the UI goroutine, later; nil means fyne.Do.
+	Do func(func())
 }
 
 // typingDelay is how long the search waits after a keystroke, so a word
@@ -67,15 +69,15 @@ func New(a fyne.App, store *history.Store, opts Options) *Window {
 	if opts.Retention <= 0 {
 		opts.Retention = history.DefaultRetention
 	}
-	w := &Window{app: a, store: store, opts: opts, run: background}
+	if opts.Do == nil {
+		opts.Do = fyne.Do
+	}
+	w := &Window{app: a, store: store, opts: opts}
+	w.run = func(delay time.Duration, work func() func()) {
+		time.AfterFunc(delay, func() { opts.Do(work()) })
+	}
 	w.build()
 	return w
-}
-
-// background is Window.run in the app: work on its own goroutine after
-// delay, its result applied through fyne.Do.
-func background(delay time.Duration, work func() func()) {
-	time.AfterFunc(delay, func() { fyne.Do(work()) })
 }
 
 // Show shows the window, brings it to the front and reloads the list.
@@ -88,7 +90,7 @@ func (w *Window) Show() {
 // Refresh reloads the list, for the app to call when it has recorded a
 // request. It may be called from any goroutine.
 func (w *Window) Refresh() {
-	fyne.Do(func() { w.load(0) })
+	w.opts.Do(func() { w.load(0) })
 }
 
 // Window is the fyne.Window, for the app to place or close.
