@@ -29,9 +29,8 @@ type callWindow struct {
 	schema *forms.Schema // nil when a form cannot show the arguments
 	args   map[string]any
 
-	pages              *fyne.Container
-	argsPage, outPage  fyne.CanvasObject
-	argsBody           *fyne.Container
+	argsPage           fyne.CanvasObject
+	argsBody, outPage  *fyne.Container
 	asJSON             *widget.Check
 	form               *forms.Form
 	view               *formview.View
@@ -41,7 +40,7 @@ type callWindow struct {
 	heading, output    *widget.Label
 	links, linksHint   *widget.Label
 	edit, copy, cancel *widget.Button
-	retry, closeBtn    *widget.Button
+	retry              *widget.Button
 
 	stop   context.CancelFunc // ends the running call
 	gen    uint64             // calls started, so a late answer is dropped
@@ -60,16 +59,19 @@ func (w *Window) openCall(server string, t mcp.Tool) {
 	var why string
 	c.schema, why = argsForm(t)
 	c.win = w.app.NewWindow(fmt.Sprintf("Call %s on %s", toolTitle(t), server))
+	c.win.Resize(fyne.NewSize(820, 620)) // first, so wrapped texts are measured at this width
 	c.build(why)
 	c.win.SetOnClosed(c.closing)
-	c.win.Resize(fyne.NewSize(820, 620))
 	w.calls[key] = c
 	c.win.Show()
 }
 
 func (c *callWindow) build(why string) {
 	title := widget.NewLabelWithStyle(toolTitle(c.tool), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	sub := widget.NewLabelWithStyle(c.tool.Name+" on "+c.server, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	sub := widget.NewLabel("on " + c.server)
+	if toolTitle(c.tool) != c.tool.Name {
+		sub.SetText(c.tool.Name + " on " + c.server)
+	}
 	sub.Importance = widget.LowImportance
 	header := container.NewVBox(container.NewHBox(title, sub))
 	if c.tool.Description != "" {
@@ -119,15 +121,15 @@ func (c *callWindow) build(why string) {
 	})
 	c.cancel = widget.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { c.stop() })
 	c.retry = widget.NewButtonWithIcon("Retry call", theme.ViewRefreshIcon(), func() { c.start(c.args) })
-	c.closeBtn = widget.NewButton("Close", c.win.Close)
+	closeBtn := widget.NewButton("Close", c.win.Close)
 	outTop := container.NewVBox(container.NewHBox(c.spinner, c.heading), c.links, c.linksHint)
-	outBar := container.NewHBox(c.edit, c.copy, layout.NewSpacer(), c.cancel, c.retry, c.closeBtn)
+	outBar := container.NewHBox(c.edit, c.copy, layout.NewSpacer(), c.cancel, c.retry, closeBtn)
 	c.outPage = container.NewBorder(outTop, outBar, nil, nil,
 		widget.NewCard("", "", container.NewScroll(c.output)))
 	c.outPage.Hide()
 
-	c.pages = container.NewStack(c.argsPage, c.outPage)
-	c.win.SetContent(container.NewPadded(container.NewBorder(header, nil, nil, nil, c.pages)))
+	pages := container.NewStack(c.argsPage, c.outPage)
+	c.win.SetContent(container.NewPadded(container.NewBorder(header, nil, nil, nil, pages)))
 }
 
 // showForm puts a form in the arguments page; Accept calls the tool.
@@ -183,14 +185,19 @@ func (c *callWindow) switchEditor(toJSON bool) {
 	}
 	f, err := c.formWith(c.jsonText.Text)
 	if err != nil {
-		c.asJSON.OnChanged = nil // stay on JSON without coming back here
-		c.asJSON.SetChecked(true)
-		c.asJSON.OnChanged = c.switchEditor
+		c.setJSONChecked(true)
 		c.jsonErr.SetText("The form cannot show this JSON: " + err.Error())
 		c.jsonErr.Show()
 		return
 	}
 	c.showForm(f)
+}
+
+// setJSONChecked sets the editor toggle without switching editors.
+func (c *callWindow) setJSONChecked(on bool) {
+	c.asJSON.OnChanged = nil
+	c.asJSON.SetChecked(on)
+	c.asJSON.OnChanged = c.switchEditor
 }
 
 // formWith is a new form filled with the arguments in text.
@@ -206,14 +213,17 @@ func (c *callWindow) formWith(text string) (*forms.Form, error) {
 // editArgs goes back to the arguments, filled with the last call's.
 func (c *callWindow) editArgs() {
 	c.stop()
-	text := argsJSON(c.args)
-	if f, err := c.formWith(text); c.schema != nil && err == nil && !c.asJSON.Checked {
-		c.showForm(f)
-	} else {
-		c.showJSON(text)
-	}
 	c.outPage.Hide()
 	c.argsPage.Show()
+	text := argsJSON(c.args)
+	if c.schema != nil && !c.asJSON.Checked {
+		if f, err := c.formWith(text); err == nil {
+			c.showForm(f)
+			return
+		}
+		c.setJSONChecked(true)
+	}
+	c.showJSON(text)
 }
 
 // start calls the tool with args in the background.
@@ -255,6 +265,7 @@ func (c *callWindow) showRunning() {
 	c.retry.Hide()
 	c.edit.Disable()
 	c.copy.Disable()
+	c.relayout()
 }
 
 // finished shows how a call ended; who is the server that answered.
@@ -269,6 +280,7 @@ func (c *callWindow) finished(res *mcp.CallToolResult, err error, who servers.Id
 	c.retry.SetText("Call again")
 	c.retry.Importance = widget.MediumImportance
 	c.retry.Refresh()
+	defer c.relayout()
 	if links, bad, ok := linksOf(err); ok {
 		c.needLinks(who, links, bad, err)
 		return
@@ -337,7 +349,11 @@ func (c *callWindow) linksReady() {
 	c.linksHint.Show()
 	c.retry.Importance = widget.HighImportance
 	c.retry.Refresh()
+	c.relayout()
 }
+
+// relayout lays the window out again after texts changed height.
+func (c *callWindow) relayout() { c.win.Content().Refresh() }
 
 // closing ends a running call with its window.
 func (c *callWindow) closing() {

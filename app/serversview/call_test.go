@@ -2,12 +2,16 @@ package serversview
 
 import (
 	"context"
+	"encoding/json"
+	"log/slog"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -138,6 +142,32 @@ func TestCallToolWithJSON(t *testing.T) {
 		t.Errorf("the tool asked %q", e.Message)
 	}
 	h.waitResult(c, "Result")
+}
+
+// A tool whose arguments no form can show gets the JSON editor, and a call
+// to a server that is not connected says so.
+func TestCallWithoutFormOrConnection(t *testing.T) {
+	a := test.NewTempApp(t)
+	log := slog.New(slog.DiscardHandler)
+	w := New(a, Deps{Manager: servers.NewManager(servers.NewRouter(servers.DefaultLimits, log), log, nil), ConfigPath: filepath.Join(t.TempDir(), "servers.json"), Log: log})
+	var tool mcp.Tool
+	if err := json.Unmarshal([]byte(`{"name": "search", "inputSchema": {"type": "object", "properties": {"filter": {"type": "object"}}}}`), &tool); err != nil {
+		t.Fatal(err)
+	}
+	w.openCall("gone", tool)
+	c := w.calls["gone\x00search"]
+	if c.view != nil || c.asJSON != nil || c.jsonText.Text != "{}" {
+		t.Fatal("the JSON editor is not shown")
+	}
+	c.jsonText.SetText(`{"filter": {"name": "x"}}`)
+	test.Tap(button(t, c.win.Content(), "Call"))
+	if c.heading.Text != "The call failed." || c.output.Text != "gone is not connected; try again once it is ready" {
+		t.Errorf("heading %q, output %q", c.heading.Text, c.output.Text)
+	}
+	test.Tap(c.edit)
+	if want := "{\n  \"filter\": {\n    \"name\": \"x\"\n  }\n}"; c.jsonText.Text != want || !c.argsPage.Visible() {
+		t.Errorf("Edit arguments shows %q", c.jsonText.Text)
+	}
 }
 
 func TestCancelCall(t *testing.T) {

@@ -12,28 +12,32 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // detail is the Overview tab: the selected server's configuration beside
 // what it reports, its state, last error and stderr, and the buttons that
 // change its entry.
 type detail struct {
-	w        *Window
-	content  fyne.CanvasObject
-	body     *fyne.Container
-	none     *widget.Label
-	name     *widget.RichText
-	target   *widget.Label
-	light    *canvas.Circle
-	state    *widget.Label
-	facts    *fyne.Container // transport, reported identity, protocol
-	problem  *widget.Label
-	warnings *widget.Label
-	stderr   *widget.Label
-	scroll   *container.Scroll
-	edit     *widget.Button
-	toggle   *widget.Button
-	remove   *widget.Button
+	w         *Window
+	content   fyne.CanvasObject
+	body      *fyne.Container // laid out again as texts change
+	stderrBox fyne.CanvasObject
+	top       *fyne.Container // what is above the stderr
+	none      *widget.Label
+	name      *widget.RichText
+	target    *widget.Label
+	light     *canvas.Circle
+	state     *widget.Label
+	facts     *fyne.Container // transport, reported identity, protocol
+	problem   *widget.Label
+	warnings  *widget.Label
+	stderr    *widget.Label
+	scroll    *container.Scroll
+	edit      *widget.Button
+	toggle    *widget.Button
+	remove    *widget.Button
 
 	transport, reported, protocol *widget.Label
 }
@@ -66,10 +70,9 @@ func newDetail(w *Window) *detail {
 	d.edit = widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() { w.editServer(w.selected) })
 	d.toggle = widget.NewButton("Disable", func() { w.toggleServer(w.selected) })
 	d.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), func() { w.confirmRemove(w.selected) })
-	d.remove.Importance = widget.DangerImportance
 
 	light := container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(lightSize), d.light))
-	top := container.NewVBox(
+	d.top = container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(d.edit, d.toggle, d.remove), d.name),
 		d.target,
 		widget.NewSeparator(),
@@ -79,7 +82,8 @@ func newDetail(w *Window) *detail {
 		d.warnings,
 	)
 	stderrCard := widget.NewCard("", "What the server wrote to stderr (last 64 KB)", d.scroll)
-	d.body = container.NewBorder(top, nil, nil, nil, stderrCard)
+	d.stderrBox = stderrCard
+	d.body = container.NewBorder(d.top, nil, nil, nil, stderrCard)
 	d.none = widget.NewLabel("Select a server, or add one.")
 	d.none.Alignment = fyne.TextAlignCenter
 	d.none.Importance = widget.LowImportance
@@ -105,11 +109,12 @@ func factLabel(text string) *widget.Label {
 // show fills the tab with r; nil shows a hint instead.
 func (d *detail) show(r *row) {
 	d.body.Hidden, d.none.Hidden = r == nil, r != nil
-	d.body.Refresh()
 	d.none.Refresh()
 	if r == nil {
+		d.body.Refresh()
 		return
 	}
+	defer d.body.Refresh() // wrapped texts changed height
 	d.name.Segments[0].(*widget.TextSegment).Text = r.Name
 	d.name.Refresh()
 	d.target.SetText(r.target())
@@ -125,6 +130,8 @@ func (d *detail) show(r *row) {
 	d.protocol.SetText(r.protocolText())
 	setOptional(d.problem, errorText(r.problem()))
 	setOptional(d.warnings, warningsText(r.Entry.Warnings))
+	// Only a local command has a stderr.
+	setVisible(d.stderrBox, r.Entry.Transport == servers.TransportStdio || r.Status.Stderr != "")
 	stderr := r.Status.Stderr
 	if stderr == "" {
 		stderr = "(nothing)"

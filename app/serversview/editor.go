@@ -25,6 +25,7 @@ type editor struct {
 	disabled                              *widget.Check
 	errs                                  map[field]*widget.Label
 	saveErr                               *widget.Label
+	body                                  *fyne.Container // laid out again as errors show
 	save                                  *widget.Button
 
 	stdioRows, remoteRows []fyne.CanvasObject
@@ -102,7 +103,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	e.saveErr = newValueLabel()
 	e.saveErr.Importance = widget.DangerImportance
 	e.saveErr.Hide()
-	content := container.NewBorder(top, e.saveErr, nil, nil, container.NewVScroll(form))
+	e.body = container.NewBorder(top, e.saveErr, nil, nil, container.NewVScroll(form))
 
 	title := "Add server"
 	if original != "" {
@@ -112,7 +113,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.submit)
 	e.save.Importance = widget.HighImportance
 	e.showTransport()
-	e.dlg = showModal(w.win.Canvas(), title, content, fyne.NewSize(640, 620), cancel, e.save)
+	e.dlg = showModal(w.win.Canvas(), title, e.body, fyne.NewSize(640, 620), cancel, e.save)
 	w.editor = e
 	w.win.Canvas().Focus(e.name)
 }
@@ -181,8 +182,8 @@ func (e *editor) showTransport() {
 	for _, o := range e.remoteRows {
 		setVisible(o, !stdio)
 	}
-	if e.dlg != nil {
-		e.dlg.pop.Refresh()
+	if e.body != nil {
+		e.body.Refresh()
 	}
 }
 
@@ -209,6 +210,7 @@ func (e *editor) form() entryForm {
 func (e *editor) submit() {
 	f := e.form()
 	errs, err := saveEntry(e.w.deps.ConfigPath, e.original, f)
+	defer e.body.Refresh()
 	for k, l := range e.errs {
 		l.SetText(errs[k])
 		l.Hidden = errs[k] == ""

@@ -4,6 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -78,7 +79,8 @@ func newListItem() fyne.CanvasObject {
 	state := widget.NewLabel("")
 	state.SizeName = theme.SizeNameCaptionText
 	state.Importance = widget.LowImportance
-	lightBox := container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(lightSize), light))
+	lightBox := container.New(layout.NewCustomPaddedLayout(0, 0, theme.Padding(), 0),
+		container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(lightSize), light)))
 	return container.NewBorder(nil, nil, lightBox, nil,
 		container.New(&tightVBox{}, name, state))
 }
@@ -87,7 +89,7 @@ func newListItem() fyne.CanvasObject {
 func updateListItem(o fyne.CanvasObject, r row) {
 	c := o.(*fyne.Container)
 	texts := c.Objects[0].(*fyne.Container).Objects
-	light := c.Objects[1].(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*canvas.Circle)
+	light := c.Objects[1].(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*canvas.Circle)
 	light.FillColor = theme.Color(lightColor(r.state()))
 	light.Refresh()
 	texts[0].(*widget.Label).SetText(r.Name)

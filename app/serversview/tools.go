@@ -31,6 +31,7 @@ type toolsPane struct {
 	spinner *widget.Activity
 	reload  *widget.Button
 	box     *fyne.Container // one toolRow per tool
+	frame   *fyne.Container // laid out again as the status line changes
 
 	loaded toolsKey // whose tools are shown or loading
 	gen    uint64   // loads started, so a late answer is dropped
@@ -48,7 +49,8 @@ func newToolsPane(w *Window) *toolsPane {
 	})
 	p.box = container.NewVBox()
 	top := container.NewBorder(nil, nil, p.spinner, p.reload, p.status)
-	p.content = container.NewPadded(container.NewBorder(top, nil, nil, nil, container.NewVScroll(p.box)))
+	p.frame = container.NewBorder(top, nil, nil, nil, container.NewVScroll(p.box))
+	p.content = container.NewPadded(p.frame)
 	return p
 }
 
@@ -92,6 +94,7 @@ func (p *toolsPane) clear(msg string) {
 	p.reload.Disable()
 	p.status.Importance = widget.MediumImportance
 	p.status.SetText(msg)
+	p.frame.Refresh()
 }
 
 // load lists the tools of key's connection in the background.
@@ -105,6 +108,7 @@ func (p *toolsPane) load(key toolsKey) {
 	}
 	p.spinner.Show()
 	p.spinner.Start()
+	p.frame.Refresh()
 	ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
 	p.cancel = cancel
 	gen := p.gen
@@ -124,6 +128,7 @@ func (p *toolsPane) loadedTools(server string, tools []mcp.Tool, err error) {
 	p.spinner.Stop()
 	p.spinner.Hide()
 	p.reload.Enable()
+	defer p.frame.Refresh()
 	switch {
 	case err != nil:
 		p.status.Importance = widget.DangerImportance

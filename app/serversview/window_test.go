@@ -1,8 +1,7 @@
 package serversview
 
 import (
-	"errors"
-	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
@@ -37,6 +36,11 @@ func TestListShowsDemoReady(t *testing.T) {
 	}
 	if d.toggle.Text != "Disable" {
 		t.Errorf("toggle says %q", d.toggle.Text)
+	}
+	win := h.w.Window()
+	h.w.Show()
+	if h.w.Window() != win {
+		t.Error("Show made a second window")
 	}
 }
 
@@ -110,13 +114,15 @@ func TestBrokenEntryShowsErrorAndCanBeEdited(t *testing.T) {
 func TestUnreadableFileKeepsShowingServers(t *testing.T) {
 	h := newDemoHarness(t, demoEntry(t, "demo"))
 	h.waitState("demo", servers.StateReady)
-	h.w.deps.ConfigPath += ".missing" // as if the file went away
+	if err := os.WriteFile(h.path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	h.w.Update(servers.Status{})
 	h.waitFor("the file error", func() bool { return h.w.list.fileErr.Visible() })
-	if h.row("demo") == nil || !h.w.detail.edit.Disabled() {
+	if r := h.row("demo"); r == nil || r.state() != servers.StateReady || !h.w.detail.edit.Disabled() {
 		t.Error("the running server is not listed, or can be edited without a file")
 	}
-	if !errors.Is(h.w.fileErr, fs.ErrNotExist) {
-		t.Errorf("fileErr = %v", h.w.fileErr)
+	if !strings.Contains(h.w.list.fileErr.Text, "servers.json:1:2") {
+		t.Errorf("file error %q does not say where", h.w.list.fileErr.Text)
 	}
 }
