@@ -24,13 +24,11 @@ type detail struct {
 	content   fyne.CanvasObject
 	body      *fyne.Container // laid out again as texts change
 	stderrBox fyne.CanvasObject
-	top       *fyne.Container // what is above the stderr
 	none      *widget.Label
 	name      *widget.RichText
 	target    *widget.Label
 	light     *canvas.Circle
 	state     *widget.Label
-	facts     *fyne.Container // transport, reported identity, protocol
 	problem   *widget.Label
 	warnings  *widget.Label
 	stderr    *widget.Label
@@ -51,7 +49,7 @@ func newDetail(w *Window) *detail {
 	d.state = widget.NewLabel("")
 	d.state.TextStyle = fyne.TextStyle{Bold: true}
 	d.transport, d.reported, d.protocol = newValueLabel(), newValueLabel(), newValueLabel()
-	d.facts = container.New(layout.NewFormLayout(),
+	facts := container.New(layout.NewFormLayout(),
 		factLabel("Transport"), d.transport,
 		factLabel("Reported by the server"), d.reported,
 		factLabel("Protocol"), d.protocol,
@@ -72,18 +70,17 @@ func newDetail(w *Window) *detail {
 	d.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), func() { w.confirmRemove(w.selected) })
 
 	light := container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(lightSize), d.light))
-	d.top = container.NewVBox(
+	top := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(d.edit, d.toggle, d.remove), d.name),
 		d.target,
 		widget.NewSeparator(),
 		container.NewHBox(light, d.state),
 		d.problem,
-		d.facts,
+		facts,
 		d.warnings,
 	)
-	stderrCard := widget.NewCard("", "What the server wrote to stderr (last 64 KB)", d.scroll)
-	d.stderrBox = stderrCard
-	d.body = container.NewBorder(d.top, nil, nil, nil, stderrCard)
+	d.stderrBox = widget.NewCard("", "What the server wrote to stderr (last 64 KB)", d.scroll)
+	d.body = container.NewBorder(top, nil, nil, nil, d.stderrBox)
 	d.none = widget.NewLabel("Select a server, or add one.")
 	d.none.Alignment = fyne.TextAlignCenter
 	d.none.Importance = widget.LowImportance

@@ -54,6 +54,9 @@ func (w *Window) editServer(name string) {
 // openEditor shows the dialog filled with f; entryErr is what is wrong with
 // the entry in the file.
 func (w *Window) openEditor(original string, f entryForm, entryErr error) {
+	if w.editor != nil {
+		return // one at a time: the open one has what was typed
+	}
 	e := &editor{w: w, original: original, errs: map[field]*widget.Label{}}
 	e.name = e.entry(fieldName, f.Name, "my-server")
 	e.command = e.entry(fieldCommand, f.CommandLine, "npx -y some-mcp-server")

@@ -83,8 +83,7 @@ func newHarness(t *testing.T, file []byte) *harness {
 	h.router = servers.NewRouter(servers.DefaultLimits, log)
 	var w *Window
 	m := servers.NewManager(h.router, log, func(s servers.Status) { w.Update(s) })
-	w = New(a, Deps{Manager: m, ConfigPath: h.path, ShowLinks: h.showLinks, Log: log})
-	w.do = h.post
+	w = New(a, Deps{Manager: m, ConfigPath: h.path, ShowLinks: h.showLinks, Log: log, Do: h.post})
 	h.w = w
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { cancel(); m.Close() })

@@ -115,7 +115,7 @@ func (p *toolsPane) load(key toolsKey) {
 	go func() {
 		tools, err := conn.Tools(ctx)
 		cancel()
-		p.w.do(func() {
+		p.w.deps.Do(func() {
 			if gen == p.gen {
 				p.loadedTools(key.name, tools, err)
 			}

@@ -29,6 +29,9 @@ type Deps struct {
 	// person has dealt with all of them.
 	ShowLinks func(who servers.Identity, links []servers.Params) (done <-chan struct{})
 	Log       *slog.Logger
+	// Do runs a function on the UI goroutine, later; nil means fyne.Do.
+	// Tests whose driver runs fyne.Do inline pass a queue of their own.
+	Do func(func())
 }
 
 // Window is the Servers window. Its fyne.Window is made on first Show and
@@ -36,8 +39,6 @@ type Deps struct {
 type Window struct {
 	app  fyne.App
 	deps Deps
-	// do runs a function on the UI goroutine: fyne.Do, or a queue in tests.
-	do func(func())
 
 	mu    sync.Mutex // orders the snapshots taken off the UI goroutine
 	taken uint64     // snapshots taken
@@ -51,7 +52,6 @@ type Window struct {
 	list     *serverList
 	detail   *detail
 	tools    *toolsPane
-	tabs     *container.AppTabs
 	editor   *editor                // the open Add/Edit dialog, if any
 	calls    map[string]*callWindow // open call windows by server and tool
 }
@@ -61,7 +61,10 @@ func New(a fyne.App, d Deps) *Window {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	return &Window{app: a, deps: d, do: fyne.Do, calls: map[string]*callWindow{}}
+	if d.Do == nil {
+		d.Do = fyne.Do
+	}
+	return &Window{app: a, deps: d, calls: map[string]*callWindow{}}
 }
 
 // Show shows the window and brings it to the front.
@@ -94,7 +97,7 @@ func (w *Window) refresh() {
 		w.taken++
 		n := w.taken
 		w.mu.Unlock()
-		w.do(func() {
+		w.deps.Do(func() {
 			if n <= w.shown {
 				return
 			}
@@ -112,11 +115,11 @@ func (w *Window) build() {
 	w.list = newServerList(w)
 	w.detail = newDetail(w)
 	w.tools = newToolsPane(w)
-	w.tabs = container.NewAppTabs(
+	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon("Overview", theme.InfoIcon(), w.detail.content),
 		container.NewTabItemWithIcon("Tools", theme.SettingsIcon(), w.tools.content),
 	)
-	split := container.NewHSplit(w.list.content, w.tabs)
+	split := container.NewHSplit(w.list.content, tabs)
 	split.Offset = 0.28
 	w.win.SetContent(split)
 	w.win.Resize(fyne.NewSize(1000, 660))
