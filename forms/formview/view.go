@@ -270,6 +270,9 @@ func (v *View) Freeze() {
 	for _, r := range v.rows {
 		disable(r.object)
 	}
+	for _, b := range v.buttons {
+		b.Disable()
+	}
 	v.bar.Hide()
 	v.problem.Hide()
 }
