@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elicitdesk/elicitdesk/app/control"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -76,16 +78,19 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	t := addTargetFlags(fs)
 	tool := fs.String("tool", "", "the tool to call")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON object")
-	answer := fs.String("answer", "defaults", "how to answer elicitations: defaults, decline, cancel, or a FILE of field values")
+	answer := fs.String("answer", "defaults", "how to answer elicitations: defaults, decline, cancel, a FILE of field values, or desk (a person, in the running app's windows)")
 	flags, command := splitCommand(args)
 	if err := fs.Parse(flags); err != nil || fs.NArg() != 0 || *tool == "" {
-		fmt.Fprintln(stderr, "usage: elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE] (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
+		fmt.Fprintln(stderr, "usage: elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE|desk] (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
 		return 2
 	}
 	var toolArgs map[string]any
 	if err := json.Unmarshal([]byte(*argsJSON), &toolArgs); err != nil {
 		fmt.Fprintln(stderr, "elicitdesk call: -args must be a JSON object:", err)
 		return 2
+	}
+	if *answer == answerDesk {
+		return callThroughDesk(t, command, *tool, toolArgs, stdout, stderr)
 	}
 	stderr = &syncWriter{w: stderr} // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
@@ -152,4 +157,27 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// answerDesk hands the call to the running app, whose windows ask a person.
+const answerDesk = "desk"
+
+// callThroughDesk asks the running app to call the tool on its connection
+// to the -server entry, and prints the result. Ctrl-C abandons the call.
+func callThroughDesk(t *target, command []string, tool string, args map[string]any, stdout, stderr io.Writer) int {
+	if t.server == "" || t.url != "" || len(command) > 0 {
+		fmt.Fprintln(stderr, "elicitdesk call: -answer desk needs -server NAME: the app calls its own connection")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	res, err := control.Call(ctx, control.DefaultPath(), control.Request{Server: t.server, Tool: tool, Arguments: args})
+	if err != nil {
+		fmt.Fprintln(stderr, "elicitdesk call:", err)
+		return 1
+	}
+	var out bytes.Buffer
+	json.Indent(&out, res, "", "  ")
+	fmt.Fprintf(stdout, "%s\n", out.Bytes())
+	return 0
 }

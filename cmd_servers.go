@@ -20,11 +20,21 @@ func configFlag(fs *flag.FlagSet) *string {
 
 // loadConfig opens the configuration, creating it with the demo server when missing.
 func loadConfig(path string) (*servers.Config, error) {
-	exe, err := os.Executable()
+	demo, err := demoEntry()
 	if err != nil {
 		return nil, err
 	}
-	return servers.EnsureConfig(path, servers.ServerConfig{Name: "demo", Command: exe, Args: []string{"demo-server"}})
+	return servers.EnsureConfig(path, demo)
+}
+
+// demoEntry is the built-in demo server, run by this very binary, which a
+// first start puts in servers.json so there is something to connect to.
+func demoEntry() (servers.ServerConfig, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return servers.ServerConfig{}, err
+	}
+	return servers.ServerConfig{Name: "demo", Command: exe, Args: []string{"demo-server"}}, nil
 }
 
 // runServers lists the configured servers.

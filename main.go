@@ -11,7 +11,7 @@ import (
 )
 
 const usage = `Usage:
-  elicitdesk                                    start the app
+  elicitdesk [-config FILE] [-v]                start the app: tray, request windows, history
   elicitdesk lint SCHEMA.json                   list the problems of a requestedSchema
   elicitdesk validate -schema SCHEMA.json CONTENT.json
                                                 check content against a requestedSchema
@@ -36,8 +36,8 @@ func main() {
 
 // run dispatches a command line and returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		return runPreview(nil, stdout, stderr)
+	if len(args) == 0 || args[0] == "-config" || args[0] == "-v" {
+		return runApp(args, stdout, stderr)
 	}
 	switch args[0] {
 	case "lint":

@@ -1,0 +1,275 @@
+// Package app is the Elicit Desk desktop app: it keeps the configured MCP
+// servers connected, raises a window for each elicitation, lives in the
+// system tray and remembers what was asked. The decisions live in plain Go
+// packages (servers, forms, trust, history); this package builds windows
+// and wires callbacks.
+package app
+
+import (
+	"context"
+	"log/slog"
+	"net/url"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/elicitdesk/elicitdesk/app/autostart"
+	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/app/historyview"
+	"github.com/elicitdesk/elicitdesk/app/serversview"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// Options say where the app keeps its files and how it starts at login.
+type Options struct {
+	ConfigPath  string               // servers.json
+	HistoryPath string               // history.db
+	Demo        servers.ServerConfig // the entry a first start writes to servers.json
+	Autostart   autostart.Entry
+	Log         *slog.Logger
+}
+
+// Desk is the running app.
+type Desk struct {
+	ctx     context.Context
+	fyne    fyne.App
+	opts    Options
+	log     *slog.Logger
+	router  *servers.Router
+	manager *servers.Manager
+	history *history.Store // nil when it could not be opened
+	writes  sync.WaitGroup // history writes under way
+
+	settings   Settings
+	queue      queue[*request]
+	serversWin *serversview.Window
+	historyWin *historyview.Window // nil without a history
+	settingsW  fyne.Window
+	tray       *tray // nil where there is no tray
+	focused    bool  // one of our windows has focus
+
+	openURL func(*url.URL) error
+	now     func() time.Time
+	// do runs f on the UI goroutine, later: fyne.Do, which tests replace
+	// because the test driver runs it at once on the caller's goroutine.
+	do func(f func())
+}
+
+// New prepares the app; Start connects the servers.
+func New(ctx context.Context, a fyne.App, opts Options) *Desk {
+	d := &Desk{ctx: ctx, fyne: a, opts: opts, log: opts.Log, now: time.Now, openURL: a.OpenURL, do: fyne.Do}
+	d.settings = loadSettings(a.Preferences())
+	d.queue.max = d.settings.MaxWindows
+	d.router = servers.NewRouter(servers.DefaultLimits, d.log)
+	d.router.OnRefused(func(x servers.Refusal) { d.record(refusalEntry(x)) })
+	d.manager = servers.NewManager(d.router, d.log, func(s servers.Status) {
+		d.log.Info("server", "name", s.Name, "state", s.State, "err", s.Err)
+		d.do(func() { d.serversWin.Update(s) })
+	})
+	d.serversWin = serversview.New(a, serversview.Deps{
+		Manager: d.manager, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
+		Do: func(f func()) { d.do(f) }, // tests replace d.do after New
+	})
+	lc := a.Lifecycle()
+	lc.SetOnEnteredForeground(func() { d.focused = true })
+	lc.SetOnExitedForeground(func() { d.focused = false })
+	return d
+}
+
+// Start opens the history, connects every configured server and begins
+// taking requests. Without a tray host it shows the Servers window, so the
+// app is never running unseen.
+func (d *Desk) Start() error {
+	if _, err := servers.EnsureConfig(d.opts.ConfigPath, d.opts.Demo); err != nil {
+		return err
+	}
+	d.openHistory()
+	if err := d.manager.Watch(d.ctx, d.opts.ConfigPath); err != nil {
+		return err
+	}
+	go d.take()
+	go d.clock()
+	var shown bool
+	if d.tray, shown = newTray(d); !shown {
+		w := d.serversWin.Window()
+		w.SetCloseIntercept(d.fyne.Quit)
+		d.serversWin.Show()
+	}
+	return nil
+}
+
+// Close stops every server and finishes writing the history.
+func (d *Desk) Close() {
+	d.manager.Close()
+	d.writes.Wait()
+	if d.history != nil {
+		d.history.Close()
+	}
+}
+
+// Front brings the app forward when the person starts it again: the oldest
+// request if one waits, the Servers window otherwise.
+func (d *Desk) Front() {
+	for _, r := range d.queue.all() {
+		if r.win != nil {
+			r.win.show()
+			return
+		}
+	}
+	d.serversWin.Show()
+}
+
+// take hands each request the router queues to the UI goroutine.
+func (d *Desk) take() {
+	for {
+		e, err := d.router.Next(d.ctx)
+		if err != nil {
+			return
+		}
+		d.do(func() { d.arrive(e) })
+	}
+}
+
+// clock keeps "arrived … ago" current.
+func (d *Desk) clock() {
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-d.ctx.Done():
+			return
+		case <-t.C:
+			d.do(func() {
+				now := d.now()
+				for _, r := range d.queue.open {
+					if r.win != nil {
+						r.win.tick(now)
+					}
+				}
+			})
+		}
+	}
+}
+
+// arrive takes in a new request: a window when fewer than the limit are
+// open, a place in the tray menu otherwise.
+func (d *Desk) arrive(e *servers.Elicitation) {
+	d.log.Debug("request arrived", "server", e.Server.Name, "id", e.ID, "mode", e.Mode)
+	r := d.newRequest(e)
+	if d.queue.add(r) {
+		d.open(r)
+	}
+	d.notify(r)
+	d.refreshTray()
+	go func() {
+		<-e.Context().Done()
+		d.do(func() {
+			if r.ended {
+				return
+			}
+			r.goStale(staleReason(e.Context()))
+			if r.win == nil {
+				d.drop(r)
+			}
+		})
+	}()
+}
+
+func (d *Desk) newRequest(e *servers.Elicitation) *request {
+	return &request{Elicitation: e, record: d.record, onEnd: d.refreshTray}
+}
+
+// open gives a request its window.
+func (d *Desk) open(r *request) {
+	if r.win != nil {
+		r.win.show()
+		return
+	}
+	if r.Mode == servers.ModeURL {
+		r.win = d.newLinkWindow(r)
+	} else {
+		fw, err := d.newFormWindow(r)
+		if err != nil {
+			d.log.Error("request could not be shown", "server", r.Server.Name, "err", err)
+			r.reply(cancelResult)
+			d.drop(r)
+			return
+		}
+		r.win = fw
+	}
+	r.win.show()
+	// The UI goroutine comes back here once the window is up and drawn.
+	d.do(func() {
+		d.log.Debug("request shown", "server", r.Server.Name, "id", r.ID, "after", d.now().Sub(r.Received))
+	})
+}
+
+// windowClosed lets the next waiting requests in.
+func (d *Desk) windowClosed(r *request) {
+	if r.onClosed != nil {
+		r.onClosed()
+	}
+	d.drop(r)
+}
+
+// drop forgets a request and opens the windows its place frees.
+func (d *Desk) drop(r *request) {
+	for _, next := range d.queue.remove(r) {
+		d.open(next)
+	}
+	d.refreshTray()
+}
+
+// others are the identities of every server but name, which a message
+// must not claim to be.
+func (d *Desk) others(name string) []servers.Identity {
+	var ids []servers.Identity
+	for _, s := range d.manager.Statuses() {
+		if s.Name != name {
+			ids = append(ids, s.Identity)
+		}
+	}
+	return ids
+}
+
+// showLinks shows the URL elicitations of a tool call's -32042 error,
+// each in its own window, and reports when the person has dealt with all.
+func (d *Desk) showLinks(who servers.Identity, links []servers.Params) <-chan struct{} {
+	done := make(chan struct{})
+	d.do(func() {
+		left := len(links)
+		if left == 0 {
+			close(done)
+			return
+		}
+		for _, p := range links {
+			r := d.newRequest(d.router.Expect(who, p))
+			r.onClosed = func() {
+				if left--; left == 0 {
+					close(done)
+				}
+			}
+			d.queue.open = append(d.queue.open, r)
+			d.open(r)
+		}
+		d.refreshTray()
+	})
+	return done
+}
+
+// record keeps an entry in the history without holding up the window.
+func (d *Desk) record(e history.Entry) {
+	if d.history == nil {
+		return
+	}
+	d.writes.Add(1)
+	go func() {
+		defer d.writes.Done()
+		if _, err := d.history.Add(context.WithoutCancel(d.ctx), e); err != nil {
+			d.log.Error("history not written", "err", err)
+			return
+		}
+		d.historyWin.Refresh()
+	}()
+}

@@ -1,0 +1,466 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/autostart"
+	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/demo"
+)
+
+// demoEnv makes the test binary the demo server, for tests that need a
+// real one.
+const demoEnv = "ELICITDESK_TEST_APP_DEMO"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(demoEnv) == "1" {
+		if err := demo.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	// The test driver runs fyne.Do on the caller's goroutine; the app
+	// expects one UI goroutine, so the tests run one, shared by every test
+	// because Fyne's caches are shared too.
+	go func() {
+		for f := range uiLoop {
+			f()
+		}
+	}()
+	os.Exit(m.Run())
+}
+
+// uiLoop is the UI goroutine's work, in order.
+var uiLoop = make(chan func(), 4096)
+
+// harness is a started Desk on the test driver with its own folders.
+type harness struct {
+	t      *testing.T
+	d      *Desk
+	dir    string
+	opened []*url.URL
+}
+
+// ui runs f on the UI goroutine and waits for it.
+func (h *harness) ui(f func()) {
+	done := make(chan struct{})
+	uiLoop <- func() {
+		defer close(done)
+		f()
+	}
+	<-done
+}
+
+// demoEntry runs this test binary as the demo server.
+func demoEntry(t *testing.T, name string) servers.ServerConfig {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return servers.ServerConfig{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}}
+}
+
+// start runs a Desk whose servers.json holds config (a first start with
+// the demo server when config is empty).
+func start(t *testing.T, config string) *harness {
+	t.Helper()
+	dir := t.TempDir()
+	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
+		t.Setenv(v, filepath.Join(dir, strings.ToLower(v)))
+	}
+	h := &harness{t: t, dir: dir}
+	cfgPath := filepath.Join(dir, "servers.json")
+	if config != "" {
+		if err := os.WriteFile(cfgPath, []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := test.NewTempApp(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	h.ui(func() { h.start(ctx, a, cfgPath) })
+	t.Cleanup(func() {
+		cancel()
+		h.d.Close()
+	})
+	return h
+}
+
+// start builds and starts the Desk on the UI goroutine.
+func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string) {
+	t, dir := h.t, h.dir
+	h.d = New(ctx, a, Options{
+		ConfigPath:  cfgPath,
+		HistoryPath: filepath.Join(dir, "history.db"),
+		Demo:        demoEntry(t, "demo"),
+		Autostart:   autostart.Entry{ID: "io.github.elicitdesk.test", Name: "Elicit Desk", Exec: []string{"elicitdesk"}, Dir: filepath.Join(dir, "autostart")},
+		Log:         slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	h.d.do = func(f func()) { uiLoop <- f }
+	h.d.openURL = func(u *url.URL) error {
+		h.opened = append(h.opened, u)
+		return nil
+	}
+	if err := h.d.Start(); err != nil {
+		t.Error(err)
+	}
+}
+
+// answer is what Router.Ask returned to the asking server.
+type answer struct {
+	res forms.Result
+	err error
+}
+
+// ask sends a request as server who would, and returns its answer later.
+func (h *harness) ask(ctx context.Context, who servers.Identity, p servers.Params) <-chan answer {
+	out := make(chan answer, 1)
+	go func() {
+		res, err := h.d.router.Ask(ctx, who, p)
+		out <- answer{res, err}
+	}()
+	return out
+}
+
+// askForm asks with a form of one required text field "name".
+func (h *harness) askForm(ctx context.Context, server, message string) <-chan answer {
+	return h.ask(ctx, servers.Identity{Name: server, Target: "run-" + server}, servers.Params{
+		Message: message, Mode: servers.ModeForm,
+		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","title":"Name"}},"required":["name"]}`),
+	})
+}
+
+// eventually waits until cond, read on the UI goroutine, holds.
+func (h *harness) eventually(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var ok bool
+		h.ui(func() { ok = cond() })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// request waits for the n-th request (0-based) to arrive.
+func (h *harness) request(n int) *request {
+	h.t.Helper()
+	var r *request
+	h.eventually("a request", func() bool {
+		all := h.d.queue.all()
+		if len(all) > n {
+			r = all[n]
+		}
+		return r != nil
+	})
+	return r
+}
+
+// content is a window's widget tree.
+func content(r *request) fyne.CanvasObject {
+	switch w := r.win.(type) {
+	case *formWindow:
+		return w.w.Content()
+	case *linkWindow:
+		return w.w.Content()
+	}
+	return nil
+}
+
+// button finds a visible button by its label.
+func button(t *testing.T, o fyne.CanvasObject, label string) *widget.Button {
+	t.Helper()
+	for _, x := range test.LaidOutObjects(o) {
+		if b, ok := x.(*widget.Button); ok && b.Text == label && b.Visible() {
+			return b
+		}
+	}
+	t.Fatalf("no button %q", label)
+	return nil
+}
+
+// shows reports whether text appears in the window.
+func shows(r *request, text string) bool {
+	return strings.Contains(test.RenderObjectToMarkup(content(r)), text)
+}
+
+// entries reads the history.
+func (h *harness) entries() []history.Entry {
+	h.t.Helper()
+	h.d.writes.Wait()
+	es, err := h.d.history.Search(context.Background(), history.Query{Limit: 100})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return es
+}
+
+func TestFormRequestButtons(t *testing.T) {
+	tests := []struct {
+		name    string
+		act     func(t *testing.T, r *request)
+		want    forms.Action
+		content string
+	}{
+		{"accept", func(t *testing.T, r *request) {
+			fw := r.win.(*formWindow)
+			test.Type(fw.w.Canvas().Focused(), "Ada")
+			test.Tap(button(t, content(r), "Accept"))
+		}, forms.Accept, `{"name":"Ada"}`},
+		{"decline", func(t *testing.T, r *request) { test.Tap(button(t, content(r), "Decline")) }, forms.Decline, ""},
+		{"cancel", func(t *testing.T, r *request) { test.Tap(button(t, content(r), "Cancel")) }, forms.Cancel, ""},
+		{"escape", func(t *testing.T, r *request) {
+			r.win.(*formWindow).w.Canvas().(interface{ OnTypedKey() func(*fyne.KeyEvent) }).OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		}, forms.Cancel, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := start(t, `{"mcpServers":{}}`)
+			got := h.askForm(context.Background(), "notes", "Who are you?")
+			r := h.request(0)
+			h.ui(func() { tt.act(t, r) })
+			a := <-got
+			if a.err != nil || a.res.Action != tt.want || string(a.res.Content) != tt.content {
+				t.Fatalf("answer %s %s %v, want %s %s", a.res.Action, a.res.Content, a.err, tt.want, tt.content)
+			}
+			h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
+			es := h.entries()
+			if len(es) != 1 || es[0].Outcome != outcome(tt.want) || es[0].Server.Name != "notes" || es[0].Message != "Who are you?" {
+				t.Fatalf("history %+v", es)
+			}
+		})
+	}
+}
+
+func TestStaleWhenTheServerCancels(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	got := h.askForm(ctx, "notes", "Who are you?")
+	r := h.request(0)
+	cancel(errors.Join(errors.New("the server cancelled the request"), errors.New("took too long\u202e")))
+	if a := <-got; a.err == nil {
+		t.Fatalf("a cancelled request was answered: %+v", a)
+	}
+	h.eventually("the stale banner", func() bool { return r.ended && shows(r, "The server cancelled the request: took too long") })
+	h.ui(func() {
+		fw := r.win.(*formWindow)
+		for _, x := range test.LaidOutObjects(fw.w.Content()) {
+			if b, ok := x.(*widget.Button); ok && b.Visible() && b.Text != "Close" && !b.Disabled() && isAnswer(b.Text) {
+				t.Errorf("button %q still offered", b.Text)
+			}
+			if e, ok := x.(*widget.Entry); ok && !e.Disabled() {
+				t.Error("the field still takes input")
+			}
+		}
+		test.Tap(button(t, fw.w.Content(), "Close"))
+	})
+	h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
+	if es := h.entries(); len(es) != 1 || es[0].Outcome != history.Stale || !strings.Contains(es[0].Reason, "took too long") {
+		t.Fatalf("history %+v", es)
+	}
+}
+
+func isAnswer(label string) bool {
+	return label == "Accept" || label == "Decline" || label == "Cancel"
+}
+
+func TestStaleWhenTheServerDisconnects(t *testing.T) {
+	h := start(t, "")
+	var conn *servers.Conn
+	h.eventually("the demo server", func() bool {
+		var ok bool
+		conn, ok = h.d.manager.Conn("demo")
+		return ok
+	})
+	called := make(chan error, 1)
+	go func() {
+		_, err := conn.CallTool(context.Background(), demo.ToolAskConfirm, nil)
+		called <- err
+	}()
+	r := h.request(0)
+	if r.Server.Name != "demo" || r.Server.Reported.Name != demo.Name {
+		t.Fatalf("identity %+v", r.Server)
+	}
+	cfg, err := servers.LoadConfig(h.d.opts.ConfigPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Servers[0].Disabled = true
+	if err := cfg.Save(); err != nil {
+		t.Fatal(err)
+	}
+	h.eventually("the stale banner", func() bool { return r.ended && shows(r, "disconnected") })
+	<-called
+	if es := h.entries(); len(es) != 1 || es[0].Outcome != history.Stale {
+		t.Fatalf("history %+v", es)
+	}
+}
+
+func TestIdentityHeader(t *testing.T) {
+	h := start(t, `{"mcpServers":{"bank":{"command":"bank-mcp","disabled":true}}}`)
+	who := servers.Identity{Name: "notes", Target: "npx notes-mcp", Reported: servers.ServerInfo{Name: "acme-files", Title: "Acme Files", Version: "2.1.0"}}
+	h.eventually("the bank entry", func() bool { return len(h.d.manager.Statuses()) == 1 })
+	h.ask(context.Background(), who, servers.Params{
+		Message: "This is bank: confirm the transfer.", Mode: servers.ModeForm,
+		Schema: json.RawMessage(`{"type":"object","properties":{}}`),
+	})
+	r := h.request(0)
+	h.ui(func() {
+		markup := test.RenderObjectToMarkup(content(r))
+		for _, want := range []string{"notes", "npx notes-mcp", "Reported by the server: Acme Files (acme-files) 2.1.0"} {
+			if !strings.Contains(markup, want) {
+				t.Errorf("header lacks %q", want)
+			}
+		}
+		if strings.Index(markup, "npx notes-mcp") > strings.Index(markup, "Reported by the server") {
+			t.Error("the server's claim shows before the configuration")
+		}
+		for _, w := range []string{"acme", "bank"} {
+			if !strings.Contains(strings.ToLower(warningsOf(content(r))), w) {
+				t.Errorf("no warning naming %q in %q", w, warningsOf(content(r)))
+			}
+		}
+		test.Tap(button(t, content(r), "Decline"))
+	})
+}
+
+// warningsOf joins the texts of warning labels.
+func warningsOf(o fyne.CanvasObject) string {
+	var out []string
+	for _, x := range test.LaidOutObjects(o) {
+		if l, ok := x.(*widget.Label); ok && l.Importance == widget.WarningImportance && l.Visible() {
+			out = append(out, l.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestURLRequest(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	who := servers.Identity{Name: "shop", Target: "https://shop.example/mcp"}
+	router := h.d.router
+	got := h.ask(context.Background(), who, servers.Params{
+		Message: "Sign in to pay", Mode: servers.ModeURL, ElicitationID: "e1",
+		URL: "http://user:secret@xn--pple-43d.com/login?next=1",
+	})
+	r := h.request(0)
+	h.ui(func() {
+		w := warningsOf(content(r))
+		for _, want := range []string{"https", "password", "аpple.com"} {
+			if !strings.Contains(w, want) {
+				t.Errorf("warnings lack %q:\n%s", want, w)
+			}
+		}
+		if len(h.opened) != 0 {
+			t.Fatal("opened before the person pressed Open")
+		}
+		test.Tap(button(t, content(r), "Open link"))
+	})
+	if a := <-got; a.res.Action != forms.Accept || len(a.res.Content) != 0 {
+		t.Fatalf("answer %+v", a)
+	}
+	if len(h.opened) != 1 || h.opened[0].String() != r.URL {
+		t.Fatalf("opened %v", h.opened)
+	}
+	lw := r.win.(*linkWindow)
+	h.eventually("the waiting state", func() bool {
+		return lw.waiting.Visible() && !lw.buttons.Visible() && strings.Contains(lw.status.Text, "Press Done")
+	})
+	router.Complete("shop", "e1")
+	h.eventually("completion", func() bool {
+		return strings.Contains(lw.status.Text, "says this step is complete") && !lw.progress.Visible()
+	})
+	h.ui(func() { test.Tap(button(t, content(r), "Done")) })
+	h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
+}
+
+func TestURLRequestThatCannotOpen(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	got := h.ask(context.Background(), servers.Identity{Name: "odd"}, servers.Params{
+		Message: "Look", Mode: servers.ModeURL, URL: "ftp://files.example/x",
+	})
+	r := h.request(0)
+	h.ui(func() {
+		if !button(t, content(r), "Open link").Disabled() {
+			t.Error("an ftp link can be opened")
+		}
+		test.Tap(button(t, content(r), "Decline"))
+	})
+	if a := <-got; a.res.Action != forms.Decline {
+		t.Fatalf("answer %+v", a)
+	}
+}
+
+func TestAtMostMaxWindows(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	for i := range 5 {
+		h.askForm(context.Background(), "s"+string(rune('a'+i)), "Question")
+		h.request(i)
+	}
+	var first *request
+	h.ui(func() {
+		if len(h.d.queue.open) != 3 || len(h.d.queue.waiting) != 2 {
+			t.Fatalf("open %d waiting %d", len(h.d.queue.open), len(h.d.queue.waiting))
+		}
+		if n := len(h.d.trayItems()); n != 1+5+7 {
+			t.Errorf("tray menu has %d items", n)
+		}
+		first = h.d.queue.open[0]
+		test.Tap(button(t, content(first), "Decline"))
+	})
+	h.eventually("the fourth window", func() bool {
+		return len(h.d.queue.open) == 3 && len(h.d.queue.waiting) == 1 && h.d.queue.open[2].Server.Name == "sd" && h.d.queue.open[2].win != nil
+	})
+}
+
+func TestRefusalsAreRecorded(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.d.router.SetLimits("flood", servers.Limits{Waiting: 1, PerMinute: 10})
+	h.askForm(context.Background(), "flood", "first")
+	h.request(0)
+	if a := <-h.askForm(context.Background(), "flood", "second"); a.res.Action != forms.Cancel {
+		t.Fatalf("over the limit: %+v", a)
+	}
+	es := h.entries()
+	if len(es) != 1 || es[0].Outcome != history.RateLimited || es[0].Message != "second" {
+		t.Fatalf("history %+v", es)
+	}
+}
+
+func TestMessageIsPlainAndFolded(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	long := "Click <a href='https://evil.example'>here</a> \u202eevil\u202c " + strings.Repeat("word ", 1<<18)
+	h.askForm(context.Background(), "chatty", long)
+	r := h.request(0)
+	h.ui(func() {
+		markup := test.RenderObjectToMarkup(content(r))
+		if strings.Contains(markup, "\u202e") || strings.Contains(markup, "hyperlink") {
+			t.Error("a bidi override or a link reached the window")
+		}
+		if !strings.Contains(markup, "&lt;a href=") && !strings.Contains(markup, "<a href=") {
+			t.Error("the markup-looking text is not shown as text")
+		}
+		test.Tap(button(t, content(r), "Show more"))
+		button(t, content(r), "Show less")
+	})
+}

@@ -1,0 +1,60 @@
+package app
+
+import (
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/forms/formview"
+)
+
+// formWindow asks the person to fill in a form-mode request.
+type formWindow struct {
+	w      fyne.Window
+	head   *header
+	view   *formview.View
+	closed bool
+}
+
+// newFormWindow builds the window of a form request; r.Schema parsed when
+// the request arrived, so an error here means a bug, not bad input.
+func (d *Desk) newFormWindow(r *request) (*formWindow, error) {
+	schema, err := forms.Parse(r.Schema)
+	if err != nil {
+		return nil, err
+	}
+	fw := &formWindow{w: d.fyne.NewWindow(title(r))}
+	fw.head = newHeader(r.Elicitation, d.others(r.Server.Name), fw.close)
+	fw.view = formview.New(forms.NewForm(schema), "", formview.Options{Header: fw.head.object})
+	fw.view.OnResult = func(res forms.Result) {
+		if r.reply(res) {
+			fw.close()
+		}
+	}
+	fw.view.Install(fw.w)
+	fw.w.SetOnClosed(func() {
+		fw.closed = true
+		d.windowClosed(r)
+	})
+	fw.w.Resize(fyne.NewSize(820, 640))
+	return fw, nil
+}
+
+func (fw *formWindow) show() {
+	fw.w.Show()
+	fw.w.RequestFocus()
+}
+
+func (fw *formWindow) stale(reason string) {
+	fw.view.Freeze()
+	fw.head.showStale(reason)
+}
+
+func (fw *formWindow) close() {
+	if !fw.closed {
+		fw.w.Close()
+	}
+}
+
+func (fw *formWindow) tick(now time.Time) { fw.head.tick(now) }

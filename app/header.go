@@ -1,0 +1,118 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/trust"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// header is the top of a request window: who asks, when, and what they
+// say. Everything the server sent in it is shown as plain text.
+type header struct {
+	received time.Time
+	ago      *widget.Label
+	banner   *fyne.Container // the stale banner, hidden until needed
+	reason   *widget.Label
+	object   fyne.CanvasObject
+}
+
+// newHeader builds the header of a request from who; others are the other
+// configured servers, whose names a message must not borrow.
+func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()) *header {
+	h := &header{received: e.Received, ago: widget.NewLabel("")}
+	h.ago.Importance = widget.LowImportance
+	h.tick(time.Now())
+
+	h.reason = widget.NewLabel("")
+	h.reason.Wrapping = fyne.TextWrapWord
+	h.reason.Importance = widget.WarningImportance
+	closeButton := widget.NewButton("Close", onClose)
+	closeButton.Importance = widget.HighImportance
+	h.banner = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), closeButton, h.reason)
+	h.banner.Hide()
+
+	parts := []fyne.CanvasObject{h.banner, identityBox(e.Server, trust.IdentityWarnings(e.Server, e.Message, others), h.ago)}
+	if e.Message != "" {
+		parts = append(parts, widget.NewSeparator(), newMessageBox(e.Message))
+	}
+	h.object = container.NewVBox(parts...)
+	return h
+}
+
+// identityBox shows the configured server large and first, and what the
+// server says about itself second, marked as its own claim.
+func identityBox(id servers.Identity, warnings []string, ago *widget.Label) fyne.CanvasObject {
+	name := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: trust.Text(id.Name)})
+	target := widget.NewLabelWithStyle(trust.Text(id.Target), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	target.Wrapping = fyne.TextWrapBreak
+	target.Selectable = true
+	box := container.NewVBox(container.NewBorder(nil, nil, nil, ago, name), target)
+	if r := reported(id.Reported); r != "" {
+		l := widget.NewLabel("Reported by the server: " + r)
+		l.Importance = widget.LowImportance
+		l.Wrapping = fyne.TextWrapWord
+		box.Add(l)
+	}
+	for _, w := range warnings {
+		box.Add(warning(w))
+	}
+	return box
+}
+
+// reported renders a server's serverInfo: "Title (name) version".
+func reported(info servers.ServerInfo) string {
+	var parts []string
+	switch {
+	case info.Title != "" && info.Title != info.Name:
+		parts = append(parts, info.Title)
+		if info.Name != "" {
+			parts = append(parts, "("+info.Name+")")
+		}
+	case info.Name != "":
+		parts = append(parts, info.Name)
+	}
+	if info.Version != "" {
+		parts = append(parts, info.Version)
+	}
+	return trust.Text(strings.Join(parts, " "))
+}
+
+// warning is one plain sentence with a warning sign.
+func warning(text string) fyne.CanvasObject {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.WarningImportance
+	return container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, l)
+}
+
+// tick updates how long ago the request arrived.
+func (h *header) tick(now time.Time) { h.ago.SetText(ago(now.Sub(h.received))) }
+
+// showStale shows why the request no longer waits.
+func (h *header) showStale(reason string) {
+	h.reason.SetText(reason)
+	h.banner.Show()
+}
+
+// ago says how long ago something arrived, as a person would say it.
+func ago(d time.Duration) string {
+	switch {
+	case d < 10*time.Second:
+		return "arrived just now"
+	case d < time.Minute:
+		return fmt.Sprintf("arrived %d s ago", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("arrived %d min ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("arrived %d h %d min ago", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("arrived %d days ago", int(d.Hours()/24))
+}

@@ -1,0 +1,60 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/app/historyview"
+)
+
+// openHistory opens the history database. A broken one never stops the
+// app: the store starts a fresh file beside it and says so, and when even
+// that fails the app runs without a history and says that.
+func (d *Desk) openHistory() {
+	s, err := history.Open(d.opts.HistoryPath, d.log)
+	if err != nil {
+		d.log.Error("running without a history", "err", err)
+		d.showError("The history cannot be kept", "Elicit Desk runs without a history this time: "+err.Error())
+		return
+	}
+	d.history = s
+	d.historyWin = historyview.New(d.fyne, s, historyview.Options{
+		Retention: d.settings.Retention,
+		Do:        d.do,
+		OnRetention: func(r time.Duration) {
+			d.settings.Retention = r
+			d.settings.save(d.fyne.Preferences())
+		},
+	})
+	if n := s.Notice(); n != "" {
+		d.showError("The history file had a problem", n)
+	}
+	d.prune()
+}
+
+// prune forgets what is older than the retention setting.
+func (d *Desk) prune() {
+	if d.history == nil {
+		return
+	}
+	before := d.now().Add(-d.settings.Retention)
+	d.writes.Add(1)
+	go func() {
+		defer d.writes.Done()
+		if n, err := d.history.Prune(context.WithoutCancel(d.ctx), before); err != nil {
+			d.log.Error("history not pruned", "err", err)
+		} else if n > 0 {
+			d.log.Info("history pruned", "entries", n)
+		}
+	}()
+}
+
+// showHistory opens the History window.
+func (d *Desk) showHistory() {
+	if d.historyWin == nil {
+		d.showError("There is no history", "The history could not be opened when Elicit Desk started; the log says why.")
+		return
+	}
+	d.historyWin.Show()
+}

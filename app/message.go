@@ -1,0 +1,66 @@
+package app
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/trust"
+)
+
+const (
+	// foldAt is how much of a message shows before "Show more".
+	foldAt = 600
+	// showAtMost bounds what "Show more" lays out: a megabyte of wrapped
+	// text would freeze the window, and nobody reads that much.
+	showAtMost = 64 << 10
+)
+
+// newMessageBox shows a server's message as plain, untrusted text: no
+// links, no markup, hidden characters made visible, long text folded.
+func newMessageBox(message string) fyne.CanvasObject {
+	text := trust.Text(message)
+	head, folded := trust.Fold(text, foldAt)
+	label := widget.NewLabel(head)
+	label.Wrapping = fyne.TextWrapWord
+	label.TextStyle = fyne.TextStyle{Bold: true}
+	label.Selectable = true
+	if !folded {
+		return label
+	}
+	full, cut := trust.Fold(text, showAtMost)
+	if cut {
+		full += fmt.Sprintf("\n\n[The message is %s; the rest is not shown. Copy message copies all of it.]", size(len(message)))
+	}
+	box := container.NewVBox(label)
+	var more *widget.Button
+	more = widget.NewButton("Show more", func() {
+		if more.Text == "Show more" {
+			label.SetText(full)
+			more.SetText("Show less")
+		} else {
+			label.SetText(head)
+			more.SetText("Show more")
+		}
+	})
+	more.Importance = widget.LowImportance
+	copyAll := widget.NewButton("Copy message", func() {
+		fyne.CurrentApp().Clipboard().SetContent(text)
+	})
+	copyAll.Importance = widget.LowImportance
+	box.Add(container.NewHBox(more, copyAll))
+	return box
+}
+
+// size renders a byte count for people.
+func size(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

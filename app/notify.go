@@ -1,0 +1,38 @@
+package app
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/trust"
+)
+
+// notify tells the person a request arrived while they look elsewhere.
+// It needs the session bus on Linux, like the tray.
+func (d *Desk) notify(r *request) {
+	if d.focused || d.tray == nil {
+		return
+	}
+	first, _, _ := strings.Cut(trust.Text(r.Message), "\n")
+	if head, cut := trust.Fold(first, 120); cut {
+		first = head + "…"
+	}
+	d.fyne.SendNotification(fyne.NewNotification(trust.Text(r.Server.Name)+" asks", first))
+}
+
+// showError shows a problem in a window of its own, since it may come from
+// the tray with no window open.
+func (d *Desk) showError(title, text string) {
+	w := d.fyne.NewWindow(title + " — Elicit Desk")
+	msg := widget.NewLabel(text)
+	msg.Wrapping = fyne.TextWrapWord
+	ok := widget.NewButton("OK", w.Close)
+	ok.Importance = widget.HighImportance
+	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewHBox(ok), widget.NewIcon(theme.ErrorIcon()), nil, msg)))
+	w.Resize(fyne.NewSize(440, 160))
+	w.Show()
+}
