@@ -21,9 +21,12 @@ run: deps build
 build:
 	$(GO) build -o $(BIN) .
 
-test: test-deps peers
+# The end-to-end tests and benchmarks run the built app on a virtual display.
+APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
+
+test: test-deps peers build
 	$(GO) vet $(PKGS)
-	$(PEERS_ENV) $(GO) test -race -timeout 20m $(PKGS)
+	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -timeout 20m $(PKGS)
 
 # The real MCP peers the tests run against (conformance suite, server-
 # everything, Node 22), pinned by testdata/peers/package-lock.json.
@@ -35,8 +38,8 @@ $(PEERS)/node_modules/.installed: $(PEERS)/package.json $(PEERS)/package-lock.js
 	npm ci --prefix $(PEERS) --no-audit --no-fund --loglevel=error
 	touch $@
 
-bench: deps peers
-	$(PEERS_ENV) $(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+bench: test-deps peers build
+	$(PEERS_ENV) $(APP_ENV) $(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
 # fuzz runs each fuzz target for FUZZTIME (the seed corpora run in `make test`).
 FUZZTIME ?= 30s
@@ -44,6 +47,9 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./forms
 	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./forms
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadConfig$$' -fuzztime $(FUZZTIME) ./servers
+	$(GO) test -run '^$$' -fuzz '^FuzzText$$' -fuzztime $(FUZZTIME) ./app/trust
+	$(GO) test -run '^$$' -fuzz '^FuzzInspectLink$$' -fuzztime $(FUZZTIME) ./app/trust
+	$(GO) test -run '^$$' -fuzz '^FuzzSearch$$' -fuzztime $(FUZZTIME) ./app/history
 
 deps:
 	@$(call install,$(BUILD_DEPS))

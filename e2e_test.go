@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// binEnv names the built elicitdesk binary; make test sets it, so the
+// end-to-end tests run the program people install, not the test binary.
+const binEnv = "ELICITDESK_BIN"
+
+// desktop is a virtual X display with the app running on it.
+type desktop struct {
+	t   testing.TB
+	bin string
+	env []string
+	app *exec.Cmd
+	log *logBuffer
+}
+
+// logBuffer keeps what the app logs, for tests to read while it writes.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// startDesktop starts Xvfb and, on it, the app with temporary HOME and XDG
+// folders and servers.json holding config (the demo server when empty).
+func startDesktop(t testing.TB, config string) *desktop {
+	t.Helper()
+	bin := os.Getenv(binEnv)
+	if bin == "" {
+		t.Skip(binEnv + " is not set: make test builds the app and sets it")
+	}
+	for _, tool := range []string{"Xvfb", "xdotool"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed (make test-deps installs it): %v", tool, err)
+		}
+	}
+	home := t.TempDir()
+	d := &desktop{t: t, bin: bin, log: &logBuffer{}}
+	d.env = append(os.Environ(), "DISPLAY="+startXvfb(t), "FYNE_PLATFORM=x11", "LANG=en_US.UTF-8",
+		"DBUS_SESSION_BUS_ADDRESS=", "HOME="+home)
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
+		dir := filepath.Join(home, strings.ToLower(v))
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		d.env = append(d.env, v+"="+dir)
+	}
+	if config != "" {
+		path := filepath.Join(home, "xdg_config_home", "elicitdesk", "servers.json")
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.app = exec.Command(bin, "-v")
+	d.app.Env = d.env
+	d.app.Stdout, d.app.Stderr = d.log, d.log
+	if err := d.app.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if d.app.ProcessState == nil {
+			d.app.Process.Kill()
+			d.app.Wait()
+		}
+		if t.Failed() {
+			t.Logf("app log:\n%s", d.log)
+			out, _ := exec.Command("ls", "-laR", home).CombinedOutput()
+			t.Logf("%s", out)
+		}
+	})
+	return d
+}
+
+// startXvfb starts a virtual X server and returns its display name.
+func startXvfb(t testing.TB) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x1024x24", "-nolisten", "tcp")
+	x.ExtraFiles = []*os.File{w}
+	if err := x.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	t.Cleanup(func() {
+		x.Process.Kill()
+		x.Wait()
+	})
+	line, err := bufio.NewReader(r).ReadString('\n')
+	r.Close()
+	n, convErr := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || convErr != nil {
+		t.Fatalf("Xvfb gave no display: %q %v", line, err)
+	}
+	return ":" + strconv.Itoa(n)
+}
+
+// run runs a command on the desktop and returns its standard output.
+func (d *desktop) run(name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env = d.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return string(out), fmt.Errorf("%s %v: %w: %s", name, args, err, stderr.String())
+	}
+	return string(out), nil
+}
+
+// window waits for a window whose title contains title, other than those
+// in not, and returns its X id.
+func (d *desktop) window(title string, not ...string) string {
+	d.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		out, _ := d.run("xdotool", "search", "--onlyvisible", "--name", title)
+		for _, id := range strings.Fields(out) {
+			if !contains(not, id) {
+				return id
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	d.t.Fatalf("no window %q appeared", title)
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// keys focuses window id and types: text, then each key.
+func (d *desktop) keys(id, text string, keys ...string) {
+	d.t.Helper()
+	if _, err := d.run("xdotool", "windowfocus", "--sync", id); err != nil {
+		d.t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // the first frame, before typing
+	if text != "" {
+		if _, err := d.run("xdotool", "type", "--delay", "20", text); err != nil {
+			d.t.Fatal(err)
+		}
+	}
+	for _, k := range keys {
+		if _, err := d.run("xdotool", "key", k); err != nil {
+			d.t.Fatal(err)
+		}
+	}
+}
+
+// TestDesktopEndToEnd runs the built app on a virtual display with the
+// demo server: a tool call through the app raises two request windows, a
+// person answers them with the keyboard, and the tool's result and the
+// history say what they answered.
+func TestDesktopEndToEnd(t *testing.T) {
+	d := startDesktop(t, "")
+	d.window("Servers") // no tray host here: the Servers window shows instead
+
+	call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_twice", "-answer", "desk")
+	call.Env = d.env
+	var out, callErr bytes.Buffer
+	call.Stdout, call.Stderr = &out, &callErr
+	if err := call.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("call printed:\n%s%s", &out, &callErr)
+		}
+	})
+	first := d.window("demo asks")
+	d.keys(first, "Ada Lovelace", "Return")
+	second := d.window("demo asks", first)
+	d.keys(second, "", "Escape")
+	if err := call.Wait(); err != nil {
+		t.Fatalf("call: %v\n%s", err, callErr.String())
+	}
+	for _, want := range []string{`\"action\":\"accept\"`, "Ada Lovelace", `\"action\":\"cancel\"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the tool result lacks %s:\n%s", want, out.String())
+		}
+	}
+
+	hist, err := d.run(d.bin, "history", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(hist), "\n"); len(lines) != 2 ||
+		!strings.Contains(lines[0], `"outcome":"cancelled"`) || !strings.Contains(lines[1], `"outcome":"accepted"`) ||
+		!strings.Contains(lines[1], "Ada Lovelace") {
+		t.Errorf("history:\n%s", hist)
+	}
+
+	// A second start brings the first forward and leaves.
+	if msg, err := d.run(d.bin); err != nil || !strings.Contains(msg, "already running") {
+		t.Errorf("second start: %q %v", msg, err)
+	}
+
+	// Quitting stops every server the app started.
+	children := childrenOf(d.app.Process.Pid)
+	if len(children) == 0 {
+		t.Error("the demo server is not a child of the app")
+	}
+	d.app.Process.Signal(syscall.SIGTERM)
+	if err := d.app.Wait(); err != nil {
+		t.Errorf("quit: %v", err)
+	}
+	for _, pid := range children {
+		if syscall.Kill(pid, 0) == nil {
+			t.Errorf("server process %d outlived the app", pid)
+		}
+	}
+}
+
+// childrenOf lists the processes pid started.
+func childrenOf(pid int) []int {
+	var kids []int
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, f := range tasks {
+		raw, _ := os.ReadFile(f)
+		for _, s := range strings.Fields(string(raw)) {
+			if n, err := strconv.Atoi(s); err == nil {
+				kids = append(kids, n)
+			}
+		}
+	}
+	return kids
+}
