@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // connectWait is how long a script's call waits for a server still
@@ -13,7 +15,9 @@ import (
 const connectWait = 30 * time.Second
 
 // CallTool calls a tool of a connected server on behalf of a script; the
-// elicitations the call raises are answered in the app's windows.
+// elicitations the call raises are answered in the app's windows. When the
+// server answers -32042, its links are shown like URL requests and the
+// error returned: the script retries once the person is done.
 func (d *Desk) CallTool(ctx context.Context, server, tool string, args map[string]any) (*mcp.CallToolResult, error) {
 	waiting, cancel := context.WithTimeout(ctx, connectWait)
 	defer cancel()
@@ -21,7 +25,11 @@ func (d *Desk) CallTool(ctx context.Context, server, tool string, args map[strin
 	defer tick.Stop()
 	for {
 		if conn, ok := d.manager.Conn(server); ok {
-			return conn.CallTool(ctx, tool, args)
+			res, err := conn.CallTool(ctx, tool, args)
+			if links, _, ok := servers.URLElicitations(err); ok {
+				d.showLinks(conn.Identity(), links)
+			}
+			return res, err
 		}
 		select {
 		case <-waiting.Done():

@@ -464,3 +464,29 @@ func TestMessageIsPlainAndFolded(t *testing.T) {
 		button(t, content(r), "Show less")
 	})
 }
+
+// TestLinksOfAFailedCall checks that a tool call answered with -32042
+// shows its link like a URL request, and that the retry then succeeds.
+func TestLinksOfAFailedCall(t *testing.T) {
+	entry := demoEntry(t, "demo")
+	entry.ProtocolVersion = "2025-11-25"
+	raw, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{
+		"command": entry.Command, "args": entry.Args, "env": entry.Env, "protocolVersion": entry.ProtocolVersion,
+	}}})
+	h := start(t, string(raw))
+	if _, err := h.d.CallTool(context.Background(), "demo", demo.ToolNeedsLink, nil); err == nil {
+		t.Fatal("needs_link went through without its link")
+	}
+	r := h.request(0)
+	if r.Mode != servers.ModeURL || !strings.HasPrefix(r.URL, "https://") {
+		t.Fatalf("link request %+v", r.Elicitation)
+	}
+	h.ui(func() { test.Tap(button(t, content(r), "Open link")) })
+	if len(h.opened) != 1 {
+		t.Fatalf("opened %v", h.opened)
+	}
+	res, err := h.d.CallTool(context.Background(), "demo", demo.ToolNeedsLink, nil)
+	if err != nil || res.IsError {
+		t.Fatalf("retry: %+v %v", res, err)
+	}
+}

@@ -281,7 +281,7 @@ func (c *callWindow) finished(res *mcp.CallToolResult, err error, who servers.Id
 	c.retry.Importance = widget.MediumImportance
 	c.retry.Refresh()
 	defer c.relayout()
-	if links, bad, ok := linksOf(err); ok {
+	if links, bad, ok := servers.URLElicitations(err); ok {
 		c.needLinks(who, links, bad, err)
 		return
 	}

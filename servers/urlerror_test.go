@@ -1,4 +1,4 @@
-package serversview
+package servers
 
 import (
 	"errors"
@@ -7,24 +7,22 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/elicitdesk/elicitdesk/servers"
 )
 
-func TestLinksOf(t *testing.T) {
+func TestURLElicitations(t *testing.T) {
 	good := mcp.ElicitationParams{Mode: "url", Message: "Sign in", URL: "https://example.com/login?s=1", ElicitationID: "e1"}
 	noMode := mcp.ElicitationParams{Message: "Pay", URL: "https://example.com/pay", ElicitationID: "e2"}
 	relative := mcp.ElicitationParams{Mode: "url", Message: "Bad", URL: "/relative", ElicitationID: "e3"}
 	form := mcp.ElicitationParams{Mode: "form", Message: "Form", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}}}
 
 	wrapped := fmt.Errorf("calling: %w", mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{good, noMode, relative, form}})
-	links, bad, ok := linksOf(wrapped)
+	links, bad, ok := URLElicitations(wrapped)
 	if !ok {
 		t.Fatal("a wrapped URLElicitationRequiredError was not recognised")
 	}
-	want := []servers.Params{
-		{Mode: servers.ModeURL, Message: "Sign in", URL: "https://example.com/login?s=1", ElicitationID: "e1"},
-		{Mode: servers.ModeURL, Message: "Pay", URL: "https://example.com/pay", ElicitationID: "e2"},
+	want := []Params{
+		{Mode: ModeURL, Message: "Sign in", URL: "https://example.com/login?s=1", ElicitationID: "e1"},
+		{Mode: ModeURL, Message: "Pay", URL: "https://example.com/pay", ElicitationID: "e2"},
 	}
 	if !reflect.DeepEqual(links, want) {
 		t.Errorf("links = %+v\nwant %+v", links, want)
@@ -34,8 +32,8 @@ func TestLinksOf(t *testing.T) {
 	}
 
 	for _, err := range []error{nil, errors.New("boom"), mcp.UnsupportedProtocolVersionError{Version: "x"}} {
-		if _, _, ok := linksOf(err); ok {
-			t.Errorf("linksOf(%v) took it for -32042", err)
+		if _, _, ok := URLElicitations(err); ok {
+			t.Errorf("URLElicitations(%v) took it for -32042", err)
 		}
 	}
 }
