@@ -92,7 +92,10 @@ func (d *Desk) Start() error {
 	go d.clock()
 	var shown bool
 	if d.tray, shown = newTray(d); !shown {
+		// The Servers window stands in for the tray: its menu reaches the
+		// other windows, and closing it quits.
 		w := d.serversWin.Window()
+		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
 		w.SetCloseIntercept(d.fyne.Quit)
 		d.serversWin.Show()
 	}

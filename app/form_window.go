@@ -49,6 +49,18 @@ func (fw *formWindow) show() {
 func (fw *formWindow) stale(reason string) {
 	fw.view.Freeze()
 	fw.head.showStale(reason)
+	fw.w.Canvas().SetOnTypedKey(closeOnKeys(fw.close))
+}
+
+// closeOnKeys lets Escape or Enter close a window with nothing left to
+// answer.
+func closeOnKeys(close func()) func(*fyne.KeyEvent) {
+	return func(ev *fyne.KeyEvent) {
+		switch ev.Name {
+		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
+			close()
+		}
+	}
 }
 
 func (fw *formWindow) close() {

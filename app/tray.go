@@ -82,17 +82,26 @@ func (d *Desk) trayItems() []*fyne.MenuItem {
 			d.open(r)
 		}))
 	}
-	login := fyne.NewMenuItem("Launch at login", func() { d.setAutostart(!d.autostartEnabled()) })
+	return append(append(items, fyne.NewMenuItemSeparator()), d.menuItems()...)
+}
+
+// menuItems are the app's own entries, in the tray menu or, without a
+// tray, in the Servers window's menu.
+func (d *Desk) menuItems() []*fyne.MenuItem {
+	login := fyne.NewMenuItem("Launch at login", nil)
 	login.Checked = d.autostartEnabled()
-	return append(items,
-		fyne.NewMenuItemSeparator(),
+	login.Action = func() {
+		d.setAutostart(!d.autostartEnabled())
+		login.Checked = d.autostartEnabled()
+	}
+	return []*fyne.MenuItem{
 		fyne.NewMenuItem("Servers…", d.serversWin.Show),
 		fyne.NewMenuItem("History…", d.showHistory),
 		fyne.NewMenuItem("Settings…", d.showSettings),
 		login,
 		fyne.NewMenuItemSeparator(),
-		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.fyne.Quit},
-	)
+		{Label: "Quit", IsQuit: true, Action: d.fyne.Quit},
+	}
 }
 
 // menuLabel is a request in the tray menu: the server and the first words
