@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/app/trust"
 )
 
 // detail is the pane showing the selected entry. The message and every
@@ -55,7 +56,7 @@ func newDetail(w *Window) *detail {
 		d.response,
 	)
 	d.body.Hide()
-	d.object = container.NewScroll(container.NewStack(d.empty, d.body))
+	d.object = container.NewVScroll(container.NewStack(d.empty, d.body))
 	return d
 }
 
@@ -71,6 +72,7 @@ func plainLabel() *widget.Label {
 func jsonLabel() *widget.Label {
 	l := widget.NewLabel("")
 	l.TextStyle = fyne.TextStyle{Monospace: true}
+	l.Wrapping = fyne.TextWrapBreak // long strings must not widen the pane
 	l.Selectable = true
 	return l
 }
@@ -78,13 +80,15 @@ func jsonLabel() *widget.Label {
 // show fills the pane with e.
 func (d *detail) show(e history.Entry) {
 	d.entry = e
-	d.identity.SetText(identityText(e.Server))
-	d.message.SetText(e.Message)
-	d.mode.SetText(string(e.Mode))
-	d.outcome.SetText(outcomeText(e))
+	// Everything here came from a server: shown as plain text with hidden
+	// characters made visible, as in the request window.
+	d.identity.SetText(trust.Text(identityText(e.Server)))
+	d.message.SetText(trust.Text(e.Message))
+	d.mode.SetText(trust.Text(string(e.Mode)))
+	d.outcome.SetText(trust.Text(outcomeText(e)))
 	d.times.SetText(timesText(e))
-	d.request.SetText(indented(e.Request()))
-	d.response.SetText(indented(e.Response()))
+	d.request.SetText(trust.Text(indented(e.Request())))
+	d.response.SetText(trust.Text(indented(e.Response())))
 	if replaySchema(e) != nil {
 		d.replay.Enable()
 	} else {

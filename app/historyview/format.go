@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/app/trust"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -64,9 +65,9 @@ type row struct {
 func rowOf(e history.Entry) row {
 	return row{
 		when:     e.Received.Local().Format("2006-01-02 15:04"),
-		server:   e.Server.Name,
+		server:   trust.Text(e.Server.Name),
 		outcome:  string(e.Outcome),
-		headline: e.Headline(120),
+		headline: trust.Text(e.Headline(120)),
 	}
 }
 
