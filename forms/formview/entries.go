@@ -36,13 +36,63 @@ func newEntry(k keys, password, multiLine bool) *entry {
 }
 
 func (e *entry) TypedKey(ev *fyne.KeyEvent) {
+	if !e.keys.handle(ev, !e.MultiLine) {
+		e.Entry.TypedKey(ev)
+	}
+}
+
+// handle runs the form's action for Escape, and for Enter where Enter
+// means nothing else, reporting whether it did.
+func (k keys) handle(ev *fyne.KeyEvent, enter bool) bool {
 	switch {
 	case ev.Name == fyne.KeyEscape:
-		e.keys.onEscape()
-	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && !e.MultiLine:
-		e.keys.onEnter()
+		k.onEscape()
+	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && enter:
+		k.onEnter()
 	default:
-		e.Entry.TypedKey(ev)
+		return false
+	}
+	return true
+}
+
+// check is a checkbox that passes Escape and Enter on to the form: once
+// focused, it would swallow them.
+type check struct {
+	widget.Check
+	keys keys
+}
+
+func newCheck(k keys, label string) *check {
+	c := &check{keys: k}
+	c.Text = label
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+func (c *check) TypedKey(ev *fyne.KeyEvent) {
+	if !c.keys.handle(ev, true) {
+		c.Check.TypedKey(ev)
+	}
+}
+
+// choice is a drop-down that passes Escape and Enter on to the form, as
+// check does.
+type choice struct {
+	widget.Select
+	keys keys
+}
+
+func newChoiceSelect(k keys, options []string) *choice {
+	s := &choice{keys: k}
+	s.Options = options
+	s.PlaceHolder = "Choose…"
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+func (s *choice) TypedKey(ev *fyne.KeyEvent) {
+	if !s.keys.handle(ev, true) {
+		s.Select.TypedKey(ev)
 	}
 }
 
@@ -95,12 +145,7 @@ func newDateEntry(k keys) *dateEntry {
 }
 
 func (e *dateEntry) TypedKey(ev *fyne.KeyEvent) {
-	switch ev.Name {
-	case fyne.KeyEscape:
-		e.keys.onEscape()
-	case fyne.KeyReturn, fyne.KeyEnter:
-		e.keys.onEnter()
-	default:
+	if !e.keys.handle(ev, true) {
 		e.DateEntry.TypedKey(ev)
 	}
 }

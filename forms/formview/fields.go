@@ -32,12 +32,12 @@ func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, 
 	name := field.Name
 	switch field.Kind {
 	case forms.Boolean:
-		c := widget.NewCheck(field.Label(), nil)
+		c := newCheck(k, field.Label())
 		c.Checked = f.Checked(name)
 		c.OnChanged = func(on bool) { f.SetChecked(name, on); changed() }
 		return control{field: field, object: c, focus: c}
 	case forms.Choice:
-		return newChoice(f, field, changed)
+		return newChoice(f, field, k, changed)
 	case forms.MultiChoice:
 		titles, values := optionTitles(field)
 		g := &widget.CheckGroup{Options: titles, Selected: translate(f.Chosen(name), values, titles), Horizontal: len(titles) <= radioLimit}
@@ -88,7 +88,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, 
 }
 
 // newChoice shows few options as radio buttons and many as a drop-down.
-func newChoice(f *forms.Form, field *forms.Field, changed func()) control {
+func newChoice(f *forms.Form, field *forms.Field, k keys, changed func()) control {
 	name := field.Name
 	titles, values := optionTitles(field)
 	selected := ""
@@ -107,8 +107,7 @@ func newChoice(f *forms.Form, field *forms.Field, changed func()) control {
 		r.OnChanged = set
 		return control{field: field, object: r}
 	}
-	s := widget.NewSelect(titles, nil)
-	s.PlaceHolder = "Choose…"
+	s := newChoiceSelect(k, titles)
 	s.Selected = selected
 	s.OnChanged = set
 	return control{field: field, object: s, focus: s}

@@ -112,9 +112,9 @@ func TestAcceptSendsTypedContent(t *testing.T) {
 	test.Type(h.row("email").focus, "ada@example.com")
 	h.row("integer").object.(*numericEntry).SetText("")
 	test.Type(h.row("integer").focus, "7")
-	h.row("check").object.(*widget.Check).SetChecked(true)
+	h.row("check").object.(*check).SetChecked(true)
 	h.row("titledMultipleSelectEnum").object.(*widget.CheckGroup).SetSelected([]string{"Salmon", "Tuna"})
-	h.row("legacyTitledEnum").object.(*widget.Select).SetSelected("Birds")
+	h.row("legacyTitledEnum").object.(*choice).SetSelected("Birds")
 	test.Tap(h.button("Accept"))
 
 	want := `{"name":"Ada Lovelace","check":true,"firstLine":"It was a dark and stormy night.","email":"ada@example.com",` +
@@ -176,7 +176,8 @@ func TestReviewShowsExactJSON(t *testing.T) {
 }
 
 func TestOutcomes(t *testing.T) {
-	schema := `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`
+	schema := `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"boolean"},
+		"c":{"type":"string","enum":["1","2","3","4","5","6","7","8","9"]}},"required":["a"]}`
 	tests := []struct {
 		name string
 		act  func(h *harness)
@@ -192,10 +193,16 @@ func TestOutcomes(t *testing.T) {
 			h.w.Canvas().(interface{ OnTypedKey() func(*fyne.KeyEvent) }).OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
 		}, forms.Result{Action: forms.Cancel}},
 		{"closing the window", func(h *harness) { h.w.intercept() }, forms.Result{Action: forms.Cancel}},
+		{"escape on a focused checkbox", func(h *harness) {
+			h.row("b").focus.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		}, forms.Result{Action: forms.Cancel}},
+		{"escape on a focused drop-down", func(h *harness) {
+			h.row("c").focus.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		}, forms.Result{Action: forms.Cancel}},
 		{"enter accepts a valid form", func(h *harness) {
 			test.Type(h.row("a").focus, "x")
 			h.row("a").focus.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		}, forms.Result{Action: forms.Accept, Content: []byte(`{"a":"x"}`)}},
+		}, forms.Result{Action: forms.Accept, Content: []byte(`{"a":"x","b":false}`)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -269,7 +276,7 @@ func TestWidgetsPerKind(t *testing.T) {
 	if _, ok := h.row("few").object.(*widget.RadioGroup); !ok {
 		t.Error("few options are not radio buttons")
 	}
-	if _, ok := h.row("many").object.(*widget.Select); !ok {
+	if _, ok := h.row("many").object.(*choice); !ok {
 		t.Error("many options are not a drop-down")
 	}
 	if d := h.row("day").object.(*dateEntry); d.Date == nil || d.Date.Format(time.DateOnly) != "2025-02-14" {
