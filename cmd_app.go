@@ -78,11 +78,7 @@ func runApp(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "elicitdesk:", err)
 		return 2
 	}
-	go func() {
-		<-ctx.Done()
-		fyne.Do(a.Quit)
-	}()
-	a.Run()
+	a.Run() // Fyne quits on SIGINT and SIGTERM by itself
 	stop()
 	d.Close()
 	return 0

@@ -32,7 +32,8 @@ type Options struct {
 
 // Desk is the running app.
 type Desk struct {
-	ctx     context.Context
+	ctx     context.Context // ends when the app quits
+	cancel  context.CancelFunc
 	fyne    fyne.App
 	opts    Options
 	log     *slog.Logger
@@ -58,7 +59,8 @@ type Desk struct {
 
 // New prepares the app; Start connects the servers.
 func New(ctx context.Context, a fyne.App, opts Options) *Desk {
-	d := &Desk{ctx: ctx, fyne: a, opts: opts, log: opts.Log, now: time.Now, openURL: a.OpenURL, do: fyne.Do}
+	ctx, cancel := context.WithCancel(ctx)
+	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, now: time.Now, openURL: a.OpenURL, do: fyne.Do}
 	d.settings = loadSettings(a.Preferences())
 	d.queue.max = d.settings.MaxWindows
 	d.router = servers.NewRouter(servers.DefaultLimits, d.log)
@@ -96,14 +98,22 @@ func (d *Desk) Start() error {
 		// other windows, and closing it quits.
 		w := d.serversWin.Window()
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
-		w.SetCloseIntercept(d.fyne.Quit)
+		w.SetCloseIntercept(d.quit)
 		d.serversWin.Show()
 	}
 	return nil
 }
 
+// quit ends the app. The context goes first: requests turning stale as
+// their servers stop must not touch a tray that is already gone.
+func (d *Desk) quit() {
+	d.cancel()
+	d.fyne.Quit()
+}
+
 // Close stops every server and finishes writing the history.
 func (d *Desk) Close() {
+	d.cancel()
 	d.manager.Close()
 	d.writes.Wait()
 	if d.history != nil {

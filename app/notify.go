@@ -14,7 +14,7 @@ import (
 // notify tells the person a request arrived while they look elsewhere.
 // It needs the session bus on Linux, like the tray.
 func (d *Desk) notify(r *request) {
-	if d.focused || d.tray == nil {
+	if d.focused || d.tray == nil || d.ctx.Err() != nil {
 		return
 	}
 	first, _, _ := strings.Cut(trust.Text(r.Message), "\n")

@@ -42,8 +42,8 @@ func newTray(d *Desk) (t *tray, shown bool) {
 
 // refreshTray shows the current requests in the tray menu and icon.
 func (d *Desk) refreshTray() {
-	if d.tray == nil {
-		return
+	if d.tray == nil || d.ctx.Err() != nil {
+		return // no tray, or the app is quitting and the tray is gone
 	}
 	d.tray.menu.Items = d.trayItems()
 	d.tray.menu.Refresh()
@@ -100,7 +100,7 @@ func (d *Desk) menuItems() []*fyne.MenuItem {
 		fyne.NewMenuItem("Settings…", d.showSettings),
 		login,
 		fyne.NewMenuItemSeparator(),
-		{Label: "Quit", IsQuit: true, Action: d.fyne.Quit},
+		{Label: "Quit", IsQuit: true, Action: d.quit},
 	}
 }
 
@@ -111,5 +111,5 @@ func menuLabel(r *request) string {
 	if head, cut := trust.Fold(first, 48); cut {
 		first = head + "…"
 	}
-	return trust.Text(r.Server.Name) + ": " + first
+	return trust.Text(r.Server.Name) + ": " + first + r.Received.Local().Format(" (15:04:05)")
 }
