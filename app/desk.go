@@ -45,7 +45,7 @@ type Desk struct {
 	settings   Settings
 	queue      queue[*request]
 	serversWin *serversview.Window
-	historyWin *historyview.Window // nil without a history
+	historyWin *historyview.Window // made when first shown: windows cost memory
 	settingsW  fyne.Window
 	tray       *tray // nil where there is no tray
 	focused    bool  // one of our windows has focus
@@ -283,6 +283,10 @@ func (d *Desk) record(e history.Entry) {
 			d.log.Error("history not written", "err", err)
 			return
 		}
-		d.historyWin.Refresh()
+		d.do(func() {
+			if d.historyWin != nil {
+				d.historyWin.Refresh()
+			}
+		})
 	}()
 }

@@ -19,14 +19,6 @@ func (d *Desk) openHistory() {
 		return
 	}
 	d.history = s
-	d.historyWin = historyview.New(d.fyne, s, historyview.Options{
-		Retention: d.settings.Retention,
-		Do:        d.do,
-		OnRetention: func(r time.Duration) {
-			d.settings.Retention = r
-			d.settings.save(d.fyne.Preferences())
-		},
-	})
 	if n := s.Notice(); n != "" {
 		d.showError("The history file had a problem", n)
 	}
@@ -50,11 +42,22 @@ func (d *Desk) prune() {
 	}()
 }
 
-// showHistory opens the History window.
+// showHistory opens the History window, making it the first time: an
+// idle app in the tray keeps no window.
 func (d *Desk) showHistory() {
-	if d.historyWin == nil {
+	if d.history == nil {
 		d.showError("There is no history", "The history could not be opened when Elicit Desk started; the log says why.")
 		return
+	}
+	if d.historyWin == nil {
+		d.historyWin = historyview.New(d.fyne, d.history, historyview.Options{
+			Retention: d.settings.Retention,
+			Do:        d.do,
+			OnRetention: func(r time.Duration) {
+				d.settings.Retention = r
+				d.settings.save(d.fyne.Preferences())
+			},
+		})
 	}
 	d.historyWin.Show()
 }
