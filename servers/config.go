@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
 )
 
 // Transport is how Elicit Desk reaches a server; connection code switches on it.
@@ -144,7 +146,7 @@ func (c *Config) Save() error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(c.Path, data)
+	return atomicfile.Write(c.Path, data, 0o600)
 }
 
 // parseConfig parses a whole file; name prefixes positions in errors.
@@ -590,32 +592,6 @@ func (w *objectWriter) close() json.RawMessage {
 	}
 	w.buf.WriteByte('}')
 	return w.buf.Bytes()
-}
-
-// writeFileAtomic replaces path via a temp file and rename, so readers never
-// see half a file. A symlinked path is written through to its target.
-func writeFileAtomic(path string, data []byte) error {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 // writeNewFile creates path with mode 0600, failing with fs.ErrExist rather

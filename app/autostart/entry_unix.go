@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
 )
 
 // Enable writes the entry, replacing any earlier one, so Exec starts at the
@@ -19,7 +21,10 @@ func (e Entry) Enable() error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, e.render())
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(path, e.render(), 0o644)
 }
 
 // Disable removes the entry; one that is missing is not an error.
@@ -64,35 +69,4 @@ func (e Entry) file() (string, error) {
 		}
 	}
 	return filepath.Join(dir, e.ID+fileExt), nil
-}
-
-// writeFileAtomic replaces path with data through a temporary file and a
-// rename, so the desktop never reads half an entry. Missing directories are
-// made private to the user.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
