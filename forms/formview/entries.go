@@ -174,7 +174,8 @@ func newDateTimeInput(k keys, zone *time.Location, initial string, onChange func
 	d.clock = widget.NewSelectEntry(times)
 	d.clock.SetPlaceHolder("09:30")
 	offset := widget.NewLabel(time.Now().In(zone).Format("UTC-07:00"))
-	d.object = container.NewBorder(nil, nil, nil, container.NewHBox(d.clock, offset), d.date)
+	// Half the row each: a drop-down at its own minimum width clips "09:30".
+	d.object = container.NewGridWithColumns(2, d.date, container.NewBorder(nil, nil, nil, offset, d.clock))
 	if t, err := time.Parse(time.RFC3339, initial); err == nil {
 		t = t.In(zone)
 		d.date.SetDate(&t)

@@ -31,6 +31,7 @@ type View struct {
 	form     *forms.Form
 	rows     []row
 	review   *widget.Label
+	card     *widget.Card  // holds review
 	problem  *widget.Label // an error not tied to a field
 	buttons  []*widget.Button
 	bar      *fyne.Container
@@ -106,9 +107,9 @@ func New(f *forms.Form, message string, opts Options) *View {
 	bottom := container.NewVBox(v.problem, v.bar)
 	var body fyne.CanvasObject = widget.NewLabel("No fields: Accept sends an empty answer.")
 	if len(v.rows) > 0 {
-		reviewCard := widget.NewCard("Review", "Accept sends exactly this JSON", container.NewScroll(v.review))
+		v.card = widget.NewCard("Review", "Accept sends exactly this JSON", container.NewScroll(v.review))
 		fields := container.NewPadded(container.NewVBox(boxes...))
-		split := container.NewHSplit(container.NewVScroll(fields), reviewCard)
+		split := container.NewHSplit(container.NewVScroll(fields), v.card)
 		split.Offset = 0.62
 		body = split
 	}
@@ -275,6 +276,9 @@ func (v *View) Freeze() {
 	}
 	v.bar.Hide()
 	v.problem.Hide()
+	if v.card != nil {
+		v.card.SetSubTitle("Nothing was sent")
+	}
 }
 
 // disable disables o and everything inside it that can be.
