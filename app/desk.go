@@ -144,14 +144,19 @@ func (d *Desk) take() {
 	}
 }
 
-// clock keeps "arrived … ago" current.
+// clock keeps "arrived … ago" current and, for an app that runs from
+// login for weeks, prunes the history once a day.
 func (d *Desk) clock() {
 	t := time.NewTicker(5 * time.Second)
 	defer t.Stop()
+	daily := time.NewTicker(24 * time.Hour)
+	defer daily.Stop()
 	for {
 		select {
 		case <-d.ctx.Done():
 			return
+		case <-daily.C:
+			d.do(d.prune)
 		case <-t.C:
 			d.do(func() {
 				now := d.now()
@@ -212,7 +217,8 @@ func (d *Desk) open(r *request) {
 		r.win = fw
 	}
 	r.win.show()
-	// The UI goroutine comes back here once the window is up and drawn.
+	// The UI goroutine's next turn: the window exists and is mapped; its
+	// first frame follows within one frame interval.
 	d.do(func() {
 		d.log.Debug("request shown", "server", r.Server.Name, "id", r.ID, "after", d.now().Sub(r.Received))
 	})
@@ -263,7 +269,7 @@ func (d *Desk) showLinks(who servers.Identity, links []servers.Params) <-chan st
 					close(done)
 				}
 			}
-			d.queue.open = append(d.queue.open, r)
+			d.queue.addOpen(r) // the person called the tool: past the limit
 			d.open(r)
 		}
 		d.refreshTray()

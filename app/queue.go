@@ -25,9 +25,13 @@ func (q *queue[T]) promote(r T) bool {
 	if !remove(&q.waiting, r) {
 		return false
 	}
-	q.open = append(q.open, r)
+	q.addOpen(r)
 	return true
 }
+
+// addOpen takes in r with a window whatever the limit, for what the person
+// asked for themselves.
+func (q *queue[T]) addOpen(r T) { q.open = append(q.open, r) }
 
 // remove forgets r, open or waiting, and returns the waiting requests that
 // now get a window, oldest first.

@@ -3,7 +3,6 @@ package app
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,8 +22,6 @@ func (d *Desk) showSettings() {
 
 	windows := widget.NewEntry()
 	windows.SetText(strconv.Itoa(d.settings.MaxWindows))
-	days := widget.NewEntry()
-	days.SetText(strconv.Itoa(int(d.settings.Retention / day)))
 	login := widget.NewCheck("Start Elicit Desk when I log in", nil)
 	login.Checked = d.autostartEnabled()
 	problem := widget.NewLabel("")
@@ -32,7 +29,7 @@ func (d *Desk) showSettings() {
 	problem.Hide()
 
 	save := widget.NewButton("Save", func() {
-		s, msg := parseSettings(windows.Text, days.Text)
+		s, msg := parseSettings(windows.Text, d.settings)
 		if msg != "" {
 			problem.SetText(msg)
 			problem.Show()
@@ -47,37 +44,34 @@ func (d *Desk) showSettings() {
 	save.Importance = widget.HighImportance
 	form := widget.NewForm(
 		widget.NewFormItem("Request windows at once", windows),
-		widget.NewFormItem("Keep history for (days)", days),
 		widget.NewFormItem("Launch at login", login),
 	)
 	form.Items[0].HintText = "More requests wait in the tray menu, oldest first."
-	form.Items[1].HintText = "Older requests are deleted from the history."
 	w.SetContent(container.NewPadded(container.NewVBox(form, problem,
 		container.NewHBox(widget.NewButton("Cancel", w.Close), save))))
 	w.Resize(fyne.NewSize(480, 0))
 	w.Show()
 }
 
-// parseSettings reads the Settings window's fields.
-func parseSettings(windows, days string) (Settings, string) {
-	n, err1 := strconv.Atoi(strings.TrimSpace(windows))
-	dd, err2 := strconv.Atoi(strings.TrimSpace(days))
-	if err1 != nil || err2 != nil {
-		return Settings{}, "Type whole numbers."
+// parseSettings reads the Settings window's field over cur. Retention is
+// set in the History window, which asks before it deletes anything.
+func parseSettings(windows string, cur Settings) (Settings, string) {
+	n, err := strconv.Atoi(strings.TrimSpace(windows))
+	if err != nil {
+		return cur, "Type a whole number."
 	}
-	s := Settings{MaxWindows: n, Retention: time.Duration(dd) * day}
-	return s, s.check()
+	cur.MaxWindows = n
+	return cur, cur.check()
 }
 
 // applySettings keeps s and acts on it now: waiting requests get the
-// windows a higher limit allows; the history forgets what is too old.
+// windows a higher limit allows.
 func (d *Desk) applySettings(s Settings) {
 	d.settings = s
 	s.save(d.fyne.Preferences())
 	for _, r := range d.queue.setMax(s.MaxWindows) {
 		d.open(r)
 	}
-	d.prune()
 	d.refreshTray()
 }
 
