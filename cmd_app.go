@@ -65,14 +65,15 @@ func runApp(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "Elicit Desk is already running; it was brought to the front.")
 		return 0
 	case err != nil:
-		log.Warn("cannot make sure only one Elicit Desk runs", "err", err)
+		// Without the lock the control socket could be another app's.
+		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
 	default:
 		defer inst.Close()
-	}
-	if ctl, err := control.Serve(ctx, control.DefaultPath(), scriptCalls(d), log); err != nil {
-		log.Warn("scripts cannot call tools through the app", "err", err)
-	} else {
-		defer ctl.Close()
+		if ctl, err := control.Serve(ctx, control.DefaultPath(), scriptCalls(d), log); err != nil {
+			log.Warn("scripts cannot call tools through the app", "err", err)
+		} else {
+			defer ctl.Close()
+		}
 	}
 	if err := d.Start(); err != nil {
 		fmt.Fprintln(stderr, "elicitdesk:", err)
