@@ -47,9 +47,9 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./forms
 	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./forms
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadConfig$$' -fuzztime $(FUZZTIME) ./servers
-	$(GO) test -run '^$$' -fuzz '^FuzzText$$' -fuzztime $(FUZZTIME) ./app/trust
-	$(GO) test -run '^$$' -fuzz '^FuzzInspectLink$$' -fuzztime $(FUZZTIME) ./app/trust
-	$(GO) test -run '^$$' -fuzz '^FuzzSearch$$' -fuzztime $(FUZZTIME) ./app/history
+	$(GO) test -run '^$$' -fuzz '^FuzzText$$' -fuzztime $(FUZZTIME) ./internal/trust
+	$(GO) test -run '^$$' -fuzz '^FuzzInspectLink$$' -fuzztime $(FUZZTIME) ./internal/trust
+	$(GO) test -run '^$$' -fuzz '^FuzzSearch$$' -fuzztime $(FUZZTIME) ./internal/history
 
 deps:
 	@$(call install,$(BUILD_DEPS))

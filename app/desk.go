@@ -14,10 +14,10 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/elicitdesk/elicitdesk/app/autostart"
-	"github.com/elicitdesk/elicitdesk/app/history"
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/serversview"
+	"github.com/elicitdesk/elicitdesk/internal/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 

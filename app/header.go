@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/app/trust"
+	"github.com/elicitdesk/elicitdesk/internal/trust"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/app/history"
 	"github.com/elicitdesk/elicitdesk/app/historyview"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
 // openHistory opens the history database. A broken one never stops the

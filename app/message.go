@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/app/trust"
+	"github.com/elicitdesk/elicitdesk/internal/trust"
 )
 
 const (

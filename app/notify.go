@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/app/trust"
+	"github.com/elicitdesk/elicitdesk/internal/trust"
 )
 
 // notify tells the person a request arrived while they look elsewhere.

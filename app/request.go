@@ -9,9 +9,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/elicitdesk/elicitdesk/app/history"
-	"github.com/elicitdesk/elicitdesk/app/trust"
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/trust"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
 // Settings are the person's choices, kept in the app's preferences.

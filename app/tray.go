@@ -7,8 +7,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
-	"github.com/elicitdesk/elicitdesk/app/trust"
 	"github.com/elicitdesk/elicitdesk/assets"
+	"github.com/elicitdesk/elicitdesk/internal/trust"
 )
 
 // tray is the icon and menu in the system tray.

@@ -8,9 +8,9 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/app/history"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
 // replayNote is all a replayed form does when answered.

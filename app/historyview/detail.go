@@ -6,8 +6,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/app/history"
-	"github.com/elicitdesk/elicitdesk/app/trust"
+	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/trust"
 )
 
 // detail is the pane showing the selected entry. The message and every

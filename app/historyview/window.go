@@ -17,7 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
 // Options adjust the window for the app.

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ const cliEnv = "ELICITDESK_TEST_RUN_CLI"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(cliEnv) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -34,10 +34,10 @@ func demoCommand(t *testing.T) []string {
 
 // corpus names a schema of the forms test corpus.
 func corpus(folder, name string) string {
-	return filepath.Join("forms", "testdata", "schemas", folder, name)
+	return filepath.Join("..", "..", "forms", "testdata", "schemas", folder, name)
 }
 
-func cli(name string) string { return filepath.Join("testdata", "cli", name) }
+func cli(name string) string { return filepath.Join("testdata", name) }
 
 // TestCLIContract pins the exit codes and output that scripts rely on.
 func TestCLIContract(t *testing.T) {
@@ -69,7 +69,7 @@ func TestCLIContract(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			code := Run(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout.String(), stderr.String())
 			}
@@ -89,7 +89,7 @@ func TestCLIContract(t *testing.T) {
 // TestValidateOutputIsFieldMap checks the shape scripts parse.
 func TestValidateOutputIsFieldMap(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	run([]string{"validate", "-schema", corpus("ok", "everything-trigger-elicitation-request.json"), cli("content-invalid.json")}, nil, &stdout, &stderr)
+	Run([]string{"validate", "-schema", corpus("ok", "everything-trigger-elicitation-request.json"), cli("content-invalid.json")}, nil, &stdout, &stderr)
 	var got map[string]string
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ func TestValidateOutputIsFieldMap(t *testing.T) {
 func TestServersCommand(t *testing.T) {
 	config := filepath.Join(t.TempDir(), "elicitdesk", "servers.json")
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"servers", "-json", "-config", config}, nil, &stdout, &stderr); code != 0 {
+	if code := Run([]string{"servers", "-json", "-config", config}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	var list []struct {
@@ -148,7 +148,7 @@ func TestCallAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(append(tt.args, demoCommand(t)...), nil, &stdout, &stderr)
+			code := Run(append(tt.args, demoCommand(t)...), nil, &stdout, &stderr)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout.String(), stderr.String())
 			}
@@ -177,7 +177,7 @@ func TestCallAnswerFromPipe(t *testing.T) {
 		f.Close()
 	}()
 	var stdout, stderr bytes.Buffer
-	code := run(append([]string{"call", "-tool", "ask_confirm", "-answer", fifo}, demoCommand(t)...), nil, &stdout, &stderr)
+	code := Run(append([]string{"call", "-tool", "ask_confirm", "-answer", fifo}, demoCommand(t)...), nil, &stdout, &stderr)
 	if code != 0 || !strings.Contains(stdout.String(), `\"confirm\":true`) {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -17,11 +17,11 @@ import (
 	"github.com/adrg/xdg"
 
 	"github.com/elicitdesk/elicitdesk/app"
-	"github.com/elicitdesk/elicitdesk/app/autostart"
 	"github.com/elicitdesk/elicitdesk/app/control"
-	"github.com/elicitdesk/elicitdesk/app/history"
 	"github.com/elicitdesk/elicitdesk/app/instance"
 	"github.com/elicitdesk/elicitdesk/assets"
+	"github.com/elicitdesk/elicitdesk/internal/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
 // runApp starts the desktop app: the tray, a window per request, the

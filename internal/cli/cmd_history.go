@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/adrg/xdg"
 
-	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
 const historyUsage = "usage: elicitdesk history [-json] [-search TEXT] [-server NAME] [-outcome OUTCOME] [-limit N] [-db FILE]"

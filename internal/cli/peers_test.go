@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -51,7 +51,7 @@ func TestConformance(t *testing.T) {
 	dir := peers(t)
 	t.Setenv("ELICITDESK", asElicitdesk(t))
 	t.Setenv("PATH", filepath.Join(dir, ".bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // Node 22 first
-	script, _ := filepath.Abs(filepath.Join("testdata", "conformance", "client.sh"))
+	script, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "conformance", "client.sh"))
 	tests := []struct{ scenario, spec string }{
 		{"initialize", ""},
 		{"tools_call", ""},
@@ -98,7 +98,7 @@ func TestServerEverything(t *testing.T) {
 func checkEverything(t *testing.T, args []string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := run(args, nil, &stdout, &stderr); code != 0 {
+	if code := Run(args, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}
 	if !strings.Contains(stderr.String(), `"properties":{"name":{"title":"String"`) {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/app/history"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -78,7 +78,7 @@ func TestHistoryCommand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(append([]string{"history", "-db", path}, tt.args...), nil, &stdout, &stderr)
+			code := Run(append([]string{"history", "-db", path}, tt.args...), nil, &stdout, &stderr)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout.String(), stderr.String())
 			}
@@ -122,7 +122,7 @@ func TestHistoryCommandBadFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			if code := run([]string{"history", "-db", tt.path}, nil, &stdout, &stderr); code != tt.code {
+			if code := Run([]string{"history", "-db", tt.path}, nil, &stdout, &stderr); code != tt.code {
 				t.Fatalf("exit %d, want %d: %s", code, tt.code, stderr.String())
 			}
 			if stdout.Len() > 0 {

@@ -1,0 +1,60 @@
+// Package cli is the elicitdesk command line: the app when run with no
+// arguments, and the commands developers and scripts use to lint schemas,
+// reach servers and read the history. Every command writes server text to
+// the terminal only through trust's terminal form.
+package cli
+
+import (
+	"fmt"
+	"io"
+)
+
+const usage = `Usage:
+  elicitdesk [-config FILE] [-v]                start the app: tray, request windows, history
+  elicitdesk lint SCHEMA.json                   list the problems of a requestedSchema
+  elicitdesk validate -schema SCHEMA.json CONTENT.json
+                                                check content against a requestedSchema
+  elicitdesk preview [-message TEXT] SCHEMA.json
+                                                open a schema as a form; print the answer
+  elicitdesk servers [-json] [-config FILE]     list the configured MCP servers
+  elicitdesk tools TARGET                       list a server's tools as JSON
+  elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE] TARGET
+                                                call a tool, answering its elicitations; print the result
+  elicitdesk demo-server                        run the built-in demo MCP server on stdin/stdout
+  elicitdesk history [-json] [-search TEXT] [-server NAME] [-outcome OUTCOME] [-limit N]
+                                                print the request history, newest first
+
+A TARGET is -server NAME (from servers.json), -url URL [-sse], or -- COMMAND ARGS...
+
+Exit codes: 0 fine, 1 the input has problems, 2 the input could not be read.
+`
+
+// Run dispatches a command line and returns the exit code.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-config" || args[0] == "-v" {
+		return runApp(args, stdout, stderr)
+	}
+	switch args[0] {
+	case "lint":
+		return runLint(args[1:], stdout, stderr)
+	case "validate":
+		return runValidate(args[1:], stdin, stdout, stderr)
+	case "preview":
+		return runPreview(args[1:], stdout, stderr)
+	case "servers":
+		return runServers(args[1:], stdout, stderr)
+	case "tools":
+		return runTools(args[1:], stdout, stderr)
+	case "call":
+		return runCall(args[1:], stdout, stderr)
+	case "demo-server":
+		return runDemoServer(stdin, stdout, stderr)
+	case "history":
+		return runHistory(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "elicitdesk: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
