@@ -20,6 +20,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
@@ -140,7 +141,7 @@ func (h *harness) ask(ctx context.Context, who servers.Identity, p servers.Param
 // askForm asks with a form of one required text field "name".
 func (h *harness) askForm(ctx context.Context, server, message string) <-chan answer {
 	return h.ask(ctx, servers.Identity{Name: server, Target: "run-" + server}, servers.Params{
-		Message: message, Mode: servers.ModeForm,
+		Message: untrusted.Text(message), Mode: servers.ModeForm,
 		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","title":"Name"}},"required":["name"]}`),
 	})
 }
@@ -379,7 +380,7 @@ func TestURLRequest(t *testing.T) {
 	if a := <-got; a.res.Action != forms.Accept || len(a.res.Content) != 0 {
 		t.Fatalf("answer %+v", a)
 	}
-	if len(h.opened) != 1 || h.opened[0].String() != r.URL {
+	if len(h.opened) != 1 || h.opened[0].String() != string(r.URL) {
 		t.Fatalf("opened %v", h.opened)
 	}
 	lw := r.win.(*linkWindow)
@@ -478,7 +479,7 @@ func TestLinksOfAFailedCall(t *testing.T) {
 		t.Fatal("needs_link went through without its link")
 	}
 	r := h.request(0)
-	if r.Mode != servers.ModeURL || !strings.HasPrefix(r.URL, "https://") {
+	if r.Mode != servers.ModeURL || !strings.HasPrefix(string(r.URL), "https://") {
 		t.Fatalf("link request %+v", r.Elicitation)
 	}
 	h.ui(func() { test.Tap(button(t, content(r), "Open link")) })

@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/internal/trust"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -50,12 +50,12 @@ func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()
 // identityBox shows the configured server large and first, and what the
 // server says about itself second, marked as its own claim.
 func identityBox(id servers.Identity, warnings []string, ago *widget.Label) fyne.CanvasObject {
-	name := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: trust.Text(id.Name)})
-	target := widget.NewLabelWithStyle(trust.Text(id.Target), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	name := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: untrusted.Text(id.Name).Line()})
+	target := widget.NewLabelWithStyle(untrusted.Text(id.Target).Line(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	target.Wrapping = fyne.TextWrapBreak
 	target.Selectable = true
 	box := container.NewVBox(container.NewBorder(nil, nil, nil, ago, name), target)
-	if r := reported(id.Reported); r != "" {
+	if r := id.Reported.String(); r != "" {
 		l := widget.NewLabel("Reported by the server: " + r)
 		l.Importance = widget.LowImportance
 		l.Wrapping = fyne.TextWrapWord
@@ -65,24 +65,6 @@ func identityBox(id servers.Identity, warnings []string, ago *widget.Label) fyne
 		box.Add(warning(w))
 	}
 	return box
-}
-
-// reported renders a server's serverInfo: "Title (name) version".
-func reported(info servers.ServerInfo) string {
-	var parts []string
-	switch {
-	case info.Title != "" && info.Title != info.Name:
-		parts = append(parts, info.Title)
-		if info.Name != "" {
-			parts = append(parts, "("+info.Name+")")
-		}
-	case info.Name != "":
-		parts = append(parts, info.Name)
-	}
-	if info.Version != "" {
-		parts = append(parts, info.Version)
-	}
-	return trust.Text(strings.Join(parts, " "))
 }
 
 // warning is one plain sentence with a warning sign.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/trust"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // linkWindow asks the person to open a URL-mode request's link. Nothing is
@@ -45,7 +46,7 @@ func (d *Desk) newLinkWindow(r *request) *linkWindow {
 		open.Disable()
 	}
 	copyLink := widget.NewButtonWithIcon("Copy link", theme.ContentCopyIcon(), func() {
-		d.fyne.Clipboard().SetContent(r.URL)
+		d.fyne.Clipboard().SetContent(string(r.URL)) // the link as sent: pasting it opens what Open link would
 	})
 	decline := widget.NewButtonWithIcon("Decline", theme.CancelIcon(), func() {
 		if r.reply(forms.Result{Action: forms.Decline}) {
@@ -118,14 +119,14 @@ func linkBox(link trust.Link) fyne.CanvasObject {
 func (lw *linkWindow) await(r *request, do func(func())) {
 	lw.buttons.Hide()
 	if lw.status.Text == "" {
-		lw.status.SetText("Waiting for " + trust.Text(r.Server.Name) + " to finish. Press Done when you have finished in the browser.")
+		lw.status.SetText("Waiting for " + untrusted.Text(r.Server.Name).Line() + " to finish. Press Done when you have finished in the browser.")
 	}
 	lw.waiting.Show()
 	go func() {
 		select {
 		case <-r.Completed():
 			do(func() {
-				lw.status.SetText(trust.Text(r.Server.Name) + " says this step is complete.")
+				lw.status.SetText(untrusted.Text(r.Server.Name).Line() + " says this step is complete.")
 				lw.progress.Stop()
 				lw.progress.Hide()
 			})

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/internal/trust"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 const (
@@ -20,9 +20,9 @@ const (
 
 // newMessageBox shows a server's message as plain, untrusted text: no
 // links, no markup, hidden characters made visible, long text folded.
-func newMessageBox(message string) fyne.CanvasObject {
-	text := trust.Text(message)
-	head, folded := trust.Fold(text, foldAt)
+func newMessageBox(message untrusted.Text) fyne.CanvasObject {
+	text := message.Block()
+	head, folded := untrusted.Fold(text, foldAt)
 	label := widget.NewLabel(head)
 	label.Wrapping = fyne.TextWrapWord
 	label.TextStyle = fyne.TextStyle{Bold: true}
@@ -30,7 +30,7 @@ func newMessageBox(message string) fyne.CanvasObject {
 	if !folded {
 		return label
 	}
-	full, cut := trust.Fold(text, showAtMost)
+	full, cut := untrusted.Fold(text, showAtMost)
 	if cut {
 		full += fmt.Sprintf("\n\n[The message is %s; the rest is not shown. Copy message copies all of it.]", size(len(message)))
 	}

@@ -1,14 +1,12 @@
 package app
 
 import (
-	"strings"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/internal/trust"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // notify tells the person a request arrived while they look elsewhere.
@@ -17,11 +15,8 @@ func (d *Desk) notify(r *request) {
 	if d.focused || d.tray == nil || d.ctx.Err() != nil {
 		return
 	}
-	first, _, _ := strings.Cut(trust.Text(r.Message), "\n")
-	if head, cut := trust.Fold(first, 120); cut {
-		first = head + "…"
-	}
-	d.fyne.SendNotification(fyne.NewNotification(trust.Text(r.Server.Name)+" asks", first))
+	first := r.Message.Headline(120)
+	d.fyne.SendNotification(fyne.NewNotification(untrusted.Text(r.Server.Name).Line()+" asks", first))
 }
 
 // showError shows a problem in a window of its own, since it may come from

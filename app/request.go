@@ -11,7 +11,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/trust"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -30,7 +30,7 @@ type request struct {
 var cancelResult = forms.Result{Action: forms.Cancel}
 
 // title names a request's window after the server that asks.
-func title(r *request) string { return trust.Text(r.Server.Name) + " asks — Elicit Desk" }
+func title(r *request) string { return untrusted.Text(r.Server.Name).Line() + " asks — Elicit Desk" }
 
 // window is what a request's window does for its request.
 type window interface {
@@ -113,7 +113,7 @@ func staleReason(ctx context.Context) string {
 	if cause == nil {
 		return "The request is no longer waiting."
 	}
-	text := strings.ReplaceAll(trust.Text(cause.Error()), "\n", ": ")
+	text := strings.ReplaceAll(untrusted.Text(cause.Error()).Block(), "\n", ": ")
 	first, size := utf8.DecodeRuneInString(text)
 	return string(unicode.ToUpper(first)) + text[size:] + ". Nothing was sent."
 }

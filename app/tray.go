@@ -2,13 +2,12 @@ package app
 
 import (
 	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/elicitdesk/elicitdesk/assets"
-	"github.com/elicitdesk/elicitdesk/internal/trust"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // tray is the icon and menu in the system tray.
@@ -107,9 +106,6 @@ func (d *Desk) menuItems() []*fyne.MenuItem {
 // menuLabel is a request in the tray menu: the server and the first words
 // of its message.
 func menuLabel(r *request) string {
-	first, _, _ := strings.Cut(trust.Text(r.Message), "\n")
-	if head, cut := trust.Fold(first, 48); cut {
-		first = head + "…"
-	}
-	return trust.Text(r.Server.Name) + ": " + first + r.Received.Local().Format(" (15:04:05)")
+	first := r.Message.Headline(48)
+	return untrusted.Text(r.Server.Name).Line() + ": " + first + r.Received.Local().Format(" (15:04:05)")
 }

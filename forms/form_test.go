@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 func mustParse(t testing.TB, raw string) *Schema {
@@ -61,7 +63,7 @@ func TestParseKinds(t *testing.T) {
 		}
 		var titles []string
 		for _, o := range f.Options {
-			titles = append(titles, o.Title)
+			titles = append(titles, string(o.Title))
 		}
 		if f.Kind != tt.kind || f.Format != tt.format || strings.Join(titles, "|") != tt.options {
 			t.Errorf("%s: got %v %q %v, want %v %q %s", tt.name, f.Kind, f.Format, titles, tt.kind, tt.format, tt.options)
@@ -199,7 +201,7 @@ func TestSecret(t *testing.T) {
 		{"tokenizer", "", false},
 	}
 	for _, tt := range tests {
-		f := Field{Name: tt.name, Title: tt.title}
+		f := Field{Name: tt.name, Title: untrusted.Text(tt.title)}
 		if got := f.Secret(); got != tt.want {
 			t.Errorf("Secret(%q, %q) = %v, want %v", tt.name, tt.title, got, tt.want)
 		}

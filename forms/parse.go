@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // Parse reads a requestedSchema. It returns a *SyntaxError when raw is not
@@ -161,9 +163,9 @@ func (l *linter) field(path, name string, n *node) (Field, bool) {
 		switch m.key {
 		case "type", "default":
 		case "title":
-			f.Title = l.wantString(p, m.value)
+			f.Title = untrusted.Text(l.wantString(p, m.value))
 		case "description":
-			f.Description = l.wantString(p, m.value)
+			f.Description = untrusted.Text(l.wantString(p, m.value))
 		case "minLength", "maxLength", "minItems", "maxItems":
 			if l.applies(p, m.key, f.Kind) {
 				l.count(p, m.value, f.bound(m.key))
@@ -379,7 +381,7 @@ func (l *linter) enumValue(path string, n *node) (Option, bool) {
 		l.fatal(path, "choices must be strings, not %s", describe(n))
 		return Option{}, false
 	}
-	return Option{Value: n.text, Title: n.text}, true
+	return Option{Value: n.text, Title: untrusted.Text(n.text)}, true
 }
 
 func (l *linter) titledOption(path string, n *node) (Option, bool) {
@@ -396,14 +398,14 @@ func (l *linter) titledOption(path string, n *node) (Option, bool) {
 		l.fatal(path+"/const", "const must be a string, not %s", describe(c))
 		return Option{}, false
 	}
-	o := Option{Value: c.text, Title: c.text}
+	o := Option{Value: c.text, Title: untrusted.Text(c.text)}
 	switch t := n.get("title"); {
 	case t == nil:
 		l.warn(path, "the choice %q has no title; its value is shown", c.text)
 	case t.kind != stringNode:
 		l.warn(path+"/title", "must be a string, not %s; the value is shown", article(t.kind))
 	default:
-		o.Title = t.text
+		o.Title = untrusted.Text(t.text)
 	}
 	for _, m := range n.members {
 		if m.key != "const" && m.key != "title" {
@@ -430,7 +432,7 @@ func (l *linter) enumNames(path string, n *node, opts []Option) {
 			l.warn(path+"/"+strconv.Itoa(i), "must be a string, not %s; the value is shown", article(it.kind))
 			continue
 		}
-		opts[i].Title = it.text
+		opts[i].Title = untrusted.Text(it.text)
 	}
 }
 

@@ -3,6 +3,8 @@ package forms
 import (
 	"regexp"
 	"sync"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // Kind is what a field asks for, which decides its widget and its JSON type.
@@ -31,16 +33,16 @@ const (
 
 // Option is one choice of a Choice or MultiChoice field.
 type Option struct {
-	Value string // what is sent
-	Title string // what is shown; equals Value for untitled enums
+	Value string         // what is sent
+	Title untrusted.Text // what is shown; equals Value for untitled enums
 }
 
 // Field is one property of a requested schema, in the order the server wrote it.
 type Field struct {
 	Name        string
 	Kind        Kind
-	Title       string
-	Description string
+	Title       untrusted.Text
+	Description untrusted.Text
 	Required    bool
 
 	Format               string // Text only: one of the Format constants, or "" (unknown formats are dropped with a warning)
@@ -57,12 +59,13 @@ type Field struct {
 	Default any
 }
 
-// Label is what the person sees as the field's name.
-func (f *Field) Label() string {
+// Label is what the person sees as the field's name: its title, or else
+// its property name, both the server's words.
+func (f *Field) Label() untrusted.Text {
 	if f.Title != "" {
 		return f.Title
 	}
-	return f.Name
+	return untrusted.Text(f.Name)
 }
 
 // Schema is a parsed requestedSchema: the fields to show and the problems that

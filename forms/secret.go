@@ -16,7 +16,7 @@ var (
 // a password, token, API key or card number. Servers must not ask for these
 // in a form, so the UI masks the input and warns.
 func (f *Field) Secret() bool {
-	return looksSecret(f.Name) || looksSecret(f.Title)
+	return looksSecret(f.Name) || looksSecret(string(f.Title))
 }
 
 func looksSecret(s string) bool {

@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // clientInfo is how Elicit Desk introduces itself to servers.
@@ -143,7 +144,7 @@ func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 		return fmt.Errorf("the server speaks protocol %s, not the pinned %s", version, pinned)
 	}
 	c.mu.Lock()
-	c.reported = ServerInfo{Name: res.ServerInfo.Name, Title: res.ServerInfo.Title, Version: res.ServerInfo.Version}
+	c.reported = ServerInfo{Name: untrusted.Text(res.ServerInfo.Name), Title: untrusted.Text(res.ServerInfo.Title), Version: untrusted.Text(res.ServerInfo.Version)}
 	c.version = version
 	c.mu.Unlock()
 	return nil

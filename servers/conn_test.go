@@ -171,7 +171,7 @@ func TestDemoServer(t *testing.T) {
 				first := next(t, r)
 				first.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{"name":"Ada"}`)})
 				second := next(t, r)
-				if !strings.Contains(second.Message, "Ada") {
+				if !strings.Contains(string(second.Message), "Ada") {
 					t.Errorf("second message %q", second.Message)
 				}
 				s, _ := forms.Parse(second.Schema)
@@ -202,7 +202,7 @@ func TestDemoServer(t *testing.T) {
 			t.Run("url mode", func(t *testing.T) {
 				got := call(c, demo.ToolOpenLink, map[string]any{"seconds": 0})
 				e := next(t, r)
-				if e.Mode != ModeURL || !strings.HasPrefix(e.URL, "https://") {
+				if e.Mode != ModeURL || !strings.HasPrefix(string(e.URL), "https://") {
 					t.Fatalf("elicitation %+v", e)
 				}
 				e.Reply(forms.Result{Action: forms.Accept})

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // Mode is how an elicitation asks: a form, or a link to open.
@@ -23,9 +25,29 @@ const (
 // ServerInfo is what a server reports about itself in serverInfo. It is the
 // server's claim, not the person's configuration: show it second, marked so.
 type ServerInfo struct {
-	Name    string `json:"name"`
-	Title   string `json:"title,omitempty"`
-	Version string `json:"version,omitempty"`
+	Name    untrusted.Text `json:"name"`
+	Title   untrusted.Text `json:"title,omitempty"`
+	Version untrusted.Text `json:"version,omitempty"`
+}
+
+// String is the claim on one line, safe to show: "Title (name) version",
+// the title left out when it is missing or the same as the name; "" when
+// the server said nothing.
+func (i ServerInfo) String() string {
+	var parts []string
+	switch {
+	case i.Title != "" && i.Title != i.Name:
+		parts = append(parts, i.Title.Line())
+		if i.Name != "" {
+			parts = append(parts, "("+i.Name.Line()+")")
+		}
+	case i.Name != "":
+		parts = append(parts, i.Name.Line())
+	}
+	if i.Version != "" {
+		parts = append(parts, i.Version.Line())
+	}
+	return strings.Join(parts, " ")
 }
 
 // Identity is who asks: the entry the person configured, and what the server
@@ -41,10 +63,10 @@ type Identity struct {
 type Elicitation struct {
 	ID       string // unique among this process's elicitations
 	Server   Identity
-	Message  string
+	Message  untrusted.Text
 	Mode     Mode
 	Schema   json.RawMessage // form mode: requestedSchema as sent, so fields keep their order
-	URL      string          // url mode
+	URL      untrusted.Text  // url mode
 	URLID    string          // url mode: the server's elicitationId, for the complete notification
 	Received time.Time
 
@@ -112,19 +134,19 @@ var errAnsweredCause = errors.New("answered")
 // Params are the parameters of elicitation/create (or of one 2026-07-28
 // input request), checked.
 type Params struct {
-	Message       string
+	Message       untrusted.Text
 	Mode          Mode
 	Schema        json.RawMessage
-	URL           string
+	URL           untrusted.Text
 	ElicitationID string
 }
 
 // wireParams is the JSON shape of the parameters; the schema stays raw.
 type wireParams struct {
-	Message         *string         `json:"message"`
+	Message         *untrusted.Text `json:"message"`
 	Mode            string          `json:"mode"`
 	RequestedSchema json.RawMessage `json:"requestedSchema"`
-	URL             string          `json:"url"`
+	URL             untrusted.Text  `json:"url"`
 	ElicitationID   string          `json:"elicitationId"`
 }
 
@@ -178,7 +200,7 @@ func ParseParams(raw json.RawMessage) (Params, error) {
 		}
 		p.Schema = w.RequestedSchema
 	case ModeURL:
-		u, err := url.Parse(p.URL)
+		u, err := url.Parse(string(p.URL))
 		if err != nil || !u.IsAbs() || u.Host == "" {
 			return Params{}, invalidParams("url elicitation needs an absolute URL, got %q", p.URL)
 		}

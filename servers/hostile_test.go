@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // elicitLine is an elicitation/create request with the given id and message.
@@ -67,7 +68,7 @@ func TestHostileServer(t *testing.T) {
 			f.send(elicitLine(`"same"`, "second"))
 		}, func(t *testing.T, f *fakeServer, r *Router) {
 			a, b := next(t, r), next(t, r)
-			if got := []string{a.Message, b.Message}; !(got[0] == "first" && got[1] == "second" || got[0] == "second" && got[1] == "first") {
+			if got := []untrusted.Text{a.Message, b.Message}; !(got[0] == "first" && got[1] == "second" || got[0] == "second" && got[1] == "first") {
 				t.Fatalf("messages %v", got)
 			}
 			a.Reply(forms.Result{Action: forms.Decline})

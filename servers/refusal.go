@@ -3,6 +3,8 @@ package servers
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // Refusal is a request answered without asking the person: over its
@@ -10,10 +12,10 @@ import (
 // the person can see what never reached them.
 type Refusal struct {
 	Server   Identity
-	Message  string
+	Message  untrusted.Text
 	Mode     Mode
 	Schema   json.RawMessage
-	URL      string
+	URL      untrusted.Text
 	Err      error // wraps ErrRateLimited, or is the *RPCError sent back
 	Received time.Time
 }

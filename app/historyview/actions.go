@@ -11,6 +11,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // replayNote is all a replayed form does when answered.
@@ -23,8 +24,8 @@ func (w *Window) replay(e history.Entry) {
 	if schema == nil {
 		return
 	}
-	rw := w.app.NewWindow("Replay — " + e.Server.Name)
-	header := widget.NewLabel(fmt.Sprintf("A replay of a request from %s. Nothing you enter is sent.", e.Server.Name))
+	rw := w.app.NewWindow("Replay — " + untrusted.Text(e.Server.Name).Line())
+	header := widget.NewLabel(fmt.Sprintf("A replay of a request from %s. Nothing you enter is sent.", untrusted.Text(e.Server.Name)))
 	header.Wrapping = fyne.TextWrapWord
 	v := formview.New(forms.NewForm(schema), e.Message, formview.Options{Header: header})
 	v.OnResult = func(forms.Result) {

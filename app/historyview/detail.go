@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/trust"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // detail is the pane showing the selected entry. The message and every
@@ -82,13 +82,13 @@ func (d *detail) show(e history.Entry) {
 	d.entry = e
 	// Everything here came from a server: shown as plain text with hidden
 	// characters made visible, as in the request window.
-	d.identity.SetText(trust.Text(identityText(e.Server)))
-	d.message.SetText(trust.Text(e.Message))
-	d.mode.SetText(trust.Text(string(e.Mode)))
-	d.outcome.SetText(trust.Text(outcomeText(e)))
+	d.identity.SetText(identityText(e.Server))
+	d.message.SetText(e.Message.Block())
+	d.mode.SetText(untrusted.Text(string(e.Mode)).Block())
+	d.outcome.SetText(untrusted.Text(outcomeText(e)).Block())
 	d.times.SetText(timesText(e))
-	d.request.SetText(trust.Text(indented(e.Request())))
-	d.response.SetText(trust.Text(indented(e.Response())))
+	d.request.SetText(untrusted.Text(indented(e.Request())).Block())
+	d.response.SetText(untrusted.Text(indented(e.Response())).Block())
 	if replaySchema(e) != nil {
 		d.replay.Enable()
 	} else {

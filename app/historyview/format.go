@@ -10,7 +10,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/trust"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -65,33 +65,23 @@ type row struct {
 func rowOf(e history.Entry) row {
 	return row{
 		when:     e.Received.Local().Format("2006-01-02 15:04"),
-		server:   trust.Text(e.Server.Name),
+		server:   untrusted.Text(e.Server.Name).Line(),
 		outcome:  string(e.Outcome),
-		headline: trust.Text(e.Headline(120)),
+		headline: untrusted.Text(e.Headline(120)).Block(),
 	}
 }
 
 // identityText says who asked: the configured entry first, then what the
 // server reports about itself, marked as its claim.
 func identityText(id servers.Identity) string {
-	text := id.Name
+	text := untrusted.Text(id.Name).Line()
 	if id.Target != "" {
-		text += " — " + id.Target
+		text += " — " + untrusted.Text(id.Target).Line()
 	}
-	r := id.Reported
-	if r.Name == "" && r.Title == "" {
-		return text
+	if claim := id.Reported.String(); claim != "" {
+		text += "\nThe server says it is: " + claim
 	}
-	claim := r.Title
-	if claim == "" {
-		claim = r.Name
-	} else if r.Name != "" {
-		claim += " (" + r.Name + ")"
-	}
-	if r.Version != "" {
-		claim += " " + r.Version
-	}
-	return text + "\nThe server says it is: " + claim
+	return text
 }
 
 // outcomeText is the outcome with its reason, when there is one.

@@ -98,7 +98,7 @@ func (h *harness) messages() []string {
 func (h *harness) selectMessage(message string) history.Entry {
 	h.t.Helper()
 	for i, e := range h.w.entries {
-		if e.Message == message {
+		if string(e.Message) == message {
 			h.w.list.Select(i)
 			return e
 		}
@@ -190,7 +190,7 @@ func TestDetailAndCopyAsJSON(t *testing.T) {
 	h := open(t, Options{})
 	e := h.selectMessage("Delete the **folder**? [see](https://evil.example)") // Markdown, shown as it is
 	d := h.w.detail
-	if d.message.Text != e.Message {
+	if d.message.Text != e.Message.Block() {
 		t.Errorf("message shown as %q", d.message.Text)
 	}
 	if !strings.Contains(d.request.Text, "\n  \"message\": ") || !strings.Contains(d.response.Text, `"action": "decline"`) {
@@ -205,7 +205,7 @@ func TestDetailAndCopyAsJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(h.app.Clipboard().Content()), &copied); err != nil {
 		t.Fatalf("clipboard: %v", err)
 	}
-	if copied.ID != e.ID || copied.Message != e.Message || copied.Outcome != "declined" {
+	if copied.ID != e.ID || copied.Message != string(e.Message) || copied.Outcome != "declined" {
 		t.Errorf("copied %+v", copied)
 	}
 }

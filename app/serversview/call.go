@@ -314,7 +314,7 @@ func (c *callWindow) needLinks(who servers.Identity, links []servers.Params, bad
 	c.output.SetText(err.Error())
 	var lines []string
 	for _, l := range links {
-		lines = append(lines, l.Message+"\n  "+l.URL)
+		lines = append(lines, l.Message.Block()+"\n  "+l.URL.Line())
 	}
 	for _, b := range bad {
 		lines = append(lines, "Not shown, the link is not valid: "+b.Error())

@@ -212,10 +212,10 @@ func TestNeedsLinkThenRetry(t *testing.T) {
 		t.Errorf("ShowLinks for %+v", req.who)
 	}
 	if len(req.links) != 1 || req.links[0].Mode != servers.ModeURL || req.links[0].ElicitationID == "" ||
-		!strings.HasPrefix(req.links[0].URL, "https://example.com/elicit-desk-demo?session=") {
+		!strings.HasPrefix(string(req.links[0].URL), "https://example.com/elicit-desk-demo?session=") {
 		t.Fatalf("links %+v", req.links)
 	}
-	h.waitFor("the links", func() bool { return strings.Contains(c.links.Text, req.links[0].URL) })
+	h.waitFor("the links", func() bool { return strings.Contains(c.links.Text, req.links[0].URL.Line()) })
 	if !c.retry.Visible() || c.retry.Text != "Retry call" || c.retry.Importance == widget.HighImportance {
 		t.Errorf("before the links are done: retry %q visible %v importance %v", c.retry.Text, c.retry.Visible(), c.retry.Importance)
 	}

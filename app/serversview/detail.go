@@ -119,7 +119,7 @@ func (d *detail) show(r *row) {
 	d.light.Refresh()
 	d.state.SetText(r.stateText(time.Now()))
 	d.transport.SetText(transportText(r.Entry.Transport))
-	reported := reportedText(r.Status.Identity.Reported)
+	reported := r.Status.Identity.Reported.String()
 	if reported == "" {
 		reported = "Nothing yet: the server reports itself when it connects."
 	}

@@ -1,7 +1,6 @@
 package serversview
 
 import (
-	"fmt"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -130,22 +129,6 @@ func sinceText(t, now time.Time) string {
 		return t.Format("2 Jan 15:04")
 	}
 	return t.Format("2 Jan 2006 15:04")
-}
-
-// reportedText is what a server says about itself, such as "Elicit Desk
-// demo server (elicitdesk-demo 0.1.0)"; "" when it said nothing.
-func reportedText(info servers.ServerInfo) string {
-	id := info.Name
-	if info.Version != "" {
-		id += " " + info.Version
-	}
-	switch {
-	case info.Name == "":
-		return ""
-	case info.Title != "" && info.Title != info.Name:
-		return fmt.Sprintf("%s (%s)", info.Title, id)
-	}
-	return id
 }
 
 // protocolText is the negotiated revision and whether it was pinned. The

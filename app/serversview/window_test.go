@@ -18,7 +18,7 @@ func TestListShowsDemoReady(t *testing.T) {
 	d := h.w.detail
 	for _, tc := range []struct{ got, want string }{
 		{d.name.String(), "demo"},
-		{d.reported.Text, "Elicit Desk demo server (elicitdesk-demo 0.1.0)"},
+		{d.reported.Text, "Elicit Desk demo server (elicitdesk-demo) 0.1.0"},
 		{d.transport.Text, "Local command (stdio)"},
 	} {
 		if tc.got != tc.want {

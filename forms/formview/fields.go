@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // radioLimit is the most options shown as radio buttons; more get a drop-down.
@@ -32,7 +33,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, 
 	name := field.Name
 	switch field.Kind {
 	case forms.Boolean:
-		c := newCheck(k, field.Label())
+		c := newCheck(k, field.Label().Line())
 		c.Checked = f.Checked(name)
 		c.OnChanged = func(on bool) { f.SetChecked(name, on); changed() }
 		return control{field: field, object: c, focus: c}
@@ -118,9 +119,9 @@ func newChoice(f *forms.Form, field *forms.Field, k keys, changed func()) contro
 func optionTitles(field *forms.Field) (titles, values []string) {
 	seen := map[string]bool{}
 	for _, o := range field.Options {
-		t := o.Title
+		t := o.Title.Line()
 		if seen[t] {
-			t += " (" + o.Value + ")"
+			t += " (" + untrusted.Text(o.Value).Line() + ")"
 		}
 		seen[t] = true
 		titles = append(titles, t)

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // secretWarning is shown beside fields that look like credentials.
@@ -56,7 +57,7 @@ type Options struct {
 }
 
 // New builds the view of a form under a message from the server.
-func New(f *forms.Form, message string, opts Options) *View {
+func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	v := &View{form: f}
 	if opts.Zone == nil {
 		opts.Zone = time.Local
@@ -96,7 +97,7 @@ func New(f *forms.Form, message string, opts Options) *View {
 		top.Add(opts.Header)
 	}
 	if message != "" {
-		msg := widget.NewLabel(message)
+		msg := widget.NewLabel(message.Block())
 		msg.Wrapping = fyne.TextWrapWord
 		msg.TextStyle = fyne.TextStyle{Bold: true}
 		top.Add(msg)
@@ -130,14 +131,14 @@ func (v *View) fieldBox(r row) fyne.CanvasObject {
 		if r.field.Required {
 			label += " *"
 		}
-		l := widget.NewLabel(label)
+		l := widget.NewLabel(label.Line())
 		l.TextStyle = fyne.TextStyle{Bold: true}
 		l.Wrapping = fyne.TextWrapWord
 		box = append(box, l)
 	}
 	box = append(box, r.object)
 	if r.field.Description != "" {
-		d := widget.NewLabel(r.field.Description)
+		d := widget.NewLabel(r.field.Description.Block())
 		d.Wrapping = fyne.TextWrapWord
 		d.Importance = widget.LowImportance
 		box = append(box, d)

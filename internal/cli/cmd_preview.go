@@ -13,6 +13,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // appID is the application's reverse-DNS identity (FyneApp.toml agrees).
@@ -48,7 +49,7 @@ func runPreview(args []string, stdout, stderr io.Writer) int {
 	a := app.NewWithID(appID)
 	a.SetIcon(assets.Icon())
 	w := a.NewWindow("Elicit Desk — form preview")
-	v := formview.New(forms.NewForm(schema), *message, formview.Options{})
+	v := formview.New(forms.NewForm(schema), untrusted.Text(*message), formview.Options{})
 	v.OnResult = func(r forms.Result) {
 		out, _ := json.Marshal(r)
 		fmt.Fprintf(stdout, "%s\n", out)

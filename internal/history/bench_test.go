@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -36,14 +37,14 @@ func fakeEntries(n int, seed uint64, end time.Time) []Entry {
 		}
 		received := end.Add(time.Duration(i-n) * time.Minute)
 		e := Entry{
-			Server:   servers.Identity{Name: server, Target: "npx -y @example/" + server, Reported: servers.ServerInfo{Name: server + "-mcp", Title: "Example " + server, Version: "1.0.0"}},
-			Message:  strings.Join(words, " ") + fmt.Sprintf(" (request %d)", i),
+			Server:   servers.Identity{Name: server, Target: "npx -y @example/" + server, Reported: servers.ServerInfo{Name: untrusted.Text(server + "-mcp"), Title: untrusted.Text("Example " + server), Version: "1.0.0"}},
+			Message:  untrusted.Text(strings.Join(words, " ") + fmt.Sprintf(" (request %d)", i)),
 			Outcome:  outcomes[r.IntN(len(outcomes))],
 			Received: received,
 			Answered: received.Add(time.Duration(r.IntN(600)) * time.Second),
 		}
 		if r.IntN(10) == 0 {
-			e.Mode, e.URL = servers.ModeURL, "https://auth.example.com/"+words[0]
+			e.Mode, e.URL = servers.ModeURL, untrusted.Text("https://auth.example.com/"+words[0])
 		} else {
 			e.Mode = servers.ModeForm
 			e.Schema = json.RawMessage(`{"type":"object","properties":{"choice":{"type":"string","title":"Your choice"},"apiKey":{"type":"string"}}}`)

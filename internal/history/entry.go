@@ -2,11 +2,10 @@ package history
 
 import (
 	"encoding/json"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -31,10 +30,10 @@ func Outcomes() []Outcome {
 type Entry struct {
 	ID      int64 // assigned by Add, in the order of Received
 	Server  servers.Identity
-	Message string
+	Message untrusted.Text
 	Mode    servers.Mode
 	Schema  json.RawMessage // form mode: requestedSchema byte for byte, so fields keep their order
-	URL     string          // url mode
+	URL     untrusted.Text  // url mode
 	Outcome Outcome
 	Reason  string          // why it went stale, was refused or failed, in plain words
 	Content json.RawMessage // what was sent, secrets redacted; nil when nothing was
@@ -47,10 +46,10 @@ type Entry struct {
 type entryJSON struct {
 	ID      int64           `json:"id"`
 	Server  serverJSON      `json:"server"`
-	Message string          `json:"message"`
+	Message untrusted.Text  `json:"message"`
 	Mode    servers.Mode    `json:"mode"`
 	Schema  json.RawMessage `json:"requestedSchema,omitempty"`
-	URL     string          `json:"url,omitempty"`
+	URL     untrusted.Text  `json:"url,omitempty"`
 	Outcome Outcome         `json:"outcome"`
 	Reason  string          `json:"reason,omitempty"`
 	Content json.RawMessage `json:"content,omitempty"`
@@ -87,10 +86,10 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 // message, mode and requestedSchema or url.
 func (e Entry) Request() json.RawMessage {
 	out, _ := json.Marshal(struct {
-		Message string          `json:"message"`
+		Message untrusted.Text  `json:"message"`
 		Mode    servers.Mode    `json:"mode"`
 		Schema  json.RawMessage `json:"requestedSchema,omitempty"`
-		URL     string          `json:"url,omitempty"`
+		URL     untrusted.Text  `json:"url,omitempty"`
 	}{e.Message, e.Mode, e.Schema, e.URL})
 	return out
 }
@@ -125,26 +124,5 @@ func (e Entry) Response() json.RawMessage {
 	return out
 }
 
-// Headline is the first non-blank line of the message, cut to at most max
-// characters with an ellipsis, for one-line lists. Control characters become
-// spaces, so a server cannot send escape sequences to a terminal.
-func (e Entry) Headline(max int) string {
-	line := ""
-	for l := range strings.Lines(e.Message) {
-		l = strings.Map(func(r rune) rune {
-			if unicode.IsControl(r) {
-				return ' '
-			}
-			return r
-		}, l)
-		if l = strings.TrimSpace(l); l != "" {
-			line = l
-			break
-		}
-	}
-	r := []rune(line)
-	if max > 0 && len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return line
-}
+// Headline is the message's headline, safe to show, for one-line lists.
+func (e Entry) Headline(max int) string { return e.Message.Headline(max) }

@@ -37,27 +37,6 @@ func TestRequestResponse(t *testing.T) {
 	}
 }
 
-func TestHeadline(t *testing.T) {
-	tests := []struct {
-		message string
-		max     int
-		want    string
-	}{
-		{"Deploy now?", 40, "Deploy now?"},
-		{"\n  \n  First line  \nsecond", 40, "First line"},
-		{"Ünïcödé characters count as one", 10, "Ünïcödé c…"},
-		{"exactly ten", 11, "exactly ten"},
-		{"no limit at all", 0, "no limit at all"},
-		{"", 10, ""},
-		{"\x1b[2Jclear\tscreen\r\nnext", 40, "[2Jclear screen"},
-	}
-	for _, tt := range tests {
-		if got := (Entry{Message: tt.message}).Headline(tt.max); got != tt.want {
-			t.Errorf("Headline(%q, %d) = %q, want %q", tt.message, tt.max, got, tt.want)
-		}
-	}
-}
-
 // TestEntryJSON pins the keys of an exported entry, which scripts read.
 func TestEntryJSON(t *testing.T) {
 	e := fixtures()[0]

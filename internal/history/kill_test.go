@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -25,7 +26,7 @@ func writerEntry(i int) Entry {
 	at := time.Unix(1_800_000_000+int64(i), 0)
 	return Entry{
 		Server:   servers.Identity{Name: "writer", Target: "writer-process"},
-		Message:  fmt.Sprintf("entry number %d", i),
+		Message:  untrusted.Text(fmt.Sprintf("entry number %d", i)),
 		Mode:     servers.ModeForm,
 		Schema:   json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`),
 		Outcome:  Accepted,

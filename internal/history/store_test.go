@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // TestAddGet stores an entry and reads it back: the schema byte for byte,
@@ -107,7 +109,7 @@ func TestExport(t *testing.T) {
 				if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
 					t.Fatalf("line %q: %v", lines.Text(), err)
 				}
-				exported = append(exported, Entry{Message: m["message"].(string)})
+				exported = append(exported, Entry{Message: untrusted.Text(m["message"].(string))})
 				if _, err := time.Parse(time.RFC3339, m["received"].(string)); err != nil {
 					t.Errorf("received: %v", err)
 				}
@@ -226,7 +228,7 @@ func TestNewestReceivedFirst(t *testing.T) {
 		{"came third too", 2 * time.Minute},
 	} {
 		e := fixtures()[0]
-		e.Message, e.Received = add.message, at.Add(add.received)
+		e.Message, e.Received = untrusted.Text(add.message), at.Add(add.received)
 		if _, err := s.Add(ctx, e); err != nil {
 			t.Fatal(err)
 		}
@@ -238,7 +240,7 @@ func TestNewestReceivedFirst(t *testing.T) {
 		}
 		var order []string
 		for _, e := range got {
-			order = append(order, e.Message)
+			order = append(order, string(e.Message))
 		}
 		if want := "came third too,came third,came second,came first"; strings.Join(order, ",") != want {
 			t.Errorf("%+v lists %v, want %s", q, order, want)

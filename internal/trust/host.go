@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // host is the host of a link as a person should read it.
@@ -34,7 +36,7 @@ func inspectHost(authority, name string) host {
 	profile := idna.New(idna.MapForLookup(), idna.StrictDomainName(false), idna.BidiRule(), idna.CheckJoiners(true), idna.Transitional(false))
 	ascii, err := profile.ToASCII(name)
 	if err != nil || bracketed {
-		return host{read: visible(name), domain: visible(name), err: errors.New("its host name is not valid")}
+		return host{read: untrusted.Text(name).Line(), domain: untrusted.Text(name).Line(), err: errors.New("its host name is not valid")}
 	}
 	uni, err := profile.ToUnicode(ascii)
 	if err != nil {
@@ -47,12 +49,12 @@ func inspectHost(authority, name string) host {
 
 	shown := uni
 	if ascii != uni {
-		h.warnings = append(h.warnings, fmt.Sprintf("The address uses letters outside ASCII: it reads %s but is written %s; letters from other alphabets can imitate a familiar name.", quote(uni), quote(ascii)))
+		h.warnings = append(h.warnings, fmt.Sprintf("The address uses letters outside ASCII: it reads %s but is written %s; letters from other alphabets can imitate a familiar name.", untrusted.Text(uni).Quote(), untrusted.Text(ascii).Quote()))
 	}
 	for _, label := range strings.Split(uni, ".") {
 		if s := scripts(label); mixed(s) {
 			shown = ascii // as browsers do, so the imitation does not look like the real name
-			h.warnings = append(h.warnings, fmt.Sprintf("The name %s mixes %s letters, a common trick to imitate another name.", quote(label), list(s)))
+			h.warnings = append(h.warnings, fmt.Sprintf("The name %s mixes %s letters, a common trick to imitate another name.", untrusted.Text(label).Quote(), list(s)))
 		}
 	}
 
@@ -60,7 +62,7 @@ func inspectHost(authority, name string) host {
 	n := len(labels)
 	switch last := labels[n-1]; {
 	case numeric(last):
-		h.warnings = append(h.warnings, fmt.Sprintf("The host %s is a number written in an unusual way: browsers read it as an IP address, not a name.", quote(shown)))
+		h.warnings = append(h.warnings, fmt.Sprintf("The host %s is a number written in an unusual way: browsers read it as an IP address, not a name.", untrusted.Text(shown).Quote()))
 	case ascii == "localhost" || strings.HasSuffix(ascii, ".localhost"):
 		h.loopback = true
 	default:
@@ -77,7 +79,7 @@ func inspectHost(authority, name string) host {
 
 // ipHost reads a host written as an IP address.
 func ipHost(addr netip.Addr) host {
-	h := host{read: visible(addr.String()), loopback: addr.Unmap().IsLoopback()}
+	h := host{read: untrusted.Text(addr.String()).Line(), loopback: addr.Unmap().IsLoopback()}
 	h.domain = h.read
 	if addr.Is6() {
 		h.domain = "[" + h.read + "]"

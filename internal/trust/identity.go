@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -23,21 +24,21 @@ import (
 // name of three letters or more agrees with a longer one that contains it,
 // so "github" agrees with "GitHub MCP Server" and "demo" with
 // "elicitdesk-demo". The result is plain sentences; none when all agree.
-func IdentityWarnings(who servers.Identity, message string, others []servers.Identity) []string {
+func IdentityWarnings(who servers.Identity, message untrusted.Text, others []servers.Identity) []string {
 	var warnings []string
 	own := [][]string{words(who.Name)} // names the sender may use for itself
 	if w, ok := reportedMismatch(who); ok {
 		warnings = append(warnings, w)
 	} else {
-		own = append(own, words(who.Reported.Name), words(who.Reported.Title))
+		own = append(own, words(string(who.Reported.Name)), words(string(who.Reported.Title)))
 	}
-	msg := words(message)
+	msg := words(string(message))
 	for _, o := range others {
 		if o.Name == who.Name {
 			continue
 		}
 		found, claimed, as := false, false, ""
-		for _, name := range []string{o.Name, o.Reported.Title, o.Reported.Name} {
+		for _, name := range []string{o.Name, string(o.Reported.Title), string(o.Reported.Name)} {
 			ws := words(name)
 			if len(ws) == 0 || slices.ContainsFunc(own, func(own []string) bool { return sameName(ws, own) }) {
 				continue // naming a server that shares the sender's name is no claim
@@ -53,15 +54,15 @@ func IdentityWarnings(who servers.Identity, message string, others []servers.Ide
 		if !found {
 			continue
 		}
-		named := quote(as) + ", another of your servers,"
+		named := untrusted.Text(as).Quote() + ", another of your servers,"
 		if as != o.Name {
-			named = quote(as) + " (your server " + quote(o.Name) + "),"
+			named = untrusted.Text(as).Quote() + " (your server " + untrusted.Text(o.Name).Quote() + "),"
 		}
 		verb := "names"
 		if claimed {
 			verb = "claims to come from"
 		}
-		warnings = append(warnings, fmt.Sprintf("The message %s %s but %s sent it.", verb, named, quote(who.Name)))
+		warnings = append(warnings, fmt.Sprintf("The message %s %s but %s sent it.", verb, named, untrusted.Text(who.Name).Quote()))
 	}
 	return warnings
 }
@@ -74,17 +75,17 @@ func reportedMismatch(who servers.Identity) (string, bool) {
 		return "", false
 	}
 	configured := words(who.Name)
-	if sameName(configured, words(r.Name)) || sameName(configured, words(r.Title)) {
+	if sameName(configured, words(string(r.Name))) || sameName(configured, words(string(r.Title))) {
 		return "", false
 	}
-	calls := quote(r.Title)
+	calls := r.Title.Quote()
 	switch {
 	case r.Title == "":
-		calls = quote(r.Name)
+		calls = r.Name.Quote()
 	case r.Name != "" && r.Name != r.Title:
-		calls += " (" + quote(r.Name) + ")"
+		calls += " (" + r.Name.Quote() + ")"
 	}
-	return fmt.Sprintf("The server you named %s calls itself %s: make sure it is the one you meant.", quote(who.Name), calls), true
+	return fmt.Sprintf("The server you named %s calls itself %s: make sure it is the one you meant.", untrusted.Text(who.Name).Quote(), calls), true
 }
 
 // words splits s into the words a name is compared by: runs of letters,
@@ -92,7 +93,7 @@ func reportedMismatch(who servers.Identity) (string, bool) {
 // invisible characters dropped so they cannot split or disguise a word.
 func words(s string) []string {
 	s = strings.Map(func(r rune) rune {
-		if hidden(r) {
+		if untrusted.Hidden(r) {
 			return -1
 		}
 		return r

@@ -3,6 +3,7 @@ package trust
 import (
 	"testing"
 
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -10,7 +11,7 @@ func TestIdentityWarnings(t *testing.T) {
 	var cases []struct {
 		Name    string
 		Who     servers.Identity
-		Message string
+		Message untrusted.Text
 		Others  []servers.Identity
 		Want    [][]string // the parts each warning must hold, in order
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // Link is the link of a URL-mode elicitation, taken apart for a person to
@@ -36,20 +38,21 @@ type Link struct {
 // user name or password or an unusual port. Only http and https links with a
 // valid host and without spaces or hidden characters are Openable; Err says
 // why another is not.
-func InspectLink(raw string) Link {
+func InspectLink(t untrusted.Text) Link {
+	raw := string(t)
 	l := Link{Raw: raw}
 	fail := func(err error) {
 		if l.Err == nil {
 			l.Err = err
 		}
 	}
-	if strings.IndexFunc(raw, func(r rune) bool { return hidden(r) || unicode.IsSpace(r) || r == utf8.RuneError }) >= 0 {
+	if strings.IndexFunc(raw, func(r rune) bool { return untrusted.Hidden(r) || unicode.IsSpace(r) || r == utf8.RuneError }) >= 0 {
 		fail(errors.New("it holds spaces or hidden characters"))
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		fail(errors.New("it is not a valid web address"))
-		l.Display, l.Before = visible(raw), visible(raw)
+		l.Display, l.Before = untrusted.Text(raw).Line(), untrusted.Text(raw).Line()
 		return l
 	}
 	l.URL = u
@@ -62,7 +65,7 @@ func InspectLink(raw string) Link {
 	}
 	if u.Scheme == "" || u.Opaque != "" || u.Hostname() == "" {
 		fail(errors.New("it names no host"))
-		l.Display, l.Before = visible(raw), visible(raw)
+		l.Display, l.Before = untrusted.Text(raw).Line(), untrusted.Text(raw).Line()
 		return l
 	}
 
@@ -81,7 +84,7 @@ func InspectLink(raw string) Link {
 		if pw {
 			what = "a user name and password"
 		}
-		l.Warnings = append(l.Warnings, fmt.Sprintf("The link holds %s before the @ (%s); the address it opens is %s.", what, quote(u.User.Username()), h.read))
+		l.Warnings = append(l.Warnings, fmt.Sprintf("The link holds %s before the @ (%s); the address it opens is %s.", what, untrusted.Text(u.User.Username()).Quote(), h.read))
 	}
 	if port := u.Port(); port != "" {
 		if n, err := strconv.Atoi(port); err != nil || n > 65535 {
@@ -93,7 +96,7 @@ func InspectLink(raw string) Link {
 
 	l.Before = u.Scheme + "://"
 	if u.User != nil {
-		l.Before += visible(u.User.String()) + "@"
+		l.Before += untrusted.Text(u.User.String()).Line() + "@"
 	}
 	l.Before += h.sub
 	l.Domain = h.domain
@@ -101,12 +104,12 @@ func InspectLink(raw string) Link {
 	if port := u.Port(); port != "" {
 		l.After += ":" + port
 	}
-	l.After += visible(u.EscapedPath())
+	l.After += untrusted.Text(u.EscapedPath()).Line()
 	if u.ForceQuery || u.RawQuery != "" {
-		l.After += "?" + visible(u.RawQuery)
+		l.After += "?" + untrusted.Text(u.RawQuery).Line()
 	}
 	if u.Fragment != "" {
-		l.After += "#" + visible(u.EscapedFragment())
+		l.After += "#" + untrusted.Text(u.EscapedFragment()).Line()
 	}
 	l.Display = l.Before + l.Domain + l.After
 	l.Openable = l.Err == nil

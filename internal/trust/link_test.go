@@ -1,6 +1,10 @@
 package trust
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+)
 
 func TestInspectLink(t *testing.T) {
 	var cases []struct {
@@ -14,7 +18,7 @@ func TestInspectLink(t *testing.T) {
 	readJSON(t, "links.json", &cases)
 	for _, tt := range cases {
 		t.Run(tt.Raw, func(t *testing.T) {
-			l := InspectLink(tt.Raw)
+			l := InspectLink(untrusted.Text(tt.Raw))
 			if l.Before != tt.Before || l.Domain != tt.Domain || l.After != tt.After {
 				t.Errorf("split = %q | %q | %q, want %q | %q | %q", l.Before, l.Domain, l.After, tt.Before, tt.Domain, tt.After)
 			}

@@ -1,4 +1,4 @@
-package trust
+package untrusted
 
 import (
 	"fmt"
@@ -12,33 +12,6 @@ const (
 	zwnj = '\u200C'
 	zwj  = '\u200D'
 )
-
-// Text makes untrusted text safe to show as plain text.
-//
-// Whatever could hide text, reorder it or change how the text around it
-// reads is replaced by a visible marker, so a person sees that something was
-// there: a code point becomes ⟨U+XXXX⟩ (four to six upper-case hex digits)
-// and a byte that is not valid UTF-8 becomes ⟨0xXX⟩. That covers control
-// characters but \n and \t, bidi marks, embeddings, overrides and isolates,
-// zero-width and other format characters (soft hyphen, byte order mark, tag
-// characters) and every other default-ignorable code point. Two exceptions
-// keep ordinary text intact: one variation selector right after a visible
-// character (❤️), and a zero-width joiner or non-joiner between two
-// non-Latin letters, marks or symbols (emoji sequences, Indic and Persian
-// words).
-//
-// Line breaks (CRLF, CR, NEL, U+2028, U+2029) become \n, blank lines at the
-// start and end are dropped and every run of blank lines becomes one, so a
-// server cannot push its words out of sight. Text is idempotent.
-func Text(s string) string {
-	return collapseBlankLines(neutralise(s, true))
-}
-
-// visible is Text for a string that must stay on one line, such as a link
-// or a name: line breaks and tabs are marked too.
-func visible(s string) string {
-	return neutralise(s, false)
-}
 
 // neutralise replaces what hides or reorders text by markers; with layout,
 // line breaks become \n and tabs are kept.
@@ -68,9 +41,9 @@ func neutralise(s string, layout bool) string {
 			put(r)
 		case (r == zwj || r == zwnj) && joins(last) && joinsNext(s[i:]):
 			put(r)
-		case unicode.Is(unicode.Variation_Selector, r) && last >= 0 && !hidden(last) && !unicode.IsSpace(last):
+		case unicode.Is(unicode.Variation_Selector, r) && last >= 0 && !Hidden(last) && !unicode.IsSpace(last):
 			put(r)
-		case hidden(r) || unicode.In(r, unicode.Zl, unicode.Zp):
+		case Hidden(r) || unicode.In(r, unicode.Zl, unicode.Zp):
 			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
 			last = '⟩'
 		default:
@@ -80,11 +53,11 @@ func neutralise(s string, layout bool) string {
 	return b.String()
 }
 
-// hidden reports whether r is invisible or changes how other text reads:
+// Hidden reports whether r is invisible or changes how other text reads:
 // control and format characters, and the other default-ignorable code
 // points. Prepended concatenation marks are format characters with a glyph
 // of their own, so they stay.
-func hidden(r rune) bool {
+func Hidden(r rune) bool {
 	return unicode.Is(unicode.Cc, r) ||
 		unicode.Is(unicode.Cf, r) && !unicode.Is(unicode.Prepended_Concatenation_Mark, r) ||
 		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
@@ -98,7 +71,7 @@ func joins(r rune) bool {
 	if unicode.Is(unicode.Variation_Selector, r) {
 		return true
 	}
-	return r > unicode.MaxASCII && !hidden(r) && !unicode.Is(unicode.Latin, r) &&
+	return r > unicode.MaxASCII && !Hidden(r) && !unicode.Is(unicode.Latin, r) &&
 		(unicode.IsLetter(r) || unicode.IsMark(r) || unicode.Is(unicode.So, r))
 }
 
@@ -134,14 +107,4 @@ func collapseBlankLines(s string) string {
 // braille blank that fonts draw as empty.
 func blank(line string) bool {
 	return strings.TrimFunc(line, func(r rune) bool { return unicode.IsSpace(r) || r == '\u2800' }) == ""
-}
-
-// quote shows an untrusted name inside a sentence: on one line, marked,
-// in quotation marks and cut to 60 runes.
-func quote(s string) string {
-	head, cut := Fold(visible(s), 60)
-	if cut {
-		head += "…"
-	}
-	return "“" + head + "”"
 }
