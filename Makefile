@@ -24,8 +24,13 @@ build:
 # The end-to-end tests and benchmarks run the built app on a virtual display.
 APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
 
+# staticcheck runs through `go run` at a pinned version, so nothing is
+# installed by hand.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 test: test-deps peers build
 	$(GO) vet $(PKGS)
+	$(GO) run $(STATICCHECK) $(PKGS)
 	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -timeout 20m $(PKGS)
 
 # The real MCP peers the tests run against (conformance suite, server-

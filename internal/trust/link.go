@@ -61,7 +61,7 @@ func InspectLink(t untrusted.Text) Link {
 	case "":
 		fail(errors.New("it is not a full web address starting with https://"))
 	default:
-		fail(fmt.Errorf("only http and https links are opened, and this one is %s:", u.Scheme))
+		fail(fmt.Errorf("only http and https links are opened, and this one is a %s link", untrusted.Text(u.Scheme+":").Quote()))
 	}
 	if u.Scheme == "" || u.Opaque != "" || u.Hostname() == "" {
 		fail(errors.New("it names no host"))
