@@ -1,13 +1,10 @@
 // Package cli is the elicitdesk command line: the app when run with no
 // arguments, and the commands developers and scripts use to lint schemas,
-// reach servers and read the history. Every command writes server text to
-// the terminal only through trust's terminal form.
+// reach servers and read the history. Every command prints through a
+// terminal, which shows server text only through untrusted's views.
 package cli
 
-import (
-	"fmt"
-	"io"
-)
+import "io"
 
 const usage = `Usage:
   elicitdesk [-config FILE] [-v]                start the app: tray, request windows, history
@@ -26,35 +23,36 @@ const usage = `Usage:
 
 A TARGET is -server NAME (from servers.json), -url URL [-sse], or -- COMMAND ARGS...
 
-Exit codes: 0 fine, 1 the input has problems, 2 the input could not be read.
-`
+Exit codes: 0 fine, 1 the input has problems, 2 the input could not be read.`
 
 // Run dispatches a command line and returns the exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-config" || args[0] == "-v" {
 		return runApp(args, stdout, stderr)
 	}
+	if args[0] == "demo-server" {
+		return runDemoServer(stdin, stdout, stderr) // stdout speaks MCP
+	}
+	out, errs := terminal{stdout}, terminal{stderr}
 	switch args[0] {
 	case "lint":
-		return runLint(args[1:], stdout, stderr)
+		return runLint(args[1:], out, errs)
 	case "validate":
-		return runValidate(args[1:], stdin, stdout, stderr)
+		return runValidate(args[1:], stdin, out, errs)
 	case "preview":
-		return runPreview(args[1:], stdout, stderr)
+		return runPreview(args[1:], out, errs)
 	case "servers":
-		return runServers(args[1:], stdout, stderr)
+		return runServers(args[1:], out, errs)
 	case "tools":
-		return runTools(args[1:], stdout, stderr)
+		return runTools(args[1:], out, errs)
 	case "call":
-		return runCall(args[1:], stdout, stderr)
-	case "demo-server":
-		return runDemoServer(stdin, stdout, stderr)
+		return runCall(args[1:], out, errs)
 	case "history":
-		return runHistory(args[1:], stdout, stderr)
+		return runHistory(args[1:], out, errs)
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+		out.Linef(usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "elicitdesk: unknown command %q\n\n%s", args[0], usage)
+	errs.Linef("elicitdesk: unknown command %q\n\n"+usage, args[0])
 	return 2
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/app/control"
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -27,13 +27,12 @@ const connectTimeout = 60 * time.Second
 // openTarget does what tools and call share: a context that Ctrl-C ends
 // and a connection to the target named by the flags and the command, routing
 // elicitations to router. release frees both.
-func openTarget(t *target, command []string, router *servers.Router, stderr io.Writer) (ctx context.Context, conn *servers.Conn, release func(), err error) {
+func openTarget(t *target, command []string, router *servers.Router, stderr terminal) (ctx context.Context, conn *servers.Conn, release func(), err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	cfg, err := t.resolve(command)
 	if err == nil {
-		log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		dctx, cancel := context.WithTimeout(ctx, connectTimeout)
-		conn, err = servers.Dial(dctx, cfg, router, log)
+		conn, err = servers.Dial(dctx, cfg, router, stderr.Logger())
 		cancel()
 	}
 	if err != nil {
@@ -44,59 +43,58 @@ func openTarget(t *target, command []string, router *servers.Router, stderr io.W
 }
 
 // runTools lists a server's tools as JSON.
-func runTools(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runTools(args []string, stdout, stderr terminal) int {
+	fs := stderr.FlagSet("tools")
 	t := addTargetFlags(fs)
 	flags, command := splitCommand(args)
 	if err := fs.Parse(flags); err != nil || fs.NArg() != 0 {
-		fmt.Fprintln(stderr, "usage: elicitdesk tools (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
+		stderr.Linef("usage: elicitdesk tools (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
 		return 2
 	}
 	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, slog.Default()), stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk tools:", err)
+		stderr.Linef("elicitdesk tools: %s", err)
 		return 1
 	}
 	defer closeConn()
 	tools, err := conn.Tools(ctx)
+	if err == nil {
+		err = stdout.JSON(tools)
+	}
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk tools:", err)
+		stderr.Linef("elicitdesk tools: %s", err)
 		return 1
 	}
-	out, _ := json.MarshalIndent(tools, "", "  ")
-	fmt.Fprintf(stdout, "%s\n", out)
 	return 0
 }
 
 // runCall calls a tool, answers each elicitation it triggers as -answer
 // says, and prints the tool result as JSON. Exit 0 when the call returned a
 // result, 1 otherwise.
-func runCall(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("call", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runCall(args []string, stdout, stderr terminal) int {
+	fs := stderr.FlagSet("call")
 	t := addTargetFlags(fs)
 	tool := fs.String("tool", "", "the tool to call")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON object")
 	answer := fs.String("answer", "defaults", "how to answer elicitations: defaults, decline, cancel, a FILE of field values, or desk (a person, in the running app's windows)")
 	flags, command := splitCommand(args)
 	if err := fs.Parse(flags); err != nil || fs.NArg() != 0 || *tool == "" {
-		fmt.Fprintln(stderr, "usage: elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE|desk] (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
+		stderr.Linef("usage: elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE|desk] (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
 		return 2
 	}
 	var toolArgs map[string]any
 	if err := json.Unmarshal([]byte(*argsJSON), &toolArgs); err != nil {
-		fmt.Fprintln(stderr, "elicitdesk call: -args must be a JSON object:", err)
+		stderr.Linef("elicitdesk call: -args must be a JSON object: %s", err)
 		return 2
 	}
 	if *answer == answerDesk {
-		return callThroughDesk(t, command, *tool, toolArgs, stdout, stderr)
+		return callThroughDesk(t, command, *tool, toolArgs, stdout.w, stderr.w)
 	}
-	stderr = &syncWriter{w: stderr} // the answerer and the connection's log write too
+	stderr = terminal{&syncWriter{w: stderr.w}} // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk call:", err)
+		stderr.Linef("elicitdesk call: %s", err)
 		return 1
 	}
 	defer closeConn()
@@ -113,37 +111,40 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	var urlErr mcp.URLElicitationRequiredError
 	if errors.As(err, &urlErr) {
 		for _, e := range urlErr.Elicitations {
-			fmt.Fprintf(stderr, "the server needs a link opened first (-32042): %s\n  url: %s\n", e.Message, e.URL)
+			stderr.Linef("the server needs a link opened first (-32042):")
+			stderr.Block(untrusted.Text(e.Message))
+			stderr.Linef("  url: %s", untrusted.Text(e.URL))
 		}
 	}
+	if err == nil {
+		err = stdout.JSON(res)
+	}
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk call:", err)
+		stderr.Linef("elicitdesk call: %s", err)
 		return 1
 	}
-	out, _ := json.MarshalIndent(res, "", "  ")
-	fmt.Fprintf(stdout, "%s\n", out)
 	return 0
 }
 
 // answerAll answers every elicitation the router gets until ctx ends.
-func answerAll(ctx context.Context, router *servers.Router, answer string, stderr io.Writer) {
+func answerAll(ctx context.Context, router *servers.Router, answer string, stderr terminal) {
 	for {
 		e, err := router.Next(ctx)
 		if err != nil {
 			return
 		}
-		fmt.Fprintln(stderr, describe(e))
+		describe(e, stderr)
 		res, err := scriptedAnswer(answer, e)
 		if err != nil {
-			fmt.Fprintln(stderr, "  cannot answer, cancelling:", err)
+			stderr.Linef("  cannot answer, cancelling: %s", err)
 			res = forms.Result{Action: forms.Cancel}
 		}
 		if err := e.Reply(res); err != nil {
-			fmt.Fprintln(stderr, "  not sent:", err)
+			stderr.Linef("  not sent: %s", err)
 			continue
 		}
 		sent, _ := json.Marshal(res)
-		fmt.Fprintf(stderr, "  answered %s\n", sent)
+		stderr.Linef("  answered %s", json.RawMessage(sent))
 	}
 }
 

@@ -1,14 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
-	"flag"
-	"fmt"
-	"io"
 	"os"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/adrg/xdg"
 
@@ -21,9 +18,8 @@ const historyUsage = "usage: elicitdesk history [-json] [-search TEXT] [-server 
 // Lines with -json. It only reads: a missing history prints nothing and is
 // not created, and a locked or damaged one is reported and left as it is
 // (the app moves a damaged one aside when it starts).
-func runHistory(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("history", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runHistory(args []string, stdout, stderr terminal) int {
+	fs := stderr.FlagSet("history")
 	path := fs.String("db", history.DefaultPath(xdg.DataHome), "the history database `file`")
 	asJSON := fs.Bool("json", false, "print JSON Lines, one entry a line")
 	search := fs.String("search", "", "only entries holding all these `words`")
@@ -31,11 +27,11 @@ func runHistory(args []string, stdout, stderr io.Writer) int {
 	outcome := fs.String("outcome", "", "only entries with this `outcome`: accepted, declined, cancelled, stale, rate-limited or error")
 	limit := fs.Int("limit", 0, "print at most `N` entries; 0 prints all")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 || *limit < 0 {
-		fmt.Fprintln(stderr, historyUsage)
+		stderr.Linef(historyUsage)
 		return 2
 	}
 	if *outcome != "" && !slices.Contains(history.Outcomes(), history.Outcome(*outcome)) {
-		fmt.Fprintf(stderr, "elicitdesk history: unknown outcome %q\n%s\n", *outcome, historyUsage)
+		stderr.Linef("elicitdesk history: unknown outcome %q\n"+historyUsage, *outcome)
 		return 2
 	}
 	if _, err := os.Stat(*path); errors.Is(err, os.ErrNotExist) {
@@ -43,35 +39,46 @@ func runHistory(args []string, stdout, stderr io.Writer) int {
 	}
 	s, err := history.OpenReadOnly(*path)
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk history:", err)
+		stderr.Linef("elicitdesk history: %s", err)
 		return 2
 	}
 	defer s.Close()
 	ctx := context.Background()
 	q := history.Query{Text: *search, Server: *server, Outcome: history.Outcome(*outcome), Limit: *limit}
 	if *asJSON {
-		err = s.Export(ctx, stdout, q)
+		err = exportHistory(ctx, s, q, stdout)
 	} else {
 		err = printHistory(ctx, s, q, stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "elicitdesk history: %s: %v\n", *path, err)
+		stderr.Linef("elicitdesk history: %s: %s", *path, err)
 		return 2
 	}
 	return 0
 }
 
-// printHistory writes the entries q selects as an aligned table.
-func printHistory(ctx context.Context, s *history.Store, q history.Query, w io.Writer) error {
+// printHistory prints the entries q selects as an aligned table.
+func printHistory(ctx context.Context, s *history.Store, q history.Query, out terminal) error {
 	entries, err := s.Search(ctx, q)
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RECEIVED\tSERVER\tMODE\tOUTCOME\tMESSAGE")
+	table, flush := out.Table()
+	table.Linef("RECEIVED\tSERVER\tMODE\tOUTCOME\tMESSAGE")
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Received.Local().Format("2006-01-02 15:04:05"),
+		table.Linef("%s\t%s\t%s\t%s\t%s", e.Received.Local().Format("2006-01-02 15:04:05"),
 			e.Server.Name, e.Mode, e.Outcome, e.Headline(60))
 	}
-	return tw.Flush()
+	return flush()
+}
+
+// exportHistory prints the entries q selects as JSON Lines. The export is
+// gathered first, so that no character is split between two writes.
+func exportHistory(ctx context.Context, s *history.Store, q history.Query, out terminal) error {
+	var lines bytes.Buffer
+	if err := s.Export(ctx, &lines, q); err != nil {
+		return err
+	}
+	out.JSONLines(lines.Bytes())
+	return nil
 }

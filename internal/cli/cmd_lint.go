@@ -1,40 +1,35 @@
 package cli
 
 import (
-	"encoding/json"
-	"flag"
-	"fmt"
-	"io"
-
 	"github.com/elicitdesk/elicitdesk/forms"
 )
 
 // runLint prints a schema's problems. Exit 0 when it can be shown (warnings
 // allowed), 1 when a problem is fatal, 2 when the file is unreadable or not JSON.
-func runLint(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// A schema's property names come from its author, so paths and messages are
+// shown through untrusted's views.
+func runLint(args []string, stdout, stderr terminal) int {
+	fs := stderr.FlagSet("lint")
 	asJSON := fs.Bool("json", false, "print the problems as a JSON array")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: elicitdesk lint [-json] SCHEMA.json")
+		stderr.Linef("usage: elicitdesk lint [-json] SCHEMA.json")
 		return 2
 	}
 	raw, err := readInput(fs.Arg(0), nil)
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk lint:", err)
+		stderr.Linef("elicitdesk lint: %s", err)
 		return 2
 	}
 	problems, err := forms.Lint(raw)
 	if err != nil {
-		fmt.Fprintf(stderr, "elicitdesk lint: %s: %v\n", fs.Arg(0), err)
+		stderr.Linef("elicitdesk lint: %s: %s", fs.Arg(0), err)
 		return 2
 	}
 	if *asJSON {
-		out, _ := json.MarshalIndent(append([]forms.Problem{}, problems...), "", "  ")
-		fmt.Fprintf(stdout, "%s\n", out)
+		stdout.JSON(append([]forms.Problem{}, problems...))
 	} else {
 		for _, p := range problems {
-			fmt.Fprintln(stdout, p)
+			stdout.Linef("%s", p)
 		}
 	}
 	for _, p := range problems {

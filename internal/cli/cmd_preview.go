@@ -3,9 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"errors"
-	"flag"
-	"fmt"
-	"io"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
@@ -21,25 +18,24 @@ const appID = "io.github.elicitdesk"
 
 // runPreview opens a schema as a form window and prints the person's answer
 // as an ElicitResult. Without a file it shows the built-in demo form.
-func runPreview(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("preview", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runPreview(args []string, stdout, stderr terminal) int {
+	fs := stderr.FlagSet("preview")
 	message := fs.String("message", "Please fill in this form.", "the message shown above the form")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 1 {
-		fmt.Fprintln(stderr, "usage: elicitdesk preview [-message TEXT] [SCHEMA.json]")
+		stderr.Linef("usage: elicitdesk preview [-message TEXT] [SCHEMA.json]")
 		return 2
 	}
 	raw := assets.DemoForm
 	if fs.NArg() == 1 {
 		var err error
 		if raw, err = readInput(fs.Arg(0), nil); err != nil {
-			fmt.Fprintln(stderr, "elicitdesk preview:", err)
+			stderr.Linef("elicitdesk preview: %s", err)
 			return 2
 		}
 	}
 	schema, err := forms.Parse(raw)
 	if err != nil {
-		fmt.Fprintf(stderr, "elicitdesk preview: %v\n", err)
+		stderr.Linef("elicitdesk preview: %s", err)
 		if errors.As(err, new(*forms.SchemaError)) {
 			return 1
 		}
@@ -52,7 +48,7 @@ func runPreview(args []string, stdout, stderr io.Writer) int {
 	v := formview.New(forms.NewForm(schema), untrusted.Text(*message), formview.Options{})
 	v.OnResult = func(r forms.Result) {
 		out, _ := json.Marshal(r)
-		fmt.Fprintf(stdout, "%s\n", out)
+		stdout.Linef("%s", json.RawMessage(out))
 		a.Quit()
 	}
 	v.Install(w)

@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"flag"
-	"fmt"
-	"io"
 	"os"
-	"text/tabwriter"
 
 	"github.com/adrg/xdg"
 
@@ -37,19 +33,20 @@ func demoEntry() (servers.ServerConfig, error) {
 	return servers.ServerConfig{Name: "demo", Command: exe, Args: []string{"demo-server"}}, nil
 }
 
-// runServers lists the configured servers.
-func runServers(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("servers", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// runServers lists the configured servers. Names, targets and errors come
+// from a file other programs write too, so they are shown through
+// untrusted's views.
+func runServers(args []string, stdout, stderr terminal) int {
+	fs := stderr.FlagSet("servers")
 	path := configFlag(fs)
 	asJSON := fs.Bool("json", false, "print the servers as a JSON array")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		fmt.Fprintln(stderr, "usage: elicitdesk servers [-json] [-config FILE]")
+		stderr.Linef("usage: elicitdesk servers [-json] [-config FILE]")
 		return 2
 	}
 	cfg, err := loadConfig(*path)
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk servers:", err)
+		stderr.Linef("elicitdesk servers: %s", err)
 		return 2
 	}
 	if *asJSON {
@@ -69,12 +66,11 @@ func runServers(args []string, stdout, stderr io.Writer) int {
 			}
 			list = append(list, e)
 		}
-		out, _ := json.MarshalIndent(list, "", "  ")
-		fmt.Fprintf(stdout, "%s\n", out)
+		stdout.JSON(list)
 		return 0
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tTRANSPORT\tSTATE\tTARGET")
+	table, flush := stdout.Table()
+	table.Linef("NAME\tTRANSPORT\tSTATE\tTARGET")
 	for _, s := range cfg.Servers {
 		state := "enabled"
 		switch {
@@ -83,9 +79,9 @@ func runServers(args []string, stdout, stderr io.Writer) int {
 		case s.Disabled:
 			state = "disabled"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, s.Transport, state, s.Identity())
+		table.Linef("%s\t%s\t%s\t%s", s.Name, s.Transport, state, s.Identity())
 	}
-	tw.Flush()
-	fmt.Fprintf(stderr, "(%s)\n", cfg.Path)
+	flush()
+	stderr.Linef("(%s)", cfg.Path)
 	return 0
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
-	"strings"
 
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -73,18 +72,18 @@ func splitCommand(args []string) (flags, command []string) {
 	return args, nil
 }
 
-// describe renders an elicitation for a terminal.
-func describe(e *servers.Elicitation) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "elicitation %s from %s (%s", e.ID, e.Server.Name, e.Server.Target)
-	if r := e.Server.Reported; r.Name != "" {
-		fmt.Fprintf(&b, "; reports itself as %s %s", r.Name, r.Version)
+// describe prints an elicitation for a person watching the terminal: who
+// asks, the message, and the link or the schema.
+func describe(e *servers.Elicitation, out terminal) {
+	claim := ""
+	if r := e.Server.Reported.String(); r != "" {
+		claim = "; reports itself as " + r
 	}
-	fmt.Fprintf(&b, "), %s mode: %s", e.Mode, e.Message)
+	out.Linef("elicitation %s from %s (%s%s), %s mode:", e.ID, e.Server.Name, e.Server.Target, claim, e.Mode)
+	out.Block(e.Message)
 	if e.Mode == servers.ModeURL {
-		fmt.Fprintf(&b, "\n  url: %s", e.URL)
+		out.Linef("  url: %s", e.URL)
 	} else {
-		fmt.Fprintf(&b, "\n  schema: %s", e.Schema)
+		out.Linef("  schema: %s", e.Schema)
 	}
-	return b.String()
 }

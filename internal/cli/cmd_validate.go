@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 
@@ -13,38 +10,37 @@ import (
 
 // runValidate prints a JSON object mapping each invalid field to its message.
 // Exit 0 when valid, 1 when invalid, 2 on a fatal schema or unreadable input.
-func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runValidate(args []string, stdin io.Reader, stdout, stderr terminal) int {
+	fs := stderr.FlagSet("validate")
 	schemaPath := fs.String("schema", "", "the requestedSchema `file`")
 	if err := fs.Parse(args); err != nil || *schemaPath == "" || fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "usage: elicitdesk validate -schema SCHEMA.json CONTENT.json (- reads standard input)")
+		stderr.Linef("usage: elicitdesk validate -schema SCHEMA.json CONTENT.json (- reads standard input)")
 		return 2
 	}
 	raw, err := readInput(*schemaPath, stdin)
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk validate:", err)
+		stderr.Linef("elicitdesk validate: %s", err)
 		return 2
 	}
 	schema, err := forms.Parse(raw)
 	if err != nil {
-		fmt.Fprintf(stderr, "elicitdesk validate: %s: %v\n", *schemaPath, err)
+		stderr.Linef("elicitdesk validate: %s: %s", *schemaPath, err)
 		return 2
 	}
 	content, err := readInput(fs.Arg(0), stdin)
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk validate:", err)
+		stderr.Linef("elicitdesk validate: %s", err)
 		return 2
 	}
 	errs, err := schema.ValidateJSON(content)
 	if err != nil {
-		fmt.Fprintf(stderr, "elicitdesk validate: %s: %v\n", fs.Arg(0), err)
+		stderr.Linef("elicitdesk validate: %s: %s", fs.Arg(0), err)
 		return 2
 	}
 	// The full JSON Schema validator has the last word, as it does before sending.
 	final, err := schema.Verify(content)
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk validate:", err)
+		stderr.Linef("elicitdesk validate: %s", err)
 		return 2
 	}
 	for name, msg := range final {
@@ -52,8 +48,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			errs[name] = msg
 		}
 	}
-	out, _ := json.MarshalIndent(errs, "", "  ")
-	fmt.Fprintf(stdout, "%s\n", out)
+	stdout.JSON(errs)
 	if len(errs) > 0 {
 		return 1
 	}

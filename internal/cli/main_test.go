@@ -15,6 +15,9 @@ import (
 const cliEnv = "ELICITDESK_TEST_RUN_CLI"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(hostileEnv) == "1" {
+		os.Exit(serveHostile(os.Args[1:]))
+	}
 	if os.Getenv(cliEnv) == "1" {
 		os.Exit(Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+)
+
+// terminal is where a command prints, standard output or standard error.
+// Commands print only through it, and it shows every argument through an
+// untrusted view, so that no text a server, a host or a stranger's file
+// wrote reaches the terminal raw: nothing printed can clear the screen, set
+// the clipboard, make a link, ring the bell or hide and reorder words.
+type terminal struct{ w io.Writer }
+
+// Linef prints one line: format, which is ours, with args shown safely.
+// Text, strings, errors and anything else but numbers and booleans go
+// through untrusted's Line view; a json.RawMessage through untrusted.JSON,
+// so compact JSON stays JSON.
+func (t terminal) Linef(format string, args ...any) {
+	shown := make([]any, len(args))
+	for i, a := range args {
+		shown[i] = safe(a)
+	}
+	fmt.Fprintf(t.w, format+"\n", shown...)
+}
+
+// safe is a as it may be printed.
+func safe(a any) any {
+	switch v := a.(type) {
+	case untrusted.Text:
+		return v.Line()
+	case json.RawMessage:
+		return untrusted.JSON(v)
+	case error:
+		return untrusted.Text(v.Error()).Line()
+	case bool, int, int64, uint, uint64, float64:
+		return v
+	}
+	return untrusted.Text(fmt.Sprint(a)).Line()
+}
+
+// Block prints text that may run over several lines, such as a message,
+// through untrusted's Block view, each line indented under the line before.
+func (t terminal) Block(text untrusted.Text) {
+	for line := range strings.Lines(text.Block() + "\n") {
+		fmt.Fprint(t.w, "  "+line)
+	}
+}
+
+// Table returns a terminal whose lines are rows of tab-separated cells,
+// printed in aligned columns by flush. Cells shown through Line hold no
+// tab, so no value can add a column.
+func (t terminal) Table() (table terminal, flush func() error) {
+	tw := tabwriter.NewWriter(t.w, 0, 4, 2, ' ', 0)
+	return terminal{tw}, tw.Flush
+}
+
+// JSON prints v as indented JSON through untrusted.JSON: a script reads the
+// same value, a person sees an escape where a hidden character is.
+func (t terminal) JSON(v any) error {
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(t.w, untrusted.JSON(out))
+	return nil
+}
+
+// JSONLines prints JSON Lines, each line through untrusted.JSON.
+func (t terminal) JSONLines(lines []byte) {
+	fmt.Fprint(t.w, untrusted.JSON(lines))
+}
+
+// FlagSet is a command's flags, reporting their errors and usage to the
+// terminal: that text is ours and the person's own arguments.
+func (t terminal) FlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(t.w)
+	return fs
+}
+
+// Logger logs warnings to the terminal. slog's text format quotes any value
+// holding a character that is not printable, escaping it.
+func (t terminal) Logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(t.w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
