@@ -51,6 +51,7 @@ func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()
 // server says about itself second, marked as its own claim.
 func identityBox(id servers.Identity, warnings []string, ago *widget.Label) fyne.CanvasObject {
 	name := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: untrusted.Text(id.Name).Line()})
+	name.Wrapping = fyne.TextWrapWord // breaks a long word too, so no name widens the window
 	target := widget.NewLabelWithStyle(untrusted.Text(id.Target).Line(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	target.Wrapping = fyne.TextWrapBreak
 	target.Selectable = true

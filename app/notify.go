@@ -15,8 +15,13 @@ func (d *Desk) notify(r *request) {
 	if d.focused || d.tray == nil || d.ctx.Err() != nil {
 		return
 	}
-	first := r.Message.Headline(120)
-	d.fyne.SendNotification(fyne.NewNotification(untrusted.Text(r.Server.Name).Line()+" asks", first))
+	d.fyne.SendNotification(notification(r))
+}
+
+// notification is what the desktop shows of r: who asks and the first
+// words of the message, hidden characters made visible.
+func notification(r *request) *fyne.Notification {
+	return fyne.NewNotification(untrusted.Text(r.Server.Name).Line()+" asks", r.Message.Headline(120))
 }
 
 // showError shows a problem in a window of its own, since it may come from

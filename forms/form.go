@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // Form is one form being filled in: what the person has entered so far. It
@@ -37,7 +39,7 @@ func NewForm(s *Schema) *Form {
 			if field.Kind == Choice {
 				in.chosen = field.ordered([]string{d})
 			} else {
-				in.text = d
+				in.text = field.visible(d)
 			}
 		case float64:
 			in.text = formatNumber(d)
@@ -48,6 +50,16 @@ func NewForm(s *Schema) *Form {
 		}
 	}
 	return f
+}
+
+// visible is a text default as the person sees it in the field: with its
+// hidden characters as markers, so that Accept never sends what the person
+// could not see. A one-line field shows line breaks as markers too.
+func (f *Field) visible(text string) string {
+	if f.MultiLine() {
+		return untrusted.Text(text).Block()
+	}
+	return untrusted.Text(text).Line()
 }
 
 // ordered keeps the values that are options, in option order, once each.

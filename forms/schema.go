@@ -59,6 +59,12 @@ type Field struct {
 	Default any
 }
 
+// longText is the maxLength from which a text field takes several lines.
+const longText = 200
+
+// MultiLine reports whether a text field takes several lines.
+func (f *Field) MultiLine() bool { return f.MaxLength != nil && *f.MaxLength > longText }
+
 // Label is what the person sees as the field's name: its title, or else
 // its property name, both the server's words.
 func (f *Field) Label() untrusted.Text {

@@ -40,7 +40,7 @@ func (w *Window) replay(e history.Entry) {
 // export asks for a file and writes the entries the search and filters
 // select there as JSON Lines, every match rather than the list's newest 200.
 func (w *Window) export() {
-	q := query(w.search.Text, w.server.Selected, w.outcome.Selected)
+	q := query(w.search.Text, w.server.Selected, w.outcome.Selected, w.names)
 	q.Limit = 0
 	save := dialog.NewFileSave(func(out fyne.URIWriteCloser, err error) {
 		if err != nil {

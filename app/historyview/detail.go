@@ -87,8 +87,9 @@ func (d *detail) show(e history.Entry) {
 	d.mode.SetText(untrusted.Text(string(e.Mode)).Block())
 	d.outcome.SetText(untrusted.Text(outcomeText(e)).Block())
 	d.times.SetText(timesText(e))
-	d.request.SetText(untrusted.Text(indented(e.Request())).Block())
-	d.response.SetText(untrusted.Text(indented(e.Response())).Block())
+	// untrusted.JSON: hidden characters escaped, the JSON still the same.
+	d.request.SetText(untrusted.JSON([]byte(indented(e.Request()))))
+	d.response.SetText(untrusted.JSON([]byte(indented(e.Response()))))
 	if replaySchema(e) != nil {
 		d.replay.Enable()
 	} else {

@@ -30,11 +30,16 @@ const day = 24 * time.Hour
 const maxRetentionDays = 3650
 
 // query is what the list shows for the search text and the two filters as
-// the person has set them.
-func query(text, server, outcome string) history.Query {
+// the person has set them; names are the servers behind the choices.
+func query(text, server, outcome string, names []string) history.Query {
 	q := history.Query{Text: text, Limit: listLimit}
 	if server != allServers {
 		q.Server = server
+		for _, n := range names {
+			if untrusted.Text(n).Line() == server {
+				q.Server = n // the name as stored, for the choice as shown
+			}
+		}
 	}
 	if outcome != allOutcomes {
 		q.Outcome = history.Outcome(outcome)
@@ -42,9 +47,14 @@ func query(text, server, outcome string) history.Query {
 	return q
 }
 
-// serverChoices are the server filter's options: all, then each name.
+// serverChoices are the server filter's options: all, then each name as
+// a person may see it.
 func serverChoices(names []string) []string {
-	return append([]string{allServers}, names...)
+	choices := []string{allServers}
+	for _, n := range names {
+		choices = append(choices, untrusted.Text(n).Line())
+	}
+	return choices
 }
 
 // outcomeChoices are the outcome filter's options: all, then each outcome.

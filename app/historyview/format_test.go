@@ -21,7 +21,7 @@ func TestQuery(t *testing.T) {
 		{"x", "files", "stale", history.Query{Text: "x", Server: "files", Outcome: history.Stale, Limit: listLimit}},
 	}
 	for _, tt := range tests {
-		if got := query(tt.text, tt.server, tt.outcome); got != tt.want {
+		if got := query(tt.text, tt.server, tt.outcome, nil); got != tt.want {
 			t.Errorf("query(%q, %q, %q) = %+v, want %+v", tt.text, tt.server, tt.outcome, got, tt.want)
 		}
 	}

@@ -61,7 +61,8 @@ type Window struct {
 	detail    *detail
 	retention *retention
 	entries   []history.Entry
-	selected  int64 // the shown entry's id, 0 for none
+	names     []string // the servers in the history, as stored
+	selected  int64    // the shown entry's id, 0 for none
 }
 
 // New builds the History window over store; nothing is shown until Show.
@@ -142,7 +143,7 @@ func (w *Window) build() {
 // load queries the history for the search and filters as they are now,
 // after delay, and shows the result unless a newer load has begun.
 func (w *Window) load(delay time.Duration) {
-	q := query(w.search.Text, w.server.Selected, w.outcome.Selected)
+	q := query(w.search.Text, w.server.Selected, w.outcome.Selected, w.names)
 	n := w.searches.Add(1)
 	w.run(delay, func() func() {
 		if w.searches.Load() != n {
@@ -170,6 +171,7 @@ func (w *Window) show(entries []history.Entry, names []string, err error) {
 		w.status.SetText("The history cannot be read: " + err.Error())
 		return
 	}
+	w.names = names
 	w.server.SetOptions(serverChoices(names))
 	w.entries = entries
 	w.list.UnselectAll()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -58,7 +59,7 @@ func (w *Window) openCall(server string, t mcp.Tool) {
 	c := &callWindow{w: w, key: key, server: server, tool: t, stop: func() {}, closed: make(chan struct{})}
 	var why string
 	c.schema, why = argsForm(t)
-	c.win = w.app.NewWindow(fmt.Sprintf("Call %s on %s", toolTitle(t), server))
+	c.win = w.app.NewWindow(fmt.Sprintf("Call %s on %s", toolTitle(t).Headline(60), untrusted.Text(server).Headline(40)))
 	c.win.Resize(fyne.NewSize(820, 620)) // first, so wrapped texts are measured at this width
 	c.build(why)
 	c.win.SetOnClosed(c.closing)
@@ -67,16 +68,19 @@ func (w *Window) openCall(server string, t mcp.Tool) {
 }
 
 func (c *callWindow) build(why string) {
-	title := widget.NewLabelWithStyle(toolTitle(c.tool), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	sub := widget.NewLabel("on " + c.server)
-	if toolTitle(c.tool) != c.tool.Name {
-		sub.SetText(c.tool.Name + " on " + c.server)
+	title := newValueLabel()
+	title.TextStyle = fyne.TextStyle{Bold: true}
+	title.SetText(toolTitle(c.tool).Line())
+	sub := newValueLabel()
+	sub.SetText("on " + untrusted.Text(c.server).Line())
+	if toolTitle(c.tool) != untrusted.Text(c.tool.Name) {
+		sub.SetText(untrusted.Text(c.tool.Name).Line() + " on " + untrusted.Text(c.server).Line())
 	}
 	sub.Importance = widget.LowImportance
-	header := container.NewVBox(container.NewHBox(title, sub))
+	header := container.NewVBox(title, sub)
 	if c.tool.Description != "" {
 		d := newValueLabel()
-		d.SetText(c.tool.Description)
+		d.SetText(untrusted.Text(c.tool.Description).Block())
 		header.Add(d)
 	}
 	header.Add(widget.NewSeparator())
@@ -117,7 +121,7 @@ func (c *callWindow) build(why string) {
 	c.output.TextStyle = fyne.TextStyle{Monospace: true}
 	c.edit = widget.NewButtonWithIcon("Edit arguments", theme.DocumentCreateIcon(), c.editArgs)
 	c.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
-		c.w.app.Clipboard().SetContent(c.output.Text)
+		c.w.app.Clipboard().SetContent(c.output.Text) // as shown: markers, not hidden characters
 	})
 	c.cancel = widget.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { c.stop() })
 	c.retry = widget.NewButtonWithIcon("Retry call", theme.ViewRefreshIcon(), func() { c.start(c.args) })
@@ -291,13 +295,13 @@ func (c *callWindow) finished(res *mcp.CallToolResult, err error, who servers.Id
 		c.output.SetText("")
 	case err != nil:
 		c.setHeading("The call failed.", widget.DangerImportance)
-		c.output.SetText(err.Error())
+		c.output.SetText(untrusted.Text(err.Error()).Block())
 	case res.IsError:
 		c.setHeading("The tool reported an error.", widget.DangerImportance)
-		c.output.SetText(resultText(res))
+		c.output.SetText(resultText(res).Block())
 	default:
 		c.setHeading("Result", widget.SuccessImportance)
-		c.output.SetText(resultText(res))
+		c.output.SetText(resultText(res).Block())
 	}
 }
 
@@ -311,13 +315,13 @@ func (c *callWindow) setHeading(text string, imp widget.Importance) {
 // the person has dealt with them.
 func (c *callWindow) needLinks(who servers.Identity, links []servers.Params, bad []error, err error) {
 	c.setHeading("The server needs you to open a link first, then to retry the call.", widget.WarningImportance)
-	c.output.SetText(err.Error())
+	c.output.SetText(untrusted.Text(err.Error()).Block())
 	var lines []string
 	for _, l := range links {
 		lines = append(lines, l.Message.Block()+"\n  "+l.URL.Line())
 	}
 	for _, b := range bad {
-		lines = append(lines, "Not shown, the link is not valid: "+b.Error())
+		lines = append(lines, "Not shown, the link is not valid: "+untrusted.Text(b.Error()).Line())
 	}
 	c.links.SetText(strings.Join(lines, "\n"))
 	c.links.Show()

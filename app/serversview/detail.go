@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -43,6 +44,7 @@ type detail struct {
 func newDetail(w *Window) *detail {
 	d := &detail{w: w}
 	d.name = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading})
+	d.name.Wrapping = fyne.TextWrapWord
 	d.target = newValueLabel()
 	d.target.TextStyle = fyne.TextStyle{Monospace: true}
 	d.light = canvas.NewCircle(theme.Color(theme.ColorNameDisabled))
@@ -112,9 +114,9 @@ func (d *detail) show(r *row) {
 		return
 	}
 	defer d.body.Refresh() // wrapped texts changed height
-	d.name.Segments[0].(*widget.TextSegment).Text = r.Name
+	d.name.Segments[0].(*widget.TextSegment).Text = untrusted.Text(r.Name).Line()
 	d.name.Refresh()
-	d.target.SetText(r.target())
+	d.target.SetText(untrusted.Text(r.target()).Line())
 	d.light.FillColor = theme.Color(lightColor(r.state()))
 	d.light.Refresh()
 	d.state.SetText(r.stateText(time.Now()))
@@ -129,7 +131,7 @@ func (d *detail) show(r *row) {
 	setOptional(d.warnings, warningsText(r.Entry.Warnings))
 	// Only a local command has a stderr.
 	setVisible(d.stderrBox, r.Entry.Transport == servers.TransportStdio || r.Status.Stderr != "")
-	stderr := r.Status.Stderr
+	stderr := untrusted.Text(r.Status.Stderr).Block()
 	if stderr == "" {
 		stderr = "(nothing)"
 	}
@@ -166,7 +168,7 @@ func errorText(err error) string {
 	if err == nil {
 		return ""
 	}
-	return "Last error: " + err.Error()
+	return "Last error: " + untrusted.Text(err.Error()).Block()
 }
 
 // warningsText lists what servers.json's reader ignored in the entry.

@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // lightSize is the diameter of a status light.
@@ -92,7 +94,7 @@ func updateListItem(o fyne.CanvasObject, r row) {
 	light := c.Objects[1].(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*canvas.Circle)
 	light.FillColor = theme.Color(lightColor(r.state()))
 	light.Refresh()
-	texts[0].(*widget.Label).SetText(r.Name)
+	texts[0].(*widget.Label).SetText(untrusted.Text(r.Name).Line())
 	texts[1].(*widget.Label).SetText(stateLabel(r.state()))
 }
 

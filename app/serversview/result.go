@@ -8,13 +8,15 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // resultText renders a tool result for reading and copying: every content
 // item in order (text as it is, other kinds described in one line), then
 // the structured content as indented JSON. Whether it is an error is the
-// caller's to show.
-func resultText(res *mcp.CallToolResult) string {
+// caller's to show. All of it is the server's words.
+func resultText(res *mcp.CallToolResult) untrusted.Text {
 	var parts []string
 	for _, c := range res.Content {
 		parts = append(parts, contentText(c))
@@ -25,7 +27,7 @@ func resultText(res *mcp.CallToolResult) string {
 	if len(parts) == 0 {
 		return "(The tool returned no content.)"
 	}
-	return strings.Join(parts, "\n\n")
+	return untrusted.Text(strings.Join(parts, "\n\n"))
 }
 
 // contentText renders one content item.

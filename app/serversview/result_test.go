@@ -22,7 +22,7 @@ func TestResultText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := resultText(res) + "\n"; got != string(want) {
+		if got := string(resultText(res)) + "\n"; got != string(want) {
 			t.Errorf("%s:\n%s\nwant:\n%s", file, got, want)
 		}
 	})
@@ -31,7 +31,7 @@ func TestResultText(t *testing.T) {
 // A result made in process has structuredContent as a Go value.
 func TestResultTextStructuredValue(t *testing.T) {
 	res := mcp.NewToolResultStructured(map[string]any{"ok": true}, "done")
-	if got, want := resultText(res), "done\n\nStructured content:\n{\n  \"ok\": true\n}"; got != want {
+	if got, want := string(resultText(res)), "done\n\nStructured content:\n{\n  \"ok\": true\n}"; got != want {
 		t.Errorf("resultText = %q, want %q", got, want)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -71,7 +72,8 @@ func (p *toolsPane) show(r *row) {
 }
 
 // notReadyText says why a server's tools cannot be listed now.
-func notReadyText(name string, st servers.State) string {
+func notReadyText(server string, st servers.State) string {
+	name := untrusted.Text(server)
 	switch st {
 	case servers.StateConnecting:
 		return fmt.Sprintf("%s is connecting; its tools show once it is ready.", name)
@@ -132,12 +134,12 @@ func (p *toolsPane) loadedTools(server string, tools []mcp.Tool, err error) {
 	switch {
 	case err != nil:
 		p.status.Importance = widget.DangerImportance
-		p.status.SetText("The tools could not be listed: " + err.Error())
+		p.status.SetText("The tools could not be listed: " + untrusted.Text(err.Error()).Line())
 		return
 	case len(tools) == 1:
-		p.status.SetText(server + " has 1 tool.")
+		p.status.SetText(untrusted.Text(server).Line() + " has 1 tool.")
 	default:
-		p.status.SetText(fmt.Sprintf("%s has %d tools.", server, len(tools)))
+		p.status.SetText(fmt.Sprintf("%s has %d tools.", untrusted.Text(server), len(tools)))
 	}
 	for _, t := range tools {
 		p.box.Add(newToolRow(t, func() { p.w.openCall(server, t) }))
@@ -156,16 +158,17 @@ type toolRow struct {
 
 func newToolRow(t mcp.Tool, onCall func()) *toolRow {
 	r := &toolRow{tool: t, call: widget.NewButtonWithIcon("Call…", theme.MediaPlayIcon(), onCall)}
-	title := widget.NewLabelWithStyle(toolTitle(t), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	heading := container.NewHBox(title)
-	if toolTitle(t) != t.Name {
-		name := widget.NewLabelWithStyle(t.Name, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	title := widget.NewLabelWithStyle(toolTitle(t).Line(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Wrapping = fyne.TextWrapWord
+	text := container.NewVBox(title)
+	if toolTitle(t) != untrusted.Text(t.Name) {
+		name := widget.NewLabelWithStyle(untrusted.Text(t.Name).Line(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 		name.Importance = widget.LowImportance
-		heading.Add(name)
+		name.Wrapping = fyne.TextWrapWord
+		text.Add(name)
 	}
-	text := container.NewVBox(heading)
 	if t.Description != "" {
-		d := widget.NewLabel(t.Description)
+		d := widget.NewLabel(untrusted.Text(t.Description).Block())
 		d.Wrapping = fyne.TextWrapWord
 		d.Importance = widget.LowImportance
 		text.Add(d)
@@ -181,13 +184,13 @@ func (r *toolRow) CreateRenderer() fyne.WidgetRenderer {
 }
 
 // toolTitle is what a tool is called for people: its title, the title of
-// its annotations, or its name.
-func toolTitle(t mcp.Tool) string {
+// its annotations, or its name, all the server's words.
+func toolTitle(t mcp.Tool) untrusted.Text {
 	switch {
 	case t.Title != "":
-		return t.Title
+		return untrusted.Text(t.Title)
 	case t.Annotations.Title != "":
-		return t.Annotations.Title
+		return untrusted.Text(t.Annotations.Title)
 	}
-	return t.Name
+	return untrusted.Text(t.Name)
 }

@@ -3,6 +3,7 @@ package formview
 import (
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
@@ -11,11 +12,16 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
-// radioLimit is the most options shown as radio buttons; more get a drop-down.
-const radioLimit = 4
-
-// longText is the maxLength from which a text field gets several lines.
-const longText = 200
+const (
+	// radioLimit is the most options shown as radio buttons; more get a drop-down.
+	radioLimit = 4
+	// inRow is the most characters of option titles laid out side by side.
+	inRow = 40
+	// titleMax cuts a title shown on a radio button, checkbox or drop-down
+	// item, which cannot wrap: a longer one would widen the window off the
+	// screen. Its field's own label wraps and shows it whole.
+	titleMax = 40
+)
 
 // control is one field's input widget, bound to the form by name.
 type control struct {
@@ -33,7 +39,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, 
 	name := field.Name
 	switch field.Kind {
 	case forms.Boolean:
-		c := newCheck(k, field.Label().Line())
+		c := newCheck(k, short(field.Label()))
 		c.Checked = f.Checked(name)
 		c.OnChanged = func(on bool) { f.SetChecked(name, on); changed() }
 		return control{field: field, object: c, focus: c}
@@ -41,7 +47,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, 
 		return newChoice(f, field, k, changed)
 	case forms.MultiChoice:
 		titles, values := optionTitles(field)
-		g := &widget.CheckGroup{Options: titles, Selected: translate(f.Chosen(name), values, titles), Horizontal: len(titles) <= radioLimit}
+		g := &widget.CheckGroup{Options: titles, Selected: translate(f.Chosen(name), values, titles), Horizontal: sideBySide(titles)}
 		g.ExtendBaseWidget(g) // NewCheckGroup would render every box at once
 		g.OnChanged = func(selected []string) { f.SetChosen(name, translate(selected, titles, values)...); changed() }
 		return control{field: field, object: g}
@@ -80,8 +86,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, 
 		})
 		return control{field: field, object: d.object, focus: d.date}
 	}
-	multi := field.MaxLength != nil && *field.MaxLength > longText
-	e := newEntry(k, field.Secret(), multi)
+	e := newEntry(k, field.Secret(), field.MultiLine())
 	e.Text = f.Text(name)
 	e.PlaceHolder = field.Placeholder()
 	e.OnChanged = func(s string) { f.SetText(name, s); changed() }
@@ -102,7 +107,7 @@ func newChoice(f *forms.Form, field *forms.Field, k keys, changed func()) contro
 	}
 	if len(titles) <= radioLimit {
 		r := widget.NewRadioGroup(titles, nil)
-		r.Horizontal = true
+		r.Horizontal = sideBySide(titles)
 		r.Required = field.Required
 		r.Selected = selected
 		r.OnChanged = set
@@ -119,7 +124,7 @@ func newChoice(f *forms.Form, field *forms.Field, k keys, changed func()) contro
 func optionTitles(field *forms.Field) (titles, values []string) {
 	seen := map[string]bool{}
 	for _, o := range field.Options {
-		t := o.Title.Line()
+		t := short(o.Title)
 		if seen[t] {
 			t += " (" + untrusted.Text(o.Value).Line() + ")"
 		}
@@ -128,6 +133,24 @@ func optionTitles(field *forms.Field) (titles, values []string) {
 		values = append(values, o.Value)
 	}
 	return titles, values
+}
+
+// short is a title on one line, cut to titleMax characters.
+func short(t untrusted.Text) string {
+	line := t.Line()
+	if head, cut := untrusted.Fold(line, titleMax-1); cut {
+		return head + "…"
+	}
+	return line
+}
+
+// sideBySide reports whether options are few and short enough for a row.
+func sideBySide(titles []string) bool {
+	n := 0
+	for _, t := range titles {
+		n += utf8.RuneCountInString(t)
+	}
+	return len(titles) <= radioLimit && n <= inRow
 }
 
 // translate maps each key found in from to the entry of to at the same

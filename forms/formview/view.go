@@ -126,7 +126,8 @@ func (v *View) CreateRenderer() fyne.WidgetRenderer {
 
 func (v *View) fieldBox(r row) fyne.CanvasObject {
 	var box []fyne.CanvasObject
-	if r.field.Kind != forms.Boolean {
+	// A checkbox's label cannot wrap: a long one shows whole above it.
+	if r.field.Kind != forms.Boolean || short(r.field.Label()) != r.field.Label().Line() {
 		label := r.field.Label()
 		if r.field.Required {
 			label += " *"
@@ -159,7 +160,7 @@ func warningsBox(problems []forms.Problem) fyne.CanvasObject {
 	}
 	var text string
 	for _, p := range problems {
-		text += p.Path + ": " + p.Message + "\n"
+		text += untrusted.Text(p.Path).Line() + ": " + untrusted.Text(p.Message).Line() + "\n"
 	}
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
@@ -197,7 +198,9 @@ func (v *View) reviewText() string {
 	if err := json.Indent(&out, v.form.Content(), "", "  "); err != nil {
 		return err.Error()
 	}
-	return out.String()
+	// Property names and choice values are the server's: escaped where
+	// hidden, the JSON still reads as the exact value Accept sends.
+	return untrusted.JSON(out.Bytes())
 }
 
 // Accept sends the content when the form is valid; otherwise it shows every

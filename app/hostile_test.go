@@ -1,0 +1,57 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/elicitdesk/elicitdesk/internal/uitest"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// hostileIdentity is a server whose every word is s.
+func hostileIdentity(s string) servers.Identity {
+	info := untrusted.Text(s)
+	return servers.Identity{Name: s, Target: s, Reported: servers.ServerInfo{Name: info, Title: info, Version: info}}
+}
+
+// TestHostileWindows sends requests written entirely in each hostile
+// string and walks every window they reach: the form and URL request
+// windows, the stale banner, the tray menu, the notification and
+// Settings (History has its own test in historyview). None may show a
+// hidden character raw, and the request window must fit a screen.
+func TestHostileWindows(t *testing.T) {
+	for _, hs := range uitest.HostileStrings(t) {
+		t.Run(hs.Name, func(t *testing.T) {
+			s := hs.Text
+			h := start(t, `{"mcpServers":{}}`)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			h.ask(ctx, hostileIdentity(s), servers.Params{Message: untrusted.Text(s), Mode: servers.ModeForm, Schema: uitest.HostileSchema(s)})
+			form := h.request(0)
+			h.ask(context.Background(), hostileIdentity(s), servers.Params{Message: untrusted.Text(s), Mode: servers.ModeURL, ElicitationID: "e", URL: untrusted.Text("https://shop.example/" + s)})
+			link := h.request(1)
+			h.ui(func() {
+				fw := form.win.(*formWindow)
+				uitest.Check(t, "form request", uitest.WindowTexts(fw.w))
+				uitest.CheckWidth(t, "form request", fw.w.Content(), 900)
+				uitest.Check(t, "URL request", uitest.WindowTexts(link.win.(*linkWindow).w))
+				uitest.CheckWidth(t, "URL request", link.win.(*linkWindow).w.Content(), 720)
+				uitest.Check(t, "tray menu", uitest.MenuTexts(fyne.NewMenu("", h.d.trayItems()...)))
+				n := notification(form)
+				uitest.Check(t, "notification", []uitest.Seen{{Widget: "title", Text: n.Title}, {Widget: "content", Text: n.Content}})
+			})
+			cancel(errors.New(s))
+			h.eventually("the stale banner", func() bool { return form.ended })
+			h.ui(func() { uitest.Check(t, "stale request", uitest.WindowTexts(form.win.(*formWindow).w)) })
+			h.ui(func() {
+				test.Tap(button(t, content(link), "Decline"))
+				h.d.showSettings()
+				uitest.Check(t, "Settings", uitest.WindowTexts(h.d.settingsW))
+			})
+		})
+	}
+}

@@ -1,0 +1,57 @@
+package serversview
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/internal/uitest"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// TestHostileServers shows a server, its tools and a call's outcomes all
+// written in each hostile string, and walks the Servers window (list,
+// overview with serverInfo, last error and stderr; tools) and the call
+// window (its form from the tool's schema, a result, an error, a -32042
+// answer's links): none may show a hidden character raw.
+func TestHostileServers(t *testing.T) {
+	for _, hs := range uitest.HostileStrings(t) {
+		t.Run(hs.Name, func(t *testing.T) {
+			s := hs.Text
+			h := newHarness(t, []byte(`{"mcpServers":{}}`))
+			info := untrusted.Text(s)
+			who := servers.Identity{Name: s, Target: s, Reported: servers.ServerInfo{Name: info, Title: info, Version: info}}
+			w := h.w
+			w.rows = []row{{Name: s, Status: servers.Status{Name: s, State: servers.StateFailed, Err: errors.New(s), Identity: who, Stderr: s}}}
+			w.showRows()
+			uitest.Check(t, "Servers", uitest.WindowTexts(w.win))
+			uitest.CheckWidth(t, "Servers", w.win.Content(), 1000)
+
+			tool := mcp.Tool{Name: s, Title: "T " + s, Description: s, RawInputSchema: uitest.HostileSchema(s)}
+			w.tools.loadedTools(s, []mcp.Tool{tool}, nil)
+			uitest.Check(t, "Servers tools", uitest.Texts(w.tools.content))
+			w.tools.loadedTools(s, nil, errors.New(s))
+			uitest.Check(t, "Servers tools error", uitest.Texts(w.tools.content))
+
+			w.openCall(s, tool)
+			c := w.calls[s+"\x00"+s]
+			uitest.Check(t, "call arguments", uitest.WindowTexts(c.win))
+			uitest.CheckWidth(t, "call arguments", c.win.Content(), 900)
+			for _, end := range []struct {
+				name string
+				res  *mcp.CallToolResult
+				err  error
+			}{
+				{"result", mcp.NewToolResultText(s), nil},
+				{"tool error", mcp.NewToolResultError(s), nil},
+				{"failure", nil, errors.New(s)},
+				{"links", nil, &mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{Mode: mcp.ElicitationModeURL, Message: s, URL: "https://x.example/" + s, ElicitationID: "e"}}}},
+			} {
+				c.finished(end.res, end.err, who)
+				uitest.Check(t, "call "+end.name, uitest.WindowTexts(c.win))
+			}
+		})
+	}
+}
