@@ -16,8 +16,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/elicitdesk/elicitdesk/app/control"
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -171,7 +171,7 @@ func callThroughDesk(t *target, command []string, tool string, args map[string]a
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	res, err := control.Call(ctx, control.DefaultPath(), control.Request{Server: t.server, Tool: tool, Arguments: args})
+	res, err := callDesk(ctx, endpoint.ToolCall{Server: t.server, Tool: tool, Arguments: args})
 	if err != nil {
 		fmt.Fprintln(stderr, "elicitdesk call:", err)
 		return 1
@@ -180,4 +180,18 @@ func callThroughDesk(t *target, command []string, tool string, args map[string]a
 	json.Indent(&out, res, "", "  ")
 	fmt.Fprintf(stdout, "%s\n", out.Bytes())
 	return 0
+}
+
+// callDesk has the running app make call.
+func callDesk(ctx context.Context, call endpoint.ToolCall) (json.RawMessage, error) {
+	path, err := endpoint.DefaultPath()
+	if err != nil {
+		return nil, err
+	}
+	c, err := endpoint.Dial(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return c.CallTool(ctx, call)
 }
