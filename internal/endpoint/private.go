@@ -54,7 +54,7 @@ func checkUID(path string, uid int) error {
 	if uid == os.Getuid() {
 		return nil
 	}
-	return fmt.Errorf("%s is owned by %s, not by you (%s): %w", path, describeUser(uid), describeUser(os.Getuid()), ErrNotPrivate)
+	return fmt.Errorf("%s is owned by %s, not by you, %s: %w", path, describeUser(uid), describeUser(os.Getuid()), ErrNotPrivate)
 }
 
 // checkPeer refuses the process at the other end of c, reached at path,
@@ -65,7 +65,7 @@ func checkPeer(c *net.UnixConn, path string) error {
 		return fmt.Errorf("cannot tell who is at the other end of %s: %w", path, err)
 	}
 	if uid != os.Getuid() {
-		return fmt.Errorf("the process at the other end of %s runs as %s, not as you (%s): %w", path, describeUser(uid), describeUser(os.Getuid()), ErrNotPrivate)
+		return fmt.Errorf("the process at the other end of %s runs as %s, not as you, %s: %w", path, describeUser(uid), describeUser(os.Getuid()), ErrNotPrivate)
 	}
 	return nil
 }
