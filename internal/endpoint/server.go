@@ -29,9 +29,12 @@ func defaultLimits() limits {
 }
 
 // Accept back-off after an error such as EMFILE: doubling up to a second.
+// An episode of such errors ends once accepting has worked for
+// episodeQuiet, so a server hovering at its limit logs it once.
 const (
-	minBackoff = 5 * time.Millisecond
-	maxBackoff = time.Second
+	minBackoff   = 5 * time.Millisecond
+	maxBackoff   = time.Second
+	episodeQuiet = 10 * time.Second
 )
 
 // Server answers peers on the endpoint's socket until Close.
@@ -61,9 +64,13 @@ func serve(ln *net.UnixListener, lock *os.File, h Handler, log *slog.Logger, l l
 
 // acceptLoop accepts connections while a slot is free, and goes on after
 // errors such as running out of file descriptors: it backs off, logs once
-// per episode and logs again when accepting works again.
+// per episode and logs again when the episode is over.
 func (s *Server) acceptLoop() {
-	delay := time.Duration(0)
+	var (
+		delay    time.Duration // back-off after failures in a row
+		failed   time.Time     // when accepting last failed
+		failures int           // in the episode under way; 0 outside one
+	)
 	for {
 		select {
 		case s.slots <- struct{}{}:
@@ -76,20 +83,21 @@ func (s *Server) acceptLoop() {
 			if errors.Is(err, net.ErrClosed) {
 				return
 			}
-			if delay == 0 {
+			if failures == 0 {
 				s.log.Warn("endpoint: cannot accept connections; retrying", "err", err)
-				delay = minBackoff
-			} else {
-				delay = min(2*delay, maxBackoff)
 			}
+			failures++
+			failed = time.Now()
+			delay = min(max(2*delay, minBackoff), maxBackoff)
 			if !s.sleep(delay) {
 				return
 			}
 			continue
 		}
-		if delay != 0 {
-			s.log.Info("endpoint: accepting connections again")
-			delay = 0
+		delay = 0
+		if failures > 0 && time.Since(failed) > episodeQuiet {
+			s.log.Info("endpoint: accepting connections again", "failures", failures)
+			failures = 0
 		}
 		s.wg.Go(func() {
 			defer func() { <-s.slots }()
