@@ -65,7 +65,12 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 	go c.readLoop()
 	hctx, cancel := context.WithTimeout(ctx, handshakeWait)
 	defer cancel()
-	if err := c.call(hctx, methodHello, helloParams{Version: Version}, nil); err != nil {
+	var hello helloParams
+	err = c.call(hctx, methodHello, helloParams{Version: Version}, &hello)
+	if err == nil && hello.Version != Version {
+		err = fmt.Errorf("it speaks endpoint protocol version %d, not %d: use the same release of elicitdesk as the running app", hello.Version, Version)
+	}
+	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("the app at %s: %w", path, err)
 	}
@@ -175,7 +180,7 @@ func (c *Client) readLoop() {
 		switch {
 		case answer != nil:
 			answer <- &m
-		case m.Error != nil && string(m.ID) == "null": // about the connection
+		case m.Error != nil && string(m.ID) == nullID:
 			c.err = received(m.Error)
 			return
 		}

@@ -19,8 +19,9 @@ const writeTimeout = 10 * time.Second
 // told why.
 var errProtocol = errors.New("protocol error")
 
-// null is the id of a response to a message whose id could not be read.
-var null = json.RawMessage("null")
+// nullID is the id of a response to a message whose id could not be read:
+// such an error is about the connection, not one request.
+const nullID = "null"
 
 // conn is one peer's connection to the server.
 type conn struct {
@@ -134,7 +135,7 @@ func (cn *conn) readLoop(r *bufio.Reader) error {
 func (cn *conn) read(r *bufio.Reader) (*message, error) {
 	line, err := readMessage(r, MaxMessage)
 	if errors.Is(err, errTooLarge) {
-		cn.reply(null, nil, errorf(codeTooLarge, "message larger than %d bytes", MaxMessage))
+		cn.reply(json.RawMessage(nullID), nil, errorf(codeTooLarge, "message larger than %d bytes", MaxMessage))
 		return nil, err
 	}
 	if err != nil {
@@ -142,7 +143,7 @@ func (cn *conn) read(r *bufio.Reader) (*message, error) {
 	}
 	var m message
 	if err := json.Unmarshal(line, &m); err != nil {
-		cn.reply(null, nil, errorf(codeParse, "not JSON: %v", err))
+		cn.reply(json.RawMessage(nullID), nil, errorf(codeParse, "not JSON: %v", err))
 		return nil, errProtocol
 	}
 	if m.JSONRPC != "2.0" || m.Method == "" {
@@ -225,7 +226,7 @@ func (cn *conn) reply(id json.RawMessage, result any, err error) {
 // idOrNull is id, or null when the message had none.
 func idOrNull(id json.RawMessage) json.RawMessage {
 	if id == nil {
-		return null
+		return json.RawMessage(nullID)
 	}
 	return id
 }
