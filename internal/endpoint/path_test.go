@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/adrg/xdg"
 )
 
 // TestPrivateDir checks which directory the socket goes to: the runtime
@@ -95,12 +97,34 @@ func mkdir(t *testing.T, p string, mode os.FileMode) string {
 	return p
 }
 
-// TestDefaultPath uses a private XDG_RUNTIME_DIR.
+// TestDefaultPath checks the whole choice with the environment: a private
+// runtime directory, Elicit Desk's own under the state home, and a state
+// home too deep for a socket, which is refused with advice.
 func TestDefaultPath(t *testing.T) {
-	dir := privateTempDir(t)
-	t.Setenv("XDG_RUNTIME_DIR", dir)
-	got, err := DefaultPath()
-	if want := filepath.Join(dir, socketName); got != want || err != nil {
-		t.Errorf("DefaultPath() = %s, %v; want %s", got, err, want)
+	t.Cleanup(xdg.Reload) // registered first, so it runs once the variables are back
+	base := privateTempDir(t)
+	long := filepath.Join(base, strings.Repeat("d", maxPathLen))
+	tests := []struct {
+		name, runtime, state string
+		want                 string // a path, or what the error says
+		ok                   bool
+	}{
+		{"private runtime directory", base, long, filepath.Join(base, socketName), true},
+		{"no runtime directory", "", base, filepath.Join(base, "elicitdesk", socketName), true},
+		{"state home too deep", "", long, "set XDG_RUNTIME_DIR", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("XDG_RUNTIME_DIR", tt.runtime)
+			t.Setenv("XDG_STATE_HOME", tt.state)
+			xdg.Reload()
+			got, err := DefaultPath()
+			switch {
+			case tt.ok && (got != tt.want || err != nil):
+				t.Errorf("DefaultPath() = %s, %v; want %s", got, err, tt.want)
+			case !tt.ok && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("DefaultPath() = %s, %v; want an error saying %q", got, err, tt.want)
+			}
+		})
 	}
 }
