@@ -27,13 +27,13 @@ Exit codes: 0 fine, 1 the input has problems, 2 the input could not be read.`
 
 // Run dispatches a command line and returns the exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-config" || args[0] == "-v" {
-		return runApp(args, stdout, stderr)
-	}
-	if args[0] == "demo-server" {
+	if len(args) > 0 && args[0] == "demo-server" {
 		return runDemoServer(stdin, stdout, stderr) // stdout speaks MCP
 	}
 	out, errs := terminal{stdout}, terminal{stderr}
+	if len(args) == 0 || args[0] == "-config" || args[0] == "-v" {
+		return runApp(args, out, errs)
+	}
 	switch args[0] {
 	case "lint":
 		return runLint(args[1:], out, errs)

@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"os/signal"
@@ -15,8 +13,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/elicitdesk/elicitdesk/app/control"
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -88,7 +86,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 		return 2
 	}
 	if *answer == answerDesk {
-		return callThroughDesk(t, command, *tool, toolArgs, stdout.w, stderr.w)
+		return callThroughDesk(t, command, *tool, toolArgs, stdout, stderr)
 	}
 	stderr = terminal{&syncWriter{w: stderr.w}} // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
@@ -165,20 +163,35 @@ const answerDesk = "desk"
 
 // callThroughDesk asks the running app to call the tool on its connection
 // to the -server entry, and prints the result. Ctrl-C abandons the call.
-func callThroughDesk(t *target, command []string, tool string, args map[string]any, stdout, stderr io.Writer) int {
+func callThroughDesk(t *target, command []string, tool string, args map[string]any, stdout, stderr terminal) int {
 	if t.server == "" || t.url != "" || len(command) > 0 {
-		fmt.Fprintln(stderr, "elicitdesk call: -answer desk needs -server NAME: the app calls its own connection")
+		stderr.Linef("elicitdesk call: -answer desk needs -server NAME: the app calls its own connection")
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	res, err := control.Call(ctx, control.DefaultPath(), control.Request{Server: t.server, Tool: tool, Arguments: args})
+	res, err := callDesk(ctx, endpoint.ToolCall{Server: t.server, Tool: tool, Arguments: args})
 	if err != nil {
-		fmt.Fprintln(stderr, "elicitdesk call:", err)
+		stderr.Linef("elicitdesk call: %s", err)
 		return 1
 	}
-	var out bytes.Buffer
-	json.Indent(&out, res, "", "  ")
-	fmt.Fprintf(stdout, "%s\n", out.Bytes())
+	if err := stdout.JSON(res); err != nil {
+		stderr.Linef("elicitdesk call: the app's answer is not JSON: %s", err)
+		return 1
+	}
 	return 0
+}
+
+// callDesk has the running app make call.
+func callDesk(ctx context.Context, call endpoint.ToolCall) (json.RawMessage, error) {
+	path, err := endpoint.DefaultPath()
+	if err != nil {
+		return nil, err
+	}
+	c, err := endpoint.Dial(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return c.CallTool(ctx, call)
 }

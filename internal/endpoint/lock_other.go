@@ -1,6 +1,6 @@
 //go:build !((unix && !aix) || windows)
 
-package instance
+package endpoint
 
 import (
 	"errors"

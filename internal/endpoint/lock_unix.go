@@ -1,6 +1,6 @@
 //go:build unix && !aix
 
-package instance
+package endpoint
 
 import (
 	"errors"
@@ -8,6 +8,12 @@ import (
 
 	"golang.org/x/sys/unix"
 )
+
+// openLock opens or creates the lock file at path, never through a
+// symbolic link.
+func openLock(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o600)
+}
 
 // lockFile takes an flock lock on f without waiting; false with no error
 // means another open file holds it.

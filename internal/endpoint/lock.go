@@ -1,16 +1,31 @@
 //go:build (unix && !aix) || windows
 
-package instance
+package endpoint
 
-import "os"
+import (
+	"fmt"
+	"os"
+)
 
 // tryLock takes the lock file at path for this process, or reports that
 // another holds it. The lock belongs to the open file, so two claims in one
 // process exclude each other too, and the OS drops it when the process
-// ends, however it ends.
+// ends, however it ends. A lock file another user owns is refused: whoever
+// holds it could make us believe an app runs.
 func tryLock(path string) (*os.File, bool, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := openLock(path)
 	if err != nil {
+		return nil, false, err
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = checkOwner(path, fi)
+	}
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is in the way and is not a lock file: %w", path, ErrNotPrivate)
+	}
+	if err != nil {
+		f.Close()
 		return nil, false, err
 	}
 	ok, err := lockFile(f)

@@ -1,4 +1,4 @@
-package instance
+package endpoint
 
 import (
 	"errors"
@@ -6,6 +6,12 @@ import (
 
 	"golang.org/x/sys/windows"
 )
+
+// openLock opens or creates the lock file at path. Windows has no
+// O_NOFOLLOW; checkDir has refused a reparse point as the directory.
+func openLock(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+}
 
 // lockFile locks the first byte of f without waiting; false with no error
 // means another handle holds it.

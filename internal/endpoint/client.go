@@ -1,0 +1,193 @@
+package endpoint
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// ErrNotRunning means no Elicit Desk serves the endpoint.
+var ErrNotRunning = errors.New("Elicit Desk is not running")
+
+// handshakeWait bounds the handshake: the app answers it at once.
+const handshakeWait = 5 * time.Second
+
+// Client is a connection to the running app. Its methods may be called
+// from several goroutines at once; each call is a request of its own.
+type Client struct {
+	c   *net.UnixConn
+	wmu sync.Mutex // one message written at a time
+
+	mu      sync.Mutex
+	pending map[string]chan *message // by request id
+	nextID  uint64
+
+	done chan struct{} // closed when the reader has ended
+	err  error         // why it ended; read after done
+}
+
+// Dial connects to the app serving at path. Before sending anything it
+// checks that the directory, the socket and the process listening on it
+// are this user's, and refuses with an error wrapping ErrNotPrivate
+// otherwise; ErrNotRunning says no app listens there.
+func Dial(ctx context.Context, path string) (*Client, error) {
+	err := checkDir(filepath.Dir(path))
+	if err == nil {
+		err = checkSocket(path)
+	}
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w (no socket at %s)", ErrNotRunning, path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%v)", ErrNotRunning, err)
+	}
+	uc := nc.(*net.UnixConn)
+	if err := checkPeer(uc, path); err != nil {
+		uc.Close()
+		return nil, err
+	}
+	c := &Client{c: uc, pending: map[string]chan *message{}, done: make(chan struct{})}
+	go c.readLoop()
+	hctx, cancel := context.WithTimeout(ctx, handshakeWait)
+	defer cancel()
+	var hello helloParams
+	err = c.call(hctx, methodHello, helloParams{Version: Version}, &hello)
+	if err == nil && hello.Version != Version {
+		err = fmt.Errorf("it speaks endpoint protocol version %d, not %d: use the same release of elicitdesk as the running app", hello.Version, Version)
+	}
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("the app at %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Front asks the app to bring its windows to the front.
+func (c *Client) Front(ctx context.Context) error {
+	return c.call(ctx, methodFront, nil, nil)
+}
+
+// CallTool asks the app to call a tool on its connection to call.Server
+// and returns the CallToolResult as JSON. It waits as long as ctx allows:
+// people may take minutes to answer. When ctx ends first, the app is told
+// to cancel the call.
+func (c *Client) CallTool(ctx context.Context, call ToolCall) (json.RawMessage, error) {
+	var res json.RawMessage
+	err := c.call(ctx, methodCallTool, call, &res)
+	return res, err
+}
+
+// Close hangs up, which cancels the calls under way in the app, and waits
+// for the reader to end.
+func (c *Client) Close() error {
+	err := c.c.Close()
+	<-c.done
+	return err
+}
+
+// call sends a request and waits for its response, decoded into result
+// when not nil.
+func (c *Client) call(ctx context.Context, method string, params, result any) error {
+	c.mu.Lock()
+	c.nextID++
+	id := json.RawMessage(strconv.FormatUint(c.nextID, 10))
+	answer := make(chan *message, 1)
+	c.pending[string(id)] = answer
+	c.mu.Unlock()
+	defer c.forget(id)
+
+	if err := c.send(&message{ID: id, Method: method}, params); err != nil {
+		return err
+	}
+	select {
+	case m := <-answer:
+		if m.Error != nil {
+			return received(m.Error)
+		}
+		if result == nil {
+			return nil
+		}
+		return json.Unmarshal(m.Result, result)
+	case <-ctx.Done():
+		c.send(&message{Method: methodCancelled}, cancelledParams{RequestID: id})
+		return context.Cause(ctx)
+	case <-c.done:
+		return c.err
+	}
+}
+
+// forget drops the waiting for the response to id.
+func (c *Client) forget(id json.RawMessage) {
+	c.mu.Lock()
+	delete(c.pending, string(id))
+	c.mu.Unlock()
+}
+
+// send writes m with params.
+func (c *Client) send(m *message, params any) error {
+	if params != nil {
+		p, err := json.Marshal(params)
+		if err != nil {
+			return err
+		}
+		m.Params = p
+	}
+	line, err := encode(m)
+	if err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err = c.c.Write(line)
+	return err
+}
+
+// readLoop hands each response to the call waiting for it, until the
+// connection ends.
+func (c *Client) readLoop() {
+	defer close(c.done)
+	r := bufio.NewReader(c.c)
+	for {
+		line, err := readMessage(r, MaxMessage)
+		if err != nil {
+			c.err = fmt.Errorf("the app gave no answer: %w", err)
+			return
+		}
+		var m message
+		if err := json.Unmarshal(line, &m); err != nil || m.ID == nil {
+			c.err = errors.New("the app sent something that is not a JSON-RPC response")
+			return
+		}
+		c.mu.Lock()
+		answer := c.pending[string(m.ID)]
+		delete(c.pending, string(m.ID)) // one response per request
+		c.mu.Unlock()
+		switch {
+		case answer != nil:
+			answer <- &m
+		case m.Error != nil && string(m.ID) == nullID:
+			c.err = received(m.Error)
+			return
+		}
+		// Else the answer to a call given up on: dropped.
+	}
+}
+
+// received is an error from the app. Its message is the peer's words, kept
+// as sent: whoever shows it goes through untrusted.
+func received(e *Error) *Error {
+	return &Error{Code: e.Code, Message: e.Message}
+}

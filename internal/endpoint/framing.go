@@ -1,0 +1,44 @@
+package endpoint
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+)
+
+// errTooLarge is the reading side's error for a message over MaxMessage.
+var errTooLarge = errors.New("message too large")
+
+// readMessage reads one newline-terminated message of at most max bytes,
+// newline excluded. A longer one is errTooLarge; the rest of it is not
+// read, so the connection cannot be used further. Blank lines are skipped.
+func readMessage(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > max+1 {
+			return nil, errTooLarge
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			if line = bytes.TrimSpace(line); len(line) > 0 {
+				return line, nil
+			}
+		case errors.Is(err, bufio.ErrBufferFull):
+		case errors.Is(err, io.EOF) && len(bytes.TrimSpace(line)) > 0:
+			return nil, io.ErrUnexpectedEOF
+		default:
+			return nil, err
+		}
+	}
+}
+
+// encode marshals m as one line.
+func encode(m *message) ([]byte, error) {
+	m.JSONRPC = "2.0"
+	b, err := json.Marshal(m)
+	return append(b, '\n'), err
+}

@@ -1,0 +1,18 @@
+package endpoint
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Handler does what peers ask of the app. Each request runs on its own
+// goroutine with a context that ends when the peer cancels it, goes away,
+// or the server closes; the methods must return soon after it ends.
+type Handler interface {
+	// Front brings the app's windows to the front: a second start asks.
+	Front(ctx context.Context) error
+	// CallTool calls a tool on the app's connection to call.Server and
+	// returns the CallToolResult as JSON, so that the elicitations it
+	// raises are answered in the app's windows.
+	CallTool(ctx context.Context, call ToolCall) (json.RawMessage, error)
+}

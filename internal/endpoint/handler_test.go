@@ -1,0 +1,101 @@
+package endpoint
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// testHandler answers the tests' requests and reports what happened.
+type testHandler struct {
+	fronts  chan struct{} // one per Front
+	started chan struct{} // one per "wait" call started
+	ended   chan error    // a "wait" call's ctx.Err() as it ends
+	release chan struct{} // closed to let "wait" calls return a result
+}
+
+func newHandler() *testHandler {
+	return &testHandler{
+		fronts:  make(chan struct{}, 64),
+		started: make(chan struct{}, 64),
+		ended:   make(chan error, 64),
+		release: make(chan struct{}),
+	}
+}
+
+func (h *testHandler) Front(context.Context) error {
+	h.fronts <- struct{}{}
+	return nil
+}
+
+// CallTool: "echo" returns the call, "fail" fails with text a terminal must
+// not see raw, "wait" waits for release or the end of ctx.
+func (h *testHandler) CallTool(ctx context.Context, call ToolCall) (json.RawMessage, error) {
+	switch call.Tool {
+	case "echo":
+		return json.Marshal(call)
+	case "fail":
+		return nil, errors.New("no such tool \u202egnp.exe\x1b[2J")
+	case "wait":
+		h.started <- struct{}{}
+		select {
+		case <-h.release:
+			h.ended <- nil
+			return json.RawMessage(`{"released":true}`), nil
+		case <-ctx.Done():
+			h.ended <- ctx.Err()
+			return nil, ctx.Err()
+		}
+	}
+	return nil, fmt.Errorf("no tool %s", call.Tool)
+}
+
+// quiet is a logger that drops everything.
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// socketPath is a fresh socket path for one test, in a private directory.
+func socketPath(t *testing.T) string {
+	return filepath.Join(privateTempDir(t), socketName)
+}
+
+// privateTempDir is a new temporary directory with mode 0700, as the
+// endpoint's directory must be; t.TempDir's may be open to others.
+func privateTempDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// startServer claims a fresh endpoint with l and a new testHandler.
+func startServer(t *testing.T, l limits) (*Server, string, *testHandler) {
+	t.Helper()
+	path, h := socketPath(t), newHandler()
+	s, err := listen(t.Context(), path, h, quiet(), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path, h
+}
+
+// await fails t unless ch receives soon, and returns what it received.
+func await[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s did not happen", what)
+		panic("unreachable")
+	}
+}

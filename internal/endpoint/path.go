@@ -1,0 +1,68 @@
+package endpoint
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/adrg/xdg"
+)
+
+// socketName is the endpoint's file name in the private directory; the
+// lock file is beside it, with ".lock" added.
+const socketName = "elicitdesk.sock"
+
+// maxPathLen is the longest socket path every supported OS takes: macOS
+// holds 104 bytes for it, the closing NUL included (Linux and Windows 108).
+const maxPathLen = 103
+
+// DefaultPath returns where the endpoint's socket lives:
+// $XDG_RUNTIME_DIR/elicitdesk.sock when that directory is private to the
+// user, else elicitdesk.sock in a directory of Elicit Desk's own under the
+// user's state home (~/.local/state/elicitdesk; ~/Library/Application
+// Support/elicitdesk on macOS; %LOCALAPPDATA%\elicitdesk on Windows),
+// created when missing. Never a shared temporary directory: another user
+// could claim a name there first. When even that path is too long for a
+// socket, the error says so and how to give a shorter runtime directory.
+func DefaultPath() (string, error) {
+	dir, err := privateDir(os.Getenv("XDG_RUNTIME_DIR"), filepath.Join(xdg.StateHome, "elicitdesk"))
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, socketName)
+	if err := checkPath(path); err != nil {
+		return "", fmt.Errorf("%w; set XDG_RUNTIME_DIR to a shorter directory of your own with mode 0700", err)
+	}
+	return path, nil
+}
+
+// privateDir returns runtime when it is a private directory with room for
+// the socket's name, and otherwise fallback, which it creates when missing.
+func privateDir(runtime, fallback string) (string, error) {
+	if filepath.IsAbs(runtime) && checkDir(runtime) == nil && checkPath(filepath.Join(runtime, socketName)) == nil {
+		return runtime, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(fallback), 0o700); err != nil {
+		return "", err
+	}
+	if err := os.Mkdir(fallback, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", err
+	}
+	// What is there now may not be what Mkdir made: look before using it.
+	if err := checkDir(fallback); err != nil {
+		return "", err
+	}
+	return fallback, nil
+}
+
+// checkPath says why path cannot hold a socket.
+func checkPath(path string) error {
+	switch {
+	case path == "":
+		return errors.New("no socket path")
+	case len(path) > maxPathLen:
+		return fmt.Errorf("socket path %s is %d bytes long; a Unix socket path may have at most %d", path, len(path), maxPathLen)
+	}
+	return nil
+}

@@ -1,0 +1,16 @@
+//go:build !linux && !darwin && !freebsd && !windows
+
+package endpoint
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"runtime"
+)
+
+// peerUID fails: without a way to learn the peer's UID here, no peer is
+// trusted.
+func peerUID(*net.UnixConn) (int, error) {
+	return 0, fmt.Errorf("no peer credentials on %s: %w", runtime.GOOS, errors.ErrUnsupported)
+}

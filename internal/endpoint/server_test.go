@@ -1,0 +1,343 @@
+package endpoint
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// helloLine is a client's handshake, as sent on the wire.
+func helloLine() string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":0,"method":"endpoint/hello","params":{"version":%d}}`, Version)
+}
+
+// raw is a connection that speaks the protocol by hand.
+type raw struct {
+	t *testing.T
+	c *net.UnixConn
+	r *bufio.Reader
+}
+
+// dialRaw connects to path without a handshake.
+func dialRaw(t *testing.T, path string) *raw {
+	t.Helper()
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &raw{t: t, c: c, r: bufio.NewReader(c)}
+}
+
+// send writes lines.
+func (r *raw) send(lines ...string) {
+	r.t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(r.c, l+"\n"); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}
+
+// next reads the next message, or fails.
+func (r *raw) next() message {
+	r.t.Helper()
+	r.c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	line, err := r.r.ReadBytes('\n')
+	if err != nil {
+		r.t.Fatalf("no message: %v (read %q)", err, line)
+	}
+	var m message
+	if err := json.Unmarshal(line, &m); err != nil {
+		r.t.Fatalf("%q: %v", line, err)
+	}
+	return m
+}
+
+// hungUp fails unless the server closes the connection next.
+func (r *raw) hungUp() {
+	r.t.Helper()
+	r.c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if line, err := r.r.ReadBytes('\n'); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		r.t.Fatalf("the server did not hang up: read %q %v", line, err)
+	}
+}
+
+// callLine is a tools/call request.
+func callLine(id int, tool string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"server":"demo","tool":%q}}`, id, tool)
+}
+
+// TestProtocolErrors sends what a peer must not and checks the error it
+// gets and whether the connection stays.
+func TestProtocolErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		send  []string
+		code  int
+		stays bool
+	}{
+		{"garbage", []string{"{not json"}, codeParse, false},
+		{"garbage after the handshake", []string{helloLine(), "\x00\x01binary"}, codeParse, false},
+		{"no handshake", []string{callLine(1, "echo")}, codeInvalidRequest, false},
+		{"wrong version", []string{`{"jsonrpc":"2.0","id":0,"method":"endpoint/hello","params":{"version":99}}`}, codeVersion, false},
+		{"not JSON-RPC 2.0", []string{helloLine(), `{"id":1,"method":"app/front"}`}, codeInvalidRequest, false},
+		{"oversized", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"server":"` + strings.Repeat("x", MaxMessage) + `"}}`}, codeTooLarge, false},
+		{"unknown method", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"app/quit"}`}, codeNoMethod, true},
+		{"bad params", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"tool":7}}`}, codeInvalidParams, true},
+		{"second handshake", []string{helloLine(), helloLine()}, codeInvalidRequest, true},
+		{"failing tool", []string{helloLine(), callLine(1, "fail")}, codeFailed, true},
+	}
+	_, path, _ := startServer(t, defaultLimits())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := dialRaw(t, path)
+			go func() { // the oversized line is more than a socket buffer holds
+				for _, l := range tt.send {
+					io.WriteString(r.c, l+"\n")
+				}
+			}()
+			if tt.send[0] == helloLine() {
+				if m := r.next(); m.Error != nil {
+					t.Fatalf("handshake: %v", m.Error)
+				}
+			}
+			m := r.next()
+			if m.Error == nil || m.Error.Code != tt.code {
+				t.Fatalf("got %+v, want error code %d", m, tt.code)
+			}
+			if m.Error.Message == "" {
+				t.Error("the error says nothing")
+			}
+			if !tt.stays {
+				r.hungUp()
+				return
+			}
+			r.send(`{"jsonrpc":"2.0","id":"next","method":"app/front"}`)
+			if m := r.next(); m.Error != nil || string(m.ID) != `"next"` {
+				t.Errorf("after the error: %+v", m)
+			}
+		})
+	}
+}
+
+// TestClient calls through Client: results, the app's errors as sent (a
+// surface neutralises them when it shows them), and bringing the app
+// forward.
+func TestClient(t *testing.T) {
+	_, path, h := startServer(t, defaultLimits())
+	c, err := Dial(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := c.CallTool(t.Context(), ToolCall{Server: "demo", Tool: "echo", Arguments: map[string]any{"n": 1.0}})
+	if err != nil || string(res) != `{"server":"demo","tool":"echo","arguments":{"n":1}}` {
+		t.Errorf("echo = %s, %v", res, err)
+	}
+	_, err = c.CallTool(t.Context(), ToolCall{Server: "demo", Tool: "fail"})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != codeFailed || e.Message != "no such tool \u202egnp.exe\x1b[2J" {
+		t.Errorf("fail = %q, want the app's message as sent: the surface that shows it neutralises it", err)
+	}
+	if err := c.Front(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	await(t, h.fronts, "Front")
+}
+
+// TestDialWithoutApp: no socket, or one nobody listens on, is "not running".
+func TestDialWithoutApp(t *testing.T) {
+	path := socketPath(t)
+	if _, err := Dial(t.Context(), path); !errors.Is(err, ErrNotRunning) {
+		t.Errorf("no socket: %v", err)
+	}
+	leaveSocket(t, path)
+	if _, err := Dial(t.Context(), path); !errors.Is(err, ErrNotRunning) {
+		t.Errorf("a stale socket: %v", err)
+	}
+}
+
+// TestConcurrentRequests has requests of one connection in flight at
+// once: a slow one does not hold up the others, and each answer finds its
+// caller.
+func TestConcurrentRequests(t *testing.T) {
+	_, path, h := startServer(t, defaultLimits())
+	c, err := Dial(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	slow := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(t.Context(), ToolCall{Server: "demo", Tool: "wait"})
+		slow <- err
+	}()
+	await(t, h.started, "the slow call")
+	var wg sync.WaitGroup
+	for n := range 20 {
+		wg.Go(func() {
+			want := fmt.Sprintf("s%d", n)
+			res, err := c.CallTool(t.Context(), ToolCall{Server: want, Tool: "echo"})
+			var got ToolCall
+			if err == nil {
+				err = json.Unmarshal(res, &got)
+			}
+			if err != nil || got.Server != want {
+				t.Errorf("call %d = %s, %v", n, res, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(h.release)
+	if err := await(t, slow, "the slow call's answer"); err != nil {
+		t.Errorf("slow call: %v", err)
+	}
+}
+
+// TestHangUps checks how a client's leaving ends its call: stopping to
+// send (half-close) still gets the answer; hanging up, or cancelling,
+// cancels the call in the app.
+func TestHangUps(t *testing.T) {
+	tests := []struct {
+		name   string
+		leave  func(r *raw)
+		cancel bool // whether the call must be cancelled
+	}{
+		{"half-close", func(r *raw) { r.c.CloseWrite() }, false},
+		{"full close", func(r *raw) { r.c.Close() }, true},
+		{"half-close then full close", func(r *raw) { r.c.CloseWrite(); r.c.Close() }, true},
+		{"cancelled notification", func(r *raw) {
+			r.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !tt.cancel && runtime.GOOS != "linux" {
+				t.Skip("only Linux tells a half-close from a full close")
+			}
+			_, path, h := startServer(t, defaultLimits())
+			r := dialRaw(t, path)
+			r.send(helloLine(), callLine(1, "wait"))
+			r.next()
+			await(t, h.started, "the call")
+			tt.leave(r)
+			if tt.cancel {
+				if err := await(t, h.ended, "the end of the call"); !errors.Is(err, context.Canceled) {
+					t.Errorf("the call ended with %v, want it cancelled", err)
+				}
+				if tt.name == "cancelled notification" {
+					if m := r.next(); m.Error == nil || m.Error.Code != codeCancelled {
+						t.Errorf("answer %+v, want a cancellation error", m)
+					}
+				}
+				return
+			}
+			// Nothing marks that the server has read the end of the stream,
+			// so give the hang-up watch several rounds to misjudge it.
+			select {
+			case err := <-h.ended:
+				t.Fatalf("the call ended (%v) though the client only stopped sending", err)
+			case <-time.After(500 * time.Millisecond):
+			}
+			close(h.release)
+			if m := r.next(); m.Error != nil || string(m.Result) != `{"released":true}` {
+				t.Errorf("answer after the half-close: %+v", m)
+			}
+		})
+	}
+}
+
+// TestClientCancels checks that a Client whose context ends tells the app,
+// which cancels the call while the connection stays usable.
+func TestClientCancels(t *testing.T) {
+	_, path, h := startServer(t, defaultLimits())
+	c, err := Dial(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, ToolCall{Server: "demo", Tool: "wait"})
+		done <- err
+	}()
+	await(t, h.started, "the call")
+	cancel()
+	if err := await(t, done, "CallTool's return"); !errors.Is(err, context.Canceled) {
+		t.Errorf("CallTool = %v", err)
+	}
+	if err := await(t, h.ended, "the end of the call in the app"); !errors.Is(err, context.Canceled) {
+		t.Errorf("the app's call ended with %v", err)
+	}
+	if err := c.Front(t.Context()); err != nil {
+		t.Errorf("the connection after a cancel: %v", err)
+	}
+}
+
+// TestSilentConnections checks that connections that say nothing are
+// closed after the first-message deadline and free their slot.
+func TestSilentConnections(t *testing.T) {
+	_, path, _ := startServer(t, limits{conns: 2, firstMessage: 200 * time.Millisecond})
+	idle := []*raw{dialRaw(t, path), dialRaw(t, path)}
+	c, err := Dial(t.Context(), path) // waits in the backlog for a slot
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Front(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range idle {
+		r.hungUp()
+	}
+}
+
+// TestNoGoroutineOutlivesClose closes a server with connections in every
+// state and checks that all its goroutines have ended.
+func TestNoGoroutineOutlivesClose(t *testing.T) {
+	before := runtime.NumGoroutine()
+	path, h := socketPath(t), newHandler()
+	s, err := listen(t.Context(), path, h, quiet(), defaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dialRaw(t, path) // silent
+	busy := dialRaw(t, path)
+	busy.send(helloLine(), callLine(1, "wait"))
+	half := dialRaw(t, path)
+	half.send(helloLine(), callLine(1, "wait"))
+	await(t, h.started, "a call")
+	await(t, h.started, "a call")
+	half.c.CloseWrite()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := await(t, h.ended, "the calls' end"); !errors.Is(err, context.Canceled) {
+			t.Errorf("a call ended with %v, want it cancelled by Close", err)
+		}
+	}
+	// Goroutines that Close waited for are gone; the runtime may take a
+	// moment to count them out.
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines before, %d after Close:\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	}
+}
