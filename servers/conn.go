@@ -27,8 +27,6 @@ var clientInfo = mcp.Implementation{Name: "elicitdesk", Title: "Elicit Desk", Ve
 // Conn is a live connection to one configured server. Its elicitations go
 // to the Router it was dialled with, tagged with the server's identity.
 type Conn struct {
-	life   context.Context // ends with Close
-	end    context.CancelFunc
 	cfg    ServerConfig
 	router *Router
 	log    *slog.Logger
@@ -36,11 +34,12 @@ type Conn struct {
 	stderr *tail
 	proc   *process // stdio only
 
+	lost     context.Context // ends, with the reason as its cause, when the server goes away
+	markLost context.CancelCauseFunc
+
 	mu       sync.Mutex
 	reported ServerInfo
 	version  string
-	lost     chan struct{} // closed when the server goes away
-	lostErr  error
 }
 
 // Dial connects to the server of cfg: it starts a stdio server or reaches a
@@ -55,15 +54,14 @@ func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logge
 	var tr transport.Interface
 	switch cfg.Transport {
 	case TransportStdio:
-		p, err := startProcess(cfg, c.stderr)
+		p, err := startProcess(cfg, c.stderr, c.lose)
 		if err != nil {
 			return nil, err
 		}
 		c.proc = p
 		tr = c.stdioWire(p.stdout, p.stdin)
-		go func() { <-p.exited; c.markLost(p.exitErr()) }()
 	case TransportHTTP, TransportSSE:
-		w, err := dialRemote(c.life, cfg, c.answer, c.markLost, c.log)
+		w, err := dialRemote(cfg, c.answer, c.lose, c.log)
 		if err != nil {
 			return nil, err
 		}
@@ -79,8 +77,8 @@ func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logge
 }
 
 func newConn(cfg ServerConfig, router *Router, log *slog.Logger) *Conn {
-	life, end := context.WithCancel(context.Background())
-	return &Conn{life: life, end: end, cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: make(chan struct{})}
+	lost, markLost := context.WithCancelCause(context.Background())
+	return &Conn{cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: lost, markLost: markLost}
 }
 
 // DialPipe connects over an already open pair of streams, such as an
@@ -98,7 +96,7 @@ func DialPipe(ctx context.Context, cfg ServerConfig, r io.Reader, w io.WriteClos
 // carries its messages, seen raw by a line tap before mcp-go decodes them.
 func (c *Conn) stdioWire(r io.Reader, w io.WriteCloser) transport.Interface {
 	raw := newRawRequests()
-	return newWire(transport.NewIO(newLineTap(r, raw, c.markLost), w, nil), raw, c.answer)
+	return newWire(transport.NewIO(newLineTap(r, raw, c.lose), w, nil), raw, c.answer)
 }
 
 // start runs the MCP handshake over tr.
@@ -167,28 +165,17 @@ func (c *Conn) ProtocolVersion() string {
 func (c *Conn) Stderr() string { return c.stderr.String() }
 
 // Lost is closed when the server goes away; Err then says why.
-func (c *Conn) Lost() <-chan struct{} { return c.lost }
+func (c *Conn) Lost() <-chan struct{} { return c.lost.Done() }
 
 // Err says why the connection was lost, or nil while it lives.
-func (c *Conn) Err() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.lostErr
-}
+func (c *Conn) Err() error { return context.Cause(c.lost) }
 
-func (c *Conn) markLost(err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	select {
-	case <-c.lost:
-		return
-	default:
-	}
+// lose marks the connection lost for err; the first reason stays.
+func (c *Conn) lose(err error) {
 	if err == nil {
 		err = errors.New("the server closed the connection")
 	}
-	c.lostErr = err
-	close(c.lost)
+	c.markLost(err)
 }
 
 // Ping checks that the server still answers. On 2026-07-28 mcp-go's Ping
@@ -220,9 +207,9 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 	return c.client.CallTool(withInputs(ctx), req)
 }
 
-// Close ends the connection; a stdio server is stopped with everything it started.
+// Close ends the connection; a stdio server is stopped with everything it
+// started. Every goroutine the connection started has ended when it returns.
 func (c *Conn) Close() error {
-	c.end()
 	var err error
 	if c.client != nil {
 		err = c.client.Close()
@@ -230,7 +217,7 @@ func (c *Conn) Close() error {
 	if c.proc != nil {
 		c.proc.stop()
 	}
-	c.markLost(errors.New("stopped"))
+	c.lose(errors.New("stopped"))
 	return err
 }
 
@@ -245,13 +232,7 @@ func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (any, error) {
 	// The request also ends when the whole connection does.
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	go func() {
-		select {
-		case <-c.lost:
-			cancel(fmt.Errorf("the server disconnected: %w", c.Err()))
-		case <-ctx.Done():
-		}
-	}()
+	defer context.AfterFunc(c.lost, func() { cancel(fmt.Errorf("the server disconnected: %w", c.Err())) })()
 	return c.router.Ask(ctx, c.Identity(), p)
 }
 
@@ -305,7 +286,9 @@ type process struct {
 	err    error
 }
 
-func startProcess(cfg ServerConfig, stderr io.Writer) (*process, error) {
+// startProcess starts the server of cfg; exited is called with the reason
+// when it exits, before stop returns.
+func startProcess(cfg ServerConfig, stderr io.Writer, exited func(error)) (*process, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Dir = cfg.Cwd
 	cmd.Env = os.Environ()
@@ -328,6 +311,7 @@ func startProcess(cfg ServerConfig, stderr io.Writer) (*process, error) {
 	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
+		exited(p.exitErr())
 		close(p.exited)
 	}()
 	return p, nil

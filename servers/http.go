@@ -28,6 +28,7 @@ const toolCallWait = 24 * time.Hour
 type httpWire struct {
 	*wire
 	log      *slog.Logger
+	base     *http.Transport
 	client   *http.Client
 	endpoint func() string // where answers are POSTed
 	headers  map[string]string
@@ -47,13 +48,11 @@ func (w *httpWire) SetProtocolVersion(version string) {
 	w.mu.Unlock()
 }
 
-// dialRemote builds the transport of a Streamable HTTP or SSE server; the
-// server's requests are answered under life, the connection's lifetime.
-func dialRemote(life context.Context, cfg ServerConfig, answer answerFunc, lost func(error), log *slog.Logger) (*httpWire, error) {
-	w := &httpWire{log: log, headers: cfg.Headers}
-	base := http.DefaultTransport.(*http.Transport).Clone()
+// dialRemote builds the transport of a Streamable HTTP or SSE server.
+func dialRemote(cfg ServerConfig, answer answerFunc, lost func(error), log *slog.Logger) (*httpWire, error) {
+	w := &httpWire{log: log, headers: cfg.Headers, base: http.DefaultTransport.(*http.Transport).Clone()}
 	// No client timeout: event streams and tool calls last as long as a person takes.
-	w.client = &http.Client{Transport: &sseTap{base: base, onRequest: func(raw json.RawMessage) { go w.serve(life, raw) }}}
+	w.client = &http.Client{Transport: &sseTap{base: w.base, onRequest: w.goServe}}
 	var inner transport.Interface
 	if cfg.Transport == TransportSSE {
 		sse, err := transport.NewSSE(cfg.URL, transport.WithHTTPClient(w.client), transport.WithHeaders(cfg.Headers), transport.WithResponseTimeout(toolCallWait), transport.WithSSELogger(log))
@@ -82,6 +81,26 @@ func dialRemote(life context.Context, cfg ServerConfig, answer answerFunc, lost 
 	return w, nil
 }
 
+// Close closes the wire, then the idle connections its client kept: their
+// goroutines would otherwise outlive it.
+func (w *httpWire) Close() error {
+	err := w.wire.Close()
+	w.base.CloseIdleConnections()
+	return err
+}
+
+// goServe answers a request of the server's in the background, as the wire
+// it belongs to lives; a closed wire drops it.
+func (w *httpWire) goServe(raw json.RawMessage) {
+	if !w.hold() {
+		return
+	}
+	go func() {
+		defer w.running.Done()
+		w.serve(w.life, raw)
+	}()
+}
+
 // serve answers one request of the server's, taken off an event stream.
 func (w *httpWire) serve(ctx context.Context, raw json.RawMessage) {
 	var req struct {
@@ -102,7 +121,7 @@ func (w *httpWire) serve(ctx context.Context, raw json.RawMessage) {
 		resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "Elicit Desk does not handle "+req.Method, nil)
 	}
 	if resp != nil {
-		if err := w.post(ctx, resp); err != nil {
+		if err := w.post(ctx, resp); err != nil && ctx.Err() == nil {
 			w.log.Warn("could not answer the server", "method", req.Method, "err", err)
 		}
 	}

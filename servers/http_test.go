@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/leaktest"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
@@ -195,5 +196,43 @@ func TestElicitationOutsideAPost(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the answer did not reach the server")
+	}
+}
+
+// TestCloseEndsEveryGoroutine checks that a connection has ended every
+// goroutine it started once Close returns, over stdio and Streamable HTTP,
+// after elicitations both answered and left waiting.
+func TestCloseEndsEveryGoroutine(t *testing.T) {
+	srv := demoHTTP(t)
+	for _, tc := range []struct {
+		name string
+		cfg  ServerConfig
+	}{
+		{"stdio", demoStdio(t)},
+		// 2025-11-25: the demo server asks over HTTP only before 2026-07-28.
+		{"streamable HTTP", ServerConfig{Name: "web", URL: srv.URL, Transport: TransportHTTP, ProtocolVersion: "2025-11-25"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ended := leaktest.Check(t)
+			r := NewRouter(DefaultLimits, quietLog())
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			c, err := Dial(ctx, tc.cfg, r, quietLog())
+			if err != nil {
+				t.Fatal(err)
+			}
+			answered := call(c, demo.ToolAskConfirm, nil)
+			next(t, r).Reply(forms.Result{Action: forms.Decline})
+			if out := <-answered; out.err != nil {
+				t.Fatal(out.err)
+			}
+			waiting := call(c, demo.ToolAskConfirm, nil)
+			next(t, r) // left unanswered: Close must end its answer
+			if err := c.Close(); err != nil {
+				t.Logf("close: %v", err)
+			}
+			<-waiting
+			ended()
+		})
 	}
 }

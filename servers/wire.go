@@ -31,15 +31,47 @@ type answerFunc func(ctx context.Context, raw json.RawMessage) (any, error)
 //     for the call that receives them (see inputCollector).
 //
 // The raw request bytes come from a rawTap in front of the transport.
+//
+// Every answer runs under the wire's life: Close ends them and waits for
+// them, so nothing the wire started outlives it.
 type wire struct {
 	transport.Interface
 	raw     *rawRequests
 	inbound *inbound
 	answer  answerFunc
+	life    context.Context // ends with Close
+	end     context.CancelFunc
+
+	mu      sync.Mutex
+	closed  bool
+	running sync.WaitGroup // answers in progress
 }
 
 func newWire(inner transport.Interface, raw *rawRequests, answer answerFunc) *wire {
-	return &wire{Interface: inner, raw: raw, inbound: newInbound(), answer: answer}
+	life, end := context.WithCancel(context.Background())
+	return &wire{Interface: inner, raw: raw, inbound: newInbound(), answer: answer, life: life, end: end}
+}
+
+// hold counts one more answer in progress, unless the wire is closed;
+// the caller calls w.running.Done when it ends.
+func (w *wire) hold() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return false
+	}
+	w.running.Add(1)
+	return true
+}
+
+// Close ends the answers in progress, waits for them and closes the transport.
+func (w *wire) Close() error {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	w.end()
+	w.running.Wait()
+	return w.Interface.Close()
 }
 
 // SetRequestHandler takes elicitation/create for itself. Over HTTP the tap
@@ -57,15 +89,23 @@ func (w *wire) SetRequestHandler(next transport.RequestHandler) {
 		if !ok { // no tap saw it: the order of fields may be lost, nothing else
 			raw, _ = json.Marshal(req.Params)
 		}
+		if !w.hold() {
+			return nil, nil // closing: the server gets no answer
+		}
+		defer w.running.Done()
 		return w.elicit(ctx, req.ID, raw), nil
 	})
 }
 
 // elicit answers one elicitation/create request: the response to send, or
 // nil when the server stopped waiting and wants none.
+// It ends with the wire too.
 func (w *wire) elicit(ctx context.Context, id mcp.RequestId, raw json.RawMessage) *transport.JSONRPCResponse {
 	ctx, done := w.inbound.begin(ctx, id.String())
 	defer done()
+	ctx, cancel := context.WithCancel(ctx)
+	defer context.AfterFunc(w.life, cancel)()
+	defer cancel()
 	result, err := w.answer(ctx, raw)
 	var rpc *RPCError
 	switch {
