@@ -19,13 +19,14 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // Options say where the app keeps its files and how it starts at login.
 type Options struct {
-	ConfigPath  string               // servers.json
-	HistoryPath string               // history.db
-	Demo        servers.ServerConfig // the entry a first start writes to servers.json
+	ConfigPath  string        // servers.json
+	HistoryPath string        // history.db
+	Demo        config.Server // the entry a first start writes to servers.json
 	Autostart   autostart.Entry
 	Log         *slog.Logger
 }
@@ -83,7 +84,7 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 // taking requests. Without a tray host it shows the Servers window, so the
 // app is never running unseen.
 func (d *Desk) Start() error {
-	if _, err := servers.EnsureConfig(d.opts.ConfigPath, d.opts.Demo); err != nil {
+	if _, err := config.Ensure(d.opts.ConfigPath, d.opts.Demo); err != nil {
 		return err
 	}
 	d.openHistory()

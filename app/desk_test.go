@@ -21,6 +21,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
@@ -68,12 +69,12 @@ func (h *harness) ui(f func()) {
 }
 
 // demoEntry runs this test binary as the demo server.
-func demoEntry(t *testing.T, name string) servers.ServerConfig {
+func demoEntry(t *testing.T, name string) config.Server {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return servers.ServerConfig{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}}
+	return config.Server{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}}
 }
 
 // start runs a Desk whose servers.json holds config (a first start with
@@ -301,7 +302,7 @@ func TestStaleWhenTheServerDisconnects(t *testing.T) {
 	if r.Server.Name != "demo" || r.Server.Reported.Name != demo.Name {
 		t.Fatalf("identity %+v", r.Server)
 	}
-	cfg, err := servers.LoadConfig(h.d.opts.ConfigPath)
+	cfg, err := config.Load(h.d.opts.ConfigPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // clientInfo is how Elicit Desk introduces itself to servers.
@@ -27,7 +28,7 @@ var clientInfo = mcp.Implementation{Name: "elicitdesk", Title: "Elicit Desk", Ve
 // Conn is a live connection to one configured server. Its elicitations go
 // to the Router it was dialled with, tagged with the server's identity.
 type Conn struct {
-	cfg    ServerConfig
+	cfg    config.Server
 	router *Router
 	log    *slog.Logger
 	client *client.Client
@@ -46,21 +47,21 @@ type Conn struct {
 // remote one, declares elicitation in form and url mode, negotiates the
 // protocol (honouring cfg.ProtocolVersion) and routes every elicitation the
 // server sends to router. ctx bounds the connecting only.
-func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logger) (*Conn, error) {
+func Dial(ctx context.Context, cfg config.Server, router *Router, log *slog.Logger) (*Conn, error) {
 	if cfg.Err != nil {
 		return nil, cfg.Err
 	}
 	c := newConn(cfg, router, log)
 	var tr transport.Interface
 	switch cfg.Transport {
-	case TransportStdio:
+	case config.TransportStdio:
 		p, err := startProcess(cfg, c.stderr, c.lose)
 		if err != nil {
 			return nil, err
 		}
 		c.proc = p
 		tr = c.stdioWire(p.stdout, p.stdin)
-	case TransportHTTP, TransportSSE:
+	case config.TransportHTTP, config.TransportSSE:
 		w, err := dialRemote(cfg, c.answer, c.lose, c.log)
 		if err != nil {
 			return nil, err
@@ -76,14 +77,14 @@ func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logge
 	return c, nil
 }
 
-func newConn(cfg ServerConfig, router *Router, log *slog.Logger) *Conn {
+func newConn(cfg config.Server, router *Router, log *slog.Logger) *Conn {
 	lost, markLost := context.WithCancelCause(context.Background())
 	return &Conn{cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: lost, markLost: markLost}
 }
 
 // DialPipe connects over an already open pair of streams, such as an
 // in-process server's: r carries the server's messages, w ours.
-func DialPipe(ctx context.Context, cfg ServerConfig, r io.Reader, w io.WriteCloser, router *Router, log *slog.Logger) (*Conn, error) {
+func DialPipe(ctx context.Context, cfg config.Server, r io.Reader, w io.WriteCloser, router *Router, log *slog.Logger) (*Conn, error) {
 	c := newConn(cfg, router, log)
 	if err := c.start(ctx, c.stdioWire(r, w)); err != nil {
 		c.Close()
@@ -110,7 +111,7 @@ func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 	switch {
 	case c.cfg.ProtocolVersion != "":
 		opts = append(opts, client.WithProtocolVersion(c.cfg.ProtocolVersion))
-	case c.cfg.Transport == TransportSSE:
+	case c.cfg.Transport == config.TransportSSE:
 		// HTTP+SSE predates 2026-07-28: probing server/discover there only costs time.
 		opts = append(opts, client.WithLegacyProtocolOnly())
 	}
@@ -151,7 +152,7 @@ func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 func (c *Conn) Identity() Identity {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return Identity{Name: c.cfg.Name, Target: c.cfg.Identity(), Reported: c.reported}
+	return Identity{Name: c.cfg.Name, Target: c.cfg.Target(), Reported: c.reported}
 }
 
 // ProtocolVersion is the negotiated protocol revision.
@@ -288,7 +289,7 @@ type process struct {
 
 // startProcess starts the server of cfg; exited is called with the reason
 // when it exits, before stop returns.
-func startProcess(cfg ServerConfig, stderr io.Writer, exited func(error)) (*process, error) {
+func startProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*process, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Dir = cfg.Cwd
 	cmd.Env = os.Environ()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // fakeServer is a scripted MCP server on pipes, for what no real server
@@ -90,7 +91,7 @@ func dialFake(t *testing.T, f *fakeServer) (*Conn, *Router) {
 	r := NewRouter(DefaultLimits, quietLog())
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := DialPipe(ctx, ServerConfig{Name: "fake", Command: "fake", Transport: TransportStdio}, f.client.r, f.client.w, r, quietLog())
+	c, err := DialPipe(ctx, config.Server{Name: "fake", Command: "fake", Transport: config.TransportStdio}, f.client.r, f.client.w, r, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}

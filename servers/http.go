@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -49,12 +50,12 @@ func (w *httpWire) SetProtocolVersion(version string) {
 }
 
 // dialRemote builds the transport of a Streamable HTTP or SSE server.
-func dialRemote(cfg ServerConfig, answer answerFunc, lost func(error), log *slog.Logger) (*httpWire, error) {
+func dialRemote(cfg config.Server, answer answerFunc, lost func(error), log *slog.Logger) (*httpWire, error) {
 	w := &httpWire{log: log, headers: cfg.Headers, base: http.DefaultTransport.(*http.Transport).Clone()}
 	// No client timeout: event streams and tool calls last as long as a person takes.
 	w.client = &http.Client{Transport: &sseTap{base: w.base, onRequest: w.goServe}}
 	var inner transport.Interface
-	if cfg.Transport == TransportSSE {
+	if cfg.Transport == config.TransportSSE {
 		sse, err := transport.NewSSE(cfg.URL, transport.WithHTTPClient(w.client), transport.WithHeaders(cfg.Headers), transport.WithResponseTimeout(toolCallWait), transport.WithSSELogger(log))
 		if err != nil {
 			return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
@@ -36,7 +37,7 @@ func TestElicitationOverStreamableHTTP(t *testing.T) {
 			r := NewRouter(DefaultLimits, quietLog())
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			c, err := Dial(ctx, ServerConfig{Name: "web", URL: srv.URL, Transport: TransportHTTP, ProtocolVersion: version}, r, quietLog())
+			c, err := Dial(ctx, config.Server{Name: "web", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: version}, r, quietLog())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +65,7 @@ func TestManagerNoticesRemoteServerGone(t *testing.T) {
 	m.pingEvery = 20 * time.Millisecond
 	m.backoff = Backoff{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond}
 	defer m.Close()
-	m.Apply(&Config{Servers: []ServerConfig{{Name: "web", URL: srv.URL, Transport: TransportHTTP}}})
+	m.Apply(&config.File{Servers: []config.Server{{Name: "web", URL: srv.URL, Transport: config.TransportHTTP}}})
 	waitFor(t, "ready", func() bool { return statusOf(m, "web").State == StateReady })
 	srv.CloseClientConnections()
 	srv.Close()
@@ -133,7 +134,7 @@ func TestElicitationOverSSE(t *testing.T) {
 	r := NewRouter(DefaultLimits, quietLog())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, ServerConfig{Name: "sse", URL: srv.URL + "/sse", Transport: TransportSSE}, r, quietLog())
+	c, err := Dial(ctx, config.Server{Name: "sse", URL: srv.URL + "/sse", Transport: config.TransportSSE}, r, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestElicitationOutsideAPost(t *testing.T) {
 	r := NewRouter(DefaultLimits, quietLog())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, ServerConfig{Name: "later", URL: ts.URL, Transport: TransportHTTP, ProtocolVersion: "2025-11-25"}, r, quietLog())
+	c, err := Dial(ctx, config.Server{Name: "later", URL: ts.URL, Transport: config.TransportHTTP, ProtocolVersion: "2025-11-25"}, r, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,11 +207,11 @@ func TestCloseEndsEveryGoroutine(t *testing.T) {
 	srv := demoHTTP(t)
 	for _, tc := range []struct {
 		name string
-		cfg  ServerConfig
+		cfg  config.Server
 	}{
 		{"stdio", demoStdio(t)},
 		// 2025-11-25: the demo server asks over HTTP only before 2026-07-28.
-		{"streamable HTTP", ServerConfig{Name: "web", URL: srv.URL, Transport: TransportHTTP, ProtocolVersion: "2025-11-25"}},
+		{"streamable HTTP", config.Server{Name: "web", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: "2025-11-25"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ended := leaktest.Check(t)

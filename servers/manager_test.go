@@ -5,10 +5,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // waitFor polls until cond holds, failing after a generous while.
@@ -35,10 +38,10 @@ func TestManagerFollowsConfig(t *testing.T) {
 	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
 	defer m.Close()
 	demo := demoStdio(t)
-	broken := ServerConfig{Name: "broken", Err: errors.New("servers.json:4:9: url and command both set")}
+	broken := config.Server{Name: "broken", Err: errors.New("servers.json:4:9: url and command both set")}
 	off := demo
 	off.Name, off.Disabled = "off", true
-	m.Apply(&Config{Servers: []ServerConfig{demo, broken, off}})
+	m.Apply(&config.File{Servers: []config.Server{demo, broken, off}})
 
 	waitFor(t, "demo ready", func() bool { return statusOf(m, "demo").State == StateReady })
 	if st := statusOf(m, "demo"); st.Identity.Reported.Name != "elicitdesk-demo" || st.Protocol == "" {
@@ -53,7 +56,7 @@ func TestManagerFollowsConfig(t *testing.T) {
 	first, _ := m.Conn("demo")
 
 	// Unchanged entries keep their connection; removed ones stop.
-	m.Apply(&Config{Servers: []ServerConfig{demo}})
+	m.Apply(&config.File{Servers: []config.Server{demo}})
 	if c, _ := m.Conn("demo"); c != first {
 		t.Error("an unchanged server was reconnected")
 	}
@@ -63,7 +66,7 @@ func TestManagerFollowsConfig(t *testing.T) {
 	// A changed entry restarts.
 	changed := demo
 	changed.Env = map[string]string{demoEnv: "1", "X": "y"}
-	m.Apply(&Config{Servers: []ServerConfig{changed}})
+	m.Apply(&config.File{Servers: []config.Server{changed}})
 	waitFor(t, "demo ready again", func() bool {
 		c, ok := m.Conn("demo")
 		return ok && c != first
@@ -86,7 +89,7 @@ func TestReconnectCycles(t *testing.T) {
 	baseline := runtime.NumGoroutine()
 	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
 	m.backoff = Backoff{Min: time.Millisecond, Max: 10 * time.Millisecond}
-	m.Apply(&Config{Servers: []ServerConfig{demoStdio(t)}})
+	m.Apply(&config.File{Servers: []config.Server{demoStdio(t)}})
 
 	var pids []int
 	var prev *Conn
@@ -125,7 +128,7 @@ func TestManagerWatchesConfig(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "servers.json")
 	demo := demoStdio(t)
 	write := func(names ...string) {
-		cfg := &Config{Path: path}
+		cfg := &config.File{Path: path}
 		for _, n := range names {
 			s := demo
 			s.Name = n
@@ -153,4 +156,46 @@ func TestManagerWatchesConfig(t *testing.T) {
 	}
 	write("two")
 	waitFor(t, "one gone", func() bool { return len(m.Statuses()) == 1 && m.Statuses()[0].Name == "two" })
+}
+
+// TestSameConfigConsidersEveryField changes each field of config.Server in
+// turn and checks that sameConfig sees it, unless the field is known to
+// change nothing about connecting: a field added to config.Server fails
+// here until sameConfig compares it or it joins ignored.
+func TestSameConfigConsidersEveryField(t *testing.T) {
+	ignored := map[string]bool{"Warnings": true, "raw": true}
+	base := config.Server{Name: "a", Command: "srv", Transport: config.TransportStdio}
+	typ := reflect.TypeFor[config.Server]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		t.Run(f.Name, func(t *testing.T) {
+			if !f.IsExported() {
+				if !ignored[f.Name] {
+					t.Fatalf("unexported field %s: compare it in sameConfig or add it to ignored", f.Name)
+				}
+				return
+			}
+			changed := base
+			v := reflect.ValueOf(&changed).Elem().Field(i)
+			switch v.Kind() {
+			case reflect.String:
+				v.SetString("changed")
+			case reflect.Bool:
+				v.SetBool(!v.Bool())
+			case reflect.Int:
+				v.SetInt(v.Int() + 7)
+			case reflect.Slice:
+				v.Set(reflect.Append(v, reflect.ValueOf("changed")))
+			case reflect.Map:
+				v.Set(reflect.ValueOf(map[string]string{"changed": "yes"}))
+			case reflect.Interface:
+				v.Set(reflect.ValueOf(errors.New("changed")))
+			default:
+				t.Fatalf("field %s of kind %s: teach this test to change it", f.Name, v.Kind())
+			}
+			if got, want := sameConfig(base, changed), ignored[f.Name]; got != want {
+				t.Errorf("sameConfig with %s changed = %v, want %v", f.Name, got, want)
+			}
+		})
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 func TestParseParams(t *testing.T) {
@@ -220,15 +221,19 @@ func TestRouterCompleteIgnoresUnknownIDs(t *testing.T) {
 }
 
 func TestPerServerLimits(t *testing.T) {
-	cfg, err := parseConfig("servers.json", []byte(`{"mcpServers": {
+	path := filepath.Join(t.TempDir(), "servers.json")
+	if err := os.WriteFile(path, []byte(`{"mcpServers": {
 		"tight": {"command": "x", "maxWaiting": 1, "maxPerMinute": 10},
 		"bad": {"command": "x", "maxWaiting": 0}
-	}}`))
+	}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tight, bad := cfg.Servers[0], cfg.Servers[1]
-	if got := tight.Limits(DefaultLimits); got != (Limits{Waiting: 1, PerMinute: 10}) {
+	if got := DefaultLimits.For(tight); got != (Limits{Waiting: 1, PerMinute: 10}) {
 		t.Errorf("limits %+v", got)
 	}
 	if bad.Err == nil || !strings.Contains(bad.Err.Error(), "1 or more") {
@@ -236,7 +241,7 @@ func TestPerServerLimits(t *testing.T) {
 	}
 
 	r := NewRouter(DefaultLimits, quietLog())
-	r.SetLimits("tight", tight.Limits(DefaultLimits))
+	r.SetLimits("tight", DefaultLimits.For(tight))
 	first := ask(r, context.Background(), "tight")
 	e := next(t, r)
 	if a := <-ask(r, context.Background(), "tight"); a.res.Action != forms.Cancel {

@@ -12,8 +12,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // detail is the Overview tab: the selected server's configuration beside
@@ -128,7 +127,7 @@ func (d *detail) show(r *row) {
 	setOptional(d.problem, errorText(r.problem()))
 	setOptional(d.warnings, warningsText(r.Entry.Warnings))
 	// Only a local command has a stderr.
-	setVisible(d.stderrBox, r.Entry.Transport == servers.TransportStdio || r.Status.Stderr != "")
+	setVisible(d.stderrBox, r.Entry.Transport == config.TransportStdio || r.Status.Stderr != "")
 	stderr := r.Status.Stderr
 	if stderr == "" {
 		stderr = "(nothing)"

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // Deps are what the window works with.
@@ -93,7 +94,7 @@ func (w *Window) refresh() {
 	go func() {
 		w.mu.Lock()
 		statuses := w.deps.Manager.Statuses()
-		cfg, err := servers.LoadConfig(w.deps.ConfigPath)
+		cfg, err := config.Load(w.deps.ConfigPath)
 		w.taken++
 		n := w.taken
 		w.mu.Unlock()
