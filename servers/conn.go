@@ -20,6 +20,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // clientInfo is how Elicit Desk introduces itself to servers.
@@ -62,11 +63,10 @@ func Dial(ctx context.Context, cfg config.Server, router *Router, log *slog.Logg
 		c.proc = p
 		tr = c.stdioWire(p.stdout, p.stdin)
 	case config.TransportHTTP, config.TransportSSE:
-		w, err := dialRemote(cfg, c.answer, c.lose, c.log)
-		if err != nil {
+		var err error
+		if tr, err = dialRemote(cfg, c.answer, c.lose, c.log); err != nil {
 			return nil, err
 		}
-		tr = w
 	default:
 		return nil, fmt.Errorf("unknown transport %q", cfg.Transport)
 	}
@@ -94,10 +94,17 @@ func DialPipe(ctx context.Context, cfg config.Server, r io.Reader, w io.WriteClo
 }
 
 // stdioWire is the transport over a server's newline-delimited streams: r
-// carries its messages, seen raw by a line tap before mcp-go decodes them.
+// carries its messages, w ours.
 func (c *Conn) stdioWire(r io.Reader, w io.WriteCloser) transport.Interface {
-	raw := newRawRequests()
-	return newWire(transport.NewIO(newLineTap(r, raw, c.lose), w, nil), raw, c.answer)
+	return wire.NewStdio(r, w, c.answer, c.lose)
+}
+
+// dialRemote builds the transport of a Streamable HTTP or SSE server.
+func dialRemote(cfg config.Server, answer wire.AnswerFunc, lost func(error), log *slog.Logger) (transport.Interface, error) {
+	if cfg.Transport == config.TransportSSE {
+		return wire.NewSSE(cfg.URL, cfg.Headers, answer, lost, log)
+	}
+	return wire.NewStreamableHTTP(cfg.URL, cfg.Headers, answer, log)
 }
 
 // start runs the MCP handshake over tr.
@@ -113,6 +120,7 @@ func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 		opts = append(opts, client.WithProtocolVersion(c.cfg.ProtocolVersion))
 	case c.cfg.Transport == config.TransportSSE:
 		// HTTP+SSE predates 2026-07-28: probing server/discover there only costs time.
+		//lint:ignore SA1019 deprecated with the legacy revisions, which HTTP+SSE servers speak
 		opts = append(opts, client.WithLegacyProtocolOnly())
 	}
 	c.client = client.NewClient(tr, opts...)
@@ -187,6 +195,7 @@ func (c *Conn) Ping(ctx context.Context) error {
 		_, err := c.client.Discover(ctx, mcp.DiscoverRequest{})
 		return err
 	}
+	//lint:ignore SA1019 deprecated with the legacy revisions, where ping is how to ask
 	return c.client.Ping(ctx)
 }
 
@@ -205,7 +214,7 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
-	return c.client.CallTool(withInputs(ctx), req)
+	return c.client.CallTool(wire.WithInputs(ctx), req)
 }
 
 // Close ends the connection; a stdio server is stopped with everything it
@@ -239,11 +248,11 @@ func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (any, error) {
 
 // inputHandler answers the elicitations of 2026-07-28 input_required
 // results, which mcp-go hands over decoded; the raw bytes come from the
-// call's inputCollector.
+// call's wire.WithInputs.
 type inputHandler struct{ c *Conn }
 
 func (h inputHandler) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	raw := inputsFrom(ctx).find(req.Params)
+	raw := wire.InputParams(ctx, req.Params)
 	if raw == nil {
 		var err error
 		if raw, err = json.Marshal(req.Params); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // demoEnv makes the test binary, re-run as a child, serve the demo server:
@@ -190,7 +191,7 @@ func TestDemoServer(t *testing.T) {
 				case <-time.After(20 * time.Second):
 					t.Fatal("the request did not go stale when the server cancelled it")
 				}
-				if !errors.Is(context.Cause(e.Context()), errServerCancelled) {
+				if !errors.Is(context.Cause(e.Context()), wire.ErrServerCancelled) {
 					t.Errorf("cause %v", context.Cause(e.Context()))
 				}
 				if err := e.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{}`)}); err == nil {

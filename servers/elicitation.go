@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Mode is how an elicitation asks: a form, or a link to open.
@@ -128,28 +129,13 @@ type wireParams struct {
 	ElicitationID   string          `json:"elicitationId"`
 }
 
-// Errors of JSON-RPC that elicitation answers with.
-const (
-	CodeInvalidParams       = -32602
-	CodeURLElicitationError = -32042
-)
-
 // maxParams bounds an elicitation's parameters: no person reads more, and
 // a hostile server should not make us lay out megabytes of widgets.
 const maxParams = 4 << 20
 
-// RPCError is a JSON-RPC error to send back instead of a result.
-type RPCError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
-}
-
-func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
-
 // ParseParams checks elicitation parameters as sent. A request in a mode we
 // do not support, without a message, with a bad URL, or with a schema no form
-// can show is an *RPCError with code -32602 and the reason (for a schema, the
+// can show is an *wire.RPCError with code -32602 and the reason (for a schema, the
 // list of problems as data).
 func ParseParams(raw json.RawMessage) (Params, error) {
 	if len(raw) > maxParams {
@@ -172,7 +158,7 @@ func ParseParams(raw json.RawMessage) (Params, error) {
 		if _, err := forms.Parse(w.RequestedSchema); err != nil {
 			var se *forms.SchemaError
 			if errors.As(err, &se) {
-				return Params{}, &RPCError{Code: CodeInvalidParams, Message: err.Error(), Data: map[string]any{"problems": se.Problems}}
+				return Params{}, &wire.RPCError{Code: wire.CodeInvalidParams, Message: err.Error(), Data: map[string]any{"problems": se.Problems}}
 			}
 			return Params{}, invalidParams("requestedSchema: %v", err)
 		}
@@ -188,6 +174,6 @@ func ParseParams(raw json.RawMessage) (Params, error) {
 	return p, nil
 }
 
-func invalidParams(format string, args ...any) *RPCError {
-	return &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+func invalidParams(format string, args ...any) *wire.RPCError {
+	return &wire.RPCError{Code: wire.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }

@@ -237,3 +237,32 @@ func TestCloseEndsEveryGoroutine(t *testing.T) {
 		})
 	}
 }
+
+// TestModernOverStreamableHTTP checks that a Streamable HTTP session
+// negotiates 2026-07-28, by default and pinned, and that its input
+// requests reach the person: the transport's continuous listening, which
+// mcp-go takes as needing an older revision, must not hold it back.
+func TestModernOverStreamableHTTP(t *testing.T) {
+	srv := demoHTTP(t)
+	for _, pinned := range []string{"", "2026-07-28"} {
+		t.Run("pinned "+pinned, func(t *testing.T) {
+			r := NewRouter(DefaultLimits, quietLog())
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			c, err := Dial(ctx, config.Server{Name: "web", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: pinned}, r, quietLog())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if got := c.ProtocolVersion(); got != "2026-07-28" {
+				t.Fatalf("negotiated %s, want 2026-07-28", got)
+			}
+			got := call(c, demo.ToolInputRequired, nil)
+			e := next(t, r)
+			e.Reply(forms.Result{Action: forms.Decline})
+			if out := <-got; out.err != nil || !strings.Contains(out.text(), "decline") {
+				t.Fatalf("result %q %v", out.text(), out.err)
+			}
+		})
+	}
+}

@@ -14,7 +14,7 @@ type Refusal struct {
 	Mode     Mode
 	Schema   json.RawMessage
 	URL      string
-	Err      error // wraps ErrRateLimited, or is the *RPCError sent back
+	Err      error // wraps ErrRateLimited, or is the *wire.RPCError sent back
 	Received time.Time
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 func TestParseParams(t *testing.T) {
@@ -43,7 +44,7 @@ func TestParseParams(t *testing.T) {
 				}
 				return
 			}
-			var rpc *RPCError
+			var rpc *wire.RPCError
 			if !errors.As(err, &rpc) || rpc.Code != c.Code {
 				t.Fatalf("got %v, want code %d", err, c.Code)
 			}
@@ -264,11 +265,11 @@ func TestRouterReportsRefusals(t *testing.T) {
 	r.OnRefused(func(x Refusal) { refused <- x })
 
 	f.send(`{"jsonrpc":"2.0","id":"bad","method":"elicitation/create","params":{"message":"pick","requestedSchema":{"type":"object","properties":{"n":{"type":"object"}}}}}`)
-	if m := f.serveLegacy(""); m.Error == nil || m.Error.Code != CodeInvalidParams {
+	if m := f.serveLegacy(""); m.Error == nil || m.Error.Code != wire.CodeInvalidParams {
 		t.Fatalf("fatal schema answered %+v", m)
 	}
 	x := <-refused
-	var rpc *RPCError
+	var rpc *wire.RPCError
 	if x.Message != "pick" || x.Mode != "" || len(x.Schema) == 0 || !errors.As(x.Err, &rpc) || x.Server.Name == "" {
 		t.Fatalf("refusal %+v", x)
 	}

@@ -1,4 +1,4 @@
-package servers
+package wire
 
 import (
 	"bufio"
@@ -14,23 +14,14 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// answerFunc answers one elicitation from its raw parameters: a result to
+// AnswerFunc answers one elicitation from its raw parameters: a result to
 // send, an *RPCError, or any other error to send nothing (the server stopped
 // waiting).
-type answerFunc func(ctx context.Context, raw json.RawMessage) (any, error)
+type AnswerFunc func(ctx context.Context, raw json.RawMessage) (any, error)
 
-// wire wraps an mcp-go v1.2.1 transport where it falls short of a client
-// whose answers take minutes:
-//   - it answers elicitation/create itself, from the request's raw bytes
-//     (mcp-go decodes params into maps, which loses field order) and with the
-//     JSON-RPC error codes the spec asks for (mcp-go sends -32603 for any
-//     handler error);
-//   - it ends a request's context when the server sends notifications/cancelled
-//     for it (mcp-go only passes the notification on) and then sends nothing;
-//   - it records the raw input requests of 2026-07-28 input_required results
-//     for the call that receives them (see inputCollector).
-//
-// The raw request bytes come from a rawTap in front of the transport.
+// wire wraps an mcp-go v1.2.1 transport to fill the gaps the package doc
+// lists. The raw request bytes come from a tap (lineTap or sseTap) in front
+// of the transport.
 //
 // Every answer runs under the wire's life: Close ends them and waits for
 // them, so nothing the wire started outlives it.
@@ -38,7 +29,7 @@ type wire struct {
 	transport.Interface
 	raw     *rawRequests
 	inbound *inbound
-	answer  answerFunc
+	answer  AnswerFunc
 	life    context.Context // ends with Close
 	end     context.CancelFunc
 
@@ -47,7 +38,15 @@ type wire struct {
 	running sync.WaitGroup // answers in progress
 }
 
-func newWire(inner transport.Interface, raw *rawRequests, answer answerFunc) *wire {
+// NewStdio returns the transport over a server's newline-delimited streams:
+// r carries its messages, seen raw by a line tap before mcp-go decodes
+// them, and w ours. closed is called when r ends.
+func NewStdio(r io.Reader, w io.WriteCloser, answer AnswerFunc, closed func(error)) transport.Interface {
+	raw := newRawRequests()
+	return newWire(transport.NewIO(newLineTap(r, raw, closed), w, nil), raw, answer)
+}
+
+func newWire(inner transport.Interface, raw *rawRequests, answer AnswerFunc) *wire {
 	life, end := context.WithCancel(context.Background())
 	return &wire{Interface: inner, raw: raw, inbound: newInbound(), answer: answer, life: life, end: end}
 }
@@ -156,8 +155,8 @@ func modernDiscovery(result json.RawMessage) bool {
 	return json.Unmarshal(result, &r) == nil && slices.ContainsFunc(r.SupportedVersions, mcp.IsModernProtocol)
 }
 
-// errServerCancelled is the cause when the server sends notifications/cancelled.
-var errServerCancelled = errors.New("the server cancelled the request")
+// ErrServerCancelled is the cause when the server sends notifications/cancelled.
+var ErrServerCancelled = errors.New("the server cancelled the request")
 
 // inbound tracks the server's requests in flight so notifications/cancelled
 // can end their contexts. A cancellation may overtake its request; it is
@@ -179,7 +178,7 @@ func (in *inbound) begin(parent context.Context, id string) (context.Context, fu
 	in.pending[id] = cancel
 	if in.early[id] {
 		delete(in.early, id)
-		cancel(errServerCancelled)
+		cancel(ErrServerCancelled)
 	}
 	in.mu.Unlock()
 	return ctx, func() {
@@ -200,9 +199,9 @@ func (in *inbound) cancelled(params map[string]any) {
 	if json.Unmarshal(raw, &id) != nil || id.IsNil() {
 		return
 	}
-	cause := errServerCancelled
+	cause := ErrServerCancelled
 	if reason, ok := params["reason"].(string); ok && reason != "" {
-		cause = errors.Join(errServerCancelled, errors.New(reason))
+		cause = errors.Join(ErrServerCancelled, errors.New(reason))
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -289,7 +288,7 @@ func (t *lineTap) Read(p []byte) (int, error) {
 		}
 		if err != nil {
 			if err == io.EOF {
-				err = errServerClosed
+				err = ErrServerClosed
 			}
 			t.closed(err)
 			if t.buf.Len() == 0 {
@@ -301,5 +300,5 @@ func (t *lineTap) Read(p []byte) (int, error) {
 	return t.buf.Read(p)
 }
 
-// errServerClosed is the cause when a stdio server closes its output.
-var errServerClosed = errors.New("the server closed the connection")
+// ErrServerClosed is the cause when a stdio server closes its output.
+var ErrServerClosed = errors.New("the server closed the connection")
