@@ -220,6 +220,8 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 // Close ends the connection; a stdio server is stopped with everything it
 // started. Every goroutine the connection started has ended when it returns.
 func (c *Conn) Close() error {
+	// First, so that the person's open requests say the server went away.
+	c.lose(errors.New("stopped"))
 	var err error
 	if c.client != nil {
 		err = c.client.Close()
@@ -227,7 +229,6 @@ func (c *Conn) Close() error {
 	if c.proc != nil {
 		c.proc.stop()
 	}
-	c.lose(errors.New("stopped"))
 	return err
 }
 
