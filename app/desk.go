@@ -208,14 +208,7 @@ func (d *Desk) open(r *request) {
 	if r.Mode == servers.ModeURL {
 		r.win = d.newLinkWindow(r)
 	} else {
-		fw, err := d.newFormWindow(r)
-		if err != nil {
-			d.log.Error("request could not be shown", "server", r.Server.Name, "err", err)
-			r.reply(cancelResult)
-			d.drop(r)
-			return
-		}
-		r.win = fw
+		r.win = d.newFormWindow(r)
 	}
 	r.win.show()
 	// The UI goroutine's next turn: the window exists and is mapped; its

@@ -131,6 +131,9 @@ type answer struct {
 // ask sends a request as server who would, and returns its answer later.
 func (h *harness) ask(ctx context.Context, who servers.Identity, p servers.Params) <-chan answer {
 	out := make(chan answer, 1)
+	if p.Mode == servers.ModeForm {
+		p.Form, _ = forms.Parse(p.Schema) // as servers.ParseParams does
+	}
 	go func() {
 		res, err := h.d.router.Ask(ctx, who, p)
 		out <- answer{res, err}

@@ -44,7 +44,8 @@ type Elicitation struct {
 	Server   Identity
 	Message  string
 	Mode     Mode
-	Schema   json.RawMessage // form mode: requestedSchema as sent, so fields keep their order
+	Schema   json.RawMessage // form mode: requestedSchema as sent, to store and show as written
+	Form     *forms.Schema   // form mode: Schema, parsed when the request was accepted
 	URL      string          // url mode
 	URLID    string          // url mode: the server's elicitationId, for the complete notification
 	Received time.Time
@@ -90,7 +91,7 @@ func (e *Elicitation) Reply(r forms.Result) error {
 func newElicitation(parent context.Context, id string, who Identity, p Params, now time.Time) *Elicitation {
 	ctx, cancel := context.WithCancelCause(parent)
 	return &Elicitation{
-		ID: id, Server: who, Message: p.Message, Mode: p.Mode, Schema: p.Schema,
+		ID: id, Server: who, Message: p.Message, Mode: p.Mode, Schema: p.Schema, Form: p.Form,
 		URL: p.URL, URLID: p.ElicitationID, Received: now,
 		ctx: ctx, cancel: cancel, answer: make(chan forms.Result, 1), complete: make(chan struct{}),
 	}
@@ -116,6 +117,7 @@ type Params struct {
 	Message       string
 	Mode          Mode
 	Schema        json.RawMessage
+	Form          *forms.Schema // Schema, parsed
 	URL           string
 	ElicitationID string
 }
@@ -155,14 +157,15 @@ func ParseParams(raw json.RawMessage) (Params, error) {
 		if len(w.RequestedSchema) == 0 {
 			return Params{}, invalidParams("form elicitation has no requestedSchema")
 		}
-		if _, err := forms.Parse(w.RequestedSchema); err != nil {
+		form, err := forms.Parse(w.RequestedSchema)
+		if err != nil {
 			var se *forms.SchemaError
 			if errors.As(err, &se) {
 				return Params{}, &wire.RPCError{Code: wire.CodeInvalidParams, Message: err.Error(), Data: map[string]any{"problems": se.Problems}}
 			}
 			return Params{}, invalidParams("requestedSchema: %v", err)
 		}
-		p.Schema = w.RequestedSchema
+		p.Schema, p.Form = w.RequestedSchema, form
 	case ModeURL:
 		u, err := url.Parse(p.URL)
 		if err != nil || !u.IsAbs() || u.Host == "" {

@@ -67,6 +67,30 @@ func TestParseParamsKeepsSchemaBytes(t *testing.T) {
 	}
 }
 
+// TestParseParamsParsesSchema checks that form params carry the parsed
+// schema, in the server's order, so no caller parses it again.
+func TestParseParamsParsesSchema(t *testing.T) {
+	p, err := ParseParams(json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Form == nil || len(p.Form.Fields) != 2 || p.Form.Fields[0].Name != "z" || p.Form.Fields[1].Name != "a" {
+		t.Fatalf("parsed schema %+v, want fields z, a", p.Form)
+	}
+	r := NewRouter(DefaultLimits, quietLog())
+	asked := make(chan struct{})
+	go func() {
+		defer close(asked)
+		r.Ask(context.Background(), Identity{Name: "s"}, p)
+	}()
+	e := next(t, r)
+	if e.Form != p.Form {
+		t.Errorf("the elicitation does not carry the parsed schema")
+	}
+	e.Reply(forms.Result{Action: forms.Cancel})
+	<-asked
+}
+
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 var formParams = Params{Message: "m", Mode: ModeForm, Schema: json.RawMessage(`{"type":"object","properties":{}}`)}
