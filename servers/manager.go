@@ -56,16 +56,17 @@ type Manager struct {
 	backoff   Backoff
 	pingEvery time.Duration // how often a live connection is checked
 	dial      dialFunc
-	onStatus  func(Status)
+	feed      *statusFeed
 
 	mu   sync.Mutex
 	sups map[string]*supervisor
 }
 
 // NewManager returns a manager routing every elicitation to router. onStatus,
-// if not nil, is called from the manager's goroutines on each status change.
+// if not nil, is called on each status change, in order, one call at a time
+// and holding no lock of the manager's, so it may call the manager.
 func NewManager(router *Router, log *slog.Logger, onStatus func(Status)) *Manager {
-	return &Manager{router: router, log: log, backoff: DefaultBackoff, pingEvery: 30 * time.Second, dial: Dial, onStatus: onStatus, sups: map[string]*supervisor{}}
+	return &Manager{router: router, log: log, backoff: DefaultBackoff, pingEvery: 30 * time.Second, dial: Dial, feed: newStatusFeed(onStatus), sups: map[string]*supervisor{}}
 }
 
 // Apply brings the connections in line with cfg: new and re-enabled
@@ -133,6 +134,23 @@ func (m *Manager) Conn(name string) (*Conn, bool) {
 	return s.live()
 }
 
+// WaitReady returns the live connection to server name, waiting until it
+// is ready or ctx ends: a server may still be connecting, as when the app
+// has just started, or waiting to reconnect.
+func (m *Manager) WaitReady(ctx context.Context, name string) (*Conn, error) {
+	for {
+		changed := m.feed.next() // before looking, so no change is missed
+		if c, ok := m.Conn(name); ok {
+			return c, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("server %q is not ready: %w", name, context.Cause(ctx))
+		}
+	}
+}
+
 // Watch applies the configuration at path now and after every change to
 // it, until ctx ends. A broken file is logged and leaves the running
 // connections as they are.
@@ -151,7 +169,8 @@ func (m *Manager) Watch(ctx context.Context, path string) error {
 	})
 }
 
-// Close stops every connection and waits until they are down.
+// Close stops every connection and waits until they are down and every
+// status change has been passed on.
 func (m *Manager) Close() {
 	m.mu.Lock()
 	sups := m.sups
@@ -160,6 +179,7 @@ func (m *Manager) Close() {
 	for _, s := range sups {
 		s.stop()
 	}
+	m.feed.drain()
 }
 
 // supervisor keeps one server connected.
@@ -262,10 +282,8 @@ func (s *supervisor) set(state State, err error, conn *Conn) {
 		s.st.Identity, s.st.Protocol = conn.Identity(), conn.ProtocolVersion()
 	}
 	st := s.st
+	s.m.feed.push(st) // under s.mu, so that pushes keep the order of changes
 	s.mu.Unlock()
-	if s.m.onStatus != nil {
-		s.m.onStatus(st)
-	}
 }
 
 func (s *supervisor) status() Status {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -197,5 +198,71 @@ func TestSameConfigConsidersEveryField(t *testing.T) {
 				t.Errorf("sameConfig with %s changed = %v, want %v", f.Name, got, want)
 			}
 		})
+	}
+}
+
+// TestOnStatusMayCallTheManager has onStatus call Statuses, as a window
+// refreshing its list does, while Apply starts, changes and stops servers:
+// with onStatus called under the manager's lock this deadlocked. It also
+// checks that each server's changes arrive in the order they happened.
+func TestOnStatusMayCallTheManager(t *testing.T) {
+	var m *Manager
+	var mu sync.Mutex
+	states := map[string][]State{}
+	m = NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), func(st Status) {
+		m.Statuses()
+		mu.Lock()
+		states[st.Name] = append(states[st.Name], st.State)
+		mu.Unlock()
+	})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		demo := demoStdio(t)
+		broken := config.Server{Name: "broken", Err: errors.New("servers.json:4:9: url and command both set")}
+		m.Apply(&config.File{Servers: []config.Server{demo, broken}})
+		if _, err := m.WaitReady(context.Background(), "demo"); err != nil {
+			t.Error(err)
+		}
+		m.Apply(&config.File{})
+		m.Close()
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("deadlock: Apply and onStatus wait for each other")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := map[string][]State{
+		"demo":   {StateConnecting, StateReady, StateStopped},
+		"broken": {StateFailed},
+	}
+	if !reflect.DeepEqual(states, want) {
+		t.Errorf("status changes %v, want %v", states, want)
+	}
+}
+
+// TestWaitReady waits for a server that is connecting, and gives up when
+// its context ends for one that never connects.
+func TestWaitReady(t *testing.T) {
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
+	defer m.Close()
+	off := demoStdio(t)
+	off.Name, off.Disabled = "off", true
+	m.Apply(&config.File{Servers: []config.Server{demoStdio(t), off}})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := m.WaitReady(ctx, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if live, _ := m.Conn("demo"); live != c {
+		t.Error("WaitReady returned another connection than Conn")
+	}
+	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := m.WaitReady(short, "off"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a disabled server: %v, want the context's deadline", err)
 	}
 }
