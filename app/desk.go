@@ -115,6 +115,7 @@ func (d *Desk) quit() {
 // Close stops every server and finishes writing the history.
 func (d *Desk) Close() {
 	d.cancel()
+	d.serversWin.Close() // first: the manager's last changes must not reach widgets
 	d.manager.Close()
 	d.writes.Wait()
 	if d.history != nil {

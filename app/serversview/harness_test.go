@@ -87,7 +87,7 @@ func newHarness(t *testing.T, file []byte) *harness {
 	w = New(a, Deps{Manager: m, ConfigPath: h.path, ShowLinks: h.showLinks, Log: log, Do: h.post})
 	h.w = w
 	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); m.Close() })
+	t.Cleanup(func() { cancel(); w.Close(); m.Close() })
 	if err := m.Watch(ctx, h.path); err != nil {
 		t.Fatal(err)
 	}
