@@ -34,9 +34,10 @@ type Conn struct {
 	lost     context.Context // ends, with the reason as its cause, when the server goes away
 	markLost context.CancelCauseFunc
 
-	mu       sync.Mutex
-	reported ServerInfo
-	version  string
+	mu        sync.Mutex
+	reported  ServerInfo
+	version   string
+	answering sync.WaitGroup // answers in progress; added to under mu while not lost
 }
 
 // Dial connects to the server of cfg: it starts a stdio server or reaches a
@@ -215,8 +216,12 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 // Close ends the connection; a stdio server is stopped with everything it
 // started. Every goroutine the connection started has ended when it returns.
 func (c *Conn) Close() error {
-	// First, so that the person's open requests say the server went away.
+	// First, and waiting for the answers to end, so that the person's open
+	// requests say the server went away rather than that the wire closed.
+	c.mu.Lock()
 	c.lose(errors.New("stopped"))
+	c.mu.Unlock()
+	c.answering.Wait()
 	var err error
 	if c.client != nil {
 		err = c.client.Close()
@@ -235,6 +240,14 @@ func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (any, error) {
 		c.router.refuse(c.Identity(), looseParams(raw), err)
 		return nil, err
 	}
+	c.mu.Lock()
+	if c.lost.Err() != nil {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("the server disconnected: %w", c.Err())
+	}
+	c.answering.Add(1)
+	c.mu.Unlock()
+	defer c.answering.Done()
 	// The request also ends when the whole connection does.
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
