@@ -21,20 +21,13 @@ const connectWait = 30 * time.Second
 func (d *Desk) CallTool(ctx context.Context, server, tool string, args map[string]any) (*mcp.CallToolResult, error) {
 	waiting, cancel := context.WithTimeout(ctx, connectWait)
 	defer cancel()
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if conn, ok := d.manager.Conn(server); ok {
-			res, err := conn.CallTool(ctx, tool, args)
-			if links, _, ok := servers.URLElicitations(err); ok {
-				d.showLinks(conn.Identity(), links)
-			}
-			return res, err
-		}
-		select {
-		case <-waiting.Done():
-			return nil, fmt.Errorf("server %q is not connected: see the Servers window", server)
-		case <-tick.C:
-		}
+	conn, err := d.manager.WaitReady(waiting, server)
+	if err != nil {
+		return nil, fmt.Errorf("server %q is not connected: see the Servers window", server)
 	}
+	res, err := conn.CallTool(ctx, tool, args)
+	if links, _, ok := servers.URLElicitations(err); ok {
+		d.showLinks(conn.Identity(), links)
+	}
+	return res, err
 }

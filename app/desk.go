@@ -19,13 +19,14 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // Options say where the app keeps its files and how it starts at login.
 type Options struct {
-	ConfigPath  string               // servers.json
-	HistoryPath string               // history.db
-	Demo        servers.ServerConfig // the entry a first start writes to servers.json
+	ConfigPath  string        // servers.json
+	HistoryPath string        // history.db
+	Demo        config.Server // the entry a first start writes to servers.json
 	Autostart   autostart.Entry
 	Log         *slog.Logger
 }
@@ -83,7 +84,7 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 // taking requests. Without a tray host it shows the Servers window, so the
 // app is never running unseen.
 func (d *Desk) Start() error {
-	if _, err := servers.EnsureConfig(d.opts.ConfigPath, d.opts.Demo); err != nil {
+	if _, err := config.Ensure(d.opts.ConfigPath, d.opts.Demo); err != nil {
 		return err
 	}
 	d.openHistory()
@@ -114,6 +115,7 @@ func (d *Desk) quit() {
 // Close stops every server and finishes writing the history.
 func (d *Desk) Close() {
 	d.cancel()
+	d.serversWin.Close() // first: the manager's last changes must not reach widgets
 	d.manager.Close()
 	d.writes.Wait()
 	if d.history != nil {
@@ -207,14 +209,7 @@ func (d *Desk) open(r *request) {
 	if r.Mode == servers.ModeURL {
 		r.win = d.newLinkWindow(r)
 	} else {
-		fw, err := d.newFormWindow(r)
-		if err != nil {
-			d.log.Error("request could not be shown", "server", r.Server.Name, "err", err)
-			r.reply(cancelResult)
-			d.drop(r)
-			return
-		}
-		r.win = fw
+		r.win = d.newFormWindow(r)
 	}
 	r.win.show()
 	// The UI goroutine's next turn: the window exists and is mapped; its

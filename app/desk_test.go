@@ -22,6 +22,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
@@ -69,12 +70,12 @@ func (h *harness) ui(f func()) {
 }
 
 // demoEntry runs this test binary as the demo server.
-func demoEntry(t *testing.T, name string) servers.ServerConfig {
+func demoEntry(t *testing.T, name string) config.Server {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return servers.ServerConfig{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}}
+	return config.Server{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}}
 }
 
 // start runs a Desk whose servers.json holds config (a first start with
@@ -131,6 +132,9 @@ type answer struct {
 // ask sends a request as server who would, and returns its answer later.
 func (h *harness) ask(ctx context.Context, who servers.Identity, p servers.Params) <-chan answer {
 	out := make(chan answer, 1)
+	if p.Mode == servers.ModeForm {
+		p.Form, _ = forms.Parse(p.Schema) // as servers.ParseParams does
+	}
 	go func() {
 		res, err := h.d.router.Ask(ctx, who, p)
 		out <- answer{res, err}
@@ -302,7 +306,7 @@ func TestStaleWhenTheServerDisconnects(t *testing.T) {
 	if r.Server.Name != "demo" || r.Server.Reported.Name != demo.Name {
 		t.Fatalf("identity %+v", r.Server)
 	}
-	cfg, err := servers.LoadConfig(h.d.opts.ConfigPath)
+	cfg, err := config.Load(h.d.opts.ConfigPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,16 +17,12 @@ type formWindow struct {
 	closed bool
 }
 
-// newFormWindow builds the window of a form request; r.Schema parsed when
-// the request arrived, so an error here means a bug, not bad input.
-func (d *Desk) newFormWindow(r *request) (*formWindow, error) {
-	schema, err := forms.Parse(r.Schema)
-	if err != nil {
-		return nil, err
-	}
+// newFormWindow builds the window of a form request, from the schema
+// parsed when the request arrived.
+func (d *Desk) newFormWindow(r *request) *formWindow {
 	fw := &formWindow{w: d.fyne.NewWindow(title(r))}
 	fw.head = newHeader(r.Elicitation, d.others(r.Server.Name), fw.close)
-	fw.view = formview.New(forms.NewForm(schema), "", formview.Options{Header: fw.head.object})
+	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: fw.head.object})
 	fw.view.OnResult = func(res forms.Result) {
 		if r.reply(res) {
 			fw.close()
@@ -38,7 +34,7 @@ func (d *Desk) newFormWindow(r *request) (*formWindow, error) {
 		d.windowClosed(r)
 	})
 	fw.w.Resize(fyne.NewSize(820, 640))
-	return fw, nil
+	return fw
 }
 
 func (fw *formWindow) show() {

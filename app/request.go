@@ -27,8 +27,6 @@ type request struct {
 	record   func(history.Entry)
 }
 
-var cancelResult = forms.Result{Action: forms.Cancel}
-
 // title names a request's window after the server that asks.
 func title(r *request) string { return untrusted.Text(r.Server.Name).Line() + " asks — Elicit Desk" }
 

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/elicitdesk/elicitdesk/internal/textpos"
 )
 
 // maxDepth bounds nesting: no elicitation schema needs more than a few levels,
@@ -119,7 +121,7 @@ func decodeTree(raw []byte) (*node, []decodeProblem, error) {
 			}
 			bad += size
 		}
-		line, col := lineColumn(raw, int64(bad))
+		line, col := textpos.LineColumn(raw, bad)
 		return nil, nil, &SyntaxError{Line: line, Column: col, Msg: "invalid UTF-8"}
 	}
 	d := &decoder{dec: json.NewDecoder(bytes.NewReader(raw)), src: raw}
@@ -229,19 +231,8 @@ func (d *decoder) syntaxError(err error) *SyntaxError {
 		msg = "unexpected end of input"
 		offset = int64(len(d.src))
 	}
-	line, col := lineColumn(d.src, offset)
+	line, col := textpos.LineColumn(d.src, int(offset))
 	return &SyntaxError{Line: line, Column: col, Msg: msg}
-}
-
-// lineColumn turns a byte offset into a 1-based line and column (in characters).
-func lineColumn(src []byte, offset int64) (int, int) {
-	if offset > int64(len(src)) {
-		offset = int64(len(src))
-	}
-	before := src[:offset]
-	line := bytes.Count(before, []byte("\n")) + 1
-	lineStart := bytes.LastIndexByte(before, '\n') + 1
-	return line, len([]rune(string(before[lineStart:]))) + 1
 }
 
 // escapePointer escapes a key for use in a JSON Pointer (RFC 6901).

@@ -7,12 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
-	"os"
-	"os/exec"
-	"slices"
 	"sync"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -20,6 +15,8 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // clientInfo is how Elicit Desk introduces itself to servers.
@@ -28,47 +25,45 @@ var clientInfo = mcp.Implementation{Name: "elicitdesk", Title: "Elicit Desk", Ve
 // Conn is a live connection to one configured server. Its elicitations go
 // to the Router it was dialled with, tagged with the server's identity.
 type Conn struct {
-	life   context.Context // ends with Close
-	end    context.CancelFunc
-	cfg    ServerConfig
+	cfg    config.Server
 	router *Router
 	log    *slog.Logger
 	client *client.Client
 	stderr *tail
 	proc   *process // stdio only
 
-	mu       sync.Mutex
-	reported ServerInfo
-	version  string
-	lost     chan struct{} // closed when the server goes away
-	lostErr  error
+	lost     context.Context // ends, with the reason as its cause, when the server goes away
+	markLost context.CancelCauseFunc
+
+	mu        sync.Mutex
+	reported  ServerInfo
+	version   string
+	answering sync.WaitGroup // answers in progress; added to under mu while not lost
 }
 
 // Dial connects to the server of cfg: it starts a stdio server or reaches a
 // remote one, declares elicitation in form and url mode, negotiates the
 // protocol (honouring cfg.ProtocolVersion) and routes every elicitation the
 // server sends to router. ctx bounds the connecting only.
-func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logger) (*Conn, error) {
+func Dial(ctx context.Context, cfg config.Server, router *Router, log *slog.Logger) (*Conn, error) {
 	if cfg.Err != nil {
 		return nil, cfg.Err
 	}
 	c := newConn(cfg, router, log)
 	var tr transport.Interface
 	switch cfg.Transport {
-	case TransportStdio:
-		p, err := startProcess(cfg, c.stderr)
+	case config.TransportStdio:
+		p, err := startProcess(cfg, c.stderr, c.lose)
 		if err != nil {
 			return nil, err
 		}
 		c.proc = p
 		tr = c.stdioWire(p.stdout, p.stdin)
-		go func() { <-p.exited; c.markLost(p.exitErr()) }()
-	case TransportHTTP, TransportSSE:
-		w, err := dialRemote(c.life, cfg, c.answer, c.markLost, c.log)
-		if err != nil {
+	case config.TransportHTTP, config.TransportSSE:
+		var err error
+		if tr, err = dialRemote(cfg, c.answer, c.lose, c.log); err != nil {
 			return nil, err
 		}
-		tr = w
 	default:
 		return nil, fmt.Errorf("unknown transport %q", cfg.Transport)
 	}
@@ -79,14 +74,14 @@ func Dial(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logge
 	return c, nil
 }
 
-func newConn(cfg ServerConfig, router *Router, log *slog.Logger) *Conn {
-	life, end := context.WithCancel(context.Background())
-	return &Conn{life: life, end: end, cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: make(chan struct{})}
+func newConn(cfg config.Server, router *Router, log *slog.Logger) *Conn {
+	lost, markLost := context.WithCancelCause(context.Background())
+	return &Conn{cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: lost, markLost: markLost}
 }
 
 // DialPipe connects over an already open pair of streams, such as an
 // in-process server's: r carries the server's messages, w ours.
-func DialPipe(ctx context.Context, cfg ServerConfig, r io.Reader, w io.WriteCloser, router *Router, log *slog.Logger) (*Conn, error) {
+func DialPipe(ctx context.Context, cfg config.Server, r io.Reader, w io.WriteCloser, router *Router, log *slog.Logger) (*Conn, error) {
 	c := newConn(cfg, router, log)
 	if err := c.start(ctx, c.stdioWire(r, w)); err != nil {
 		c.Close()
@@ -96,10 +91,17 @@ func DialPipe(ctx context.Context, cfg ServerConfig, r io.Reader, w io.WriteClos
 }
 
 // stdioWire is the transport over a server's newline-delimited streams: r
-// carries its messages, seen raw by a line tap before mcp-go decodes them.
+// carries its messages, w ours.
 func (c *Conn) stdioWire(r io.Reader, w io.WriteCloser) transport.Interface {
-	raw := newRawRequests()
-	return newWire(transport.NewIO(newLineTap(r, raw, c.markLost), w, nil), raw, c.answer)
+	return wire.NewStdio(r, w, c.answer, c.lose)
+}
+
+// dialRemote builds the transport of a Streamable HTTP or SSE server.
+func dialRemote(cfg config.Server, answer wire.AnswerFunc, lost func(error), log *slog.Logger) (transport.Interface, error) {
+	if cfg.Transport == config.TransportSSE {
+		return wire.NewSSE(cfg.URL, cfg.Headers, answer, lost, log)
+	}
+	return wire.NewStreamableHTTP(cfg.URL, cfg.Headers, answer, log)
 }
 
 // start runs the MCP handshake over tr.
@@ -113,8 +115,9 @@ func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 	switch {
 	case c.cfg.ProtocolVersion != "":
 		opts = append(opts, client.WithProtocolVersion(c.cfg.ProtocolVersion))
-	case c.cfg.Transport == TransportSSE:
+	case c.cfg.Transport == config.TransportSSE:
 		// HTTP+SSE predates 2026-07-28: probing server/discover there only costs time.
+		//lint:ignore SA1019 deprecated with the legacy revisions, which HTTP+SSE servers speak
 		opts = append(opts, client.WithLegacyProtocolOnly())
 	}
 	c.client = client.NewClient(tr, opts...)
@@ -154,7 +157,7 @@ func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 func (c *Conn) Identity() Identity {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return Identity{Name: c.cfg.Name, Target: c.cfg.Identity(), Reported: c.reported}
+	return Identity{Name: c.cfg.Name, Target: c.cfg.Target(), Reported: c.reported}
 }
 
 // ProtocolVersion is the negotiated protocol revision.
@@ -168,28 +171,17 @@ func (c *Conn) ProtocolVersion() string {
 func (c *Conn) Stderr() string { return c.stderr.String() }
 
 // Lost is closed when the server goes away; Err then says why.
-func (c *Conn) Lost() <-chan struct{} { return c.lost }
+func (c *Conn) Lost() <-chan struct{} { return c.lost.Done() }
 
 // Err says why the connection was lost, or nil while it lives.
-func (c *Conn) Err() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.lostErr
-}
+func (c *Conn) Err() error { return context.Cause(c.lost) }
 
-func (c *Conn) markLost(err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	select {
-	case <-c.lost:
-		return
-	default:
-	}
+// lose marks the connection lost for err; the first reason stays.
+func (c *Conn) lose(err error) {
 	if err == nil {
 		err = errors.New("the server closed the connection")
 	}
-	c.lostErr = err
-	close(c.lost)
+	c.markLost(err)
 }
 
 // Ping checks that the server still answers. On 2026-07-28 mcp-go's Ping
@@ -200,6 +192,7 @@ func (c *Conn) Ping(ctx context.Context) error {
 		_, err := c.client.Discover(ctx, mcp.DiscoverRequest{})
 		return err
 	}
+	//lint:ignore SA1019 deprecated with the legacy revisions, where ping is how to ask
 	return c.client.Ping(ctx)
 }
 
@@ -218,12 +211,18 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
-	return c.client.CallTool(withInputs(ctx), req)
+	return c.client.CallTool(wire.WithInputs(ctx), req)
 }
 
-// Close ends the connection; a stdio server is stopped with everything it started.
+// Close ends the connection; a stdio server is stopped with everything it
+// started. Every goroutine the connection started has ended when it returns.
 func (c *Conn) Close() error {
-	c.end()
+	// First, and waiting for the answers to end, so that the person's open
+	// requests say the server went away rather than that the wire closed.
+	c.mu.Lock()
+	c.lose(errors.New("stopped"))
+	c.mu.Unlock()
+	c.answering.Wait()
 	var err error
 	if c.client != nil {
 		err = c.client.Close()
@@ -231,7 +230,6 @@ func (c *Conn) Close() error {
 	if c.proc != nil {
 		c.proc.stop()
 	}
-	c.markLost(errors.New("stopped"))
 	return err
 }
 
@@ -243,26 +241,28 @@ func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (any, error) {
 		c.router.refuse(c.Identity(), looseParams(raw), err)
 		return nil, err
 	}
+	c.mu.Lock()
+	if c.lost.Err() != nil {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("the server disconnected: %w", c.Err())
+	}
+	c.answering.Add(1)
+	c.mu.Unlock()
+	defer c.answering.Done()
 	// The request also ends when the whole connection does.
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	go func() {
-		select {
-		case <-c.lost:
-			cancel(fmt.Errorf("the server disconnected: %w", c.Err()))
-		case <-ctx.Done():
-		}
-	}()
+	defer context.AfterFunc(c.lost, func() { cancel(fmt.Errorf("the server disconnected: %w", c.Err())) })()
 	return c.router.Ask(ctx, c.Identity(), p)
 }
 
 // inputHandler answers the elicitations of 2026-07-28 input_required
 // results, which mcp-go hands over decoded; the raw bytes come from the
-// call's inputCollector.
+// call's wire.WithInputs.
 type inputHandler struct{ c *Conn }
 
 func (h inputHandler) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	raw := inputsFrom(ctx).find(req.Params)
+	raw := wire.InputParams(ctx, req.Params)
 	if raw == nil {
 		var err error
 		if raw, err = json.Marshal(req.Params); err != nil {
@@ -295,74 +295,4 @@ func truncateTail(s string, n int) string {
 		return s
 	}
 	return "…" + s[len(s)-n:]
-}
-
-// process is a running stdio server.
-type process struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stdout io.Reader
-	exited chan struct{}
-	err    error
-}
-
-func startProcess(cfg ServerConfig, stderr io.Writer) (*process, error) {
-	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Dir = cfg.Cwd
-	cmd.Env = os.Environ()
-	for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
-		cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
-	}
-	cmd.Stderr = stderr
-	inOwnGroup(cmd)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
-	}
-	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.exited)
-	}()
-	return p, nil
-}
-
-func (p *process) exitErr() error {
-	if p.err != nil {
-		return fmt.Errorf("the server exited: %w", p.err)
-	}
-	return errors.New("the server exited")
-}
-
-// stop closes the server's stdin, as the spec's shutdown asks, then
-// escalates to SIGTERM and SIGKILL for its whole process group.
-func (p *process) stop() {
-	p.stdin.Close()
-	if !p.waitExit(2 * time.Second) {
-		signalGroup(p.cmd, sigTerm)
-		if !p.waitExit(2 * time.Second) {
-			signalGroup(p.cmd, sigKill)
-			<-p.exited
-		}
-	}
-	signalGroup(p.cmd, sigKill) // the server is gone: leave none of its children behind
-}
-
-// waitExit reports whether the server exits within d.
-func (p *process) waitExit(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-p.exited:
-		return true
-	case <-t.C:
-		return false
-	}
 }

@@ -14,7 +14,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // demoEnv makes the test binary, re-run as a child, serve the demo server:
@@ -32,12 +34,12 @@ func TestMain(m *testing.M) {
 }
 
 // demoStdio is the configuration of the demo server as a child process.
-func demoStdio(t testing.TB) ServerConfig {
+func demoStdio(t testing.TB) config.Server {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ServerConfig{Name: "demo", Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}, Transport: TransportStdio}
+	return config.Server{Name: "demo", Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}, Transport: config.TransportStdio}
 }
 
 // dialDemo connects to the demo server, in process or as a child.
@@ -61,7 +63,7 @@ func dialDemo(t testing.TB, child bool) (*Conn, *Router) {
 			toClientW.Close()
 		}()
 		t.Cleanup(func() { stop(); toServerR.Close(); <-served })
-		c, err = DialPipe(ctx, ServerConfig{Name: "demo", Command: "(in process)", Transport: TransportStdio}, toClientR, toServerW, r, quietLog())
+		c, err = DialPipe(ctx, config.Server{Name: "demo", Command: "(in process)", Transport: config.TransportStdio}, toClientR, toServerW, r, quietLog())
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +191,7 @@ func TestDemoServer(t *testing.T) {
 				case <-time.After(20 * time.Second):
 					t.Fatal("the request did not go stale when the server cancelled it")
 				}
-				if !errors.Is(context.Cause(e.Context()), errServerCancelled) {
+				if !errors.Is(context.Cause(e.Context()), wire.ErrServerCancelled) {
 					t.Errorf("cause %v", context.Cause(e.Context()))
 				}
 				if err := e.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{}`)}); err == nil {

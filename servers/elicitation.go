@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Mode is how an elicitation asks: a form, or a link to open.
@@ -65,7 +66,8 @@ type Elicitation struct {
 	Server   Identity
 	Message  untrusted.Text
 	Mode     Mode
-	Schema   json.RawMessage // form mode: requestedSchema as sent, so fields keep their order
+	Schema   json.RawMessage // form mode: requestedSchema as sent, to store and show as written
+	Form     *forms.Schema   // form mode: Schema, parsed when the request was accepted
 	URL      untrusted.Text  // url mode
 	URLID    string          // url mode: the server's elicitationId, for the complete notification
 	Received time.Time
@@ -111,7 +113,7 @@ func (e *Elicitation) Reply(r forms.Result) error {
 func newElicitation(parent context.Context, id string, who Identity, p Params, now time.Time) *Elicitation {
 	ctx, cancel := context.WithCancelCause(parent)
 	return &Elicitation{
-		ID: id, Server: who, Message: p.Message, Mode: p.Mode, Schema: p.Schema,
+		ID: id, Server: who, Message: p.Message, Mode: p.Mode, Schema: p.Schema, Form: p.Form,
 		URL: p.URL, URLID: p.ElicitationID, Received: now,
 		ctx: ctx, cancel: cancel, answer: make(chan forms.Result, 1), complete: make(chan struct{}),
 	}
@@ -137,6 +139,7 @@ type Params struct {
 	Message       untrusted.Text
 	Mode          Mode
 	Schema        json.RawMessage
+	Form          *forms.Schema // Schema, parsed
 	URL           untrusted.Text
 	ElicitationID string
 }
@@ -150,29 +153,14 @@ type wireParams struct {
 	ElicitationID   string          `json:"elicitationId"`
 }
 
-// Errors of JSON-RPC that elicitation answers with.
-const (
-	CodeInvalidParams       = -32602
-	CodeURLElicitationError = -32042
-)
-
 // maxParams bounds an elicitation's parameters: no person reads more, and
 // a hostile server should not make us lay out megabytes of widgets.
 const maxParams = 4 << 20
 
-// RPCError is a JSON-RPC error to send back instead of a result.
-type RPCError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
-}
-
-func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
-
-// ParseParams checks elicitation parameters as sent. A request in a mode we
-// do not support, without a message, with a bad URL, or with a schema no form
-// can show is an *RPCError with code -32602 and the reason (for a schema, the
-// list of problems as data).
+// ParseParams checks elicitation parameters as sent and parses a form's
+// schema. A request in a mode we do not support, without a message, with a
+// bad URL, or with a schema no form can show is a *wire.RPCError with code
+// -32602 and the reason (for a schema, the list of problems as data).
 func ParseParams(raw json.RawMessage) (Params, error) {
 	if len(raw) > maxParams {
 		return Params{}, invalidParams("elicitation parameters are %.1f MB; Elicit Desk shows at most %d MB", float64(len(raw))/(1<<20), maxParams>>20)
@@ -191,14 +179,15 @@ func ParseParams(raw json.RawMessage) (Params, error) {
 		if len(w.RequestedSchema) == 0 {
 			return Params{}, invalidParams("form elicitation has no requestedSchema")
 		}
-		if _, err := forms.Parse(w.RequestedSchema); err != nil {
+		form, err := forms.Parse(w.RequestedSchema)
+		if err != nil {
 			var se *forms.SchemaError
 			if errors.As(err, &se) {
-				return Params{}, &RPCError{Code: CodeInvalidParams, Message: err.Error(), Data: map[string]any{"problems": se.Problems}}
+				return Params{}, &wire.RPCError{Code: wire.CodeInvalidParams, Message: err.Error(), Data: map[string]any{"problems": se.Problems}}
 			}
 			return Params{}, invalidParams("requestedSchema: %v", err)
 		}
-		p.Schema = w.RequestedSchema
+		p.Schema, p.Form = w.RequestedSchema, form
 	case ModeURL:
 		u, err := url.Parse(string(p.URL))
 		if err != nil || !u.IsAbs() || u.Host == "" {
@@ -210,6 +199,6 @@ func ParseParams(raw json.RawMessage) (Params, error) {
 	return p, nil
 }
 
-func invalidParams(format string, args ...any) *RPCError {
-	return &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+func invalidParams(format string, args ...any) *wire.RPCError {
+	return &wire.RPCError{Code: wire.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }

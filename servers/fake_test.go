@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // fakeServer is a scripted MCP server on pipes, for what no real server
@@ -39,7 +41,7 @@ type message struct {
 	Method string          `json:"method,omitempty"`
 	Params json.RawMessage `json:"params,omitempty"`
 	Result json.RawMessage `json:"result,omitempty"`
-	Error  *RPCError       `json:"error,omitempty"`
+	Error  *wire.RPCError  `json:"error,omitempty"`
 }
 
 func (f *fakeServer) read() message {
@@ -90,7 +92,7 @@ func dialFake(t *testing.T, f *fakeServer) (*Conn, *Router) {
 	r := NewRouter(DefaultLimits, quietLog())
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := DialPipe(ctx, ServerConfig{Name: "fake", Command: "fake", Transport: TransportStdio}, f.client.r, f.client.w, r, quietLog())
+	c, err := DialPipe(ctx, config.Server{Name: "fake", Command: "fake", Transport: config.TransportStdio}, f.client.r, f.client.w, r, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +132,7 @@ func TestRefusedElicitations(t *testing.T) {
 			id := json.RawMessage(`"srv-` + string(rune('a'+i)) + `"`)
 			f.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"method":"elicitation/create","params":` + tt.params + `}`)
 			m := f.serveLegacy("")
-			if string(m.ID) != string(id) || m.Error == nil || m.Error.Code != CodeInvalidParams {
+			if string(m.ID) != string(id) || m.Error == nil || m.Error.Code != wire.CodeInvalidParams {
 				t.Fatalf("got %+v", m)
 			}
 			detail, _ := json.Marshal(m.Error)

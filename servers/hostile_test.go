@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // elicitLine is an elicitation/create request with the given id and message.
@@ -41,7 +42,7 @@ func TestHostileServer(t *testing.T) {
 			f.send(elicitLine(`"huge"`, strings.Repeat("x", 10<<20)))
 		}, func(t *testing.T, f *fakeServer, r *Router) {
 			m := f.serveLegacy("")
-			if m.Error == nil || m.Error.Code != CodeInvalidParams || !strings.Contains(m.Error.Message, "MB") {
+			if m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, "MB") {
 				t.Fatalf("want -32602 saying the size, got %+v", m.Error)
 			}
 		}},
@@ -126,7 +127,7 @@ func TestServerExitsMidRequest(t *testing.T) {
 			t.Errorf("cause %v", cause)
 		}
 		<-c.Lost()
-		if !errors.Is(c.Err(), errServerClosed) {
+		if !errors.Is(c.Err(), wire.ErrServerClosed) {
 			t.Errorf("connection error %v", c.Err())
 		}
 		c.Close()

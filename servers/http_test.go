@@ -14,6 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
@@ -35,7 +37,7 @@ func TestElicitationOverStreamableHTTP(t *testing.T) {
 			r := NewRouter(DefaultLimits, quietLog())
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			c, err := Dial(ctx, ServerConfig{Name: "web", URL: srv.URL, Transport: TransportHTTP, ProtocolVersion: version}, r, quietLog())
+			c, err := Dial(ctx, config.Server{Name: "web", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: version}, r, quietLog())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +65,7 @@ func TestManagerNoticesRemoteServerGone(t *testing.T) {
 	m.pingEvery = 20 * time.Millisecond
 	m.backoff = Backoff{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond}
 	defer m.Close()
-	m.Apply(&Config{Servers: []ServerConfig{{Name: "web", URL: srv.URL, Transport: TransportHTTP}}})
+	m.Apply(&config.File{Servers: []config.Server{{Name: "web", URL: srv.URL, Transport: config.TransportHTTP}}})
 	waitFor(t, "ready", func() bool { return statusOf(m, "web").State == StateReady })
 	srv.CloseClientConnections()
 	srv.Close()
@@ -132,7 +134,7 @@ func TestElicitationOverSSE(t *testing.T) {
 	r := NewRouter(DefaultLimits, quietLog())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, ServerConfig{Name: "sse", URL: srv.URL + "/sse", Transport: TransportSSE}, r, quietLog())
+	c, err := Dial(ctx, config.Server{Name: "sse", URL: srv.URL + "/sse", Transport: config.TransportSSE}, r, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +177,7 @@ func TestElicitationOutsideAPost(t *testing.T) {
 	r := NewRouter(DefaultLimits, quietLog())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, ServerConfig{Name: "later", URL: ts.URL, Transport: TransportHTTP, ProtocolVersion: "2025-11-25"}, r, quietLog())
+	c, err := Dial(ctx, config.Server{Name: "later", URL: ts.URL, Transport: config.TransportHTTP, ProtocolVersion: "2025-11-25"}, r, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,5 +197,72 @@ func TestElicitationOutsideAPost(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the answer did not reach the server")
+	}
+}
+
+// TestCloseEndsEveryGoroutine checks that a connection has ended every
+// goroutine it started once Close returns, over stdio and Streamable HTTP,
+// after elicitations both answered and left waiting.
+func TestCloseEndsEveryGoroutine(t *testing.T) {
+	srv := demoHTTP(t)
+	for _, tc := range []struct {
+		name string
+		cfg  config.Server
+	}{
+		{"stdio", demoStdio(t)},
+		// 2025-11-25: the demo server asks over HTTP only before 2026-07-28.
+		{"streamable HTTP", config.Server{Name: "web", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: "2025-11-25"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ended := leaktest.Check(t)
+			r := NewRouter(DefaultLimits, quietLog())
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			c, err := Dial(ctx, tc.cfg, r, quietLog())
+			if err != nil {
+				t.Fatal(err)
+			}
+			answered := call(c, demo.ToolAskConfirm, nil)
+			next(t, r).Reply(forms.Result{Action: forms.Decline})
+			if out := <-answered; out.err != nil {
+				t.Fatal(out.err)
+			}
+			waiting := call(c, demo.ToolAskConfirm, nil)
+			next(t, r) // left unanswered: Close must end its answer
+			if err := c.Close(); err != nil {
+				t.Logf("close: %v", err)
+			}
+			<-waiting
+			ended()
+		})
+	}
+}
+
+// TestModernOverStreamableHTTP checks that a Streamable HTTP session
+// negotiates 2026-07-28, by default and pinned, and that its input
+// requests reach the person: the transport's continuous listening, which
+// mcp-go takes as needing an older revision, must not hold it back.
+func TestModernOverStreamableHTTP(t *testing.T) {
+	srv := demoHTTP(t)
+	for _, pinned := range []string{"", "2026-07-28"} {
+		t.Run("pinned "+pinned, func(t *testing.T) {
+			r := NewRouter(DefaultLimits, quietLog())
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			c, err := Dial(ctx, config.Server{Name: "web", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: pinned}, r, quietLog())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if got := c.ProtocolVersion(); got != "2026-07-28" {
+				t.Fatalf("negotiated %s, want 2026-07-28", got)
+			}
+			got := call(c, demo.ToolInputRequired, nil)
+			e := next(t, r)
+			e.Reply(forms.Result{Action: forms.Decline})
+			if out := <-got; out.err != nil || !strings.Contains(out.text(), "decline") {
+				t.Fatalf("result %q %v", out.text(), out.err)
+			}
+		})
 	}
 }

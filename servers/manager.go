@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"reflect"
+	"maps"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // State is where a server's connection stands.
@@ -43,7 +45,7 @@ type Backoff struct {
 var DefaultBackoff = Backoff{Min: time.Second, Max: time.Minute}
 
 // dialFunc connects to one server; Dial in the app, a stand-in in tests.
-type dialFunc func(ctx context.Context, cfg ServerConfig, router *Router, log *slog.Logger) (*Conn, error)
+type dialFunc func(ctx context.Context, cfg config.Server, router *Router, log *slog.Logger) (*Conn, error)
 
 // Manager keeps one connection to each enabled server of the configuration,
 // reconnecting with backoff when a server dies or its session ends, and
@@ -54,22 +56,23 @@ type Manager struct {
 	backoff   Backoff
 	pingEvery time.Duration // how often a live connection is checked
 	dial      dialFunc
-	onStatus  func(Status)
+	feed      *statusFeed
 
 	mu   sync.Mutex
 	sups map[string]*supervisor
 }
 
 // NewManager returns a manager routing every elicitation to router. onStatus,
-// if not nil, is called from the manager's goroutines on each status change.
+// if not nil, is called on each status change, in order, one call at a time
+// and holding no lock of the manager's, so it may call the manager.
 func NewManager(router *Router, log *slog.Logger, onStatus func(Status)) *Manager {
-	return &Manager{router: router, log: log, backoff: DefaultBackoff, pingEvery: 30 * time.Second, dial: Dial, onStatus: onStatus, sups: map[string]*supervisor{}}
+	return &Manager{router: router, log: log, backoff: DefaultBackoff, pingEvery: 30 * time.Second, dial: Dial, feed: newStatusFeed(onStatus), sups: map[string]*supervisor{}}
 }
 
 // Apply brings the connections in line with cfg: new and re-enabled
 // servers connect, removed and disabled ones stop, changed ones restart.
 // Bad entries show as failed without touching the others.
-func (m *Manager) Apply(cfg *Config) {
+func (m *Manager) Apply(cfg *config.File) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	seen := map[string]bool{}
@@ -78,7 +81,7 @@ func (m *Manager) Apply(cfg *Config) {
 			continue // a duplicate entry: its Err says so, the first one runs
 		}
 		seen[sc.Name] = true
-		m.router.SetLimits(sc.Name, sc.Limits(DefaultLimits))
+		m.router.SetLimits(sc.Name, DefaultLimits.For(sc))
 		if s, ok := m.sups[sc.Name]; ok {
 			if sameConfig(s.cfg, sc) {
 				continue
@@ -95,11 +98,17 @@ func (m *Manager) Apply(cfg *Config) {
 	}
 }
 
-// sameConfig reports whether two entries would connect the same way.
-func sameConfig(a, b ServerConfig) bool {
-	a.raw, b.raw = nil, nil
-	a.Warnings, b.Warnings = nil, nil
-	return reflect.DeepEqual(a, b)
+// sameConfig reports whether two entries would connect the same way. It
+// names every field of config.Server it compares, so that a new field is a
+// decision (TestSameConfigConsidersEveryField fails until it is made);
+// Warnings and the bytes as read change nothing about connecting.
+func sameConfig(a, b config.Server) bool {
+	return a.Name == b.Name &&
+		a.Command == b.Command && slices.Equal(a.Args, b.Args) && maps.Equal(a.Env, b.Env) && a.Cwd == b.Cwd &&
+		a.URL == b.URL && maps.Equal(a.Headers, b.Headers) &&
+		a.Transport == b.Transport && a.Disabled == b.Disabled && a.ProtocolVersion == b.ProtocolVersion &&
+		a.MaxWaiting == b.MaxWaiting && a.MaxPerMinute == b.MaxPerMinute &&
+		fmt.Sprint(a.Err) == fmt.Sprint(b.Err)
 }
 
 // Statuses returns every server's status in name order.
@@ -125,16 +134,33 @@ func (m *Manager) Conn(name string) (*Conn, bool) {
 	return s.live()
 }
 
+// WaitReady returns the live connection to server name, waiting until it
+// is ready or ctx ends: a server may still be connecting, as when the app
+// has just started, or waiting to reconnect.
+func (m *Manager) WaitReady(ctx context.Context, name string) (*Conn, error) {
+	for {
+		changed := m.feed.next() // before looking, so no change is missed
+		if c, ok := m.Conn(name); ok {
+			return c, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("server %q is not ready: %w", name, context.Cause(ctx))
+		}
+	}
+}
+
 // Watch applies the configuration at path now and after every change to
 // it, until ctx ends. A broken file is logged and leaves the running
 // connections as they are.
 func (m *Manager) Watch(ctx context.Context, path string) error {
-	cfg, err := LoadConfig(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		return err
 	}
 	m.Apply(cfg)
-	return WatchConfig(ctx, path, func(cfg *Config, err error) {
+	return config.Watch(ctx, path, func(cfg *config.File, err error) {
 		if err != nil {
 			m.log.Error("servers.json not applied", "err", err)
 			return
@@ -143,7 +169,8 @@ func (m *Manager) Watch(ctx context.Context, path string) error {
 	})
 }
 
-// Close stops every connection and waits until they are down.
+// Close stops every connection and waits until they are down and every
+// status change has been passed on.
 func (m *Manager) Close() {
 	m.mu.Lock()
 	sups := m.sups
@@ -152,11 +179,12 @@ func (m *Manager) Close() {
 	for _, s := range sups {
 		s.stop()
 	}
+	m.feed.drain()
 }
 
 // supervisor keeps one server connected.
 type supervisor struct {
-	cfg    ServerConfig
+	cfg    config.Server
 	m      *Manager
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -166,10 +194,10 @@ type supervisor struct {
 	conn *Conn
 }
 
-func (m *Manager) start(cfg ServerConfig) *supervisor {
+func (m *Manager) start(cfg config.Server) *supervisor {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &supervisor{cfg: cfg, m: m, cancel: cancel, done: make(chan struct{})}
-	s.st = Status{Name: cfg.Name, Identity: Identity{Name: cfg.Name, Target: cfg.Identity()}}
+	s.st = Status{Name: cfg.Name, Identity: Identity{Name: cfg.Name, Target: cfg.Target()}}
 	switch {
 	case cfg.Err != nil:
 		s.set(StateFailed, cfg.Err, nil)
@@ -254,10 +282,8 @@ func (s *supervisor) set(state State, err error, conn *Conn) {
 		s.st.Identity, s.st.Protocol = conn.Identity(), conn.ProtocolVersion()
 	}
 	st := s.st
+	s.m.feed.push(st) // under s.mu, so that pushes keep the order of changes
 	s.mu.Unlock()
-	if s.m.onStatus != nil {
-		s.m.onStatus(st)
-	}
 }
 
 func (s *supervisor) status() Status {

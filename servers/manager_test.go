@@ -5,10 +5,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // waitFor polls until cond holds, failing after a generous while.
@@ -35,10 +39,10 @@ func TestManagerFollowsConfig(t *testing.T) {
 	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
 	defer m.Close()
 	demo := demoStdio(t)
-	broken := ServerConfig{Name: "broken", Err: errors.New("servers.json:4:9: url and command both set")}
+	broken := config.Server{Name: "broken", Err: errors.New("servers.json:4:9: url and command both set")}
 	off := demo
 	off.Name, off.Disabled = "off", true
-	m.Apply(&Config{Servers: []ServerConfig{demo, broken, off}})
+	m.Apply(&config.File{Servers: []config.Server{demo, broken, off}})
 
 	waitFor(t, "demo ready", func() bool { return statusOf(m, "demo").State == StateReady })
 	if st := statusOf(m, "demo"); st.Identity.Reported.Name != "elicitdesk-demo" || st.Protocol == "" {
@@ -53,7 +57,7 @@ func TestManagerFollowsConfig(t *testing.T) {
 	first, _ := m.Conn("demo")
 
 	// Unchanged entries keep their connection; removed ones stop.
-	m.Apply(&Config{Servers: []ServerConfig{demo}})
+	m.Apply(&config.File{Servers: []config.Server{demo}})
 	if c, _ := m.Conn("demo"); c != first {
 		t.Error("an unchanged server was reconnected")
 	}
@@ -63,7 +67,7 @@ func TestManagerFollowsConfig(t *testing.T) {
 	// A changed entry restarts.
 	changed := demo
 	changed.Env = map[string]string{demoEnv: "1", "X": "y"}
-	m.Apply(&Config{Servers: []ServerConfig{changed}})
+	m.Apply(&config.File{Servers: []config.Server{changed}})
 	waitFor(t, "demo ready again", func() bool {
 		c, ok := m.Conn("demo")
 		return ok && c != first
@@ -86,7 +90,7 @@ func TestReconnectCycles(t *testing.T) {
 	baseline := runtime.NumGoroutine()
 	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
 	m.backoff = Backoff{Min: time.Millisecond, Max: 10 * time.Millisecond}
-	m.Apply(&Config{Servers: []ServerConfig{demoStdio(t)}})
+	m.Apply(&config.File{Servers: []config.Server{demoStdio(t)}})
 
 	var pids []int
 	var prev *Conn
@@ -125,7 +129,7 @@ func TestManagerWatchesConfig(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "servers.json")
 	demo := demoStdio(t)
 	write := func(names ...string) {
-		cfg := &Config{Path: path}
+		cfg := &config.File{Path: path}
 		for _, n := range names {
 			s := demo
 			s.Name = n
@@ -153,4 +157,112 @@ func TestManagerWatchesConfig(t *testing.T) {
 	}
 	write("two")
 	waitFor(t, "one gone", func() bool { return len(m.Statuses()) == 1 && m.Statuses()[0].Name == "two" })
+}
+
+// TestSameConfigConsidersEveryField changes each field of config.Server in
+// turn and checks that sameConfig sees it, unless the field is known to
+// change nothing about connecting: a field added to config.Server fails
+// here until sameConfig compares it or it joins ignored.
+func TestSameConfigConsidersEveryField(t *testing.T) {
+	ignored := map[string]bool{"Warnings": true, "raw": true}
+	base := config.Server{Name: "a", Command: "srv", Transport: config.TransportStdio}
+	typ := reflect.TypeFor[config.Server]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		t.Run(f.Name, func(t *testing.T) {
+			if !f.IsExported() {
+				if !ignored[f.Name] {
+					t.Fatalf("unexported field %s: compare it in sameConfig or add it to ignored", f.Name)
+				}
+				return
+			}
+			changed := base
+			v := reflect.ValueOf(&changed).Elem().Field(i)
+			switch v.Kind() {
+			case reflect.String:
+				v.SetString("changed")
+			case reflect.Bool:
+				v.SetBool(!v.Bool())
+			case reflect.Int:
+				v.SetInt(v.Int() + 7)
+			case reflect.Slice:
+				v.Set(reflect.Append(v, reflect.ValueOf("changed")))
+			case reflect.Map:
+				v.Set(reflect.ValueOf(map[string]string{"changed": "yes"}))
+			case reflect.Interface:
+				v.Set(reflect.ValueOf(errors.New("changed")))
+			default:
+				t.Fatalf("field %s of kind %s: teach this test to change it", f.Name, v.Kind())
+			}
+			if got, want := sameConfig(base, changed), ignored[f.Name]; got != want {
+				t.Errorf("sameConfig with %s changed = %v, want %v", f.Name, got, want)
+			}
+		})
+	}
+}
+
+// TestOnStatusMayCallTheManager has onStatus call Statuses, as a window
+// refreshing its list does, while Apply starts, changes and stops servers:
+// with onStatus called under the manager's lock this deadlocked. It also
+// checks that each server's changes arrive in the order they happened.
+func TestOnStatusMayCallTheManager(t *testing.T) {
+	var m *Manager
+	var mu sync.Mutex
+	states := map[string][]State{}
+	m = NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), func(st Status) {
+		m.Statuses()
+		mu.Lock()
+		states[st.Name] = append(states[st.Name], st.State)
+		mu.Unlock()
+	})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		demo := demoStdio(t)
+		broken := config.Server{Name: "broken", Err: errors.New("servers.json:4:9: url and command both set")}
+		m.Apply(&config.File{Servers: []config.Server{demo, broken}})
+		if _, err := m.WaitReady(context.Background(), "demo"); err != nil {
+			t.Error(err)
+		}
+		m.Apply(&config.File{})
+		m.Close()
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("deadlock: Apply and onStatus wait for each other")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := map[string][]State{
+		"demo":   {StateConnecting, StateReady, StateStopped},
+		"broken": {StateFailed},
+	}
+	if !reflect.DeepEqual(states, want) {
+		t.Errorf("status changes %v, want %v", states, want)
+	}
+}
+
+// TestWaitReady waits for a server that is connecting, and gives up when
+// its context ends for one that never connects.
+func TestWaitReady(t *testing.T) {
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
+	defer m.Close()
+	off := demoStdio(t)
+	off.Name, off.Disabled = "off", true
+	m.Apply(&config.File{Servers: []config.Server{demoStdio(t), off}})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := m.WaitReady(ctx, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if live, _ := m.Conn("demo"); live != c {
+		t.Error("WaitReady returned another connection than Conn")
+	}
+	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := m.WaitReady(short, "off"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a disabled server: %v, want the context's deadline", err)
+	}
 }

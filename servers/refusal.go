@@ -16,7 +16,7 @@ type Refusal struct {
 	Mode     Mode
 	Schema   json.RawMessage
 	URL      untrusted.Text
-	Err      error // wraps ErrRateLimited, or is the *RPCError sent back
+	Err      error // wraps ErrRateLimited, or is the *wire.RPCError sent back
 	Received time.Time
 }
 

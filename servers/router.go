@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // Limits keep one flooding server from starving the others.
@@ -20,6 +21,18 @@ type Limits struct {
 
 // DefaultLimits are the limits when the configuration names none.
 var DefaultLimits = Limits{Waiting: 5, PerMinute: 30}
+
+// For returns the limits of a configured server: its own where it sets
+// them, l's elsewhere.
+func (l Limits) For(s config.Server) Limits {
+	if s.MaxWaiting > 0 {
+		l.Waiting = s.MaxWaiting
+	}
+	if s.MaxPerMinute > 0 {
+		l.PerMinute = s.MaxPerMinute
+	}
+	return l
+}
 
 // ErrRateLimited is the cause of a request refused by Limits; it is answered
 // with cancel.

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 func TestParseParams(t *testing.T) {
@@ -42,7 +44,7 @@ func TestParseParams(t *testing.T) {
 				}
 				return
 			}
-			var rpc *RPCError
+			var rpc *wire.RPCError
 			if !errors.As(err, &rpc) || rpc.Code != c.Code {
 				t.Fatalf("got %v, want code %d", err, c.Code)
 			}
@@ -63,6 +65,30 @@ func TestParseParamsKeepsSchemaBytes(t *testing.T) {
 	if got := string(p.Schema); got != `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}` {
 		t.Errorf("schema bytes changed: %s", got)
 	}
+}
+
+// TestParseParamsParsesSchema checks that form params carry the parsed
+// schema, in the server's order, so no caller parses it again.
+func TestParseParamsParsesSchema(t *testing.T) {
+	p, err := ParseParams(json.RawMessage(`{"message":"m","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Form == nil || len(p.Form.Fields) != 2 || p.Form.Fields[0].Name != "z" || p.Form.Fields[1].Name != "a" {
+		t.Fatalf("parsed schema %+v, want fields z, a", p.Form)
+	}
+	r := NewRouter(DefaultLimits, quietLog())
+	asked := make(chan struct{})
+	go func() {
+		defer close(asked)
+		r.Ask(context.Background(), Identity{Name: "s"}, p)
+	}()
+	e := next(t, r)
+	if e.Form != p.Form {
+		t.Errorf("the elicitation does not carry the parsed schema")
+	}
+	e.Reply(forms.Result{Action: forms.Cancel})
+	<-asked
 }
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -220,15 +246,19 @@ func TestRouterCompleteIgnoresUnknownIDs(t *testing.T) {
 }
 
 func TestPerServerLimits(t *testing.T) {
-	cfg, err := parseConfig("servers.json", []byte(`{"mcpServers": {
+	path := filepath.Join(t.TempDir(), "servers.json")
+	if err := os.WriteFile(path, []byte(`{"mcpServers": {
 		"tight": {"command": "x", "maxWaiting": 1, "maxPerMinute": 10},
 		"bad": {"command": "x", "maxWaiting": 0}
-	}}`))
+	}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tight, bad := cfg.Servers[0], cfg.Servers[1]
-	if got := tight.Limits(DefaultLimits); got != (Limits{Waiting: 1, PerMinute: 10}) {
+	if got := DefaultLimits.For(tight); got != (Limits{Waiting: 1, PerMinute: 10}) {
 		t.Errorf("limits %+v", got)
 	}
 	if bad.Err == nil || !strings.Contains(bad.Err.Error(), "1 or more") {
@@ -236,7 +266,7 @@ func TestPerServerLimits(t *testing.T) {
 	}
 
 	r := NewRouter(DefaultLimits, quietLog())
-	r.SetLimits("tight", tight.Limits(DefaultLimits))
+	r.SetLimits("tight", DefaultLimits.For(tight))
 	first := ask(r, context.Background(), "tight")
 	e := next(t, r)
 	if a := <-ask(r, context.Background(), "tight"); a.res.Action != forms.Cancel {
@@ -259,11 +289,11 @@ func TestRouterReportsRefusals(t *testing.T) {
 	r.OnRefused(func(x Refusal) { refused <- x })
 
 	f.send(`{"jsonrpc":"2.0","id":"bad","method":"elicitation/create","params":{"message":"pick","requestedSchema":{"type":"object","properties":{"n":{"type":"object"}}}}}`)
-	if m := f.serveLegacy(""); m.Error == nil || m.Error.Code != CodeInvalidParams {
+	if m := f.serveLegacy(""); m.Error == nil || m.Error.Code != wire.CodeInvalidParams {
 		t.Fatalf("fatal schema answered %+v", m)
 	}
 	x := <-refused
-	var rpc *RPCError
+	var rpc *wire.RPCError
 	if x.Message != "pick" || x.Mode != "" || len(x.Schema) == 0 || !errors.As(x.Err, &rpc) || x.Server.Name == "" {
 		t.Fatalf("refusal %+v", x)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/textpos"
 )
 
 // inputSchema is a tool's inputSchema as JSON, properties in the server's order.
@@ -87,10 +88,7 @@ func jsonProblem(text string, err error) error {
 
 // positionAt renders a byte offset of text as "line L, column C".
 func positionAt(text string, off int) string {
-	off = max(0, min(off, len(text)))
-	before := text[:off]
-	line := strings.Count(before, "\n") + 1
-	col := len([]rune(before[strings.LastIndexByte(before, '\n')+1:])) + 1
+	line, col := textpos.LineColumn([]byte(text), off)
 	return fmt.Sprintf("line %d, column %d", line, col)
 }
 

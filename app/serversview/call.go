@@ -249,7 +249,7 @@ func (c *callWindow) start(args map[string]any) {
 	go func() {
 		res, err := conn.CallTool(ctx, c.tool.Name, args)
 		cancel()
-		c.w.deps.Do(func() {
+		c.w.do(func() {
 			if gen == c.gen {
 				c.finished(res, err, conn.Identity())
 			}
@@ -337,7 +337,7 @@ func (c *callWindow) needLinks(who servers.Identity, links []servers.Params, bad
 	go func() {
 		select {
 		case <-done:
-			c.w.deps.Do(func() {
+			c.w.do(func() {
 				if gen == c.gen {
 					c.linksReady()
 				}

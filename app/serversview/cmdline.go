@@ -7,7 +7,7 @@ import (
 
 // splitCommandLine splits a stdio server's command line into words the way
 // a POSIX shell does, so a line pasted from a server's README works and so
-// does what servers.ServerConfig.Identity renders: blanks separate words,
+// does what config.Server.Identity renders: blanks separate words,
 // '…' keeps everything literally, "…" keeps everything but \" \\ \$ \`, and
 // a backslash outside quotes keeps the next character. Nothing is expanded:
 // no variables, no ~, no globs, because no shell runs the server.

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 func TestSplitCommandLine(t *testing.T) {
@@ -43,7 +43,7 @@ func TestSplitCommandLine(t *testing.T) {
 	}
 }
 
-// What servers.ServerConfig.Identity renders must read back as the same
+// What config.Server.Identity renders must read back as the same
 // words, since the Edit dialog starts from it.
 func TestSplitCommandLineReadsIdentity(t *testing.T) {
 	for _, words := range [][]string{
@@ -52,7 +52,7 @@ func TestSplitCommandLineReadsIdentity(t *testing.T) {
 		{"sh", "-c", `echo "it's $HOME" | tr a-z A-Z; exit 1`},
 		{"x", "", "tab\there", "new\nline", `back\slash`},
 	} {
-		line := servers.ServerConfig{Command: words[0], Args: words[1:]}.Identity()
+		line := config.Server{Command: words[0], Args: words[1:]}.Target()
 		got, err := splitCommandLine(line)
 		if err != nil || !slices.Equal(got, words) {
 			t.Errorf("splitCommandLine(%q) = %q, %v; want %q", line, got, err, words)

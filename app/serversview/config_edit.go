@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // Every edit loads servers.json afresh, changes one entry and saves, so
@@ -16,20 +16,20 @@ import (
 // app's watcher then applies the saved file.
 
 // loadForEdit loads the file at path; a missing one is an empty list.
-func loadForEdit(path string) (*servers.Config, error) {
-	cfg, err := servers.LoadConfig(path)
+func loadForEdit(path string) (*config.File, error) {
+	cfg, err := config.Load(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, err
 		}
-		return &servers.Config{Path: path}, nil
+		return &config.File{Path: path}, nil
 	}
 	return cfg, err
 }
 
 // entryIndex is the position of the entry called name, or -1.
-func entryIndex(cfg *servers.Config, name string) int {
-	return slices.IndexFunc(cfg.Servers, func(s servers.ServerConfig) bool { return s.Name == name })
+func entryIndex(cfg *config.File, name string) int {
+	return slices.IndexFunc(cfg.Servers, func(s config.Server) bool { return s.Name == name })
 }
 
 // saveEntry saves the form as the entry called original, in its place, or
@@ -44,7 +44,7 @@ func saveEntry(path, original string, f entryForm) (formErrors, error) {
 	if original != "" {
 		i = entryIndex(cfg, original)
 	}
-	var base servers.ServerConfig
+	var base config.Server
 	if i >= 0 {
 		base = cfg.Servers[i]
 	}
@@ -66,21 +66,21 @@ func saveEntry(path, original string, f entryForm) (formErrors, error) {
 
 // setDisabled sets the "disabled" key of the entry called name.
 func setDisabled(path, name string, disabled bool) error {
-	return editEntry(path, name, func(cfg *servers.Config, i int) {
+	return editEntry(path, name, func(cfg *config.File, i int) {
 		cfg.Servers[i].Disabled = disabled
 	})
 }
 
 // removeEntry deletes the entry called name.
 func removeEntry(path, name string) error {
-	return editEntry(path, name, func(cfg *servers.Config, i int) {
+	return editEntry(path, name, func(cfg *config.File, i int) {
 		cfg.Servers = slices.Delete(cfg.Servers, i, i+1)
 	})
 }
 
 // editEntry applies change to the entry called name and saves.
-func editEntry(path, name string, change func(cfg *servers.Config, i int)) error {
-	cfg, err := servers.LoadConfig(path)
+func editEntry(path, name string, change func(cfg *config.File, i int)) error {
+	cfg, err := config.Load(path)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // copyConfig copies testdata/config/name to a temporary servers.json.
@@ -28,7 +28,7 @@ func copyConfig(t *testing.T, name string) string {
 // names lists the entries of the file at path, in order.
 func names(t *testing.T, path string) []string {
 	t.Helper()
-	cfg, err := servers.LoadConfig(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func entryOf(t *testing.T, path, name string) map[string]any {
 
 func TestSaveEntryEditsInPlace(t *testing.T) {
 	path := copyConfig(t, "others.json")
-	f := formFromEntry(servers.ServerConfig{Name: "middle", Command: "middle-server", Args: []string{"--port", "2"}, Env: map[string]string{"TOKEN": "x"}})
+	f := formFromEntry(config.Server{Name: "middle", Command: "middle-server", Args: []string{"--port", "2"}, Env: map[string]string{"TOKEN": "x"}})
 	f.Name = "renamed"
 	if errs, err := saveEntry(path, "middle", f); errs != nil || err != nil {
 		t.Fatal(errs, err)
@@ -81,16 +81,16 @@ func TestSaveEntryEditsInPlace(t *testing.T) {
 
 func TestSaveEntryAdds(t *testing.T) {
 	path := copyConfig(t, "others.json")
-	f := entryForm{Name: "new", Transport: servers.TransportSSE, URL: "https://new.example.com/sse", Protocol: "2025-06-18"}
+	f := entryForm{Name: "new", Transport: config.TransportSSE, URL: "https://new.example.com/sse", Protocol: "2025-06-18"}
 	if errs, err := saveEntry(path, "", f); errs != nil || err != nil {
 		t.Fatal(errs, err)
 	}
-	cfg, err := servers.LoadConfig(path)
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	last := cfg.Servers[len(cfg.Servers)-1]
-	if last.Name != "new" || last.Transport != servers.TransportSSE || last.ProtocolVersion != "2025-06-18" || last.Err != nil {
+	if last.Name != "new" || last.Transport != config.TransportSSE || last.ProtocolVersion != "2025-06-18" || last.Err != nil {
 		t.Errorf("added entry = %+v", last)
 	}
 }
@@ -98,7 +98,7 @@ func TestSaveEntryAdds(t *testing.T) {
 func TestSaveEntryRefusesWithoutWriting(t *testing.T) {
 	path := copyConfig(t, "others.json")
 	before, _ := os.ReadFile(path)
-	f := entryForm{Name: "remote", Transport: servers.TransportStdio, CommandLine: "x", Protocol: negotiate}
+	f := entryForm{Name: "remote", Transport: config.TransportStdio, CommandLine: "x", Protocol: negotiate}
 	errs, err := saveEntry(path, "first", f)
 	if err != nil || errs[fieldName] != `Another server is already called "remote".` {
 		t.Errorf("renaming onto another entry: %v, %v", errs, err)
@@ -107,7 +107,7 @@ func TestSaveEntryRefusesWithoutWriting(t *testing.T) {
 		t.Errorf("a refused save wrote the file:\n%s", after)
 	}
 	// Keeping one's own name is fine.
-	f.Transport, f.URL = servers.TransportHTTP, "http://localhost:1/mcp"
+	f.Transport, f.URL = config.TransportHTTP, "http://localhost:1/mcp"
 	if errs, err := saveEntry(path, "remote", f); errs != nil || err != nil {
 		t.Errorf("saving an entry under its own name: %v, %v", errs, err)
 	}
@@ -115,7 +115,7 @@ func TestSaveEntryRefusesWithoutWriting(t *testing.T) {
 
 func TestSaveEntryCreatesMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "elicitdesk", "servers.json")
-	f := entryForm{Name: "one", Transport: servers.TransportStdio, CommandLine: "one-server", Protocol: negotiate}
+	f := entryForm{Name: "one", Transport: config.TransportStdio, CommandLine: "one-server", Protocol: negotiate}
 	if errs, err := saveEntry(path, "", f); errs != nil || err != nil {
 		t.Fatal(errs, err)
 	}
@@ -127,7 +127,7 @@ func TestSaveEntryCreatesMissingFile(t *testing.T) {
 // Fixing a broken entry keeps what the form does not show.
 func TestSaveEntryFixesBrokenEntry(t *testing.T) {
 	path := copyConfig(t, "others.json")
-	cfg, _ := servers.LoadConfig(path)
+	cfg, _ := config.Load(path)
 	broken, _ := cfg.Server("broken")
 	if broken.Err == nil {
 		t.Fatal("testdata: the broken entry reads fine")
@@ -137,7 +137,7 @@ func TestSaveEntryFixesBrokenEntry(t *testing.T) {
 	if errs, err := saveEntry(path, "broken", f); errs != nil || err != nil {
 		t.Fatal(errs, err)
 	}
-	cfg, _ = servers.LoadConfig(path)
+	cfg, _ = config.Load(path)
 	fixed, _ := cfg.Server("broken")
 	if fixed.Err != nil || fixed.Command != "fixed-server" {
 		t.Errorf("fixed entry = %+v", fixed)

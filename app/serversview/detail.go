@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
-	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // detail is the Overview tab: the selected server's configuration beside
@@ -130,7 +130,7 @@ func (d *detail) show(r *row) {
 	setOptional(d.problem, errorText(r.problem()))
 	setOptional(d.warnings, warningsText(r.Entry.Warnings))
 	// Only a local command has a stderr.
-	setVisible(d.stderrBox, r.Entry.Transport == servers.TransportStdio || r.Status.Stderr != "")
+	setVisible(d.stderrBox, r.Entry.Transport == config.TransportStdio || r.Status.Stderr != "")
 	stderr := untrusted.Text(r.Status.Stderr).Block()
 	if stderr == "" {
 		stderr = "(nothing)"

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // editor is the Add/Edit server dialog. It keeps what was typed, errors
@@ -33,12 +33,12 @@ type editor struct {
 
 // addServer opens the dialog for a new entry.
 func (w *Window) addServer() {
-	w.openEditor("", entryForm{Transport: servers.TransportStdio, Protocol: negotiate}, nil)
+	w.openEditor("", entryForm{Transport: config.TransportStdio, Protocol: negotiate}, nil)
 }
 
 // editServer opens the dialog on the entry called name, as the file has it now.
 func (w *Window) editServer(name string) {
-	cfg, err := servers.LoadConfig(w.deps.ConfigPath)
+	cfg, err := config.Load(w.deps.ConfigPath)
 	if err != nil {
 		w.showError("servers.json not read", err)
 		return
@@ -67,7 +67,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	e.headers = e.multiLine(fieldHeaders, f.Headers, "Authorization=Bearer …, one per line")
 
 	var labels []string
-	for _, t := range transports() {
+	for _, t := range config.Transports() {
 		labels = append(labels, transportText(t))
 	}
 	e.transport = widget.NewSelect(labels, nil)
@@ -178,7 +178,7 @@ func (e *editor) withError(f field, in fyne.CanvasObject, hint string) fyne.Canv
 
 // showTransport shows the inputs of the chosen transport only.
 func (e *editor) showTransport() {
-	stdio := e.form().Transport == servers.TransportStdio
+	stdio := e.form().Transport == config.TransportStdio
 	for _, o := range e.stdioRows {
 		setVisible(o, stdio)
 	}
@@ -192,9 +192,9 @@ func (e *editor) showTransport() {
 
 // form is what the dialog holds now.
 func (e *editor) form() entryForm {
-	t := servers.TransportStdio
-	if i := slices.IndexFunc(transports(), func(t servers.Transport) bool { return transportText(t) == e.transport.Selected }); i >= 0 {
-		t = transports()[i]
+	t := config.TransportStdio
+	if i := slices.IndexFunc(config.Transports(), func(t config.Transport) bool { return transportText(t) == e.transport.Selected }); i >= 0 {
+		t = config.Transports()[i]
 	}
 	return entryForm{
 		Name:        e.name.Text,

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 func TestAddServerWritesFile(t *testing.T) {
@@ -20,7 +21,7 @@ func TestAddServerWritesFile(t *testing.T) {
 	}
 	want := demoEntry(t, "second")
 	test.Type(e.name, "second")
-	test.Type(e.command, want.Identity())
+	test.Type(e.command, want.Target())
 	test.Type(e.env, demoEnv+"=1")
 	e.protocol.SetSelected("2025-06-18")
 	test.Tap(e.save)
@@ -86,7 +87,7 @@ func TestBadEntryShowsErrorsAndKeepsText(t *testing.T) {
 	if e.errs[fieldName].Visible() {
 		t.Error("the name's error stayed after an edit")
 	}
-	e.transport.SetSelected(transportText(servers.TransportHTTP))
+	e.transport.SetSelected(transportText(config.TransportHTTP))
 	if e.stdioRows[1].Visible() || !e.remoteRows[1].Visible() {
 		t.Error("the http transport shows the stdio inputs")
 	}

@@ -3,12 +3,11 @@ package serversview
 import (
 	"fmt"
 	"maps"
-	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // negotiate is what the protocol picker shows for "no pin".
@@ -33,19 +32,19 @@ type formErrors map[field]string
 // input is shown with its errors rather than lost.
 type entryForm struct {
 	Name        string
-	Transport   servers.Transport
+	Transport   config.Transport
 	CommandLine string // stdio: the command and its arguments, shell-quoted
 	Cwd         string // stdio
 	Env         string // stdio: KEY=VALUE lines
 	URL         string // http and sse
 	Headers     string // http and sse: KEY=VALUE lines
-	Protocol    string // one of servers.ProtocolVersions, or negotiate
+	Protocol    string // one of config.ProtocolVersions, or negotiate
 	Disabled    bool
 }
 
 // formFromEntry fills the dialog from an entry of servers.json. A broken
 // entry fills in what could be read; its Err is shown beside the form.
-func formFromEntry(s servers.ServerConfig) entryForm {
+func formFromEntry(s config.Server) entryForm {
 	f := entryForm{
 		Name:      s.Name,
 		Transport: s.Transport,
@@ -57,12 +56,12 @@ func formFromEntry(s servers.ServerConfig) entryForm {
 		Disabled:  s.Disabled,
 	}
 	if s.Command != "" {
-		f.CommandLine = servers.ServerConfig{Command: s.Command, Args: s.Args}.Identity()
+		f.CommandLine = config.Server{Command: s.Command, Args: s.Args}.Target()
 	}
-	if !slices.Contains(transports(), f.Transport) {
-		f.Transport = servers.TransportStdio
+	if !slices.Contains(config.Transports(), f.Transport) {
+		f.Transport = config.TransportStdio
 		if s.URL != "" && s.Command == "" {
-			f.Transport = servers.TransportHTTP
+			f.Transport = config.TransportHTTP
 		}
 	}
 	if !slices.Contains(protocolChoices(), f.Protocol) {
@@ -71,21 +70,16 @@ func formFromEntry(s servers.ServerConfig) entryForm {
 	return f
 }
 
-// transports are the transports the dialog offers, in its order.
-func transports() []servers.Transport {
-	return []servers.Transport{servers.TransportStdio, servers.TransportHTTP, servers.TransportSSE}
-}
-
 // protocolChoices are the protocol picker's options: negotiate, then
 // every revision an entry may pin.
 func protocolChoices() []string {
-	return append([]string{negotiate}, servers.ProtocolVersions()...)
+	return append([]string{negotiate}, config.ProtocolVersions()...)
 }
 
 // entry returns base changed to say what the form says, or what stops it.
 // base is the entry as read (zero for a new one), so keys the form does not
 // show survive; taken reports whether another entry already has a name.
-func (f entryForm) entry(base servers.ServerConfig, taken func(name string) bool) (servers.ServerConfig, formErrors) {
+func (f entryForm) entry(base config.Server, taken func(name string) bool) (config.Server, formErrors) {
 	errs := formErrors{}
 	switch {
 	case f.Name == "":
@@ -104,7 +98,7 @@ func (f entryForm) entry(base servers.ServerConfig, taken func(name string) bool
 	// Only the chosen transport's inputs count: the others stay in the
 	// dialog while it is open but are not saved.
 	s.Command, s.Args, s.Env, s.Cwd, s.URL, s.Headers = "", nil, nil, "", "", nil
-	if f.Transport == servers.TransportStdio {
+	if f.Transport == config.TransportStdio {
 		words, err := splitCommandLine(f.CommandLine)
 		switch {
 		case err != nil:
@@ -120,14 +114,14 @@ func (f entryForm) entry(base servers.ServerConfig, taken func(name string) bool
 		s.Cwd = f.Cwd
 		s.Env = parseKeyValues(f.Env, fieldEnv, errs)
 	} else {
-		if u, err := url.Parse(f.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if !config.IsRemoteURL(f.URL) {
 			errs[fieldURL] = "Enter an http:// or https:// URL, such as https://mcp.example.com/mcp."
 		}
 		s.URL = f.URL
 		s.Headers = parseKeyValues(f.Headers, fieldHeaders, errs)
 	}
 	if len(errs) > 0 {
-		return servers.ServerConfig{}, errs
+		return config.Server{}, errs
 	}
 	s.Err, s.Warnings = nil, nil
 	return s, nil

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
@@ -32,12 +33,12 @@ func TestMain(m *testing.M) {
 }
 
 // demoEntry is an entry of servers.json that runs the demo server.
-func demoEntry(t testing.TB, name string) servers.ServerConfig {
+func demoEntry(t testing.TB, name string) config.Server {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return servers.ServerConfig{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}, Transport: servers.TransportStdio}
+	return config.Server{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}, Transport: config.TransportStdio}
 }
 
 // harness is the Servers window over a real manager watching a real
@@ -72,7 +73,7 @@ func newHarness(t *testing.T, file []byte) *harness {
 		t.Setenv(v, filepath.Join(home, v))
 	}
 	a := test.NewTempApp(t)
-	h := &harness{t: t, path: servers.ConfigPath(os.Getenv("XDG_CONFIG_HOME")), links: make(chan linkRequest, 4), wake: make(chan struct{}, 1)}
+	h := &harness{t: t, path: config.Path(os.Getenv("XDG_CONFIG_HOME")), links: make(chan linkRequest, 4), wake: make(chan struct{}, 1)}
 	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func newHarness(t *testing.T, file []byte) *harness {
 	w = New(a, Deps{Manager: m, ConfigPath: h.path, ShowLinks: h.showLinks, Log: log, Do: h.post})
 	h.w = w
 	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); m.Close() })
+	t.Cleanup(func() { cancel(); w.Close(); m.Close() })
 	if err := m.Watch(ctx, h.path); err != nil {
 		t.Fatal(err)
 	}
@@ -96,10 +97,10 @@ func newHarness(t *testing.T, file []byte) *harness {
 }
 
 // newDemoHarness shows the window over servers.json holding entries.
-func newDemoHarness(t *testing.T, entries ...servers.ServerConfig) *harness {
+func newDemoHarness(t *testing.T, entries ...config.Server) *harness {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "servers.json")
-	if err := (&servers.Config{Path: path, Servers: entries}).Save(); err != nil {
+	if err := (&config.File{Path: path, Servers: entries}).Save(); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -187,9 +188,9 @@ func (h *harness) selectServer(name string) {
 }
 
 // configured reads servers.json back.
-func (h *harness) configured() *servers.Config {
+func (h *harness) configured() *config.File {
 	h.t.Helper()
-	cfg, err := servers.LoadConfig(h.path)
+	cfg, err := config.Load(h.path)
 	if err != nil {
 		h.t.Fatal(err)
 	}

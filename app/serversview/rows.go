@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // row is one server as the window shows it: its entry in servers.json and
@@ -14,7 +15,7 @@ import (
 // may be missing for a while.
 type row struct {
 	Name   string
-	Entry  servers.ServerConfig
+	Entry  config.Server
 	InFile bool
 	Status servers.Status // State is "" until the manager has the entry
 }
@@ -23,7 +24,7 @@ type row struct {
 // status. When the file cannot be read (cfg is nil) the manager's servers
 // are listed instead, since they keep running as they were. Only the first
 // of two entries with one name is listed, as only it runs.
-func mergeRows(cfg *servers.Config, statuses []servers.Status) []row {
+func mergeRows(cfg *config.File, statuses []servers.Status) []row {
 	byName := make(map[string]servers.Status, len(statuses))
 	for _, s := range statuses {
 		byName[s.Name] = s
@@ -73,7 +74,7 @@ func (r row) problem() error {
 // target is the configured command line or URL.
 func (r row) target() string {
 	if r.InFile {
-		return r.Entry.Identity()
+		return r.Entry.Target()
 	}
 	return r.Status.Identity.Target
 }
@@ -151,13 +152,13 @@ func (r row) protocolText() string {
 }
 
 // transportText names how the server is reached.
-func transportText(t servers.Transport) string {
+func transportText(t config.Transport) string {
 	switch t {
-	case servers.TransportStdio:
+	case config.TransportStdio:
 		return "Local command (stdio)"
-	case servers.TransportHTTP:
+	case config.TransportHTTP:
 		return "Streamable HTTP"
-	case servers.TransportSSE:
+	case config.TransportSSE:
 		return "HTTP with SSE (older)"
 	}
 	return string(t)

@@ -9,11 +9,12 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 func TestMergeRows(t *testing.T) {
 	bad := errors.New("bad entry")
-	cfg := &servers.Config{Servers: []servers.ServerConfig{
+	cfg := &config.File{Servers: []config.Server{
 		{Name: "b", Command: "b"},
 		{Name: "a", Command: "a", Disabled: true},
 		{Name: "new", Command: "n"},
@@ -85,7 +86,7 @@ func TestSinceText(t *testing.T) {
 
 func TestRowTexts(t *testing.T) {
 	since := time.Now().Add(-time.Second)
-	ready := row{Name: "demo", InFile: true, Entry: servers.ServerConfig{ProtocolVersion: "2025-11-25"},
+	ready := row{Name: "demo", InFile: true, Entry: config.Server{ProtocolVersion: "2025-11-25"},
 		Status: servers.Status{State: servers.StateReady, Since: since, Protocol: "2025-11-25"}}
 	failed := ready
 	failed.Status.State = servers.StateFailed // keeps the last protocol
@@ -97,13 +98,13 @@ func TestRowTexts(t *testing.T) {
 		{failed.protocolText(), "Pinned to 2025-11-25; not connected"},
 		{row{}.protocolText(), "Not connected"},
 		{ready.stateText(time.Now()), "Ready since " + since.Format("15:04:05")},
-		{row{Entry: servers.ServerConfig{Disabled: true}}.stateText(time.Now()), "Disabled"},
+		{row{Entry: config.Server{Disabled: true}}.stateText(time.Now()), "Disabled"},
 		{servers.ServerInfo{Name: "elicitdesk-demo", Title: "Elicit Desk demo server", Version: "0.1.0"}.String(), "Elicit Desk demo server (elicitdesk-demo) 0.1.0"},
 		{servers.ServerInfo{Name: "bare"}.String(), "bare"},
 		{servers.ServerInfo{Name: "same", Title: "same", Version: "2"}.String(), "same 2"},
 		{servers.ServerInfo{}.String(), ""},
 		{row{Name: "x", Status: servers.Status{Identity: servers.Identity{Target: "x --y"}}}.target(), "x --y"},
-		{row{InFile: true, Entry: servers.ServerConfig{URL: "https://e.example.com"}}.target(), "https://e.example.com"},
+		{row{InFile: true, Entry: config.Server{URL: "https://e.example.com"}}.target(), "https://e.example.com"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

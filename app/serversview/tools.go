@@ -117,7 +117,7 @@ func (p *toolsPane) load(key toolsKey) {
 	go func() {
 		tools, err := conn.Tools(ctx)
 		cancel()
-		p.w.deps.Do(func() {
+		p.w.do(func() {
 			if gen == p.gen {
 				p.loadedTools(key.name, tools, err)
 			}

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // Deps are what the window works with.
@@ -42,6 +43,10 @@ type Window struct {
 
 	mu    sync.Mutex // orders the snapshots taken off the UI goroutine
 	taken uint64     // snapshots taken
+
+	closing sync.Mutex     // guards closed; held only briefly
+	closed  bool           // Close was called: no more updates
+	working sync.WaitGroup // goDo's goroutines
 
 	// The rest belongs to the UI goroutine.
 	shown    uint64 // the latest snapshot shown
@@ -82,22 +87,22 @@ func (w *Window) Window() fyne.Window {
 	return w.win
 }
 
-// Update tells the window a server's status changed. It may be called from
-// any goroutine, including the manager's own while it applies a change.
+// Update tells the window a server's status changed. It may be called
+// from any goroutine.
 func (w *Window) Update(servers.Status) { w.refresh() }
 
-// refresh reads servers.json and every status in the background, because
-// the manager may be busy applying a change (and calling Update while it
-// does), and then shows them unless a newer snapshot was shown already.
+// refresh reads servers.json and every status in the background, off the
+// UI goroutine because it reads a file, and then shows them unless a newer
+// snapshot was shown already.
 func (w *Window) refresh() {
-	go func() {
+	w.goDo(func() (show func()) {
 		w.mu.Lock()
 		statuses := w.deps.Manager.Statuses()
-		cfg, err := servers.LoadConfig(w.deps.ConfigPath)
+		cfg, err := config.Load(w.deps.ConfigPath)
 		w.taken++
 		n := w.taken
 		w.mu.Unlock()
-		w.deps.Do(func() {
+		return func() {
 			if n <= w.shown {
 				return
 			}
@@ -106,8 +111,45 @@ func (w *Window) refresh() {
 			if w.win != nil {
 				w.showRows()
 			}
-		})
+		}
+	})
+}
+
+// goDo runs work in the background and what it returns on the UI
+// goroutine, unless the window is closed by then.
+func (w *Window) goDo(work func() (show func())) {
+	w.closing.Lock()
+	defer w.closing.Unlock()
+	if w.closed {
+		return
+	}
+	w.working.Add(1)
+	go func() {
+		defer w.working.Done()
+		w.do(work())
 	}()
+}
+
+// do runs f on the UI goroutine, unless the window is closed by then.
+func (w *Window) do(f func()) {
+	w.deps.Do(func() {
+		w.closing.Lock()
+		closed := w.closed
+		w.closing.Unlock()
+		if !closed {
+			f()
+		}
+	})
+}
+
+// Close stops the window's updates and waits for those under way: the
+// manager's last status changes, as it shuts down after the UI loop has
+// ended, must not reach widgets. Call it before closing the manager.
+func (w *Window) Close() {
+	w.closing.Lock()
+	w.closed = true
+	w.closing.Unlock()
+	w.working.Wait()
 }
 
 func (w *Window) build() {

@@ -126,3 +126,27 @@ func TestUnreadableFileKeepsShowingServers(t *testing.T) {
 		t.Errorf("file error %q does not say where", h.w.list.fileErr.Text)
 	}
 }
+
+// TestClosedWindowTakesNoUpdates closes the window, as the app does before
+// closing the manager, and checks that the status changes of the shutdown
+// reach no widget: after the UI loop has ended they would be updated off
+// the UI goroutine.
+func TestClosedWindowTakesNoUpdates(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h.waitState("demo", servers.StateReady)
+	h.runUI()
+	h.w.Update(servers.Status{}) // under way when the window closes
+	h.w.Close()                  // waits for it to have queued its UI work
+	h.w.Update(servers.Status{}) // after
+	h.mu.Lock()
+	queued := h.ui
+	h.ui = nil
+	h.mu.Unlock()
+	shown := h.w.shown
+	for _, f := range queued {
+		f()
+	}
+	if h.w.shown != shown {
+		t.Error("a closed window showed a new snapshot")
+	}
+}

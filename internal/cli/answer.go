@@ -29,11 +29,7 @@ func scriptedAnswer(answer string, e *servers.Elicitation) (forms.Result, error)
 		// Consent only: the link is shown on stderr, never opened.
 		return forms.Result{Action: forms.Accept}, nil
 	}
-	schema, err := forms.Parse(e.Schema)
-	if err != nil {
-		return forms.Result{}, err
-	}
-	f := forms.NewForm(schema)
+	f := forms.NewForm(e.Form)
 	if answer != "defaults" {
 		if err := fillFromFile(f, answer); err != nil {
 			return forms.Result{}, err

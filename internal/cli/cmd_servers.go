@@ -6,31 +6,31 @@ import (
 
 	"github.com/adrg/xdg"
 
-	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // configFlag adds -config, defaulting to servers.json under $XDG_CONFIG_HOME.
 func configFlag(fs *flag.FlagSet) *string {
-	return fs.String("config", servers.ConfigPath(xdg.ConfigHome), "the servers.json `file`")
+	return fs.String("config", config.Path(xdg.ConfigHome), "the servers.json `file`")
 }
 
 // loadConfig opens the configuration, creating it with the demo server when missing.
-func loadConfig(path string) (*servers.Config, error) {
+func loadConfig(path string) (*config.File, error) {
 	demo, err := demoEntry()
 	if err != nil {
 		return nil, err
 	}
-	return servers.EnsureConfig(path, demo)
+	return config.Ensure(path, demo)
 }
 
 // demoEntry is the built-in demo server, run by this very binary, which a
 // first start puts in servers.json so there is something to connect to.
-func demoEntry() (servers.ServerConfig, error) {
+func demoEntry() (config.Server, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return servers.ServerConfig{}, err
+		return config.Server{}, err
 	}
-	return servers.ServerConfig{Name: "demo", Command: exe, Args: []string{"demo-server"}}, nil
+	return config.Server{Name: "demo", Command: exe, Args: []string{"demo-server"}}, nil
 }
 
 // runServers lists the configured servers. Names, targets and errors come
@@ -51,16 +51,16 @@ func runServers(args []string, stdout, stderr terminal) int {
 	}
 	if *asJSON {
 		type entry struct {
-			Name      string            `json:"name"`
-			Transport servers.Transport `json:"transport"`
-			Target    string            `json:"target"`
-			Disabled  bool              `json:"disabled,omitempty"`
-			Error     string            `json:"error,omitempty"`
-			Warnings  []string          `json:"warnings,omitempty"`
+			Name      string           `json:"name"`
+			Transport config.Transport `json:"transport"`
+			Target    string           `json:"target"`
+			Disabled  bool             `json:"disabled,omitempty"`
+			Error     string           `json:"error,omitempty"`
+			Warnings  []string         `json:"warnings,omitempty"`
 		}
 		list := []entry{}
 		for _, s := range cfg.Servers {
-			e := entry{Name: s.Name, Transport: s.Transport, Target: s.Identity(), Disabled: s.Disabled, Warnings: s.Warnings}
+			e := entry{Name: s.Name, Transport: s.Transport, Target: s.Target(), Disabled: s.Disabled, Warnings: s.Warnings}
 			if s.Err != nil {
 				e.Error = s.Err.Error()
 			}
@@ -79,7 +79,7 @@ func runServers(args []string, stdout, stderr terminal) int {
 		case s.Disabled:
 			state = "disabled"
 		}
-		table.Linef("%s\t%s\t%s\t%s", s.Name, s.Transport, state, s.Identity())
+		table.Linef("%s\t%s\t%s\t%s", s.Name, s.Transport, state, s.Target())
 	}
 	flush()
 	stderr.Linef("(%s)", cfg.Path)

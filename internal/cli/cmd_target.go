@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // target is where a developer command connects: a configured server, a
@@ -27,7 +28,7 @@ func addTargetFlags(fs *flag.FlagSet) *target {
 }
 
 // resolve turns the flags and what follows "--" into a server configuration.
-func (t *target) resolve(command []string) (servers.ServerConfig, error) {
+func (t *target) resolve(command []string) (config.Server, error) {
 	given := 0
 	for _, set := range []bool{t.server != "", t.url != "", len(command) > 0} {
 		if set {
@@ -35,31 +36,31 @@ func (t *target) resolve(command []string) (servers.ServerConfig, error) {
 		}
 	}
 	if given != 1 {
-		return servers.ServerConfig{}, errors.New("name exactly one target: -server NAME, -url URL or -- COMMAND ARGS...")
+		return config.Server{}, errors.New("name exactly one target: -server NAME, -url URL or -- COMMAND ARGS...")
 	}
 	switch {
 	case t.server != "":
 		cfg, err := loadConfig(*t.config)
 		if err != nil {
-			return servers.ServerConfig{}, err
+			return config.Server{}, err
 		}
 		s, ok := cfg.Server(t.server)
 		if !ok {
-			return servers.ServerConfig{}, fmt.Errorf("no server %q in %s", t.server, cfg.Path)
+			return config.Server{}, fmt.Errorf("no server %q in %s", t.server, cfg.Path)
 		}
 		return s, s.Err
 	case t.url != "":
-		u, err := url.Parse(t.url)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			return servers.ServerConfig{}, fmt.Errorf("-url needs an http or https URL, got %q", t.url)
+		if !config.IsRemoteURL(t.url) {
+			return config.Server{}, fmt.Errorf("-url needs an http or https URL, got %q", t.url)
 		}
-		tr := servers.TransportHTTP
+		u, _ := url.Parse(t.url)
+		tr := config.TransportHTTP
 		if t.sse {
-			tr = servers.TransportSSE
+			tr = config.TransportSSE
 		}
-		return servers.ServerConfig{Name: u.Host, URL: t.url, Transport: tr}, nil
+		return config.Server{Name: u.Host, URL: t.url, Transport: tr}, nil
 	}
-	return servers.ServerConfig{Name: command[0], Command: command[0], Args: command[1:], Transport: servers.TransportStdio}, nil
+	return config.Server{Name: command[0], Command: command[0], Args: command[1:], Transport: config.TransportStdio}, nil
 }
 
 // splitCommand separates flags from a stdio command after "--".

@@ -17,6 +17,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // peersEnv names the node_modules folder holding the real peers (the
@@ -189,7 +190,7 @@ func TestLateAnswerOverHTTP(t *testing.T) {
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	conn, err := servers.Dial(ctx, servers.ServerConfig{Name: "everything", URL: url, Transport: servers.TransportHTTP}, router, slog.Default())
+	conn, err := servers.Dial(ctx, config.Server{Name: "everything", URL: url, Transport: config.TransportHTTP}, router, slog.Default())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,6 +70,7 @@ func NewServer() *server.MCPServer {
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 		// Deprecated in mcp-go for 2026-07-28 clients; see the doc comment.
+		//lint:ignore SA1019 the demo asks clients of the legacy revisions too
 		server.WithLegacyServerInitiatedRequests(),
 	)
 	d.addFormTools()

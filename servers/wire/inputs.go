@@ -1,4 +1,4 @@
-package servers
+package wire
 
 import (
 	"context"
@@ -20,10 +20,16 @@ type inputCollector struct {
 
 type inputsKey struct{}
 
-// withInputs returns a context that collects the input requests of the
+// WithInputs returns a context that collects the input requests of the
 // calls made with it.
-func withInputs(ctx context.Context) context.Context {
+func WithInputs(ctx context.Context) context.Context {
 	return context.WithValue(ctx, inputsKey{}, &inputCollector{})
+}
+
+// InputParams returns the raw parameters, recorded for the call of ctx
+// (see WithInputs), of the input request that decodes to p; nil if none.
+func InputParams(ctx context.Context, p mcp.ElicitationParams) json.RawMessage {
+	return inputsFrom(ctx).find(p)
 }
 
 func inputsFrom(ctx context.Context) *inputCollector {

@@ -1,11 +1,12 @@
-package servers
+package config
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/elicitdesk/elicitdesk/internal/textpos"
 )
 
 // member is one key and value of a JSON object, or one array element (key
@@ -78,9 +79,7 @@ type source struct {
 // at renders off as name:line:column; lines and columns start at 1 and
 // columns count characters, as editors do.
 func (src source) at(off int) string {
-	before := src.data[:min(max(off, 0), len(src.data))]
-	line := 1 + bytes.Count(before, []byte{'\n'})
-	col := 1 + utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])
+	line, col := textpos.LineColumn(src.data, off)
 	return fmt.Sprintf("%s:%d:%d", src.name, line, col)
 }
 

@@ -1,4 +1,4 @@
-package servers
+package config
 
 import (
 	"context"
@@ -13,14 +13,14 @@ import (
 // reloadDelay lets the burst of events one save produces settle into one reload.
 const reloadDelay = 100 * time.Millisecond
 
-// WatchConfig reloads the file at path whenever it changes, so edits made in
+// Watch reloads the file at path whenever it changes, so edits made in
 // a text editor or another client apply without a restart. It watches the
 // directory, because editors save by writing a new file and renaming it over
-// the old one, and passes LoadConfig's result (or a watch error) to onChange.
+// the old one, and passes Load's result (or a watch error) to onChange.
 // It returns once watching has begun. onChange runs on the watcher's own
 // goroutine, one call at a time; that goroutine ends, and onChange is not
 // called again, when ctx is done.
-func WatchConfig(ctx context.Context, path string, onChange func(*Config, error)) error {
+func Watch(ctx context.Context, path string, onChange func(*File, error)) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watching %s: %w", path, err)
@@ -34,8 +34,8 @@ func WatchConfig(ctx context.Context, path string, onChange func(*Config, error)
 	return nil
 }
 
-// watch is WatchConfig's loop; closing w on return also ends fsnotify's goroutine.
-func watch(ctx context.Context, w *fsnotify.Watcher, path string, onChange func(*Config, error)) {
+// watch is Watch's loop; closing w on return also ends fsnotify's goroutine.
+func watch(ctx context.Context, w *fsnotify.Watcher, path string, onChange func(*File, error)) {
 	defer w.Close()
 	reload := time.NewTimer(reloadDelay)
 	reload.Stop()
@@ -62,7 +62,7 @@ func watch(ctx context.Context, w *fsnotify.Watcher, path string, onChange func(
 				onChange(nil, fmt.Errorf("watching %s: %w", path, err))
 			}
 		case <-reload.C:
-			if c, err := LoadConfig(path); ctx.Err() == nil {
+			if c, err := Load(path); ctx.Err() == nil {
 				onChange(c, err)
 			}
 		}

@@ -1,4 +1,4 @@
-package servers
+package config
 
 import (
 	"errors"
@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// settings drops what LoadConfig adds beyond the file's values, for comparing entries.
-func settings(s ServerConfig) ServerConfig {
+// settings drops what Load adds beyond the file's values, for comparing entries.
+func settings(s Server) Server {
 	s.Err, s.Warnings, s.raw = nil, nil, nil
 	return s
 }
@@ -32,17 +32,17 @@ func copyFile(t *testing.T, src string) string {
 
 func TestConfigPath(t *testing.T) {
 	home := t.TempDir()
-	if got, want := ConfigPath(home), filepath.Join(home, "elicitdesk", "servers.json"); got != want {
-		t.Errorf("ConfigPath = %q, want %q", got, want)
+	if got, want := Path(home), filepath.Join(home, "elicitdesk", "servers.json"); got != want {
+		t.Errorf("Path = %q, want %q", got, want)
 	}
 }
 
 func TestLoadConfigValid(t *testing.T) {
 	tests := []struct {
 		file string
-		want []ServerConfig
+		want []Server
 	}{
-		{"stdio.json", []ServerConfig{{
+		{"stdio.json", []Server{{
 			Name:      "filesystem",
 			Command:   "npx",
 			Args:      []string{"-y", "@modelcontextprotocol/server-filesystem", "/home/me/My Documents"},
@@ -50,7 +50,7 @@ func TestLoadConfigValid(t *testing.T) {
 			Cwd:       "/home/me",
 			Transport: TransportStdio,
 		}}},
-		{"http.json", []ServerConfig{
+		{"http.json", []Server{
 			{
 				Name:      "remote",
 				URL:       "https://mcp.example.com/mcp?team=a&env=prod",
@@ -60,30 +60,30 @@ func TestLoadConfigValid(t *testing.T) {
 			{Name: "local-http", URL: "http://localhost:8080/mcp", Transport: TransportHTTP},
 			{Name: "blank-type", URL: "https://blank.example.com/mcp", Transport: TransportHTTP},
 		}},
-		{"sse.json", []ServerConfig{
+		{"sse.json", []Server{
 			{Name: "legacy", URL: "https://legacy.example.com/sse", Transport: TransportSSE, ProtocolVersion: "2025-06-18"},
 		}},
-		{"mixed.json", []ServerConfig{
+		{"mixed.json", []Server{
 			{Name: "zeta", Command: "/usr/local/bin/zeta", Transport: TransportStdio, Disabled: true},
 			{Name: "alpha", URL: "https://alpha.example.com/mcp", Transport: TransportHTTP, ProtocolVersion: "2026-07-28"},
 			{Name: "mid", Command: "mid-server", Transport: TransportStdio},
 			{Name: "beta", URL: "http://127.0.0.1:3001/sse", Transport: TransportSSE},
 		}},
-		{"bom.json", []ServerConfig{{Name: "bom", Command: "x", Transport: TransportStdio}}},
+		{"bom.json", []Server{{Name: "bom", Command: "x", Transport: TransportStdio}}},
 		{"empty.json", nil},
-		{"other_keys.json", []ServerConfig{{Name: "tools", Command: "tools", Transport: TransportStdio}}},
+		{"other_keys.json", []Server{{Name: "tools", Command: "tools", Transport: TransportStdio}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			path := filepath.Join("testdata", "config", "valid", tt.file)
-			c, err := LoadConfig(path)
+			path := filepath.Join("testdata", "valid", tt.file)
+			c, err := Load(path)
 			if err != nil {
-				t.Fatalf("LoadConfig: %v", err)
+				t.Fatalf("Load: %v", err)
 			}
 			if c.Path != path {
 				t.Errorf("Path = %q, want %q", c.Path, path)
 			}
-			var got []ServerConfig
+			var got []Server
 			for _, s := range c.Servers {
 				if s.Err != nil {
 					t.Errorf("server %q: unexpected Err %v", s.Name, s.Err)
@@ -115,9 +115,9 @@ func TestLoadConfigBroken(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			c, err := LoadConfig(filepath.Join("testdata", "config", "broken", tt.file))
+			c, err := Load(filepath.Join("testdata", "broken", tt.file))
 			if err == nil {
-				t.Fatalf("LoadConfig succeeded with %d servers, want error %q", len(c.Servers), tt.want)
+				t.Fatalf("Load succeeded with %d servers, want error %q", len(c.Servers), tt.want)
 			}
 			if err.Error() != tt.want {
 				t.Errorf("error:\n got %s\nwant %s", err, tt.want)
@@ -127,7 +127,7 @@ func TestLoadConfigBroken(t *testing.T) {
 }
 
 func TestLoadConfigMissing(t *testing.T) {
-	_, err := LoadConfig(filepath.Join(t.TempDir(), "servers.json"))
+	_, err := Load(filepath.Join(t.TempDir(), "servers.json"))
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("error = %v, want fs.ErrNotExist", err)
 	}
@@ -158,9 +158,9 @@ func TestLoadConfigBadEntries(t *testing.T) {
 		{"good-last", ""},
 		{"good-first", `bad.json:21:5: duplicate server name "good-first"`},
 	}
-	c, err := LoadConfig(filepath.Join("testdata", "config", "entries", "bad.json"))
+	c, err := Load(filepath.Join("testdata", "entries", "bad.json"))
 	if err != nil {
-		t.Fatalf("LoadConfig: %v", err)
+		t.Fatalf("Load: %v", err)
 	}
 	if len(c.Servers) != len(tests) {
 		t.Fatalf("got %d servers, want %d", len(c.Servers), len(tests))
@@ -178,7 +178,7 @@ func TestLoadConfigBadEntries(t *testing.T) {
 			t.Errorf("server %d (%q): Err\n got %s\nwant %s", i, tt.name, got, tt.err)
 		}
 	}
-	good := map[int]ServerConfig{
+	good := map[int]Server{
 		0:  {Name: "good-first", Command: "echo", Args: []string{"hi"}, Transport: TransportStdio},
 		17: {Name: "good-last", URL: "http://localhost:8080/mcp", Transport: TransportHTTP},
 	}
@@ -190,9 +190,9 @@ func TestLoadConfigBadEntries(t *testing.T) {
 }
 
 func TestLoadConfigWarnings(t *testing.T) {
-	c, err := LoadConfig(filepath.Join("testdata", "config", "entries", "warnings.json"))
+	c, err := Load(filepath.Join("testdata", "entries", "warnings.json"))
 	if err != nil {
-		t.Fatalf("LoadConfig: %v", err)
+		t.Fatalf("Load: %v", err)
 	}
 	want := map[string][]string{
 		"cline": {
@@ -217,11 +217,11 @@ func TestLoadConfigWarnings(t *testing.T) {
 }
 
 func TestEnsureConfig(t *testing.T) {
-	path := ConfigPath(t.TempDir())
-	demo := ServerConfig{Name: "demo", Command: "/opt/elicit desk/elicitdesk", Args: []string{"demo-server"}}
-	c, err := EnsureConfig(path, demo)
+	path := Path(t.TempDir())
+	demo := Server{Name: "demo", Command: "/opt/elicit desk/elicitdesk", Args: []string{"demo-server"}}
+	c, err := Ensure(path, demo)
 	if err != nil {
-		t.Fatalf("EnsureConfig: %v", err)
+		t.Fatalf("Ensure: %v", err)
 	}
 	wantFile := `{
   "mcpServers": {
@@ -254,20 +254,20 @@ func TestEnsureConfig(t *testing.T) {
 	}
 
 	// An existing file is loaded, never replaced.
-	if _, err := EnsureConfig(path, ServerConfig{Name: "other", Command: "other"}); err != nil {
-		t.Fatalf("second EnsureConfig: %v", err)
+	if _, err := Ensure(path, Server{Name: "other", Command: "other"}); err != nil {
+		t.Fatalf("second Ensure: %v", err)
 	}
 	if again, _ := os.ReadFile(path); string(again) != wantFile {
-		t.Errorf("second EnsureConfig changed the file to:\n%s", again)
+		t.Errorf("second Ensure changed the file to:\n%s", again)
 	}
 }
 
 func TestSaveUnchanged(t *testing.T) {
-	in := filepath.Join("testdata", "config", "save", "in.json")
+	in := filepath.Join("testdata", "save", "in.json")
 	path := copyFile(t, in)
-	c, err := LoadConfig(path)
+	c, err := Load(path)
 	if err != nil {
-		t.Fatalf("LoadConfig: %v", err)
+		t.Fatalf("Load: %v", err)
 	}
 	if err := c.Save(); err != nil {
 		t.Fatalf("Save: %v", err)
@@ -279,12 +279,12 @@ func TestSaveUnchanged(t *testing.T) {
 }
 
 func TestSaveEdits(t *testing.T) {
-	path := copyFile(t, filepath.Join("testdata", "config", "save", "in.json"))
-	c, err := LoadConfig(path)
+	path := copyFile(t, filepath.Join("testdata", "save", "in.json"))
+	c, err := Load(path)
 	if err != nil {
-		t.Fatalf("LoadConfig: %v", err)
+		t.Fatalf("Load: %v", err)
 	}
-	edit := func(name string, f func(*ServerConfig)) {
+	edit := func(name string, f func(*Server)) {
 		for i := range c.Servers {
 			if c.Servers[i].Name == name {
 				f(&c.Servers[i])
@@ -293,18 +293,18 @@ func TestSaveEdits(t *testing.T) {
 		}
 		t.Fatalf("no server %q", name)
 	}
-	edit("zeta", func(s *ServerConfig) { s.Args, s.Disabled = []string{"--fast"}, true })
-	edit("alpha", func(s *ServerConfig) {
+	edit("zeta", func(s *Server) { s.Args, s.Disabled = []string{"--fast"}, true })
+	edit("alpha", func(s *Server) {
 		s.Transport, s.Headers = TransportSSE, map[string]string{"Authorization": "Bearer t"}
 	})
-	edit("cleared", func(s *ServerConfig) { s.Cwd, s.Disabled = "", false })
+	edit("cleared", func(s *Server) { s.Cwd, s.Disabled = "", false })
 	c.Servers = append(c.Servers[:3], c.Servers[4:]...) // remove "gone"
-	c.Servers = append(c.Servers, ServerConfig{Name: "new", URL: "https://new.example.com/mcp?x=1&y=<2>", ProtocolVersion: "2025-11-25"})
+	c.Servers = append(c.Servers, Server{Name: "new", URL: "https://new.example.com/mcp?x=1&y=<2>", ProtocolVersion: "2025-11-25"})
 	if err := c.Save(); err != nil {
 		t.Fatalf("Save: %v", err)
 	}
 
-	want, _ := os.ReadFile(filepath.Join("testdata", "config", "save", "edited.json"))
+	want, _ := os.ReadFile(filepath.Join("testdata", "save", "edited.json"))
 	if got, _ := os.ReadFile(path); string(got) != string(want) {
 		t.Errorf("saved file:\n%s\nwant:\n%s", got, want)
 	}
@@ -317,9 +317,9 @@ func TestSaveEdits(t *testing.T) {
 	}
 
 	// What was saved loads back as edited.
-	back, err := LoadConfig(path)
+	back, err := Load(path)
 	if err != nil {
-		t.Fatalf("LoadConfig after Save: %v", err)
+		t.Fatalf("Load after Save: %v", err)
 	}
 	if len(back.Servers) != len(c.Servers) {
 		t.Fatalf("reloaded %d servers, want %d", len(back.Servers), len(c.Servers))
@@ -336,9 +336,9 @@ func TestSaveEdits(t *testing.T) {
 }
 
 func TestServer(t *testing.T) {
-	c, err := LoadConfig(filepath.Join("testdata", "config", "entries", "bad.json"))
+	c, err := Load(filepath.Join("testdata", "entries", "bad.json"))
 	if err != nil {
-		t.Fatalf("LoadConfig: %v", err)
+		t.Fatalf("Load: %v", err)
 	}
 	if s, ok := c.Server("good-first"); !ok || s.Command != "echo" {
 		t.Errorf(`Server("good-first") = %+v, %v; want the first entry of that name`, s, ok)
@@ -348,10 +348,10 @@ func TestServer(t *testing.T) {
 	}
 }
 
-// FuzzLoadConfig checks the loader never panics and that whatever it
+// FuzzLoad checks the loader never panics and that whatever it
 // accepts survives a Save unchanged in meaning.
-func FuzzLoadConfig(f *testing.F) {
-	seeds, err := filepath.Glob(filepath.Join("testdata", "config", "*", "*.json"))
+func FuzzLoad(f *testing.F) {
+	seeds, err := filepath.Glob(filepath.Join("testdata", "*", "*.json"))
 	if err != nil || len(seeds) == 0 {
 		f.Fatalf("no seeds: %v", err)
 	}
@@ -363,18 +363,18 @@ func FuzzLoadConfig(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := parseConfig("fuzz.json", data)
+		c, err := parse("fuzz.json", data)
 		if err != nil {
 			return
 		}
 		for _, s := range c.Servers {
-			_ = s.Identity()
+			_ = s.Target()
 		}
 		out, err := c.marshal()
 		if err != nil {
 			t.Fatalf("marshal: %v", err)
 		}
-		back, err := parseConfig("fuzz.json", out)
+		back, err := parse("fuzz.json", out)
 		if err != nil {
 			t.Fatalf("saved file does not load: %v\n%s", err, out)
 		}

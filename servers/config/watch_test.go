@@ -1,46 +1,34 @@
-package servers
+package config
 
 import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/leaktest"
 )
 
-// waitForGoroutines fails unless the goroutine count drops back to baseline.
-func waitForGoroutines(t *testing.T, baseline int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > baseline {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			t.Fatalf("%d goroutines, want %d:\n%s", runtime.NumGoroutine(), baseline, buf[:runtime.Stack(buf, true)])
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func TestWatchConfig(t *testing.T) {
-	baseline := runtime.NumGoroutine()
-	path := copyFile(t, filepath.Join("testdata", "config", "valid", "stdio.json"))
+	ended := leaktest.Check(t)
+	path := copyFile(t, filepath.Join("testdata", "valid", "stdio.json"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
 	type result struct {
-		c   *Config
+		c   *File
 		err error
 	}
 	results := make(chan result, 16)
-	err := WatchConfig(ctx, path, func(c *Config, err error) {
+	err := Watch(ctx, path, func(c *File, err error) {
 		select {
 		case results <- result{c, err}:
 		case <-ctx.Done():
 		}
 	})
 	if err != nil {
-		t.Fatalf("WatchConfig: %v", err)
+		t.Fatalf("Watch: %v", err)
 	}
 
 	// waitFor skips reloads of intermediate states, such as a file caught half written.
@@ -85,17 +73,17 @@ func TestWatchConfig(t *testing.T) {
 	waitFor("error "+wantErr, func(r result) bool { return r.err != nil && r.err.Error() == wantErr })
 
 	cancel()
-	waitForGoroutines(t, baseline)
+	ended()
 }
 
 func TestWatchConfigMissingDir(t *testing.T) {
-	baseline := runtime.NumGoroutine()
+	ended := leaktest.Check(t)
 	path := filepath.Join(t.TempDir(), "absent", "servers.json")
-	err := WatchConfig(context.Background(), path, func(*Config, error) {
+	err := Watch(context.Background(), path, func(*File, error) {
 		t.Error("onChange called for a watch that never started")
 	})
 	if err == nil {
-		t.Fatal("WatchConfig succeeded on a missing directory")
+		t.Fatal("Watch succeeded on a missing directory")
 	}
-	waitForGoroutines(t, baseline)
+	ended()
 }

@@ -1,11 +1,11 @@
-package servers
+package config
 
 import "strings"
 
-// Identity renders what the entry connects to, for display: the command line
+// Target renders what the entry connects to, for display: the command line
 // for a stdio server (quoted so it could be pasted into a shell), the URL for
 // a remote one. Env and headers are left out because they often hold secrets.
-func (s ServerConfig) Identity() string {
+func (s Server) Target() string {
 	if s.Command == "" {
 		return s.URL
 	}

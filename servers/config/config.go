@@ -1,7 +1,7 @@
-// Package servers owns servers.json, the list of MCP servers Elicit Desk
+// Package config owns servers.json, the list of MCP servers Elicit Desk
 // connects to: loading it, saving it without losing other clients' keys,
 // and watching it so edits apply without a restart.
-package servers
+package config
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -31,6 +30,18 @@ const (
 	TransportSSE Transport = "sse"
 )
 
+// Transports lists every transport, in the order the Servers window offers them.
+func Transports() []Transport {
+	return []Transport{TransportStdio, TransportHTTP, TransportSSE}
+}
+
+// IsRemoteURL reports whether u can be a remote server's endpoint: an
+// absolute http:// or https:// URL with a host.
+func IsRemoteURL(u string) bool {
+	pu, err := url.Parse(u)
+	return err == nil && (pu.Scheme == "http" || pu.Scheme == "https") && pu.Host != ""
+}
+
 // serversKey is the top-level key Claude Desktop and Cursor use for the server list.
 const serversKey = "mcpServers"
 
@@ -40,9 +51,9 @@ func ProtocolVersions() []string {
 	return []string{"2025-06-18", "2025-11-25", "2026-07-28"}
 }
 
-// ServerConfig is one entry of mcpServers. Entries that cannot be used are
+// Server is one entry of mcpServers. Entries that cannot be used are
 // still listed, with Err set, so the UI can show them beside the good ones.
-type ServerConfig struct {
+type Server struct {
 	// Name is the entry's key under mcpServers.
 	Name string
 	// Command is the executable of a stdio server.
@@ -73,29 +84,29 @@ type ServerConfig struct {
 	raw json.RawMessage // the entry as read, so Save keeps keys it does not know
 }
 
-// Config is a parsed servers.json.
-type Config struct {
+// File is a parsed servers.json.
+type File struct {
 	// Path is the file Save writes to.
 	Path string
 	// Servers are the entries in file order.
-	Servers []ServerConfig
+	Servers []Server
 
 	top []member // top-level members as read, so Save keeps other clients' settings
 }
 
-// ConfigPath returns where servers.json lives under configHome (xdg.ConfigHome in the app).
-func ConfigPath(configHome string) string {
+// Path returns where servers.json lives under configHome (xdg.ConfigHome in the app).
+func Path(configHome string) string {
 	return filepath.Join(configHome, "elicitdesk", "servers.json")
 }
 
-// LoadConfig reads and parses the file at path. It fails only when the whole
+// Load reads and parses the file at path. It fails only when the whole
 // file is unusable; problems with single entries are reported in their Err.
-func LoadConfig(path string) (*Config, error) {
+func Load(path string) (*File, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	c, err := parseConfig(filepath.Base(path), data)
+	c, err := parse(filepath.Base(path), data)
 	if err != nil {
 		return nil, err
 	}
@@ -103,18 +114,18 @@ func LoadConfig(path string) (*Config, error) {
 	return c, nil
 }
 
-// EnsureConfig loads the file at path, first creating it (and its directories)
+// Ensure loads the file at path, first creating it (and its directories)
 // with only the demo server when it is missing, so a first start has something
 // to connect to. An empty demo.Name becomes "demo".
-func EnsureConfig(path string, demo ServerConfig) (*Config, error) {
-	c, err := LoadConfig(path)
+func Ensure(path string, demo Server) (*File, error) {
+	c, err := Load(path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return c, err
 	}
 	if demo.Name == "" {
 		demo.Name = "demo"
 	}
-	data, err := (&Config{Servers: []ServerConfig{demo}}).marshal()
+	data, err := (&File{Servers: []Server{demo}}).marshal()
 	if err != nil {
 		return nil, err
 	}
@@ -125,14 +136,14 @@ func EnsureConfig(path string, demo ServerConfig) (*Config, error) {
 	if err := writeNewFile(path, data); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, err
 	}
-	return LoadConfig(path)
+	return Load(path)
 }
 
 // Server returns the first entry called name, for callers that hold a name from the UI.
-func (c *Config) Server(name string) (ServerConfig, bool) {
-	i := slices.IndexFunc(c.Servers, func(s ServerConfig) bool { return s.Name == name })
+func (c *File) Server(name string) (Server, bool) {
+	i := slices.IndexFunc(c.Servers, func(s Server) bool { return s.Name == name })
 	if i < 0 {
-		return ServerConfig{}, false
+		return Server{}, false
 	}
 	return c.Servers[i], true
 }
@@ -140,8 +151,8 @@ func (c *Config) Server(name string) (ServerConfig, bool) {
 // Save writes c to c.Path atomically, with entries in order and 2-space
 // indent. Keys Elicit Desk does not know, and values it could not read, are
 // written back as they were so other clients' settings survive; this needs a
-// Config from LoadConfig or EnsureConfig rather than a fresh one.
-func (c *Config) Save() error {
+// File from Load or Ensure rather than a fresh one.
+func (c *File) Save() error {
 	data, err := c.marshal()
 	if err != nil {
 		return err
@@ -149,8 +160,8 @@ func (c *Config) Save() error {
 	return atomicfile.Write(c.Path, data, 0o600)
 }
 
-// parseConfig parses a whole file; name prefixes positions in errors.
-func parseConfig(name string, data []byte) (*Config, error) {
+// parse parses a whole file; name prefixes positions in errors.
+func parse(name string, data []byte) (*File, error) {
 	src := source{name: name, data: bytes.TrimPrefix(data, []byte("\uFEFF"))}
 	if err := json.Unmarshal(src.data, new(json.RawMessage)); err != nil {
 		off := 0
@@ -163,7 +174,7 @@ func parseConfig(name string, data []byte) (*Config, error) {
 	if !ok {
 		return nil, src.errorf(len(src.data)-len(bytes.TrimLeft(src.data, " \t\r\n")), "the file must hold a JSON object")
 	}
-	c := &Config{}
+	c := &File{}
 	found := false
 	for _, m := range members {
 		if m.key != serversKey {
@@ -185,9 +196,9 @@ func parseConfig(name string, data []byte) (*Config, error) {
 }
 
 // parseServers parses the entries of mcpServers; a repeated name spoils only the repeat.
-func parseServers(src source, entries []member) []ServerConfig {
+func parseServers(src source, entries []member) []Server {
 	seen := make(map[string]bool, len(entries))
-	servers := make([]ServerConfig, 0, len(entries))
+	servers := make([]Server, 0, len(entries))
 	for _, e := range entries {
 		s := parseServer(src, e)
 		if seen[e.key] {
@@ -200,8 +211,8 @@ func parseServers(src source, entries []member) []ServerConfig {
 }
 
 // parseServer reads one entry, collecting every problem into Err.
-func parseServer(src source, e member) ServerConfig {
-	s := ServerConfig{Name: e.key, raw: e.value}
+func parseServer(src source, e member) Server {
+	s := Server{Name: e.key, raw: e.value}
 	var errs []error
 	fail := func(off int, format string, args ...any) {
 		errs = append(errs, src.errorf(off, format, args...))
@@ -227,34 +238,12 @@ func parseServer(src source, e member) ServerConfig {
 			continue
 		}
 		seen[f.key] = true
-		var verr *valueError
-		switch f.key {
-		case "command":
-			s.Command, verr = decodeString(f.value)
-		case "args":
-			s.Args, verr = decodeStrings(f.value)
-		case "env":
-			s.Env, verr = decodeStringMap(f.value)
-		case "cwd":
-			s.Cwd, verr = decodeString(f.value)
-		case "url":
-			s.URL, verr = decodeString(f.value)
-		case "headers":
-			s.Headers, verr = decodeStringMap(f.value)
-		case "type":
-			s.Transport, verr = decodeTransport(f.value)
-		case "disabled":
-			s.Disabled, verr = decodeBool(f.value)
-		case "protocolVersion":
-			s.ProtocolVersion, verr = decodeString(f.value)
-		case "maxWaiting":
-			s.MaxWaiting, verr = decodeCount(f.value)
-		case "maxPerMinute":
-			s.MaxPerMinute, verr = decodeCount(f.value)
-		default:
+		k, known := keyNamed(f.key)
+		if !known {
 			warn(f.keyOff, "unknown key %q ignored", f.key)
 			continue
 		}
+		verr := k.decode(&s, f.value)
 		if verr != nil {
 			fail(f.valOff+verr.off, "%q %s", f.key, verr.msg)
 		} else if string(f.value) != "null" {
@@ -266,7 +255,7 @@ func parseServer(src source, e member) ServerConfig {
 	// so Save writes it back unchanged.
 	typ, hasType := set["type"]
 	hasType = hasType && s.Transport != ""
-	validType := slices.Contains([]Transport{TransportStdio, TransportHTTP, TransportSSE}, s.Transport)
+	validType := slices.Contains(Transports(), s.Transport)
 	if hasType && !validType {
 		fail(typ.valOff, `"type" must be "stdio", "http" or "sse", not %q`, s.Transport)
 	}
@@ -290,7 +279,7 @@ func parseServer(src source, e member) ServerConfig {
 			warn(f.keyOff, `"headers" is ignored for stdio servers`)
 		}
 	default:
-		if pu, err := url.Parse(s.URL); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+		if !IsRemoteURL(s.URL) {
 			fail(u.valOff, `"url" must be an http:// or https:// URL, not %q`, s.URL)
 		}
 		if !hasType {
@@ -312,90 +301,8 @@ func parseServer(src source, e member) ServerConfig {
 	return s
 }
 
-// valueError is a problem off bytes into a JSON value.
-type valueError struct {
-	off int
-	msg string
-}
-
-// decodeString reads a string; null reads as empty.
-func decodeString(v json.RawMessage) (string, *valueError) {
-	var s string
-	if json.Unmarshal(v, &s) != nil {
-		return "", &valueError{msg: "must be a string"}
-	}
-	return s, nil
-}
-
-// decodeTransport reads a "type" value without judging it.
-func decodeTransport(v json.RawMessage) (Transport, *valueError) {
-	s, verr := decodeString(v)
-	return Transport(s), verr
-}
-
-// decodeBool reads a boolean; null reads as false.
-func decodeBool(v json.RawMessage) (bool, *valueError) {
-	var b bool
-	if json.Unmarshal(v, &b) != nil {
-		return false, &valueError{msg: "must be true or false"}
-	}
-	return b, nil
-}
-
-// decodeCount reads a whole number of at least 1.
-func decodeCount(v json.RawMessage) (int, *valueError) {
-	var n int
-	if json.Unmarshal(v, &n) != nil || n < 1 {
-		return 0, &valueError{msg: "must be a whole number of 1 or more"}
-	}
-	return n, nil
-}
-
-// decodeStrings reads an array of strings, pointing at the first bad item.
-func decodeStrings(v json.RawMessage) ([]string, *valueError) {
-	if string(v) == "null" {
-		return nil, nil
-	}
-	items, ok := arrayElements(v, 0)
-	if !ok {
-		return nil, &valueError{msg: "must be an array of strings"}
-	}
-	var out []string
-	for i, it := range items {
-		s, verr := decodeString(it.value)
-		if verr != nil {
-			return nil, &valueError{off: it.valOff, msg: fmt.Sprintf("item %d must be a string", i)}
-		}
-		out = append(out, s)
-	}
-	return out, nil
-}
-
-// decodeStringMap reads an object of strings, pointing at the first bad member.
-func decodeStringMap(v json.RawMessage) (map[string]string, *valueError) {
-	if string(v) == "null" {
-		return nil, nil
-	}
-	members, ok := objectMembers(v, 0)
-	if !ok {
-		return nil, &valueError{msg: "must be an object of strings"}
-	}
-	out := make(map[string]string, len(members))
-	for _, m := range members {
-		if _, dup := out[m.key]; dup {
-			return nil, &valueError{off: m.keyOff, msg: fmt.Sprintf("has duplicate key %q", m.key)}
-		}
-		s, verr := decodeString(m.value)
-		if verr != nil {
-			return nil, &valueError{off: m.valOff, msg: fmt.Sprintf("value of %q must be a string", m.key)}
-		}
-		out[m.key] = s
-	}
-	return out, nil
-}
-
 // marshal renders c as the bytes of servers.json.
-func (c *Config) marshal() ([]byte, error) {
+func (c *File) marshal() ([]byte, error) {
 	top := c.top
 	if !slices.ContainsFunc(top, func(m member) bool { return m.key == serversKey }) {
 		top = append([]member{{key: serversKey}}, top...)
@@ -430,15 +337,10 @@ func (c *Config) marshal() ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// entryKeys are the entry keys Elicit Desk reads, in the order Save adds new ones.
-func entryKeys() []string {
-	return []string{"command", "args", "env", "cwd", "type", "url", "headers", "disabled", "protocolVersion", "maxWaiting", "maxPerMinute"}
-}
-
 // entryJSON merges s into the entry as read: keys keep their order, unknown
 // keys and repeated keys are copied, and known keys are rewritten only when
 // their value changed.
-func (s ServerConfig) entryJSON() (json.RawMessage, error) {
+func (s Server) entryJSON() (json.RawMessage, error) {
 	fields, isObject := objectMembers(s.raw, 0)
 	var w objectWriter
 	done := make(map[string]bool)
@@ -447,8 +349,10 @@ func (s ServerConfig) entryJSON() (json.RawMessage, error) {
 		if !done[f.key] {
 			done[f.key] = true
 			var err error
-			if v, ok, err = s.fieldJSON(f.key, f.value); err != nil {
-				return nil, err
+			if k, known := keyNamed(f.key); known {
+				if v, ok, err = k.merge(s, f.value); err != nil {
+					return nil, err
+				}
 			}
 		}
 		if ok {
@@ -458,15 +362,15 @@ func (s ServerConfig) entryJSON() (json.RawMessage, error) {
 		}
 	}
 	for _, k := range entryKeys() {
-		if done[k] {
+		if done[k.name] {
 			continue
 		}
-		v, ok, err := s.fieldJSON(k, nil)
+		v, ok, err := k.merge(s, nil)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			if err := w.add(k, v); err != nil {
+			if err := w.add(k.name, v); err != nil {
 				return nil, err
 			}
 		}
@@ -477,50 +381,8 @@ func (s ServerConfig) entryJSON() (json.RawMessage, error) {
 	return w.close(), nil
 }
 
-// fieldJSON returns the value to write for key, given the value read (nil
-// when absent); ok is false when the key should be left out. Unknown keys
-// pass through.
-func (s ServerConfig) fieldJSON(key string, old json.RawMessage) (v json.RawMessage, ok bool, err error) {
-	switch key {
-	case "command":
-		return mergeField(old, s.Command, decodeString, s.Command == "", equal)
-	case "args":
-		return mergeField(old, s.Args, decodeStrings, len(s.Args) == 0, slices.Equal[[]string])
-	case "env":
-		return mergeField(old, s.Env, decodeStringMap, len(s.Env) == 0, maps.Equal[map[string]string])
-	case "cwd":
-		return mergeField(old, s.Cwd, decodeString, s.Cwd == "", equal)
-	case "type":
-		return mergeField(old, s.Transport, decodeTransport, s.Transport == "" || s.Transport == s.defaultTransport(), equal)
-	case "url":
-		return mergeField(old, s.URL, decodeString, s.URL == "", equal)
-	case "headers":
-		return mergeField(old, s.Headers, decodeStringMap, len(s.Headers) == 0, maps.Equal[map[string]string])
-	case "disabled":
-		return mergeField(old, s.Disabled, decodeBool, !s.Disabled, equal)
-	case "protocolVersion":
-		return mergeField(old, s.ProtocolVersion, decodeString, s.ProtocolVersion == "", equal)
-	case "maxWaiting":
-		return mergeField(old, s.MaxWaiting, decodeCount, s.MaxWaiting == 0, equal)
-	case "maxPerMinute":
-		return mergeField(old, s.MaxPerMinute, decodeCount, s.MaxPerMinute == 0, equal)
-	}
-	return old, old != nil, nil
-}
-
-// Limits are the entry's limits, falling back to def where it sets none.
-func (s ServerConfig) Limits(def Limits) Limits {
-	if s.MaxWaiting > 0 {
-		def.Waiting = s.MaxWaiting
-	}
-	if s.MaxPerMinute > 0 {
-		def.PerMinute = s.MaxPerMinute
-	}
-	return def
-}
-
 // defaultTransport is the transport an entry gets when "type" is left out.
-func (s ServerConfig) defaultTransport() Transport {
+func (s Server) defaultTransport() Transport {
 	switch {
 	case s.Command != "":
 		return TransportStdio
@@ -529,26 +391,6 @@ func (s ServerConfig) defaultTransport() Transport {
 	}
 	return ""
 }
-
-// mergeField keeps the value read when it still says cur, or when it could
-// not be read and cur is empty (so Save never loses what it did not
-// understand); otherwise it encodes cur, leaving empty values out.
-func mergeField[T any](old json.RawMessage, cur T, decode func(json.RawMessage) (T, *valueError), empty bool, eq func(T, T) bool) (json.RawMessage, bool, error) {
-	if old != nil {
-		prev, verr := decode(old)
-		if (verr == nil && eq(prev, cur)) || (verr != nil && empty) {
-			return old, true, nil
-		}
-	}
-	if empty {
-		return nil, false, nil
-	}
-	v, err := encode(cur)
-	return v, err == nil, err
-}
-
-// equal compares comparable field values for mergeField.
-func equal[T comparable](a, b T) bool { return a == b }
 
 // encode marshals v without HTML escaping, so URLs keep a readable '&'.
 func encode(v any) (json.RawMessage, error) {

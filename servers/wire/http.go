@@ -1,4 +1,4 @@
-package servers
+package wire
 
 import (
 	"bufio"
@@ -28,6 +28,7 @@ const toolCallWait = 24 * time.Hour
 type httpWire struct {
 	*wire
 	log      *slog.Logger
+	base     *http.Transport
 	client   *http.Client
 	endpoint func() string // where answers are POSTed
 	headers  map[string]string
@@ -47,39 +48,82 @@ func (w *httpWire) SetProtocolVersion(version string) {
 	w.mu.Unlock()
 }
 
-// dialRemote builds the transport of a Streamable HTTP or SSE server; the
-// server's requests are answered under life, the connection's lifetime.
-func dialRemote(life context.Context, cfg ServerConfig, answer answerFunc, lost func(error), log *slog.Logger) (*httpWire, error) {
-	w := &httpWire{log: log, headers: cfg.Headers}
-	base := http.DefaultTransport.(*http.Transport).Clone()
+// newHTTPWire starts a wire whose HTTP client hands the server's requests
+// to it; the caller sets its transport and endpoint.
+func newHTTPWire(headers map[string]string, log *slog.Logger) *httpWire {
+	w := &httpWire{log: log, headers: headers, base: http.DefaultTransport.(*http.Transport).Clone()}
 	// No client timeout: event streams and tool calls last as long as a person takes.
-	w.client = &http.Client{Transport: &sseTap{base: base, onRequest: func(raw json.RawMessage) { go w.serve(life, raw) }}}
-	var inner transport.Interface
-	if cfg.Transport == TransportSSE {
-		sse, err := transport.NewSSE(cfg.URL, transport.WithHTTPClient(w.client), transport.WithHeaders(cfg.Headers), transport.WithResponseTimeout(toolCallWait), transport.WithSSELogger(log))
-		if err != nil {
-			return nil, err
-		}
-		sse.SetConnectionLostHandler(lost)
-		w.endpoint = func() string {
-			if u := sse.GetEndpoint(); u != nil {
-				return u.String()
-			}
-			return cfg.URL
-		}
-		inner = sse
-	} else {
-		// Continuous listening opens the GET stream that requests outside a
-		// POST need; mcp-go opens it only for pre-2026-07-28 sessions.
-		h, err := transport.NewStreamableHTTP(cfg.URL, transport.WithHTTPBasicClient(w.client), transport.WithHTTPHeaders(cfg.Headers), transport.WithContinuousListening(), transport.WithHTTPLogger(log))
-		if err != nil {
-			return nil, err
-		}
-		w.endpoint = func() string { return cfg.URL }
-		inner = h
+	w.client = &http.Client{Transport: &sseTap{base: w.base, onRequest: w.goServe}}
+	return w
+}
+
+// NewSSE returns the transport of an HTTP+SSE server at url; lost is
+// called when its event stream ends.
+func NewSSE(url string, headers map[string]string, answer AnswerFunc, lost func(error), log *slog.Logger) (transport.Interface, error) {
+	w := newHTTPWire(headers, log)
+	sse, err := transport.NewSSE(url, transport.WithHTTPClient(w.client), transport.WithHeaders(headers), transport.WithResponseTimeout(toolCallWait), transport.WithSSELogger(log))
+	if err != nil {
+		return nil, err
 	}
-	w.wire = newWire(inner, newRawRequests(), answer)
+	sse.SetConnectionLostHandler(lost)
+	w.endpoint = func() string {
+		if u := sse.GetEndpoint(); u != nil {
+			return u.String()
+		}
+		return url
+	}
+	w.wire = newWire(sse, newRawRequests(), answer)
 	return w, nil
+}
+
+// NewStreamableHTTP returns the transport of a Streamable HTTP server at url.
+func NewStreamableHTTP(url string, headers map[string]string, answer AnswerFunc, log *slog.Logger) (transport.Interface, error) {
+	w := newHTTPWire(headers, log)
+	h, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(w.client), transport.WithHTTPHeaders(headers), continuousListening(), transport.WithHTTPLogger(log))
+	if err != nil {
+		return nil, err
+	}
+	w.endpoint = func() string { return url }
+	w.wire = newWire(h, newRawRequests(), answer)
+	return w, nil
+}
+
+// continuousListening opens the standalone GET stream that a server's
+// requests outside a POST need before 2026-07-28. mcp-go v1.2.1 deprecates
+// the option because 2026-07-28 removed that stream, and a transport with
+// it reports RequiresLegacyProtocol, which would keep every session on an
+// older revision. But mcp-go opens the stream only for pre-2026-07-28
+// sessions, so the option costs a modern session nothing:
+// RequiresLegacyProtocol below says so, and this is the one place the
+// deprecated option is used.
+func continuousListening() transport.StreamableHTTPCOption {
+	//lint:ignore SA1019 the stream is needed before 2026-07-28 and unused after; see above
+	return transport.WithContinuousListening()
+}
+
+// RequiresLegacyProtocol reports false: the GET stream of
+// continuousListening is opened only for sessions that predate 2026-07-28,
+// so any revision can be negotiated.
+func (w *httpWire) RequiresLegacyProtocol() bool { return false }
+
+// Close closes the wire, then the idle connections its client kept: their
+// goroutines would otherwise outlive it.
+func (w *httpWire) Close() error {
+	err := w.wire.Close()
+	w.base.CloseIdleConnections()
+	return err
+}
+
+// goServe answers a request of the server's in the background, as the wire
+// it belongs to lives; a closed wire drops it.
+func (w *httpWire) goServe(raw json.RawMessage) {
+	if !w.hold() {
+		return
+	}
+	go func() {
+		defer w.running.Done()
+		w.serve(w.life, raw)
+	}()
 }
 
 // serve answers one request of the server's, taken off an event stream.
@@ -102,7 +146,7 @@ func (w *httpWire) serve(ctx context.Context, raw json.RawMessage) {
 		resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "Elicit Desk does not handle "+req.Method, nil)
 	}
 	if resp != nil {
-		if err := w.post(ctx, resp); err != nil {
+		if err := w.post(ctx, resp); err != nil && ctx.Err() == nil {
 			w.log.Warn("could not answer the server", "method", req.Method, "err", err)
 		}
 	}

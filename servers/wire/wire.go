@@ -1,4 +1,4 @@
-package servers
+package wire
 
 import (
 	"bufio"
@@ -14,32 +14,63 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// answerFunc answers one elicitation from its raw parameters: a result to
+// AnswerFunc answers one elicitation from its raw parameters: a result to
 // send, an *RPCError, or any other error to send nothing (the server stopped
 // waiting).
-type answerFunc func(ctx context.Context, raw json.RawMessage) (any, error)
+type AnswerFunc func(ctx context.Context, raw json.RawMessage) (any, error)
 
-// wire wraps an mcp-go v1.2.1 transport where it falls short of a client
-// whose answers take minutes:
-//   - it answers elicitation/create itself, from the request's raw bytes
-//     (mcp-go decodes params into maps, which loses field order) and with the
-//     JSON-RPC error codes the spec asks for (mcp-go sends -32603 for any
-//     handler error);
-//   - it ends a request's context when the server sends notifications/cancelled
-//     for it (mcp-go only passes the notification on) and then sends nothing;
-//   - it records the raw input requests of 2026-07-28 input_required results
-//     for the call that receives them (see inputCollector).
+// wire wraps an mcp-go v1.2.1 transport to fill the gaps the package doc
+// lists. The raw request bytes come from a tap (lineTap or sseTap) in front
+// of the transport.
 //
-// The raw request bytes come from a rawTap in front of the transport.
+// Every answer runs under the wire's life: Close ends them and waits for
+// them, so nothing the wire started outlives it.
 type wire struct {
 	transport.Interface
 	raw     *rawRequests
 	inbound *inbound
-	answer  answerFunc
+	answer  AnswerFunc
+	life    context.Context // ends with Close
+	end     context.CancelFunc
+
+	mu      sync.Mutex
+	closed  bool
+	running sync.WaitGroup // answers in progress
 }
 
-func newWire(inner transport.Interface, raw *rawRequests, answer answerFunc) *wire {
-	return &wire{Interface: inner, raw: raw, inbound: newInbound(), answer: answer}
+// NewStdio returns the transport over a server's newline-delimited streams:
+// r carries its messages, seen raw by a line tap before mcp-go decodes
+// them, and w ours. closed is called when r ends.
+func NewStdio(r io.Reader, w io.WriteCloser, answer AnswerFunc, closed func(error)) transport.Interface {
+	raw := newRawRequests()
+	return newWire(transport.NewIO(newLineTap(r, raw, closed), w, nil), raw, answer)
+}
+
+func newWire(inner transport.Interface, raw *rawRequests, answer AnswerFunc) *wire {
+	life, end := context.WithCancel(context.Background())
+	return &wire{Interface: inner, raw: raw, inbound: newInbound(), answer: answer, life: life, end: end}
+}
+
+// hold counts one more answer in progress, unless the wire is closed;
+// the caller calls w.running.Done when it ends.
+func (w *wire) hold() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return false
+	}
+	w.running.Add(1)
+	return true
+}
+
+// Close ends the answers in progress, waits for them and closes the transport.
+func (w *wire) Close() error {
+	w.mu.Lock()
+	w.closed = true
+	w.mu.Unlock()
+	w.end()
+	w.running.Wait()
+	return w.Interface.Close()
 }
 
 // SetRequestHandler takes elicitation/create for itself. Over HTTP the tap
@@ -57,15 +88,23 @@ func (w *wire) SetRequestHandler(next transport.RequestHandler) {
 		if !ok { // no tap saw it: the order of fields may be lost, nothing else
 			raw, _ = json.Marshal(req.Params)
 		}
+		if !w.hold() {
+			return nil, nil // closing: the server gets no answer
+		}
+		defer w.running.Done()
 		return w.elicit(ctx, req.ID, raw), nil
 	})
 }
 
 // elicit answers one elicitation/create request: the response to send, or
 // nil when the server stopped waiting and wants none.
+// It ends with the wire too.
 func (w *wire) elicit(ctx context.Context, id mcp.RequestId, raw json.RawMessage) *transport.JSONRPCResponse {
 	ctx, done := w.inbound.begin(ctx, id.String())
 	defer done()
+	ctx, cancel := context.WithCancel(ctx)
+	defer context.AfterFunc(w.life, cancel)()
+	defer cancel()
 	result, err := w.answer(ctx, raw)
 	var rpc *RPCError
 	switch {
@@ -116,8 +155,8 @@ func modernDiscovery(result json.RawMessage) bool {
 	return json.Unmarshal(result, &r) == nil && slices.ContainsFunc(r.SupportedVersions, mcp.IsModernProtocol)
 }
 
-// errServerCancelled is the cause when the server sends notifications/cancelled.
-var errServerCancelled = errors.New("the server cancelled the request")
+// ErrServerCancelled is the cause when the server sends notifications/cancelled.
+var ErrServerCancelled = errors.New("the server cancelled the request")
 
 // inbound tracks the server's requests in flight so notifications/cancelled
 // can end their contexts. A cancellation may overtake its request; it is
@@ -139,7 +178,7 @@ func (in *inbound) begin(parent context.Context, id string) (context.Context, fu
 	in.pending[id] = cancel
 	if in.early[id] {
 		delete(in.early, id)
-		cancel(errServerCancelled)
+		cancel(ErrServerCancelled)
 	}
 	in.mu.Unlock()
 	return ctx, func() {
@@ -160,9 +199,9 @@ func (in *inbound) cancelled(params map[string]any) {
 	if json.Unmarshal(raw, &id) != nil || id.IsNil() {
 		return
 	}
-	cause := errServerCancelled
+	cause := ErrServerCancelled
 	if reason, ok := params["reason"].(string); ok && reason != "" {
-		cause = errors.Join(errServerCancelled, errors.New(reason))
+		cause = errors.Join(ErrServerCancelled, errors.New(reason))
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -249,7 +288,7 @@ func (t *lineTap) Read(p []byte) (int, error) {
 		}
 		if err != nil {
 			if err == io.EOF {
-				err = errServerClosed
+				err = ErrServerClosed
 			}
 			t.closed(err)
 			if t.buf.Len() == 0 {
@@ -261,5 +300,5 @@ func (t *lineTap) Read(p []byte) (int, error) {
 	return t.buf.Read(p)
 }
 
-// errServerClosed is the cause when a stdio server closes its output.
-var errServerClosed = errors.New("the server closed the connection")
+// ErrServerClosed is the cause when a stdio server closes its output.
+var ErrServerClosed = errors.New("the server closed the connection")

@@ -1,0 +1,87 @@
+package servers
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"slices"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/servers/config"
+)
+
+// process is a running stdio server.
+type process struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.Reader
+	exited chan struct{}
+	err    error
+}
+
+// startProcess starts the server of cfg; exited is called with the reason
+// when it exits, before stop returns.
+func startProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*process, error) {
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Dir = cfg.Cwd
+	cmd.Env = os.Environ()
+	for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
+		cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
+	}
+	cmd.Stderr = stderr
+	inOwnGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
+	}
+	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	go func() {
+		p.err = cmd.Wait()
+		exited(p.exitErr())
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+func (p *process) exitErr() error {
+	if p.err != nil {
+		return fmt.Errorf("the server exited: %w", p.err)
+	}
+	return errors.New("the server exited")
+}
+
+// stop closes the server's stdin, as the spec's shutdown asks, then
+// escalates to SIGTERM and SIGKILL for its whole process group.
+func (p *process) stop() {
+	p.stdin.Close()
+	if !p.waitExit(2 * time.Second) {
+		signalGroup(p.cmd, sigTerm)
+		if !p.waitExit(2 * time.Second) {
+			signalGroup(p.cmd, sigKill)
+			<-p.exited
+		}
+	}
+	signalGroup(p.cmd, sigKill) // the server is gone: leave none of its children behind
+}
+
+// waitExit reports whether the server exits within d.
+func (p *process) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}

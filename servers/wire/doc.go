@@ -1,0 +1,26 @@
+// Package wire wraps mcp-go v1.2.1's client transports (stdio, Streamable
+// HTTP and HTTP+SSE) where they fall short of a client whose answers come
+// from a person and may take minutes. Each gap it fills:
+//
+//   - elicitation/create arrives decoded into maps, which loses the order of
+//     the schema's fields: taps (lineTap on stdio, sseTap on HTTP) keep each
+//     request's raw bytes, and the wire answers from them;
+//   - a handler's error goes back as -32603: the wire answers with the
+//     *RPCError its AnswerFunc returns, such as -32602 for unusable params;
+//   - notifications/cancelled is only passed on: the wire ends the
+//     request's context and sends no answer;
+//   - on Streamable HTTP a server's request gets 30 seconds, and on HTTP+SSE
+//     one that reuses a pending call's id is taken for that call's
+//     response: sseTap takes requests out of the event streams and the wire
+//     answers them with POSTs of its own, however long the person takes;
+//   - a server's request outside any POST needs the standalone GET stream,
+//     whose option mcp-go deprecates and which then pins sessions to
+//     revisions before 2026-07-28: see continuousListening;
+//   - any answer to the server/discover probe is taken for a 2026-07-28
+//     server, even a legacy server's {}: the wire turns an answer without a
+//     supported version into "method not found";
+//   - the elicitations of 2026-07-28 input_required results reach the
+//     handler decoded: WithInputs records their raw bytes for InputParams.
+//
+// Close ends every answer the wire started and waits for it.
+package wire

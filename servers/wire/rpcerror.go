@@ -1,0 +1,16 @@
+package wire
+
+import "fmt"
+
+// CodeInvalidParams is the JSON-RPC error code of a request whose
+// parameters cannot be used.
+const CodeInvalidParams = -32602
+
+// RPCError is a JSON-RPC error to send back instead of a result.
+type RPCError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
