@@ -248,7 +248,7 @@ func TestTabFollowsFieldOrder(t *testing.T) {
 				order = append(order, r.field.Name)
 			}
 		}
-		test.FocusNext(c)
+		c.FocusNext()
 	}
 	if !slices.Equal(order, []string{"z", "a", "m"}) {
 		t.Errorf("focus order %v", order)

@@ -36,7 +36,7 @@ func (t *target) resolve(command []string) (config.Server, error) {
 		}
 	}
 	if given != 1 {
-		return config.Server{}, errors.New("name exactly one target: -server NAME, -url URL or -- COMMAND ARGS...")
+		return config.Server{}, errors.New("name exactly one target: -server NAME, -url URL, or a command line after --")
 	}
 	switch {
 	case t.server != "":

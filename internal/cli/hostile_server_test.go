@@ -95,6 +95,7 @@ func serveHostile(args []string) int {
 	srv := server.NewMCPServer(h.joined, h.joined,
 		server.WithTitle(h.joined),
 		server.WithToolCapabilities(false),
+		//lint:ignore SA1019 it asks through elicitation/create, as a 2025 server does
 		server.WithLegacyServerInitiatedRequests(),
 	)
 	srv.AddTool(mcp.NewTool(hostileAsk, mcp.WithDescription(h.joined)),

@@ -15,7 +15,7 @@ import (
 )
 
 // ErrNotRunning means no Elicit Desk serves the endpoint.
-var ErrNotRunning = errors.New("Elicit Desk is not running")
+var ErrNotRunning = errors.New("no Elicit Desk app is running")
 
 // handshakeWait bounds the handshake: the app answers it at once.
 const handshakeWait = 5 * time.Second
