@@ -1,6 +1,7 @@
-// Package trust judges what an MCP server sends before Elicit Desk shows it.
-// Everything a server sends is untrusted: its messages, names and links may
-// hide text, imitate another site or speak for another server. The package
-// turns such strings into text that is safe to show, and says in plain
-// sentences what a person should know before acting on them.
+// Package trust judges what an MCP server sends before a person acts on
+// it: whether a link opens what it seems to (InspectLink: its real host and
+// registrable domain, and warnings about punycode, mixed scripts, IP
+// addresses, user:password and plain http), and whether who asks may not be
+// who they seem (IdentityWarnings). It says so in plain sentences; showing
+// the server's own words safely is package untrusted's job.
 package trust
