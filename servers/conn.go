@@ -208,6 +208,9 @@ func (c *Conn) Tools(ctx context.Context) ([]mcp.Tool, error) {
 // CallTool calls a tool. Elicitations it triggers, by request or as
 // 2026-07-28 input requests, go to the router like any other.
 func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	if args == nil {
+		args = map[string]any{} // arguments is an object: servers refuse null
+	}
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args

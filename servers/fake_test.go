@@ -166,3 +166,20 @@ func TestCancelledRequestGetsNoAnswer(t *testing.T) {
 		t.Fatalf("the server got an answer for %s", m.ID)
 	}
 }
+
+// TestCallWithoutArgumentsSendsAnObject: a call with no arguments (a script's
+// call through the app, the Servers window's empty form) sends {}, not
+// null, which the TypeScript SDK's servers refuse.
+func TestCallWithoutArgumentsSendsAnObject(t *testing.T) {
+	f := newFakeServer(t)
+	c, _ := dialFake(t, f)
+	go c.CallTool(t.Context(), "ask", nil)
+	m := f.serveLegacy("tools/call")
+	var params struct {
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	json.Unmarshal(m.Params, &params)
+	if string(params.Arguments) != "{}" {
+		t.Errorf("tools/call params %s: arguments should be {}", m.Params)
+	}
+}
