@@ -1,0 +1,20 @@
+//go:build linux || darwin || freebsd
+
+package endpoint
+
+import "net"
+
+// peerUID returns the UID of the process at the other end of c, as the
+// kernel recorded it when that process connected or listened.
+func peerUID(c *net.UnixConn) (int, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	uid := -1
+	cerr := raw.Control(func(fd uintptr) { uid, err = socketPeerUID(int(fd)) })
+	if cerr != nil {
+		return 0, cerr
+	}
+	return uid, err
+}
