@@ -57,26 +57,26 @@ func runApp(args []string, stdout, stderr terminal) int {
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server
 	if err == nil {
-		ep, err = endpoint.Listen(ctx, path, deskEndpoint{d}, log)
+		ep, err = endpoint.Listen(ctx, path, deskEndpoint{ctx, d}, log)
 	}
 	switch {
-	case err == endpoint.ErrRunning:
+	case errors.Is(err, endpoint.ErrRunning):
 		stdout.Linef("Elicit Desk is already running; it was brought to the front.")
 		return 0
-	case errors.Is(err, endpoint.ErrRunning), errors.Is(err, endpoint.ErrNotPrivate):
+	case errors.Is(err, endpoint.ErrSilent), errors.Is(err, endpoint.ErrNotPrivate):
 		stderr.Linef("elicitdesk: %s", err)
 		return 1
 	case err != nil:
 		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
-	default:
-		defer ep.Close()
 	}
 	if err := d.Start(); err != nil {
+		ep.Close()
 		stderr.Linef("elicitdesk: %s", err)
 		return 2
 	}
 	a.Run() // Fyne quits on SIGINT and SIGTERM by itself
 	stop()
+	ep.Close() // before the desk: no request may reach a UI that is gone
 	d.Close()
 	return 0
 }
@@ -84,9 +84,15 @@ func runApp(args []string, stdout, stderr terminal) int {
 // deskEndpoint answers the endpoint's requests with the app: a second start
 // brings it forward, and `elicitdesk call -answer desk` has the tool called
 // on the app's own connection, so its requests reach the person's windows.
-type deskEndpoint struct{ d *app.Desk }
+type deskEndpoint struct {
+	app context.Context // ends when the app quits
+	d   *app.Desk
+}
 
 func (e deskEndpoint) Front(context.Context) error {
+	if e.app.Err() != nil {
+		return errors.New("the app is quitting") // its windows are gone
+	}
 	fyne.Do(e.d.Front)
 	return nil
 }

@@ -14,6 +14,9 @@ import (
 	"time"
 )
 
+// cancelWait bounds telling the app that a call was given up on.
+const cancelWait = time.Second
+
 // ErrNotRunning means no Elicit Desk serves the endpoint.
 var ErrNotRunning = errors.New("no Elicit Desk app is running")
 
@@ -109,20 +112,23 @@ func (c *Client) call(ctx context.Context, method string, params, result any) er
 	c.mu.Unlock()
 	defer c.forget(id)
 
-	if err := c.send(&message{ID: id, Method: method}, params); err != nil {
+	if err := c.send(ctx, &message{ID: id, Method: method}, params); err != nil {
 		return err
 	}
 	select {
 	case m := <-answer:
 		if m.Error != nil {
-			return received(m.Error)
+			return m.Error
 		}
 		if result == nil {
 			return nil
 		}
 		return json.Unmarshal(m.Result, result)
 	case <-ctx.Done():
-		c.send(&message{Method: methodCancelled}, cancelledParams{RequestID: id})
+		// Best effort: an app that does not read gets no more of our time.
+		tell, cancel := context.WithTimeout(context.Background(), cancelWait)
+		c.send(tell, &message{Method: methodCancelled}, cancelledParams{RequestID: id})
+		cancel()
 		return context.Cause(ctx)
 	case <-c.done:
 		return c.err
@@ -136,8 +142,11 @@ func (c *Client) forget(id json.RawMessage) {
 	c.mu.Unlock()
 }
 
-// send writes m with params.
-func (c *Client) send(m *message, params any) error {
+// send writes m with params. A message over MaxMessage is refused before
+// anything is written. When ctx ends during the write, the write stops; a
+// message cut short breaks the framing for every call, so the connection
+// is closed then.
+func (c *Client) send(ctx context.Context, m *message, params any) error {
 	if params != nil {
 		p, err := json.Marshal(params)
 		if err != nil {
@@ -149,9 +158,27 @@ func (c *Client) send(m *message, params any) error {
 	if err != nil {
 		return err
 	}
+	if len(line) > MaxMessage+1 {
+		return fmt.Errorf("the request is %d bytes; the app takes at most %d", len(line)-1, MaxMessage)
+	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_, err = c.c.Write(line)
+	interrupted := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(interrupted)
+		c.c.SetWriteDeadline(time.Now())
+	})
+	n, err := c.c.Write(line)
+	if !stop() {
+		<-interrupted
+		c.c.SetWriteDeadline(time.Time{})
+	}
+	if err != nil && n > 0 {
+		c.c.Close()
+	}
+	if err != nil && ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
 	return err
 }
 
@@ -179,15 +206,9 @@ func (c *Client) readLoop() {
 		case answer != nil:
 			answer <- &m
 		case m.Error != nil && string(m.ID) == nullID:
-			c.err = received(m.Error)
+			c.err = m.Error
 			return
 		}
 		// Else the answer to a call given up on: dropped.
 	}
-}
-
-// received is an error from the app. Its message is the peer's words, kept
-// as sent: whoever shows it goes through untrusted.
-func received(e *Error) *Error {
-	return &Error{Code: e.Code, Message: e.Message}
 }

@@ -11,10 +11,13 @@ import (
 	"time"
 )
 
-// ErrRunning is returned by Listen when another Elicit Desk of this user
-// runs already; it has been asked to come to the front. An error that
-// wraps ErrRunning says it did not answer in time.
-var ErrRunning = errors.New("elicitdesk is already running")
+// Listen's errors when another Elicit Desk of this user runs already.
+var (
+	// ErrRunning: it was asked to come to the front, and did.
+	ErrRunning = errors.New("elicitdesk is already running")
+	// ErrSilent: it holds the lock but did not answer in time.
+	ErrSilent = errors.New("elicitdesk is already running, but it does not answer")
+)
 
 // Timing of a start beside a running app.
 const (
@@ -60,9 +63,9 @@ func listen(ctx context.Context, path string, h Handler, log *slog.Logger, l lim
 		case errors.Is(err, ErrNotPrivate):
 			return nil, err
 		case ctx.Err() != nil:
-			return nil, fmt.Errorf("%w, but it does not answer: %w", ErrRunning, context.Cause(ctx))
+			return nil, fmt.Errorf("%w: %w", ErrSilent, context.Cause(ctx))
 		case time.Now().After(giveUp):
-			return nil, fmt.Errorf("%w, but it does not answer: %w", ErrRunning, err)
+			return nil, fmt.Errorf("%w: %w", ErrSilent, err)
 		}
 		t := time.NewTimer(retry) // it may be starting: locked, but not yet listening
 		select {

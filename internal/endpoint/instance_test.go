@@ -76,7 +76,7 @@ func TestStale(t *testing.T) {
 			path := socketPath(t)
 			tt.leave(t, path)
 			s, err := Listen(t.Context(), path, newHandler(), quiet())
-			if tt.ok != (err == nil) || errors.Is(err, ErrRunning) {
+			if tt.ok != (err == nil) || errors.Is(err, ErrRunning) || errors.Is(err, ErrSilent) {
 				t.Fatalf("Listen = %v, want ok %v", err, tt.ok)
 			}
 			if s == nil {
@@ -153,8 +153,8 @@ func TestSilentApp(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	s, err := Listen(ctx, path, newHandler(), quiet())
-	if s != nil || !errors.Is(err, ErrRunning) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Listen = %v, %v; want ErrRunning after the deadline", s, err)
+	if s != nil || !errors.Is(err, ErrSilent) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Listen = %v, %v; want ErrSilent after the deadline", s, err)
 	}
 	if d := time.Since(start); d > startWait {
 		t.Errorf("Listen took %v", d)

@@ -18,15 +18,17 @@ const socketName = "elicitdesk.sock"
 const maxPathLen = 103
 
 // DefaultPath returns where the endpoint's socket lives:
-// $XDG_RUNTIME_DIR/elicitdesk.sock when that directory is private to the
-// user, else elicitdesk.sock in a directory of Elicit Desk's own under the
+// elicitdesk.sock in the user's runtime directory when it is private to the
+// user ($XDG_RUNTIME_DIR, or where it would be when unset, /run/user/UID on
+// Linux, so a process started without the variable, by cron or a host with
+// a bare environment, finds the same app), else elicitdesk.sock in a directory of Elicit Desk's own under the
 // user's state home (~/.local/state/elicitdesk; ~/Library/Application
 // Support/elicitdesk on macOS; %LOCALAPPDATA%\elicitdesk on Windows),
 // created when missing. Never a shared temporary directory: another user
 // could claim a name there first. When even that path is too long for a
 // socket, the error says so and how to give a shorter runtime directory.
 func DefaultPath() (string, error) {
-	dir, err := privateDir(os.Getenv("XDG_RUNTIME_DIR"), filepath.Join(xdg.StateHome, "elicitdesk"))
+	dir, err := privateDir(xdg.RuntimeDir, filepath.Join(xdg.StateHome, "elicitdesk"))
 	if err != nil {
 		return "", err
 	}
@@ -48,6 +50,10 @@ func privateDir(runtime, fallback string) (string, error) {
 	}
 	if err := os.Mkdir(fallback, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 		return "", err
+	}
+	// A directory of our own that someone made looser is ours to tighten.
+	if fi, err := os.Lstat(fallback); err == nil && fi.IsDir() && checkOwner(fallback, fi) == nil && fi.Mode().Perm() != 0o700 {
+		os.Chmod(fallback, 0o700)
 	}
 	// What is there now may not be what Mkdir made: look before using it.
 	if err := checkDir(fallback); err != nil {

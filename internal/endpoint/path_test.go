@@ -32,7 +32,7 @@ func TestPrivateDir(t *testing.T) {
 			return private(t, filepath.Join(base, strings.Repeat("d", maxPathLen)))
 		}, missing, "fallback"},
 		{"own directory there already", unset, private, "fallback"},
-		{"own directory others may enter", unset, open, "refused"},
+		{"own directory others may enter is made private", unset, open, "fallback"},
 		{"own directory is a symbolic link", unset, symlink, "refused"},
 		{"own directory is a file", unset, file, "refused"},
 	}

@@ -72,8 +72,9 @@ type ToolCall struct {
 }
 
 // Error is a JSON-RPC error. A Handler may return one to choose the code;
-// any other error is sent with a generic code and its text. Errors a Client
-// receives have their message made safe to show (trust.Text).
+// any other error is sent with a generic code and its text. The message of
+// one a Client receives is the peer's words, as sent: whoever shows it
+// goes through package untrusted.
 type Error struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`

@@ -122,6 +122,9 @@ func (s *Server) sleep(d time.Duration) bool {
 // connection and waits until all of the server's goroutines have ended,
 // then removes the socket and gives up the lock so a new app can start.
 func (s *Server) Close() error {
+	if s == nil { // Listen failed: nothing to close
+		return nil
+	}
 	s.closeOnce.Do(func() {
 		s.stop()
 		err := s.ln.Close()

@@ -341,3 +341,42 @@ func TestNoGoroutineOutlivesClose(t *testing.T) {
 		t.Errorf("%d goroutines before, %d after Close:\n%s", before, n, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// TestCallToAnAppThatStopsReading: the app answers the handshake, then
+// reads nothing more. A call with large arguments fills the socket's
+// buffers, and still returns when its context ends.
+func TestCallToAnAppThatStopsReading(t *testing.T) {
+	path := socketPath(t)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		var hello message
+		line, _ := bufio.NewReader(c).ReadBytes('\n')
+		json.Unmarshal(line, &hello)
+		io.WriteString(c, `{"jsonrpc":"2.0","id":`+string(hello.ID)+`,"result":{"version":1}}`+"\n")
+		<-t.Context().Done() // and read nothing more
+	}()
+	c, err := Dial(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	big := map[string]any{"blob": strings.Repeat("x", MaxMessage-1024)}
+	if _, err := c.CallTool(ctx, ToolCall{Server: "demo", Tool: "echo", Arguments: big}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("CallTool = %v, want the context's deadline", err)
+	}
+	tooBig := map[string]any{"blob": strings.Repeat("x", MaxMessage)}
+	if _, err := c.CallTool(t.Context(), ToolCall{Server: "demo", Tool: "echo", Arguments: tooBig}); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("CallTool over MaxMessage = %v, want it refused before sending", err)
+	}
+}
