@@ -58,8 +58,9 @@ type Manager struct {
 	dial      dialFunc
 	feed      *statusFeed
 
-	mu   sync.Mutex
-	sups map[string]*supervisor
+	mu     sync.Mutex
+	sups   map[string]*supervisor
+	closed bool // Close has begun: Apply starts nothing
 }
 
 // NewManager returns a manager routing every elicitation to router. onStatus,
@@ -75,6 +76,9 @@ func NewManager(router *Router, log *slog.Logger, onStatus func(Status)) *Manage
 func (m *Manager) Apply(cfg *config.File) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.closed { // a config change that raced with Close
+		return
+	}
 	seen := map[string]bool{}
 	for _, sc := range cfg.Servers {
 		if seen[sc.Name] {
@@ -173,6 +177,7 @@ func (m *Manager) Watch(ctx context.Context, path string) error {
 // status change has been passed on.
 func (m *Manager) Close() {
 	m.mu.Lock()
+	m.closed = true
 	sups := m.sups
 	m.sups = map[string]*supervisor{}
 	m.mu.Unlock()
@@ -223,14 +228,21 @@ func (s *supervisor) run(ctx context.Context) {
 			s.set(StateReady, nil, conn)
 			wait = s.m.backoff.Min
 			err = s.watch(ctx, conn)
+		}
+		// The state first: closing can take seconds, and a closing
+		// connection must not be handed out as ready.
+		if ctx.Err() != nil {
+			s.set(StateStopped, nil, nil)
+		} else {
+			s.m.log.Warn("server connection failed", "server", s.cfg.Name, "err", err, "retry_in", wait)
+			s.set(StateFailed, err, nil)
+		}
+		if conn != nil {
 			conn.Close()
 		}
 		if ctx.Err() != nil {
-			s.set(StateStopped, nil, nil)
 			return
 		}
-		s.m.log.Warn("server connection failed", "server", s.cfg.Name, "err", err, "retry_in", wait)
-		s.set(StateFailed, err, nil)
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:

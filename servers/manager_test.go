@@ -266,3 +266,14 @@ func TestWaitReady(t *testing.T) {
 		t.Errorf("a disabled server: %v, want the context's deadline", err)
 	}
 }
+
+// TestApplyAfterClose: a config change that races with Close starts
+// nothing, since nothing would stop what it started.
+func TestApplyAfterClose(t *testing.T) {
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
+	m.Close()
+	m.Apply(&config.File{Servers: []config.Server{demoStdio(t)}})
+	if st := m.Statuses(); len(st) != 0 {
+		t.Fatalf("a closed manager runs %v", st)
+	}
+}

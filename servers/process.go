@@ -32,6 +32,9 @@ func startProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*pro
 		cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
 	}
 	cmd.Stderr = stderr
+	// A child that left the server's process group may hold stderr open
+	// for ever; once the server has exited, Wait gives it this long.
+	cmd.WaitDelay = 2 * time.Second
 	inOwnGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
