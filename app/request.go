@@ -108,10 +108,13 @@ func outcome(a forms.Action) history.Outcome {
 // server's own words in it are untrusted.
 func staleReason(ctx context.Context) string {
 	cause := context.Cause(ctx)
-	if cause == nil {
-		return "The request is no longer waiting."
+	text := ""
+	if cause != nil {
+		text = strings.ReplaceAll(untrusted.Text(cause.Error()).Block(), "\n", ": ")
 	}
-	text := strings.ReplaceAll(untrusted.Text(cause.Error()).Block(), "\n", ": ")
+	if text == "" {
+		return "The request is no longer waiting. Nothing was sent."
+	}
 	first, size := utf8.DecodeRuneInString(text)
 	return string(unicode.ToUpper(first)) + text[size:] + ". Nothing was sent."
 }

@@ -76,8 +76,8 @@ func rowOf(e history.Entry) row {
 	return row{
 		when:     e.Received.Local().Format("2006-01-02 15:04"),
 		server:   untrusted.Text(e.Server.Name).Line(),
-		outcome:  string(e.Outcome),
-		headline: untrusted.Text(e.Headline(120)).Block(),
+		outcome:  untrusted.Text(e.Outcome).Line(), // read back from the file
+		headline: e.Headline(120),
 	}
 }
 

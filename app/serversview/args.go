@@ -14,6 +14,8 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/textpos"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // inputSchema is a tool's inputSchema as JSON, properties in the server's order.
@@ -31,7 +33,7 @@ func inputSchema(t mcp.Tool) (json.RawMessage, error) {
 func argsForm(t mcp.Tool) (schema *forms.Schema, why string) {
 	raw, err := inputSchema(t)
 	if err != nil {
-		return nil, "The inputSchema cannot be read: " + err.Error()
+		return nil, "The inputSchema cannot be read: " + untrusted.Text(err.Error()).Line()
 	}
 	s, err := forms.Parse(raw)
 	if err == nil {
@@ -39,12 +41,12 @@ func argsForm(t mcp.Tool) (schema *forms.Schema, why string) {
 	}
 	var se *forms.SchemaError
 	if !errors.As(err, &se) {
-		return nil, "The inputSchema cannot be read: " + err.Error()
+		return nil, "The inputSchema cannot be read: " + untrusted.Text(err.Error()).Line()
 	}
 	var lines []string
 	for _, p := range se.Problems {
 		if p.Severity == forms.Fatal {
-			lines = append(lines, p.Path+": "+p.Message)
+			lines = append(lines, untrusted.Text(p.Path).Line()+": "+untrusted.Text(p.Message).Line())
 		}
 	}
 	return nil, "A form cannot show this tool's arguments, so they are entered as JSON:\n" + strings.Join(lines, "\n")
@@ -117,7 +119,7 @@ func fillForm(f *forms.Form, args map[string]any) error {
 			return fmt.Errorf("the form has no field %q", name)
 		}
 		if err := f.Set(name, args[name]); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return err // it names the field
 		}
 	}
 	return nil

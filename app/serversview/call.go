@@ -172,7 +172,7 @@ func (c *callWindow) showJSON(text string) {
 func (c *callWindow) callJSON() {
 	args, err := parseArgs(c.jsonText.Text)
 	if err != nil {
-		c.jsonErr.SetText("Not a JSON object: " + err.Error())
+		c.jsonErr.SetText("Not a JSON object: " + untrusted.Text(err.Error()).Line())
 		c.jsonErr.Show()
 		return
 	}
@@ -184,13 +184,13 @@ func (c *callWindow) callJSON() {
 func (c *callWindow) switchEditor(toJSON bool) {
 	if toJSON {
 		args, _ := parseArgs(string(c.form.Content()))
-		c.showJSON(argsJSON(args))
+		c.showJSON(untrusted.JSON([]byte(argsJSON(args)))) // keys are the server's property names
 		return
 	}
 	f, err := c.formWith(c.jsonText.Text)
 	if err != nil {
 		c.setJSONChecked(true)
-		c.jsonErr.SetText("The form cannot show this JSON: " + err.Error())
+		c.jsonErr.SetText("The form cannot show this JSON: " + untrusted.Text(err.Error()).Line())
 		c.jsonErr.Show()
 		return
 	}

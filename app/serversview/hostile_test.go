@@ -1,6 +1,7 @@
 package serversview
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -39,6 +40,15 @@ func TestHostileServers(t *testing.T) {
 			c := w.calls[s+"\x00"+s]
 			uitest.Check(t, "call arguments", uitest.WindowTexts(c.win))
 			uitest.CheckWidth(t, "call arguments", c.win.Content(), 900)
+			// A schema no form can show goes to the JSON editor, saying why
+			// in the server's words; a value the form cannot take says so too.
+			nested := mcp.Tool{Name: s, RawInputSchema: []byte(`{"type":"object","properties":{` + quoteJSON(s) + `:{"type":"object"}}}`)}
+			w.openCall(s+"-nested", nested)
+			uitest.Check(t, "call arguments as JSON", uitest.WindowTexts(w.calls[s+"-nested\x00"+s].win))
+			c.switchEditor(true)
+			c.jsonText.SetText(`{` + untrusted.JSON([]byte(quoteJSON(s))) + `: 1}`) // a person types escapes
+			c.switchEditor(false)
+			uitest.Check(t, "call arguments that do not fit the form", uitest.WindowTexts(c.win))
 			for _, end := range []struct {
 				name string
 				res  *mcp.CallToolResult
@@ -54,4 +64,10 @@ func TestHostileServers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// quoteJSON is s as a JSON string.
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
 	"os/signal"
 	"sync"
 	"syscall"
@@ -49,7 +48,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 		stderr.Linef("usage: elicitdesk tools (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
 		return 2
 	}
-	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, slog.Default()), stderr)
+	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
 	if err != nil {
 		stderr.Linef("elicitdesk tools: %s", err)
 		return 1
@@ -89,7 +88,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 		return callThroughDesk(t, command, *tool, toolArgs, stdout, stderr)
 	}
 	stderr = terminal{&syncWriter{w: stderr.w}} // the answerer and the connection's log write too
-	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
+	router := servers.NewRouter(servers.DefaultLimits, stderr.Logger())
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
 		stderr.Linef("elicitdesk call: %s", err)
