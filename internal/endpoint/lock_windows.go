@@ -7,8 +7,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// openLock opens or creates the lock file at path. Windows has no
-// O_NOFOLLOW; checkDir has refused a reparse point as the directory.
+// openLock opens or creates the lock file at path. Gap: Windows has no
+// O_NOFOLLOW, and checkDir refuses a symbolic link but not a junction (Go
+// reports one as irregular, not as a link); the directory's default ACL,
+// which only the user may write, is what keeps others from placing one.
 func openLock(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 }

@@ -101,9 +101,10 @@ func continuousListening() transport.StreamableHTTPCOption {
 	return transport.WithContinuousListening()
 }
 
-// RequiresLegacyProtocol reports false: the GET stream of
-// continuousListening is opened only for sessions that predate 2026-07-28,
-// so any revision can be negotiated.
+// RequiresLegacyProtocol reports false. Over Streamable HTTP, the GET
+// stream of continuousListening is opened only for sessions that predate
+// 2026-07-28, so any revision can be negotiated; mcp-go's SSE transport
+// does not have the method, and false is what mcp-go assumes then.
 func (w *httpWire) RequiresLegacyProtocol() bool { return false }
 
 // Close closes the wire, then the idle connections its client kept: their
