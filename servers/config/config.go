@@ -149,7 +149,8 @@ func (c *File) Server(name string) (Server, bool) {
 }
 
 // Save writes c to c.Path atomically, with entries in order and 2-space
-// indent. Keys Elicit Desk does not know, and values it could not read, are
+// indent. A symlinked path is written through to its target, which keeps
+// its mode; a new file is made 0600. Keys Elicit Desk does not know, and values it could not read, are
 // written back as they were so other clients' settings survive; this needs a
 // File from Load or Ensure rather than a fresh one.
 func (c *File) Save() error {
