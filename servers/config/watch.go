@@ -29,11 +29,7 @@ func Watch(ctx context.Context, path string, onChange func(*File, error)) error 
 		return fmt.Errorf("watching %s: %w", path, err)
 	}
 	path = filepath.Clean(path)
-	if err := w.Add(filepath.Dir(path)); err != nil {
-		w.Close()
-		return fmt.Errorf("watching %s: %w", path, err)
-	}
-	f := &follower{w: w, dirs: map[string]bool{filepath.Dir(path): true}}
+	f := &follower{w: w, dirs: map[string]bool{}}
 	if err := f.follow(linkChain(path)); err != nil {
 		w.Close()
 		return fmt.Errorf("watching %s: %w", path, err)
@@ -45,7 +41,7 @@ func Watch(ctx context.Context, path string, onChange func(*File, error)) error 
 // follower watches the directories of the files a chain of links passes through.
 type follower struct {
 	w     *fsnotify.Watcher
-	names []string        // the chain from the path to its target
+	names []string        // the chain from the path to its target, as events name them
 	dirs  map[string]bool // directories being watched
 }
 
@@ -53,11 +49,17 @@ type follower struct {
 // longer on the chain. A directory that cannot be watched is reported,
 // and the others are still watched.
 func (f *follower) follow(names []string) error {
-	f.names = names
+	f.names = f.names[:0]
 	want := make(map[string]bool, len(names))
 	var errs []error
 	for _, n := range names {
+		// One directory reached under two names would get one watch,
+		// reporting events under one name only; its real path is unique.
 		dir := filepath.Dir(n)
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		f.names = append(f.names, filepath.Join(dir, filepath.Base(n)))
 		want[dir] = true
 		if !f.dirs[dir] {
 			if err := f.w.Add(dir); err != nil {

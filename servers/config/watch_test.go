@@ -212,3 +212,52 @@ func TestWatchSymlink(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchSymlinkThroughDirAlias links servers.json to a file beside it
+// through a symlinked directory: one directory under two names, which must
+// still be watched for both the link and its target.
+func TestWatchSymlinkThroughDirAlias(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	ended := leaktest.Check(t)
+	dir := t.TempDir()
+	alias := filepath.Join(t.TempDir(), "alias")
+	if err := os.Symlink(dir, alias); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, server string) {
+		t.Helper()
+		data := `{"mcpServers": {"` + server + `": {"command": "c"}}}`
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("real.json", "first")
+	link := filepath.Join(dir, "servers.json")
+	if err := os.Symlink(filepath.Join(alias, "real.json"), link); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	waitFor := watchResults(t, ctx, link)
+	wait := func(name string) {
+		t.Helper()
+		waitFor(fmt.Sprintf("server %q", name), func(r result) bool {
+			return r.err == nil && len(r.c.Servers) == 1 && r.c.Servers[0].Name == name
+		})
+	}
+
+	write("real.json", "edited")
+	wait("edited")
+	write("other.json", "other")
+	if err := os.Symlink(filepath.Join(alias, "other.json"), link+".new"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(link+".new", link); err != nil {
+		t.Fatal(err)
+	}
+	wait("other")
+	cancel()
+	ended()
+}
