@@ -159,6 +159,45 @@ func TestManagerWatchesConfig(t *testing.T) {
 	waitFor(t, "one gone", func() bool { return len(m.Statuses()) == 1 && m.Statuses()[0].Name == "two" })
 }
 
+// TestManagerWatchesSymlinkedConfig disables a server the way the Servers
+// window does, by saving servers.json, when that file is a symlink to one
+// in another directory: the save goes through the link, and the server stops.
+func TestManagerWatchesSymlinkedConfig(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	target := filepath.Join(t.TempDir(), "shared.json")
+	demo := demoStdio(t)
+	if err := (&config.File{Path: target, Servers: []config.Server{demo}}).Save(); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "servers.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
+	defer m.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := m.Watch(ctx, link); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "demo ready", func() bool { return statusOf(m, "demo").State == StateReady })
+
+	cfg, err := config.Load(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Servers[0].Disabled = true
+	if err := cfg.Save(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "demo disabled", func() bool { return statusOf(m, "demo").State == StateDisabled })
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("servers.json is no longer a symlink: %v (%v)", fi.Mode(), err)
+	}
+}
+
 // TestSameConfigConsidersEveryField changes each field of config.Server in
 // turn and checks that sameConfig sees it, unless the field is known to
 // change nothing about connecting: a field added to config.Server fails

@@ -9,16 +9,25 @@ import (
 	"path/filepath"
 )
 
-// Write replaces path with data, with mode perm, through a temporary file
-// beside it, fsync and a rename. A symlinked path is written through to
-// its target, so a dotfiles link stays a link.
+// Write replaces path with data through a temporary file beside it, fsync
+// and a rename. A symlinked path is written through to its target, so a
+// dotfiles link stays a link. A file that exists keeps its mode and, where
+// the system allows, its owner, since the rename would otherwise reset them;
+// a new file gets perm.
 func Write(path string, data []byte, perm fs.FileMode) error {
 	if target, err := filepath.EvalSymlinks(path); err == nil {
 		path = target
 	}
+	old, statErr := os.Stat(path)
+	if statErr == nil {
+		perm = old.Mode().Perm()
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
+	}
+	if statErr == nil {
+		keepOwner(f, old)
 	}
 	_, err = f.Write(data)
 	if err == nil {

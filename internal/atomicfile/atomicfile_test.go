@@ -33,10 +33,12 @@ func TestWriteThroughSymlink(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks need privileges on Windows")
 	}
-	dir := t.TempDir()
-	target := filepath.Join(dir, "real.json")
-	link := filepath.Join(dir, "link.json")
-	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+	target := filepath.Join(t.TempDir(), "real.json")
+	link := filepath.Join(t.TempDir(), "link.json")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(target, 0o644); err != nil { // past the umask
 		t.Fatal(err)
 	}
 	if err := os.Symlink(target, link); err != nil {
@@ -50,6 +52,12 @@ func TestWriteThroughSymlink(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(target); string(got) != "new" {
 		t.Fatalf("target holds %q", got)
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("target mode %v (%v), want the 0644 it had", fi.Mode(), err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(link), ".*.tmp")); len(left) > 0 {
+		t.Errorf("temporary files beside the link: %v", left)
 	}
 }
 

@@ -149,7 +149,8 @@ func (c *File) Server(name string) (Server, bool) {
 }
 
 // Save writes c to c.Path atomically, with entries in order and 2-space
-// indent. Keys Elicit Desk does not know, and values it could not read, are
+// indent. A symlinked path is written through to its target, which keeps
+// its mode; a new file is made 0600. Keys Elicit Desk does not know, and values it could not read, are
 // written back as they were so other clients' settings survive; this needs a
 // File from Load or Ensure rather than a fresh one.
 func (c *File) Save() error {
@@ -163,11 +164,7 @@ func (c *File) Save() error {
 // parse parses a whole file; name prefixes positions in errors.
 func parse(name string, data []byte) (*File, error) {
 	src := source{name: name, data: bytes.TrimPrefix(data, []byte("\uFEFF"))}
-	if err := json.Unmarshal(src.data, new(json.RawMessage)); err != nil {
-		off := 0
-		if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-			off = int(se.Offset) - 1 // Offset counts the offending byte
-		}
+	if off, err := checkSyntax(src.data); err != nil {
 		return nil, src.errorf(off, "%w", err)
 	}
 	members, ok := objectMembers(src.data, 0)
@@ -178,6 +175,9 @@ func parse(name string, data []byte) (*File, error) {
 	found := false
 	for _, m := range members {
 		if m.key != serversKey {
+			if m.deep != 0 { // no entry to blame, and Save could not write it back
+				return nil, src.errorf(m.deep, "%q %w", m.key, errTooDeep)
+			}
 			c.top = append(c.top, m)
 			continue
 		}
@@ -238,6 +238,10 @@ func parseServer(src source, e member) Server {
 			continue
 		}
 		seen[f.key] = true
+		if f.deep != 0 {
+			fail(f.deep, "%q %w", f.key, errTooDeep)
+			continue
+		}
 		k, known := keyNamed(f.key)
 		if !known {
 			warn(f.keyOff, "unknown key %q ignored", f.key)
@@ -318,6 +322,9 @@ func (c *File) marshal() ([]byte, error) {
 		var list objectWriter
 		for _, s := range c.Servers {
 			v, err := s.entryJSON()
+			if err == nil && nestsTooDeep(v) {
+				err = fmt.Errorf("%w; remove the entry or its deep value", errTooDeep)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("server %q: %w", s.Name, err)
 			}

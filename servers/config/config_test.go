@@ -1,12 +1,15 @@
 package config
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -348,6 +351,93 @@ func TestServer(t *testing.T) {
 	}
 }
 
+// TestLoadConfigDeepValue nests a value inside one entry: past maxDepth it
+// spoils only that entry, with the position of the first bracket too deep,
+// and Save names the entry rather than losing its value.
+func TestLoadConfigDeepValue(t *testing.T) {
+	tests := []struct {
+		name  string
+		depth int
+		key   string // the deep value's key in entry "deep"
+		ok    bool   // whether the entry loads and saves
+	}{
+		{"unknown key at the limit", maxDepth, "x", true},
+		{"unknown key one past the limit", maxDepth + 1, "x", false},
+		{"unknown key 100000 deep", 100_000, "x", false},
+		{"known key 100000 deep", 100_000, "args", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			prefix := `    "deep": {"command": "d", "` + tt.key + `": `
+			data := "{\n  \"mcpServers\": {\n    \"before\": {\"command\": \"b\"},\n" +
+				prefix + strings.Repeat("[", tt.depth) + strings.Repeat("]", tt.depth) + "},\n" +
+				"    \"after\": {\"url\": \"https://example.com/mcp\"}\n  }\n}\n"
+			path := filepath.Join(t.TempDir(), "servers.json")
+			if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Load(path)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if len(c.Servers) != 3 || c.Servers[0].Err != nil || c.Servers[2].Err != nil {
+				t.Fatalf("the other entries must load: %+v", c.Servers)
+			}
+			deep := c.Servers[1]
+			if tt.ok {
+				if deep.Err != nil {
+					t.Fatalf("entry within the limit: Err %v", deep.Err)
+				}
+				if err := c.Save(); err != nil {
+					t.Fatalf("Save: %v", err)
+				}
+				back, err := Load(path)
+				if err != nil || len(back.Servers) != 3 || back.Servers[1].Err != nil ||
+					bytes.Count(back.Servers[1].raw, []byte("[")) != tt.depth {
+					t.Fatalf("the value did not survive Save: %v", err)
+				}
+				return
+			}
+			// The bracket one past the limit, on line 4.
+			want := fmt.Sprintf(`servers.json:4:%d: %q nests deeper than %d levels`, len(prefix)+maxDepth+1, tt.key, maxDepth)
+			if deep.Err == nil || deep.Err.Error() != want {
+				t.Errorf("Err\n got %v\nwant %s", deep.Err, want)
+			}
+			c.Servers[0].Disabled = true
+			if err := c.Save(); err == nil || !errors.Is(err, errTooDeep) || !strings.Contains(err.Error(), `server "deep"`) {
+				t.Errorf("Save = %v, want an error naming server \"deep\"", err)
+			}
+			if got, _ := os.ReadFile(path); string(got) != data {
+				t.Error("a failed Save changed the file")
+			}
+		})
+	}
+}
+
+// TestLoadConfigDeepWholeFile covers deep values that do spoil the whole
+// file: one outside any entry, and a syntax error behind one, which must be
+// reported where it is rather than as the depth encoding/json gives up at.
+func TestLoadConfigDeepWholeFile(t *testing.T) {
+	deep := strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000)
+	tests := []struct {
+		name, data, want string
+	}{
+		{"top-level key", `{"other": ` + deep + `, "mcpServers": {}}`,
+			fmt.Sprintf(`servers.json:1:%d: "other" nests deeper than %d levels`, len(`{"other": `)+maxDepth+1, maxDepth)},
+		{"missing comma after a deep value", `{"mcpServers": {"a": {"x": ` + deep + ` "command": "c"}}}`,
+			fmt.Sprintf(`servers.json:1:%d: invalid character '"' after object key:value pair`, len(`{"mcpServers": {"a": {"x": `)+len(deep)+2)},
+		{"text after a deep value", `{"mcpServers": {"a": {"x": ` + deep + `}}} x`,
+			fmt.Sprintf(`servers.json:1:%d: invalid character 'x' after top-level value`, len(`{"mcpServers": {"a": {"x": `)+len(deep)+5)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := parse("servers.json", []byte(tt.data)); err == nil || err.Error() != tt.want {
+				t.Errorf("error\n got %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+}
+
 // FuzzLoad checks the loader never panics and that whatever it
 // accepts survives a Save unchanged in meaning.
 func FuzzLoad(f *testing.F) {
@@ -371,6 +461,9 @@ func FuzzLoad(f *testing.F) {
 			_ = s.Target()
 		}
 		out, err := c.marshal()
+		if errors.Is(err, errTooDeep) {
+			return // Load blamed the entry; Save refuses rather than lose its value
+		}
 		if err != nil {
 			t.Fatalf("marshal: %v", err)
 		}

@@ -16,6 +16,7 @@ type member struct {
 	keyOff int
 	valOff int
 	value  json.RawMessage
+	deep   int // file offset of the first bracket in value nested past maxDepth; 0 (never such a bracket) for none
 }
 
 // objectMembers splits valid JSON into the members of its top object, in
@@ -30,11 +31,12 @@ func objectMembers(data []byte, off int) (members []member, ok bool) {
 			return nil, false
 		}
 		valOff := skip(data, dec.InputOffset(), ": \t\r\n")
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
+		deep, err := skipValue(dec, maxDepth)
+		if err != nil {
 			return nil, false
 		}
-		members = append(members, member{key: key, keyOff: off + keyOff, valOff: off + valOff, value: v})
+		members = append(members, member{key: key, keyOff: off + keyOff, valOff: off + valOff,
+			value: data[valOff:dec.InputOffset()], deep: fileOffset(off, deep)})
 	}
 	return members, ok
 }
@@ -45,13 +47,21 @@ func arrayElements(data []byte, off int) (elements []member, ok bool) {
 	dec, ok := open(data, '[')
 	for ok && dec.More() {
 		valOff := skip(data, dec.InputOffset(), ", \t\r\n")
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
+		deep, err := skipValue(dec, maxDepth)
+		if err != nil {
 			return nil, false
 		}
-		elements = append(elements, member{valOff: off + valOff, value: v})
+		elements = append(elements, member{valOff: off + valOff, value: data[valOff:dec.InputOffset()], deep: fileOffset(off, deep)})
 	}
 	return elements, ok
+}
+
+// fileOffset moves a deep offset from skipValue into the file, keeping 0 for none.
+func fileOffset(off, deep int) int {
+	if deep == 0 {
+		return 0
+	}
+	return off + deep
 }
 
 // open starts decoding data, reporting whether it begins with delim.
