@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 func mustParse(t testing.TB, raw string) *Schema {
@@ -179,32 +177,6 @@ func TestEmptyForm(t *testing.T) {
 	res, errs, err := f.Accept()
 	if err != nil || len(errs) > 0 || string(res.Content) != `{}` {
 		t.Fatalf("%+v %v %v", res, errs, err)
-	}
-}
-
-func TestSecret(t *testing.T) {
-	tests := []struct {
-		name, title string
-		want        bool
-	}{
-		{"password", "", true},
-		{"apiKey", "", true},
-		{"api_key", "", true},
-		{"x", "Your API key", true},
-		{"githubToken", "", true},
-		{"cardNumber", "", true},
-		{"cvv", "", true},
-		{"clientSecret", "", true},
-		{"name", "Full name", false},
-		{"keyboard", "Keyboard layout", false},
-		{"spinner", "", false},
-		{"tokenizer", "", false},
-	}
-	for _, tt := range tests {
-		f := Field{Name: tt.name, Title: untrusted.Text(tt.title)}
-		if got := f.Secret(); got != tt.want {
-			t.Errorf("Secret(%q, %q) = %v, want %v", tt.name, tt.title, got, tt.want)
-		}
 	}
 }
 
