@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
@@ -134,7 +135,17 @@ func (f *Form) Errors() FieldErrors {
 
 // Content returns the JSON object Accept would send, fields in schema order.
 // Optional fields left empty are left out, not sent as "".
-func (f *Form) Content() json.RawMessage {
+func (f *Form) Content() json.RawMessage { return f.content(false) }
+
+// Review is Content as a person may see it: the value of each masked field
+// is a dot per character, as its input shows it, so reviewing the answer
+// does not reveal a password to someone looking over a shoulder.
+func (f *Form) Review() json.RawMessage { return f.content(true) }
+
+// maskDot is what a masked field shows for each character.
+const maskDot = "•"
+
+func (f *Form) content(masked bool) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, field := range f.Schema.Fields {
@@ -144,6 +155,9 @@ func (f *Form) Content() json.RawMessage {
 		}
 		if b.Len() > 1 {
 			b.WriteByte(',')
+		}
+		if s, ok := v.(string); ok && masked && field.Masked() {
+			v = strings.Repeat(maskDot, utf8.RuneCountInString(s))
 		}
 		name, _ := json.Marshal(field.Name)
 		val, _ := json.Marshal(v) // strings, numbers, bools and string slices always marshal

@@ -90,6 +90,10 @@ func (f *Field) Secret() bool {
 	return looksSecret(f.Name, true) || looksSecret(string(f.Title), true) || looksSecret(string(f.Description), false)
 }
 
+// Masked reports whether the field's input hides what is typed: a text
+// field that seems to ask for a secret. Review shows its value masked too.
+func (f *Field) Masked() bool { return f.Kind == Text && f.Secret() }
+
 // looksSecret reports whether s contains a secret term; isLabel admits the
 // terms that count only in a name or title.
 func looksSecret(s string, isLabel bool) bool {
