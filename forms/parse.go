@@ -113,22 +113,24 @@ func (l *linter) required(path string, n *node, fields []Field) {
 		l.fatal(path, "required must be an array of field names, not %s", article(n.kind))
 		return
 	}
+	// An index, not a search per name: a long required list against many
+	// properties would otherwise cost their product.
+	index := make(map[string]int, len(fields))
+	for j := range fields {
+		index[fields[j].Name] = j
+	}
 	for i, it := range n.items {
 		p := path + "/" + strconv.Itoa(i)
 		if it.kind != stringNode {
 			l.fatal(p, "required must list field names as strings, not %s", article(it.kind))
 			continue
 		}
-		found := false
-		for j := range fields {
-			if fields[j].Name == it.text {
-				fields[j].Required = true
-				found = true
-			}
-		}
+		j, found := index[it.text]
 		if !found {
 			l.fatal(p, "required names %q, which is not one of the properties", it.text)
+			continue
 		}
+		fields[j].Required = true
 	}
 }
 
