@@ -40,6 +40,12 @@ func analyze(raw []byte) (*Schema, []Problem, error) {
 	for _, p := range decodeProblems {
 		l.fatal(p.path, "%s", p.msg)
 	}
+	// A schema over the limits is refused before it is read field by
+	// field: its size alone is the problem, and reading it would cost what
+	// the limits are there to bound.
+	if l.limits("#", root) {
+		return nil, l.problems, nil
+	}
 	fields := l.root(root)
 	if hasFatal(l.problems) {
 		return nil, l.problems, nil
