@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -42,8 +39,8 @@ func NewForm(s *Schema) *Form {
 			} else {
 				in.text = field.visible(d)
 			}
-		case float64:
-			in.text = formatNumber(d)
+		case json.Number:
+			in.text = d.String()
 		case bool:
 			in.checked = d
 		case []string:
@@ -213,32 +210,28 @@ func requiredMsg(f *Field) string {
 	return ""
 }
 
-// jsonNumberSyntax is the number grammar of RFC 8259: what the person may type.
-var jsonNumberSyntax = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
-// parseNumber reads a typed number as the JSON number to send: integers
-// without a fraction, numbers as typed so no precision is lost.
+// parseNumber reads a typed number (JSON number syntax) as the JSON number
+// to send, every digit kept: integers written out without fraction or
+// exponent, other numbers as typed.
 func parseNumber(text string, k Kind) (json.Number, string) {
-	if !jsonNumberSyntax.MatchString(text) {
+	n, problem := parseExact(text)
+	switch problem {
+	case numberOK:
+	case notNumber:
 		if k == Integer {
 			return "", "Enter a whole number, like 42"
 		}
 		return "", "Enter a number, like 3.14"
-	}
-	x, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsInf(x, 0) {
-		return "", "The number is too large"
+	default:
+		return "", "The number is " + string(problem)
 	}
 	if k != Integer {
 		return json.Number(text), ""
 	}
-	if x != math.Trunc(x) {
+	if !n.Rat().IsInt() {
 		return "", "Must be a whole number"
 	}
-	if math.Abs(x) < 1<<53 {
-		return json.Number(strconv.FormatInt(int64(x), 10)), ""
-	}
-	return json.Number(strconv.FormatFloat(x, 'f', -1, 64)), ""
+	return json.Number(n.Rat().Num().String()), ""
 }
 
 // Set fills one field from a JSON value, as a script's answer file gives
@@ -258,15 +251,11 @@ func (f *Form) Set(name string, v any) error {
 		}
 		f.SetText(name, s)
 	case Number, Integer:
-		x, ok := toFloat(v)
+		x, ok := exactValue(v)
 		if !ok {
 			return fmt.Errorf("%s: must be a number", name)
 		}
-		text := formatNumber(x)
-		if n, isNum := v.(json.Number); isNum {
-			text = n.String()
-		}
-		f.SetText(name, text)
+		f.SetText(name, x.String())
 	case Boolean:
 		b, ok := v.(bool)
 		if !ok {
