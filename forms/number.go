@@ -92,6 +92,22 @@ func exactValue(v any) (*ExactNumber, bool) {
 	return n, problem == numberOK
 }
 
+// ratText writes r exactly in decimal, as short as it goes. A number read
+// from JSON has a finite decimal expansion, of at most as many digits as its
+// text; anything else is written as a fraction.
+func ratText(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	for digits := 1; digits <= maxNumberText; digits++ {
+		s := r.FloatString(digits)
+		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(r) == 0 {
+			return s
+		}
+	}
+	return r.RatString()
+}
+
 // ceilRat returns the smallest integer at or above r.
 func ceilRat(r *big.Rat) *big.Int {
 	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int))

@@ -80,3 +80,38 @@ func TestMinimumAboveMaximumExact(t *testing.T) {
 		t.Errorf("%v", problems)
 	}
 }
+
+// TestVerifyMessagesExact checks the full validator's messages for bounds
+// the form does not enforce itself: exact, never two equal-looking numbers.
+func TestVerifyMessagesExact(t *testing.T) {
+	s, err := Parse([]byte(`{"type":"object","properties":{
+		"a":{"type":"integer","exclusiveMinimum":9007199254740993},
+		"b":{"type":"number","exclusiveMaximum":0.1},
+		"c":{"type":"number","multipleOf":0.25}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := s.Verify([]byte(`{"a":9007199254740993,"b":0.1,"c":0.3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := FieldErrors{"a": "More than 9007199254740993", "b": "Less than 0.1", "c": "Must be a multiple of 0.25"}
+	for name, msg := range want {
+		if errs[name] != msg {
+			t.Errorf("%s: %q, want %q", name, errs[name], msg)
+		}
+	}
+}
+
+func TestRatText(t *testing.T) {
+	for _, text := range []string{"9007199254740993", "-0.1", "0.25", "1e-300", "123456789.000000001"} {
+		n, problem := parseExact(text)
+		if problem != numberOK {
+			t.Fatal(problem)
+		}
+		back, _ := parseExact(ratText(n.Rat()))
+		if back == nil || back.Rat().Cmp(n.Rat()) != 0 {
+			t.Errorf("ratText(%s) = %s, not the same number", text, ratText(n.Rat()))
+		}
+	}
+}
