@@ -1,9 +1,8 @@
 package forms
 
 import (
-	"encoding/json"
 	"fmt"
-	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -11,7 +10,8 @@ import (
 
 // Check returns what is wrong with v as this field's value, in plain words
 // for the person filling in the form, or "" when v is fine. v is a value as
-// encoding/json decodes it (json.Number or float64 for numbers).
+// encoding/json decodes it (json.Number or float64 for numbers; json.Number
+// keeps every digit).
 func (f *Field) Check(v any) string {
 	switch f.Kind {
 	case Text:
@@ -21,11 +21,11 @@ func (f *Field) Check(v any) string {
 		}
 		return f.checkText(s)
 	case Number, Integer:
-		x, ok := toFloat(v)
+		x, ok := exactValue(v)
 		if !ok {
 			return "Must be a number"
 		}
-		return f.checkNumber(x)
+		return f.checkNumber(x.Rat())
 	case Boolean:
 		if _, ok := v.(bool); !ok {
 			return "Must be true or false"
@@ -62,15 +62,17 @@ func (f *Field) checkText(s string) string {
 	return ""
 }
 
-func (f *Field) checkNumber(x float64) string {
-	if f.Kind == Integer && x != math.Trunc(x) {
+// checkNumber compares exactly, and names bounds as the server wrote them,
+// so no message reads "got 9.007199254740992 × 10¹⁵, want 9.007199254740992 × 10¹⁵".
+func (f *Field) checkNumber(x *big.Rat) string {
+	if f.Kind == Integer && !x.IsInt() {
 		return "Must be a whole number"
 	}
-	if f.Minimum != nil && x < *f.Minimum {
-		return "At least " + formatNumber(*f.Minimum)
+	if f.Minimum != nil && x.Cmp(f.Minimum.Rat()) < 0 {
+		return "At least " + f.Minimum.String()
 	}
-	if f.Maximum != nil && x > *f.Maximum {
-		return "At most " + formatNumber(*f.Maximum)
+	if f.Maximum != nil && x.Cmp(f.Maximum.Rat()) > 0 {
+		return "At most " + f.Maximum.String()
 	}
 	return ""
 }
@@ -93,21 +95,6 @@ func (f *Field) checkChoices(list []string) string {
 // offers reports whether value is one of the field's options.
 func (f *Field) offers(value string) bool {
 	return slices.ContainsFunc(f.Options, func(o Option) bool { return o.Value == value })
-}
-
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, !math.IsInf(x, 0) && !math.IsNaN(x)
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		return f, err == nil
-	}
-	return 0, false
 }
 
 func stringList(v any) ([]string, bool) {

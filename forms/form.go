@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
@@ -41,8 +39,8 @@ func NewForm(s *Schema) *Form {
 			} else {
 				in.text = field.visible(d)
 			}
-		case float64:
-			in.text = formatNumber(d)
+		case json.Number:
+			in.text = d.String()
 		case bool:
 			in.checked = d
 		case []string:
@@ -134,7 +132,17 @@ func (f *Form) Errors() FieldErrors {
 
 // Content returns the JSON object Accept would send, fields in schema order.
 // Optional fields left empty are left out, not sent as "".
-func (f *Form) Content() json.RawMessage {
+func (f *Form) Content() json.RawMessage { return f.content(false) }
+
+// Review is Content as a person may see it: the value of each masked field
+// is a dot per character, as its input shows it, so reviewing the answer
+// does not reveal a password to someone looking over a shoulder.
+func (f *Form) Review() json.RawMessage { return f.content(true) }
+
+// maskDot is what a masked field shows for each character.
+const maskDot = "•"
+
+func (f *Form) content(masked bool) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, field := range f.Schema.Fields {
@@ -144,6 +152,9 @@ func (f *Form) Content() json.RawMessage {
 		}
 		if b.Len() > 1 {
 			b.WriteByte(',')
+		}
+		if s, ok := v.(string); ok && masked && field.Masked() {
+			v = strings.Repeat(maskDot, utf8.RuneCountInString(s))
 		}
 		name, _ := json.Marshal(field.Name)
 		val, _ := json.Marshal(v) // strings, numbers, bools and string slices always marshal
@@ -199,32 +210,28 @@ func requiredMsg(f *Field) string {
 	return ""
 }
 
-// jsonNumberSyntax is the number grammar of RFC 8259: what the person may type.
-var jsonNumberSyntax = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
-// parseNumber reads a typed number as the JSON number to send: integers
-// without a fraction, numbers as typed so no precision is lost.
+// parseNumber reads a typed number (JSON number syntax) as the JSON number
+// to send, every digit kept: integers written out without fraction or
+// exponent, other numbers as typed.
 func parseNumber(text string, k Kind) (json.Number, string) {
-	if !jsonNumberSyntax.MatchString(text) {
+	n, problem := parseExact(text)
+	switch problem {
+	case numberOK:
+	case notNumber:
 		if k == Integer {
 			return "", "Enter a whole number, like 42"
 		}
 		return "", "Enter a number, like 3.14"
-	}
-	x, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsInf(x, 0) {
-		return "", "The number is too large"
+	default:
+		return "", "The number is " + string(problem)
 	}
 	if k != Integer {
 		return json.Number(text), ""
 	}
-	if x != math.Trunc(x) {
+	if !n.Rat().IsInt() {
 		return "", "Must be a whole number"
 	}
-	if math.Abs(x) < 1<<53 {
-		return json.Number(strconv.FormatInt(int64(x), 10)), ""
-	}
-	return json.Number(strconv.FormatFloat(x, 'f', -1, 64)), ""
+	return json.Number(n.Rat().Num().String()), ""
 }
 
 // Set fills one field from a JSON value, as a script's answer file gives
@@ -244,15 +251,11 @@ func (f *Form) Set(name string, v any) error {
 		}
 		f.SetText(name, s)
 	case Number, Integer:
-		x, ok := toFloat(v)
+		x, ok := exactValue(v)
 		if !ok {
 			return fmt.Errorf("%s: must be a number", name)
 		}
-		text := formatNumber(x)
-		if n, isNum := v.(json.Number); isNum {
-			text = n.String()
-		}
-		f.SetText(name, text)
+		f.SetText(name, x.String())
 	case Boolean:
 		b, ok := v.(bool)
 		if !ok {

@@ -7,11 +7,11 @@ func (f *Field) Placeholder() string {
 	case Number, Integer:
 		switch {
 		case f.Minimum != nil && f.Maximum != nil:
-			return "from " + formatNumber(*f.Minimum) + " to " + formatNumber(*f.Maximum)
+			return "from " + f.Minimum.String() + " to " + f.Maximum.String()
 		case f.Minimum != nil:
-			return formatNumber(*f.Minimum) + " or more"
+			return f.Minimum.String() + " or more"
 		case f.Maximum != nil:
-			return formatNumber(*f.Maximum) + " or less"
+			return f.Maximum.String() + " or less"
 		case f.Kind == Integer:
 			return "a whole number"
 		}

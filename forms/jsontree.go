@@ -13,10 +13,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/textpos"
 )
 
-// maxDepth bounds nesting: no elicitation schema needs more than a few levels,
-// and a bound keeps hostile input from costing unbounded stack.
-const maxDepth = 32
-
 // jsonKind is the JSON type of a node.
 type jsonKind int
 
@@ -141,8 +137,9 @@ func (d *decoder) read(path string, depth int) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if depth > maxDepth {
-		d.problems = append(d.problems, decodeProblem{path, fmt.Sprintf("nested deeper than %d levels", maxDepth)})
+	// A bound on depth keeps hostile input from costing unbounded stack.
+	if depth > MaxDepth {
+		d.problems = append(d.problems, decodeProblem{path, fmt.Sprintf("nested deeper than %d levels; a schema may nest at most %d", MaxDepth, MaxDepth)})
 		return &node{kind: nullNode}, d.skip(tok)
 	}
 	switch t := tok.(type) {

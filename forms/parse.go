@@ -3,9 +3,9 @@ package forms
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
@@ -39,6 +39,12 @@ func analyze(raw []byte) (*Schema, []Problem, error) {
 	l := &linter{}
 	for _, p := range decodeProblems {
 		l.fatal(p.path, "%s", p.msg)
+	}
+	// A schema over the limits is refused before it is read field by
+	// field: its size alone is the problem, and reading it would cost what
+	// the limits are there to bound.
+	if l.limits("#", root) {
+		return nil, l.problems, nil
 	}
 	fields := l.root(root)
 	if hasFatal(l.problems) {
@@ -113,22 +119,24 @@ func (l *linter) required(path string, n *node, fields []Field) {
 		l.fatal(path, "required must be an array of field names, not %s", article(n.kind))
 		return
 	}
+	// An index, not a search per name: a long required list against many
+	// properties would otherwise cost their product.
+	index := make(map[string]int, len(fields))
+	for j := range fields {
+		index[fields[j].Name] = j
+	}
 	for i, it := range n.items {
 		p := path + "/" + strconv.Itoa(i)
 		if it.kind != stringNode {
 			l.fatal(p, "required must list field names as strings, not %s", article(it.kind))
 			continue
 		}
-		found := false
-		for j := range fields {
-			if fields[j].Name == it.text {
-				fields[j].Required = true
-				found = true
-			}
-		}
+		j, found := index[it.text]
 		if !found {
 			l.fatal(p, "required names %q, which is not one of the properties", it.text)
+			continue
 		}
+		fields[j].Required = true
 	}
 }
 
@@ -172,7 +180,7 @@ func (l *linter) field(path, name string, n *node) (Field, bool) {
 			}
 		case "minimum", "maximum":
 			if l.applies(p, m.key, f.Kind) {
-				l.number(p, m.value, f.limit(m.key))
+				l.number(p, m.key, m.value, f.Kind, f.limit(m.key))
 			}
 		case "format":
 			if l.applies(p, m.key, f.Kind) {
@@ -290,7 +298,7 @@ func (f *Field) bound(keyword string) **int {
 }
 
 // limit returns where a numeric limit of f is stored.
-func (f *Field) limit(keyword string) **float64 {
+func (f *Field) limit(keyword string) **ExactNumber {
 	if keyword == "minimum" {
 		return &f.Minimum
 	}
@@ -299,21 +307,28 @@ func (f *Field) limit(keyword string) **float64 {
 
 func (l *linter) count(path string, n *node, dst **int) {
 	v, ok := numberValue(n)
-	if !ok || v != math.Trunc(v) || v < 0 || v > math.MaxInt32 {
+	if !ok || !v.Rat().IsInt() || v.Rat().Sign() < 0 || v.Rat().Cmp(big.NewRat(math.MaxInt32, 1)) > 0 {
 		l.fatal(path, "must be a whole number of 0 or more, not %s", describe(n))
 		return
 	}
-	c := int(v)
+	c := int(v.Rat().Num().Int64())
 	*dst = &c
 }
 
-func (l *linter) number(path string, n *node, dst **float64) {
-	v, ok := numberValue(n)
-	if !ok {
-		l.fatal(path, "must be a finite number, not %s", describe(n))
+func (l *linter) number(path, keyword string, n *node, k Kind, dst **ExactNumber) {
+	if n.kind != numberNode {
+		l.fatal(path, "must be a number, not %s", describe(n))
 		return
 	}
-	*dst = &v
+	v, problem := parseExact(n.number.String())
+	if problem != numberOK {
+		l.fatal(path, "%s %s is %s: %s", keyword, describe(n), problem, numberRange)
+		return
+	}
+	if k == Integer && !v.Rat().IsInt() {
+		l.warn(path, "%s %s of a whole-number field is not a whole number itself; write the whole number it means", keyword, v)
+	}
+	*dst = v
 }
 
 func (l *linter) format(path string, n *node) string {
@@ -475,14 +490,14 @@ func (l *linter) ranges(path string, f *Field) {
 	if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
 		l.fatal(path+"/minLength", "minLength %d is above maxLength %d: no text can fit", *f.MinLength, *f.MaxLength)
 	}
-	if f.Minimum != nil && f.Maximum != nil && *f.Minimum > *f.Maximum {
-		l.fatal(path+"/minimum", "minimum %s is above maximum %s: no number can fit", formatNumber(*f.Minimum), formatNumber(*f.Maximum))
+	if f.Minimum != nil && f.Maximum != nil && f.Minimum.Rat().Cmp(f.Maximum.Rat()) > 0 {
+		l.fatal(path+"/minimum", "minimum %s is above maximum %s: no number can fit", f.Minimum, f.Maximum)
 	}
 	if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
 		l.fatal(path+"/minItems", "minItems %d is above maxItems %d: no selection can fit", *f.MinItems, *f.MaxItems)
 	}
-	if f.Kind == Integer && f.Minimum != nil && f.Maximum != nil && math.Ceil(*f.Minimum) > *f.Maximum {
-		l.fatal(path+"/minimum", "no whole number lies between %s and %s", formatNumber(*f.Minimum), formatNumber(*f.Maximum))
+	if f.Kind == Integer && f.Minimum != nil && f.Maximum != nil && new(big.Rat).SetInt(ceilRat(f.Minimum.Rat())).Cmp(f.Maximum.Rat()) > 0 {
+		l.fatal(path+"/minimum", "no whole number lies between %s and %s", f.Minimum, f.Maximum)
 	}
 }
 
@@ -499,8 +514,8 @@ func (l *linter) fieldDefault(path string, f *Field, n *node) any {
 			return s
 		}
 	case Number, Integer:
-		if x, ok := numberValue(n); ok {
-			return x
+		if _, ok := numberValue(n); ok {
+			return n.number
 		}
 	case Boolean:
 		if b, ok := v.(bool); ok {
@@ -514,13 +529,13 @@ func (l *linter) fieldDefault(path string, f *Field, n *node) any {
 	return nil
 }
 
-// numberValue returns n as a finite float64.
-func numberValue(n *node) (float64, bool) {
+// numberValue returns n exactly, when it is a number the form can keep.
+func numberValue(n *node) (*ExactNumber, bool) {
 	if n.kind != numberNode {
-		return 0, false
+		return nil, false
 	}
-	v, err := strconv.ParseFloat(string(n.number), 64)
-	return v, err == nil && !math.IsInf(v, 0)
+	v, problem := parseExact(n.number.String())
+	return v, problem == numberOK
 }
 
 func article(k jsonKind) string {
@@ -552,8 +567,4 @@ func truncate(s string, max int) string {
 		return s
 	}
 	return string(r[:max]) + "…"
-}
-
-func formatNumber(v float64) string {
-	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', -1, 64), ".0")
 }

@@ -49,13 +49,14 @@ type Field struct {
 	MinLength, MaxLength *int   // Text only, in characters
 	Pattern              *regexp.Regexp
 
-	Minimum, Maximum *float64 // Number and Integer
+	Minimum, Maximum *ExactNumber // Number and Integer, exactly as written
 
 	Options            []Option // Choice and MultiChoice
 	MinItems, MaxItems *int     // MultiChoice
 
-	// Default is the server's default as JSON would decode it: string, float64,
-	// bool or []string; nil when there is none.
+	// Default is the server's default as JSON decodes it with UseNumber:
+	// string, json.Number (every digit kept), bool or []string; nil when
+	// there is none.
 	Default any
 }
 

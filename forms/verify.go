@@ -141,6 +141,25 @@ func (s *Schema) Verify(content []byte) (FieldErrors, error) {
 	return errs, nil
 }
 
+// message says what a validator error means. Numeric bounds are written
+// exactly: the validator's own messages round them to float64, and showed
+// "got 9.007199254740992 × 10¹⁵, want 9.007199254740992 × 10¹⁵".
+func (v *verifier) message(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Minimum:
+		return "At least " + ratText(k.Want)
+	case *kind.Maximum:
+		return "At most " + ratText(k.Want)
+	case *kind.ExclusiveMinimum:
+		return "More than " + ratText(k.Want)
+	case *kind.ExclusiveMaximum:
+		return "Less than " + ratText(k.Want)
+	case *kind.MultipleOf:
+		return "Must be a multiple of " + ratText(k.Want)
+	}
+	return k.LocalizedString(v.printer)
+}
+
 // collect walks the validator's error tree and files each leaf under a field.
 func (s *Schema) collect(v *verifier, ve *jsonschema.ValidationError, content map[string]any, errs FieldErrors) {
 	if len(ve.Causes) > 0 {
@@ -162,14 +181,14 @@ func (s *Schema) collect(v *verifier, ve *jsonschema.ValidationError, content ma
 		return
 	}
 	if len(ve.InstanceLocation) == 0 {
-		errs[""] = ve.ErrorKind.LocalizedString(v.printer)
+		errs[""] = v.message(ve.ErrorKind)
 		return
 	}
 	name := ve.InstanceLocation[0]
 	if _, seen := errs[name]; seen {
 		return
 	}
-	msg := ve.ErrorKind.LocalizedString(v.printer)
+	msg := v.message(ve.ErrorKind)
 	if f := s.Field(name); f != nil {
 		if own := f.Check(content[name]); own != "" {
 			msg = own

@@ -86,7 +86,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, 
 		})
 		return control{field: field, object: d.object, focus: d.date}
 	}
-	e := newEntry(k, field.Secret(), field.MultiLine())
+	e := newEntry(k, field.Masked(), field.MultiLine())
 	e.Text = f.Text(name)
 	e.PlaceHolder = field.Placeholder()
 	e.OnChanged = func(s string) { f.SetText(name, s); changed() }

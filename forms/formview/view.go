@@ -144,7 +144,7 @@ func (v *View) fieldBox(r row) fyne.CanvasObject {
 		d.Importance = widget.LowImportance
 		box = append(box, d)
 	}
-	if r.field.Kind == forms.Text && r.field.Secret() {
+	if r.field.Masked() {
 		w := widget.NewLabelWithStyle(secretWarning, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		w.Importance = widget.WarningImportance
 		w.Wrapping = fyne.TextWrapWord
@@ -192,10 +192,11 @@ func (v *View) showError(i int) {
 
 func (v *View) refreshReview() { v.review.SetText(v.reviewText()) }
 
-// reviewText is the content Accept would send, indented for reading.
+// reviewText is the content Accept would send, indented for reading, with
+// masked fields masked here too.
 func (v *View) reviewText() string {
 	var out bytes.Buffer
-	if err := json.Indent(&out, v.form.Content(), "", "  "); err != nil {
+	if err := json.Indent(&out, v.form.Review(), "", "  "); err != nil {
 		return err.Error()
 	}
 	// Property names and choice values are the server's: escaped where

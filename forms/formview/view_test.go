@@ -175,6 +175,21 @@ func TestReviewShowsExactJSON(t *testing.T) {
 	}
 }
 
+// TestReviewMasksSecrets checks that Review shows a masked field as dots,
+// as its input does, while Accept still sends what was typed.
+func TestReviewMasksSecrets(t *testing.T) {
+	h := open(t, `{"type":"object","properties":{"user":{"type":"string"},"newpassword":{"type":"string"}}}`)
+	test.Type(h.row("user").focus, "ann")
+	test.Type(h.row("newpassword").focus, "hunter2")
+	if got, want := h.v.review.Text, "{\n  \"user\": \"ann\",\n  \"newpassword\": \"•••••••\"\n}"; got != want {
+		t.Errorf("review\n%s\nwant\n%s", got, want)
+	}
+	test.Tap(h.button("Accept"))
+	if got := string(h.only().Content); got != `{"user":"ann","newpassword":"hunter2"}` {
+		t.Errorf("sent %s", got)
+	}
+}
+
 func TestOutcomes(t *testing.T) {
 	schema := `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"boolean"},
 		"c":{"type":"string","enum":["1","2","3","4","5","6","7","8","9"]}},"required":["a"]}`

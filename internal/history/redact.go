@@ -13,9 +13,11 @@ const redacted = "[redacted]"
 
 // redact returns content with the value of each secret-looking field replaced
 // by redacted, keys in their order, compacted. A field is secret when
-// forms.Field.Secret says so for its name and its title in schema; when the
+// forms.Field.Secret says so for its name, title and description in schema; when the
 // schema does not parse, the name alone decides. Content that is not a JSON
-// object cannot be checked field by field, so all of it is replaced.
+// object cannot be checked field by field, so all of it is replaced. This is
+// the only way content reaches the database, so Get, Search and Export all
+// give it redacted.
 func redact(schema, content json.RawMessage) json.RawMessage {
 	if len(content) == 0 {
 		return nil
