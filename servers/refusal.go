@@ -43,7 +43,7 @@ func (r *Router) refuse(who Identity, p Params, err error) {
 // looseParams reads what it can of parameters ParseParams refused, so a
 // refusal still says what was asked.
 func looseParams(raw json.RawMessage) Params {
-	if wire.CheckParams(raw) != nil {
+	if len(raw) > wire.MaxParams {
 		return Params{}
 	}
 	var w wireParams

@@ -3,24 +3,28 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // head is what a tap reads of a JSON-RPC message in one pass, whatever its
-// parameters hold: the raw id, method and params, and how deeply it nests.
-// A member cut off or missing is nil. Unlike encoding/json it reads a
+// parameters hold: the raw id, method and params, how deeply it nests and
+// its first number float64 cannot hold. A member cut off or missing is nil. Unlike encoding/json it reads a
 // message nested past 10,000 levels, or one cut short, so that such a
 // request can still be answered.
 type head struct {
 	id, method, params []byte
 	depth              int
+	badNumber          []byte
 }
 
 func readHead(msg []byte) head {
 	var h head
 	var key []byte
-	depth, keyStart, valueStart := 0, -1, -1
+	depth, keyStart, valueStart, numStart := 0, -1, -1, -1
 	inString, escaped, expectKey := false, false, false
 	for i, c := range msg {
 		if inString {
@@ -36,6 +40,10 @@ func readHead(msg []byte) head {
 				}
 			}
 			continue
+		}
+		if numStart >= 0 && !strings.ContainsRune("0123456789+-.eE", rune(c)) {
+			h.checkNumber(msg[numStart:i])
+			numStart = -1
 		}
 		switch c {
 		case '"':
@@ -63,9 +71,27 @@ func readHead(msg []byte) head {
 			} else {
 				depth--
 			}
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			if numStart < 0 {
+				numStart = i
+			}
 		}
 	}
+	if numStart >= 0 {
+		h.checkNumber(msg[numStart:])
+	}
 	return h
+}
+
+// checkNumber notes n if it is the first number beyond float64. Only an
+// exponent or more digits than float64 has can take a number there.
+func (h *head) checkNumber(n []byte) {
+	if h.badNumber != nil || len(n) <= 300 && !bytes.ContainsAny(n, "eE") {
+		return
+	}
+	if _, err := strconv.ParseFloat(string(n), 64); errors.Is(err, strconv.ErrRange) {
+		h.badNumber = n
+	}
 }
 
 func (h *head) set(key string, value []byte) {

@@ -1,12 +1,9 @@
 package wire
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"unicode/utf8"
 )
 
@@ -31,8 +28,9 @@ func CheckParams(raw json.RawMessage) *RPCError {
 	if len(raw) > MaxParams {
 		return tooLarge(len(raw))
 	}
-	if d := readHead(raw).depth; d > MaxDepth {
-		return invalid("the request nests %d levels deep; Elicit Desk reads at most %d", d, MaxDepth)
+	h := readHead(raw)
+	if h.depth > MaxDepth {
+		return invalid("the request nests %d levels deep; Elicit Desk reads at most %d", h.depth, MaxDepth)
 	}
 	if !utf8.Valid(raw) {
 		return invalid("the request is not valid UTF-8")
@@ -40,32 +38,15 @@ func CheckParams(raw json.RawMessage) *RPCError {
 	if !json.Valid(raw) {
 		return invalid("the request is not valid JSON")
 	}
-	return checkNumbers(raw)
+	if h.badNumber != nil {
+		return invalid("the request has a number out of range: %.40s", h.badNumber)
+	}
+	return nil
 }
 
 // tooLarge is the refusal of a request of size bytes.
 func tooLarge(size int) *RPCError {
 	return invalid("the request is %.1f MB; Elicit Desk reads at most %d MB", float64(size)/(1<<20), MaxParams>>20)
-}
-
-// checkNumbers refuses a number float64 cannot hold, such as 1e400.
-func checkNumbers(raw json.RawMessage) *RPCError {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return invalid("the request is not valid JSON: %v", err)
-		}
-		if n, ok := tok.(json.Number); ok {
-			if _, err := n.Float64(); err != nil {
-				return invalid("the request has a number out of range: %.40s", n)
-			}
-		}
-	}
 }
 
 func invalid(format string, args ...any) *RPCError {
