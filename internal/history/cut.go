@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
@@ -26,10 +27,15 @@ type Cut struct {
 	SHA256 string `json:"sha256"` // hex SHA-256 of the message followed by the schema
 }
 
-// cut returns e with its message and schema cut to the limits of its
-// outcome, and Cut set when anything went. A cut schema is kept as a JSON
-// string of its prefix, so the column stays JSON.
-func cut(e Entry) Entry {
+// Shorten returns e as Add stores it: its message and schema cut to the
+// limits of its outcome, in copies that hold nothing of the originals, and
+// Cut set when anything went. A cut schema is kept as a JSON string of its
+// prefix, so the column stays JSON. Shortening before queuing a write keeps
+// a flood of large requests from piling up in memory.
+func Shorten(e Entry) Entry {
+	if e.Cut != nil {
+		return e // already shortened
+	}
 	maxMessage, maxSchema := MaxMessageBytes, MaxSchemaBytes
 	if e.Outcome == RateLimited || e.Outcome == Error {
 		maxMessage, maxSchema = MaxRefusedMessageBytes, MaxRefusedSchemaBytes
@@ -41,7 +47,7 @@ func cut(e Entry) Entry {
 	sum.Write([]byte(e.Message))
 	sum.Write(e.Schema)
 	e.Cut = &Cut{Size: int64(len(e.Message) + len(e.Schema)), SHA256: hex.EncodeToString(sum.Sum(nil))}
-	e.Message = untrusted.Text(prefix(string(e.Message), maxMessage))
+	e.Message = untrusted.Text(strings.Clone(prefix(string(e.Message), maxMessage)))
 	if len(e.Schema) > maxSchema {
 		e.Schema, _ = json.Marshal(prefix(string(e.Schema), maxSchema))
 	}

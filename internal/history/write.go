@@ -48,7 +48,7 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 	ids := make([]int64, 0, len(entries))
 	for _, e := range entries {
 		content := redact(e.Schema, e.Content)
-		e = cut(e)
+		e = Shorten(e)
 		var size, sum any
 		if e.Cut != nil {
 			size, sum = e.Cut.Size, e.Cut.SHA256
