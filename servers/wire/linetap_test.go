@@ -64,3 +64,14 @@ func TestLineTapKeepsNothing(t *testing.T) {
 		t.Errorf("%d requests still held after their answers", n)
 	}
 }
+
+// TestLineTapPassesLongResults checks that a line longer than MaxMessage
+// that is not an elicitation, such as a tool's large result, passes whole.
+func TestLineTapPassesLongResults(t *testing.T) {
+	result := `{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("r", MaxMessage) + `"}}` + "\n"
+	tap := newLineTap(strings.NewReader(result), newRawRequests(), slog.New(slog.DiscardHandler), func(error) {})
+	got, err := io.ReadAll(tap)
+	if err != nil || string(got) != result {
+		t.Fatalf("passed %d of %d bytes (%v)", len(got), len(result), err)
+	}
+}

@@ -276,8 +276,9 @@ func (r *rawRequests) len() int {
 // can decode it. It keeps each elicitation/create request's params for the
 // wire and hands mcp-go only a stub with the id, which it always decodes:
 // mcp-go drops a line it cannot decode (a number beyond float64, nesting
-// past 10,000) and the server would wait for ever. A line longer than
-// MaxMessage is not kept: its head is read to refuse it.
+// past 10,000) and the server would wait for ever. An elicitation/create
+// line longer than MaxMessage is not kept: its head is read to refuse it.
+// Other lines pass whole, however long: a tool's result may be large.
 type lineTap struct {
 	br     *bufio.Reader
 	buf    bytes.Buffer
@@ -292,7 +293,7 @@ func newLineTap(r io.Reader, raw *rawRequests, log *slog.Logger, closed func(err
 
 func (t *lineTap) Read(p []byte) (int, error) {
 	for t.buf.Len() == 0 {
-		line, size, err := readLine(t.br, MaxMessage)
+		line, size, err := t.readLine()
 		if len(line) > 0 {
 			t.buf.Write(t.observe(line, size))
 		}
@@ -316,10 +317,6 @@ func (t *lineTap) observe(line []byte, size int) []byte {
 	h := readHead(line)
 	method := h.Method()
 	if method == "" || h.id == nil {
-		if size > len(line) {
-			t.log.Warn("dropped a message too large to read", "bytes", size)
-			return nil
-		}
 		return line
 	}
 	id, ok := h.ID()
@@ -339,14 +336,20 @@ func (t *lineTap) observe(line []byte, size int) []byte {
 	return append(stub, '\n')
 }
 
-// readLine reads up to and including the next newline, keeping at most max
-// bytes of it; size is the line's whole length.
-func readLine(br *bufio.Reader, max int) (line []byte, size int, err error) {
+// readLine reads up to and including the next newline; size is the
+// line's length. Of an elicitation/create request longer than MaxMessage,
+// told by the head of its first MaxMessage bytes, only those are kept.
+func (t *lineTap) readLine() (line []byte, size int, err error) {
+	keep, checked := true, false
 	for {
-		chunk, err := br.ReadSlice('\n')
+		chunk, err := t.br.ReadSlice('\n')
 		size += len(chunk)
-		if keep := min(len(chunk), max-len(line)); keep > 0 {
-			line = append(line, chunk[:keep]...)
+		if keep {
+			line = append(line, chunk...)
+		}
+		if !checked && len(line) >= MaxMessage {
+			checked = true
+			keep = readHead(line).Method() != string(mcp.MethodElicitationCreate)
 		}
 		if err != bufio.ErrBufferFull {
 			return line, size, err
