@@ -277,6 +277,7 @@ func (d *Desk) record(e history.Entry) {
 	if d.history == nil {
 		return
 	}
+	e = history.Shorten(e) // what waits for the disk is small
 	d.writes.Add(1)
 	go func() {
 		defer d.writes.Done()

@@ -53,7 +53,7 @@ var uiLoop = make(chan func(), 4096)
 
 // harness is a started Desk on the test driver with its own folders.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	d      *Desk
 	dir    string
 	opened []*url.URL
@@ -70,7 +70,7 @@ func (h *harness) ui(f func()) {
 }
 
 // demoEntry runs this test binary as the demo server.
-func demoEntry(t *testing.T, name string) config.Server {
+func demoEntry(t testing.TB, name string) config.Server {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func demoEntry(t *testing.T, name string) config.Server {
 
 // start runs a Desk whose servers.json holds config (a first start with
 // the demo server when config is empty).
-func start(t *testing.T, config string) *harness {
+func start(t testing.TB, config string) *harness {
 	t.Helper()
 	dir := t.TempDir()
 	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {

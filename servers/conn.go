@@ -93,7 +93,7 @@ func DialPipe(ctx context.Context, cfg config.Server, r io.Reader, w io.WriteClo
 // stdioWire is the transport over a server's newline-delimited streams: r
 // carries its messages, w ours.
 func (c *Conn) stdioWire(r io.Reader, w io.WriteCloser) transport.Interface {
-	return wire.NewStdio(r, w, c.answer, c.lose)
+	return wire.NewStdio(r, w, c.answer, c.lose, c.log)
 }
 
 // dialRemote builds the transport of a Streamable HTTP or SSE server.
@@ -239,6 +239,9 @@ func (c *Conn) Close() error {
 // answer routes one elicitation to the person, tagged with who asks.
 func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (any, error) {
 	p, err := ParseParams(raw)
+	if refused := wire.Refused(ctx); refused != nil {
+		err = refused
+	}
 	if err != nil {
 		c.log.Warn("elicitation refused", "reason", err)
 		c.router.refuse(c.Identity(), looseParams(raw), err)

@@ -153,17 +153,14 @@ type wireParams struct {
 	ElicitationID   string          `json:"elicitationId"`
 }
 
-// maxParams bounds an elicitation's parameters: no person reads more, and
-// a hostile server should not make us lay out megabytes of widgets.
-const maxParams = 4 << 20
-
 // ParseParams checks elicitation parameters as sent and parses a form's
-// schema. A request in a mode we do not support, without a message, with a
-// bad URL, or with a schema no form can show is a *wire.RPCError with code
-// -32602 and the reason (for a schema, the list of problems as data).
+// schema. A request over the limits of wire.CheckParams, in a mode we do
+// not support, without a message, with a bad URL, or with a schema no form
+// can show is a *wire.RPCError with code -32602 and the reason (for a
+// schema, the list of problems as data).
 func ParseParams(raw json.RawMessage) (Params, error) {
-	if len(raw) > maxParams {
-		return Params{}, invalidParams("elicitation parameters are %.1f MB; Elicit Desk shows at most %d MB", float64(len(raw))/(1<<20), maxParams>>20)
+	if err := wire.CheckParams(raw); err != nil {
+		return Params{}, err
 	}
 	var w wireParams
 	if err := json.Unmarshal(raw, &w); err != nil {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Refusal is a request answered without asking the person: over its
@@ -42,7 +43,7 @@ func (r *Router) refuse(who Identity, p Params, err error) {
 // looseParams reads what it can of parameters ParseParams refused, so a
 // refusal still says what was asked.
 func looseParams(raw json.RawMessage) Params {
-	if len(raw) > maxParams {
+	if len(raw) > wire.MaxParams {
 		return Params{}
 	}
 	var w wireParams

@@ -152,6 +152,7 @@ func (r *Router) Next(ctx context.Context) (*Elicitation, error) {
 		r.mu.Lock()
 		if len(r.queue) > 0 {
 			e := r.queue[0]
+			r.queue[0] = nil // the backing array must not keep it, and its request, alive
 			r.queue = r.queue[1:]
 			if len(r.queue) > 0 {
 				select {

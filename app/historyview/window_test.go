@@ -66,7 +66,7 @@ func open(t *testing.T, opts Options) *harness {
 func openAt(t *testing.T, path string, opts Options) *harness {
 	t.Helper()
 	a := test.NewTempApp(t)
-	s, err := history.Open(path, slog.New(slog.DiscardHandler))
+	s, err := history.Open(path, slog.New(slog.DiscardHandler), history.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func historyHome(t *testing.T) string {
 // as the app leaves the file when it quits.
 func writeHistory(t *testing.T, path string) {
 	t.Helper()
-	s, err := history.Open(path, nil)
+	s, err := history.Open(path, nil, history.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,7 +137,7 @@ func writeHostileFiles(t *testing.T, h hostile, exe string) hostileFiles {
 // writeHostileHistory records a form and a URL request whose every field
 // the server or host wrote is hostile.
 func writeHostileHistory(t *testing.T, h hostile, path string) {
-	s, err := history.Open(path, nil)
+	s, err := history.Open(path, nil, history.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

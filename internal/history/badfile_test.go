@@ -24,7 +24,7 @@ func TestCorruptFile(t *testing.T) {
 			}
 		}},
 		{"pages overwritten", func(t *testing.T, path string) {
-			s, err := Open(path, quiet())
+			s, err := Open(path, quiet(), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +56,7 @@ func TestCorruptFile(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			s, err := Open(path, quiet())
+			s, err := Open(path, quiet(), Options{})
 			if err != nil {
 				t.Fatalf("Open gave up: %v", err)
 			}
@@ -86,7 +86,7 @@ func TestCorruptFile(t *testing.T) {
 func TestLockedFile(t *testing.T) {
 	ctx := context.Background()
 	path := DefaultPath(filepath.Join(isolate(t), "data"))
-	s, err := Open(path, quiet())
+	s, err := Open(path, quiet(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestLockedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	holder.Close()
-	old, err := Open(path, quiet())
+	old, err := Open(path, quiet(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func fakeEntries(n int, seed uint64, end time.Time) []Entry {
 // filters. The goal is at most 50 ms a search.
 func BenchmarkSearch100k(b *testing.B) {
 	ctx := context.Background()
-	s, err := Open(filepath.Join(b.TempDir(), "history.db"), quiet())
+	s, err := Open(filepath.Join(b.TempDir(), "history.db"), quiet(), Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -37,6 +37,7 @@ type Entry struct {
 	Outcome Outcome
 	Reason  string          // why it went stale, was refused or failed, in plain words
 	Content json.RawMessage // what was sent, secrets redacted; nil when nothing was
+	Cut     *Cut            // set by Add when it kept only a prefix of Message or Schema
 	// Received is when the request arrived; Answered when its outcome was
 	// settled. Zero Answered means unknown.
 	Received, Answered time.Time
@@ -53,6 +54,7 @@ type entryJSON struct {
 	Outcome Outcome         `json:"outcome"`
 	Reason  string          `json:"reason,omitempty"`
 	Content json.RawMessage `json:"content,omitempty"`
+	Cut     *Cut            `json:"cut,omitempty"`
 	// Times are RFC 3339, as encoding/json writes time.Time.
 	Received time.Time `json:"received"`
 	Answered time.Time `json:"answered,omitzero"`
@@ -77,6 +79,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		Outcome:  e.Outcome,
 		Reason:   e.Reason,
 		Content:  e.Content,
+		Cut:      e.Cut,
 		Received: e.Received,
 		Answered: e.Answered,
 	})

@@ -34,7 +34,7 @@ func isolate(t testing.TB) string {
 // newStore opens a fresh history in a temporary directory.
 func newStore(t testing.TB) *Store {
 	t.Helper()
-	s, err := Open(DefaultPath(filepath.Join(isolate(t), "data")), quiet())
+	s, err := Open(DefaultPath(filepath.Join(isolate(t), "data")), quiet(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

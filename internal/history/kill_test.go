@@ -39,7 +39,7 @@ func writerEntry(i int) Entry {
 // runWriter adds writerEntry(0), (1), … to the history at path, printing
 // "i id" on stdout once each Add has returned, until it is killed.
 func runWriter(path string) int {
-	s, err := Open(path, quiet())
+	s, err := Open(path, quiet(), Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -99,7 +99,7 @@ func TestKillDuringWrites(t *testing.T) {
 		t.Fatalf("the writer acknowledged only %d entries", len(acked))
 	}
 
-	s, err := Open(path, quiet())
+	s, err := Open(path, quiet(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,8 @@ type Query struct {
 
 // columns are the entries columns scan reads, in its order.
 const columns = `e.id, e.server_name, e.server_target, e.reported_name, e.reported_title, e.reported_version,
-	e.message, e.mode, e.schema, e.url, e.outcome, e.reason, e.content, e.received, e.answered`
+	e.message, e.mode, e.schema, e.url, e.outcome, e.reason, e.content, e.received, e.answered,
+	e.size, e.sha256`
 
 // Search returns the entries q selects, the most recently received first.
 func (s *Store) Search(ctx context.Context, q Query) ([]Entry, error) {
@@ -163,10 +164,11 @@ func scan(row interface{ Scan(...any) error }) (Entry, error) {
 	var e Entry
 	var mode, outcome string
 	var schema, content []byte
-	var received, answered sql.NullInt64
+	var received, answered, size sql.NullInt64
+	var sum sql.NullString
 	err := row.Scan(&e.ID, &e.Server.Name, &e.Server.Target, &e.Server.Reported.Name, &e.Server.Reported.Title,
 		&e.Server.Reported.Version, &e.Message, &mode, &schema, &e.URL, &outcome, &e.Reason, &content,
-		&received, &answered)
+		&received, &answered, &size, &sum)
 	if err != nil {
 		return Entry{}, err
 	}
@@ -178,6 +180,9 @@ func scan(row interface{ Scan(...any) error }) (Entry, error) {
 		e.Content = content
 	}
 	e.Received, e.Answered = fromNano(received), fromNano(answered)
+	if size.Valid {
+		e.Cut = &Cut{Size: size.Int64, SHA256: sum.String}
+	}
 	return e, nil
 }
 

@@ -5,6 +5,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
@@ -33,9 +35,11 @@ func DefaultPath(dataHome string) string {
 
 // Store is an open history database. It is safe for concurrent use.
 type Store struct {
-	db     *sql.DB
-	path   string
-	notice string
+	db       *sql.DB
+	path     string
+	notice   string
+	maxBytes int64
+	writes   atomic.Int64 // for afterWrite
 }
 
 // Open opens the history at path, creating it and its directories when
@@ -43,8 +47,13 @@ type Store struct {
 // either way a fresh history is started, log (slog.Default when nil) is told
 // and Notice says what happened, so the app keeps recording. Other failures
 // are returned.
-func Open(path string, log *slog.Logger) (*Store, error) {
-	return open(path, log, busyTimeout)
+func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
+	s, err := open(path, log, busyTimeout)
+	if err != nil {
+		return nil, err
+	}
+	s.maxBytes = cmp.Or(opts.MaxBytes, DefaultMaxBytes)
+	return s, nil
 }
 
 // OpenReadOnly opens an existing history for reading, changing nothing on
@@ -103,7 +112,7 @@ func connect(path string, readOnly bool, busy time.Duration) (*sql.DB, error) {
 }
 
 // schemaVersion is stored in user_version once the tables exist.
-const schemaVersion = 1
+const schemaVersion = 2
 
 // ddl creates the tables. The full-text index is contentless: it holds only
 // the index, and entries keeps the text. Its rowid is the entry's id; its
@@ -125,7 +134,9 @@ CREATE TABLE entries (
 	reason           TEXT NOT NULL,
 	content          BLOB,
 	received         INTEGER,
-	answered         INTEGER
+	answered         INTEGER,
+	size             INTEGER, -- see Cut: NULL when kept whole
+	sha256           TEXT
 );
 CREATE INDEX entries_server ON entries(server_name);
 CREATE INDEX entries_outcome ON entries(outcome);
@@ -134,6 +145,12 @@ CREATE VIRTUAL TABLE entries_fts USING fts5(
 	content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
 );
 `
+
+// migrations[v] brings a database of user_version v to schemaVersion.
+var migrations = []string{
+	0: ddl,
+	1: `ALTER TABLE entries ADD COLUMN size INTEGER; ALTER TABLE entries ADD COLUMN sha256 TEXT;`,
+}
 
 // prepare checks the database and creates its tables when it is new. The
 // version is read inside the write transaction, so two processes starting
@@ -156,7 +173,7 @@ func prepare(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	if version < schemaVersion {
-		if _, err := tx.ExecContext(ctx, ddl); err != nil {
+		if _, err := tx.ExecContext(ctx, migrations[version]); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {

@@ -254,7 +254,7 @@ func TestOddPaths(t *testing.T) {
 	for _, dir := range []string{"with space", "hash#dir", "query?dir", "percent%41dir", "ünï"} {
 		t.Run(dir, func(t *testing.T) {
 			path := filepath.Join(isolate(t), dir, "history.db")
-			s, err := Open(path, quiet())
+			s, err := Open(path, quiet(), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -35,8 +35,8 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 	defer tx.Rollback()
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO entries
 		(id, server_name, server_target, reported_name, reported_title, reported_version,
-		 message, mode, schema, url, outcome, reason, content, received, answered)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+		 message, mode, schema, url, outcome, reason, content, received, answered, size, sha256)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
 	if err != nil {
 		return nil, err
 	}
@@ -48,12 +48,17 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 	ids := make([]int64, 0, len(entries))
 	for _, e := range entries {
 		content := redact(e.Schema, e.Content)
+		e = Shorten(e)
+		var size, sum any
+		if e.Cut != nil {
+			size, sum = e.Cut.Size, e.Cut.SHA256
+		}
 		r := e.Server.Reported
 		id := firstID(e)
 		for {
 			res, err := insert.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name, r.Title, r.Version,
 				e.Message, string(e.Mode), blob(e.Schema), e.URL, string(e.Outcome), e.Reason, blob(content),
-				unixNano(e.Received), unixNano(e.Answered))
+				unixNano(e.Received), unixNano(e.Answered), size, sum)
 			if err != nil {
 				return nil, err
 			}
@@ -73,7 +78,7 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
-	return ids, nil
+	return ids, s.afterWrite(ctx)
 }
 
 // firstID is the id an entry asks for: its received time (failing that, its
@@ -120,12 +125,16 @@ func unixNano(t time.Time) sql.NullInt64 {
 // setting, and returns how many went. It goes by id, which follows the
 // received time (see firstID), so it reads only what it deletes.
 func (s *Store) Prune(ctx context.Context, olderThan time.Time) (int64, error) {
+	return s.deleteBefore(ctx, olderThan.UnixMilli())
+}
+
+// deleteBefore deletes the entries whose id is below cut.
+func (s *Store) deleteBefore(ctx context.Context, cut int64) (int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
-	cut := olderThan.UnixMilli()
 	if _, err := tx.ExecContext(ctx, `DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE id < ?)`, cut); err != nil {
 		return 0, err
 	}

@@ -129,26 +129,25 @@ func (w *httpWire) goServe(raw json.RawMessage) {
 
 // serve answers one request of the server's, taken off an event stream.
 func (w *httpWire) serve(ctx context.Context, raw json.RawMessage) {
-	var req struct {
-		ID     mcp.RequestId   `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if err := json.Unmarshal(raw, &req); err != nil {
+	h := readHead(raw)
+	method := h.Method()
+	id, ok := h.ID()
+	if !ok {
+		w.log.Warn("dropped a request whose id cannot be read: it gets no answer", "method", method, "bytes", len(raw))
 		return
 	}
 	var resp *transport.JSONRPCResponse
-	switch req.Method {
+	switch method {
 	case string(mcp.MethodElicitationCreate):
-		resp = w.elicit(ctx, req.ID, req.Params)
+		resp = w.elicit(ctx, id, tapped{params: h.params})
 	case string(mcp.MethodPing):
-		resp = &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: req.ID, Result: json.RawMessage(`{}`)}
+		resp = &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Result: json.RawMessage(`{}`)}
 	default:
-		resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "Elicit Desk does not handle "+req.Method, nil)
+		resp = transport.NewJSONRPCErrorResponse(id, mcp.METHOD_NOT_FOUND, "Elicit Desk does not handle "+method, nil)
 	}
 	if resp != nil {
 		if err := w.post(ctx, resp); err != nil && ctx.Err() == nil {
-			w.log.Warn("could not answer the server", "method", req.Method, "err", err)
+			w.log.Warn("could not answer the server", "method", method, "err", err)
 		}
 	}
 }
@@ -267,12 +266,10 @@ func (f *sseFilter) flush() {
 	f.event = f.event[:0]
 }
 
-// isRequest reports whether raw is a JSON-RPC request: a method and an id.
+// isRequest reports whether raw is a JSON-RPC request: a method and an id,
+// whatever its params hold, so that no request reaches mcp-go, which
+// drops what it cannot decode.
 func isRequest(raw json.RawMessage) bool {
-	var head struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	return len(raw) > 0 && json.Unmarshal(raw, &head) == nil && head.Method != "" &&
-		len(head.ID) > 0 && string(head.ID) != "null"
+	h := readHead(raw)
+	return h.Method() != "" && h.id != nil && string(h.id) != "null"
 }

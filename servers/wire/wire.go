@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"slices"
 	"sync"
 
@@ -16,7 +17,8 @@ import (
 
 // AnswerFunc answers one elicitation from its raw parameters: a result to
 // send, an *RPCError, or any other error to send nothing (the server stopped
-// waiting).
+// waiting). When Refused(ctx) is not nil the request was too large to keep,
+// raw is nil and the answer is that refusal.
 type AnswerFunc func(ctx context.Context, raw json.RawMessage) (any, error)
 
 // wire wraps an mcp-go v1.2.1 transport to fill the gaps the package doc
@@ -40,10 +42,11 @@ type wire struct {
 
 // NewStdio returns the transport over a server's newline-delimited streams:
 // r carries its messages, seen raw by a line tap before mcp-go decodes
-// them, and w ours. closed is called when r ends.
-func NewStdio(r io.Reader, w io.WriteCloser, answer AnswerFunc, closed func(error)) transport.Interface {
+// them, and w ours. closed is called when r ends; log hears of requests
+// that cannot be answered.
+func NewStdio(r io.Reader, w io.WriteCloser, answer AnswerFunc, closed func(error), log *slog.Logger) transport.Interface {
 	raw := newRawRequests()
-	return newWire(transport.NewIO(newLineTap(r, raw, closed), w, nil), raw, answer)
+	return newWire(transport.NewIO(newLineTap(r, raw, log, closed), w, nil), raw, answer)
 }
 
 func newWire(inner transport.Interface, raw *rawRequests, answer AnswerFunc) *wire {
@@ -84,28 +87,31 @@ func (w *wire) SetRequestHandler(next transport.RequestHandler) {
 		if req.Method != string(mcp.MethodElicitationCreate) {
 			return next(ctx, req)
 		}
-		raw, ok := w.raw.take(req.ID.String())
+		tapped, ok := w.raw.take(req.ID.String())
 		if !ok { // no tap saw it: the order of fields may be lost, nothing else
-			raw, _ = json.Marshal(req.Params)
+			tapped.params, _ = json.Marshal(req.Params)
 		}
 		if !w.hold() {
 			return nil, nil // closing: the server gets no answer
 		}
 		defer w.running.Done()
-		return w.elicit(ctx, req.ID, raw), nil
+		return w.elicit(ctx, req.ID, tapped), nil
 	})
 }
 
 // elicit answers one elicitation/create request: the response to send, or
 // nil when the server stopped waiting and wants none.
 // It ends with the wire too.
-func (w *wire) elicit(ctx context.Context, id mcp.RequestId, raw json.RawMessage) *transport.JSONRPCResponse {
+func (w *wire) elicit(ctx context.Context, id mcp.RequestId, req tapped) *transport.JSONRPCResponse {
 	ctx, done := w.inbound.begin(ctx, id.String())
 	defer done()
 	ctx, cancel := context.WithCancel(ctx)
 	defer context.AfterFunc(w.life, cancel)()
 	defer cancel()
-	result, err := w.answer(ctx, raw)
+	if req.refused != nil {
+		ctx = context.WithValue(ctx, refusedKey{}, req.refused)
+	}
+	result, err := w.answer(ctx, req.params)
 	var rpc *RPCError
 	switch {
 	case errors.As(err, &rpc):
@@ -222,23 +228,30 @@ const maxEarlyCancels = 256
 // requests' bytes back in the order it sent them.
 type rawRequests struct {
 	mu sync.Mutex
-	m  map[string][]json.RawMessage
+	m  map[string][]tapped
 }
 
-func newRawRequests() *rawRequests { return &rawRequests{m: map[string][]json.RawMessage{}} }
+// tapped is one request as a tap read it: its params, or the refusal of
+// a request too large to keep.
+type tapped struct {
+	params  json.RawMessage
+	refused *RPCError
+}
 
-func (r *rawRequests) put(id string, params json.RawMessage) {
+func newRawRequests() *rawRequests { return &rawRequests{m: map[string][]tapped{}} }
+
+func (r *rawRequests) put(id string, t tapped) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.m[id] = append(r.m[id], params)
+	r.m[id] = append(r.m[id], t)
 }
 
-func (r *rawRequests) take(id string) (json.RawMessage, bool) {
+func (r *rawRequests) take(id string) (tapped, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	q := r.m[id]
 	if len(q) == 0 {
-		return nil, false
+		return tapped{}, false
 	}
 	if len(q) == 1 {
 		delete(r.m, id)
@@ -248,43 +261,41 @@ func (r *rawRequests) take(id string) (json.RawMessage, bool) {
 	return q[0], true
 }
 
-// observe notes a raw JSON-RPC message: the params of an elicitation/create
-// request are kept for the wire.
-func (r *rawRequests) observe(msg []byte) {
-	var head struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
+// len is how many requests wait to be taken.
+func (r *rawRequests) len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, q := range r.m {
+		n += len(q)
 	}
-	if json.Unmarshal(msg, &head) != nil || head.Method != string(mcp.MethodElicitationCreate) {
-		return
-	}
-	var id mcp.RequestId
-	if json.Unmarshal(head.ID, &id) != nil || id.IsNil() {
-		return
-	}
-	r.put(id.String(), head.Params)
+	return n
 }
 
-// lineTap reads newline-delimited JSON-RPC (stdio) and shows every line to
-// raw before the transport can decode it.
+// lineTap reads newline-delimited JSON-RPC (stdio) before the transport
+// can decode it. It keeps each elicitation/create request's params for the
+// wire and hands mcp-go only a stub with the id, which it always decodes:
+// mcp-go drops a line it cannot decode (a number beyond float64, nesting
+// past 10,000) and the server would wait for ever. An elicitation/create
+// line longer than MaxMessage is not kept: its head is read to refuse it.
+// Other lines pass whole, however long: a tool's result may be large.
 type lineTap struct {
 	br     *bufio.Reader
 	buf    bytes.Buffer
 	raw    *rawRequests
+	log    *slog.Logger
 	closed func(error) // the server's side of the stream ended
 }
 
-func newLineTap(r io.Reader, raw *rawRequests, closed func(error)) *lineTap {
-	return &lineTap{br: bufio.NewReaderSize(r, 64<<10), raw: raw, closed: closed}
+func newLineTap(r io.Reader, raw *rawRequests, log *slog.Logger, closed func(error)) *lineTap {
+	return &lineTap{br: bufio.NewReaderSize(r, 64<<10), raw: raw, log: log, closed: closed}
 }
 
 func (t *lineTap) Read(p []byte) (int, error) {
 	for t.buf.Len() == 0 {
-		line, err := t.br.ReadBytes('\n')
+		line, size, err := t.readLine()
 		if len(line) > 0 {
-			t.raw.observe(line)
-			t.buf.Write(line)
+			t.buf.Write(t.observe(line, size))
 		}
 		if err != nil {
 			if err == io.EOF {
@@ -298,6 +309,52 @@ func (t *lineTap) Read(p []byte) (int, error) {
 		}
 	}
 	return t.buf.Read(p)
+}
+
+// observe returns what mcp-go gets of a line of size bytes, of which line
+// holds at most MaxMessage.
+func (t *lineTap) observe(line []byte, size int) []byte {
+	h := readHead(line)
+	method := h.Method()
+	if method == "" || h.id == nil {
+		return line
+	}
+	id, ok := h.ID()
+	if !ok {
+		t.log.Warn("dropped a request whose id cannot be read: it gets no answer", "method", method, "bytes", size)
+		return nil
+	}
+	if method != string(mcp.MethodElicitationCreate) {
+		return line
+	}
+	req := tapped{params: h.params}
+	if size > len(line) {
+		req = tapped{refused: tooLarge(size)}
+	}
+	t.raw.put(id.String(), req)
+	stub, _ := json.Marshal(transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: struct{}{}})
+	return append(stub, '\n')
+}
+
+// readLine reads up to and including the next newline; size is the
+// line's length. Of an elicitation/create request longer than MaxMessage,
+// told by the head of its first MaxMessage bytes, only those are kept.
+func (t *lineTap) readLine() (line []byte, size int, err error) {
+	keep, checked := true, false
+	for {
+		chunk, err := t.br.ReadSlice('\n')
+		size += len(chunk)
+		if keep {
+			line = append(line, chunk...)
+		}
+		if !checked && len(line) >= MaxMessage {
+			checked = true
+			keep = readHead(line).Method() != string(mcp.MethodElicitationCreate)
+		}
+		if err != bufio.ErrBufferFull {
+			return line, size, err
+		}
+	}
 }
 
 // ErrServerClosed is the cause when a stdio server closes its output.

@@ -1,0 +1,66 @@
+package history
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+)
+
+// The most of a request the history keeps: a person reads no more, and a
+// server flooding megabyte requests must not grow the file by megabytes.
+// A refusal, which nobody was asked, keeps less.
+const (
+	MaxMessageBytes        = 64 << 10  // of an entry's message
+	MaxSchemaBytes         = 256 << 10 // of an entry's requestedSchema
+	MaxRefusedMessageBytes = 4 << 10   // of a refused request's message
+	MaxRefusedSchemaBytes  = 16 << 10  // of a refused request's requestedSchema
+)
+
+// Cut says that the history kept only a prefix of an entry's message or
+// schema, and what the whole was, so a person sees it was cut.
+type Cut struct {
+	Size   int64  `json:"size"`   // bytes of the message and schema as received
+	SHA256 string `json:"sha256"` // hex SHA-256 of the message followed by the schema
+}
+
+// Shorten returns e as Add stores it: its message and schema cut to the
+// limits of its outcome, in copies that hold nothing of the originals, and
+// Cut set when anything went. A cut schema is kept as a JSON string of its
+// prefix, so the column stays JSON. Shortening before queuing a write keeps
+// a flood of large requests from piling up in memory.
+func Shorten(e Entry) Entry {
+	if e.Cut != nil {
+		return e // already shortened
+	}
+	maxMessage, maxSchema := MaxMessageBytes, MaxSchemaBytes
+	if e.Outcome == RateLimited || e.Outcome == Error {
+		maxMessage, maxSchema = MaxRefusedMessageBytes, MaxRefusedSchemaBytes
+	}
+	if len(e.Message) <= maxMessage && len(e.Schema) <= maxSchema {
+		return e
+	}
+	sum := sha256.New()
+	sum.Write([]byte(e.Message))
+	sum.Write(e.Schema)
+	e.Cut = &Cut{Size: int64(len(e.Message) + len(e.Schema)), SHA256: hex.EncodeToString(sum.Sum(nil))}
+	e.Message = untrusted.Text(strings.Clone(prefix(string(e.Message), maxMessage)))
+	if len(e.Schema) > maxSchema {
+		e.Schema, _ = json.Marshal(prefix(string(e.Schema), maxSchema))
+	}
+	return e
+}
+
+// prefix is s cut to at most n bytes on a rune boundary.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,77 @@
+package servers
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
+)
+
+// unreadable are elicitation params no form can be made of, which mcp-go
+// cannot decode or we will not keep, and the reason each refusal must give.
+var unreadable = []struct {
+	name, params, reason string
+}{
+	{"number beyond float64", `{"message":"m","requestedSchema":{"type":"object","properties":{"x":{"type":"number","default":1e400}}}}`, "number out of range"},
+	{"array 100,000 deep", `{"message":"m","x":` + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + `}`, "levels deep"},
+	{"10 MB params", `{"message":"` + strings.Repeat("x", 10<<20) + `"}`, "MB"},
+	{"invalid UTF-8", "{\"message\":\"\xff\xfe\"}", "UTF-8"},
+}
+
+// answerWait is how soon a refusal must come: at once, not after a timeout.
+const answerWait = 5 * time.Second
+
+// TestUnreadableRequestsAnswered is the regression test for requests that
+// got no answer at all over stdio: each gets -32602 with its reason at
+// once, is reported as refused, and a normal request still works after.
+func TestUnreadableRequestsAnswered(t *testing.T) {
+	for _, tt := range unreadable {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeServer(t)
+			c, r := dialFake(t, f)
+			refused := make(chan Refusal, 1)
+			r.OnRefused(func(x Refusal) { refused <- x })
+			go f.send(`{"jsonrpc":"2.0","id":"bad","method":"elicitation/create","params":` + tt.params + `}`)
+			start := time.Now()
+			m := f.serveLegacy("")
+			took := time.Since(start)
+			if string(m.ID) != `"bad"` || m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, tt.reason) {
+				t.Fatalf("want -32602 saying %q, got %s %+v", tt.reason, m.ID, m.Error)
+			}
+			if took > answerWait {
+				t.Errorf("answered after %v", took)
+			}
+			t.Logf("answered in %v: %s", took, m.Error.Message)
+			select {
+			case x := <-refused:
+				if !strings.Contains(x.Err.Error(), tt.reason) {
+					t.Errorf("refusal says %v", x.Err)
+				}
+			case <-time.After(answerWait):
+				t.Error("the refusal was not reported")
+			}
+			askAfter(t, f, c, r)
+		})
+	}
+}
+
+// askAfter checks that the connection still works: a good request reaches
+// the person and their answer the server.
+func askAfter(t *testing.T, f *fakeServer, c *Conn, r *Router) {
+	t.Helper()
+	go f.send(elicitLine(`"after"`, "still there?"))
+	e := next(t, r)
+	if e.Message != "still there?" {
+		t.Fatalf("got %q", e.Message)
+	}
+	e.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{"ok":true}`)})
+	if m := f.serveLegacy(""); string(m.ID) != `"after"` || !strings.Contains(string(m.Result), "accept") {
+		t.Fatalf("answer %+v", m)
+	}
+	if err := c.Err(); err != nil {
+		t.Fatalf("the connection was lost: %v", err)
+	}
+}

@@ -1,0 +1,122 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// head is what a tap reads of a JSON-RPC message in one pass, whatever its
+// parameters hold: the raw id, method and params, how deeply it nests and
+// its first number float64 cannot hold. A member cut off or missing is nil. Unlike encoding/json it reads a
+// message nested past 10,000 levels, or one cut short, so that such a
+// request can still be answered.
+type head struct {
+	id, method, params []byte
+	depth              int
+	badNumber          []byte
+}
+
+func readHead(msg []byte) head {
+	var h head
+	var key []byte
+	depth, keyStart, valueStart, numStart := 0, -1, -1, -1
+	inString, escaped, expectKey := false, false, false
+	for i, c := range msg {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if keyStart >= 0 {
+					key, keyStart = msg[keyStart:i], -1
+				}
+			}
+			continue
+		}
+		if numStart >= 0 && !strings.ContainsRune("0123456789+-.eE", rune(c)) {
+			h.checkNumber(msg[numStart:i])
+			numStart = -1
+		}
+		switch c {
+		case '"':
+			inString = true
+			if depth == 1 && expectKey {
+				keyStart, expectKey = i+1, false
+			}
+		case ':':
+			if depth == 1 {
+				valueStart = i + 1
+			}
+		case '{', '[':
+			depth++
+			h.depth = max(h.depth, depth)
+			if depth == 1 {
+				expectKey = c == '{'
+			}
+		case '}', ']', ',':
+			if depth == 1 && valueStart >= 0 {
+				h.set(string(key), bytes.TrimSpace(msg[valueStart:i]))
+				valueStart = -1
+			}
+			if c == ',' {
+				expectKey = depth == 1
+			} else {
+				depth--
+			}
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			if numStart < 0 {
+				numStart = i
+			}
+		}
+	}
+	if numStart >= 0 {
+		h.checkNumber(msg[numStart:])
+	}
+	return h
+}
+
+// checkNumber notes n if it is the first number beyond float64. Only an
+// exponent or more digits than float64 has can take a number there.
+func (h *head) checkNumber(n []byte) {
+	if h.badNumber != nil || len(n) <= 300 && !bytes.ContainsAny(n, "eE") {
+		return
+	}
+	if _, err := strconv.ParseFloat(string(n), 64); errors.Is(err, strconv.ErrRange) {
+		h.badNumber = n
+	}
+}
+
+func (h *head) set(key string, value []byte) {
+	switch key {
+	case "id":
+		h.id = value
+	case "method":
+		h.method = value
+	case "params":
+		h.params = value
+	}
+}
+
+// Method is the message's method, "" for a response or when unreadable.
+func (h head) Method() string {
+	var m string
+	json.Unmarshal(h.method, &m)
+	return m
+}
+
+// ID is the message's id; false when it has none or it cannot be read.
+func (h head) ID() (mcp.RequestId, bool) {
+	var id mcp.RequestId
+	if json.Unmarshal(h.id, &id) != nil || id.IsNil() {
+		return id, false
+	}
+	return id, true
+}

@@ -1,0 +1,62 @@
+package wire
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckParams(t *testing.T) {
+	deep := strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000)
+	tests := []struct {
+		name, params, reason string // reason "" means accepted
+	}{
+		{"plain", `{"message":"m","n":1.5e300}`, ""},
+		{"escaped quote and brackets in strings", `{"message":"\"[[[{{"}`, ""},
+		{"1e400", `{"n":1e400}`, "number out of range"},
+		{"-1e400 in an array", `{"n":[1,-1e400]}`, "number out of range"},
+		{"100,000 deep", `{"x":` + deep + `}`, "100001 levels deep"},
+		{"just over MaxDepth", strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1), "levels deep"},
+		{"at MaxDepth", strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth), ""},
+		{"too large", `"` + strings.Repeat("x", MaxParams) + `"`, "4.0 MB"},
+		{"not UTF-8", "{\"m\":\"\xff\"}", "UTF-8"},
+		{"not JSON", `{"m":`, "not valid JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckParams([]byte(tt.params))
+			switch {
+			case tt.reason == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tt.reason != "" && (err == nil || err.Code != CodeInvalidParams || !strings.Contains(err.Message, tt.reason)):
+				t.Fatalf("want -32602 saying %q, got %v", tt.reason, err)
+			}
+		})
+	}
+}
+
+// TestReadHead checks that the id and method of a request are read
+// whatever its params hold, and from a message cut short after them.
+func TestReadHead(t *testing.T) {
+	deep := strings.Repeat("[", 20_000) + strings.Repeat("]", 20_000)
+	tests := []struct {
+		name, msg, id, method string
+	}{
+		{"deep params", `{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"x":` + deep + `}}`, "int64:7", "elicitation/create"},
+		{"id after params", `{"params":{"id":1,"method":"no"},"method":"m", "id" : "s"}`, "string:s", "m"},
+		{"cut short", `{"jsonrpc":"2.0","id":"a","method":"elicitation/create","params":{"message":"xxx`, "string:a", "elicitation/create"},
+		{"response", `{"jsonrpc":"2.0","id":3,"result":{}}`, "int64:3", ""},
+		{"key in a string value", `{"a":"\"id\":9","id":1,"method":"x"}`, "int64:1", "x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := readHead([]byte(tt.msg))
+			id, ok := h.ID()
+			if !ok || id.String() != tt.id || h.Method() != tt.method {
+				t.Fatalf("id %v %v method %q", id, ok, h.Method())
+			}
+		})
+	}
+	if !isRequest([]byte(`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"x":` + deep + `}}`)) {
+		t.Error("a deep request is not taken for one: mcp-go would drop it")
+	}
+}
