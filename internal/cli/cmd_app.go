@@ -45,6 +45,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
 	a := fyneapp.NewWithID(appID)
 	a.SetIcon(assets.Icon())
 	d := app.New(ctx, a, app.Options{
