@@ -68,7 +68,7 @@ func (d *desktop) call(tool string) (*exec.Cmd, *bytes.Buffer) {
 	return c, &out
 }
 
-// quitAndCheckBuses ends the app with SIGTERM and checks that it left no
+// quitAndCheckBuses ends the app with an interrupt and checks that it left no
 // DBus daemon behind.
 func (d *desktop) quitAndCheckBuses() {
 	d.t.Helper()
