@@ -9,7 +9,7 @@ PKGS  := ./...
 # headers of GLFW; tests add a virtual X server and screenshot tools.
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
-TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool dbus-x11
+TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool dbus-x11 openbox
 
 .PHONY: run build test bench fuzz deps test-deps peers clean
 

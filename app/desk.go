@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/serversview"
@@ -48,8 +49,9 @@ type Desk struct {
 	serversWin *serversview.Window
 	historyWin *historyview.Window // made when first shown: windows cost memory
 	settingsW  fyne.Window
-	tray       *tray // nil where there is no tray
-	focused    bool  // one of our windows has focus
+	tray       *tray         // nil where there is no tray
+	asking     *widget.PopUp // the quit question, while it shows
+	focused    bool          // one of our windows has focus
 
 	openURL func(*url.URL) error
 	now     func() time.Time
@@ -96,10 +98,12 @@ func (d *Desk) Start() error {
 	var shown bool
 	if d.tray, shown = newTray(d); !shown {
 		// The Servers window stands in for the tray: its menu reaches the
-		// other windows, and closing it quits.
+		// other windows, and closing it quits, asking first while
+		// requests wait.
 		w := d.serversWin.Window()
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
-		w.SetCloseIntercept(d.quit)
+		w.SetCloseIntercept(d.closeWithoutTray)
+		w.Canvas().SetOnTypedKey(d.serversKeys)
 		d.serversWin.Show()
 	}
 	return nil

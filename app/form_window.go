@@ -29,11 +29,13 @@ func (d *Desk) newFormWindow(r *request) *formWindow {
 		}
 	}
 	fw.view.Install(fw.w)
+	fw.w.SetContent(capped(fw.w.Content()))
+	fw.view.FocusFirst(fw.w.Canvas()) // a new content has no focus
 	fw.w.SetOnClosed(func() {
 		fw.closed = true
 		d.windowClosed(r)
 	})
-	fw.w.Resize(fyne.NewSize(820, 640))
+	fw.w.Resize(fit(fyne.NewSize(820, 640)))
 	return fw
 }
 

@@ -68,8 +68,12 @@ func (d *Desk) newLinkWindow(r *request) *linkWindow {
 	lw.waiting = container.NewBorder(nil, nil, nil, done, container.NewVBox(lw.progress, lw.status))
 	lw.waiting.Hide()
 
-	body := container.NewVBox(lw.head.object, widget.NewSeparator(), linkBox(link))
-	lw.w.SetContent(container.NewBorder(nil, container.NewVBox(lw.waiting, lw.buttons), nil, nil, container.NewVScroll(body)))
+	// The link, where it leads and its warnings first and never scrolled
+	// away; what the server wrote about itself below, scrolled; the
+	// buttons always in view.
+	top := container.NewVBox(linkBox(link), widget.NewSeparator())
+	bottom := container.NewVBox(lw.waiting, lw.buttons)
+	lw.w.SetContent(capped(container.NewBorder(top, bottom, nil, nil, container.NewVScroll(lw.head.object))))
 	lw.w.SetCloseIntercept(func() {
 		r.reply(forms.Result{Action: forms.Cancel})
 		lw.close()
@@ -84,7 +88,7 @@ func (d *Desk) newLinkWindow(r *request) *linkWindow {
 			cancel.OnTapped()
 		}
 	})
-	lw.w.Resize(fyne.NewSize(720, 420))
+	lw.w.Resize(fit(fyne.NewSize(720, 420)))
 	return lw
 }
 
@@ -101,9 +105,15 @@ func linkBox(link trust.Link) fyne.CanvasObject {
 		&widget.TextSegment{Style: plain, Text: link.After},
 	)
 	url.Wrapping = fyne.TextWrapBreak
-	box := container.NewVBox(widget.NewLabelWithStyle("The server asks you to open this link:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), url)
+	// A long link scrolls in a few lines of its own: the server chose it,
+	// and it must not push where it leads out of view.
+	urlBox := container.NewVScroll(url)
+	urlBox.SetMinSize(fyne.NewSize(0, 3*theme.TextSize()+2*theme.InnerPadding()))
+	box := container.NewVBox(widget.NewLabelWithStyle("The server asks you to open this link:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), urlBox)
 	if link.Host != "" {
-		box.Add(widget.NewLabel("It leads to " + link.Host + "."))
+		leads := widget.NewLabel("It leads to " + link.Host + ".")
+		leads.Wrapping = fyne.TextWrapBreak
+		box.Add(leads)
 	}
 	for _, w := range link.Warnings {
 		box.Add(warning(w))

@@ -46,11 +46,20 @@ func (d *Desk) showSettings() {
 		widget.NewFormItem("Request windows at once", windows),
 		widget.NewFormItem("Launch at login", login),
 	)
-	form.Items[0].HintText = "More requests wait in the tray menu, oldest first."
+	form.Items[0].HintText = waitingHint(d.tray != nil)
 	w.SetContent(container.NewPadded(container.NewVBox(form, problem,
 		container.NewHBox(widget.NewButton("Cancel", w.Close), save))))
 	w.Resize(fyne.NewSize(480, 0))
 	w.Show()
+}
+
+// waitingHint says where the requests past the limit wait: the tray menu
+// lists them only where there is a tray.
+func waitingHint(tray bool) string {
+	if tray {
+		return "More requests wait in the tray menu, oldest first."
+	}
+	return "More requests wait their turn, oldest first: each gets a window when one closes."
 }
 
 // parseSettings reads the Settings window's field over cur. Retention is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -45,6 +46,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
 	a := fyneapp.NewWithID(appID)
 	a.SetIcon(assets.Icon())
 	d := app.New(ctx, a, app.Options{
@@ -74,7 +76,10 @@ func runApp(args []string, stdout, stderr terminal) int {
 		stderr.Linef("elicitdesk: %s", err)
 		return 2
 	}
-	a.Run() // Fyne quits on SIGINT and SIGTERM by itself
+	if err := runDriver(a); err != nil {
+		stderr.Linef("elicitdesk: %s", err)
+		return 1
+	}
 	stop()
 	ep.Close() // before the desk: no request may reach a UI that is gone
 	d.Close()
@@ -103,4 +108,18 @@ func (e deskEndpoint) CallTool(ctx context.Context, call endpoint.ToolCall) (jso
 		return nil, err
 	}
 	return json.Marshal(res)
+}
+
+// runDriver runs Fyne's event loop until the app quits. A display that
+// goes away makes GLFW fail in whatever call comes next, which go-gl turns
+// into a panic: that ends the app with a message instead of a stack.
+// (Xlib itself exits with status 1 when it notices the lost connection.)
+func runDriver(a fyne.App) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("lost the display (%v)", p)
+		}
+	}()
+	a.Run() // Fyne quits on SIGINT and SIGTERM by itself
+	return nil
 }

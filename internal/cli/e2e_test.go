@@ -22,11 +22,13 @@ const binEnv = "ELICITDESK_BIN"
 
 // desktop is a virtual X display with the app running on it.
 type desktop struct {
-	t   testing.TB
-	bin string
-	env []string
-	app *exec.Cmd
-	log *logBuffer
+	t    testing.TB
+	bin  string
+	env  []string
+	app  *exec.Cmd
+	log  *logBuffer
+	home string    // the app's HOME, which any process it starts inherits
+	x    *exec.Cmd // the Xvfb the app draws on
 }
 
 // logBuffer keeps what the app logs, for tests to read while it writes.
@@ -51,6 +53,13 @@ func (l *logBuffer) String() string {
 // folders and servers.json holding config (the demo server when empty).
 func startDesktop(t testing.TB, config string) *desktop {
 	t.Helper()
+	return startDesktopWith(t, config, false)
+}
+
+// startDesktopWith is startDesktop with openbox managing the windows when
+// wm is set, as on a person's desktop: focus moves as windows come and go.
+func startDesktopWith(t testing.TB, config string, wm bool) *desktop {
+	t.Helper()
 	bin := os.Getenv(binEnv)
 	if bin == "" {
 		t.Skip(binEnv + " is not set: make test builds the app and sets it")
@@ -61,8 +70,10 @@ func startDesktop(t testing.TB, config string) *desktop {
 		}
 	}
 	home := t.TempDir()
-	d := &desktop{t: t, bin: bin, log: &logBuffer{}}
-	d.env = append(os.Environ(), "DISPLAY="+startXvfb(t), "FYNE_PLATFORM=x11", "LANG=en_US.UTF-8",
+	d := &desktop{t: t, bin: bin, log: &logBuffer{}, home: home}
+	display, x := startXvfb(t)
+	d.x = x
+	d.env = append(os.Environ(), "DISPLAY="+display, "FYNE_PLATFORM=x11", "LANG=en_US.UTF-8",
 		"DBUS_SESSION_BUS_ADDRESS=", "HOME="+home)
 	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
 		dir := filepath.Join(home, strings.ToLower(v))
@@ -79,6 +90,9 @@ func startDesktop(t testing.TB, config string) *desktop {
 		if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if wm {
+		startOpenbox(t, d.env)
 	}
 	d.app = exec.Command(bin, "-v")
 	d.app.Env = d.env
@@ -101,7 +115,7 @@ func startDesktop(t testing.TB, config string) *desktop {
 }
 
 // startXvfb starts a virtual X server and returns its display name.
-func startXvfb(t testing.TB) string {
+func startXvfb(t testing.TB) (string, *exec.Cmd) {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -123,7 +137,7 @@ func startXvfb(t testing.TB) string {
 	if err != nil || convErr != nil {
 		t.Fatalf("Xvfb gave no display: %q %v", line, err)
 	}
-	return ":" + strconv.Itoa(n)
+	return ":" + strconv.Itoa(n), x
 }
 
 // run runs a command on the desktop and returns its standard output.
@@ -248,6 +262,9 @@ func TestDesktopEndToEnd(t *testing.T) {
 		if syscall.Kill(pid, 0) == nil {
 			t.Errorf("server process %d outlived the app", pid)
 		}
+	}
+	if left := d.busesLeft(); len(left) > 0 {
+		t.Errorf("DBus processes outlived the app: %v", left)
 	}
 }
 
