@@ -77,19 +77,33 @@ func jsonLabel() *widget.Label {
 	return l
 }
 
+// detailAtMost bounds, in characters, each text the pane lays out: Fyne
+// wraps slowly (the 64 KB the history keeps of a message took 1.7 s to
+// show), and nobody reads that much here.
+const detailAtMost = 4000
+
+// bounded is text cut to detailAtMost characters for display, saying so.
+func bounded(text string) string {
+	head, cut := untrusted.Fold(text, detailAtMost)
+	if cut {
+		head += "\n\n[Cut here for display. Copy as JSON copies all that the history keeps.]"
+	}
+	return head
+}
+
 // show fills the pane with e.
 func (d *detail) show(e history.Entry) {
 	d.entry = e
 	// Everything here came from a server: shown as plain text with hidden
 	// characters made visible, as in the request window.
 	d.identity.SetText(identityText(e.Server))
-	d.message.SetText(e.Message.Block())
+	d.message.SetText(bounded(e.Message.Block()))
 	d.mode.SetText(untrusted.Text(string(e.Mode)).Block())
 	d.outcome.SetText(untrusted.Text(outcomeText(e)).Block())
 	d.times.SetText(timesText(e))
 	// untrusted.JSON: hidden characters escaped, the JSON still the same.
-	d.request.SetText(untrusted.JSON([]byte(indented(e.Request()))))
-	d.response.SetText(untrusted.JSON([]byte(indented(e.Response()))))
+	d.request.SetText(bounded(untrusted.JSON([]byte(indented(e.Request())))))
+	d.response.SetText(bounded(untrusted.JSON([]byte(indented(e.Response())))))
 	if replaySchema(e) != nil {
 		d.replay.Enable()
 	} else {

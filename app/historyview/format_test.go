@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -134,5 +135,19 @@ func TestParseDays(t *testing.T) {
 	}
 	if got := daysText(history.DefaultRetention); got != "90" {
 		t.Errorf("daysText(default) = %q", got)
+	}
+}
+
+// TestBounded: the detail lays out at most detailAtMost characters of a
+// text and says it cut; a short text is shown whole.
+func TestBounded(t *testing.T) {
+	if got := bounded("short"); got != "short" {
+		t.Errorf("bounded(short) = %q", got)
+	}
+	long := strings.Repeat("word ", 10_000)
+	got := bounded(long)
+	head, _, _ := strings.Cut(got, "\n\n[Cut here")
+	if n := utf8.RuneCountInString(head); n > detailAtMost || !strings.Contains(got, "Copy as JSON copies all") {
+		t.Errorf("bounded(50,000 characters) shows %d characters: %.60q…", n, got)
 	}
 }
