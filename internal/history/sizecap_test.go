@@ -27,7 +27,7 @@ func TestSizeCap(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	used, err := s.usedBytes(t.Context())
+	used, err := s.UsedBytes(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,5 +45,90 @@ func TestSizeCap(t *testing.T) {
 	}
 	if _, err := s.Get(t.Context(), 1_000_000); err == nil {
 		t.Error("the oldest entry is still there")
+	}
+}
+
+func TestSetMaxBytes(t *testing.T) {
+	tests := []struct {
+		set, want int64
+	}{
+		{0, DefaultMaxBytes},
+		{-1, DefaultMaxBytes},
+		{64 << 20, 64 << 20},
+		{1 << 30, 1 << 30},
+	}
+	s, err := Open(filepath.Join(isolate(t), "history.db"), quiet(), Options{MaxBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.MaxBytes(); got != 1<<20 {
+		t.Errorf("Open with 1 MB: MaxBytes is %d", got)
+	}
+	for _, tt := range tests {
+		s.SetMaxBytes(tt.set)
+		if got := s.MaxBytes(); got != tt.want {
+			t.Errorf("SetMaxBytes(%d): MaxBytes is %d, want %d", tt.set, got, tt.want)
+		}
+	}
+}
+
+// TestSetMaxBytesPrunes checks that a lower cap applies to the open store:
+// at once with PruneToMaxBytes, or at the next check while entries are
+// added, even when set during the writes.
+func TestSetMaxBytesPrunes(t *testing.T) {
+	s, err := Open(filepath.Join(isolate(t), "history.db"), quiet(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	message := untrusted.Text(strings.Repeat("m", 30<<10))
+	add := func(i int) int64 {
+		id, err := s.Add(t.Context(), Entry{Message: message, Mode: "form", Outcome: Declined, Received: time.UnixMilli(int64(1_000_000 + i))})
+		if err != nil {
+			t.Error(err)
+		}
+		return id
+	}
+	var last int64
+	for i := range 20 {
+		last = add(i)
+	}
+	before, err := s.UsedBytes(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	capped := before / 2
+	s.SetMaxBytes(capped)
+	n, err := s.PruneToMaxBytes(t.Context())
+	if err != nil || n == 0 {
+		t.Fatalf("PruneToMaxBytes deleted %d entries (%v)", n, err)
+	}
+	if used, err := s.UsedBytes(t.Context()); err != nil || used > capped {
+		t.Errorf("%d bytes in use for a cap of %d (%v)", used, capped, err)
+	}
+	if _, err := s.Get(t.Context(), last); err != nil {
+		t.Errorf("the newest entry went: %v", err)
+	}
+	if n, err := s.PruneToMaxBytes(t.Context()); err != nil || n != 0 {
+		t.Errorf("a second PruneToMaxBytes deleted %d entries (%v)", n, err)
+	}
+
+	// Lowered again while another goroutine writes: the writes' checks prune.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range capCheckEvery {
+			last = add(100 + i)
+		}
+	}()
+	s.SetMaxBytes(capped / 2)
+	<-done
+	bound := capped/2 + capCheckEvery*int64(len(message)+4<<10)
+	if used, err := s.UsedBytes(t.Context()); err != nil || used > bound {
+		t.Errorf("%d bytes in use after the writes, over %d (%v)", used, bound, err)
+	}
+	if _, err := s.Get(t.Context(), last); err != nil {
+		t.Errorf("the newest entry went: %v", err)
 	}
 }

@@ -5,7 +5,6 @@
 package history
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -38,7 +37,7 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	notice   string
-	maxBytes int64
+	maxBytes atomic.Int64 // see SetMaxBytes; 0 in a read-only store
 	writes   atomic.Int64 // for afterWrite
 }
 
@@ -52,7 +51,7 @@ func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.maxBytes = cmp.Or(opts.MaxBytes, DefaultMaxBytes)
+	s.SetMaxBytes(opts.MaxBytes)
 	return s, nil
 }
 
