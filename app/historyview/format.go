@@ -153,5 +153,20 @@ func parseDays(text string) (time.Duration, error) {
 	return time.Duration(n) * day, nil
 }
 
+// SizeChoices are the sizes the history can be capped at, smallest first.
+// None is unlimited: the cap keeps a flood of requests from filling the disk.
+func SizeChoices() []int64 { return []int64{64 << 20, 256 << 20, 1 << 30} }
+
+// sizeText writes a number of bytes for people, rounded: "64 MB", "1 GB".
+func sizeText(n int64) string {
+	units := []string{"bytes", "KB", "MB", "GB"}
+	f, u := float64(n), 0
+	for f >= 1024 && u < len(units)-1 {
+		f /= 1024
+		u++
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(f, 'f', min(u, 1), 64), ".0") + " " + units[u]
+}
+
 // daysText writes a retention as whole days.
 func daysText(d time.Duration) string { return strconv.Itoa(int(d / day)) }

@@ -151,3 +151,40 @@ func TestBounded(t *testing.T) {
 		t.Errorf("bounded(50,000 characters) shows %d characters: %.60q…", n, got)
 	}
 }
+
+func TestSizeText(t *testing.T) {
+	tests := []struct {
+		n    int64
+		want string
+	}{
+		{0, "0 bytes"},
+		{1000, "1000 bytes"},
+		{1024, "1 KB"},
+		{1536, "1.5 KB"},
+		{64 << 20, "64 MB"},
+		{256 << 20, "256 MB"},
+		{1 << 30, "1 GB"},
+		{3<<30 + 1<<29, "3.5 GB"},
+		{5<<20 + 100, "5 MB"},
+	}
+	for _, tt := range tests {
+		if got := sizeText(tt.n); got != tt.want {
+			t.Errorf("sizeText(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestSizeChoices checks that the default cap is offered and that each
+// choice has its own words.
+func TestSizeChoices(t *testing.T) {
+	seen := map[string]bool{}
+	for _, n := range SizeChoices() {
+		if seen[sizeText(n)] {
+			t.Errorf("two choices read %q", sizeText(n))
+		}
+		seen[sizeText(n)] = true
+	}
+	if !seen[sizeText(history.DefaultMaxBytes)] {
+		t.Errorf("the default, %s, is not a choice", sizeText(history.DefaultMaxBytes))
+	}
+}

@@ -1,7 +1,8 @@
 // Package historyview is the History window: every recorded request,
 // searched as you type and filtered by server and outcome, with the detail of
 // the selected one (who asked, the message, the raw request and response),
-// Copy as JSON, Replay, export as JSON Lines, the retention setting and Clear.
+// Copy as JSON, Replay, export as JSON Lines, the settings of how long and how
+// much the history keeps, and Clear.
 // The Fyne code is kept thin: what to query and how to word an entry are
 // plain functions tested without a window.
 package historyview
@@ -27,6 +28,10 @@ type Options struct {
 	// OnRetention, if not nil, is told when the person changes the retention,
 	// so the app can store it. The window prunes the history itself.
 	OnRetention func(time.Duration)
+	// OnMaxBytes, if not nil, is told when the person changes the size the
+	// history keeps under, one of SizeChoices, so the app can store it. The
+	// window sets it on the store, which says what it is now.
+	OnMaxBytes func(int64)
 	// Do runs a function on the UI goroutine, later; nil means fyne.Do.
 	Do func(func())
 }
@@ -44,6 +49,7 @@ type Window struct {
 	app   fyne.App
 	store *history.Store
 	opts  Options
+	sizes []int64 // SizeChoices, or smaller ones in tests
 	// run does work off the UI goroutine after a delay, then applies what it
 	// returns on the UI goroutine; tests replace it to do both at once.
 	run func(delay time.Duration, work func() (apply func()))
@@ -67,13 +73,17 @@ type Window struct {
 
 // New builds the History window over store; nothing is shown until Show.
 func New(a fyne.App, store *history.Store, opts Options) *Window {
+	return newWindow(a, store, opts, SizeChoices())
+}
+
+func newWindow(a fyne.App, store *history.Store, opts Options, sizes []int64) *Window {
 	if opts.Retention <= 0 {
 		opts.Retention = history.DefaultRetention
 	}
 	if opts.Do == nil {
 		opts.Do = fyne.Do
 	}
-	w := &Window{app: a, store: store, opts: opts}
+	w := &Window{app: a, store: store, opts: opts, sizes: sizes}
 	w.run = func(delay time.Duration, work func() func()) {
 		time.AfterFunc(delay, func() { opts.Do(work()) })
 	}

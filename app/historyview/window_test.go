@@ -1,6 +1,7 @@
 package historyview
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -333,5 +335,86 @@ func TestNoticeBanner(t *testing.T) {
 	}
 	if find(h.w.win.Content(), func(l *widget.Label) bool { return l.Text == h.store.Notice() }) == nil {
 		t.Error("the notice is not shown")
+	}
+}
+
+func TestSizeCap(t *testing.T) {
+	const start = 4 << 20
+	tests := []struct {
+		name    string
+		choose  int64 // 0 for less than the history takes
+		confirm string
+		told    bool
+		pruned  bool
+	}{
+		{"higher needs no confirm", 8 << 20, "", true, false},
+		{"lower, still over the history, needs no confirm", 2 << 20, "", true, false},
+		{"under the history, confirmed", 0, "Yes", true, true},
+		{"under the history, not confirmed", 0, "No", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var told int64
+			h := open(t, Options{})
+			message := strings.Repeat("m", 30<<10)
+			at := time.Now().Add(-10 * time.Minute)
+			for i := range 12 {
+				if _, err := h.store.Add(context.Background(), history.Entry{Server: servers.Identity{Name: "big"}, Message: untrusted.Text(message),
+					Mode: servers.ModeForm, Outcome: history.Declined, Received: at.Add(time.Duration(i) * time.Second)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			used, err := h.store.UsedBytes(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Sizes small enough for a test, the smallest under the history.
+			small := used / 2 &^ 1023
+			h.store.SetMaxBytes(start)
+			h.w = newWindow(h.app, h.store, Options{OnMaxBytes: func(n int64) { told = n }}, []int64{small, 2 << 20, start, 8 << 20})
+			h.w.run = func(_ time.Duration, work func() func()) { work()() }
+			h.w.Show()
+			if got := h.w.retention.size.Selected; got != "4 MB" {
+				t.Errorf("the setting starts at %q", got)
+			}
+			all := len(h.messages())
+
+			choose := cmp.Or(tt.choose, small)
+			h.w.retention.size.SetSelected(sizeText(choose))
+			if tt.confirm != "" {
+				test.Tap(h.button(tt.confirm))
+			} else if top := h.w.win.Canvas().Overlays().Top(); top != nil {
+				t.Error("a dialog asks, with nothing to delete")
+			}
+
+			want := int64(start)
+			if tt.told {
+				want = choose
+				if told != choose {
+					t.Errorf("the app was told %d, want %d", told, choose)
+				}
+			} else if told != 0 {
+				t.Errorf("the app was told %d", told)
+			}
+			if got := h.store.MaxBytes(); got != want {
+				t.Errorf("the store keeps under %d, want %d", got, want)
+			}
+			if got := h.w.retention.size.Selected; got != sizeText(want) {
+				t.Errorf("the setting shows %q, want %q", got, sizeText(want))
+			}
+			left := h.messages()
+			if !tt.pruned {
+				if len(left) != all {
+					t.Errorf("%d entries left of %d", len(left), all)
+				}
+				return
+			}
+			if len(left) == all || len(left) == 0 || string(h.w.entries[0].Message) != message {
+				t.Errorf("%d entries left of %d, the newest first: %.20q", len(left), all, left)
+			}
+			if used, err := h.store.UsedBytes(context.Background()); err != nil || used > small {
+				t.Errorf("the history takes %d bytes for a cap of %d (%v)", used, small, err)
+			}
+		})
 	}
 }
