@@ -12,7 +12,7 @@ import (
 // app: the store starts a fresh file beside it and says so, and when even
 // that fails the app runs without a history and says that.
 func (d *Desk) openHistory() {
-	s, err := history.Open(d.opts.HistoryPath, d.log, history.Options{})
+	s, err := history.Open(d.opts.HistoryPath, d.log, history.Options{MaxBytes: d.settings.HistoryMaxBytes})
 	if err != nil {
 		d.log.Error("running without a history", "err", err)
 		d.showError("The history cannot be kept", "Elicit Desk runs without a history this time: "+err.Error())
@@ -55,6 +55,10 @@ func (d *Desk) showHistory() {
 			Do:        d.do,
 			OnRetention: func(r time.Duration) {
 				d.settings.Retention = r
+				d.settings.save(d.fyne.Preferences())
+			},
+			OnMaxBytes: func(n int64) {
+				d.settings.HistoryMaxBytes = n
 				d.settings.save(d.fyne.Preferences())
 			},
 		})

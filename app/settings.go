@@ -1,10 +1,12 @@
 package app
 
 import (
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
 
+	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
@@ -12,10 +14,13 @@ import (
 type Settings struct {
 	MaxWindows int           // request windows open at once; the rest wait in the tray menu
 	Retention  time.Duration // how long the history keeps a request
+	// HistoryMaxBytes is the size the history keeps under, one of
+	// historyview.SizeChoices.
+	HistoryMaxBytes int64
 }
 
-// DefaultSettings: three windows, ninety days.
-var DefaultSettings = Settings{MaxWindows: 3, Retention: history.DefaultRetention}
+// DefaultSettings: three windows, ninety days, 256 MB.
+var DefaultSettings = Settings{MaxWindows: 3, Retention: history.DefaultRetention, HistoryMaxBytes: history.DefaultMaxBytes}
 
 // Bounds of the settings, so a typo cannot hide every request or keep
 // nothing.
@@ -27,12 +32,14 @@ const (
 const (
 	prefMaxWindows    = "maxWindows"
 	prefRetentionDays = "retentionDays"
+	prefHistoryMaxMB  = "historyMaxMB" // in MB, as a preference is an int
 )
 
 func loadSettings(p fyne.Preferences) Settings {
 	s := Settings{
-		MaxWindows: p.IntWithFallback(prefMaxWindows, DefaultSettings.MaxWindows),
-		Retention:  time.Duration(p.IntWithFallback(prefRetentionDays, int(DefaultSettings.Retention/day))) * day,
+		MaxWindows:      p.IntWithFallback(prefMaxWindows, DefaultSettings.MaxWindows),
+		Retention:       time.Duration(p.IntWithFallback(prefRetentionDays, int(DefaultSettings.Retention/day))) * day,
+		HistoryMaxBytes: int64(p.IntWithFallback(prefHistoryMaxMB, int(DefaultSettings.HistoryMaxBytes>>20))) << 20,
 	}
 	if s.check() != "" {
 		return DefaultSettings
@@ -43,6 +50,7 @@ func loadSettings(p fyne.Preferences) Settings {
 func (s Settings) save(p fyne.Preferences) {
 	p.SetInt(prefMaxWindows, s.MaxWindows)
 	p.SetInt(prefRetentionDays, int(s.Retention/day))
+	p.SetInt(prefHistoryMaxMB, int(s.HistoryMaxBytes>>20))
 }
 
 const day = 24 * time.Hour
@@ -54,6 +62,8 @@ func (s Settings) check() string {
 		return "Open between 1 and 20 request windows at once."
 	case s.Retention < day || s.Retention > maxRetention:
 		return "Keep the history between 1 and 3650 days."
+	case !slices.Contains(historyview.SizeChoices(), s.HistoryMaxBytes):
+		return "Keep the history at 64 MB, 256 MB or 1 GB."
 	}
 	return ""
 }

@@ -1,0 +1,63 @@
+package app
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/elicitdesk/elicitdesk/internal/history"
+)
+
+func TestSettingsHistoryMaxBytes(t *testing.T) {
+	tests := []struct {
+		name  string
+		prefs map[string]int // preferences set before loading
+		want  int64
+	}{
+		{"unset is the default", nil, history.DefaultMaxBytes},
+		{"a choice is kept", map[string]int{prefHistoryMaxMB: 64}, 64 << 20},
+		{"1 GB", map[string]int{prefHistoryMaxMB: 1024}, 1 << 30},
+		{"not a choice gives the defaults", map[string]int{prefHistoryMaxMB: 3}, history.DefaultMaxBytes},
+		{"unlimited is not offered", map[string]int{prefHistoryMaxMB: 0}, history.DefaultMaxBytes},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := test.NewTempApp(t).Preferences()
+			for k, v := range tt.prefs {
+				p.SetInt(k, v)
+			}
+			s := loadSettings(p)
+			if s.HistoryMaxBytes != tt.want {
+				t.Errorf("loaded %d, want %d", s.HistoryMaxBytes, tt.want)
+			}
+			s.save(p)
+			if got := loadSettings(p); got != s {
+				t.Errorf("saved %+v, loaded %+v", s, got)
+			}
+		})
+	}
+}
+
+// TestHistoryOpensWithItsCap checks that the app opens the history with
+// the size the person chose.
+func TestHistoryOpensWithItsCap(t *testing.T) {
+	dir := t.TempDir()
+	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
+		t.Setenv(v, filepath.Join(dir, strings.ToLower(v)))
+	}
+	a := test.NewTempApp(t)
+	a.Preferences().SetInt(prefHistoryMaxMB, 64)
+	h := &harness{t: t, dir: dir}
+	ctx, cancel := context.WithCancel(context.Background())
+	h.ui(func() { h.start(ctx, a, filepath.Join(dir, "servers.json")) })
+	t.Cleanup(func() {
+		cancel()
+		h.d.Close()
+	})
+	if got := h.d.history.MaxBytes(); got != 64<<20 {
+		t.Errorf("the history keeps under %d, want 64 MB", got)
+	}
+}
