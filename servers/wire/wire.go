@@ -238,6 +238,15 @@ type tapped struct {
 	refused *RPCError
 }
 
+// tappedFrom is a request of size bytes whose head h a tap read from the
+// first kept of them: its params, or its refusal when the tap cut it.
+func tappedFrom(h head, kept, size int) tapped {
+	if size > kept {
+		return tapped{refused: tooLarge(size)}
+	}
+	return tapped{params: h.params}
+}
+
 func newRawRequests() *rawRequests { return &rawRequests{m: map[string][]tapped{}} }
 
 func (r *rawRequests) put(id string, t tapped) {
@@ -327,11 +336,7 @@ func (t *lineTap) observe(line []byte, size int) []byte {
 	if method != string(mcp.MethodElicitationCreate) {
 		return line
 	}
-	req := tapped{params: h.params}
-	if size > len(line) {
-		req = tapped{refused: tooLarge(size)}
-	}
-	t.raw.put(id.String(), req)
+	t.raw.put(id.String(), tappedFrom(h, len(line), size))
 	stub, _ := json.Marshal(transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: struct{}{}})
 	return append(stub, '\n')
 }
