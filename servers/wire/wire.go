@@ -257,23 +257,23 @@ func requestKey(method string, id mcp.RequestId) string { return method + " " + 
 
 func newRawRequests() *rawRequests { return &rawRequests{m: map[string][]tapped{}} }
 
-func (r *rawRequests) put(id string, t tapped) {
+func (r *rawRequests) put(key string, t tapped) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.m[id] = append(r.m[id], t)
+	r.m[key] = append(r.m[key], t)
 }
 
-func (r *rawRequests) take(id string) (tapped, bool) {
+func (r *rawRequests) take(key string) (tapped, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	q := r.m[id]
+	q := r.m[key]
 	if len(q) == 0 {
 		return tapped{}, false
 	}
 	if len(q) == 1 {
-		delete(r.m, id)
+		delete(r.m, key)
 	} else {
-		r.m[id] = q[1:]
+		r.m[key] = q[1:]
 	}
 	return q[0], true
 }
