@@ -75,3 +75,40 @@ func askAfter(t *testing.T, f *fakeServer, c *Conn, r *Router) {
 		t.Fatalf("the connection was lost: %v", err)
 	}
 }
+
+// TestUndecodableRequestsAnswered is the regression test for requests
+// other than elicitation/create that mcp-go cannot decode over stdio,
+// which got no answer and left the server waiting: each gets -32602 with
+// its reason at once, and a normal request still works after.
+func TestUndecodableRequestsAnswered(t *testing.T) {
+	deep := strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000)
+	tests := []struct {
+		name, method, params, reason string
+	}{
+		{"ping with 1e400", "ping", `{"n":1e400}`, "number out of range"},
+		{"unknown method 100,000 deep", "x/unknown", `{"x":` + deep + `}`, "levels deep"},
+		{"sampling with 1e400", "sampling/createMessage", `{"messages":[],"maxTokens":1e400}`, "number out of range"},
+		{"roots/list 100,000 deep", "roots/list", `{"x":` + deep + `}`, "levels deep"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeServer(t)
+			c, r := dialFake(t, f)
+			go f.send(`{"jsonrpc":"2.0","id":"bad","method":"` + tt.method + `","params":` + tt.params + `}`)
+			start := time.Now()
+			m := f.serveLegacy("")
+			took := time.Since(start)
+			if string(m.ID) != `"bad"` || m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, tt.reason) {
+				t.Fatalf("want -32602 saying %q, got %s %+v", tt.reason, m.ID, m.Error)
+			}
+			if took > answerWait {
+				t.Errorf("answered after %v", took)
+			}
+			go f.send(`{"jsonrpc":"2.0","id":"bad","method":"ping"}`)
+			if m := f.serveLegacy(""); string(m.ID) != `"bad"` || m.Error != nil || m.Result == nil {
+				t.Fatalf("a normal ping with the same id got %s %+v", m.Result, m.Error)
+			}
+			askAfter(t, f, c, r)
+		})
+	}
+}

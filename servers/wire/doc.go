@@ -8,7 +8,9 @@
 //   - a request mcp-go cannot decode (a number beyond float64, nesting past
 //     10,000 levels) is dropped without an answer: the taps read requests
 //     whatever they hold, mcp-go sees only a stub of each, and the
-//     AnswerFunc refuses what is over the limits (see CheckParams);
+//     AnswerFunc refuses what is over the limits (see CheckParams); any
+//     other request mcp-go cannot decode is answered -32602 with the
+//     reason CheckParams gives;
 //   - a handler's error goes back as -32603: the wire answers with the
 //     *RPCError its AnswerFunc returns, such as -32602 for unusable params;
 //   - notifications/cancelled is only passed on: the wire ends the

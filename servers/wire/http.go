@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
@@ -117,29 +115,30 @@ func (w *httpWire) Close() error {
 
 // goServe answers a request of the server's in the background, as the wire
 // it belongs to lives; a closed wire drops it.
-func (w *httpWire) goServe(raw json.RawMessage) {
+func (w *httpWire) goServe(raw json.RawMessage, size int) {
 	if !w.hold() {
 		return
 	}
 	go func() {
 		defer w.running.Done()
-		w.serve(w.life, raw)
+		w.serve(w.life, raw, size)
 	}()
 }
 
-// serve answers one request of the server's, taken off an event stream.
-func (w *httpWire) serve(ctx context.Context, raw json.RawMessage) {
+// serve answers one request of the server's, taken off an event stream:
+// raw, or its head when it is longer (size bytes) than the tap keeps.
+func (w *httpWire) serve(ctx context.Context, raw json.RawMessage, size int) {
 	h := readHead(raw)
 	method := h.Method()
 	id, ok := h.ID()
 	if !ok {
-		w.log.Warn("dropped a request whose id cannot be read: it gets no answer", "method", method, "bytes", len(raw))
+		w.log.Warn("dropped a request whose id cannot be read: it gets no answer", "method", method, "bytes", size)
 		return
 	}
 	var resp *transport.JSONRPCResponse
 	switch method {
 	case string(mcp.MethodElicitationCreate):
-		resp = w.elicit(ctx, id, tapped{params: h.params})
+		resp = w.elicit(ctx, id, tappedFrom(h, len(raw), size))
 	case string(mcp.MethodPing):
 		resp = &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Result: json.RawMessage(`{}`)}
 	default:
@@ -185,85 +184,6 @@ func (w *httpWire) post(ctx context.Context, resp *transport.JSONRPCResponse) er
 		return fmt.Errorf("the server answered our response with %s", res.Status)
 	}
 	return nil
-}
-
-// sseTap is an http.RoundTripper that takes the server's JSON-RPC requests
-// out of every text/event-stream body before mcp-go reads it and hands their
-// raw bytes to onRequest. Everything else passes unchanged; a removed event
-// keeps its id line so Last-Event-ID resumption still works.
-type sseTap struct {
-	base      http.RoundTripper
-	onRequest func(raw json.RawMessage)
-}
-
-func (t *sseTap) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
-	if err != nil || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		return resp, err
-	}
-	resp.Body = &sseFilter{src: resp.Body, br: bufio.NewReader(resp.Body), onRequest: t.onRequest}
-	return resp, nil
-}
-
-// sseFilter reads an event stream event by event, passing on all but the
-// server's requests.
-type sseFilter struct {
-	src       io.ReadCloser
-	br        *bufio.Reader
-	onRequest func(raw json.RawMessage)
-	out       bytes.Buffer
-	event     []string
-	err       error
-}
-
-func (f *sseFilter) Close() error { return f.src.Close() }
-
-func (f *sseFilter) Read(p []byte) (int, error) {
-	for f.out.Len() == 0 && f.err == nil {
-		line, err := f.br.ReadString('\n')
-		if line != "" {
-			f.event = append(f.event, line)
-			if strings.TrimRight(line, "\r\n") == "" {
-				f.flush()
-			}
-		}
-		if err != nil {
-			f.flush()
-			f.err = err
-		}
-	}
-	if f.out.Len() > 0 {
-		return f.out.Read(p)
-	}
-	return 0, f.err
-}
-
-// flush passes the event read so far on, or hands it over if it is a request.
-func (f *sseFilter) flush() {
-	if len(f.event) == 0 {
-		return
-	}
-	var data []string
-	for _, l := range f.event {
-		if v, ok := strings.CutPrefix(strings.TrimRight(l, "\r\n"), "data:"); ok {
-			data = append(data, strings.TrimPrefix(v, " "))
-		}
-	}
-	raw := json.RawMessage(strings.Join(data, "\n"))
-	if isRequest(raw) {
-		for _, l := range f.event {
-			if strings.HasPrefix(l, "id:") {
-				f.out.WriteString(l)
-			}
-		}
-		f.out.WriteString("\n")
-		f.onRequest(raw)
-	} else {
-		for _, l := range f.event {
-			f.out.WriteString(l)
-		}
-	}
-	f.event = f.event[:0]
 }
 
 // isRequest reports whether raw is a JSON-RPC request: a method and an id,

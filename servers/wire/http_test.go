@@ -47,7 +47,7 @@ func TestHTTPAnswersUnreadable(t *testing.T) {
 			if !isRequest(raw) {
 				t.Fatal("not taken off the stream: mcp-go would drop it")
 			}
-			w.serve(t.Context(), raw)
+			w.serve(t.Context(), raw, len(raw))
 			var resp struct {
 				ID     string          `json:"id"`
 				Error  *RPCError       `json:"error"`

@@ -36,7 +36,7 @@ func CheckParams(raw json.RawMessage) *RPCError {
 		return invalid("the request is not valid UTF-8")
 	}
 	if !json.Valid(raw) {
-		return invalid("the request is not valid JSON")
+		return notJSON()
 	}
 	if h.badNumber != nil {
 		return invalid("the request has a number out of range: %.40s", h.badNumber)
@@ -48,6 +48,8 @@ func CheckParams(raw json.RawMessage) *RPCError {
 func tooLarge(size int) *RPCError {
 	return invalid("the request is %.1f MB; Elicit Desk reads at most %d MB", float64(size)/(1<<20), MaxParams>>20)
 }
+
+func notJSON() *RPCError { return invalid("the request is not valid JSON") }
 
 func invalid(format string, args ...any) *RPCError {
 	return &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf(format, args...)}

@@ -76,7 +76,8 @@ func (w *wire) Close() error {
 	return w.Interface.Close()
 }
 
-// SetRequestHandler takes elicitation/create for itself. Over HTTP the tap
+// SetRequestHandler takes elicitation/create for itself, and answers the
+// stubs of requests mcp-go could not decode with their refusals. Over HTTP the tap
 // has already taken the server's requests off the wire (see sseTap).
 func (w *wire) SetRequestHandler(next transport.RequestHandler) {
 	bidi, ok := w.Interface.(transport.BidirectionalInterface)
@@ -84,10 +85,13 @@ func (w *wire) SetRequestHandler(next transport.RequestHandler) {
 		return
 	}
 	bidi.SetRequestHandler(func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		tapped, ok := w.raw.take(requestKey(req.Method, req.ID))
 		if req.Method != string(mcp.MethodElicitationCreate) {
+			if ok { // a stub for a request mcp-go could not decode
+				return transport.NewJSONRPCErrorResponse(req.ID, tapped.refused.Code, tapped.refused.Message, nil), nil
+			}
 			return next(ctx, req)
 		}
-		tapped, ok := w.raw.take(req.ID.String())
 		if !ok { // no tap saw it: the order of fields may be lost, nothing else
 			tapped.params, _ = json.Marshal(req.Params)
 		}
@@ -222,8 +226,9 @@ func (in *inbound) cancelled(params map[string]any) {
 // cancellations of requests it never sends.
 const maxEarlyCancels = 256
 
-// rawRequests holds the raw params of elicitation/create requests, by id,
-// from the moment a tap reads them until the wire answers them.
+// rawRequests holds what a tap read of the requests the wire answers
+// itself (elicitation/create, and those mcp-go cannot decode), by
+// requestKey, from the moment the tap reads them until the wire answers them.
 // A server that reuses an id while the first request waits gets its
 // requests' bytes back in the order it sent them.
 type rawRequests struct {
@@ -238,25 +243,37 @@ type tapped struct {
 	refused *RPCError
 }
 
-func newRawRequests() *rawRequests { return &rawRequests{m: map[string][]tapped{}} }
-
-func (r *rawRequests) put(id string, t tapped) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.m[id] = append(r.m[id], t)
+// tappedFrom is a request of size bytes whose head h a tap read from the
+// first kept of them: its params, or its refusal when the tap cut it.
+func tappedFrom(h head, kept, size int) tapped {
+	if size > kept {
+		return tapped{refused: tooLarge(size)}
+	}
+	return tapped{params: h.params}
 }
 
-func (r *rawRequests) take(id string) (tapped, bool) {
+// requestKey tells apart requests with the same id but different methods.
+func requestKey(method string, id mcp.RequestId) string { return method + " " + id.String() }
+
+func newRawRequests() *rawRequests { return &rawRequests{m: map[string][]tapped{}} }
+
+func (r *rawRequests) put(key string, t tapped) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	q := r.m[id]
+	r.m[key] = append(r.m[key], t)
+}
+
+func (r *rawRequests) take(key string) (tapped, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	q := r.m[key]
 	if len(q) == 0 {
 		return tapped{}, false
 	}
 	if len(q) == 1 {
-		delete(r.m, id)
+		delete(r.m, key)
 	} else {
-		r.m[id] = q[1:]
+		r.m[key] = q[1:]
 	}
 	return q[0], true
 }
@@ -276,9 +293,11 @@ func (r *rawRequests) len() int {
 // can decode it. It keeps each elicitation/create request's params for the
 // wire and hands mcp-go only a stub with the id, which it always decodes:
 // mcp-go drops a line it cannot decode (a number beyond float64, nesting
-// past 10,000) and the server would wait for ever. An elicitation/create
-// line longer than MaxMessage is not kept: its head is read to refuse it.
-// Other lines pass whole, however long: a tool's result may be large.
+// past 10,000) and the server would wait for ever. For the same reason any
+// other request mcp-go cannot decode is kept as its refusal, behind a stub.
+// An elicitation/create line longer than MaxMessage is not kept: its head
+// is read to refuse it. Other lines pass whole, however long: a tool's
+// result may be large.
 type lineTap struct {
 	br     *bufio.Reader
 	buf    bytes.Buffer
@@ -324,14 +343,19 @@ func (t *lineTap) observe(line []byte, size int) []byte {
 		t.log.Warn("dropped a request whose id cannot be read: it gets no answer", "method", method, "bytes", size)
 		return nil
 	}
-	if method != string(mcp.MethodElicitationCreate) {
-		return line
+	switch {
+	case method == string(mcp.MethodElicitationCreate):
+		t.raw.put(requestKey(method, id), tappedFrom(h, len(line), size))
+	case json.Valid(line) && h.badNumber == nil:
+		return line // mcp-go decodes it
+	default:
+		refused := CheckParams(h.params)
+		if refused == nil { // the params are fine, the rest of the message is not
+			refused = notJSON()
+		}
+		t.log.Warn("refusing a request mcp-go cannot decode", "method", method, "reason", refused.Message)
+		t.raw.put(requestKey(method, id), tapped{refused: refused})
 	}
-	req := tapped{params: h.params}
-	if size > len(line) {
-		req = tapped{refused: tooLarge(size)}
-	}
-	t.raw.put(id.String(), req)
 	stub, _ := json.Marshal(transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: struct{}{}})
 	return append(stub, '\n')
 }
