@@ -11,6 +11,49 @@ import (
 // TestMigrateFromVersion1 checks that a history written before Cut existed
 // opens, keeps its entries and records new ones.
 func TestMigrateFromVersion1(t *testing.T) {
+	path := writeVersion1(t)
+	s, err := Open(path, quiet(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if e, err := s.Get(t.Context(), 1000); err != nil || e.Message != "old" || e.Cut != nil {
+		t.Fatalf("old entry %+v %v", e, err)
+	}
+	id, err := s.Add(t.Context(), Entry{Message: "new", Mode: "form", Outcome: RateLimited, Schema: []byte(`"` + strings.Repeat("s", MaxRefusedSchemaBytes) + `"`), Received: time.UnixMilli(2000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err := s.Get(t.Context(), id); err != nil || e.Cut == nil {
+		t.Fatalf("new entry %+v %v", e.Cut, err)
+	}
+}
+
+// TestReadOnlyVersion1: elicitdesk history reads a file the app has not
+// brought to version 2 yet, changing nothing in it.
+func TestReadOnlyVersion1(t *testing.T) {
+	path := writeVersion1(t)
+	s, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if e, err := s.Get(t.Context(), 1000); err != nil || e.Message != "old" || e.Cut != nil {
+		t.Fatalf("Get = %+v, %v", e, err)
+	}
+	if list, err := s.Search(t.Context(), Query{}); err != nil || len(list) != 1 {
+		t.Fatalf("Search = %d entries, %v", len(list), err)
+	}
+	var version int
+	if err := s.db.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 1 {
+		t.Errorf("the file is now version %d (%v)", version, err)
+	}
+}
+
+// writeVersion1 writes a history as version 1 had it, holding one entry
+// (id 1000, message "old"), and returns its path.
+func writeVersion1(t *testing.T) string {
+	t.Helper()
 	path := filepath.Join(isolate(t), "history.db")
 	old, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -27,19 +70,5 @@ func TestMigrateFromVersion1(t *testing.T) {
 		}
 	}
 	old.Close()
-	s, err := Open(path, quiet(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if e, err := s.Get(t.Context(), 1000); err != nil || e.Message != "old" || e.Cut != nil {
-		t.Fatalf("old entry %+v %v", e, err)
-	}
-	id, err := s.Add(t.Context(), Entry{Message: "new", Mode: "form", Outcome: RateLimited, Schema: []byte(`"` + strings.Repeat("s", MaxRefusedSchemaBytes) + `"`), Received: time.UnixMilli(2000)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e, err := s.Get(t.Context(), id); err != nil || e.Cut == nil {
-		t.Fatalf("new entry %+v %v", e.Cut, err)
-	}
+	return path
 }

@@ -29,7 +29,11 @@ type Query struct {
 // columns are the entries columns scan reads, in its order.
 const columns = `e.id, e.server_name, e.server_target, e.reported_name, e.reported_title, e.reported_version,
 	e.message, e.mode, e.schema, e.url, e.outcome, e.reason, e.content, e.received, e.answered,
-	e.size, e.sha256`
+	` + cutColumns
+
+// cutColumns are the columns version 2 added; a file of version 1, which
+// only a read-only store leaves as it is, reads them as NULL instead.
+const cutColumns = `e.size, e.sha256`
 
 // Search returns the entries q selects, the most recently received first.
 func (s *Store) Search(ctx context.Context, q Query) ([]Entry, error) {
@@ -51,7 +55,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, q Query) error {
 // Get returns the entry with the given id; the error wraps sql.ErrNoRows when
 // there is none.
 func (s *Store) Get(ctx context.Context, id int64) (Entry, error) {
-	e, err := scan(s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM entries e WHERE e.id = ?`, id))
+	e, err := scan(s.db.QueryRowContext(ctx, `SELECT `+s.columns()+` FROM entries e WHERE e.id = ?`, id))
 	if err != nil {
 		return Entry{}, fmt.Errorf("history entry %d: %w", id, err)
 	}
@@ -79,7 +83,7 @@ func (s *Store) Servers(ctx context.Context) ([]string, error) {
 
 // each calls f with each entry q selects, newest first, until f fails.
 func (s *Store) each(ctx context.Context, q Query, f func(Entry) error) error {
-	sqlText, args := selectSQL(q)
+	sqlText, args := s.selectSQL(q)
 	rows, err := s.db.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return err
@@ -101,10 +105,10 @@ func (s *Store) each(ctx context.Context, q Query, f func(Entry) error) error {
 // index is walked newest first (CROSS JOIN keeps it the outer loop) and also
 // applies the filters through its tags, so a limited search stops after Limit
 // matches instead of reading every entry that has the words.
-func selectSQL(q Query) (string, []any) {
+func (s *Store) selectSQL(q Query) (string, []any) {
 	var b strings.Builder
 	var args []any
-	b.WriteString(`SELECT ` + columns)
+	b.WriteString(`SELECT ` + s.columns())
 	if match := matchExpr(q); match != "" {
 		b.WriteString(` FROM entries_fts f CROSS JOIN entries e ON e.id = f.rowid WHERE entries_fts MATCH ? ORDER BY f.rowid DESC`)
 		args = append(args, match)
@@ -158,6 +162,14 @@ func matchExpr(q Query) string {
 // and prefixed so the two kinds never meet.
 func serverTag(name string) string { return "s" + hex.EncodeToString([]byte(name)) }
 func outcomeTag(o Outcome) string  { return "o" + hex.EncodeToString([]byte(o)) }
+
+// columns are the columns to select from this store's file.
+func (s *Store) columns() string {
+	if s.version == 1 {
+		return strings.Replace(columns, cutColumns, "NULL, NULL", 1)
+	}
+	return columns
+}
 
 // scan reads one row of columns.
 func scan(row interface{ Scan(...any) error }) (Entry, error) {

@@ -2,7 +2,7 @@ package history
 
 import (
 	"context"
-	"database/sql"
+	"math"
 )
 
 // DefaultMaxBytes is the size the history keeps under unless Options says.
@@ -19,10 +19,6 @@ type Options struct {
 // capCheckEvery is how many writes go between two checks of the size: a
 // check is cheap, but not free.
 const capCheckEvery = 32
-
-// capShare is the part of the entries one pass deletes, oldest first, when
-// the history is over its size.
-const capShare = 8 // one eighth
 
 // SetMaxBytes makes n the store's MaxBytes (see Options), from the next
 // check of the size on; PruneToMaxBytes checks at once. It is safe to call
@@ -50,28 +46,40 @@ func (s *Store) afterWrite(ctx context.Context) error {
 // PruneToMaxBytes deletes the oldest entries until the pages in use fit in
 // MaxBytes, and returns how many went. Deleted pages are reused by later
 // writes, so the file stays near MaxBytes without a VACUUM.
+//
+// Each pass deletes what the overshoot calls for, aiming an eighth under
+// the cap so the next writes do not prune again at once, and then merges
+// the full-text index: until then, deleted rows leave their index pages in
+// use, the size seems not to fall, and a pass after pass would empty the
+// history. It stops when a pass frees nothing, and always keeps the newest
+// entry.
 func (s *Store) PruneToMaxBytes(ctx context.Context) (int64, error) {
 	var deleted int64
 	for {
 		used, err := s.UsedBytes(ctx)
-		if err != nil || used <= s.maxBytes.Load() {
+		limit := s.maxBytes.Load()
+		if err != nil || used <= limit {
 			return deleted, err
 		}
 		var n int64
-		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM entries`).Scan(&n); err != nil || n == 0 {
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM entries`).Scan(&n); err != nil || n <= 1 {
 			return deleted, err
 		}
-		var cut int64
-		err = s.db.QueryRowContext(ctx, `SELECT id FROM entries ORDER BY id LIMIT 1 OFFSET ?`, max(n/capShare, 1)).Scan(&cut)
-		if err == sql.ErrNoRows {
-			cut = 1 << 62 // fewer than one share: delete them all
-		} else if err != nil {
+		share := int64(math.Ceil(float64(n) * float64(used-limit*7/8) / float64(used)))
+		var cut int64 // the id of the oldest entry to keep
+		if err := s.db.QueryRowContext(ctx, `SELECT id FROM entries ORDER BY id LIMIT 1 OFFSET ?`, min(max(share, 1), n-1)).Scan(&cut); err != nil {
 			return deleted, err
 		}
-		n, err = s.deleteBefore(ctx, cut)
-		deleted += n
+		gone, err := s.deleteBefore(ctx, cut)
+		deleted += gone
 		if err != nil {
 			return deleted, err
+		}
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO entries_fts(entries_fts) VALUES('optimize')`); err != nil {
+			return deleted, err
+		}
+		if after, err := s.UsedBytes(ctx); err != nil || after >= used {
+			return deleted, err // nothing freed: stop rather than delete on
 		}
 	}
 }

@@ -1,8 +1,10 @@
 package history
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -130,5 +132,47 @@ func TestSetMaxBytesPrunes(t *testing.T) {
 	}
 	if _, err := s.Get(t.Context(), last); err != nil {
 		t.Errorf("the newest entry went: %v", err)
+	}
+}
+
+// TestSizeCapKeepsHistoryWithAFullIndex writes messages of many distinct
+// words, whose full-text index is as large as the rows. Deleting rows
+// frees little of the index until it is merged, so a pruning that only
+// measured the pages deleted everything: the history must never be
+// emptied, and must end near the cap.
+func TestSizeCapKeepsHistoryWithAFullIndex(t *testing.T) {
+	const maxBytes = 256 << 10
+	s, err := Open(filepath.Join(isolate(t), "history.db"), quiet(), Options{MaxBytes: maxBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var newest int64
+	for i := range 160 {
+		words := make([]string, 600)
+		for j := range words {
+			words[j] = strconv.FormatUint(rng.Uint64(), 36)
+		}
+		e := Entry{Message: untrusted.Text(strings.Join(words, " ")), Mode: "form", Outcome: Declined, Received: time.UnixMilli(int64(1_000_000 + i))}
+		if newest, err = s.Add(t.Context(), e); err != nil {
+			t.Fatal(err)
+		}
+		if (i+1)%capCheckEvery == 0 {
+			var n int
+			if err := s.db.QueryRowContext(t.Context(), `SELECT count(*) FROM entries`).Scan(&n); err != nil || n == 0 {
+				t.Fatalf("after %d writes the history holds %d entries (%v)", i+1, n, err)
+			}
+		}
+	}
+	if _, err := s.Get(t.Context(), newest); err != nil {
+		t.Errorf("the newest entry went: %v", err)
+	}
+	used, err := s.UsedBytes(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bound := int64(maxBytes + capCheckEvery*32<<10); used > bound {
+		t.Errorf("%d bytes in use, over %d", used, bound)
 	}
 }

@@ -5,6 +5,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -39,6 +40,8 @@ type Store struct {
 	notice   string
 	maxBytes atomic.Int64 // see SetMaxBytes; 0 in a read-only store
 	writes   atomic.Int64 // for afterWrite
+	log      *slog.Logger // nil in a read-only store
+	version  int          // the file's user_version; an older one only in a read-only store
 }
 
 // Open opens the history at path, creating it and its directories when
@@ -51,6 +54,7 @@ func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.log = cmp.Or(log, slog.Default())
 	s.SetMaxBytes(opts.MaxBytes)
 	return s, nil
 }
@@ -62,11 +66,12 @@ func OpenReadOnly(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := db.Ping(); err != nil {
+	var version int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("history %s: %w", path, err)
 	}
-	return &Store{db: db, path: path}, nil
+	return &Store{db: db, path: path, version: version}, nil
 }
 
 // Path is the file the store writes to, which differs from the path given to

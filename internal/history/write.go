@@ -78,7 +78,11 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
-	return ids, s.afterWrite(ctx)
+	// The entries are stored: a size check that fails is not their failure.
+	if err := s.afterWrite(ctx); err != nil {
+		s.log.Warn("history: cannot keep the file under its size", "err", err)
+	}
+	return ids, nil
 }
 
 // firstID is the id an entry asks for: its received time (failing that, its
