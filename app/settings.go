@@ -36,13 +36,25 @@ const (
 )
 
 func loadSettings(p fyne.Preferences) Settings {
-	s := Settings{
-		MaxWindows:      p.IntWithFallback(prefMaxWindows, DefaultSettings.MaxWindows),
-		Retention:       time.Duration(p.IntWithFallback(prefRetentionDays, int(DefaultSettings.Retention/day))) * day,
-		HistoryMaxBytes: int64(p.IntWithFallback(prefHistoryMaxMB, int(DefaultSettings.HistoryMaxBytes>>20))) << 20,
-	}
-	if s.check() != "" {
-		return DefaultSettings
+	d := DefaultSettings
+	s := d
+	// Each stored value is taken on its own: a bad one falls back to its
+	// own default only. A stale size must not reset the retention, whose
+	// next prune would delete what the person chose to keep.
+	for _, read := range []func(*Settings){
+		func(s *Settings) { s.MaxWindows = p.IntWithFallback(prefMaxWindows, d.MaxWindows) },
+		func(s *Settings) {
+			s.Retention = time.Duration(p.IntWithFallback(prefRetentionDays, int(d.Retention/day))) * day
+		},
+		func(s *Settings) {
+			s.HistoryMaxBytes = int64(p.IntWithFallback(prefHistoryMaxMB, int(d.HistoryMaxBytes>>20))) << 20
+		},
+	} {
+		next := s
+		read(&next)
+		if next.check() == "" {
+			s = next
+		}
 	}
 	return s
 }

@@ -20,7 +20,7 @@ func TestSettingsHistoryMaxBytes(t *testing.T) {
 		{"unset is the default", nil, history.DefaultMaxBytes},
 		{"a choice is kept", map[string]int{prefHistoryMaxMB: 64}, 64 << 20},
 		{"1 GB", map[string]int{prefHistoryMaxMB: 1024}, 1 << 30},
-		{"not a choice gives the defaults", map[string]int{prefHistoryMaxMB: 3}, history.DefaultMaxBytes},
+		{"not a choice gives its default", map[string]int{prefHistoryMaxMB: 3}, history.DefaultMaxBytes},
 		{"unlimited is not offered", map[string]int{prefHistoryMaxMB: 0}, history.DefaultMaxBytes},
 	}
 	for _, tt := range tests {
@@ -59,5 +59,19 @@ func TestHistoryOpensWithItsCap(t *testing.T) {
 	})
 	if got := h.d.history.MaxBytes(); got != 64<<20 {
 		t.Errorf("the history keeps under %d, want 64 MB", got)
+	}
+}
+
+// TestABadSettingKeepsTheOthers: a stored value that is not valid any more
+// falls back to its own default only; the retention the person chose stays,
+// or the next prune would delete what they meant to keep.
+func TestABadSettingKeepsTheOthers(t *testing.T) {
+	p := test.NewTempApp(t).Preferences()
+	p.SetInt(prefRetentionDays, 365)
+	p.SetInt(prefMaxWindows, 5)
+	p.SetInt(prefHistoryMaxMB, 3) // no longer a choice
+	want := Settings{MaxWindows: 5, Retention: 365 * day, HistoryMaxBytes: DefaultSettings.HistoryMaxBytes}
+	if got := loadSettings(p); got != want {
+		t.Errorf("loaded %+v, want %+v", got, want)
 	}
 }
