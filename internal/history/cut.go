@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -49,9 +50,19 @@ func Shorten(e Entry) Entry {
 	e.Cut = &Cut{Size: int64(len(e.Message) + len(e.Schema)), SHA256: hex.EncodeToString(sum.Sum(nil))}
 	e.Message = untrusted.Text(strings.Clone(prefix(string(e.Message), maxMessage)))
 	if len(e.Schema) > maxSchema {
-		e.Schema, _ = json.Marshal(prefix(string(e.Schema), maxSchema))
+		e.Schema = jsonString(prefix(string(e.Schema), maxSchema))
 	}
 	return e
+}
+
+// jsonString is s as a JSON string. Without HTML escaping, which would
+// write each < > & of a schema as six bytes, it is about as long as s.
+func jsonString(s string) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // prefix is s cut to at most n bytes on a rune boundary.

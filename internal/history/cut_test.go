@@ -60,3 +60,16 @@ func TestCutKeepsAPrefix(t *testing.T) {
 		})
 	}
 }
+
+// TestCutSchemaStaysSmall: a cut schema full of < > & is stored about as
+// long as its prefix, not six times longer through HTML escaping.
+func TestCutSchemaStaysSmall(t *testing.T) {
+	e := Shorten(Entry{Outcome: Declined, Schema: []byte(strings.Repeat("<&>", MaxSchemaBytes))})
+	if e.Cut == nil || len(e.Schema) > MaxSchemaBytes+2 {
+		t.Fatalf("stored schema is %d bytes for a prefix of %d", len(e.Schema), MaxSchemaBytes)
+	}
+	var prefix string
+	if err := json.Unmarshal(e.Schema, &prefix); err != nil || !strings.HasPrefix(prefix, "<&><&>") {
+		t.Errorf("stored schema %.40q is not the prefix as a JSON string (%v)", e.Schema, err)
+	}
+}
