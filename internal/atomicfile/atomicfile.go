@@ -10,14 +10,13 @@ import (
 )
 
 // Write replaces path with data through a temporary file beside it, fsync
-// and a rename. A symlinked path is written through to its target, so a
-// dotfiles link stays a link. A file that exists keeps its mode and, where
+// and a rename. A symlinked path is written through to its target, even one
+// not made yet, so a dotfiles link stays a link. A file that exists keeps its mode and, where
 // the system allows, its owner, since the rename would otherwise reset them;
 // a new file gets perm.
 func Write(path string, data []byte, perm fs.FileMode) error {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
+	chain := LinkChain(path)
+	path = chain[len(chain)-1]
 	old, statErr := os.Stat(path)
 	if statErr == nil {
 		perm = old.Mode().Perm()

@@ -66,3 +66,61 @@ func TestWriteIntoMissingDirectoryFails(t *testing.T) {
 		t.Fatal("wrote into a missing directory")
 	}
 }
+
+// TestWriteThroughLinks: a link whose target is not made yet (a dotfiles
+// repository's file to come) and a relative link reached through a linked
+// directory both stay links, and the file they lead to gets the data.
+func TestWriteThroughLinks(t *testing.T) {
+	tests := []struct {
+		name string
+		make func(t *testing.T, base string) (path, target string)
+	}{
+		{"dangling link", func(t *testing.T, base string) (string, string) {
+			target := filepath.Join(base, "dotfiles", "servers.json")
+			mkdir(t, filepath.Dir(target))
+			link := filepath.Join(base, "config", "servers.json")
+			mkdir(t, filepath.Dir(link))
+			symlink(t, target, link)
+			return link, target
+		}},
+		{"relative link in a linked directory", func(t *testing.T, base string) (string, string) {
+			real := filepath.Join(base, "real", "elicitdesk")
+			mkdir(t, real)
+			target := filepath.Join(base, "real", "shared.json")
+			if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			symlink(t, "../shared.json", filepath.Join(real, "servers.json"))
+			symlink(t, real, filepath.Join(base, "config"))
+			return filepath.Join(base, "config", "servers.json"), target
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path, target := tt.make(t, t.TempDir())
+			if err := Write(path, []byte("new"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("%s is no longer a link (%v)", path, err)
+			}
+			if got, err := os.ReadFile(target); err != nil || string(got) != "new" {
+				t.Errorf("target holds %q (%v)", got, err)
+			}
+		})
+	}
+}
+
+func mkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+}

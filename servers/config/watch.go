@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
 )
 
 // reloadDelay lets the burst of events one save produces settle into one reload.
@@ -30,7 +32,7 @@ func Watch(ctx context.Context, path string, onChange func(*File, error)) error 
 	}
 	path = filepath.Clean(path)
 	f := &follower{w: w, dirs: map[string]bool{}}
-	if err := f.follow(linkChain(path)); err != nil {
+	if err := f.follow(atomicfile.LinkChain(path)); err != nil {
 		w.Close()
 		return fmt.Errorf("watching %s: %w", path, err)
 	}
@@ -107,7 +109,7 @@ func (f *follower) run(ctx context.Context, path string, onChange func(*File, er
 			}
 		case <-reload.C:
 			// A link may now point elsewhere; follow it before reading.
-			if err := f.follow(linkChain(path)); err != nil && ctx.Err() == nil {
+			if err := f.follow(atomicfile.LinkChain(path)); err != nil && ctx.Err() == nil {
 				onChange(nil, fmt.Errorf("watching %s: %w", path, err))
 			}
 			if c, err := Load(path); ctx.Err() == nil {
