@@ -92,20 +92,30 @@ func exactValue(v any) (*ExactNumber, bool) {
 	return n, problem == numberOK
 }
 
-// ratText writes r exactly in decimal, as short as it goes. A number read
-// from JSON has a finite decimal expansion, of at most as many digits as its
-// text; anything else is written as a fraction.
+// ratText writes r exactly in decimal, as short as it goes: a denominator
+// of 2^a·5^b needs max(a, b) digits after the point. A number whose decimal
+// expansion does not end, which no JSON text can be, is written as a
+// fraction.
 func ratText(r *big.Rat) string {
 	if r.IsInt() {
 		return r.Num().String()
 	}
-	for digits := 1; digits <= maxNumberText; digits++ {
-		s := r.FloatString(digits)
-		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(r) == 0 {
-			return s
+	d := new(big.Int).Set(r.Denom())
+	twos := int(d.TrailingZeroBits())
+	d.Rsh(d, uint(twos))
+	fives := 0
+	five, rem := big.NewInt(5), new(big.Int)
+	for {
+		q, m := new(big.Int).QuoRem(d, five, rem)
+		if m.Sign() != 0 {
+			break
 		}
+		d, fives = q, fives+1
 	}
-	return r.RatString()
+	if d.Cmp(big.NewInt(1)) != 0 {
+		return r.RatString()
+	}
+	return r.FloatString(max(twos, fives))
 }
 
 // ceilRat returns the smallest integer at or above r.

@@ -114,4 +114,10 @@ func TestRatText(t *testing.T) {
 			t.Errorf("ratText(%s) = %s, not the same number", text, ratText(n.Rat()))
 		}
 	}
+	// More digits than the text has, and than the old search tried: still
+	// decimal, never a fraction.
+	n, _ := parseExact("1e-300")
+	if got := ratText(n.Rat()); strings.Contains(got, "/") || !strings.HasSuffix(got, "1") || len(got) != 302 {
+		t.Errorf("ratText(1e-300) = %.20s… (%d characters)", got, len(got))
+	}
 }
