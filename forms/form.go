@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
@@ -216,8 +217,8 @@ func requiredMsg(f *Field) string {
 func parseNumber(text string, k Kind) (json.Number, string) {
 	n, problem := parseExact(text)
 	switch problem {
-	case numberOK:
-	case notNumber:
+	case jsonnum.OK:
+	case jsonnum.NotNumber:
 		if k == Integer {
 			return "", "Enter a whole number, like 42"
 		}

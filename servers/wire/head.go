@@ -3,16 +3,15 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"strconv"
 	"strings"
 
+	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // head is what a tap reads of a JSON-RPC message in one pass, whatever its
 // parameters hold: the raw id, method and params, how deeply it nests and
-// its first number float64 cannot hold. A member cut off or missing is nil. Unlike encoding/json it reads a
+// its first number jsonnum refuses. A member cut off or missing is nil. Unlike encoding/json it reads a
 // message nested past 10,000 levels, or one cut short, so that such a
 // request can still be answered.
 type head struct {
@@ -83,13 +82,14 @@ func readHead(msg []byte) head {
 	return h
 }
 
-// checkNumber notes n if it is the first number beyond float64. Only an
-// exponent or more digits than float64 has can take a number there.
+// checkNumber notes n if it is the first number jsonnum refuses. Only an
+// exponent or many digits can take a number there; text that is no number
+// at all is left to the JSON check.
 func (h *head) checkNumber(n []byte) {
 	if h.badNumber != nil || len(n) <= 300 && !bytes.ContainsAny(n, "eE") {
 		return
 	}
-	if _, err := strconv.ParseFloat(string(n), 64); errors.Is(err, strconv.ErrRange) {
+	if p := jsonnum.Check(string(n)); p != jsonnum.OK && p != jsonnum.NotNumber {
 		h.badNumber = n
 	}
 }
