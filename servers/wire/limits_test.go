@@ -63,3 +63,32 @@ func TestReadHead(t *testing.T) {
 		t.Error("a deep request is not taken for one: mcp-go would drop it")
 	}
 }
+
+// TestIDScanner checks that the id of a message read one byte at a time is
+// its last top-level one, nil when it has none and empty when too long.
+func TestIDScanner(t *testing.T) {
+	tests := []struct {
+		name, msg string
+		id        []byte
+	}{
+		{"after params", `{"method":"m","params":{"id":1,"s":"\"id\":2"},"id":"a,}"}`, []byte(`"a,}"`)},
+		{"spaced, last of two", `{"id":1, "id" : 7 }`, []byte(`7`)},
+		{"key in a value", `{"a":"id","b":{"id":3}}`, nil},
+		{"escaped key", `{"i\d":3}`, nil},
+		{"longer key", `{"idx":3}`, nil},
+		{"object id", `{"id":{"a":[1,2]}}`, []byte(`{"a":[1,2]}`)},
+		{"too long", `{"id":"` + strings.Repeat("x", maxIDText) + `"}`, []byte{}},
+		{"cut short", `{"id":"abc`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s idScanner
+			for i := range len(tt.msg) {
+				s.write([]byte{tt.msg[i]})
+			}
+			if (s.id == nil) != (tt.id == nil) || string(s.id) != string(tt.id) {
+				t.Fatalf("id %q (nil %v), want %q (nil %v)", s.id, s.id == nil, tt.id, tt.id == nil)
+			}
+		})
+	}
+}
