@@ -154,8 +154,13 @@ func (f *Form) content(masked bool) json.RawMessage {
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		if s, ok := v.(string); ok && masked && field.Masked() {
-			v = strings.Repeat(maskDot, utf8.RuneCountInString(s))
+		if masked && field.Masked() {
+			switch x := v.(type) {
+			case string:
+				v = strings.Repeat(maskDot, utf8.RuneCountInString(x))
+			case json.Number: // a string in JSON, so that it can show dots
+				v = strings.Repeat(maskDot, len(x))
+			}
 		}
 		name, _ := json.Marshal(field.Name)
 		val, _ := json.Marshal(v) // strings, numbers, bools and string slices always marshal
