@@ -23,10 +23,6 @@ func (n *ExactNumber) String() string { return n.text }
 // Rat returns the exact value of n; the caller must not change it.
 func (n *ExactNumber) Rat() *big.Rat { return n.value }
 
-// maxNumberText bounds the digits ratText writes: a number read from JSON
-// has no more.
-const maxNumberText = jsonnum.MaxText
-
 // parseExact reads JSON number text exactly, if jsonnum keeps it.
 func parseExact(text string) (*ExactNumber, jsonnum.Problem) {
 	if problem := jsonnum.Check(text); problem != jsonnum.OK {
@@ -68,7 +64,7 @@ func ratText(r *big.Rat) string {
 	if r.IsInt() {
 		return r.Num().String()
 	}
-	for digits := 1; digits <= maxNumberText; digits++ {
+	for digits := 1; digits <= jsonnum.MaxText; digits++ {
 		s := r.FloatString(digits)
 		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(r) == 0 {
 			return s
