@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
@@ -153,8 +154,13 @@ func (f *Form) content(masked bool) json.RawMessage {
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		if s, ok := v.(string); ok && masked && field.Masked() {
-			v = strings.Repeat(maskDot, utf8.RuneCountInString(s))
+		if masked && field.Masked() {
+			switch x := v.(type) {
+			case string:
+				v = strings.Repeat(maskDot, utf8.RuneCountInString(x))
+			case json.Number: // a string in JSON, so that it can show dots
+				v = strings.Repeat(maskDot, len(x))
+			}
 		}
 		name, _ := json.Marshal(field.Name)
 		val, _ := json.Marshal(v) // strings, numbers, bools and string slices always marshal
@@ -216,8 +222,8 @@ func requiredMsg(f *Field) string {
 func parseNumber(text string, k Kind) (json.Number, string) {
 	n, problem := parseExact(text)
 	switch problem {
-	case numberOK:
-	case notNumber:
+	case jsonnum.OK:
+	case jsonnum.NotNumber:
 		if k == Integer {
 			return "", "Enter a whole number, like 42"
 		}

@@ -3,6 +3,8 @@ package forms
 import (
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
 )
 
 // Limits on a requested schema. A schema over any of them is refused with a
@@ -24,11 +26,17 @@ const (
 )
 
 // limits reports, as fatal problems, every place where the tree at path goes
-// over MaxFields, MaxText or MaxItems (the decoder enforces MaxDepth). It
-// reports whether it found any.
+// over MaxFields, MaxText or MaxItems (the decoder enforces MaxDepth), or has
+// a number jsonnum refuses: any keyword's number, in the spec or not, reaches
+// the full validator on Verify. It reports whether it found any.
 func (l *linter) limits(path string, n *node) bool {
 	over := false
 	switch n.kind {
+	case numberNode:
+		if problem := jsonnum.Check(n.number.String()); problem != jsonnum.OK {
+			l.fatal(path, "%s is %s: %s", describe(n), problem, jsonnum.Range)
+			return true
+		}
 	case stringNode:
 		if c := utf8.RuneCountInString(n.text); c > MaxText {
 			l.fatal(path, "this text has %d characters; a schema's text may have at most %d", c, MaxText)

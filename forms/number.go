@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
-	"regexp"
 	"strconv"
-	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
 )
 
 // ExactNumber is a JSON number kept exactly: the text as it was written, which
@@ -23,51 +23,16 @@ func (n *ExactNumber) String() string { return n.text }
 // Rat returns the exact value of n; the caller must not change it.
 func (n *ExactNumber) Rat() *big.Rat { return n.value }
 
-// jsonNumberSyntax is the number grammar of RFC 8259.
-var jsonNumberSyntax = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
-// numberProblem says why text is not a number the form can keep exactly,
-// or "" when it is one.
-type numberProblem string
-
-const (
-	numberOK       numberProblem = ""
-	notNumber      numberProblem = "not a number"
-	numberTooLarge numberProblem = "too large"
-	numberTooSmall numberProblem = "too close to zero"
-	numberTooLong  numberProblem = "too long"
-)
-
-// numberRange says which numbers parseExact keeps, for lint's messages.
-const numberRange = "a 64-bit float, what most programs read numbers into, holds about ±1.8e308 down to 4.9e-324, and a number here has at most 400 characters"
-
-// maxNumberText bounds the digits of a number, which big.Rat would
-// otherwise spend memory on in proportion to.
-const maxNumberText = 400
-
-// parseExact reads JSON number text exactly. It refuses numbers a float64
-// cannot hold (other programs read them as infinity or zero) and, checking
-// that first, exponents that would make big.Rat build a huge value.
-func parseExact(text string) (*ExactNumber, numberProblem) {
-	if !jsonNumberSyntax.MatchString(text) {
-		return nil, notNumber
-	}
-	if len(text) > maxNumberText {
-		return nil, numberTooLong
-	}
-	x, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsInf(x, 0) {
-		return nil, numberTooLarge
-	}
-	mantissa, _, _ := strings.Cut(strings.ToLower(text), "e")
-	if x == 0 && strings.Trim(mantissa, "-0.") != "" {
-		return nil, numberTooSmall
+// parseExact reads JSON number text exactly, if jsonnum keeps it.
+func parseExact(text string) (*ExactNumber, jsonnum.Problem) {
+	if problem := jsonnum.Check(text); problem != jsonnum.OK {
+		return nil, problem
 	}
 	r, ok := new(big.Rat).SetString(text)
 	if !ok {
-		return nil, notNumber
+		return nil, jsonnum.NotNumber
 	}
-	return &ExactNumber{text: text, value: r}, numberOK
+	return &ExactNumber{text: text, value: r}, jsonnum.OK
 }
 
 // exactValue returns v, a number as encoding/json decodes it, exactly.
@@ -89,7 +54,7 @@ func exactValue(v any) (*ExactNumber, bool) {
 		return nil, false
 	}
 	n, problem := parseExact(text)
-	return n, problem == numberOK
+	return n, problem == jsonnum.OK
 }
 
 // ratText writes r exactly in decimal, as short as it goes: a denominator

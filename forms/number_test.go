@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
 )
 
 // TestBigIntegersExact follows an integer above 2^53 from the schema to the
@@ -56,11 +58,13 @@ func TestNumbersNotRepresentable(t *testing.T) {
 		path     string
 		says     string
 	}{
-		{`{"type":"number","minimum":1e400}`, Fatal, "#/properties/x/minimum", "minimum 1e400 is too large"},
-		{`{"type":"number","maximum":-1e400}`, Fatal, "#/properties/x/maximum", "maximum -1e400 is too large"},
-		{`{"type":"number","minimum":1e-400}`, Fatal, "#/properties/x/minimum", "minimum 1e-400 is too close to zero"},
+		{`{"type":"number","minimum":1e400}`, Fatal, "#/properties/x/minimum", "1e400 is too large"},
+		{`{"type":"number","maximum":-1e400}`, Fatal, "#/properties/x/maximum", "-1e400 is too large"},
+		{`{"type":"number","minimum":1e-400}`, Fatal, "#/properties/x/minimum", "1e-400 is too close to zero"},
 		{`{"type":"number","minimum":1e-99999999}`, Fatal, "#/properties/x/minimum", "too close to zero"},
 		{`{"type":"number","minimum":1` + strings.Repeat("0", 400) + `}`, Fatal, "#/properties/x/minimum", "too long"},
+		{`{"type":"number","multipleOf":1e-2000000}`, Fatal, "#/properties/x/multipleOf", "too close to zero"},
+		{`{"type":"number","x-step":[1e-400]}`, Fatal, "#/properties/x/x-step/0", "too close to zero"},
 		{`{"type":"integer","minimum":1.5}`, Warning, "#/properties/x/minimum", "minimum 1.5 of a whole-number field is not a whole number"},
 	}
 	for _, tt := range tests {
@@ -106,7 +110,7 @@ func TestVerifyMessagesExact(t *testing.T) {
 func TestRatText(t *testing.T) {
 	for _, text := range []string{"9007199254740993", "-0.1", "0.25", "1e-300", "123456789.000000001"} {
 		n, problem := parseExact(text)
-		if problem != numberOK {
+		if problem != jsonnum.OK {
 			t.Fatal(problem)
 		}
 		back, _ := parseExact(ratText(n.Rat()))
@@ -119,5 +123,15 @@ func TestRatText(t *testing.T) {
 	n, _ := parseExact("1e-300")
 	if got := ratText(n.Rat()); strings.Contains(got, "/") || !strings.HasSuffix(got, "1") || len(got) != 302 {
 		t.Errorf("ratText(1e-300) = %.20s… (%d characters)", got, len(got))
+	}
+}
+
+// TestVerifyHostileNumber checks that a number the validator library panics
+// on, in a schema that skipped lint, is an error from Verify.
+func TestVerifyHostileNumber(t *testing.T) {
+	raw := []byte(`{"type":"object","properties":{"x":{"type":"number","multipleOf":1e-2000000}}}`)
+	s := newSchema(raw, []Field{{Name: "x", Kind: Number}}, nil)
+	if _, err := s.Verify([]byte(`{"x":1}`)); err == nil {
+		t.Fatal("no error")
 	}
 }

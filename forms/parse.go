@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
@@ -316,13 +317,9 @@ func (l *linter) count(path string, n *node, dst **int) {
 }
 
 func (l *linter) number(path, keyword string, n *node, k Kind, dst **ExactNumber) {
-	if n.kind != numberNode {
+	v, ok := numberValue(n) // limits refused numbers out of range
+	if !ok {
 		l.fatal(path, "must be a number, not %s", describe(n))
-		return
-	}
-	v, problem := parseExact(n.number.String())
-	if problem != numberOK {
-		l.fatal(path, "%s %s is %s: %s", keyword, describe(n), problem, numberRange)
 		return
 	}
 	if k == Integer && !v.Rat().IsInt() {
@@ -535,7 +532,7 @@ func numberValue(n *node) (*ExactNumber, bool) {
 		return nil, false
 	}
 	v, problem := parseExact(n.number.String())
-	return v, problem == numberOK
+	return v, problem == jsonnum.OK
 }
 
 func article(k jsonKind) string {

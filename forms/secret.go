@@ -35,6 +35,9 @@ func secretTerms() []secretTerm {
 		{"authentication code", words}, {"auth code", words}, {"seed phrase", words},
 		{"recovery phrase", words}, {"mnemonic phrase", words}, {"social security number", words},
 		{"authorization header", words}, {"authorization token", words},
+		// The inside terms split in two (passWord, pass_code): as phrases,
+		// so that "compass word" stays ordinary.
+		{"pass word", words}, {"pass phrase", words}, {"pass code", words},
 		{"mot de passe", words}, {"senha", words},
 		{"hasło", words}, {"haslo", words}, {"şifre", words}, {"sifre", words},
 		{"parola", words}, {"암호", words}, {"كلمة المرور", words}, {"كلمة السر", words},
@@ -90,9 +93,12 @@ func (f *Field) Secret() bool {
 	return looksSecret(f.Name, true) || looksSecret(string(f.Title), true) || looksSecret(string(f.Description), false)
 }
 
-// Masked reports whether the field's input hides what is typed: a text
-// field that seems to ask for a secret. Review shows its value masked too.
-func (f *Field) Masked() bool { return f.Kind == Text && f.Secret() }
+// Masked reports whether the field's input hides what is typed: a text or
+// number field (a PIN, a CVV) that seems to ask for a secret. Review shows
+// its value masked too.
+func (f *Field) Masked() bool {
+	return (f.Kind == Text || f.Kind == Number || f.Kind == Integer) && f.Secret()
+}
 
 // looksSecret reports whether s contains a secret term; isLabel admits the
 // terms that count only in a name or title.

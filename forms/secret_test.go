@@ -57,6 +57,7 @@ func TestSplitWords(t *testing.T) {
 		want []string
 	}{
 		{"apiKey", []string{"api", "key"}},
+		{"\u0261ate \u0251\u0585\u043a", []string{"gate", "aok"}},
 		{"APIKey", []string{"api", "key"}},
 		{"api_key", []string{"api", "key"}},
 		{"API-key", []string{"api", "key"}},

@@ -24,7 +24,8 @@ type verifier struct {
 // additionalProperties is false because a form sends only its own fields, and
 // keywords the metaschema rejects (a numeric title, say: Lint warned and the
 // form ignores them) are dropped rather than making every answer unsendable.
-func compileVerifier(raw []byte) (*verifier, error) {
+func compileVerifier(raw []byte) (v *verifier, err error) {
+	defer recoverValidator(&err)
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, err
@@ -118,10 +119,20 @@ type matchAll string
 func (m matchAll) String() string        { return string(m) }
 func (matchAll) MatchString(string) bool { return true }
 
+// recoverValidator turns a panic of the validator library into *err: a
+// hostile schema has reached its bugs before (big.Rat refusing the exponent
+// of 1e-2000000), and one schema must not crash the app.
+func recoverValidator(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("the schema validator failed: %v", r)
+	}
+}
+
 // Verify checks content, the exact JSON about to be sent, against the
 // server's raw schema with a full JSON Schema validator. Field messages use
 // the form's own words where it has them.
-func (s *Schema) Verify(content []byte) (FieldErrors, error) {
+func (s *Schema) Verify(content []byte) (_ FieldErrors, err error) {
+	defer recoverValidator(&err)
 	v, err := s.verifier()
 	if err != nil {
 		return nil, fmt.Errorf("cannot check against the server's schema: %w", err)

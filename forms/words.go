@@ -13,12 +13,13 @@ import (
 //
 // Normalising first undoes what would hide a word from a plain comparison:
 // NFKC folds compatibility forms (full-width letters, ligatures), invisible
-// format characters are dropped (Pass\u200bword), and letters that look
-// Latin are folded to Latin (Cyrillic Раssword).
+// format characters and overlaid marks NFKC leaves are dropped
+// (Pass\u200bword, Passw\u0336ord), and letters that look Latin are folded
+// to Latin (Cyrillic Раssword).
 func splitWords(s string) []string {
 	var runes []rune
 	for _, r := range norm.NFKC.String(s) {
-		if invisible(r) {
+		if invisible(r) || overlay(r) {
 			continue
 		}
 		runes = append(runes, foldConfusable(r))
@@ -65,4 +66,11 @@ func boundary(prev, r rune, next []rune) bool {
 // it draws nothing, so a word split by it reads as one word.
 func invisible(r rune) bool {
 	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r)
+}
+
+// overlay reports whether r is a nonspacing mark shared by all scripts, such
+// as a combining stroke, which decorates a word without changing it. A
+// script's own marks (the Devanagari virama) spell the word and stay.
+func overlay(r rune) bool {
+	return unicode.Is(unicode.Mn, r) && unicode.Is(unicode.Inherited, r)
 }

@@ -112,3 +112,34 @@ func TestUndecodableRequestsAnswered(t *testing.T) {
 		})
 	}
 }
+
+// TestCutRequestsAnswered is the regression test for an elicitation line
+// longer than wire.MaxMessage whose id comes after its params: the tap
+// handed mcp-go the cut line without its newline, which swallowed the
+// next message. With an id it gets -32602, without one it is dropped, and
+// the next message works either way.
+func TestCutRequestsAnswered(t *testing.T) {
+	params := `{"message":"` + strings.Repeat("x", 5<<20) + `"}`
+	tests := []struct {
+		name, line string
+		answered   bool
+	}{
+		{"id after params", `{"jsonrpc":"2.0","method":"elicitation/create","params":` + params + `,"id":"bad"}`, true},
+		{"id after params, spaced", `{"jsonrpc":"2.0","method":"elicitation/create","params":` + params + ` , "id" : "bad" }`, true},
+		{"no id", `{"jsonrpc":"2.0","method":"elicitation/create","params":` + params + `}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeServer(t)
+			c, r := dialFake(t, f)
+			f.send(tt.line) // before askAfter's line; the tap reads it at once
+			if tt.answered {
+				m := f.serveLegacy("")
+				if string(m.ID) != `"bad"` || m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, "MB") {
+					t.Fatalf("want -32602 saying MB, got %s %+v", m.ID, m.Error)
+				}
+			}
+			askAfter(t, f, c, r)
+		})
+	}
+}

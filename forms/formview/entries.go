@@ -103,8 +103,9 @@ type numericEntry struct {
 	integer bool
 }
 
-func newNumericEntry(k keys, integer bool) *numericEntry {
+func newNumericEntry(k keys, integer, password bool) *numericEntry {
 	e := &numericEntry{entry: entry{keys: k}, integer: integer}
+	e.Password = password
 	e.ExtendBaseWidget(e)
 	return e
 }

@@ -52,7 +52,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, 
 		g.OnChanged = func(selected []string) { f.SetChosen(name, translate(selected, titles, values)...); changed() }
 		return control{field: field, object: g}
 	case forms.Number, forms.Integer:
-		e := newNumericEntry(k, field.Kind == forms.Integer)
+		e := newNumericEntry(k, field.Kind == forms.Integer, field.Masked())
 		e.Text = f.Text(name)
 		e.PlaceHolder = field.Placeholder()
 		e.OnChanged = func(s string) { f.SetText(name, s); changed() }

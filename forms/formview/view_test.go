@@ -190,6 +190,26 @@ func TestReviewMasksSecrets(t *testing.T) {
 	}
 }
 
+// TestSecretNumbersMasked checks that a number field asking for a secret
+// (a PIN, a CVV) is typed masked and shown masked in Review, as text is.
+func TestSecretNumbersMasked(t *testing.T) {
+	h := open(t, `{"type":"object","properties":{"pin":{"type":"integer"},"cvv":{"type":"number"}}}`)
+	for _, name := range []string{"pin", "cvv"} {
+		if e := h.row(name).object.(*numericEntry); !e.Password {
+			t.Errorf("%s is typed in clear", name)
+		}
+	}
+	test.Type(h.row("pin").focus, "1234")
+	test.Type(h.row("cvv").focus, "567")
+	if got, want := h.v.review.Text, "{\n  \"pin\": \"••••\",\n  \"cvv\": \"•••\"\n}"; got != want {
+		t.Errorf("review\n%s\nwant\n%s", got, want)
+	}
+	test.Tap(h.button("Accept"))
+	if got := string(h.only().Content); got != `{"pin":1234,"cvv":567}` {
+		t.Errorf("sent %s", got)
+	}
+}
+
 func TestOutcomes(t *testing.T) {
 	schema := `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"boolean"},
 		"c":{"type":"string","enum":["1","2","3","4","5","6","7","8","9"]}},"required":["a"]}`

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 	"github.com/adrg/xdg"
+	"github.com/go-gl/glfw/v3.4/glfw"
 
 	"github.com/elicitdesk/elicitdesk/app"
 	"github.com/elicitdesk/elicitdesk/assets"
@@ -76,13 +77,14 @@ func runApp(args []string, stdout, stderr terminal) int {
 		stderr.Linef("elicitdesk: %s", err)
 		return 2
 	}
-	if err := runDriver(a); err != nil {
+	err = runDriver(a)
+	stop()
+	ep.Close() // before the desk: no request may reach a UI that is gone
+	d.Close()  // also without a display: it ends the servers' processes
+	if err != nil {
 		stderr.Linef("elicitdesk: %s", err)
 		return 1
 	}
-	stop()
-	ep.Close() // before the desk: no request may reach a UI that is gone
-	d.Close()
 	return 0
 }
 
@@ -112,13 +114,20 @@ func (e deskEndpoint) CallTool(ctx context.Context, call endpoint.ToolCall) (jso
 
 // runDriver runs Fyne's event loop until the app quits. A display that
 // goes away makes GLFW fail in whatever call comes next, which go-gl turns
-// into a panic: that ends the app with a message instead of a stack.
+// into a panic of a *glfw.Error: that ends the app with a message instead of
+// a stack. Any other panic is a bug, and keeps its stack.
 // (Xlib itself exits with status 1 when it notices the lost connection.)
 func runDriver(a fyne.App) (err error) {
 	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("lost the display (%v)", p)
+		p := recover()
+		if p == nil {
+			return
 		}
+		var lost *glfw.Error
+		if e, ok := p.(error); !ok || !errors.As(e, &lost) {
+			panic(p)
+		}
+		err = fmt.Errorf("lost the display (%v)", p)
 	}()
 	a.Run() // Fyne quits on SIGINT and SIGTERM by itself
 	return nil

@@ -64,6 +64,7 @@ func TestCLIContract(t *testing.T) {
 		{"validate invalid", []string{"validate", "-schema", everything, cli("content-invalid.json")}, "", 1, `"integer": "At most 100"`, false},
 		{"validate from stdin", []string{"validate", "-schema", everything, "-"}, `{"name":"x"}`, 0, "{}", false},
 		{"validate fatal schema", []string{"validate", "-schema", corpus("fatal", "nested-object-property.json"), cli("content-valid.json")}, "", 2, "", true},
+		{"validate schema with a number too close to zero", []string{"validate", "-schema", corpus("fatal", "tiny-multipleof.json"), "-"}, `{"x":1}`, 2, "", true},
 		{"validate content not JSON", []string{"validate", "-schema", everything, cli("content-truncated.json")}, "", 2, "", true},
 		{"validate content not an object", []string{"validate", "-schema", everything, "-"}, `[1]`, 2, "", true},
 		{"unknown command", []string{"frobnicate"}, "", 2, "", true},

@@ -3,16 +3,15 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"strconv"
 	"strings"
 
+	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // head is what a tap reads of a JSON-RPC message in one pass, whatever its
 // parameters hold: the raw id, method and params, how deeply it nests and
-// its first number float64 cannot hold. A member cut off or missing is nil. Unlike encoding/json it reads a
+// its first number jsonnum refuses. A member cut off or missing is nil. Unlike encoding/json it reads a
 // message nested past 10,000 levels, or one cut short, so that such a
 // request can still be answered.
 type head struct {
@@ -83,13 +82,14 @@ func readHead(msg []byte) head {
 	return h
 }
 
-// checkNumber notes n if it is the first number beyond float64. Only an
-// exponent or more digits than float64 has can take a number there.
+// checkNumber notes n if it is the first number jsonnum refuses. Only an
+// exponent or many digits can take a number there; text that is no number
+// at all is left to the JSON check.
 func (h *head) checkNumber(n []byte) {
 	if h.badNumber != nil || len(n) <= 300 && !bytes.ContainsAny(n, "eE") {
 		return
 	}
-	if _, err := strconv.ParseFloat(string(n), 64); errors.Is(err, strconv.ErrRange) {
+	if p := jsonnum.Check(string(n)); p != jsonnum.OK && p != jsonnum.NotNumber {
 		h.badNumber = n
 	}
 }
@@ -119,4 +119,83 @@ func (h head) ID() (mcp.RequestId, bool) {
 		return id, false
 	}
 	return id, true
+}
+
+// maxIDText bounds the id an idScanner keeps; a longer one is unreadable.
+const maxIDText = 1 << 10
+
+// idScanner reads a message in pieces for the raw value of its last
+// top-level "id", keeping nothing else: it finds the id of a line too long
+// to keep. id is nil when there is none, empty when it is over maxIDText.
+type idScanner struct {
+	id                           []byte
+	value                        []byte // the id being read
+	key                          []byte // the top-level key being read, cut past "id"
+	depth                        int
+	inString, escaped, expectKey bool
+	inKey, inID, tooLong         bool
+}
+
+func (s *idScanner) write(p []byte) {
+	for _, c := range p {
+		if s.inString {
+			s.keep(c)
+			switch {
+			case s.escaped:
+				s.escaped = false
+			case c == '\\':
+				s.escaped = true
+			case c == '"':
+				s.inString, s.inKey = false, false
+				continue
+			}
+			if s.inKey && len(s.key) <= len("id") {
+				s.key = append(s.key, c)
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			s.inString = true
+			if s.depth == 1 && s.expectKey {
+				s.inKey, s.expectKey, s.key = true, false, s.key[:0]
+			}
+		case ':':
+			if s.depth == 1 && string(s.key) == "id" {
+				s.inID, s.tooLong, s.value = true, false, s.value[:0]
+				continue
+			}
+		case '{', '[':
+			s.depth++
+			if s.depth == 1 {
+				s.expectKey = c == '{'
+			}
+		case '}', ']', ',':
+			if s.depth == 1 && s.inID {
+				s.inID = false
+				s.id = []byte{}
+				if !s.tooLong {
+					s.id = append(s.id, bytes.TrimSpace(s.value)...)
+				}
+			}
+			if c == ',' {
+				s.expectKey = s.depth == 1
+			} else {
+				s.depth--
+			}
+		}
+		s.keep(c)
+	}
+}
+
+// keep adds c to the id being read, if one is.
+func (s *idScanner) keep(c byte) {
+	if !s.inID {
+		return
+	}
+	if len(s.value) == maxIDText {
+		s.tooLong = true
+		return
+	}
+	s.value = append(s.value, c)
 }

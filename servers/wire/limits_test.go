@@ -14,6 +14,9 @@ func TestCheckParams(t *testing.T) {
 		{"escaped quote and brackets in strings", `{"message":"\"[[[{{"}`, ""},
 		{"1e400", `{"n":1e400}`, "number out of range"},
 		{"-1e400 in an array", `{"n":[1,-1e400]}`, "number out of range"},
+		{"1e-2000000 underflows", `{"n":1e-2000000}`, "number out of range"},
+		{"401 digits", `{"n":1` + strings.Repeat("0", 400) + `}`, "number out of range"},
+		{"0e-2000000 is zero", `{"n":0e-2000000}`, ""},
 		{"100,000 deep", `{"x":` + deep + `}`, "100001 levels deep"},
 		{"just over MaxDepth", strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1), "levels deep"},
 		{"at MaxDepth", strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth), ""},
@@ -58,5 +61,34 @@ func TestReadHead(t *testing.T) {
 	}
 	if !isRequest([]byte(`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"x":` + deep + `}}`)) {
 		t.Error("a deep request is not taken for one: mcp-go would drop it")
+	}
+}
+
+// TestIDScanner checks that the id of a message read one byte at a time is
+// its last top-level one, nil when it has none and empty when too long.
+func TestIDScanner(t *testing.T) {
+	tests := []struct {
+		name, msg string
+		id        []byte
+	}{
+		{"after params", `{"method":"m","params":{"id":1,"s":"\"id\":2"},"id":"a,}"}`, []byte(`"a,}"`)},
+		{"spaced, last of two", `{"id":1, "id" : 7 }`, []byte(`7`)},
+		{"key in a value", `{"a":"id","b":{"id":3}}`, nil},
+		{"escaped key", `{"i\d":3}`, nil},
+		{"longer key", `{"idx":3}`, nil},
+		{"object id", `{"id":{"a":[1,2]}}`, []byte(`{"a":[1,2]}`)},
+		{"too long", `{"id":"` + strings.Repeat("x", maxIDText) + `"}`, []byte{}},
+		{"cut short", `{"id":"abc`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s idScanner
+			for i := range len(tt.msg) {
+				s.write([]byte{tt.msg[i]})
+			}
+			if (s.id == nil) != (tt.id == nil) || string(s.id) != string(tt.id) {
+				t.Fatalf("id %q (nil %v), want %q (nil %v)", s.id, s.id == nil, tt.id, tt.id == nil)
+			}
+		})
 	}
 }

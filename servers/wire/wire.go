@@ -312,9 +312,9 @@ func newLineTap(r io.Reader, raw *rawRequests, log *slog.Logger, closed func(err
 
 func (t *lineTap) Read(p []byte) (int, error) {
 	for t.buf.Len() == 0 {
-		line, size, err := t.readLine()
+		line, size, id, err := t.readLine()
 		if len(line) > 0 {
-			t.buf.Write(t.observe(line, size))
+			t.buf.Write(t.observe(line, size, id))
 		}
 		if err != nil {
 			if err == io.EOF {
@@ -331,10 +331,17 @@ func (t *lineTap) Read(p []byte) (int, error) {
 }
 
 // observe returns what mcp-go gets of a line of size bytes, of which line
-// holds at most MaxMessage.
-func (t *lineTap) observe(line []byte, size int) []byte {
+// holds at most MaxMessage, and whose raw id is cutID when it was cut.
+func (t *lineTap) observe(line []byte, size int, cutID []byte) []byte {
 	h := readHead(line)
 	method := h.Method()
+	if size > len(line) { // never handed on: mcp-go would join it to the next line
+		h.id = cutID
+		if cutID == nil {
+			t.log.Warn("dropped a request too long to read that has no id: it gets no answer", "method", method, "bytes", size)
+			return []byte("\n")
+		}
+	}
 	if method == "" || h.id == nil {
 		return line
 	}
@@ -362,21 +369,28 @@ func (t *lineTap) observe(line []byte, size int) []byte {
 
 // readLine reads up to and including the next newline; size is the
 // line's length. Of an elicitation/create request longer than MaxMessage,
-// told by the head of its first MaxMessage bytes, only those are kept.
-func (t *lineTap) readLine() (line []byte, size int, err error) {
+// told by the head of its first MaxMessage bytes, only those are kept, and
+// id is its top-level id, which may come after them.
+func (t *lineTap) readLine() (line []byte, size int, id []byte, err error) {
 	keep, checked := true, false
+	var ids idScanner // of a cut line
 	for {
 		chunk, err := t.br.ReadSlice('\n')
 		size += len(chunk)
 		if keep {
 			line = append(line, chunk...)
+		} else {
+			ids.write(chunk)
 		}
 		if !checked && len(line) >= MaxMessage {
 			checked = true
 			keep = readHead(line).Method() != string(mcp.MethodElicitationCreate)
+			if !keep {
+				ids.write(line)
+			}
 		}
 		if err != bufio.ErrBufferFull {
-			return line, size, err
+			return line, size, ids.id, err
 		}
 	}
 }
