@@ -91,19 +91,7 @@ func TestHostileServer(t *testing.T) {
 				tt.check(t, f, r)
 			}
 			<-sent
-			// Still alive: a good request gets through and is answered.
-			f.send(elicitLine(`"after"`, "still there?"))
-			e := next(t, r)
-			if e.Message != "still there?" {
-				t.Fatalf("got %q", e.Message)
-			}
-			e.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{"ok":true}`)})
-			if m := f.serveLegacy(""); string(m.ID) != `"after"` || !strings.Contains(string(m.Result), "accept") {
-				t.Fatalf("answer %+v", m)
-			}
-			if err := c.Err(); err != nil {
-				t.Fatalf("the connection was lost: %v", err)
-			}
+			askAfter(t, f, c, r) // still alive
 		})
 	}
 }

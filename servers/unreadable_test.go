@@ -34,17 +34,7 @@ func TestUnreadableRequestsAnswered(t *testing.T) {
 			c, r := dialFake(t, f)
 			refused := make(chan Refusal, 1)
 			r.OnRefused(func(x Refusal) { refused <- x })
-			go f.send(`{"jsonrpc":"2.0","id":"bad","method":"elicitation/create","params":` + tt.params + `}`)
-			start := time.Now()
-			m := f.serveLegacy("")
-			took := time.Since(start)
-			if string(m.ID) != `"bad"` || m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, tt.reason) {
-				t.Fatalf("want -32602 saying %q, got %s %+v", tt.reason, m.ID, m.Error)
-			}
-			if took > answerWait {
-				t.Errorf("answered after %v", took)
-			}
-			t.Logf("answered in %v: %s", took, m.Error.Message)
+			expectRefused(t, f, `{"jsonrpc":"2.0","id":"bad","method":"elicitation/create","params":`+tt.params+`}`, tt.reason)
 			select {
 			case x := <-refused:
 				if !strings.Contains(x.Err.Error(), tt.reason) {
@@ -56,6 +46,23 @@ func TestUnreadableRequestsAnswered(t *testing.T) {
 			askAfter(t, f, c, r)
 		})
 	}
+}
+
+// expectRefused sends line, a request with id "bad", and checks that it is
+// answered -32602 with reason, within answerWait.
+func expectRefused(t *testing.T, f *fakeServer, line, reason string) {
+	t.Helper()
+	go f.send(line)
+	start := time.Now()
+	m := f.serveLegacy("")
+	took := time.Since(start)
+	if string(m.ID) != `"bad"` || m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, reason) {
+		t.Fatalf("want -32602 saying %q, got %s %+v", reason, m.ID, m.Error)
+	}
+	if took > answerWait {
+		t.Errorf("answered after %v", took)
+	}
+	t.Logf("answered in %v: %s", took, m.Error.Message)
 }
 
 // askAfter checks that the connection still works: a good request reaches
@@ -94,16 +101,7 @@ func TestUndecodableRequestsAnswered(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeServer(t)
 			c, r := dialFake(t, f)
-			go f.send(`{"jsonrpc":"2.0","id":"bad","method":"` + tt.method + `","params":` + tt.params + `}`)
-			start := time.Now()
-			m := f.serveLegacy("")
-			took := time.Since(start)
-			if string(m.ID) != `"bad"` || m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, tt.reason) {
-				t.Fatalf("want -32602 saying %q, got %s %+v", tt.reason, m.ID, m.Error)
-			}
-			if took > answerWait {
-				t.Errorf("answered after %v", took)
-			}
+			expectRefused(t, f, `{"jsonrpc":"2.0","id":"bad","method":"`+tt.method+`","params":`+tt.params+`}`, tt.reason)
 			go f.send(`{"jsonrpc":"2.0","id":"bad","method":"ping"}`)
 			if m := f.serveLegacy(""); string(m.ID) != `"bad"` || m.Error != nil || m.Result == nil {
 				t.Fatalf("a normal ping with the same id got %s %+v", m.Result, m.Error)
