@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
+	hostilefile "github.com/elicitdesk/elicitdesk/internal/hostile"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -39,17 +38,13 @@ type hostile struct {
 }
 
 func loadHostile() (hostile, error) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hostile", "strings.json"))
+	hs, err := hostilefile.Strings()
 	if err != nil {
 		return hostile{}, err
 	}
-	var file struct{ Strings map[string]string }
-	if err := json.Unmarshal(raw, &file); err != nil {
-		return hostile{}, err
-	}
 	var h hostile
-	for _, name := range slices.Sorted(maps.Keys(file.Strings)) {
-		h.strings = append(h.strings, file.Strings[name])
+	for _, s := range hs {
+		h.strings = append(h.strings, s.Text)
 	}
 	h.joined = strings.Join(h.strings, " | ")
 	return h, nil

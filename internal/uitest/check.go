@@ -2,9 +2,7 @@ package uitest
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
-	"sort"
+	"github.com/elicitdesk/elicitdesk/internal/hostile"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -30,46 +28,14 @@ func CheckWidth(t testing.TB, surface string, o fyne.CanvasObject, max float32) 
 	}
 }
 
-// Hostile is one string of testdata/hostile/strings.json, by its name.
-type Hostile struct{ Name, Text string }
-
-// HostileStrings reads testdata/hostile/strings.json at the module's root,
-// in name order.
-func HostileStrings(t testing.TB) []Hostile {
+// HostileStrings is the hostile text every surface is tested with.
+func HostileStrings(t testing.TB) []hostile.String {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(moduleRoot(t), "testdata", "hostile", "strings.json"))
+	hs, err := hostile.Strings()
 	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct{ Strings map[string]string }
-	if err := json.Unmarshal(raw, &file); err != nil {
 		t.Fatalf("hostile strings: %v", err)
 	}
-	var out []Hostile
-	for name, text := range file.Strings {
-		out = append(out, Hostile{name, text})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// moduleRoot is the nearest folder above the test's own holding go.mod.
-func moduleRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's folder")
-		}
-		dir = parent
-	}
+	return hs
 }
 
 // HostileSchema is a requested schema that puts s in every place a server
