@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // editor is the Add/Edit server dialog. It keeps what was typed, errors
@@ -99,7 +101,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	top := container.NewVBox()
 	if entryErr != nil {
 		l := newValueLabel()
-		l.SetText("servers.json has problems with this entry:\n" + entryErr.Error())
+		l.SetText("servers.json has problems with this entry:\n" + untrusted.Text(entryErr.Error()).Block())
 		l.Importance = widget.DangerImportance
 		top.Add(l)
 	}
@@ -110,7 +112,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 
 	title := "Add server"
 	if original != "" {
-		title = "Edit " + original
+		title = "Edit " + untrusted.Text(original).Line()
 	}
 	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), e.close)
 	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.submit)
@@ -221,7 +223,7 @@ func (e *editor) submit() {
 	}
 	switch {
 	case err != nil:
-		e.saveErr.SetText("servers.json was not saved: " + err.Error())
+		e.saveErr.SetText("servers.json was not saved: " + untrusted.Text(err.Error()).Block())
 		e.saveErr.Show()
 	case errs != nil:
 		e.saveErr.SetText("Correct the fields marked in red, then save again.")

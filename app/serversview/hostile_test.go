@@ -29,6 +29,11 @@ func TestHostileServers(t *testing.T) {
 			w.showRows()
 			uitest.Check(t, "Servers", uitest.WindowTexts(w.win))
 			uitest.CheckWidth(t, "Servers", w.win.Content(), 1000)
+			// servers.json, which hosts write too: a file that cannot be read,
+			// and an entry the editor opens with its problems.
+			w.list.show(w.rows, s, errors.New(s))
+			w.openEditor(s, entryForm{}, errors.New(s)) // its inputs hold what is saved, as it is
+			uitest.Check(t, "servers.json problems", uitest.WindowTexts(w.win))
 
 			tool := mcp.Tool{Name: s, Title: "T " + s, Description: s, RawInputSchema: uitest.HostileSchema(s)}
 			w.tools.loadedTools(s, []mcp.Tool{tool}, nil)

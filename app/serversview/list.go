@@ -56,7 +56,7 @@ func newServerList(w *Window) *serverList {
 func (l *serverList) show(rows []row, selected string, fileErr error) {
 	l.rows = rows
 	if fileErr != nil {
-		l.fileErr.SetText("servers.json cannot be read, so the servers running before are shown: " + fileErr.Error())
+		l.fileErr.SetText("servers.json cannot be read, so the servers running before are shown: " + untrusted.Text(fileErr.Error()).Block())
 		l.fileErr.Show()
 	} else {
 		l.fileErr.Hide()
