@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os/signal"
 	"syscall"
@@ -16,7 +15,7 @@ func runDemoServer(stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := demo.Serve(ctx, stdin, stdout); err != nil && ctx.Err() == nil {
-		fmt.Fprintln(stderr, "elicitdesk demo-server:", err)
+		terminal{stderr}.Linef("elicitdesk demo-server: %s", err) // it may quote what the client sent
 		return 1
 	}
 	return 0
