@@ -72,8 +72,15 @@ func (t Text) Quote() string {
 
 // Headline is the first line of Block with tabs as spaces, cut to at most
 // max characters with an ellipsis (max 0: not cut), for one-line lists,
-// menus and notifications.
+// menus and notifications. It reads at most headlineScan bytes of t.
 func (t Text) Headline(max int) string {
+	if len(t) > headlineScan { // a list row must not neutralise a whole message
+		cut := headlineScan
+		for cut > 0 && !utf8.RuneStart(t[cut]) {
+			cut--
+		}
+		t = t[:cut]
+	}
 	first, _, _ := strings.Cut(t.Block(), "\n")
 	first = strings.TrimSpace(strings.ReplaceAll(first, "\t", " "))
 	if max <= 0 || utf8.RuneCountInString(first) <= max {
@@ -82,3 +89,8 @@ func (t Text) Headline(max int) string {
 	head, _ := Fold(first, max-1)
 	return head + "…"
 }
+
+// headlineScan bounds what Headline reads: lists call it for every row they
+// draw, and the longest headline shown (120 characters, 480 bytes at most)
+// starts near the beginning, leading blank lines and all.
+const headlineScan = 2 << 10

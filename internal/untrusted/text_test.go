@@ -1,6 +1,9 @@
 package untrusted
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestText(t *testing.T) {
 	for _, tt := range readTextCases(t) {
@@ -35,5 +38,27 @@ func TestHeadline(t *testing.T) {
 		if got := Text(tt.message).Headline(tt.max); got != tt.want {
 			t.Errorf("Headline(%q, %d) = %q, want %q", tt.message, tt.max, got, tt.want)
 		}
+	}
+}
+
+// TestHeadlineOfALongMessage: Headline reads only the start of a long
+// message, and says the same as it would over all of it.
+func TestHeadlineOfALongMessage(t *testing.T) {
+	long := strings.Repeat("word ", 13_000) // 65 KB on one line
+	for _, msg := range []string{"first line\n" + long, long, "\u202e" + long} {
+		full, _, _ := strings.Cut(Text(msg).Block(), "\n")
+		head, _ := Fold(strings.TrimSpace(full), 119)
+		if got := Text(msg).Headline(120); got != head+"…" && got != full {
+			t.Errorf("Headline(%.20q…) = %q, want %q", msg, got, head+"…")
+		}
+	}
+}
+
+// BenchmarkHeadline is one row of the History list for a request whose
+// message the history kept at its full 64 KB.
+func BenchmarkHeadline(b *testing.B) {
+	msg := Text("first line\n" + strings.Repeat("word ", 13_000))
+	for range b.N {
+		msg.Headline(120)
 	}
 }
