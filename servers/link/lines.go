@@ -1,0 +1,108 @@
+package link
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// headSize is how much of an unreadable message a BadMessage keeps.
+const headSize = 4 << 10
+
+// Lines is a Link over newline-delimited streams, as stdio uses: r carries
+// the peer's messages, w ours. Close closes w, which tells a stdio peer
+// the conversation is over.
+type Lines struct {
+	br *bufio.Reader
+	r  io.Reader
+
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+// NewLines returns a Link reading messages from r and writing them to w.
+func NewLines(r io.Reader, w io.WriteCloser) *Lines {
+	return &Lines{br: bufio.NewReaderSize(r, 64<<10), r: r, w: w}
+}
+
+func (l *Lines) Read() (Message, error) {
+	for {
+		line, size, err := l.readLine()
+		if err != nil {
+			return Message{}, err
+		}
+		line = bytes.TrimSpace(line)
+		switch {
+		case size > MaxMessage:
+			return Message{}, &BadMessage{Head: line, Size: size, Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, size)}
+		case len(line) == 0:
+			continue // blank lines separate nothing
+		}
+		m, err := Parse(line)
+		if err != nil {
+			return Message{}, &BadMessage{Head: head(line), Size: size, Err: err}
+		}
+		return m, nil
+	}
+}
+
+// readLine returns the next line without its newline, or its first
+// headSize bytes and its full size when it is over MaxMessage. A last line
+// without a newline counts; io.EOF comes after it.
+func (l *Lines) readLine() ([]byte, int, error) {
+	var buf []byte
+	size := 0
+	for {
+		chunk, err := l.br.ReadSlice('\n')
+		size += len(chunk)
+		switch {
+		case size <= MaxMessage:
+			buf = append(buf, chunk...)
+		case len(buf) > headSize:
+			buf = buf[:headSize]
+		}
+		switch err {
+		case bufio.ErrBufferFull:
+			continue
+		case nil:
+			return bytes.TrimSuffix(buf, []byte("\n")), size - 1, nil
+		case io.EOF:
+			if size > 0 {
+				return buf, size, nil
+			}
+		}
+		return nil, 0, err
+	}
+}
+
+func head(b []byte) []byte {
+	if len(b) > headSize {
+		return b[:headSize]
+	}
+	return b
+}
+
+func (l *Lines) Write(ctx context.Context, m Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	buf := make([]byte, 0, len(m.Raw)+1)
+	buf = append(append(buf, m.Raw...), '\n')
+	_, err := l.w.Write(buf)
+	return err
+}
+
+func (l *Lines) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	err := l.w.Close()
+	if c, ok := l.r.(io.Closer); ok {
+		c.Close()
+	}
+	return err
+}
