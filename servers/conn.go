@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -30,7 +31,7 @@ type Conn struct {
 	log    *slog.Logger
 	client *client.Client
 	stderr *tail
-	proc   *process // stdio only
+	proc   *Process // stdio only
 
 	lost     context.Context // ends, with the reason as its cause, when the server goes away
 	markLost context.CancelCauseFunc
@@ -53,7 +54,7 @@ func Dial(ctx context.Context, cfg config.Server, router *Router, log *slog.Logg
 	var tr transport.Interface
 	switch cfg.Transport {
 	case config.TransportStdio:
-		p, err := startProcess(cfg, c.stderr, c.lose)
+		p, err := StartProcess(cfg, c.stderr, c.lose)
 		if err != nil {
 			return nil, err
 		}
@@ -231,7 +232,7 @@ func (c *Conn) Close() error {
 		err = c.client.Close()
 	}
 	if c.proc != nil {
-		c.proc.stop()
+		c.proc.Stop(2 * time.Second)
 	}
 	return err
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
-// process is a running stdio server.
-type process struct {
+// Process is a running stdio server.
+type Process struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stdout io.Reader
@@ -22,9 +22,9 @@ type process struct {
 	err    error
 }
 
-// startProcess starts the server of cfg; exited is called with the reason
-// when it exits, before stop returns.
-func startProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*process, error) {
+// StartProcess starts the server of cfg in a process group of its own;
+// exited is called with the reason when it exits, before Stop returns.
+func StartProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*Process, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Dir = cfg.Cwd
 	cmd.Env = os.Environ()
@@ -47,7 +47,7 @@ func startProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*pro
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
 	}
-	p := &process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
 		exited(p.exitErr())
@@ -56,20 +56,25 @@ func startProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*pro
 	return p, nil
 }
 
-func (p *process) exitErr() error {
+func (p *Process) exitErr() error {
 	if p.err != nil {
 		return fmt.Errorf("the server exited: %w", p.err)
 	}
 	return errors.New("the server exited")
 }
 
-// stop closes the server's stdin, as the spec's shutdown asks, then
-// escalates to SIGTERM and SIGKILL for its whole process group.
-func (p *process) stop() {
+// Stdin carries our messages to the server; Stdout its messages to us.
+func (p *Process) Stdin() io.WriteCloser { return p.stdin }
+func (p *Process) Stdout() io.Reader     { return p.stdout }
+
+// Stop closes the server's stdin, as the spec's shutdown asks, then
+// escalates to SIGTERM and SIGKILL for its whole process group, giving the
+// server grace after each step.
+func (p *Process) Stop(grace time.Duration) {
 	p.stdin.Close()
-	if !p.waitExit(2 * time.Second) {
+	if !p.waitExit(grace) {
 		signalGroup(p.cmd, sigTerm)
-		if !p.waitExit(2 * time.Second) {
+		if !p.waitExit(grace) {
 			signalGroup(p.cmd, sigKill)
 			<-p.exited
 		}
@@ -78,7 +83,7 @@ func (p *process) stop() {
 }
 
 // waitExit reports whether the server exits within d.
-func (p *process) waitExit(d time.Duration) bool {
+func (p *Process) waitExit(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -21,13 +21,13 @@ func TestStopDoesNotWaitForAnEscapedChild(t *testing.T) {
 	}
 	const marker = "31.4159" // the escaped child's sleep, to find and end it
 	t.Cleanup(func() { exec.Command("pkill", "-f", "sleep "+marker).Run() })
-	p, err := startProcess(config.Server{Command: "sh", Args: []string{"-c", "setsid sleep " + marker + " & exec sleep " + marker}}, io.Discard, func(error) {})
+	p, err := StartProcess(config.Server{Command: "sh", Args: []string{"-c", "setsid sleep " + marker + " & exec sleep " + marker}}, io.Discard, func(error) {})
 	if err != nil {
 		t.Fatal(err)
 	}
 	stopped := make(chan struct{})
 	go func() {
-		p.stop()
+		p.Stop(2 * time.Second)
 		close(stopped)
 	}()
 	select {

@@ -17,6 +17,8 @@ const usage = `Usage:
   elicitdesk tools TARGET                       list a server's tools as JSON
   elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE] TARGET
                                                 call a tool, answering its elicitations; print the result
+  elicitdesk bridge [-v] TARGET                 be a host's MCP server: pass everything to TARGET,
+                                                answer its elicitations in the app's windows
   elicitdesk demo-server                        run the built-in demo MCP server on stdin/stdout
   elicitdesk history [-json] [-search TEXT] [-server NAME] [-outcome OUTCOME] [-limit N]
                                                 print the request history, newest first
@@ -29,6 +31,9 @@ Exit codes: 0 fine, 1 the input has problems, 2 the input could not be read.`
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "demo-server" {
 		return runDemoServer(stdin, stdout, stderr) // stdout speaks MCP
+	}
+	if len(args) > 0 && args[0] == "bridge" {
+		return runBridge(args[1:], stdin, writeCloser(stdout), terminal{stderr}) // stdout speaks MCP
 	}
 	out, errs := terminal{stdout}, terminal{stderr}
 	if len(args) == 0 || args[0] == "-config" || args[0] == "-v" {
@@ -56,3 +61,16 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	errs.Linef("elicitdesk: unknown command %q\n\n"+usage, args[0])
 	return 2
 }
+
+// writeCloser is w, closed if it can be: closing a bridge's stdout tells
+// its host the conversation is over.
+func writeCloser(w io.Writer) io.WriteCloser {
+	if wc, ok := w.(io.WriteCloser); ok {
+		return wc
+	}
+	return nopCloser{w}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

@@ -76,8 +76,9 @@ type ToolCall struct {
 // one a Client receives is the peer's words, as sent: whoever shows it
 // goes through package untrusted.
 type Error struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
 }
 
 func (e *Error) Error() string { return e.Message }

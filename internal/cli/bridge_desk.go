@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/servers/bridge"
+)
+
+// appStartWait is how long the bridge waits for an app it started.
+const appStartWait = 5 * time.Second
+
+// appDesk is the bridge's way to the person: the running app, reached
+// over the private endpoint when an elicitation needs it and started
+// when it does not run. It lists the bridge's sessions in the app while
+// connected, again after the app restarts.
+type appDesk struct {
+	path string   // the endpoint
+	app  []string // the command that starts the app
+	log  *slog.Logger
+
+	dialling sync.Mutex // one connect at a time: one app started
+
+	mu       sync.Mutex
+	client   *endpoint.Client
+	sessions map[string]attached // by session id
+}
+
+// attached is a session listed in the app until its ctx ends.
+type attached struct {
+	ctx    context.Context
+	info   endpoint.Bridged
+	cancel context.CancelFunc // ends its listing on the current client
+}
+
+func newAppDesk(path string, app []string, log *slog.Logger) *appDesk {
+	return &appDesk{path: path, app: app, log: log, sessions: map[string]attached{}}
+}
+
+func (d *appDesk) Ask(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
+	c, err := d.connect(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	answer, err := c.Elicit(ctx, q)
+	var refused *endpoint.Error
+	if err != nil && ctx.Err() == nil && !errors.As(err, &refused) {
+		d.drop(c) // the app went away: the next question starts it again
+	}
+	return answer, err
+}
+
+func (d *appDesk) Complete(x endpoint.Completion) {
+	d.mu.Lock()
+	c := d.client
+	d.mu.Unlock()
+	if c != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		c.Complete(ctx, x)
+	}
+}
+
+func (d *appDesk) Attach(ctx context.Context, s endpoint.Bridged) {
+	d.mu.Lock()
+	if old, ok := d.sessions[s.ID]; ok && old.cancel != nil {
+		old.cancel()
+	}
+	d.sessions[s.ID] = attached{ctx: ctx, info: s}
+	c := d.client
+	if c != nil {
+		d.list(c, s.ID)
+	}
+	d.mu.Unlock()
+	context.AfterFunc(ctx, func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if a, ok := d.sessions[s.ID]; ok && a.ctx == ctx {
+			delete(d.sessions, s.ID)
+		}
+	})
+	if c == nil {
+		go d.connect(ctx, false) // an app already running lists the session at once
+	}
+}
+
+// list shows session id in the app of c until the session or its
+// listing ends; d.mu is held.
+func (d *appDesk) list(c *endpoint.Client, id string) {
+	a := d.sessions[id]
+	ctx, cancel := context.WithCancel(a.ctx)
+	a.cancel = cancel
+	d.sessions[id] = a
+	go c.Bridge(ctx, a.info)
+}
+
+// connect returns the client of the running app, dialling it if need be.
+// With start, an app that does not run is started, if a window can be
+// shown at all, and waited for; the error then wraps bridge.ErrNoWindow.
+func (d *appDesk) connect(ctx context.Context, start bool) (*endpoint.Client, error) {
+	d.dialling.Lock()
+	defer d.dialling.Unlock()
+	d.mu.Lock()
+	c := d.client
+	d.mu.Unlock()
+	if c != nil {
+		return c, nil
+	}
+	c, err := endpoint.Dial(ctx, d.path)
+	if errors.Is(err, endpoint.ErrNotRunning) && start {
+		c, err = d.start(ctx)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", bridge.ErrNoWindow, err)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.client = c
+	for id := range d.sessions {
+		d.list(c, id)
+	}
+	return c, nil
+}
+
+// drop forgets a client whose app went away.
+func (d *appDesk) drop(c *endpoint.Client) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.client == c {
+		d.client = nil
+		c.Close()
+	}
+}
+
+// start starts the app, detached from the bridge so that it outlives the
+// host, and waits until it answers on the endpoint.
+func (d *appDesk) start(ctx context.Context) (*endpoint.Client, error) {
+	if !canShowWindows() {
+		return nil, errors.New("there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
+	}
+	cmd := exec.Command(d.app[0], d.app[1:]...)
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("cannot start Elicit Desk: %w", err)
+	}
+	d.log.Info("started Elicit Desk", "pid", cmd.Process.Pid)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	ctx, cancel := context.WithTimeout(ctx, appStartWait)
+	defer cancel()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		c, err := endpoint.Dial(ctx, d.path)
+		if !errors.Is(err, endpoint.ErrNotRunning) {
+			return c, err
+		}
+		select {
+		case err := <-exited:
+			// Another bridge's app may have won the race: it still answers.
+			if c, derr := endpoint.Dial(ctx, d.path); derr == nil {
+				return c, nil
+			}
+			return nil, fmt.Errorf("Elicit Desk exited at start (%v)", err)
+		case <-ctx.Done():
+			return nil, fmt.Errorf("Elicit Desk did not answer within %s of starting", appStartWait)
+		case <-tick.C:
+		}
+	}
+}
+
+// canShowWindows reports whether a window could appear: on Linux and the
+// BSDs only with a display to show it on.
+func canShowWindows() bool {
+	switch runtime.GOOS {
+	case "darwin", "windows":
+		return true
+	}
+	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+}

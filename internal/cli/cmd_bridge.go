@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/bridge"
+	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+)
+
+// serverGrace is how long a bridged stdio server gets at each step of
+// stopping: closed stdin, SIGTERM, SIGKILL. A host that goes away expects
+// its server gone within a second.
+const serverGrace = 250 * time.Millisecond
+
+// runBridge is `elicitdesk bridge TARGET`: the host's MCP server, which
+// passes everything to TARGET and answers its elicitations in the app.
+func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr terminal) int {
+	fs := stderr.FlagSet("bridge")
+	t := addTargetFlags(fs)
+	verbose := fs.Bool("v", false, "log each elicitation and connection step")
+	flags, command := splitCommand(args)
+	if err := fs.Parse(flags); err != nil || fs.NArg() != 0 {
+		stderr.Linef("usage: elicitdesk bridge [-v] (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
+		return 2
+	}
+	cfg, err := t.resolve(command)
+	if err != nil {
+		stderr.Linef("elicitdesk bridge: %s", err)
+		return 2
+	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr.w, &slog.HandlerOptions{Level: level})).With("bridge", cfg.Name)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	desk, err := bridgeDesk(log)
+	if err != nil {
+		log.Warn("no way to the app's windows; elicitations go to the host if it takes them, else are answered cancel", "err", err)
+	}
+	server, done, err := dialUpstream(cfg, stderr.w, log)
+	if err != nil {
+		stderr.Linef("elicitdesk bridge: %s", err)
+		return 1
+	}
+	defer done()
+	s := bridge.New(link.NewLines(stdin, stdout), server, bridge.Options{
+		Info: endpoint.Bridged{ID: rand.Text(), Server: cfg.Name, Target: cfg.Target(), Since: time.Now()},
+		Desk: desk, Log: log,
+	})
+	err = s.Run(ctx)
+	switch {
+	case errors.Is(err, bridge.ErrHostGone), errors.Is(err, context.Canceled):
+		return 0
+	default:
+		stderr.Linef("elicitdesk bridge: %s", err)
+		return 1
+	}
+}
+
+// bridgeDesk is the app's endpoint, started by this same executable.
+func bridgeDesk(log *slog.Logger) (bridge.Desk, error) {
+	path, err := endpoint.DefaultPath()
+	if err != nil {
+		return noDesk{}, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return noDesk{}, err
+	}
+	return newAppDesk(path, []string{exe}, log), nil
+}
+
+// dialUpstream connects to the server of cfg and returns the link and a
+// function that ends the server. A stdio server's stderr goes to
+// serverLog, the bridge's own, which hosts show in their MCP logs.
+func dialUpstream(cfg config.Server, serverLog io.Writer, log *slog.Logger) (link.Link, func(), error) {
+	switch cfg.Transport {
+	case config.TransportStdio:
+		p, err := servers.StartProcess(cfg, serverLog, func(err error) { log.Debug("the server exited", "err", err) })
+		if err != nil {
+			return nil, nil, err
+		}
+		return link.NewLines(p.Stdout(), p.Stdin()), func() { p.Stop(serverGrace) }, nil
+	}
+	return nil, nil, errors.New("TODO: remote servers")
+}
+
+// noDesk is a desk when the endpoint cannot be found: no window.
+type noDesk struct{}
+
+func (noDesk) Ask(context.Context, endpoint.Question) (json.RawMessage, error) {
+	return nil, bridge.ErrNoWindow
+}
+func (noDesk) Complete(endpoint.Completion)             {}
+func (noDesk) Attach(context.Context, endpoint.Bridged) {}

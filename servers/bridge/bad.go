@@ -1,0 +1,61 @@
+package bridge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/elicitdesk/elicitdesk/servers/link"
+)
+
+// badFromHost answers what the host sent and the bridge cannot pass on: a
+// request gets an error saying why, an answer to the server's request
+// goes upstream as an error in its place; anything else is only logged,
+// as there is nobody to answer.
+func (s *Session) badFromHost(bad *link.BadMessage) {
+	s.opts.Log.Warn("the host sent a message that cannot be passed on", "size", bad.Size, "err", bad.Err)
+	id, method := readIDs(bad.Head)
+	switch {
+	case id != nil && method:
+		s.toHost(failure(id, badError("your request", bad)))
+	case id != nil:
+		s.toServer(failure(id, badError("the host's answer", bad)))
+	}
+}
+
+// badFromServer does the same for what the server sent.
+func (s *Session) badFromServer(bad *link.BadMessage) {
+	s.opts.Log.Warn("the server sent a message that cannot be passed on", "size", bad.Size, "err", bad.Err)
+	id, method := readIDs(bad.Head)
+	switch {
+	case id != nil && method:
+		s.toServer(failure(id, badError("your request", bad)))
+	case id != nil:
+		s.mu.Lock()
+		c := s.calls[link.IDKey(id)]
+		delete(s.calls, link.IDKey(id))
+		s.mu.Unlock()
+		if c != nil {
+			s.toHost(failure(c.hostID, badError("the server's answer", bad)))
+		}
+	}
+}
+
+// readIDs reads what it can of a message's id and whether it has a method,
+// from its first bytes.
+func readIDs(head []byte) (id json.RawMessage, method bool) {
+	if v := gjson.GetBytes(head, "id"); v.Exists() && v.Type != gjson.Null {
+		id = json.RawMessage(v.Raw)
+	}
+	return id, gjson.GetBytes(head, "method").Exists()
+}
+
+func badError(what string, bad *link.BadMessage) rpcError {
+	code := codeParse
+	if errors.Is(bad.Err, link.ErrTooLarge) {
+		code = codeInvalidRequest
+	}
+	return rpcError{Code: code, Message: fmt.Sprintf("the bridge cannot pass on %s: %v", what, bad.Err)}
+}

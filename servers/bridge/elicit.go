@@ -1,0 +1,156 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+)
+
+// elicit answers a server's elicitation/create at the desk. A server's
+// notifications/cancelled for it, or the end of the session, ends the
+// question; the window goes stale.
+func (s *Session) elicit(m link.Message) {
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	defer cancel(nil)
+	key := m.Key()
+	s.mu.Lock()
+	s.asked[key] = cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.asked, key)
+		s.mu.Unlock()
+	}()
+	params := json.RawMessage(gjson.GetBytes(m.Raw, "params").Raw)
+	urlID := gjson.GetBytes(params, "elicitationId").String()
+	s.markOurs(urlID, true)
+	answer, err := s.ask(ctx, params, s.waitingCalls(m.Related))
+	switch {
+	case errors.Is(err, errToHost):
+		s.markOurs(urlID, false) // the host sees its completion too
+		s.toHost(s.relatedToHost(m))
+	case ctx.Err() != nil:
+		// The server cancelled, or the session is over: nobody waits.
+	case err != nil:
+		var refused *endpoint.Error
+		if errors.As(err, &refused) {
+			s.toServer(failure(m.ID, rpcError{Code: refused.Code, Message: refused.Message, Data: refused.Data}))
+			return
+		}
+		s.toServer(result(m.ID, cancelAnswer))
+	default:
+		s.toServer(result(m.ID, answer))
+	}
+}
+
+// markOurs notes whether the desk shows the URL elicitation id.
+func (s *Session) markOurs(id string, ours bool) {
+	if id == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ours {
+		s.ourURLs[id] = true
+	} else {
+		delete(s.ourURLs, id)
+	}
+}
+
+// errToHost means the elicitation goes to the host, which declared it,
+// because no window can show it.
+var errToHost = errors.New("passed to the host")
+
+// ask shows one elicitation at the desk while keeping waiting alive with
+// progress. With no window it returns errToHost when the host can take
+// the elicitation, and cancel otherwise, recorded. When the app goes away
+// mid-question it answers cancel and tells the host why.
+func (s *Session) ask(ctx context.Context, params json.RawMessage, waiting []*call) (json.RawMessage, error) {
+	defer s.keepAlive(ctx, waiting)()
+	q := endpoint.Question{Session: s.snapshot(), Params: params}
+	answer, err := s.opts.Desk.Ask(ctx, q)
+	var refused *endpoint.Error
+	switch {
+	case err == nil, ctx.Err() != nil, errors.As(err, &refused):
+		return answer, err
+	case errors.Is(err, ErrNoWindow):
+		s.mu.Lock()
+		can := s.hostCan
+		s.mu.Unlock()
+		if can.allows(params) {
+			return nil, errToHost
+		}
+		s.opts.Log.Warn("answered cancel: no window could show the elicitation and the host declared no elicitation", "reason", err)
+		if s.opts.Unshown != nil {
+			s.opts.Unshown(q, err)
+		}
+		return cancelAnswer, nil
+	default:
+		msg := fmt.Sprintf("Elicit Desk went away before the person answered (%v); the server was told cancel", err)
+		s.opts.Log.Warn(msg)
+		s.toHost(notification("notifications/message", map[string]any{"level": "warning", "logger": "elicitdesk", "data": msg}, nil))
+		return cancelAnswer, nil
+	}
+}
+
+// waitingCalls returns the host requests that wait on a server's request:
+// the one it is related to, or, where the transport does not tell, every
+// pending one.
+func (s *Session) waitingCalls(related json.RawMessage) []*call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if related != nil {
+		if c := s.calls[link.IDKey(related)]; c != nil {
+			return []*call{c}
+		}
+		if o := s.own[link.IDKey(related)]; o != nil {
+			return []*call{o.call}
+		}
+	}
+	var all []*call
+	for _, c := range s.calls {
+		all = append(all, c)
+	}
+	return all
+}
+
+// cancelAsk ends the question of a server's request it cancelled; it
+// reports whether the request was at the desk.
+func (s *Session) cancelAsk(m link.Message) bool {
+	key := link.IDKey(json.RawMessage(gjson.GetBytes(m.Raw, "params.requestId").Raw))
+	s.mu.Lock()
+	cancel := s.asked[key]
+	s.mu.Unlock()
+	if cancel == nil {
+		return false
+	}
+	cancel(errors.New("the server cancelled the request"))
+	return true
+}
+
+// completed passes a URL elicitation's completion to the desk and to a
+// -32042 retry waiting for it; it reports whether the host never saw the
+// elicitation, and so must not see its completion either.
+func (s *Session) completed(m link.Message) bool {
+	id := gjson.GetBytes(m.Raw, "params.elicitationId").String()
+	s.mu.Lock()
+	ours := s.ourURLs[id]
+	delete(s.ourURLs, id)
+	done := s.urls[id]
+	delete(s.urls, id)
+	info := s.info
+	s.mu.Unlock()
+	if done != nil {
+		close(done)
+	}
+	if ours {
+		s.opts.Desk.Complete(endpoint.Completion{Session: info.ID, Server: info.Server, ElicitationID: id})
+	}
+	return ours
+}

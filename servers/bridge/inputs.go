@@ -1,0 +1,220 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+)
+
+// needsInput reports whether a response is a 2026-07-28 input_required
+// result with an elicitation among its input requests.
+func needsInput(m link.Message) bool {
+	r := gjson.GetBytes(m.Raw, "result")
+	if r.Get("resultType").String() != "input_required" {
+		return false
+	}
+	found := false
+	r.Get("inputRequests").ForEach(func(_, in gjson.Result) bool {
+		found = in.Get("method").String() == "elicitation/create"
+		return !found
+	})
+	return found
+}
+
+// answerInputs answers an input_required result for the host: it shows
+// its elicitations, retries the host's request with the answers and the
+// requestState, and again while the server asks for more, then gives the
+// host the final result under its own id. Input requests the bridge does
+// not answer (sampling, roots) still reach the host, in a result without
+// the answered ones; the answers join the host's retry (see mergeAnswers).
+func (s *Session) answerInputs(c *call, res link.Message) {
+	ctx, done := s.working(c)
+	defer done()
+	for needsInput(res) {
+		r := gjson.GetBytes(res.Raw, "result")
+		answers, rest, err := s.answerElicitations(ctx, c, r.Get("inputRequests"))
+		switch {
+		case errors.Is(err, errToHost):
+			s.toHost(s.forHost(c, res))
+			return
+		case err != nil:
+			return // the host cancelled, or the session is over
+		case len(rest) > 0:
+			s.keepAnswers(r.Get("requestState").String(), answers)
+			s.toHost(s.forHost(c, withoutInputs(res, answers)))
+			return
+		}
+		params, err := sjson.SetBytes([]byte(gjson.GetBytes(c.req.Raw, "params").Raw), "inputResponses", answers)
+		if err == nil && r.Get("requestState").Exists() {
+			params, err = sjson.SetBytes(params, "requestState", r.Get("requestState").String())
+		}
+		if err != nil {
+			s.toHost(failure(c.hostID, rpcError{Code: codeInvalidRequest, Message: fmt.Sprintf("cannot retry the request with the answers: %v", err)}))
+			return
+		}
+		if res, err = s.retry(ctx, c, params); err != nil {
+			return
+		}
+	}
+	s.toHost(s.forHost(c, res))
+}
+
+// answerElicitations asks the person each elicitation of inputs, in the
+// server's order, and returns the answers by key and the keys of the
+// other input requests.
+func (s *Session) answerElicitations(ctx context.Context, c *call, inputs gjson.Result) (map[string]json.RawMessage, []string, error) {
+	answers := map[string]json.RawMessage{}
+	var rest []string
+	var err error
+	inputs.ForEach(func(key, in gjson.Result) bool {
+		if in.Get("method").String() != "elicitation/create" {
+			rest = append(rest, key.String())
+			return true
+		}
+		var answer json.RawMessage
+		answer, err = s.ask(ctx, json.RawMessage(in.Get("params").Raw), []*call{c})
+		var refused *endpoint.Error
+		if errors.As(err, &refused) {
+			// An input response cannot be an error: the refusal is logged
+			// (and recorded by the app), the server told cancel.
+			s.opts.Log.Warn("an input request was refused", "key", key.String(), "reason", refused.Message)
+			answer, err = cancelAnswer, nil
+		}
+		answers[key.String()] = answer
+		return err == nil
+	})
+	return answers, rest, err
+}
+
+// retry sends the host's request again, as the bridge's own, with params,
+// and waits for the server's answer. The host cancelling ends the wait and
+// tells the server.
+func (s *Session) retry(ctx context.Context, c *call, params json.RawMessage) (link.Message, error) {
+	s.mu.Lock()
+	id := s.newID()
+	reply := make(chan link.Message, 1)
+	s.own[link.IDKey(id)] = &ownRequest{call: c, reply: reply}
+	s.mu.Unlock()
+	raw, err := sjson.SetRawBytes(withID(c.req.Raw, id), "params", params)
+	if err != nil {
+		return link.Message{}, err
+	}
+	s.toServer(link.Message{Raw: raw, ID: id, Method: c.method})
+	select {
+	case m := <-reply:
+		return m, nil
+	case <-ctx.Done():
+		s.mu.Lock()
+		delete(s.own, link.IDKey(id))
+		s.mu.Unlock()
+		if s.ctx.Err() == nil {
+			s.toServer(notification("notifications/cancelled", map[string]any{"requestId": id, "reason": context.Cause(ctx).Error()}, nil))
+		}
+		return link.Message{}, context.Cause(ctx)
+	}
+}
+
+// withoutInputs returns an input_required result without the input
+// requests the bridge answered.
+func withoutInputs(m link.Message, answered map[string]json.RawMessage) link.Message {
+	raw := m.Raw
+	for key := range answered {
+		if out, err := sjson.DeleteBytes(raw, "result.inputRequests."+escapeKey(key)); err == nil {
+			raw = out
+		}
+	}
+	m.Raw = raw
+	return m
+}
+
+// escapeKey escapes the characters gjson and sjson read as path syntax.
+func escapeKey(key string) string {
+	var b []byte
+	for i := 0; i < len(key); i++ {
+		switch key[i] {
+		case '.', '*', '?', '|', '#', '@', '\\', ':', '!', '=', '<', '>', '%':
+			b = append(b, '\\')
+		}
+		b = append(b, key[i])
+	}
+	return string(b)
+}
+
+// maxKept bounds the answers kept for hosts' retries: a host that never
+// retries must not grow the bridge.
+const maxKept = 64
+
+// keepAnswers keeps the person's answers for the host's retry of the
+// request whose result carried requestState.
+func (s *Session) keepAnswers(state string, answers map[string]json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.kept) >= maxKept {
+		for k := range s.kept { // any one: the oldest is not worth a list
+			delete(s.kept, k)
+			break
+		}
+	}
+	s.kept[state] = answers
+}
+
+// mergeAnswers adds the answers kept for a host's retry to its
+// inputResponses; s.mu is held.
+func (s *Session) mergeAnswers(raw json.RawMessage) json.RawMessage {
+	state := gjson.GetBytes(raw, "params.requestState")
+	answers, ok := s.kept[state.String()]
+	if !state.Exists() || !ok {
+		return raw
+	}
+	delete(s.kept, state.String())
+	responses := map[string]json.RawMessage{}
+	json.Unmarshal([]byte(gjson.GetBytes(raw, "params.inputResponses").Raw), &responses)
+	for k, v := range answers {
+		if _, set := responses[k]; !set {
+			responses[k] = v
+		}
+	}
+	out, err := sjson.SetBytes(raw, "params.inputResponses", responses)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// working marks c as answered by the bridge until done is called: the
+// host's notifications/cancelled for it ends ctx.
+func (s *Session) working(c *call) (ctx context.Context, done func()) {
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	key := link.IDKey(c.hostID)
+	s.mu.Lock()
+	s.busy[key] = cancel
+	s.mu.Unlock()
+	return ctx, func() {
+		s.mu.Lock()
+		delete(s.busy, key)
+		s.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// cancelWork ends the bridge's work on a host request the host cancelled;
+// it reports whether there was any. A request still with the server is
+// cancelled there by passing the notification on.
+func (s *Session) cancelWork(m link.Message) bool {
+	key := link.IDKey(json.RawMessage(gjson.GetBytes(m.Raw, "params.requestId").Raw))
+	s.mu.Lock()
+	cancel := s.busy[key]
+	s.mu.Unlock()
+	if cancel == nil {
+		return false
+	}
+	cancel(errors.New("the host cancelled the request"))
+	return true
+}

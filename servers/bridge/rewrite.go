@@ -1,0 +1,81 @@
+package bridge
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+)
+
+// The members the bridge reads or changes, as gjson paths. A key with dots
+// in it is escaped: "io\.modelcontextprotocol/clientCapabilities".
+const (
+	pathCapabilities = "params.capabilities"
+	pathClientInfo   = "params.clientInfo"
+	pathProgress     = "params._meta.progressToken"
+)
+
+// The 2026-07-28 request metadata keys.
+var (
+	pathMetaVersion      = metaPath("io.modelcontextprotocol/protocolVersion")
+	pathMetaCapabilities = metaPath("io.modelcontextprotocol/clientCapabilities")
+	pathMetaClientInfo   = metaPath("io.modelcontextprotocol/clientInfo")
+)
+
+func metaPath(key string) string {
+	return "params._meta." + strings.ReplaceAll(key, ".", `\.`)
+}
+
+// everyMode is the elicitation capability the bridge declares upstream.
+var everyMode = json.RawMessage(`{"form":{},"url":{}}`)
+
+// modes is what a host declared of elicitation.
+type modes struct{ form, url bool }
+
+// declared reads an elicitation capability: an empty object means form
+// mode only; a missing one, none.
+func declared(caps gjson.Result) modes {
+	e := caps.Get("elicitation")
+	if !e.IsObject() {
+		return modes{}
+	}
+	form, url := e.Get("form").Exists(), e.Get("url").Exists()
+	return modes{form: form || !url, url: url}
+}
+
+// allows reports whether a host that declared m can take an elicitation
+// of params.
+func (m modes) allows(params json.RawMessage) bool {
+	if gjson.GetBytes(params, "mode").String() == "url" {
+		return m.url
+	}
+	return m.form
+}
+
+// declareElicitation sets the capability at path to every mode, keeping
+// the rest of raw as it is.
+func declareElicitation(raw json.RawMessage, path string) (json.RawMessage, error) {
+	return sjson.SetRawBytes(raw, path+".elicitation", everyMode)
+}
+
+// peer reads an Implementation object (serverInfo, clientInfo).
+func peer(v gjson.Result) endpoint.Peer {
+	return endpoint.Peer{
+		Name:    untrusted.Text(v.Get("name").String()),
+		Title:   untrusted.Text(v.Get("title").String()),
+		Version: untrusted.Text(v.Get("version").String()),
+	}
+}
+
+// withID returns raw with its id replaced.
+func withID(raw, id json.RawMessage) json.RawMessage {
+	out, err := sjson.SetRawBytes(raw, "id", id)
+	if err != nil {
+		return raw
+	}
+	return out
+}

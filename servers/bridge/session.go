@@ -1,0 +1,350 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+)
+
+// Options are what a Session needs besides its two links.
+type Options struct {
+	// Info names the session: its ID, the server as configured and when
+	// it started. The session fills in the host and what the server
+	// reports.
+	Info endpoint.Bridged
+	// Desk answers elicitations.
+	Desk Desk
+	// KeepAlive is the time between progress notifications while a
+	// person answers; 10 s if zero.
+	KeepAlive time.Duration
+	// Unshown records an elicitation answered cancel because no window
+	// could show it; may be nil.
+	Unshown func(q endpoint.Question, reason error)
+	// Log is where the session reports; a host shows the bridge's stderr
+	// in its MCP logs.
+	Log *slog.Logger
+}
+
+// Session is one host's conversation with one server through the bridge.
+type Session struct {
+	host, server link.Link
+	opts         Options
+
+	// ctx ends when the session does; every answer in progress uses it.
+	ctx   context.Context
+	stop  context.CancelCauseFunc
+	tasks sync.WaitGroup
+
+	mu      sync.Mutex
+	info    endpoint.Bridged
+	hostCan modes                                 // the elicitation modes the host declared
+	calls   map[string]*call                      // host requests the server has not answered, by upstream id
+	own     map[string]*ownRequest                // the bridge's own requests upstream, by id
+	asked   map[string]context.CancelCauseFunc    // server requests being answered at the desk, by id
+	urls    map[string]chan struct{}              // URL elicitations of -32042 errors awaiting completion, by elicitationId
+	ourURLs map[string]bool                       // elicitationIds the desk showed
+	shown   map[string]float64                    // the last progress the host saw, by token
+	busy    map[string]context.CancelCauseFunc    // host requests the bridge answers for the server, by host id
+	kept    map[string]map[string]json.RawMessage // answers for hosts' retries, by requestState
+	nextID  int
+}
+
+// call is a host request on its way upstream.
+type call struct {
+	method string
+	req    link.Message    // as sent upstream
+	hostID json.RawMessage // the id to answer the host with
+	token  json.RawMessage // params._meta.progressToken; nil if none
+}
+
+// ownRequest is a request the bridge sent upstream for a call.
+type ownRequest struct {
+	call  *call
+	reply chan link.Message
+}
+
+// New returns a session between host and server; Run starts it.
+func New(host, server link.Link, opts Options) *Session {
+	if opts.KeepAlive <= 0 {
+		opts.KeepAlive = 10 * time.Second
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Session{
+		host: host, server: server, opts: opts, info: opts.Info,
+		calls: map[string]*call{}, own: map[string]*ownRequest{}, asked: map[string]context.CancelCauseFunc{},
+		urls: map[string]chan struct{}{}, ourURLs: map[string]bool{}, shown: map[string]float64{},
+		busy: map[string]context.CancelCauseFunc{}, kept: map[string]map[string]json.RawMessage{},
+	}
+}
+
+// ErrHostGone and ErrServerGone say which side ended a session.
+var (
+	ErrHostGone   = errors.New("the host closed the connection")
+	ErrServerGone = errors.New("the server closed the connection")
+)
+
+// Run passes messages until either side goes away or ctx ends, then
+// closes both links and returns why the session ended. Answers in progress
+// end with it: the server's elicitations are answered cancel, the host's
+// requests the server will never answer get an error.
+func (s *Session) Run(ctx context.Context) error {
+	s.ctx, s.stop = context.WithCancelCause(ctx)
+	defer s.stop(nil)
+	s.opts.Desk.Attach(s.ctx, s.snapshot())
+	ended := make(chan error, 2)
+	go func() { ended <- s.fromHost() }()
+	go func() { ended <- s.fromServer() }()
+	var err error
+	select {
+	case err = <-ended:
+	case <-s.ctx.Done():
+		err = context.Cause(s.ctx)
+	}
+	s.stop(err)
+	if errors.Is(err, ErrServerGone) {
+		s.failCalls(err)
+	}
+	s.server.Close()
+	s.tasks.Wait()
+	s.host.Close()
+	// The reader of a link whose peer never closes (a host's stdin) may
+	// stay blocked: the process is about to exit, so it is not waited for.
+	return err
+}
+
+// snapshot returns what the session knows about itself.
+func (s *Session) snapshot() endpoint.Bridged {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.info
+}
+
+// go runs f as part of the session's work.
+func (s *Session) spawn(f func()) {
+	s.tasks.Add(1)
+	go func() {
+		defer s.tasks.Done()
+		f()
+	}()
+}
+
+// toHost and toServer send one message; a failure means that side is
+// going away, which its reader notices. The last answers go out after the
+// session's context ended; closing the link ends a write that blocks.
+func (s *Session) toHost(m link.Message) {
+	if err := s.host.Write(context.WithoutCancel(s.ctx), m); err != nil && s.ctx.Err() == nil {
+		s.opts.Log.Warn("cannot write to the host", "err", err)
+	}
+}
+
+func (s *Session) toServer(m link.Message) {
+	if err := s.server.Write(context.WithoutCancel(s.ctx), m); err != nil && s.ctx.Err() == nil {
+		s.opts.Log.Warn("cannot write to the server", "err", err)
+	}
+}
+
+// fromHost passes the host's messages upstream until the host goes away.
+func (s *Session) fromHost() error {
+	for {
+		m, err := s.host.Read()
+		var bad *link.BadMessage
+		switch {
+		case errors.As(err, &bad):
+			s.badFromHost(bad)
+			continue
+		case errors.Is(err, io.EOF):
+			return ErrHostGone
+		case err != nil:
+			return fmt.Errorf("%w: %v", ErrHostGone, err)
+		}
+		switch {
+		case m.IsRequest():
+			s.hostRequest(m)
+		case m.Method == "notifications/cancelled" && s.cancelWork(m):
+		default:
+			s.toServer(m)
+		}
+	}
+}
+
+// fromServer passes the server's messages to the host until the server
+// goes away, keeping elicitations for the desk.
+func (s *Session) fromServer() error {
+	for {
+		m, err := s.server.Read()
+		var bad *link.BadMessage
+		switch {
+		case errors.As(err, &bad):
+			s.badFromServer(bad)
+			continue
+		case errors.Is(err, io.EOF):
+			return ErrServerGone
+		case err != nil:
+			return fmt.Errorf("%w: %v", ErrServerGone, err)
+		}
+		switch {
+		case m.IsResponse():
+			s.serverResponse(m)
+		case m.Method == "elicitation/create" && m.ID != nil:
+			s.spawn(func() { s.elicit(m) })
+		case m.Method == "notifications/elicitation/complete" && s.completed(m):
+		case m.Method == "notifications/cancelled" && s.cancelAsk(m):
+		default:
+			if m.Method == "notifications/progress" {
+				s.sawProgress(m)
+			}
+			s.toHost(s.relatedToHost(m))
+		}
+	}
+}
+
+// hostRequest declares elicitation in the request where it carries
+// capabilities, remembers it, and sends it upstream.
+func (s *Session) hostRequest(m link.Message) {
+	raw := m.Raw
+	s.mu.Lock()
+	switch {
+	case m.Method == "initialize":
+		s.hostCan = declared(gjson.GetBytes(raw, pathCapabilities))
+		s.info.Host = peer(gjson.GetBytes(raw, pathClientInfo))
+		raw = s.declare(raw, pathCapabilities)
+	case gjson.GetBytes(raw, pathMetaVersion).Exists():
+		s.hostCan = declared(gjson.GetBytes(raw, pathMetaCapabilities))
+		if info := gjson.GetBytes(raw, pathMetaClientInfo); info.Exists() {
+			s.info.Host = peer(info)
+		}
+		raw = s.declare(raw, pathMetaCapabilities)
+		raw = s.mergeAnswers(raw)
+	}
+	c := &call{method: m.Method, hostID: m.ID, token: rawOrNil(gjson.GetBytes(raw, pathProgress))}
+	up := link.Message{Raw: raw, ID: m.ID, Method: m.Method}
+	if _, taken := s.calls[m.Key()]; taken || s.own[m.Key()] != nil {
+		// The id is one of the bridge's own, or reused while pending:
+		// the server sees a fresh one, the host gets its own back.
+		up.ID = s.newID()
+		up.Raw = withID(up.Raw, up.ID)
+	}
+	c.req = up
+	s.calls[up.Key()] = c
+	s.mu.Unlock()
+	s.toServer(up)
+}
+
+// declare sets the elicitation capability at path; s.mu is held.
+func (s *Session) declare(raw json.RawMessage, path string) json.RawMessage {
+	out, err := declareElicitation(raw, path)
+	if err != nil {
+		s.opts.Log.Warn("cannot declare elicitation in the host's request; passed on as sent", "err", err)
+		return raw
+	}
+	return out
+}
+
+func rawOrNil(r gjson.Result) json.RawMessage {
+	if !r.Exists() {
+		return nil
+	}
+	return json.RawMessage(r.Raw)
+}
+
+// newID returns an id for a request of the bridge's own that no pending
+// request uses; s.mu is held.
+func (s *Session) newID() json.RawMessage {
+	for {
+		s.nextID++
+		id := json.RawMessage(fmt.Sprintf(`"elicitdesk-%d"`, s.nextID))
+		key := link.IDKey(id)
+		if s.calls[key] == nil && s.own[key] == nil {
+			return id
+		}
+	}
+}
+
+// serverResponse hands a response to whoever waits for it: the bridge's
+// own request, or the host, unless the bridge answers for the server.
+func (s *Session) serverResponse(m link.Message) {
+	key := m.Key()
+	s.mu.Lock()
+	if o := s.own[key]; o != nil {
+		delete(s.own, key)
+		s.mu.Unlock()
+		o.reply <- m
+		return
+	}
+	c := s.calls[key]
+	delete(s.calls, key)
+	if c != nil && c.method == "initialize" {
+		s.info.Reported = peer(gjson.GetBytes(m.Raw, "result.serverInfo"))
+		s.info.Protocol = gjson.GetBytes(m.Raw, "result.protocolVersion").String()
+	}
+	s.mu.Unlock()
+	if c == nil {
+		s.opts.Log.Warn("the server answered a request nobody sent; dropped", "id", string(m.ID))
+		return
+	}
+	switch {
+	case c.method == "initialize":
+		s.opts.Desk.Attach(s.ctx, s.snapshot())
+	case needsInput(m):
+		s.spawn(func() { s.answerInputs(c, m) })
+		return
+	case urlRequired(m):
+		s.spawn(func() { s.answerURLRequired(c, m) })
+		return
+	}
+	s.toHost(s.forHost(c, m))
+}
+
+// forHost returns the server's answer to c with the host's id.
+func (s *Session) forHost(c *call, m link.Message) link.Message {
+	if c.token != nil {
+		s.mu.Lock()
+		delete(s.shown, link.IDKey(c.token))
+		s.mu.Unlock()
+	}
+	if link.IDKey(c.hostID) != m.Key() {
+		m.Raw, m.ID = withID(m.Raw, c.hostID), c.hostID
+	}
+	m.Related = c.hostID
+	return m
+}
+
+// relatedToHost maps a message's related request from the id the server
+// saw to the host's.
+func (s *Session) relatedToHost(m link.Message) link.Message {
+	if m.Related == nil {
+		return m
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := link.IDKey(m.Related)
+	if c := s.calls[key]; c != nil {
+		m.Related = c.hostID
+	} else if o := s.own[key]; o != nil {
+		m.Related = o.call.hostID
+	}
+	return m
+}
+
+// failCalls answers every request the server will not: it went away.
+func (s *Session) failCalls(cause error) {
+	s.mu.Lock()
+	calls := s.calls
+	s.calls = map[string]*call{}
+	s.mu.Unlock()
+	for _, c := range calls {
+		s.toHost(failure(c.hostID, rpcError{Code: codeServerGone, Message: cause.Error() + " before answering"}))
+	}
+}
