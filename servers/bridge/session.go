@@ -259,14 +259,14 @@ func rawOrNil(r gjson.Result) json.RawMessage {
 	return json.RawMessage(r.Raw)
 }
 
-// newID returns an id for a request of the bridge's own that no pending
-// request uses; s.mu is held.
+// newID returns an id for a request of the bridge's own that no request
+// in flight uses, the host's or its own; s.mu is held.
 func (s *Session) newID() json.RawMessage {
 	for {
 		s.nextID++
 		id := json.RawMessage(fmt.Sprintf(`"elicitdesk-%d"`, s.nextID))
 		key := link.IDKey(id)
-		if s.calls[key] == nil && s.own[key] == nil {
+		if s.calls[key] == nil && s.own[key] == nil && s.busy[key] == nil {
 			return id
 		}
 	}
