@@ -89,10 +89,10 @@ func (p *end) closed() {
 
 // fakeDesk answers questions from a channel the test feeds.
 type fakeDesk struct {
-	asked   chan question
-	mu      sync.Mutex
-	done    []endpoint.Completion
-	listed  []endpoint.Bridged
+	asked    chan question
+	mu       sync.Mutex
+	done     []endpoint.Completion
+	listed   []endpoint.Bridged
 	noWindow bool
 }
 
