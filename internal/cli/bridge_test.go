@@ -1,0 +1,133 @@
+//go:build unix
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// noApp makes the bridges a test starts find no app and no display: their
+// elicitations go to the host if it declared them, else are answered cancel.
+func noApp(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700)
+	t.Setenv("XDG_RUNTIME_DIR", dir)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+}
+
+// TestBridgeEndsItsServer: when the host closes the bridge's stdin, the
+// bridge ends its server's whole process group within a second.
+func TestBridgeEndsItsServer(t *testing.T) {
+	noApp(t)
+	exe := asElicitdesk(t)
+	t.Setenv("GORACE", "atexit_sleep_ms=0") // -race's exit otherwise waits a second of its own
+	marker := fmt.Sprintf("1%d.5", os.Getpid()) // the server's sleeps, to find them
+	t.Cleanup(func() { exec.Command("pkill", "-f", "sleep "+marker).Run() })
+	cmd := exec.Command(exe, "bridge", "--", "sh", "-c", "sleep "+marker+" & exec sleep "+marker)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for len(sleeping(marker)) < 2 {
+		time.Sleep(10 * time.Millisecond) // until both sleeps run: nothing to wait on
+	}
+	closed := time.Now()
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the bridge exited with %v:\n%s", err, stderr.String())
+	}
+	took := time.Since(closed)
+	if left := sleeping(marker); len(left) > 0 {
+		t.Fatalf("the server's processes %v outlived the bridge", left)
+	}
+	if took > time.Second {
+		t.Errorf("the bridge took %s to end its server, want at most 1 s", took)
+	}
+	t.Logf("the bridge and its server were gone %s after the host closed stdin", took.Round(time.Millisecond))
+}
+
+// sleeping returns the pids of the processes running "sleep marker".
+func sleeping(marker string) []string {
+	var pids []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		if b, err := os.ReadFile(filepath.Join(d, "cmdline")); err == nil && string(b) == "sleep\x00"+marker+"\x00" {
+			pids = append(pids, filepath.Base(d))
+		}
+	}
+	return pids
+}
+
+// TestTwentyBridges runs twenty hosts at once, each through a bridge of
+// its own to the demo server: independent sessions, each answered.
+func TestTwentyBridges(t *testing.T) {
+	noApp(t)
+	exe := asElicitdesk(t)
+	demo := demoCommand(t)[1:]
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- bridgedCall(exe, demo, i)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// bridgedCall is host i: it calls the demo's ask_confirm through a bridge
+// and checks the bridge answered cancel for the person it could not ask.
+func bridgedCall(exe string, demo []string, i int) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	host, err := client.NewStdioMCPClient(exe, os.Environ(), append([]string{"bridge", "--"}, demo...)...)
+	if err != nil {
+		return fmt.Errorf("host %d: %w", i, err)
+	}
+	defer host.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: fmt.Sprintf("host-%d", i)}
+	if _, err := host.Initialize(ctx, init); err != nil {
+		return fmt.Errorf("host %d: initialize: %w", i, err)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "ask_confirm"
+	res, err := host.CallTool(ctx, req)
+	if err != nil {
+		return fmt.Errorf("host %d: %w", i, err)
+	}
+	text := fmt.Sprint(res.Content)
+	if !strings.Contains(text, "cancel") {
+		return fmt.Errorf("host %d got %s, want the demo's report of a cancel", i, text)
+	}
+	return nil
+}
