@@ -36,7 +36,7 @@ func noApp(t *testing.T) {
 func TestBridgeEndsItsServer(t *testing.T) {
 	noApp(t)
 	exe := asElicitdesk(t)
-	t.Setenv("GORACE", "atexit_sleep_ms=0") // -race's exit otherwise waits a second of its own
+	t.Setenv("GORACE", "atexit_sleep_ms=0")     // -race's exit otherwise waits a second of its own
 	marker := fmt.Sprintf("1%d.5", os.Getpid()) // the server's sleeps, to find them
 	t.Cleanup(func() { exec.Command("pkill", "-f", "sleep "+marker).Run() })
 	cmd := exec.Command(exe, "bridge", "--", "sh", "-c", "sleep "+marker+" & exec sleep "+marker)
