@@ -103,20 +103,23 @@ func (s *Session) Run(ctx context.Context) error {
 	s.ctx, s.stop = context.WithCancelCause(ctx)
 	defer s.stop(nil)
 	s.opts.Desk.Attach(s.ctx, s.snapshot())
-	ended := make(chan error, 2)
-	go func() { ended <- s.fromHost() }()
-	go func() { ended <- s.fromServer() }()
+	hostEnded, serverEnded := make(chan error, 1), make(chan error, 1)
+	go func() { hostEnded <- s.fromHost() }()
+	go func() { serverEnded <- s.fromServer() }()
 	var err error
 	select {
-	case err = <-ended:
+	case err = <-hostEnded:
+	case err = <-serverEnded:
+		serverEnded <- err
 	case <-s.ctx.Done():
 		err = context.Cause(s.ctx)
 	}
 	s.stop(err)
+	s.server.Close()
+	<-serverEnded // only its reader starts answers: none starts after this
 	if errors.Is(err, ErrServerGone) {
 		s.failCalls(err)
 	}
-	s.server.Close()
 	s.tasks.Wait()
 	s.host.Close()
 	// The reader of a link whose peer never closes (a host's stdin) may

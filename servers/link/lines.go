@@ -19,8 +19,9 @@ type Lines struct {
 	br *bufio.Reader
 	r  io.Reader
 
-	mu sync.Mutex
-	w  io.WriteCloser
+	mu     sync.Mutex // one message written at a time
+	w      io.WriteCloser
+	closed sync.Once
 }
 
 // NewLines returns a Link reading messages from r and writing them to w.
@@ -97,12 +98,15 @@ func (l *Lines) Write(ctx context.Context, m Message) error {
 	return err
 }
 
+// Close closes both streams; it does not wait for a Write blocked on a
+// peer that stopped reading, which closing w ends.
 func (l *Lines) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	err := l.w.Close()
-	if c, ok := l.r.(io.Closer); ok {
-		c.Close()
-	}
+	var err error
+	l.closed.Do(func() {
+		err = l.w.Close()
+		if c, ok := l.r.(io.Closer); ok {
+			c.Close()
+		}
+	})
 	return err
 }

@@ -1,0 +1,67 @@
+package link
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestLinesRead reads each kind of line a peer may send.
+func TestLinesRead(t *testing.T) {
+	big := `{"jsonrpc":"2.0","id":5,"method":"x","params":"` + strings.Repeat("a", MaxMessage) + `"}`
+	tests := []struct {
+		name, in string
+		want     []string // the Raw of each message read, or "bad: " and the start of its error
+	}{
+		{"one per line", "{\"id\":1,\"method\":\"a\"}\n{\"id\":1,\"result\":{}}\n", []string{`{"id":1,"method":"a"}`, `{"id":1,"result":{}}`}},
+		{"CRLF and blank lines", "\r\n{\"method\":\"n\"}\r\n\n", []string{`{"method":"n"}`}},
+		{"last line without newline", `{"method":"n"}`, []string{`{"method":"n"}`}},
+		{"garbage, then on", "garbage\n{\"method\":\"n\"}\n", []string{"bad: not a JSON-RPC message", `{"method":"n"}`}},
+		{"no method, result or error", `{"id":1}` + "\n", []string{"bad: not a JSON-RPC message: no method"}},
+		{"over the limit, then on", big + "\n{\"method\":\"n\"}\n", []string{"bad: message larger than 8 MiB", `{"method":"n"}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := NewLines(strings.NewReader(tt.in), nopWriter{})
+			var got []string
+			for {
+				m, err := l.Read()
+				var bad *BadMessage
+				switch {
+				case errors.Is(err, io.EOF):
+					if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+						t.Errorf("read %q, want %q", got, tt.want)
+					}
+					return
+				case errors.As(err, &bad):
+					if len(bad.Head) > headSize {
+						t.Errorf("a bad message kept %d bytes", len(bad.Head))
+					}
+					msg := bad.Err.Error()
+					for _, w := range tt.want {
+						if after, ok := strings.CutPrefix(w, "bad: "); ok && strings.HasPrefix(msg, after) {
+							msg = after
+						}
+					}
+					got = append(got, "bad: "+msg)
+				case err != nil:
+					t.Fatal(err)
+				default:
+					got = append(got, string(m.Raw))
+				}
+			}
+		})
+	}
+}
+
+// TestLinesHeadOfLargeMessage keeps the start of an oversized request, so
+// its id can still be answered.
+func TestLinesHeadOfLargeMessage(t *testing.T) {
+	big := `{"jsonrpc":"2.0","id":5,"method":"x","params":"` + strings.Repeat("a", MaxMessage) + `"}`
+	_, err := NewLines(strings.NewReader(big+"\n"), nopWriter{}).Read()
+	var bad *BadMessage
+	if !errors.As(err, &bad) || !strings.HasPrefix(string(bad.Head), `{"jsonrpc":"2.0","id":5`) || bad.Size != len(big) {
+		t.Fatalf("got %v, want the head of a %d-byte message", err, len(big))
+	}
+}
