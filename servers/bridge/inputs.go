@@ -134,19 +134,6 @@ func withoutInputs(m link.Message, answered map[string]json.RawMessage) link.Mes
 	return m
 }
 
-// escapeKey escapes the characters gjson and sjson read as path syntax.
-func escapeKey(key string) string {
-	var b []byte
-	for i := 0; i < len(key); i++ {
-		switch key[i] {
-		case '.', '*', '?', '|', '#', '@', '\\', ':', '!', '=', '<', '>', '%':
-			b = append(b, '\\')
-		}
-		b = append(b, key[i])
-	}
-	return string(b)
-}
-
 // maxKept bounds the answers kept for hosts' retries: a host that never
 // retries must not grow the bridge.
 const maxKept = 64

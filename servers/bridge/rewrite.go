@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -24,10 +23,11 @@ var (
 	pathMetaVersion      = metaPath("io.modelcontextprotocol/protocolVersion")
 	pathMetaCapabilities = metaPath("io.modelcontextprotocol/clientCapabilities")
 	pathMetaClientInfo   = metaPath("io.modelcontextprotocol/clientInfo")
+	pathResultServerInfo = "result._meta." + escapeKey("io.modelcontextprotocol/serverInfo")
 )
 
 func metaPath(key string) string {
-	return "params._meta." + strings.ReplaceAll(key, ".", `\.`)
+	return "params._meta." + escapeKey(key)
 }
 
 // everyMode is the elicitation capability the bridge declares upstream.
@@ -78,4 +78,17 @@ func withID(raw, id json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return out
+}
+
+// escapeKey escapes the characters gjson and sjson read as path syntax.
+func escapeKey(key string) string {
+	var b []byte
+	for i := 0; i < len(key); i++ {
+		switch key[i] {
+		case '.', '*', '?', '|', '#', '@', '\\', ':', '!', '=', '<', '>', '%':
+			b = append(b, '\\')
+		}
+		b = append(b, key[i])
+	}
+	return string(b)
 }

@@ -225,8 +225,13 @@ func (s *Session) hostRequest(m link.Message) {
 		raw = s.declare(raw, pathCapabilities)
 	case gjson.GetBytes(raw, pathMetaVersion).Exists():
 		s.hostCan = declared(gjson.GetBytes(raw, pathMetaCapabilities))
+		before := s.info
+		s.info.Protocol = gjson.GetBytes(raw, pathMetaVersion).String()
 		if info := gjson.GetBytes(raw, pathMetaClientInfo); info.Exists() {
 			s.info.Host = peer(info)
+		}
+		if s.info != before {
+			defer s.opts.Desk.Attach(s.ctx, s.info) // after the message is on its way
 		}
 		raw = s.declare(raw, pathMetaCapabilities)
 		raw = s.mergeAnswers(raw)
@@ -288,9 +293,16 @@ func (s *Session) serverResponse(m link.Message) {
 	}
 	c := s.calls[key]
 	delete(s.calls, key)
-	if c != nil && c.method == "initialize" {
-		s.info.Reported = peer(gjson.GetBytes(m.Raw, "result.serverInfo"))
-		s.info.Protocol = gjson.GetBytes(m.Raw, "result.protocolVersion").String()
+	introduced := c != nil && (c.method == "initialize" || c.method == "server/discover")
+	if introduced {
+		info := gjson.GetBytes(m.Raw, "result.serverInfo")
+		if !info.Exists() { // 2026-07-28 says it in every result's _meta
+			info = gjson.GetBytes(m.Raw, pathResultServerInfo)
+		}
+		s.info.Reported = peer(info)
+		if v := gjson.GetBytes(m.Raw, "result.protocolVersion"); v.Exists() {
+			s.info.Protocol = v.String()
+		}
 	}
 	s.mu.Unlock()
 	if c == nil {
@@ -298,7 +310,7 @@ func (s *Session) serverResponse(m link.Message) {
 		return
 	}
 	switch {
-	case c.method == "initialize":
+	case introduced:
 		s.opts.Desk.Attach(s.ctx, s.snapshot())
 	case needsInput(m):
 		s.spawn(func() { s.answerInputs(c, m) })
