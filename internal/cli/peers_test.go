@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -25,7 +24,7 @@ import (
 // them from testdata/peers and sets it.
 const peersEnv = "ELICITDESK_PEERS"
 
-func peers(t *testing.T) string {
+func peers(t testing.TB) string {
 	t.Helper()
 	dir := os.Getenv(peersEnv)
 	if dir == "" {
@@ -36,7 +35,7 @@ func peers(t *testing.T) string {
 
 // asElicitdesk returns the path of a command that behaves as elicitdesk:
 // this test binary, told so through the environment its children inherit.
-func asElicitdesk(t *testing.T) string {
+func asElicitdesk(t testing.TB) string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -80,9 +79,7 @@ func TestConformance(t *testing.T) {
 // TestServerEverything answers the 13-field trigger-elicitation-request of
 // @modelcontextprotocol/server-everything over stdio and Streamable HTTP.
 func TestServerEverything(t *testing.T) {
-	dir := peers(t)
-	node := filepath.Join(dir, ".bin", "node")
-	entry := filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	node, entry := everything(t)
 	answer := filepath.Join(t.TempDir(), "answer.json")
 	os.WriteFile(answer, []byte(`{"name": "Ada Lovelace", "email": "ada@example.com", "integer": 7, "titledMultipleSelectEnum": ["fish-2", "fish-3"]}`), 0o600)
 	call := []string{"call", "-tool", "trigger-elicitation-request", "-answer", answer}
@@ -91,7 +88,7 @@ func TestServerEverything(t *testing.T) {
 		checkEverything(t, append(call, "--", node, entry, "stdio"))
 	})
 	t.Run("streamable HTTP", func(t *testing.T) {
-		url := startEverythingHTTP(t, node, entry)
+		url := startEverythingHTTP(t)
 		checkEverything(t, append(call, "-url", url))
 	})
 }
@@ -138,33 +135,54 @@ func checkEverything(t *testing.T, args []string) {
 	}
 }
 
+// everything returns the pinned Node 22 and server-everything's entry
+// point, to run as `node entry stdio|streamableHttp`.
+func everything(t testing.TB) (node, entry string) {
+	t.Helper()
+	dir := peers(t)
+	return filepath.Join(dir, ".bin", "node"), filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js")
+}
+
 // startEverythingHTTP starts server-everything's Streamable HTTP transport
 // on a free loopback port and returns its URL once it answers.
-func startEverythingHTTP(t *testing.T, node, entry string) string {
+func startEverythingHTTP(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	node, entry := everything(t)
+	addr := freeAddr(t)
 	cmd := exec.Command(node, entry, "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	cmd.Env = append(os.Environ(), "PORT="+addr[strings.LastIndexByte(addr, ':')+1:])
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	if !listening(addr, 30*time.Second) {
+		t.Fatalf("server-everything did not start:\n%s", log.String())
+	}
+	return "http://" + addr + "/mcp"
+}
+
+// freeAddr returns a loopback address with a port nobody listens on now.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// listening dials addr until it answers or within has passed.
+func listening(addr string, within time.Duration) bool {
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
-			return "http://" + addr + "/mcp"
+			return true
 		}
 	}
-	t.Fatalf("server-everything did not start:\n%s", log.String())
-	return ""
+	return false
 }
 
 func lastLines(s string, n int) string {
@@ -185,8 +203,7 @@ func TestLateAnswerOverHTTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits 61 s")
 	}
-	dir := peers(t)
-	url := startEverythingHTTP(t, filepath.Join(dir, ".bin", "node"), filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+	url := startEverythingHTTP(t)
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
