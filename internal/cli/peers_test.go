@@ -102,24 +102,7 @@ func checkEverything(t *testing.T, args []string) {
 	if !strings.Contains(stderr.String(), `"properties":{"name":{"title":"String"`) {
 		t.Errorf("the schema did not arrive in the server's order:\n%s", stderr.String())
 	}
-	// The server echoes what it received after "Raw result:".
-	var result struct {
-		Content []struct{ Text string } `json:"content"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &result); err != nil {
-		t.Fatal(err)
-	}
-	var echoed struct {
-		Action  string
-		Content map[string]any
-	}
-	for _, c := range result.Content {
-		if raw, ok := strings.CutPrefix(strings.TrimSpace(c.Text), "Raw result:"); ok {
-			if err := json.Unmarshal([]byte(raw), &echoed); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	echoed := everythingReceived(t, stdout.Bytes())
 	want := map[string]any{
 		"action": "accept", "name": "Ada Lovelace", "integer": 7.0, "number": 3.14,
 		"firstLine": "It was a dark and stormy night.", "titledMultipleSelectEnum": []any{"fish-2", "fish-3"},
@@ -143,6 +126,32 @@ func everything(t testing.TB) (node, entry string) {
 	return filepath.Join(dir, ".bin", "node"), filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js")
 }
 
+// everythingReceived reads, from the CallToolResult of server-everything's
+// trigger-elicitation-request, the answer the server received: it echoes
+// it after "Raw result:".
+func everythingReceived(t testing.TB, result []byte) (echoed struct {
+	Action  string
+	Content map[string]any
+}) {
+	t.Helper()
+	var res struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(result, &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Content {
+		if raw, ok := strings.CutPrefix(strings.TrimSpace(c.Text), "Raw result:"); ok {
+			if err := json.Unmarshal([]byte(raw), &echoed); err != nil {
+				t.Fatal(err)
+			}
+			return echoed
+		}
+	}
+	t.Fatalf("no raw result in %s", result)
+	return echoed
+}
+
 // startEverythingHTTP starts server-everything's Streamable HTTP transport
 // on a free loopback port and returns its URL once it answers.
 func startEverythingHTTP(t testing.TB) string {
@@ -151,16 +160,34 @@ func startEverythingHTTP(t testing.TB) string {
 	addr := freeAddr(t)
 	cmd := exec.Command(node, entry, "streamableHttp")
 	cmd.Env = append(os.Environ(), "PORT="+addr[strings.LastIndexByte(addr, ':')+1:])
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
+	startListener(t, cmd, addr)
+	return "http://" + addr + "/mcp"
+}
+
+// startListener starts cmd, which is to listen on addr, and returns once it
+// does; it fails the test, with what cmd printed, if cmd exits or 30 s pass
+// first. The test's end stops cmd.
+func startListener(t testing.TB, cmd *exec.Cmd, addr string) {
+	t.Helper()
+	log := &logBuffer{}
+	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	if !listening(addr, 30*time.Second) {
-		t.Fatalf("server-everything did not start:\n%s", log.String())
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		select {
+		case <-exited:
+			t.Fatalf("%s exited (%v) before listening on %s:\n%s", cmd.Path, cmd.ProcessState, addr, log)
+		default:
+		}
+		if listening(addr, 100*time.Millisecond) {
+			return
+		}
 	}
-	return "http://" + addr + "/mcp"
+	t.Fatalf("%s did not listen on %s:\n%s", cmd.Path, addr, log)
 }
 
 // freeAddr returns a loopback address with a port nobody listens on now.
