@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // echoCalls is how many echo calls bench.mjs times on each side.
@@ -52,6 +53,7 @@ func runBenchEcho(b *testing.B, env []string, node string, direct, bridged []str
 	cmd.Env = env
 	log := &logBuffer{}
 	cmd.Stderr = log
+	cmd.WaitDelay = 10 * time.Second // its children share its stderr, and may outlive it
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)

@@ -64,16 +64,18 @@ type host struct {
 	cmd   *exec.Cmd
 	lines chan string
 	log   *logBuffer // its stderr, and that of the server it started
-	done  chan error
+	ended chan struct{}
+	err   error // how it ended, once ended is closed
 }
 
 // startHost runs host.mjs with args in env.
 func startHost(t *testing.T, env []string, args ...string) *host {
 	t.Helper()
-	h := &host{t: t, lines: make(chan string, 16), log: &logBuffer{}, done: make(chan error, 1)}
+	h := &host{t: t, lines: make(chan string, 16), log: &logBuffer{}, ended: make(chan struct{})}
 	h.cmd = exec.Command(filepath.Join(peers(t), ".bin", "node"), append([]string{peerScript(t, "host.mjs")}, args...)...)
 	h.cmd.Env = env
 	h.cmd.Stderr = h.log
+	h.cmd.WaitDelay = 10 * time.Second // its children share its stderr, and may outlive it
 	stdout, err := h.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -88,12 +90,14 @@ func startHost(t *testing.T, env []string, args ...string) *host {
 			h.lines <- sc.Text()
 		}
 		close(h.lines)
-		h.done <- h.cmd.Wait()
+		h.err = h.cmd.Wait()
+		close(h.ended)
 	}()
 	t.Cleanup(func() {
-		if h.cmd.ProcessState == nil {
-			h.cmd.Process.Kill()
+		h.cmd.Process.Kill()
+		for range h.lines { // what it printed after the test stopped reading
 		}
+		<-h.ended
 		if t.Failed() {
 			t.Logf("the host's stderr:\n%s", h.log)
 		}
@@ -108,13 +112,19 @@ func (h *host) next(within time.Duration) string {
 	select {
 	case line, ok := <-h.lines:
 		if !ok {
-			h.t.Fatalf("the host ended early: %v", <-h.done)
+			h.t.Fatalf("the host ended early: %v", h.wait())
 		}
 		return line
 	case <-time.After(within):
 		h.t.Fatalf("no line from the host within %v", within)
 	}
 	return ""
+}
+
+// wait returns how the host ended, once it has.
+func (h *host) wait() error {
+	<-h.ended
+	return h.err
 }
 
 // TestBridgeTypeScriptHost puts the bridge between the TypeScript SDK's
@@ -156,7 +166,7 @@ func TestBridgeTypeScriptHost(t *testing.T) {
 	if sampled := h.next(time.Minute); !strings.Contains(sampled, "sampled by the test host") {
 		t.Errorf("the host's sampling answer did not come back through the bridge:\n%s", sampled)
 	}
-	if err := <-h.done; err != nil {
+	if err := h.wait(); err != nil {
 		t.Errorf("host: %v", err)
 	}
 }
