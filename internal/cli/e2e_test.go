@@ -69,19 +69,12 @@ func startDesktopWith(t testing.TB, config string, wm bool) *desktop {
 			t.Fatalf("%s is needed (make test-deps installs it): %v", tool, err)
 		}
 	}
-	home := t.TempDir()
+	home, homeEnv := privateHome(t)
 	d := &desktop{t: t, bin: bin, log: &logBuffer{}, home: home}
 	display, x := startXvfb(t)
 	d.x = x
-	d.env = append(os.Environ(), "DISPLAY="+display, "FYNE_PLATFORM=x11", "LANG=en_US.UTF-8",
-		"DBUS_SESSION_BUS_ADDRESS=", "HOME="+home)
-	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
-		dir := filepath.Join(home, strings.ToLower(v))
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		d.env = append(d.env, v+"="+dir)
-	}
+	d.env = append(append(os.Environ(), "DISPLAY="+display, "FYNE_PLATFORM=x11", "LANG=en_US.UTF-8",
+		"DBUS_SESSION_BUS_ADDRESS="), homeEnv...)
 	if config != "" {
 		path := filepath.Join(home, "xdg_config_home", "elicitdesk", "servers.json")
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -112,6 +105,23 @@ func startDesktopWith(t testing.TB, config string, wm bool) *desktop {
 		}
 	})
 	return d
+}
+
+// privateHome makes a temporary HOME with its own XDG folders and returns
+// it with the environment entries naming them: what a process run with
+// them reads, writes and listens on stays inside the test.
+func privateHome(t testing.TB) (home string, env []string) {
+	t.Helper()
+	home = t.TempDir()
+	env = []string{"HOME=" + home}
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
+		dir := filepath.Join(home, strings.ToLower(v))
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, v+"="+dir)
+	}
+	return home, env
 }
 
 // startXvfb starts a virtual X server and returns its display name.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net"
 	"os"
@@ -25,7 +24,7 @@ import (
 // them from testdata/peers and sets it.
 const peersEnv = "ELICITDESK_PEERS"
 
-func peers(t *testing.T) string {
+func peers(t testing.TB) string {
 	t.Helper()
 	dir := os.Getenv(peersEnv)
 	if dir == "" {
@@ -36,7 +35,7 @@ func peers(t *testing.T) string {
 
 // asElicitdesk returns the path of a command that behaves as elicitdesk:
 // this test binary, told so through the environment its children inherit.
-func asElicitdesk(t *testing.T) string {
+func asElicitdesk(t testing.TB) string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -80,9 +79,7 @@ func TestConformance(t *testing.T) {
 // TestServerEverything answers the 13-field trigger-elicitation-request of
 // @modelcontextprotocol/server-everything over stdio and Streamable HTTP.
 func TestServerEverything(t *testing.T) {
-	dir := peers(t)
-	node := filepath.Join(dir, ".bin", "node")
-	entry := filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	node, entry := everything(t)
 	answer := filepath.Join(t.TempDir(), "answer.json")
 	os.WriteFile(answer, []byte(`{"name": "Ada Lovelace", "email": "ada@example.com", "integer": 7, "titledMultipleSelectEnum": ["fish-2", "fish-3"]}`), 0o600)
 	call := []string{"call", "-tool", "trigger-elicitation-request", "-answer", answer}
@@ -91,7 +88,7 @@ func TestServerEverything(t *testing.T) {
 		checkEverything(t, append(call, "--", node, entry, "stdio"))
 	})
 	t.Run("streamable HTTP", func(t *testing.T) {
-		url := startEverythingHTTP(t, node, entry)
+		url := startEverythingHTTP(t)
 		checkEverything(t, append(call, "-url", url))
 	})
 }
@@ -105,24 +102,7 @@ func checkEverything(t *testing.T, args []string) {
 	if !strings.Contains(stderr.String(), `"properties":{"name":{"title":"String"`) {
 		t.Errorf("the schema did not arrive in the server's order:\n%s", stderr.String())
 	}
-	// The server echoes what it received after "Raw result:".
-	var result struct {
-		Content []struct{ Text string } `json:"content"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &result); err != nil {
-		t.Fatal(err)
-	}
-	var echoed struct {
-		Action  string
-		Content map[string]any
-	}
-	for _, c := range result.Content {
-		if raw, ok := strings.CutPrefix(strings.TrimSpace(c.Text), "Raw result:"); ok {
-			if err := json.Unmarshal([]byte(raw), &echoed); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	echoed := everythingReceived(t, stdout.Bytes())
 	want := map[string]any{
 		"action": "accept", "name": "Ada Lovelace", "integer": 7.0, "number": 3.14,
 		"firstLine": "It was a dark and stormy night.", "titledMultipleSelectEnum": []any{"fish-2", "fish-3"},
@@ -138,33 +118,98 @@ func checkEverything(t *testing.T, args []string) {
 	}
 }
 
+// everything returns the pinned Node 22 and server-everything's entry
+// point, to run as `node entry stdio|streamableHttp`.
+func everything(t testing.TB) (node, entry string) {
+	t.Helper()
+	dir := peers(t)
+	return filepath.Join(dir, ".bin", "node"), filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js")
+}
+
+// everythingReceived reads, from the CallToolResult of server-everything's
+// trigger-elicitation-request, the answer the server received: it echoes
+// it after "Raw result:".
+func everythingReceived(t testing.TB, result []byte) (echoed struct {
+	Action  string
+	Content map[string]any
+}) {
+	t.Helper()
+	var res struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(result, &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Content {
+		if raw, ok := strings.CutPrefix(strings.TrimSpace(c.Text), "Raw result:"); ok {
+			if err := json.Unmarshal([]byte(raw), &echoed); err != nil {
+				t.Fatal(err)
+			}
+			return echoed
+		}
+	}
+	t.Fatalf("no raw result in %s", result)
+	return echoed
+}
+
 // startEverythingHTTP starts server-everything's Streamable HTTP transport
 // on a free loopback port and returns its URL once it answers.
-func startEverythingHTTP(t *testing.T, node, entry string) string {
+func startEverythingHTTP(t testing.TB) string {
+	t.Helper()
+	node, entry := everything(t)
+	addr := freeAddr(t)
+	cmd := exec.Command(node, entry, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+addr[strings.LastIndexByte(addr, ':')+1:])
+	startListener(t, cmd, addr)
+	return "http://" + addr + "/mcp"
+}
+
+// startListener starts cmd, which is to listen on addr, and returns once it
+// does; it fails the test, with what cmd printed, if cmd exits or 30 s pass
+// first. The test's end stops cmd.
+func startListener(t testing.TB, cmd *exec.Cmd, addr string) {
+	t.Helper()
+	log := &logBuffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		select {
+		case <-exited:
+			t.Fatalf("%s exited (%v) before listening on %s:\n%s", cmd.Path, cmd.ProcessState, addr, log)
+		default:
+		}
+		if listening(addr, 100*time.Millisecond) {
+			return
+		}
+	}
+	t.Fatalf("%s did not listen on %s:\n%s", cmd.Path, addr, log)
+}
+
+// freeAddr returns a loopback address with a port nobody listens on now.
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(node, entry, "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	var log bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// listening dials addr until it answers or within has passed.
+func listening(addr string, within time.Duration) bool {
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
-			return "http://" + addr + "/mcp"
+			return true
 		}
 	}
-	t.Fatalf("server-everything did not start:\n%s", log.String())
-	return ""
+	return false
 }
 
 func lastLines(s string, n int) string {
@@ -185,8 +230,7 @@ func TestLateAnswerOverHTTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits 61 s")
 	}
-	dir := peers(t)
-	url := startEverythingHTTP(t, filepath.Join(dir, ".bin", "node"), filepath.Join(dir, "@modelcontextprotocol", "server-everything", "dist", "index.js"))
+	url := startEverythingHTTP(t)
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// echoCalls is how many echo calls bench.mjs times on each side.
+const echoCalls = 1000
+
+// benchEcho is what testdata/peers/bench.mjs prints: microseconds a call.
+type benchEcho struct {
+	Direct, Bridged struct{ Median, P90 float64 }
+	Ratio           float64
+	BridgedPid      int
+}
+
+// BenchmarkBridgeEcho measures what the bridge adds to a host's tools/call:
+// the TypeScript SDK's client calls server-everything's echo 1000 times
+// directly and 1000 times through `elicitdesk bridge`, alternating, over
+// stdio. It also reports the bridge's resident memory while connected.
+// No app is reachable, as for a host on a machine without one.
+func BenchmarkBridgeEcho(b *testing.B) {
+	node, entry := everything(b)
+	direct := []string{node, entry, "stdio"}
+	bridged := append([]string{elicitdeskBin(b), "bridge", "--"}, direct...)
+	env := noAppEnv(b)
+	var r benchEcho
+	var rss float64
+	for b.Loop() {
+		r, rss = runBenchEcho(b, env, node, direct, bridged)
+	}
+	b.ReportMetric(r.Direct.Median, "direct-µs/call")
+	b.ReportMetric(r.Direct.P90, "direct-p90-µs/call")
+	b.ReportMetric(r.Bridged.Median, "bridged-µs/call")
+	b.ReportMetric(r.Bridged.P90, "bridged-p90-µs/call")
+	b.ReportMetric(r.Ratio, "ratio")
+	b.ReportMetric(rss, "bridge-RSS-MB")
+}
+
+// runBenchEcho runs bench.mjs once and reads the bridge's RSS while the
+// script, having printed its numbers, still holds the connection open.
+func runBenchEcho(b *testing.B, env []string, node string, direct, bridged []string) (benchEcho, float64) {
+	b.Helper()
+	directJSON, _ := json.Marshal(direct)
+	bridgedJSON, _ := json.Marshal(bridged)
+	cmd := exec.Command(node, peerScript(b, "bench.mjs"), "--calls", strconv.Itoa(echoCalls),
+		"--direct", string(directJSON), "--bridged", string(bridgedJSON))
+	cmd.Env = env
+	log := &logBuffer{}
+	cmd.Stderr = log
+	cmd.WaitDelay = 10 * time.Second // its children share its stderr, and may outlive it
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	var r benchEcho
+	if err == nil {
+		err = json.Unmarshal(line, &r)
+	}
+	if err != nil || r.BridgedPid == 0 {
+		cmd.Wait()
+		b.Fatalf("bench.mjs: %v %q\n%s", err, line, log)
+	}
+	rss := residentMB(b, r.BridgedPid)
+	stdin.Close() // bench.mjs closes both clients and exits
+	if err := cmd.Wait(); err != nil {
+		b.Fatalf("bench.mjs: %v\n%s", err, log)
+	}
+	return r, rss
+}
