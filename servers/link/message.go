@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/tidwall/gjson"
 )
 
 // Message is one JSON-RPC message as its sender wrote it.
@@ -21,29 +23,38 @@ type Message struct {
 	Related json.RawMessage
 }
 
-// envelope is what Parse reads of a message.
-type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-}
-
-// Parse reads the envelope of one message. It fails on anything but a
-// JSON object with a method or with a result or an error.
+// Parse reads the envelope of one message, in one pass over its top
+// level that skips over the params or result unread. It fails on anything
+// but a JSON object with a method or with a result or an error.
 func Parse(raw []byte) (Message, error) {
-	var e envelope
-	if err := json.Unmarshal(raw, &e); err != nil {
-		return Message{}, fmt.Errorf("not a JSON-RPC message: %w", err)
+	if !gjson.ValidBytes(raw) {
+		return Message{}, errNotJSON(raw)
 	}
-	if e.Method == "" && e.Result == nil && e.Error == nil {
+	v := gjson.ParseBytes(raw)
+	if !v.IsObject() {
+		return Message{}, errors.New("not a JSON-RPC message: not an object")
+	}
+	var m Message
+	var result, failed bool
+	v.ForEach(func(key, value gjson.Result) bool {
+		switch key.Str {
+		case "id":
+			if value.Type != gjson.Null {
+				m.ID = json.RawMessage(value.Raw)
+			}
+		case "method":
+			m.Method = value.String()
+		case "result":
+			result = true
+		case "error":
+			failed = true
+		}
+		return true
+	})
+	switch {
+	case m.Method == "" && !result && !failed:
 		return Message{}, errors.New("not a JSON-RPC message: no method, result or error")
-	}
-	id := e.ID
-	if bytes.Equal(id, []byte("null")) {
-		id = nil
-	}
-	if e.Method == "" && id == nil && e.Error == nil {
+	case m.Method == "" && m.ID == nil && !failed: // only an error may answer an unknown id
 		return Message{}, errors.New("a response without an id")
 	}
 	if bytes.ContainsAny(raw, "\r\n") {
@@ -53,7 +64,18 @@ func Parse(raw []byte) (Message, error) {
 		}
 		raw = b.Bytes()
 	}
-	return Message{Raw: json.RawMessage(raw), ID: id, Method: e.Method}, nil
+	m.Raw = json.RawMessage(raw)
+	return m, nil
+}
+
+// errNotJSON says why raw is not JSON, as encoding/json words it.
+func errNotJSON(raw []byte) error {
+	var v any
+	err := json.Unmarshal(raw, &v)
+	if err == nil {
+		err = errors.New("invalid JSON")
+	}
+	return fmt.Errorf("not a JSON-RPC message: %w", err)
 }
 
 // IsRequest reports whether m is a request: it has a method and an id.
