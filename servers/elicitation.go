@@ -57,6 +57,7 @@ type Identity struct {
 	Name     string     // the configured name under mcpServers
 	Target   string     // the configured command line or URL
 	Reported ServerInfo // the server's own serverInfo
+	Host     ServerInfo // the host the server asks for, from its clientInfo; zero outside the bridge
 }
 
 // Elicitation is one request for the person, whichever spec revision or
