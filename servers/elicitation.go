@@ -51,6 +51,15 @@ func (i ServerInfo) String() string {
 	return strings.Join(parts, " ")
 }
 
+// Label is the name to call the implementation by, safe to show: its
+// title, else its name; "" when it gave neither.
+func (i ServerInfo) Label() string {
+	if i.Title != "" {
+		return i.Title.Line()
+	}
+	return i.Name.Line()
+}
+
 // Identity is who asks: the entry the person configured, and what the server
 // says about itself, kept apart.
 type Identity struct {
