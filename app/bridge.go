@@ -13,7 +13,8 @@ import (
 // bridge stops waiting for it.
 var errBridgeGone = errors.New("the host stopped waiting for it, or its bridge went away")
 
-// errQuitting refuses what a bridge asks of an app that is quitting.
+// errQuitting is why a request of a bridge that reached a quitting app
+// was not asked; the endpoint, closing, sends no answer to it.
 var errQuitting = errors.New("Elicit Desk is quitting")
 
 // Elicit asks the person an elicitation a bridged server sent (raw, its
@@ -24,6 +25,9 @@ var errQuitting = errors.New("Elicit Desk is quitting")
 // bridge cancelled or went away) the window goes stale at once.
 func (d *Desk) Elicit(ctx context.Context, session string, who servers.Identity, raw json.RawMessage) (json.RawMessage, error) {
 	if d.ctx.Err() != nil {
+		// The endpoint closes next, ending ctx; an answer now would read
+		// as a refusal, while the bridge must see the app go away.
+		<-ctx.Done()
 		return nil, errQuitting
 	}
 	d.bridges.Asked(session)

@@ -119,15 +119,25 @@ func (e deskEndpoint) CallTool(ctx context.Context, call endpoint.ToolCall) (jso
 // bridge can send it to the server whole.
 func (e deskEndpoint) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
 	res, err := e.d.Elicit(ctx, q.Session.ID, bridgedIdentity(q.Session), q.Params)
+	return res, endpointError(err)
+}
+
+// endpointError is err as the endpoint sends it: a *wire.RPCError keeps
+// its code, message and data; others are the endpoint's generic failure.
+func endpointError(err error) error {
 	var rpc *wire.RPCError
-	if errors.As(err, &rpc) {
-		out := &endpoint.Error{Code: rpc.Code, Message: rpc.Message}
-		if rpc.Data != nil {
-			out.Data, _ = json.Marshal(rpc.Data)
-		}
-		return nil, out
+	if !errors.As(err, &rpc) {
+		return err
 	}
-	return res, err
+	out := &endpoint.Error{Code: rpc.Code, Message: rpc.Message}
+	if rpc.Data != nil {
+		data, merr := json.Marshal(rpc.Data)
+		if merr != nil {
+			return fmt.Errorf("%w (its data cannot be sent: %v)", err, merr)
+		}
+		out.Data = data
+	}
+	return out
 }
 
 // Bridge lists a host's session through the bridge until it ends.
