@@ -119,8 +119,10 @@ func (c *Client) Bridge(ctx context.Context, s Bridged) error {
 }
 
 // Complete passes on a bridged server's notifications/elicitation/complete.
-func (c *Client) Complete(ctx context.Context, done Completion) error {
-	return c.send(ctx, &message{Method: methodComplete}, done)
+// It is a notification: nil means it was sent, not that an open request
+// matched; an error wrapping ErrDisconnected says the app went away.
+func (c *Client) Complete(ctx context.Context, completion Completion) error {
+	return c.send(ctx, &message{Method: methodComplete}, completion)
 }
 
 // Close hangs up, which cancels the calls under way in the app, and waits
