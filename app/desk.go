@@ -41,8 +41,9 @@ type Desk struct {
 	log     *slog.Logger
 	router  *servers.Router
 	manager *servers.Manager
-	history *history.Store // nil when it could not be opened
-	writes  sync.WaitGroup // history writes under way
+	bridges *servers.Bridges // the hosts' sessions through elicitdesk bridge
+	history *history.Store   // nil when it could not be opened
+	writes  sync.WaitGroup   // history writes under way
 
 	settings   Settings
 	queue      queue[*request]
@@ -72,8 +73,9 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 		d.log.Info("server", "name", s.Name, "state", s.State, "err", s.Err)
 		d.do(func() { d.serversWin.Update(s) })
 	})
+	d.bridges = servers.NewBridges(func() { d.serversWin.BridgesChanged() })
 	d.serversWin = serversview.New(a, serversview.Deps{
-		Manager: d.manager, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
+		Manager: d.manager, Bridges: d.bridges, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
 		Do: func(f func()) { d.do(f) }, // tests replace d.do after New
 	})
 	lc := a.Lifecycle()

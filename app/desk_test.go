@@ -96,11 +96,20 @@ func start(t testing.TB, config string) *harness {
 	a := test.NewTempApp(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	h.ui(func() { h.start(ctx, a, cfgPath) })
-	t.Cleanup(func() {
+	t.Cleanup(h.close(cancel))
+	return h
+}
+
+// close is the cleanup of a started Desk. Once Close returns, the UI work
+// the Desk queues does nothing; the round on the UI goroutine waits out
+// work already under way, which must not draw while the next test measures
+// text on its own goroutine.
+func (h *harness) close(cancel context.CancelFunc) func() {
+	return func() {
 		cancel()
 		h.d.Close()
-	})
-	return h
+		h.ui(func() {})
+	}
 }
 
 // start builds and starts the Desk on the UI goroutine.

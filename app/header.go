@@ -47,15 +47,22 @@ func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()
 	return h
 }
 
-// identityBox shows the configured server large and first, and what the
-// server says about itself second, marked as its own claim.
+// identityBox shows the configured server large and first, then, for a
+// bridged server, the host it asks for, and what the server says about
+// itself, marked as its own claim.
 func identityBox(id servers.Identity, warnings []string, ago *widget.Label) fyne.CanvasObject {
 	name := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: untrusted.Text(id.Name).Line()})
 	name.Wrapping = fyne.TextWrapWord // breaks a long word too, so no name widens the window
 	target := widget.NewLabelWithStyle(untrusted.Text(id.Target).Line(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	target.Wrapping = fyne.TextWrapBreak
 	target.Selectable = true
-	box := container.NewVBox(container.NewBorder(nil, nil, nil, ago, name), target)
+	box := container.NewVBox(container.NewBorder(nil, nil, nil, ago, name))
+	if h := hostLine(id); h != "" {
+		l := widget.NewLabelWithStyle(h, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		l.Wrapping = fyne.TextWrapWord
+		box.Add(l)
+	}
+	box.Add(target)
 	if r := id.Reported.String(); r != "" {
 		l := widget.NewLabel("Reported by the server: " + r)
 		l.Importance = widget.LowImportance
@@ -66,6 +73,18 @@ func identityBox(id servers.Identity, warnings []string, ago *widget.Label) fyne
 		box.Add(warning(w))
 	}
 	return box
+}
+
+// hostLine names the host a bridged server asks for, by its title, else
+// its name: "for Claude Desktop"; "" outside the bridge.
+func hostLine(id servers.Identity) string {
+	if id.Host == (servers.ServerInfo{}) {
+		return ""
+	}
+	if l := id.Host.Label(); l != "" {
+		return "for " + l
+	}
+	return "for a host that gave no name"
 }
 
 // warning is one plain sentence with a warning sign.

@@ -53,10 +53,7 @@ func TestHistoryOpensWithItsCap(t *testing.T) {
 	h := &harness{t: t, dir: dir}
 	ctx, cancel := context.WithCancel(context.Background())
 	h.ui(func() { h.start(ctx, a, filepath.Join(dir, "servers.json")) })
-	t.Cleanup(func() {
-		cancel()
-		h.d.Close()
-	})
+	t.Cleanup(h.close(cancel))
 	if got := h.d.history.MaxBytes(); got != 64<<20 {
 		t.Errorf("the history keeps under %d, want 64 MB", got)
 	}

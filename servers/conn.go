@@ -239,15 +239,6 @@ func (c *Conn) Close() error {
 
 // answer routes one elicitation to the person, tagged with who asks.
 func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (any, error) {
-	p, err := ParseParams(raw)
-	if refused := wire.Refused(ctx); refused != nil {
-		err = refused
-	}
-	if err != nil {
-		c.log.Warn("elicitation refused", "reason", err)
-		c.router.refuse(c.Identity(), looseParams(raw), err)
-		return nil, err
-	}
 	c.mu.Lock()
 	if c.lost.Err() != nil {
 		c.mu.Unlock()
@@ -260,7 +251,11 @@ func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (any, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	defer context.AfterFunc(c.lost, func() { cancel(fmt.Errorf("the server disconnected: %w", c.Err())) })()
-	return c.router.Ask(ctx, c.Identity(), p)
+	res, err := c.router.AskRaw(ctx, c.Identity(), raw)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // inputHandler answers the elicitations of 2026-07-28 input_required

@@ -1,9 +1,11 @@
 package servers
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
@@ -38,6 +40,24 @@ func (r *Router) refuse(who Identity, p Params, err error) {
 	if f != nil {
 		f(Refusal{Server: who, Message: p.Message, Mode: p.Mode, Schema: p.Schema, URL: p.URL, Err: err, Received: now})
 	}
+}
+
+// AskRaw is Ask for elicitation parameters as sent: it checks them with
+// ParseParams (and against the limits wire.Refused reports in ctx) and
+// refuses what cannot be asked, reporting it to OnRefused and returning
+// the *wire.RPCError to send back; the rest it asks with Ask. Every
+// connection, the app's own and the bridge's, asks through it.
+func (r *Router) AskRaw(ctx context.Context, who Identity, raw json.RawMessage) (forms.Result, error) {
+	p, err := ParseParams(raw)
+	if refused := wire.Refused(ctx); refused != nil {
+		err = refused
+	}
+	if err != nil {
+		r.log.Warn("elicitation refused", "server", who.Name, "reason", err)
+		r.refuse(who, looseParams(raw), err)
+		return forms.Result{}, err
+	}
+	return r.Ask(ctx, who, p)
 }
 
 // looseParams reads what it can of parameters ParseParams refused, so a

@@ -331,3 +331,51 @@ func TestRouterExpectCompletes(t *testing.T) {
 		t.Fatalf("an expected link was queued: %+v", got)
 	}
 }
+
+// TestAskRaw checks the one path of raw parameters: unusable ones are
+// refused with the error to send back and reported with who asked (the
+// host too), usable ones are queued with the whole identity.
+func TestAskRaw(t *testing.T) {
+	who := Identity{Name: "files", Target: "npx files", Reported: ServerInfo{Name: "files-srv"}, Host: ServerInfo{Name: "claude-ai", Title: "Claude Desktop"}}
+	tests := []struct {
+		name    string
+		raw     string
+		refused bool
+	}{
+		{"form", `{"message":"Pick","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`, false},
+		{"no message", `{"requestedSchema":{"type":"object","properties":{}}}`, true},
+		{"bad schema", `{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"nothing"}}}}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := NewRouter(DefaultLimits, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			refusals := make(chan Refusal, 1)
+			r.OnRefused(func(x Refusal) { refusals <- x })
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				_, err := r.AskRaw(ctx, who, json.RawMessage(tt.raw))
+				done <- err
+			}()
+			if tt.refused {
+				var rpc *wire.RPCError
+				if err := <-done; !errors.As(err, &rpc) || rpc.Code != wire.CodeInvalidParams {
+					t.Errorf("AskRaw = %v, want -32602", err)
+				}
+				if x := <-refusals; x.Server != who {
+					t.Errorf("refusal by %+v, want %+v", x.Server, who)
+				}
+				return
+			}
+			e, err := r.Next(t.Context())
+			if err != nil || e.Server != who {
+				t.Fatalf("queued %+v %v, want by %+v", e, err, who)
+			}
+			e.Reply(forms.Result{Action: forms.Decline})
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

@@ -76,7 +76,7 @@ func rowOf(e history.Entry) row {
 	return row{
 		when:     e.Received.Local().Format("2006-01-02 15:04"),
 		server:   untrusted.Text(e.Server.Name).Line(),
-		outcome:  untrusted.Text(e.Outcome).Line(), // read back from the file
+		outcome:  outcomeLabel(e.Outcome),
 		headline: e.Headline(120),
 	}
 }
@@ -91,15 +91,31 @@ func identityText(id servers.Identity) string {
 	if claim := id.Reported.String(); claim != "" {
 		text += "\nThe server says it is: " + claim
 	}
+	if host := id.Host.String(); host != "" {
+		text += "\nAsked through the bridge for the host: " + host
+	}
 	return text
+}
+
+// outcomeLabel is an outcome for the list. A request no window could
+// show reads apart from the person's own cancel or decline.
+func outcomeLabel(o history.Outcome) string {
+	if o == history.NoWindow {
+		return "no window (cancelled unseen)"
+	}
+	return untrusted.Text(o).Line() // read back from the file
 }
 
 // outcomeText is the outcome with its reason, when there is one.
 func outcomeText(e history.Entry) string {
-	if e.Reason == "" {
-		return string(e.Outcome)
+	text := string(e.Outcome)
+	if e.Outcome == history.NoWindow {
+		text = "no window: answered cancel without asking, as no window could be shown"
 	}
-	return string(e.Outcome) + ": " + e.Reason
+	if e.Reason == "" {
+		return text
+	}
+	return text + ": " + e.Reason
 }
 
 // timesText says when the request came and when it ended.

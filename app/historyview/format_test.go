@@ -47,6 +47,8 @@ func TestIdentityText(t *testing.T) {
 		{servers.Identity{Name: "files", Target: "npx files"}, "files — npx files"},
 		{servers.Identity{Name: "a", Reported: servers.ServerInfo{Name: "srv"}}, "a\nThe server says it is: srv"},
 		{servers.Identity{Name: "a", Reported: servers.ServerInfo{Name: "srv", Title: "Nice Server", Version: "1.2"}}, "a\nThe server says it is: Nice Server (srv) 1.2"},
+		{servers.Identity{Name: "a", Reported: servers.ServerInfo{Name: "srv"}, Host: servers.ServerInfo{Name: "claude-ai", Title: "Claude\u202e Desktop"}},
+			"a\nThe server says it is: srv\nAsked through the bridge for the host: Claude⟨U+202E⟩ Desktop (claude-ai)"},
 	}
 	for _, tt := range tests {
 		if got := identityText(tt.id); got != tt.want {
@@ -73,6 +75,28 @@ func TestEntryTexts(t *testing.T) {
 	e.Answered = time.Time{}
 	if got, want := timesText(e), "Received 2026-05-04 10:00:00"; got != want {
 		t.Errorf("timesText without an end = %q, want %q", got, want)
+	}
+}
+
+// TestNoWindowReadsApart checks that a request no window could show is
+// not listed or detailed as the person's own cancel or decline.
+func TestNoWindowReadsApart(t *testing.T) {
+	e := history.Entry{Server: servers.Identity{Name: "files"}, Outcome: history.NoWindow, Reason: "Elicit Desk is not running"}
+	labels := map[string]history.Outcome{}
+	for _, o := range history.Outcomes() {
+		x := e
+		x.Outcome = o
+		label := rowOf(x).outcome
+		if other, dup := labels[label]; dup {
+			t.Errorf("%s and %s both read %q", o, other, label)
+		}
+		labels[label] = o
+	}
+	if got := rowOf(e).outcome; !strings.Contains(got, "no window") {
+		t.Errorf("listed as %q", got)
+	}
+	if got, want := outcomeText(e), "no window: answered cancel without asking, as no window could be shown: Elicit Desk is not running"; got != want {
+		t.Errorf("outcomeText = %q, want %q", got, want)
 	}
 }
 

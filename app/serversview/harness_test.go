@@ -46,11 +46,12 @@ func demoEntry(t testing.TB, name string) config.Server {
 // on the test goroutine, in waitFor, as fyne.Do runs it on the UI
 // goroutine in the app.
 type harness struct {
-	t      *testing.T
-	path   string
-	router *servers.Router
-	w      *Window
-	links  chan linkRequest // what ShowLinks was asked to show
+	t       *testing.T
+	path    string
+	router  *servers.Router
+	bridges *servers.Bridges
+	w       *Window
+	links   chan linkRequest // what ShowLinks was asked to show
 
 	mu   sync.Mutex
 	ui   []func()
@@ -84,7 +85,8 @@ func newHarness(t *testing.T, file []byte) *harness {
 	h.router = servers.NewRouter(servers.DefaultLimits, log)
 	var w *Window
 	m := servers.NewManager(h.router, log, func(s servers.Status) { w.Update(s) })
-	w = New(a, Deps{Manager: m, ConfigPath: h.path, ShowLinks: h.showLinks, Log: log, Do: h.post})
+	h.bridges = servers.NewBridges(func() { w.BridgesChanged() })
+	w = New(a, Deps{Manager: m, Bridges: h.bridges, ConfigPath: h.path, ShowLinks: h.showLinks, Log: log, Do: h.post})
 	h.w = w
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { cancel(); w.Close(); m.Close() })

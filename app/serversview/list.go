@@ -22,6 +22,7 @@ type serverList struct {
 	add     *widget.Button
 	empty   *widget.Label
 	fileErr *widget.Label
+	bridged *bridgedSection
 	rows    []row
 }
 
@@ -42,10 +43,11 @@ func newServerList(w *Window) *serverList {
 	l.fileErr.Importance = widget.DangerImportance
 	l.fileErr.Wrapping = fyne.TextWrapWord
 	l.fileErr.Hide()
+	l.bridged = newBridgedSection()
 	title := widget.NewLabelWithStyle("Servers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	l.content = container.NewBorder(
 		container.NewVBox(title, l.fileErr),
-		container.NewPadded(l.add),
+		container.NewVBox(l.bridged.content, container.NewPadded(l.add)),
 		nil, nil,
 		container.NewStack(l.list, l.empty),
 	)

@@ -22,6 +22,9 @@ import (
 type Deps struct {
 	// Manager gives the statuses and the live connections, for tools and calls.
 	Manager *servers.Manager
+	// Bridges are the hosts' sessions through elicitdesk bridge, listed
+	// below the servers; nil lists none.
+	Bridges *servers.Bridges
 	// ConfigPath is servers.json. Edits load it, change one entry and save;
 	// the app's Manager.Watch applies the saved file by itself.
 	ConfigPath string
@@ -43,22 +46,27 @@ type Window struct {
 
 	mu    sync.Mutex // orders the snapshots taken off the UI goroutine
 	taken uint64     // snapshots taken
+	// takenBridges counts the lists of bridged sessions taken.
+	takenBridges uint64
 
 	closing sync.Mutex     // guards closed; held only briefly
 	closed  bool           // Close was called: no more updates
 	working sync.WaitGroup // goDo's goroutines
 
 	// The rest belongs to the UI goroutine.
-	shown    uint64 // the latest snapshot shown
-	rows     []row
-	fileErr  error // why servers.json could not be read, if it could not
-	selected string
-	win      fyne.Window
-	list     *serverList
-	detail   *detail
-	tools    *toolsPane
-	editor   *editor                // the open Add/Edit dialog, if any
-	calls    map[string]*callWindow // open call windows by server and tool
+	shown uint64 // the latest snapshot shown
+	// shownBridges is the latest list of bridged sessions shown.
+	shownBridges uint64
+	bridged      []servers.Bridged
+	rows         []row
+	fileErr      error // why servers.json could not be read, if it could not
+	selected     string
+	win          fyne.Window
+	list         *serverList
+	detail       *detail
+	tools        *toolsPane
+	editor       *editor                // the open Add/Edit dialog, if any
+	calls        map[string]*callWindow // open call windows by server and tool
 }
 
 // New returns the Servers window; nothing is shown until Show.
@@ -167,6 +175,7 @@ func (w *Window) build() {
 	w.win.Resize(fyne.NewSize(1000, 660))
 	w.win.SetCloseIntercept(w.win.Hide)
 	w.showRows()
+	w.showBridged()
 }
 
 // showRows brings the list and the selected server's panes up to date.

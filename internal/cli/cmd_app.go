@@ -20,6 +20,8 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // runApp starts the desktop app: the tray, a window per request, the
@@ -110,6 +112,49 @@ func (e deskEndpoint) CallTool(ctx context.Context, call endpoint.ToolCall) (jso
 		return nil, err
 	}
 	return json.Marshal(res)
+}
+
+// Elicit asks a bridged server's elicitation in the app's windows. A
+// refusal goes back as the *wire.RPCError's code, message and data, so the
+// bridge can send it to the server whole.
+func (e deskEndpoint) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
+	res, err := e.d.Elicit(ctx, q.Session.ID, bridgedIdentity(q.Session), q.Params)
+	return res, endpointError(err)
+}
+
+// endpointError is err as the endpoint sends it: a *wire.RPCError keeps
+// its code, message and data; others are the endpoint's generic failure.
+func endpointError(err error) error {
+	var rpc *wire.RPCError
+	if !errors.As(err, &rpc) {
+		return err
+	}
+	out := &endpoint.Error{Code: rpc.Code, Message: rpc.Message}
+	if rpc.Data != nil {
+		data, merr := json.Marshal(rpc.Data)
+		if merr != nil {
+			return fmt.Errorf("%w (its data cannot be sent: %v)", err, merr)
+		}
+		out.Data = data
+	}
+	return out
+}
+
+// Bridge lists a host's session through the bridge until it ends.
+func (e deskEndpoint) Bridge(ctx context.Context, b endpoint.Bridged) error {
+	return e.d.Bridge(ctx, servers.Bridged{ID: b.ID, Server: bridgedIdentity(b), Protocol: b.Protocol, Since: b.Since})
+}
+
+func (e deskEndpoint) Complete(c endpoint.Completion) { e.d.Complete(c.Server, c.ElicitationID) }
+
+// bridgedIdentity is who asks through a bridged session: the name and
+// target the bridge was given, and what the server and the host said.
+func bridgedIdentity(b endpoint.Bridged) servers.Identity {
+	return servers.Identity{Name: b.Server, Target: b.Target, Reported: serverInfo(b.Reported), Host: serverInfo(b.Host)}
+}
+
+func serverInfo(p endpoint.Peer) servers.ServerInfo {
+	return servers.ServerInfo{Name: p.Name, Title: p.Title, Version: p.Version}
 }
 
 // runDriver runs Fyne's event loop until the app quits. A display that

@@ -24,7 +24,7 @@ func runHistory(args []string, stdout, stderr terminal) int {
 	asJSON := fs.Bool("json", false, "print JSON Lines, one entry a line")
 	search := fs.String("search", "", "only entries holding all these `words`")
 	server := fs.String("server", "", "only entries of the server `name`d in servers.json")
-	outcome := fs.String("outcome", "", "only entries with this `outcome`: accepted, declined, cancelled, stale, rate-limited or error")
+	outcome := fs.String("outcome", "", "only entries with this `outcome`: accepted, declined, cancelled, stale, rate-limited, error or no-window")
 	limit := fs.Int("limit", 0, "print at most `N` entries; 0 prints all")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 || *limit < 0 {
 		stderr.Linef(historyUsage)
@@ -64,10 +64,14 @@ func printHistory(ctx context.Context, s *history.Store, q history.Query, out te
 		return err
 	}
 	table, flush := out.Table()
-	table.Linef("RECEIVED\tSERVER\tMODE\tOUTCOME\tMESSAGE")
+	table.Linef("RECEIVED\tSERVER\tHOST\tMODE\tOUTCOME\tMESSAGE")
 	for _, e := range entries {
-		table.Linef("%s\t%s\t%s\t%s\t%s", e.Received.Local().Format("2006-01-02 15:04:05"),
-			e.Server.Name, e.Mode, e.Outcome, e.Headline(60))
+		host := e.Server.Host.Label() // the bridged server's host, by its own words
+		if host == "" {
+			host = "-"
+		}
+		table.Linef("%s\t%s\t%s\t%s\t%s\t%s", e.Received.Local().Format("2006-01-02 15:04:05"),
+			e.Server.Name, host, e.Mode, e.Outcome, e.Headline(60))
 	}
 	return flush()
 }

@@ -46,6 +46,8 @@ func writeHistory(t *testing.T, path string) {
 			Schema: json.RawMessage(`{"type":"object","properties":{}}`), Outcome: history.Declined},
 		{Server: servers.Identity{Name: "auth"}, Message: "Sign in to continue", Mode: servers.ModeURL,
 			URL: "https://auth.example.com/login", Outcome: history.Stale, Reason: "the server cancelled"},
+		{Server: servers.Identity{Name: "files", Host: servers.ServerInfo{Name: "claude-ai", Title: "Claude \u202eDesktop"}}, Message: "Pick a directory", Mode: servers.ModeForm,
+			Schema: json.RawMessage(`{"type":"object","properties":{}}`), Outcome: history.NoWindow, Reason: "Elicit Desk is not running"},
 	} {
 		e.Received = at.Add(time.Duration(i) * time.Minute)
 		if _, err := s.Add(context.Background(), e); err != nil {
@@ -64,13 +66,14 @@ func TestHistoryCommand(t *testing.T) {
 		lines []string // in order, each a substring of one output line
 	}{
 		{"table, newest first, first line only", nil, 0,
-			[]string{"RECEIVED", "auth  ", "files  ", "Deploy to production?"}},
-		{"json lines", []string{"-json"}, 0, []string{`"message":"Sign in`, `"message":"Delete`, `"message":"Deploy`}},
+			[]string{"RECEIVED  ", "Claude ⟨U+202E⟩Desktop  form  no-window  Pick a directory", "auth  ", "files  ", "Deploy to production?"}},
+		{"json lines", []string{"-json"}, 0, []string{`"message":"Pick`, `"message":"Sign in`, `"message":"Delete`, `"message":"Deploy`}},
+		{"no window, with its host", []string{"-json", "-outcome", "no-window"}, 0, []string{`"host":{"name":"claude-ai","title":"Claude \u202eDesktop"}`}},
 		{"search", []string{"-json", "-search", "folder"}, 0, []string{`"message":"Delete the folder?"`}},
 		{"search with FTS syntax", []string{"-json", "-search", `"deploy" OR (`}, 0, nil},
 		{"server", []string{"-json", "-server", "auth"}, 0, []string{`"outcome":"stale"`}},
 		{"outcome", []string{"-json", "-outcome", "accepted"}, 0, []string{`"server":{"name":"deployer"`}},
-		{"limit", []string{"-json", "-limit", "1"}, 0, []string{`"message":"Sign in`}},
+		{"limit", []string{"-json", "-limit", "1"}, 0, []string{`"message":"Pick`}},
 		{"unknown outcome", []string{"-outcome", "maybe"}, 2, nil},
 		{"negative limit", []string{"-limit", "-1"}, 2, nil},
 		{"stray argument", []string{"extra"}, 2, nil},

@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,11 @@ const cancelWait = time.Second
 
 // ErrNotRunning means no Elicit Desk serves the endpoint.
 var ErrNotRunning = errors.New("no Elicit Desk app is running")
+
+// ErrDisconnected means the connection to the app ended while a call
+// waited or before it was sent: the app quit, crashed or hung up. It is
+// never an *Error, which is the app's own refusal.
+var ErrDisconnected = errors.New("the connection to Elicit Desk ended")
 
 // handshakeWait bounds the handshake: the app answers it at once.
 const handshakeWait = 5 * time.Second
@@ -93,6 +99,32 @@ func (c *Client) CallTool(ctx context.Context, call ToolCall) (json.RawMessage, 
 	return res, err
 }
 
+// Elicit asks the person q's elicitation in the app's windows and returns
+// the ElicitResult to send to the server, as JSON. It waits as long as ctx
+// allows; when ctx ends first, the app is told to cancel, and its window
+// goes stale. An *Error is the app's refusal, with the code, message and
+// data to send to the server; an error wrapping ErrDisconnected says the
+// app went away.
+func (c *Client) Elicit(ctx context.Context, q Question) (json.RawMessage, error) {
+	var res json.RawMessage
+	err := c.call(ctx, methodElicit, q, &res)
+	return res, err
+}
+
+// Bridge has the app list session s until ctx ends, and returns then
+// (with ctx's cause, after telling the app) or when the connection breaks
+// (an error wrapping ErrDisconnected).
+func (c *Client) Bridge(ctx context.Context, s Bridged) error {
+	return c.call(ctx, methodBridge, s, nil)
+}
+
+// Complete passes on a bridged server's notifications/elicitation/complete.
+// It is a notification: nil means it was sent, not that an open request
+// matched; an error wrapping ErrDisconnected says the app went away.
+func (c *Client) Complete(ctx context.Context, completion Completion) error {
+	return c.send(ctx, &message{Method: methodComplete}, completion)
+}
+
 // Close hangs up, which cancels the calls under way in the app, and waits
 // for the reader to end.
 func (c *Client) Close() error {
@@ -135,6 +167,12 @@ func (c *Client) call(ctx context.Context, method string, params, result any) er
 	}
 }
 
+// gone is the error of a connection that ended: err, wrapped with
+// ErrDisconnected so callers tell it from the app's refusal.
+func gone(err error) error {
+	return fmt.Errorf("%w: %w", ErrDisconnected, err)
+}
+
 // forget drops the waiting for the response to id.
 func (c *Client) forget(id json.RawMessage) {
 	c.mu.Lock()
@@ -148,11 +186,11 @@ func (c *Client) forget(id json.RawMessage) {
 // is closed then.
 func (c *Client) send(ctx context.Context, m *message, params any) error {
 	if params != nil {
-		p, err := json.Marshal(params)
+		p, err := marshal(params)
 		if err != nil {
 			return err
 		}
-		m.Params = p
+		m.Params = bytes.TrimSuffix(p, []byte("\n"))
 	}
 	line, err := encode(m)
 	if err != nil {
@@ -179,7 +217,10 @@ func (c *Client) send(ctx context.Context, m *message, params any) error {
 	if err != nil && ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	return err
+	if err != nil {
+		return gone(err)
+	}
+	return nil
 }
 
 // readLoop hands each response to the call waiting for it, until the
@@ -190,12 +231,12 @@ func (c *Client) readLoop() {
 	for {
 		line, err := readMessage(r, MaxMessage)
 		if err != nil {
-			c.err = fmt.Errorf("the app gave no answer: %w", err)
+			c.err = gone(fmt.Errorf("the app gave no answer: %w", err))
 			return
 		}
 		var m message
 		if err := json.Unmarshal(line, &m); err != nil || m.ID == nil {
-			c.err = errors.New("the app sent something that is not a JSON-RPC response")
+			c.err = gone(errors.New("the app sent something that is not a JSON-RPC response"))
 			return
 		}
 		c.mu.Lock()
@@ -206,7 +247,8 @@ func (c *Client) readLoop() {
 		case answer != nil:
 			answer <- &m
 		case m.Error != nil && string(m.ID) == nullID:
-			c.err = m.Error
+			// About the connection, not one call: not a refusal.
+			c.err = gone(errors.New(m.Error.Message))
 			return
 		}
 		// Else the answer to a call given up on: dropped.

@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -124,8 +125,9 @@ func (cn *conn) readLoop(r *bufio.Reader) error {
 			cn.cancelRequest(m.Params)
 		case m.ID != nil:
 			cn.start(m)
+		default:
+			cn.s.notify(m)
 		}
-		// Other notifications need no answer, and none is known yet.
 	}
 }
 
@@ -177,6 +179,12 @@ func (cn *conn) start(m *message) {
 		delete(cn.inflight, key) // before the reply: the peer may reuse the id then
 		cn.mu.Unlock()
 		cancel()
+		if cn.ctx.Err() != nil {
+			// The peer hung up or the app is quitting: the connection is
+			// closing, and a peer still reading must see it break, not a
+			// refusal of its request.
+			return
+		}
 		cn.reply(m.ID, result, err)
 	})
 }
@@ -200,7 +208,9 @@ func (cn *conn) cancelRequest(params json.RawMessage) {
 func (cn *conn) reply(id json.RawMessage, result any, err error) {
 	m := &message{ID: id}
 	if err == nil {
-		m.Result, err = json.Marshal(result)
+		var b []byte
+		b, err = marshal(result)
+		m.Result = bytes.TrimSuffix(b, []byte("\n"))
 	}
 	if err != nil {
 		var e *Error

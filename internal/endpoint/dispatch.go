@@ -18,8 +18,36 @@ func (s *Server) dispatch(ctx context.Context, m *message) (any, error) {
 		}
 		s.log.Info("tool call from a script", "server", call.Server, "tool", call.Tool)
 		return s.h.CallTool(ctx, call)
+	case methodElicit:
+		var q Question
+		if err := json.Unmarshal(m.Params, &q); err != nil || q.Session.ID == "" || q.Session.Server == "" || len(q.Params) == 0 {
+			return nil, errorf(codeInvalidParams, "%s needs params with a session (an id and a server) and the elicitation's params", methodElicit)
+		}
+		s.log.Debug("elicitation through the bridge", "session", q.Session.ID, "server", q.Session.Server)
+		return s.h.Elicit(ctx, q)
+	case methodBridge:
+		var b Bridged
+		if err := json.Unmarshal(m.Params, &b); err != nil || b.ID == "" || b.Server == "" {
+			return nil, errorf(codeInvalidParams, "%s needs params with an id and a server", methodBridge)
+		}
+		s.log.Info("bridged session", "session", b.ID, "server", b.Server, "host", b.Host.Name)
+		return struct{}{}, s.h.Bridge(ctx, b)
 	case methodHello:
 		return nil, errorf(codeInvalidRequest, "the handshake is done already")
 	}
 	return nil, errorf(codeNoMethod, "no method %q", m.Method)
+}
+
+// notify handles notification m; one the server does not know, or whose
+// params it cannot read, is dropped: a notification gets no answer.
+func (s *Server) notify(m *message) {
+	switch m.Method {
+	case methodComplete:
+		var c Completion
+		if err := json.Unmarshal(m.Params, &c); err != nil || c.Server == "" || c.ElicitationID == "" {
+			s.log.Debug("endpoint: unreadable notification dropped", "method", m.Method)
+			return
+		}
+		s.h.Complete(c)
+	}
 }

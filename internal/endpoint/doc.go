@@ -11,4 +11,24 @@
 // Peers speak JSON-RPC 2.0, one message per line (see Version and
 // MaxMessage): a handshake first, then requests with ids, several in flight
 // at once on one connection.
+//
+// Two kinds of peer use it. Scripts and a second start ask for app/front
+// and tools/call. The bridge (elicitdesk bridge, the MCP proxy a host
+// starts as its stdio server) keeps one connection per proxied server and
+// hands the app what its server asks of the person:
+//
+//   - bridge/session (Client.Bridge), a request that stays pending for as
+//     long as a host's session with the server lives, so the app lists it
+//     in the Servers window; cancelling it or hanging up ends it;
+//   - bridge/elicit (Client.Elicit), one elicitation/create, whose result is
+//     the ElicitResult to send back, or an *Error (code, message, data)
+//     that refuses it;
+//   - bridge/complete (Client.Complete), a notification passing on the
+//     server's notifications/elicitation/complete.
+//
+// Raw JSON (a server's params, the result for it) crosses unchanged but
+// for the whitespace between tokens: one message is one line. A Client
+// tells the app's refusal, an *Error, from the app going away, an error
+// wrapping ErrDisconnected; the server sends no refusal for the requests
+// it cancels because the connection or the app is ending.
 package endpoint

@@ -39,6 +39,19 @@ func readMessage(r *bufio.Reader, max int) ([]byte, error) {
 // encode marshals m as one line.
 func encode(m *message) ([]byte, error) {
 	m.JSONRPC = "2.0"
-	b, err := json.Marshal(m)
-	return append(b, '\n'), err
+	return marshal(m) // Encode ends it with the newline
+}
+
+// marshal is json.Marshal without escaping <, > and &, and with a newline
+// at the end: raw JSON passed on (a server's elicitation params, the
+// result for it) keeps its strings byte for byte; only the whitespace
+// between tokens goes, as one message per line needs.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }

@@ -15,4 +15,15 @@ type Handler interface {
 	// returns the CallToolResult as JSON, so that the elicitations it
 	// raises are answered in the app's windows.
 	CallTool(ctx context.Context, call ToolCall) (json.RawMessage, error)
+	// Elicit asks the person a bridged server's elicitation and returns
+	// the ElicitResult to send to the server as JSON. An *Error refuses
+	// the request with its code, message and data.
+	Elicit(ctx context.Context, q Question) (json.RawMessage, error)
+	// Bridge keeps session s listed until ctx ends (the bridge cancelled
+	// the request or went away), and blocks until then.
+	Bridge(ctx context.Context, s Bridged) error
+	// Complete passes on a bridged server's
+	// notifications/elicitation/complete. It runs on the connection's
+	// reader and must not block.
+	Complete(c Completion)
 }

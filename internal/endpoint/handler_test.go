@@ -19,6 +19,10 @@ type testHandler struct {
 	started chan struct{} // one per "wait" call started
 	ended   chan error    // a "wait" call's ctx.Err() as it ends
 	release chan struct{} // closed to let "wait" calls return a result
+
+	bridged   chan Bridged    // a session as Bridge starts
+	unbridged chan error      // a Bridge's ctx.Err() as it ends
+	completes chan Completion // one per Complete
 }
 
 func newHandler() *testHandler {
@@ -27,6 +31,10 @@ func newHandler() *testHandler {
 		started: make(chan struct{}, 64),
 		ended:   make(chan error, 64),
 		release: make(chan struct{}),
+
+		bridged:   make(chan Bridged, 64),
+		unbridged: make(chan error, 64),
+		completes: make(chan Completion, 64),
 	}
 }
 
@@ -99,3 +107,38 @@ func await[T any](t *testing.T, ch <-chan T, what string) T {
 		panic("unreachable")
 	}
 }
+
+// refusalData is what the "refuse" server's refusal carries.
+const refusalData = `{"problems":[{"path":"/properties/x","problem":"no type \u202e"}]}`
+
+// Elicit, by the session's server: "echo" returns the params as sent,
+// "refuse" refuses with -32602 and data, "wait" waits as CallTool's "wait"
+// does, and "fail" fails with a plain error.
+func (h *testHandler) Elicit(ctx context.Context, q Question) (json.RawMessage, error) {
+	switch q.Session.Server {
+	case "echo":
+		return q.Params, nil
+	case "refuse":
+		return nil, &Error{Code: codeInvalidParams, Message: "requestedSchema: 1 problem", Data: json.RawMessage(refusalData)}
+	case "wait":
+		h.started <- struct{}{}
+		select {
+		case <-h.release:
+			h.ended <- nil
+			return json.RawMessage(`{"action":"decline"}`), nil
+		case <-ctx.Done():
+			h.ended <- ctx.Err()
+			return nil, ctx.Err()
+		}
+	}
+	return nil, errors.New("cannot ask")
+}
+
+func (h *testHandler) Bridge(ctx context.Context, s Bridged) error {
+	h.bridged <- s
+	<-ctx.Done()
+	h.unbridged <- ctx.Err()
+	return nil
+}
+
+func (h *testHandler) Complete(c Completion) { h.completes <- c }

@@ -3,6 +3,9 @@ package endpoint
 import (
 	"encoding/json"
 	"fmt"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // Version is the endpoint protocol this build speaks. A client's first
@@ -26,6 +29,21 @@ const (
 	// methodCallTool calls a tool of a configured server: params ToolCall,
 	// result the tool's CallToolResult.
 	methodCallTool = "tools/call"
+	// methodElicit asks the person one elicitation of a bridged server:
+	// params Question, result the ElicitResult to send to the server,
+	// {"action":...,"content":...}. A request the app refuses (over the
+	// server's limits are answered cancel, not refused; unusable ones are
+	// refused) is an Error with the code, message and data to send back.
+	methodElicit = "bridge/elicit"
+	// methodBridge announces a session of a host with a server through the
+	// bridge: params Bridged. It stays pending for as long as the session
+	// lives; the app lists the session in the Servers window until the
+	// request is cancelled (notifications/cancelled) or the connection
+	// closes. Result {} when it ends.
+	methodBridge = "bridge/session"
+	// methodComplete is a notification: params Completion, a bridged
+	// server's notifications/elicitation/complete.
+	methodComplete = "bridge/complete"
 	// methodCancelled is a notification that the request with params'
 	// requestId is no longer wanted; its context is cancelled.
 	methodCancelled = "notifications/cancelled"
@@ -71,10 +89,42 @@ type ToolCall struct {
 	Arguments map[string]any `json:"arguments,omitempty"`
 }
 
-// Error is a JSON-RPC error. A Handler may return one to choose the code;
-// any other error is sent with a generic code and its text. The message of
-// one a Client receives is the peer's words, as sent: whoever shows it
-// goes through package untrusted.
+// Bridged is one host's session through the bridge with one server.
+type Bridged struct {
+	ID       string    `json:"id"`                 // chosen by the bridge; unique among live sessions
+	Server   string    `json:"server"`             // the configured name, or the host/command the bridge was given
+	Target   string    `json:"target"`             // the command line or URL
+	Reported Peer      `json:"reported"`           // the server's serverInfo, once known
+	Host     Peer      `json:"host"`               // the host's clientInfo
+	Protocol string    `json:"protocol,omitempty"` // the negotiated revision
+	Since    time.Time `json:"since"`
+}
+
+// Peer is an implementation's self-description (serverInfo, clientInfo):
+// the peer's words, untrusted.
+type Peer struct {
+	Name    untrusted.Text `json:"name"`
+	Title   untrusted.Text `json:"title,omitempty"`
+	Version untrusted.Text `json:"version,omitempty"`
+}
+
+// Question is one elicitation a bridged server sent.
+type Question struct {
+	Session Bridged         `json:"session"`
+	Params  json.RawMessage `json:"params"` // elicitation/create's params, byte for byte as the server sent them
+}
+
+// Completion is a bridged server's notifications/elicitation/complete.
+type Completion struct {
+	Session       string `json:"session"`
+	Server        string `json:"server"`
+	ElicitationID string `json:"elicitationId"`
+}
+
+// Error is a JSON-RPC error. A Handler may return one to choose the code
+// and data; any other error is sent with a generic code and its text. The
+// message and data of one a Client receives are the peer's words, as sent:
+// whoever shows them goes through package untrusted.
 type Error struct {
 	Code    int             `json:"code"`
 	Message string          `json:"message"`

@@ -95,6 +95,11 @@ func TestProtocolErrors(t *testing.T) {
 		{"oversized", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"server":"` + strings.Repeat("x", MaxMessage) + `"}}`}, codeTooLarge, false},
 		{"unknown method", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"app/quit"}`}, codeNoMethod, true},
 		{"bad params", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"tool":7}}`}, codeInvalidParams, true},
+		{"elicit without a session", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/elicit","params":{"params":{"message":"hi"}}}`}, codeInvalidParams, true},
+		{"elicit without params", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/elicit","params":{"session":{"id":"1","server":"echo"}}}`}, codeInvalidParams, true},
+		{"session without an id", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":{"server":"s"}}`}, codeInvalidParams, true},
+		{"session of another shape", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":[1]}`}, codeInvalidParams, true},
+		{"unreadable complete, then a request", []string{helloLine(), `{"jsonrpc":"2.0","method":"bridge/complete","params":7}`, callLine(1, "fail")}, codeFailed, true},
 		{"second handshake", []string{helloLine(), helloLine()}, codeInvalidRequest, true},
 		{"failing tool", []string{helloLine(), callLine(1, "fail")}, codeFailed, true},
 	}

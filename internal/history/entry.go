@@ -19,11 +19,12 @@ const (
 	Stale       Outcome = "stale"        // the server stopped waiting; nothing was sent
 	RateLimited Outcome = "rate-limited" // refused by the server's limits and answered with cancel
 	Error       Outcome = "error"        // answered with a JSON-RPC error
+	NoWindow    Outcome = "no-window"    // answered cancel without asking: no window could be shown
 )
 
 // Outcomes lists every outcome, for filters and flag checks.
 func Outcomes() []Outcome {
-	return []Outcome{Accepted, Declined, Cancelled, Stale, RateLimited, Error}
+	return []Outcome{Accepted, Declined, Cancelled, Stale, RateLimited, Error, NoWindow}
 }
 
 // Entry is one request and how it ended.
@@ -64,6 +65,7 @@ type serverJSON struct {
 	Name     string             `json:"name"`
 	Target   string             `json:"target"`
 	Reported servers.ServerInfo `json:"reported"`
+	Host     servers.ServerInfo `json:"host,omitzero"` // the host a bridged server asked for
 }
 
 // MarshalJSON writes the entry with lower-case keys, as Export does: one
@@ -71,7 +73,7 @@ type serverJSON struct {
 func (e Entry) MarshalJSON() ([]byte, error) {
 	return json.Marshal(entryJSON{
 		ID:       e.ID,
-		Server:   serverJSON{Name: e.Server.Name, Target: e.Server.Target, Reported: e.Server.Reported},
+		Server:   serverJSON{Name: e.Server.Name, Target: e.Server.Target, Reported: e.Server.Reported, Host: e.Server.Host},
 		Message:  e.Message,
 		Mode:     e.Mode,
 		Schema:   e.Schema,
@@ -98,7 +100,7 @@ func (e Entry) Request() json.RawMessage {
 }
 
 // Response is what went back to the server: the ElicitResult for an answer
-// (a refusal by the limits is a cancel), {"error": {"message": reason}} for an
+// (a refusal by the limits, and a request no window could show, is a cancel), {"error": {"message": reason}} for an
 // error, and {"sent": false, "reason": reason} for a stale request, to which
 // nothing was sent.
 func (e Entry) Response() json.RawMessage {
@@ -108,7 +110,7 @@ func (e Entry) Response() json.RawMessage {
 		v = forms.Result{Action: forms.Accept, Content: e.Content}
 	case Declined:
 		v = forms.Result{Action: forms.Decline}
-	case Cancelled, RateLimited:
+	case Cancelled, RateLimited, NoWindow:
 		v = forms.Result{Action: forms.Cancel}
 	case Error:
 		type rpcError struct {

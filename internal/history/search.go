@@ -29,11 +29,15 @@ type Query struct {
 // columns are the entries columns scan reads, in its order.
 const columns = `e.id, e.server_name, e.server_target, e.reported_name, e.reported_title, e.reported_version,
 	e.message, e.mode, e.schema, e.url, e.outcome, e.reason, e.content, e.received, e.answered,
-	` + cutColumns
+	` + cutColumns + `, ` + hostColumns
 
-// cutColumns are the columns version 2 added; a file of version 1, which
-// only a read-only store leaves as it is, reads them as NULL instead.
-const cutColumns = `e.size, e.sha256`
+// cutColumns are the columns version 2 added, hostColumns those version 3
+// added; an older file, which only a read-only store leaves as it is,
+// reads them as NULL and empty text instead.
+const (
+	cutColumns  = `e.size, e.sha256`
+	hostColumns = `e.host_name, e.host_title, e.host_version`
+)
 
 // Search returns the entries q selects, the most recently received first.
 func (s *Store) Search(ctx context.Context, q Query) ([]Entry, error) {
@@ -165,10 +169,14 @@ func outcomeTag(o Outcome) string  { return "o" + hex.EncodeToString([]byte(o)) 
 
 // columns are the columns to select from this store's file.
 func (s *Store) columns() string {
-	if s.version == 1 {
-		return strings.Replace(columns, cutColumns, "NULL, NULL", 1)
+	c := columns
+	if s.version != 0 && s.version < 3 {
+		c = strings.Replace(c, hostColumns, "'', '', ''", 1)
 	}
-	return columns
+	if s.version == 1 {
+		c = strings.Replace(c, cutColumns, "NULL, NULL", 1)
+	}
+	return c
 }
 
 // scan reads one row of columns.
@@ -180,7 +188,7 @@ func scan(row interface{ Scan(...any) error }) (Entry, error) {
 	var sum sql.NullString
 	err := row.Scan(&e.ID, &e.Server.Name, &e.Server.Target, &e.Server.Reported.Name, &e.Server.Reported.Title,
 		&e.Server.Reported.Version, &e.Message, &mode, &schema, &e.URL, &outcome, &e.Reason, &content,
-		&received, &answered, &size, &sum)
+		&received, &answered, &size, &sum, &e.Server.Host.Name, &e.Server.Host.Title, &e.Server.Host.Version)
 	if err != nil {
 		return Entry{}, err
 	}

@@ -116,7 +116,7 @@ func connect(path string, readOnly bool, busy time.Duration) (*sql.DB, error) {
 }
 
 // schemaVersion is stored in user_version once the tables exist.
-const schemaVersion = 2
+const schemaVersion = 3
 
 // ddl creates the tables. The full-text index is contentless: it holds only
 // the index, and entries keeps the text. Its rowid is the entry's id; its
@@ -140,7 +140,10 @@ CREATE TABLE entries (
 	received         INTEGER,
 	answered         INTEGER,
 	size             INTEGER, -- see Cut: NULL when kept whole
-	sha256           TEXT
+	sha256           TEXT,
+	host_name        TEXT NOT NULL DEFAULT '', -- the host a bridged server asked for; '' outside the bridge
+	host_title       TEXT NOT NULL DEFAULT '',
+	host_version     TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX entries_server ON entries(server_name);
 CREATE INDEX entries_outcome ON entries(outcome);
@@ -150,10 +153,20 @@ CREATE VIRTUAL TABLE entries_fts USING fts5(
 );
 `
 
+// addCut and addHost are the columns versions 2 and 3 added. The host's
+// have defaults, so an older app writing into a newer file still can.
+const (
+	addCut  = `ALTER TABLE entries ADD COLUMN size INTEGER; ALTER TABLE entries ADD COLUMN sha256 TEXT;`
+	addHost = `ALTER TABLE entries ADD COLUMN host_name TEXT NOT NULL DEFAULT '';
+		ALTER TABLE entries ADD COLUMN host_title TEXT NOT NULL DEFAULT '';
+		ALTER TABLE entries ADD COLUMN host_version TEXT NOT NULL DEFAULT '';`
+)
+
 // migrations[v] brings a database of user_version v to schemaVersion.
 var migrations = []string{
 	0: ddl,
-	1: `ALTER TABLE entries ADD COLUMN size INTEGER; ALTER TABLE entries ADD COLUMN sha256 TEXT;`,
+	1: addCut + addHost,
+	2: addHost,
 }
 
 // prepare checks the database and creates its tables when it is new. The

@@ -35,8 +35,9 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 	defer tx.Rollback()
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO entries
 		(id, server_name, server_target, reported_name, reported_title, reported_version,
-		 message, mode, schema, url, outcome, reason, content, received, answered, size, sha256)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+		 message, mode, schema, url, outcome, reason, content, received, answered, size, sha256,
+		 host_name, host_title, host_version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
 	if err != nil {
 		return nil, err
 	}
@@ -53,12 +54,12 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 		if e.Cut != nil {
 			size, sum = e.Cut.Size, e.Cut.SHA256
 		}
-		r := e.Server.Reported
+		r, host := e.Server.Reported, e.Server.Host
 		id := firstID(e)
 		for {
 			res, err := insert.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name, r.Title, r.Version,
 				e.Message, string(e.Mode), blob(e.Schema), e.URL, string(e.Outcome), e.Reason, blob(content),
-				unixNano(e.Received), unixNano(e.Answered), size, sum)
+				unixNano(e.Received), unixNano(e.Answered), size, sum, host.Name, host.Title, host.Version)
 			if err != nil {
 				return nil, err
 			}
@@ -69,7 +70,9 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 			}
 			id++ // taken by an entry received in the same millisecond
 		}
-		if _, err := index.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name+" "+r.Title,
+		// The index's reported column holds what both peers say of
+		// themselves: a search for the host finds its entries.
+		if _, err := index.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name+" "+r.Title+" "+host.Name+" "+host.Title,
 			e.Message, e.URL, string(content), serverTag(e.Server.Name)+" "+outcomeTag(e.Outcome)); err != nil {
 			return nil, err
 		}

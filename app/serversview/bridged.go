@@ -1,0 +1,126 @@
+package serversview
+
+import (
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// bridgedView is the "Bridged sessions" section as it shows: what a
+// render needs, decided without a window. Hidden when no host is bridged.
+type bridgedView struct {
+	Hidden bool
+	Title  string
+	Rows   []bridgedRow
+}
+
+// bridgedRow is one session: the server first, as configured or as the
+// bridge was given it, then for which host, since when and how much it
+// asked. Every text went through package untrusted.
+type bridgedRow struct {
+	Server string // the name the bridge was given
+	Host   string // "for Claude Desktop"
+	Detail string // "since 10:42:07 · 2 requests asked"
+}
+
+// bridgedViewOf is the section for sessions at now.
+func bridgedViewOf(sessions []servers.Bridged, now time.Time) bridgedView {
+	v := bridgedView{Hidden: len(sessions) == 0, Title: fmt.Sprintf("Bridged sessions (%d)", len(sessions))}
+	for _, s := range sessions {
+		host := s.Server.Host.Label()
+		if host == "" {
+			host = "an unnamed host"
+		}
+		r := bridgedRow{
+			Server: untrusted.Text(s.Server.Name).Line(),
+			Host:   "for " + host,
+			Detail: "since " + sinceText(s.Since, now) + " · " + askedText(s.Asked),
+		}
+		v.Rows = append(v.Rows, r)
+	}
+	return v
+}
+
+// askedText counts a session's requests.
+func askedText(n int) string {
+	switch n {
+	case 0:
+		return "nothing asked yet"
+	case 1:
+		return "1 request asked"
+	}
+	return fmt.Sprintf("%d requests asked", n)
+}
+
+// bridgedSection is the widgets of the section, at the foot of the
+// server list.
+type bridgedSection struct {
+	content *fyne.Container
+	title   *widget.Label
+	rows    *fyne.Container
+}
+
+func newBridgedSection() *bridgedSection {
+	b := &bridgedSection{
+		title: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		rows:  container.NewVBox(),
+	}
+	b.content = container.NewVBox(widget.NewSeparator(), b.title, b.rows)
+	b.content.Hide()
+	return b
+}
+
+// show renders v: the one place the section's widgets are set.
+func (b *bridgedSection) show(v bridgedView) {
+	b.title.SetText(v.Title)
+	objects := make([]fyne.CanvasObject, 0, len(v.Rows))
+	for _, r := range v.Rows {
+		name := widget.NewLabelWithStyle(r.Server, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		name.Truncation = fyne.TextTruncateEllipsis
+		host := widget.NewLabel(r.Host)
+		host.Truncation = fyne.TextTruncateEllipsis
+		detail := widget.NewLabel(r.Detail)
+		detail.SizeName = theme.SizeNameCaptionText
+		detail.Importance = widget.LowImportance
+		detail.Truncation = fyne.TextTruncateEllipsis
+		objects = append(objects, container.New(&tightVBox{}, name, host, detail))
+	}
+	b.rows.Objects = objects
+	b.rows.Refresh()
+	b.content.Hidden = v.Hidden
+	b.content.Refresh()
+}
+
+// BridgesChanged tells the window the bridged sessions changed. It may be
+// called from any goroutine; the latest list is shown.
+func (w *Window) BridgesChanged() {
+	if w.deps.Bridges == nil {
+		return
+	}
+	w.mu.Lock()
+	list := w.deps.Bridges.List()
+	w.takenBridges++
+	n := w.takenBridges
+	w.mu.Unlock()
+	w.do(func() {
+		if n <= w.shownBridges {
+			return
+		}
+		w.shownBridges, w.bridged = n, list
+		if w.win != nil {
+			w.showBridged()
+		}
+	})
+}
+
+// showBridged renders the sessions last taken.
+func (w *Window) showBridged() {
+	w.list.bridged.show(bridgedViewOf(w.bridged, time.Now()))
+}

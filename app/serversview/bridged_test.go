@@ -1,0 +1,101 @@
+package serversview
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/elicitdesk/elicitdesk/internal/uitest"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// claude is a bridged session of the files server for Claude Desktop.
+func claude(id string, since time.Time, asked int) servers.Bridged {
+	return servers.Bridged{ID: id, Since: since, Asked: asked, Server: servers.Identity{
+		Name: "files", Target: "npx files-mcp",
+		Reported: servers.ServerInfo{Name: "files-mcp", Version: "1.2"},
+		Host:     servers.ServerInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"},
+	}}
+}
+
+func TestBridgedViewOf(t *testing.T) {
+	now := time.Date(2026, 11, 23, 11, 0, 0, 0, time.Local)
+	morning := time.Date(2026, 11, 23, 10, 42, 7, 0, time.Local)
+	untitled := claude("2", morning, 1)
+	untitled.Server.Host.Title = ""
+	nameless := claude("3", morning, 0)
+	nameless.Server.Host = servers.ServerInfo{}
+	tests := []struct {
+		name     string
+		sessions []servers.Bridged
+		want     bridgedView
+	}{
+		{"none", nil, bridgedView{Hidden: true, Title: "Bridged sessions (0)"}},
+		{"host by title", []servers.Bridged{claude("1", morning, 2)}, bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
+			{Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 2 requests asked"},
+		}}},
+		{"host by name, and none", []servers.Bridged{untitled, nameless}, bridgedView{Title: "Bridged sessions (2)", Rows: []bridgedRow{
+			{Server: "files", Host: "for claude-ai", Detail: "since 10:42:07 · 1 request asked"},
+			{Server: "files", Host: "for an unnamed host", Detail: "since 10:42:07 · nothing asked yet"},
+		}}},
+		{"hidden characters", []servers.Bridged{{ID: "4", Since: morning, Server: servers.Identity{Name: "fi\u202eles", Host: servers.ServerInfo{Name: untrusted.Text("Cl\u200baude\nDesktop")}}}},
+			bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
+				{Server: "fi⟨U+202E⟩les", Host: "for Cl⟨U+200B⟩aude⟨U+000A⟩Desktop", Detail: "since 10:42:07 · nothing asked yet"},
+			}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := bridgedViewOf(tt.sessions, now)
+			if got.Hidden != tt.want.Hidden || got.Title != tt.want.Title || len(got.Rows) != len(tt.want.Rows) {
+				t.Fatalf("got %+v\nwant %+v", got, tt.want)
+			}
+			for i := range got.Rows {
+				if got.Rows[i] != tt.want.Rows[i] {
+					t.Errorf("row %d: got %+v\nwant %+v", i, got.Rows[i], tt.want.Rows[i])
+				}
+			}
+		})
+	}
+}
+
+// TestBridgedSessionsLive checks that the window lists sessions as they
+// come, counts their requests and drops them as they go, from whichever
+// goroutine the change comes.
+func TestBridgedSessionsLive(t *testing.T) {
+	h := newHarness(t, []byte(`{"mcpServers":{}}`))
+	section := h.w.list.bridged
+	markup := func() string { return test.RenderObjectToMarkup(h.w.win.Content()) }
+	if section.content.Visible() {
+		t.Error("the section shows with no session")
+	}
+	remove := make(chan func(), 1)
+	go func() { remove <- h.bridges.Add(claude("s1", time.Now(), 0)) }()
+	h.waitFor("the session listed", func() bool { return section.content.Visible() && strings.Contains(markup(), "for Claude Desktop") })
+	go h.bridges.Asked("s1")
+	h.waitFor("the request counted", func() bool { return strings.Contains(markup(), "1 request asked") })
+	if m := markup(); !strings.Contains(m, "Bridged sessions (1)") || !strings.Contains(m, "files") {
+		t.Errorf("the section lacks its title or the server:\n%s", m)
+	}
+	go (<-remove)()
+	h.waitFor("the session gone", func() bool { return !section.content.Visible() })
+}
+
+// TestHostileBridgedSessions lists a session whose server and host are
+// written in each hostile string: no hidden character may show raw, and
+// the list must not widen the window.
+func TestHostileBridgedSessions(t *testing.T) {
+	for _, hs := range uitest.HostileStrings(t) {
+		t.Run(hs.Name, func(t *testing.T) {
+			s := hs.Text
+			info := servers.ServerInfo{Name: untrusted.Text(s), Title: untrusted.Text(s), Version: untrusted.Text(s)}
+			h := newHarness(t, []byte(`{"mcpServers":{}}`))
+			h.bridges.Add(servers.Bridged{ID: s, Since: time.Now(), Server: servers.Identity{Name: s, Target: s, Reported: info, Host: info}})
+			h.waitFor("the session listed", func() bool { return h.w.list.bridged.content.Visible() })
+			uitest.Check(t, "bridged sessions", uitest.WindowTexts(h.w.win))
+			uitest.CheckWidth(t, "bridged sessions", h.w.win.Content(), 1000)
+		})
+	}
+}

@@ -1,0 +1,194 @@
+package endpoint
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+)
+
+// session is a bridged session of server for the tests.
+func session(id, server string) Bridged {
+	return Bridged{
+		ID: id, Server: server, Target: "npx -y some-server",
+		Reported: Peer{Name: "some-server", Version: "1.0"},
+		Host:     Peer{Name: "claude-ai", Title: untrusted.Text("Claude \u202eDesktop"), Version: "0.9"},
+		Protocol: "2025-11-25",
+		Since:    time.Date(2026, 11, 23, 10, 42, 0, 0, time.UTC),
+	}
+}
+
+// dialClient connects a Client to path for the test.
+func dialClient(t *testing.T, path string) *Client {
+	t.Helper()
+	c, err := Dial(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestElicit checks what the bridge gets back from bridge/elicit: the
+// result as the app wrote it, the app's refusal whole (code, message and
+// data), and a plain failure as the generic code.
+func TestElicit(t *testing.T) {
+	params := json.RawMessage(`{"message":"Pick \u202e one","requestedSchema":{"type":"object","properties":{}}}`)
+	tests := []struct {
+		server   string
+		want     string // the result, when it succeeds
+		wantCode int    // the *Error's code, when refused
+		wantData string
+	}{
+		{server: "echo", want: string(params)},
+		{server: "refuse", wantCode: codeInvalidParams, wantData: refusalData},
+		{server: "broken", wantCode: codeFailed},
+	}
+	_, path, _ := startServer(t, defaultLimits())
+	c := dialClient(t, path)
+	for _, tt := range tests {
+		t.Run(tt.server, func(t *testing.T) {
+			res, err := c.Elicit(t.Context(), Question{Session: session("s1", tt.server), Params: params})
+			if tt.wantCode == 0 {
+				if err != nil || string(res) != tt.want {
+					t.Errorf("Elicit = %s, %v; want %s", res, err, tt.want)
+				}
+				return
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Code != tt.wantCode || e.Message == "" || string(e.Data) != tt.wantData {
+				t.Errorf("Elicit = %s, %#v; want the app's refusal with code %d and data %s", res, err, tt.wantCode, tt.wantData)
+			}
+			if errors.Is(err, ErrDisconnected) {
+				t.Errorf("a refusal reads as a disconnection: %v", err)
+			}
+		})
+	}
+}
+
+// TestQuestionRoundTrips checks that the handler gets the session and the
+// server's params byte for byte (compact params stay as they are: no HTML
+// escaping, numbers and escapes as written, bytes not UTF-8 kept).
+func TestQuestionRoundTrips(t *testing.T) {
+	q := Question{Session: session("s1", "echo"), Params: json.RawMessage(`{"message":"<b>x</b> & \u003c\u202e` + "\xff" + `","big":12345678901234567890123,"mode":"url","url":"https://e.example/\u0000"}`)}
+	b, err := marshal(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Question
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !got.Session.Since.Equal(q.Session.Since) || got.Session.Host != q.Session.Host || got.Session.Reported != q.Session.Reported {
+		t.Errorf("session %+v, want %+v", got.Session, q.Session)
+	}
+	if string(got.Params) != string(q.Params) {
+		t.Errorf("params %s, want %s as sent", got.Params, q.Params)
+	}
+}
+
+// TestConcurrentElicits has many elicitations of one bridge connection in
+// flight at once, each answer reaching its own caller.
+func TestConcurrentElicits(t *testing.T) {
+	_, path, h := startServer(t, defaultLimits())
+	c := dialClient(t, path)
+	const waiting = 10
+	var slow sync.WaitGroup
+	for range waiting {
+		slow.Go(func() {
+			res, err := c.Elicit(t.Context(), Question{Session: session("s", "wait"), Params: json.RawMessage(`{}`)})
+			if err != nil || string(res) != `{"action":"decline"}` {
+				t.Errorf("waiting Elicit = %s, %v", res, err)
+			}
+		})
+	}
+	for range waiting {
+		await(t, h.started, "a waiting elicitation")
+	}
+	var wg sync.WaitGroup
+	for n := range 30 {
+		wg.Go(func() {
+			want := fmt.Sprintf(`{"n":%d}`, n)
+			res, err := c.Elicit(t.Context(), Question{Session: session(fmt.Sprint(n), "echo"), Params: json.RawMessage(want)})
+			if err != nil || string(res) != want {
+				t.Errorf("Elicit %d = %s, %v", n, res, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(h.release)
+	slow.Wait()
+}
+
+// TestBridgeSession checks a session's life: the app has it from the
+// request on, and its handler ends when the bridge cancels it or hangs up;
+// Complete reaches the handler.
+func TestBridgeSession(t *testing.T) {
+	tests := []struct {
+		name string
+		end  func(cancel context.CancelFunc, c *Client)
+	}{
+		{"cancelled", func(cancel context.CancelFunc, _ *Client) { cancel() }},
+		{"hung up", func(_ context.CancelFunc, c *Client) { c.Close() }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, path, h := startServer(t, defaultLimits())
+			c := dialClient(t, path)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			ended := make(chan error, 1)
+			go func() { ended <- c.Bridge(ctx, session("s1", "files")) }()
+			got := await(t, h.bridged, "the session in the app")
+			if want := session("s1", "files"); got.ID != want.ID || got.Host != want.Host || !got.Since.Equal(want.Since) || got.Protocol != want.Protocol {
+				t.Errorf("the app got %+v, want %+v", got, want)
+			}
+			if err := c.Complete(t.Context(), Completion{Session: "s1", Server: "files", ElicitationID: "e1"}); err != nil && tt.name == "cancelled" {
+				t.Fatal(err)
+			}
+			if tt.name == "cancelled" {
+				if c := await(t, h.completes, "the completion"); c.ElicitationID != "e1" || c.Server != "files" || c.Session != "s1" {
+					t.Errorf("completion %+v", c)
+				}
+			}
+			tt.end(cancel, c)
+			if err := await(t, h.unbridged, "the end of the session in the app"); !errors.Is(err, context.Canceled) {
+				t.Errorf("the session ended with %v", err)
+			}
+			err := await(t, ended, "Bridge's return")
+			var e *Error
+			if err == nil || errors.As(err, &e) {
+				t.Errorf("Bridge = %v, want the end of ctx or of the connection", err)
+			}
+		})
+	}
+}
+
+// TestAppGoesAway checks that a call under way when the app quits fails
+// as a disconnection, never as the app's refusal, and so does a call made
+// afterwards.
+func TestAppGoesAway(t *testing.T) {
+	s, path, h := startServer(t, defaultLimits())
+	c := dialClient(t, path)
+	failed := make(chan error, 1)
+	go func() {
+		_, err := c.Elicit(t.Context(), Question{Session: session("s", "wait"), Params: json.RawMessage(`{}`)})
+		failed <- err
+	}()
+	await(t, h.started, "the elicitation")
+	s.Close()
+	for _, err := range []error{
+		await(t, failed, "Elicit's return"),
+		c.Bridge(t.Context(), session("s2", "files")),
+	} {
+		var e *Error
+		if !errors.Is(err, ErrDisconnected) || errors.As(err, &e) {
+			t.Errorf("err = %#v, want ErrDisconnected and no *Error", err)
+		}
+	}
+}
