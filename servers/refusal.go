@@ -54,15 +54,15 @@ func (r *Router) AskRaw(ctx context.Context, who Identity, raw json.RawMessage) 
 	}
 	if err != nil {
 		r.log.Warn("elicitation refused", "server", who.Name, "reason", err)
-		r.refuse(who, looseParams(raw), err)
+		r.refuse(who, LooseParams(raw), err)
 		return forms.Result{}, err
 	}
 	return r.Ask(ctx, who, p)
 }
 
-// looseParams reads what it can of parameters ParseParams refused, so a
+// LooseParams reads what it can of parameters ParseParams refused, so a
 // refusal still says what was asked.
-func looseParams(raw json.RawMessage) Params {
+func LooseParams(raw json.RawMessage) Params {
 	if len(raw) > wire.MaxParams {
 		return Params{}
 	}

@@ -77,7 +77,12 @@ func TestBridge2026Host(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := <-p.asked
+	var q endpoint.Question
+	select {
+	case q = <-p.asked:
+	default:
+		t.Fatalf("the call ended without asking the person: %+v", res)
+	}
 	if !strings.Contains(string(q.Params), "pick a colour") || q.Session.Host.Title != "A 2026 host" {
 		t.Errorf("the person was asked %s for %+v", q.Params, q.Session.Host)
 	}

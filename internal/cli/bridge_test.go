@@ -14,14 +14,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adrg/xdg"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
 // noApp makes the bridges a test starts find no app and no display: their
 // elicitations go to the host if it declared them, else are answered cancel.
 func noApp(t *testing.T) {
 	t.Helper()
+	t.Cleanup(xdg.Reload) // last, once the environment is back
 	dir := t.TempDir()
 	os.Chmod(dir, 0o700)
 	t.Setenv("XDG_RUNTIME_DIR", dir)
@@ -29,6 +33,7 @@ func noApp(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
+	xdg.Reload() // so this process finds the same endpoint as its children
 }
 
 // TestBridgeEndsItsServer: when the host closes the bridge's stdin, the
@@ -100,6 +105,23 @@ func TestTwentyBridges(t *testing.T) {
 		if err != nil {
 			t.Error(err)
 		}
+	}
+	// Each refusal is in the history as no-window, with the host it was for.
+	store, err := history.OpenReadOnly(history.DefaultPath(xdg.DataHome))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	entries, err := store.Search(context.Background(), history.Query{Outcome: history.NoWindow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[string]bool{}
+	for _, e := range entries {
+		hosts[string(e.Server.Host.Name)] = true
+	}
+	if len(entries) != 20 || len(hosts) != 20 {
+		t.Errorf("the history has %d no-window entries for hosts %v, want one for each of 20 hosts", len(entries), hosts)
 	}
 }
 

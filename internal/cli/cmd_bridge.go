@@ -12,7 +12,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/adrg/xdg"
+
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -60,7 +63,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	defer done()
 	s := bridge.New(link.NewLines(stdin, stdout), server, bridge.Options{
 		Info: endpoint.Bridged{ID: rand.Text(), Server: cfg.Name, Target: cfg.Target(), Since: time.Now()},
-		Desk: desk, Log: log,
+		Desk: desk, Log: log, Unshown: unshownRecorder(history.DefaultPath(xdg.DataHome), log),
 	})
 	err = s.Run(ctx)
 	switch {
