@@ -17,7 +17,8 @@ const usage = `Usage:
   elicitdesk tools TARGET                       list a server's tools as JSON
   elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE] TARGET
                                                 call a tool, answering its elicitations; print the result
-  elicitdesk bridge [-v] TARGET                 be a host's MCP server: pass everything to TARGET,
+  elicitdesk bridge [-name NAME] [-listen ADDR] [-v] TARGET
+                                                be a host's MCP server: pass everything to TARGET,
                                                 answer its elicitations in the app's windows
   elicitdesk demo-server                        run the built-in demo MCP server on stdin/stdout
   elicitdesk history [-json] [-search TEXT] [-server NAME] [-outcome OUTCOME] [-limit N]

@@ -32,16 +32,20 @@ const serverGrace = 250 * time.Millisecond
 func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr terminal) int {
 	fs := stderr.FlagSet("bridge")
 	t := addTargetFlags(fs)
+	name := fs.String("name", "", "the `name` the person knows the server by, such as its key in the host's config; windows show it first")
 	verbose := fs.Bool("v", false, "log each elicitation and connection step")
 	flags, command := splitCommand(args)
 	if err := fs.Parse(flags); err != nil || fs.NArg() != 0 {
-		stderr.Linef("usage: elicitdesk bridge [-v] (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
+		stderr.Linef("usage: elicitdesk bridge [-name NAME] [-listen ADDR] [-v] (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
 		return 2
 	}
 	cfg, err := t.resolve(command)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
 		return 2
+	}
+	if *name != "" {
+		cfg.Name = *name
 	}
 	level := slog.LevelWarn
 	if *verbose {
