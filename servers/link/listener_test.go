@@ -1,0 +1,250 @@
+package link
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+)
+
+func TestListenRefusesNonLoopback(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "192.168.1.2:0", "example.com:80"} {
+		if l, err := Listen(context.Background(), addr, nil); err == nil {
+			l.Close()
+			t.Errorf("Listen(%q): no error", addr)
+		} else if !strings.Contains(err.Error(), "loopback") {
+			t.Errorf("Listen(%q): %v", addr, err)
+		}
+	}
+}
+
+// hostReq sends one raw request to the listener.
+func hostReq(t *testing.T, hc *http.Client, method, url, sid, body string, hdr ...string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
+	if sid != "" {
+		req.Header.Set(headerSession, sid)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i] == "Host" {
+			req.Host = hdr[i+1]
+		} else {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// nextData reads the next event's data from an event stream.
+func nextData(t *testing.T, br *bufio.Reader) string {
+	t.Helper()
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("event stream: %v", err)
+		}
+		if d, ok := strings.CutPrefix(line, "data: "); ok {
+			return strings.TrimSpace(d)
+		}
+	}
+}
+
+func TestListener(t *testing.T) {
+	defer leaktest.Check(t)()
+	l, err := Listen(context.Background(), "127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	url := "http://" + l.Addr().String() + "/mcp"
+
+	t.Run("rebinding", func(t *testing.T) {
+		for _, h := range [][]string{
+			{"Host", "evil.example.com"},
+			{"Origin", "http://evil.example.com"},
+			{"Origin", "null"},
+		} {
+			resp := hostReq(t, hc, "POST", url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize"}`, h...)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusForbidden {
+				t.Errorf("%v: %s", h, resp.Status)
+			}
+		}
+		resp := hostReq(t, hc, "PUT", url, "", "")
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("PUT: %s", resp.Status)
+		}
+	})
+
+	// Two sessions, each initialized.
+	type session struct {
+		sid  string
+		link Link
+	}
+	var ss []session
+	for i := range 2 {
+		init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`
+		resp := hostReq(t, hc, "POST", url, "", init, "Origin", "http://localhost:1234")
+		link, err := l.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := link.Read()
+		if err != nil || string(m.Raw) != init {
+			t.Fatalf("session %d read %s %v", i, m.Raw, err)
+		}
+		sid := resp.Header.Get(headerSession)
+		if sid == "" || resp.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("initialize answered %s %v", resp.Status, resp.Header)
+		}
+		answer := `{"jsonrpc":"2.0","id":1,"result":{"n":` + string(rune('0'+i)) + `}}`
+		ans, _ := Parse([]byte(answer))
+		if err := link.Write(context.Background(), ans); err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body) // the stream ends after the response
+		resp.Body.Close()
+		if !strings.Contains(string(body), "data: "+answer) {
+			t.Errorf("session %d got %q", i, body)
+		}
+		ss = append(ss, session{sid, link})
+	}
+	if ss[0].sid == ss[1].sid {
+		t.Fatal("two sessions with one id")
+	}
+	a := ss[0]
+
+	t.Run("session ids", func(t *testing.T) {
+		for _, tt := range []struct {
+			method, sid string
+			hdr         []string
+			want        int
+		}{
+			{"POST", "nonesuch", nil, http.StatusNotFound},
+			{"GET", "nonesuch", nil, http.StatusNotFound},
+			{"POST", "", []string{headerVersion, "2025-06-18"}, http.StatusBadRequest},
+			{"GET", "", nil, http.StatusMethodNotAllowed},
+			{"POST", a.sid, nil, http.StatusAccepted},
+		} {
+			resp := hostReq(t, hc, tt.method, url, tt.sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, tt.hdr...)
+			resp.Body.Close()
+			if resp.StatusCode != tt.want {
+				t.Errorf("%s with %q: %s, want %d", tt.method, tt.sid, resp.Status, tt.want)
+			}
+		}
+		if m, err := a.link.Read(); err != nil || m.Method != "notifications/initialized" {
+			t.Errorf("read %s %v", m.Raw, err)
+		}
+		resp := hostReq(t, hc, "POST", url, a.sid, `{"jsonrpc":"2.0","id":"big","method":"x","params":"`+strings.Repeat("x", MaxMessage)+`"}`)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("too large: %s", resp.Status)
+		}
+	})
+
+	t.Run("routing", func(t *testing.T) {
+		ctx := context.Background()
+		// Queued before any stream is open, then delivered on the GET.
+		early, _ := Parse([]byte(`{"jsonrpc":"2.0","method":"notifications/early"}`))
+		if err := a.link.Write(ctx, early); err != nil {
+			t.Fatal(err)
+		}
+		get := hostReq(t, hc, "GET", url, a.sid, "")
+		defer get.Body.Close()
+		gr := bufio.NewReader(get.Body)
+		if d := nextData(t, gr); d != string(early.Raw) {
+			t.Errorf("GET got %s", d)
+		}
+		post := hostReq(t, hc, "POST", url, a.sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)
+		defer post.Body.Close()
+		pr := bufio.NewReader(post.Body)
+		if m, err := a.link.Read(); err != nil || m.Key() != "5" {
+			t.Fatalf("read %s %v", m.Raw, err)
+		}
+		progress, _ := Parse([]byte(`{"jsonrpc":"2.0","method":"notifications/progress"}`))
+		progress.Related = []byte("5")
+		other, _ := Parse([]byte(`{"jsonrpc":"2.0","id":"s1","method":"elicitation/create"}`))
+		answer, _ := Parse([]byte(`{"jsonrpc":"2.0","id":5,"result":{}}`))
+		for _, m := range []Message{progress, other, answer} {
+			if err := a.link.Write(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if d := nextData(t, pr); d != string(progress.Raw) {
+			t.Errorf("POST stream got %s, want the progress", d)
+		}
+		if d := nextData(t, pr); d != string(answer.Raw) {
+			t.Errorf("POST stream got %s, want the answer", d)
+		}
+		if rest, _ := io.ReadAll(pr); strings.TrimSpace(string(rest)) != "" {
+			t.Errorf("POST stream went on: %q", rest)
+		}
+		if d := nextData(t, gr); d != string(other.Raw) {
+			t.Errorf("GET got %s, want the server's request", d)
+		}
+		// The other session saw none of it.
+		if err := ss[1].link.Write(ctx, early); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("delete", func(t *testing.T) {
+		resp := hostReq(t, hc, "DELETE", url, a.sid, "")
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("DELETE: %s", resp.Status)
+		}
+		if _, err := a.link.Read(); err != io.EOF {
+			t.Errorf("Read after DELETE: %v", err)
+		}
+		if err := a.link.Write(context.Background(), Message{Raw: []byte(`{}`)}); err != ErrSessionGone {
+			t.Errorf("Write after DELETE: %v", err)
+		}
+		resp = hostReq(t, hc, "POST", url, a.sid, `{"jsonrpc":"2.0","method":"x"}`)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("POST after DELETE: %s", resp.Status)
+		}
+	})
+
+	t.Run("sessionless", func(t *testing.T) {
+		// A JSON answer has no headers before the response: ask aside.
+		resps := make(chan *http.Response, 1)
+		go func() {
+			resps <- hostReq(t, hc, "POST", url, "", `{"jsonrpc":"2.0","id":9,"method":"server/discover"}`, headerVersion, "2026-07-28", "Accept", "application/json")
+		}()
+		link, err := l.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err := link.Read(); err != nil || m.Method != "server/discover" {
+			t.Fatalf("read %s %v", m.Raw, err)
+		}
+		answer, _ := Parse([]byte(`{"jsonrpc":"2.0","id":9,"result":{}}`))
+		link.Write(context.Background(), answer)
+		resp := <-resps
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		if string(body) != string(answer.Raw) || resp.Header.Get(headerSession) != "" || resp.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("got %s %v %q", resp.Status, resp.Header, body)
+		}
+	})
+	l.Close()
+	if _, err := l.Accept(); err != net.ErrClosed {
+		t.Errorf("Accept after Close: %v", err)
+	}
+}
