@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -62,7 +63,7 @@ func nextData(t *testing.T, br *bufio.Reader) string {
 
 func TestListener(t *testing.T) {
 	defer leaktest.Check(t)()
-	l, err := Listen(context.Background(), "127.0.0.1:0", nil)
+	l, err := Listen(context.Background(), "127.0.0.1:0", slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
