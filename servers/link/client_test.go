@@ -83,6 +83,10 @@ func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "big":
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"id\":"+string(m.ID)+",\"result\":\""+strings.Repeat("x", MaxMessage)+"\"}\n\ndata: "+resp+"\n\n")
+	case "refused":
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"error":{"code":-32602,"message":"unsupported"}}`)
 	case "fail":
 		http.Error(w, strings.Repeat("broken ", 1000), http.StatusInternalServerError)
 	case "gone":
@@ -150,6 +154,7 @@ func TestStreamableClientResponses(t *testing.T) {
 		{"unanswered", []string{"notifications/progress", "error: the server's event stream ended without a response"}},
 		{"big", []string{"bad", "response"}},
 		{"fail", []string{"error: server answered HTTP 500 Internal Server Error: broken broken"}},
+		{"refused", []string{"error: {\"code\":-32602,\"message\":\"unsupported\"}"}},
 		{"accepted", []string{"error: server accepted the request (HTTP 202 Accepted) but sent no response"}},
 	}
 	for i, tt := range tests {

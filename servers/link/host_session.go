@@ -43,10 +43,17 @@ type hostSession struct {
 	claimed bool // one POST is offering the session to Accept
 }
 
-// stream is one open response to the host: a POST's or the GET's.
+// stream is one open response to the host: a POST's or the GET's. out
+// is unbuffered, so a message is either taken by the handler or, once
+// done is closed, still Write's to place elsewhere: none waits in a
+// stream that has ended.
 type stream struct {
 	out  chan Message
 	done chan struct{} // closed when the handler stops writing
+}
+
+func newStream() *stream {
+	return &stream{out: make(chan Message), done: make(chan struct{})}
 }
 
 func newHostSession(id string, forget func()) *hostSession {
@@ -137,6 +144,34 @@ func (s *hostSession) enqueue(m Message) error {
 	return nil
 }
 
+// writeQueue writes the queued messages with write, putting back those
+// it could not write; it reports whether all went.
+func (s *hostSession) writeQueue(write func(Message) bool) bool {
+	q := s.takeQueue()
+	for i, m := range q {
+		if !write(m) {
+			s.requeue(q[i:])
+			return false
+		}
+	}
+	return true
+}
+
+// requeue puts ms back at the head of the queue, in order, beyond its
+// bound if need be: they were queued once already.
+func (s *hostSession) requeue(ms []Message) {
+	if len(ms) == 0 {
+		return
+	}
+	s.mu.Lock()
+	s.queue = append(ms[:len(ms):len(ms)], s.queue...)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
 // takeQueue returns and empties the queue.
 func (s *hostSession) takeQueue() []Message {
 	s.mu.Lock()
@@ -176,7 +211,7 @@ func (s *hostSession) Close() error {
 // ends once all are answered; a host that accepts only JSON gets the
 // responses alone, as JSON. Anything else gets 202 Accepted.
 func (s *hostSession) servePost(w http.ResponseWriter, r *http.Request, ms []Message, batch bool) {
-	st := &stream{out: make(chan Message, 16), done: make(chan struct{})}
+	st := newStream()
 	defer close(st.done)
 	want := make(map[string]bool)
 	for _, m := range ms {
@@ -255,32 +290,33 @@ func (s *hostSession) streamTo(w http.ResponseWriter, r *http.Request, st *strea
 	rc := http.NewResponseController(w)
 	rc.Flush()
 	write := func(m Message) bool {
-		if _, err := io.WriteString(w, "data: "+string(m.Raw)+"\n\n"); err != nil {
+		_, err := io.WriteString(w, "data: "+string(m.Raw)+"\n\n")
+		if err == nil {
+			err = rc.Flush()
+		}
+		if err != nil {
 			return false
 		}
-		rc.Flush()
 		if m.IsResponse() && want[m.Key()] {
 			delete(want, m.Key())
 			s.unregister(map[string]bool{m.Key(): true}, st)
 		}
 		return true
 	}
-	for _, m := range s.takeQueue() {
-		if !write(m) {
-			return
-		}
+	if !s.writeQueue(write) {
+		return
 	}
 	for want == nil || len(want) > 0 {
 		select {
 		case m := <-st.out:
 			if !write(m) {
+				// The host has gone from this stream: m waits for another.
+				s.requeue([]Message{m})
 				return
 			}
 		case <-s.wake:
-			for _, m := range s.takeQueue() {
-				if !write(m) {
-					return
-				}
+			if !s.writeQueue(write) {
+				return
 			}
 		case <-r.Context().Done():
 			return
@@ -325,7 +361,7 @@ func (s *hostSession) answerJSON(w http.ResponseWriter, r *http.Request, st *str
 // serveGet keeps the host's standalone stream open for the server's
 // messages that belong to no request. There is one at a time.
 func (s *hostSession) serveGet(w http.ResponseWriter, r *http.Request) {
-	st := &stream{out: make(chan Message, 16), done: make(chan struct{})}
+	st := newStream()
 	defer close(st.done)
 	s.mu.Lock()
 	if s.get != nil {

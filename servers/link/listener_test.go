@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/leaktest"
 )
@@ -247,5 +248,115 @@ func TestListener(t *testing.T) {
 	l.Close()
 	if _, err := l.Accept(); err != net.ErrClosed {
 		t.Errorf("Accept after Close: %v", err)
+	}
+}
+
+// TestListenerStreams checks a batch's requests share one stream, an id
+// in flight cannot be reused, a session has one GET stream, a response
+// whose POST the host left goes on the GET stream, and sessions do not
+// see each other's messages.
+func TestListenerStreams(t *testing.T) {
+	defer leaktest.Check(t)()
+	l, err := Listen(context.Background(), "[::1]:0", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Skipf("no IPv6 loopback: %v", err)
+	}
+	defer l.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	url := "http://" + l.Addr().String() + "/mcp"
+	ctx := context.Background()
+	write := func(link Link, raw string) {
+		t.Helper()
+		m, err := Parse([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := link.Write(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func() (string, Link) {
+		resp := hostReq(t, hc, "POST", url, "", `{"jsonrpc":"2.0","id":0,"method":"initialize"}`, "Origin", "http://[::1]:80")
+		defer resp.Body.Close()
+		link, err := l.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		link.Read()
+		write(link, `{"jsonrpc":"2.0","id":0,"result":{}}`)
+		io.ReadAll(resp.Body)
+		return resp.Header.Get(headerSession), link
+	}
+	sidA, a := open()
+	sidB, b := open()
+
+	batch := hostReq(t, hc, "POST", url, sidA, `[{"jsonrpc":"2.0","id":1,"method":"a"}, {"jsonrpc":"2.0","id":2,"method":"b"}, {"jsonrpc":"2.0","method":"n"}]`)
+	for _, want := range []string{"a", "b", "n"} {
+		if m, err := a.Read(); err != nil || m.Method != want {
+			t.Fatalf("batch: read %s %v, want %s", m.Raw, err, want)
+		}
+	}
+	dup := hostReq(t, hc, "POST", url, sidA, `{"jsonrpc":"2.0","id":1,"method":"again"}`)
+	dup.Body.Close()
+	if dup.StatusCode != http.StatusConflict {
+		t.Errorf("id 1 again while in flight: %s", dup.Status)
+	}
+	write(a, `{"jsonrpc":"2.0","id":2,"result":{}}`)
+	write(a, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	body, _ := io.ReadAll(batch.Body)
+	batch.Body.Close()
+	if got := string(body); !strings.Contains(got, `"id":2`) || !strings.Contains(got, `"id":1`) {
+		t.Errorf("batch stream: %q", got)
+	}
+
+	get := hostReq(t, hc, "GET", url, sidA, "")
+	defer get.Body.Close()
+	gr := bufio.NewReader(get.Body)
+	again := hostReq(t, hc, "GET", url, sidA, "")
+	again.Body.Close()
+	if again.StatusCode != http.StatusConflict {
+		t.Errorf("second GET: %s", again.Status)
+	}
+
+	// The host gives up on a POST; its answer comes on the GET stream.
+	rctx, cancel := context.WithCancel(ctx)
+	req, _ := http.NewRequestWithContext(rctx, "POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"slow"}`))
+	req.Header.Set(headerSession, sidA)
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	left, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Read()
+	cancel()
+	left.Body.Close()
+	// Once the listener has noticed, the answer has nowhere but the GET.
+	sa := a.(*hostSession)
+	waitFor(t, func() bool {
+		sa.mu.Lock()
+		defer sa.mu.Unlock()
+		return sa.pending["3"] == nil
+	})
+	write(a, `{"jsonrpc":"2.0","id":3,"result":{"late":true}}`)
+	if d := nextData(t, gr); !strings.Contains(d, `"late":true`) {
+		t.Errorf("GET got %s", d)
+	}
+
+	// B saw none of A's traffic.
+	n := hostReq(t, hc, "POST", url, sidB, `{"jsonrpc":"2.0","method":"only-b"}`)
+	n.Body.Close()
+	if m, err := b.Read(); err != nil || m.Method != "only-b" {
+		t.Errorf("B read %s %v", m.Raw, err)
+	}
+}
+
+// waitFor waits until cond holds, for at most a few seconds.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in time")
+		}
 	}
 }

@@ -78,7 +78,7 @@ func (c *SSEClient) stream() error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return statusError(resp, "")
+		return statusError(resp, errorBody(resp), "")
 	}
 	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct != "text/event-stream" {
 		return fmt.Errorf("server answered with content type %q, not an event stream", ct)
@@ -172,11 +172,11 @@ func (c *SSEClient) Write(ctx context.Context, m Message) error {
 		}
 		return c.fail(m, fmt.Errorf("cannot reach the server: %w", err))
 	}
-	defer resp.Body.Close()
 	if resp.StatusCode >= 300 {
-		return c.fail(m, statusError(resp, ""))
+		return c.fail(m, statusError(resp, errorBody(resp), ""))
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, excerptSize))
+	resp.Body.Close()
 	return nil
 }
 

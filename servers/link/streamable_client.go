@@ -112,8 +112,14 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 		c.mu.Unlock()
 	}
 	if resp.StatusCode >= 300 {
-		defer resp.Body.Close()
-		return c.fail(m, statusError(resp, session))
+		body := errorBody(resp)
+		if answer, err := Parse(bytes.TrimSpace(body)); err == nil && m.IsRequest() && answer.IsResponse() && answer.Key() == m.Key() {
+			// The server's own error, such as 2026-07-28's unsupported
+			// protocol version, says more than we could.
+			c.deliver(answer, m.ID)
+			return nil
+		}
+		return c.fail(m, statusError(resp, body, session))
 	}
 	if m.Method == "notifications/initialized" {
 		c.startGet()
@@ -219,9 +225,18 @@ func (c *StreamableClient) fail(m Message, err error) error {
 	return nil
 }
 
+// maxErrorBody bounds how much of an error status's body is read.
+const maxErrorBody = 64 << 10
+
+// errorBody reads the start of an error status's body and closes it.
+func errorBody(resp *http.Response) []byte {
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	return b
+}
+
 // statusError describes an HTTP error status with an excerpt of its body.
-func statusError(resp *http.Response, session string) error {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, excerptSize+1))
+func statusError(resp *http.Response, body []byte, session string) error {
 	msg := fmt.Sprintf("server answered HTTP %s", resp.Status)
 	if resp.StatusCode == http.StatusNotFound && session != "" {
 		msg = fmt.Sprintf("the server's session %s has expired (HTTP %s)", session, resp.Status)
@@ -254,8 +269,8 @@ func (c *StreamableClient) readJSON(req Message, body io.Reader) {
 	if err != nil {
 		var bad *BadMessage
 		if errors.As(err, &bad) {
+			// Passed on for the record; the host still needs an answer.
 			c.in.put(c.ctx, Message{}, err)
-			return
 		}
 		c.fail(req, fmt.Errorf("reading the server's response: %w", err))
 		return
