@@ -87,6 +87,10 @@ func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
 		fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"error":{"code":-32602,"message":"unsupported"}}`)
+	case "nullid":
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32020,"message":"mismatch"}}`)
 	case "fail":
 		http.Error(w, strings.Repeat("broken ", 1000), http.StatusInternalServerError)
 	case "gone":
@@ -147,15 +151,17 @@ func TestStreamableClientResponses(t *testing.T) {
 	tests := []struct {
 		method string
 		want   []string // what Read returns, in order: methods, "response", "error: …", "bad"
+		status int      // the last message's Status
 	}{
-		{"json", []string{"response"}},
-		{"batch", []string{"notifications/message", "response"}},
-		{"sse", []string{"notifications/progress", "response"}},
-		{"unanswered", []string{"notifications/progress", "error: the server's event stream ended without a response"}},
-		{"big", []string{"bad", "response"}},
-		{"fail", []string{"error: server answered HTTP 500 Internal Server Error: broken broken"}},
-		{"refused", []string{"error: {\"code\":-32602,\"message\":\"unsupported\"}"}},
-		{"accepted", []string{"error: server accepted the request (HTTP 202 Accepted) but sent no response"}},
+		{"json", []string{"response"}, 0},
+		{"batch", []string{"notifications/message", "response"}, 0},
+		{"sse", []string{"notifications/progress", "response"}, 0},
+		{"unanswered", []string{"notifications/progress", "error: the server's event stream ended without a response"}, 0},
+		{"big", []string{"bad", "response"}, 0},
+		{"fail", []string{"error: server answered HTTP 500 Internal Server Error: broken broken"}, 500},
+		{"refused", []string{"error: {\"code\":-32602,\"message\":\"unsupported\"}"}, 400},
+		{"nullid", []string{"error: {\"code\":-32020,\"message\":\"mismatch\"},\"id\":17"}, 400},
+		{"accepted", []string{"error: server accepted the request (HTTP 202 Accepted) but sent no response"}, 0},
 	}
 	for i, tt := range tests {
 		t.Run(tt.method, func(t *testing.T) {
@@ -166,6 +172,9 @@ func TestStreamableClientResponses(t *testing.T) {
 			got := readUntil(t, c, req.Key())
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %d messages, want %d: %s", len(got), len(tt.want), describe(got))
+			}
+			if st := got[len(got)-1].Status; st != tt.status {
+				t.Errorf("Status %d, want %d", st, tt.status)
 			}
 			for j, m := range got {
 				w := tt.want[j]

@@ -9,7 +9,12 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
+
+// commitDelay is how long a POST's event stream waits for its first
+// message before it starts without one.
+const commitDelay = time.Second
 
 // maxQueue bounds the server messages a host session holds while the host
 // has no stream open to take them.
@@ -280,16 +285,37 @@ func (s *hostSession) unregister(want map[string]bool, st *stream) {
 
 // streamTo writes the messages for st as an event stream until the
 // requests in want are answered (or, with want nil, until the host or the
-// session goes), taking queued messages too.
+// session goes), taking queued messages too. A POST's stream starts with
+// its first message, so that an error the server gave with an HTTP status
+// (a Message's Status) can answer a lone request with that status, as
+// revision 2026-07-28 has servers do.
 func (s *hostSession) streamTo(w http.ResponseWriter, r *http.Request, st *stream, want map[string]bool) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	rc.Flush()
+	committed := false
+	commit := func() {
+		h := w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Accel-Buffering", "no")
+		w.WriteHeader(http.StatusOK)
+		committed = true
+	}
+	if want == nil {
+		commit()
+		rc.Flush()
+	}
 	write := func(m Message) bool {
+		if !committed && m.Status >= 400 && len(want) == 1 && m.IsResponse() && want[m.Key()] {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(m.Status)
+			w.Write(m.Raw)
+			delete(want, m.Key())
+			s.unregister(map[string]bool{m.Key(): true}, st)
+			return true
+		}
+		if !committed {
+			commit()
+		}
 		_, err := io.WriteString(w, "data: "+string(m.Raw)+"\n\n")
 		if err == nil {
 			err = rc.Flush()
@@ -306,8 +332,17 @@ func (s *hostSession) streamTo(w http.ResponseWriter, r *http.Request, st *strea
 	if !s.writeQueue(write) {
 		return
 	}
+	// A host waits only so long for headers (Node's fetch five minutes):
+	// a stream with nothing to say for a while starts anyway.
+	late := time.NewTimer(commitDelay)
+	defer late.Stop()
 	for want == nil || len(want) > 0 {
 		select {
+		case <-late.C:
+			if !committed {
+				commit()
+				rc.Flush()
+			}
 		case m := <-st.out:
 			if !write(m) {
 				// The host has gone from this stream: m waits for another.
@@ -321,6 +356,9 @@ func (s *hostSession) streamTo(w http.ResponseWriter, r *http.Request, st *strea
 		case <-r.Context().Done():
 			return
 		case <-s.done:
+			if !committed {
+				writeError(w, http.StatusNotFound, nil, codeInvalidRequest, ErrSessionGone.Error())
+			}
 			return
 		}
 	}
@@ -331,12 +369,13 @@ func (s *hostSession) streamTo(w http.ResponseWriter, r *http.Request, st *strea
 // messages for st go back to the queue, for a stream that can carry them.
 func (s *hostSession) answerJSON(w http.ResponseWriter, r *http.Request, st *stream, want map[string]bool, batch bool) {
 	var out []json.RawMessage
+	status := 0
 	for len(want) > 0 {
 		select {
 		case m := <-st.out:
 			if m.IsResponse() && want[m.Key()] {
 				delete(want, m.Key())
-				out = append(out, m.Raw)
+				out, status = append(out, m.Raw), m.Status
 				continue
 			}
 			s.mu.Lock()
@@ -351,6 +390,9 @@ func (s *hostSession) answerJSON(w http.ResponseWriter, r *http.Request, st *str
 	}
 	w.Header().Set("Content-Type", "application/json")
 	if !batch {
+		if status >= 400 {
+			w.WriteHeader(status)
+		}
 		w.Write(out[0])
 		return
 	}

@@ -48,6 +48,30 @@ func hostReq(t *testing.T, hc *http.Client, method, url, sid, body string, hdr .
 	return resp
 }
 
+// hostReqAsync sends a request aside: a POST of requests has no headers
+// before its first message. The channel yields nil if the request failed.
+func hostReqAsync(t *testing.T, hc *http.Client, method, url, sid, body string, hdr ...string) <-chan *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
+	if sid != "" {
+		req.Header.Set(headerSession, sid)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	ch := make(chan *http.Response, 1)
+	go func() {
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Error(err)
+		}
+		ch <- resp
+	}()
+	return ch
+}
+
 // nextData reads the next event's data from an event stream.
 func nextData(t *testing.T, br *bufio.Reader) string {
 	t.Helper()
@@ -100,7 +124,7 @@ func TestListener(t *testing.T) {
 	var ss []session
 	for i := range 2 {
 		init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`
-		resp := hostReq(t, hc, "POST", url, "", init, "Origin", "http://localhost:1234")
+		resps := hostReqAsync(t, hc, "POST", url, "", init, "Origin", "http://localhost:1234")
 		link, err := l.Accept()
 		if err != nil {
 			t.Fatal(err)
@@ -109,14 +133,18 @@ func TestListener(t *testing.T) {
 		if err != nil || string(m.Raw) != init {
 			t.Fatalf("session %d read %s %v", i, m.Raw, err)
 		}
-		sid := resp.Header.Get(headerSession)
-		if sid == "" || resp.Header.Get("Content-Type") != "text/event-stream" {
-			t.Fatalf("initialize answered %s %v", resp.Status, resp.Header)
-		}
 		answer := `{"jsonrpc":"2.0","id":1,"result":{"n":` + string(rune('0'+i)) + `}}`
 		ans, _ := Parse([]byte(answer))
 		if err := link.Write(context.Background(), ans); err != nil {
 			t.Fatal(err)
+		}
+		resp := <-resps
+		if resp == nil {
+			t.FailNow()
+		}
+		sid := resp.Header.Get(headerSession)
+		if sid == "" || resp.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("initialize answered %s %v", resp.Status, resp.Header)
 		}
 		body, _ := io.ReadAll(resp.Body) // the stream ends after the response
 		resp.Body.Close()
@@ -171,9 +199,7 @@ func TestListener(t *testing.T) {
 		if d := nextData(t, gr); d != string(early.Raw) {
 			t.Errorf("GET got %s", d)
 		}
-		post := hostReq(t, hc, "POST", url, a.sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)
-		defer post.Body.Close()
-		pr := bufio.NewReader(post.Body)
+		posted := hostReqAsync(t, hc, "POST", url, a.sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`)
 		if m, err := a.link.Read(); err != nil || m.Key() != "5" {
 			t.Fatalf("read %s %v", m.Raw, err)
 		}
@@ -186,6 +212,12 @@ func TestListener(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		post := <-posted
+		if post == nil {
+			t.FailNow()
+		}
+		defer post.Body.Close()
+		pr := bufio.NewReader(post.Body)
 		if d := nextData(t, pr); d != string(progress.Raw) {
 			t.Errorf("POST stream got %s, want the progress", d)
 		}
@@ -277,21 +309,25 @@ func TestListenerStreams(t *testing.T) {
 		}
 	}
 	open := func() (string, Link) {
-		resp := hostReq(t, hc, "POST", url, "", `{"jsonrpc":"2.0","id":0,"method":"initialize"}`, "Origin", "http://[::1]:80")
-		defer resp.Body.Close()
+		resps := hostReqAsync(t, hc, "POST", url, "", `{"jsonrpc":"2.0","id":0,"method":"initialize"}`, "Origin", "http://[::1]:80")
 		link, err := l.Accept()
 		if err != nil {
 			t.Fatal(err)
 		}
 		link.Read()
 		write(link, `{"jsonrpc":"2.0","id":0,"result":{}}`)
+		resp := <-resps
+		if resp == nil {
+			t.FailNow()
+		}
+		defer resp.Body.Close()
 		io.ReadAll(resp.Body)
 		return resp.Header.Get(headerSession), link
 	}
 	sidA, a := open()
 	sidB, b := open()
 
-	batch := hostReq(t, hc, "POST", url, sidA, `[{"jsonrpc":"2.0","id":1,"method":"a"}, {"jsonrpc":"2.0","id":2,"method":"b"}, {"jsonrpc":"2.0","method":"n"}]`)
+	batched := hostReqAsync(t, hc, "POST", url, sidA, `[{"jsonrpc":"2.0","id":1,"method":"a"}, {"jsonrpc":"2.0","id":2,"method":"b"}, {"jsonrpc":"2.0","method":"n"}]`)
 	for _, want := range []string{"a", "b", "n"} {
 		if m, err := a.Read(); err != nil || m.Method != want {
 			t.Fatalf("batch: read %s %v, want %s", m.Raw, err, want)
@@ -304,6 +340,10 @@ func TestListenerStreams(t *testing.T) {
 	}
 	write(a, `{"jsonrpc":"2.0","id":2,"result":{}}`)
 	write(a, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	batch := <-batched
+	if batch == nil {
+		t.FailNow()
+	}
 	body, _ := io.ReadAll(batch.Body)
 	batch.Body.Close()
 	if got := string(body); !strings.Contains(got, `"id":2`) || !strings.Contains(got, `"id":1`) {
@@ -324,13 +364,17 @@ func TestListenerStreams(t *testing.T) {
 	req, _ := http.NewRequestWithContext(rctx, "POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"slow"}`))
 	req.Header.Set(headerSession, sidA)
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	left, err := hc.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	left := make(chan error, 1)
+	go func() {
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		left <- err
+	}()
 	a.Read()
 	cancel()
-	left.Body.Close()
+	<-left
 	// Once the listener has noticed, the answer has nowhere but the GET.
 	sa := a.(*hostSession)
 	waitFor(t, func() bool {
@@ -341,6 +385,22 @@ func TestListenerStreams(t *testing.T) {
 	write(a, `{"jsonrpc":"2.0","id":3,"result":{"late":true}}`)
 	if d := nextData(t, gr); !strings.Contains(d, `"late":true`) {
 		t.Errorf("GET got %s", d)
+	}
+
+	// An error the server gave with a status answers a lone request so.
+	refused := hostReqAsync(t, hc, "POST", url, sidA, `{"jsonrpc":"2.0","id":4,"method":"nonesuch"}`)
+	a.Read()
+	notFound, _ := Parse([]byte(`{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"no such method"}}`))
+	notFound.Status = http.StatusNotFound
+	if err := a.Write(ctx, notFound); err != nil {
+		t.Fatal(err)
+	}
+	if resp := <-refused; resp != nil {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || string(body) != string(notFound.Raw) || resp.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("refusal: %s %v %s", resp.Status, resp.Header, body)
+		}
 	}
 
 	// B saw none of A's traffic.

@@ -113,13 +113,19 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 	}
 	if resp.StatusCode >= 300 {
 		body := errorBody(resp)
-		if answer, err := Parse(bytes.TrimSpace(body)); err == nil && m.IsRequest() && answer.IsResponse() && answer.Key() == m.Key() {
-			// The server's own error, such as 2026-07-28's unsupported
-			// protocol version, says more than we could.
-			c.deliver(answer, m.ID)
-			return nil
+		err := statusError(resp, body, session)
+		if !m.IsRequest() {
+			return err
 		}
-		return c.fail(m, statusError(resp, body, session))
+		answer, ok := serverError(body, m)
+		if !ok {
+			answer = errorResponse(m.ID, codeTransport, err.Error())
+		}
+		if resp.StatusCode >= 400 {
+			answer.Status = resp.StatusCode
+		}
+		c.deliver(answer, m.ID)
+		return nil
 	}
 	if m.Method == "notifications/initialized" {
 		c.startGet()
@@ -223,6 +229,31 @@ func (c *StreamableClient) fail(m Message, err error) error {
 	}
 	c.in.put(c.ctx, errorResponse(m.ID, codeTransport, err.Error()), nil)
 	return nil
+}
+
+// serverError is the JSON-RPC error response an HTTP error status's body
+// holds for request req, as the server wrote it; with req's id put in if
+// the server left it null, as servers do when they refuse a request
+// before reading it. It reports false if the body holds none.
+func serverError(body []byte, req Message) (Message, bool) {
+	m, err := Parse(bytes.TrimSpace(body))
+	if err != nil || !m.IsResponse() {
+		return Message{}, false
+	}
+	if m.ID != nil {
+		return m, m.Key() == req.Key()
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(m.Raw, &fields) != nil || fields["error"] == nil {
+		return Message{}, false
+	}
+	fields["id"] = req.ID
+	raw, err := json.Marshal(fields)
+	if err != nil {
+		return Message{}, false
+	}
+	m, err = Parse(raw)
+	return m, err == nil
 }
 
 // maxErrorBody bounds how much of an error status's body is read.
