@@ -441,3 +441,41 @@ func TestSSEClientForeignEndpoint(t *testing.T) {
 // testHTTP is a client of its own, whose idle connections a test can close
 // before it counts goroutines.
 func testHTTP() *http.Client { return &http.Client{Transport: &http.Transport{}} }
+
+// TestStreamableClientGetReconnects checks the standalone GET stream comes
+// back after the server drops it, resuming after the last event id.
+func TestStreamableClientGetReconnects(t *testing.T) {
+	defer leaktest.Check(t)()
+	gets := make(chan string, 4)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+			gets <- r.Header.Get(headerLastEventID)
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "id: e1\nretry: 1\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"n\"}\n\n")
+			w.(http.Flusher).Flush()
+			if r.Header.Get(headerLastEventID) != "" {
+				<-r.Context().Done() // the second stream stays
+			}
+		case http.MethodPost:
+			w.Header().Set(headerSession, "s")
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}))
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, nil, hc)
+	defer c.Close()
+	if err := c.Write(context.Background(), notification(t, "notifications/initialized")); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"", "e1"} {
+		if got := <-gets; got != want {
+			t.Errorf("Last-Event-ID %q, want %q", got, want)
+		}
+		if m, err := c.Read(); err != nil || m.Related != nil || !strings.HasPrefix(m.Method, "n") {
+			t.Errorf("Read %s %v", m.Raw, err)
+		}
+	}
+}

@@ -53,13 +53,12 @@ type StreamableClient struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu          sync.Mutex
-	session     string
-	version     string
-	initKey     string // id of the initialize request in flight, as IDKey
-	getStarted  bool
-	closed      bool
-	closeResult error
+	mu         sync.Mutex
+	session    string
+	version    string
+	initKey    string // id of the initialize request in flight, as IDKey
+	getStarted bool
+	closed     bool
 }
 
 // NewStreamableClient returns a Link to the MCP endpoint at url, sending
@@ -502,7 +501,7 @@ func (c *StreamableClient) Close() error {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
-		return c.closeResult
+		return nil
 	}
 	c.closed = true
 	session, version := c.session, c.version
