@@ -479,3 +479,54 @@ func TestStreamableClientGetReconnects(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamableClientCancel checks a 2026-07-28 request is cancelled by
+// closing its stream, with no made-up answer and no POSTed notification.
+func TestStreamableClientCancel(t *testing.T) {
+	defer leaktest.Check(t)()
+	left := make(chan struct{})
+	posts := make(chan string, 4)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		posts <- string(b)
+		m, _ := Parse(b)
+		w.Header().Set("Content-Type", "text/event-stream")
+		if m.Method == "slow" {
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			close(left)
+			return
+		}
+		fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"id\":"+string(m.ID)+",\"result\":{}}\n\n")
+	}))
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, nil, hc)
+	defer c.Close()
+	ctx := context.Background()
+	slow, _ := Parse([]byte(`{"jsonrpc":"2.0","id":1,"method":"slow","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	if err := c.Write(ctx, slow); err != nil {
+		t.Fatal(err)
+	}
+	<-posts
+	cancelled, _ := Parse([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`))
+	if err := c.Write(ctx, cancelled); err != nil {
+		t.Fatal(err)
+	}
+	<-left
+	waitFor(t, func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.flights) == 0
+	})
+	if err := c.Write(ctx, request(t, 2, "quick")); err != nil {
+		t.Fatal(err)
+	}
+	if p := <-posts; !strings.Contains(p, "quick") {
+		t.Errorf("POSTed %s, want only the next request", p)
+	}
+	if m, err := c.Read(); err != nil || m.Key() != "2" || strings.Contains(string(m.Raw), "error") {
+		t.Errorf("Read %s %v, want the answer to 2 and nothing for 1", m.Raw, err)
+	}
+}

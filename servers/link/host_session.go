@@ -115,6 +115,12 @@ func (s *hostSession) Write(ctx context.Context, m Message) error {
 	if st == nil {
 		st = s.get
 	}
+	if st == nil && s.id == "" {
+		// Without a session every message belongs to a request's stream
+		// (2026-07-28); one whose request is over has nowhere to go.
+		s.mu.Unlock()
+		return nil
+	}
 	if st == nil {
 		err := s.enqueue(m)
 		s.mu.Unlock()
@@ -125,7 +131,11 @@ func (s *hostSession) Write(ctx context.Context, m Message) error {
 	case st.out <- m:
 		return nil
 	case <-st.done:
-		// The host left that stream: the message waits for another.
+		// The host left that stream: the message waits for another,
+		// where there are sessions.
+		if s.id == "" {
+			return nil
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.enqueue(m)
@@ -163,9 +173,10 @@ func (s *hostSession) writeQueue(write func(Message) bool) bool {
 }
 
 // requeue puts ms back at the head of the queue, in order, beyond its
-// bound if need be: they were queued once already.
+// bound if need be: they were queued once already. Without a session
+// there is no other stream for them, and they are dropped.
 func (s *hostSession) requeue(ms []Message) {
-	if len(ms) == 0 {
+	if len(ms) == 0 || s.id == "" {
 		return
 	}
 	s.mu.Lock()
@@ -248,9 +259,27 @@ func (s *hostSession) servePost(w http.ResponseWriter, r *http.Request, ms []Mes
 	}
 	if !acceptsEvents(r) {
 		s.answerJSON(w, r, st, want, batch)
-		return
+	} else {
+		s.streamTo(w, r, st, want)
 	}
-	s.streamTo(w, r, st, want)
+	if s.id == "" && r.Context().Err() != nil {
+		s.cancelled(want)
+	}
+}
+
+// cancelled tells the server, in the host's stead, that the requests in
+// want are cancelled: a host without a session (2026-07-28) cancels a
+// request by closing its stream, which a Link can only say with a
+// message. The notification is the Listener's, not the host's.
+func (s *hostSession) cancelled(want map[string]bool) {
+	for k := range want {
+		raw := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + k + `,"reason":"the host closed the request's stream"}}`
+		m, err := Parse([]byte(raw))
+		if err != nil {
+			continue
+		}
+		s.in.put(context.Background(), m, nil)
+	}
 }
 
 // register puts st down as the stream of the requests in want, refusing

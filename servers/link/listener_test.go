@@ -420,3 +420,50 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 	}
 }
+
+// TestSessionlessCancel checks a 2026-07-28 host that closes a request's
+// stream cancels the request: the Link reads a notifications/cancelled,
+// and the late answer goes nowhere.
+func TestSessionlessCancel(t *testing.T) {
+	defer leaktest.Check(t)()
+	l, err := Listen(context.Background(), "localhost:0", slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", "http://"+l.Addr().String()+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":"x","method":"tools/call"}`))
+	req.Header.Set(headerVersion, "2026-07-28")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := hc.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	link, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := link.Read(); err != nil || m.Key() != `"x"` {
+		t.Fatalf("read %s %v", m.Raw, err)
+	}
+	cancel()
+	<-done
+	m, err := link.Read()
+	if err != nil || m.Method != "notifications/cancelled" || !strings.Contains(string(m.Raw), `"requestId":"x"`) {
+		t.Fatalf("read %s %v", m.Raw, err)
+	}
+	late, _ := Parse([]byte(`{"jsonrpc":"2.0","id":"x","result":{}}`))
+	if err := link.Write(context.Background(), late); err != nil {
+		t.Errorf("late answer: %v", err)
+	}
+	s := link.(*hostSession)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.queue) != 0 {
+		t.Errorf("queued %d messages without a session", len(s.queue))
+	}
+}

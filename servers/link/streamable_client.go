@@ -59,6 +59,13 @@ type StreamableClient struct {
 	initKey    string // id of the initialize request in flight, as IDKey
 	getStarted bool
 	closed     bool
+	flights    map[string]*flight // requests whose answer is being read, by IDKey
+}
+
+// flight is a request whose response stream is open.
+type flight struct {
+	cancel    context.CancelFunc // closes the stream
+	cancelled bool               // by the host: answer nothing more
 }
 
 // NewStreamableClient returns a Link to the MCP endpoint at url, sending
@@ -72,6 +79,7 @@ func NewStreamableClient(url string, headers map[string]string, hc *http.Client)
 	return &StreamableClient{
 		url: url, headers: headers, hc: hc, log: slog.Default(),
 		in: newInbox(), ctx: ctx, cancel: cancel,
+		flights: make(map[string]*flight),
 	}
 }
 
@@ -96,6 +104,12 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 	session, version := c.session, c.version
 	c.mu.Unlock()
 
+	if m.Method == "notifications/cancelled" && isSessionless(version) {
+		// From 2026-07-28 a request is cancelled over HTTP by closing its
+		// stream; the notification is for stdio only.
+		c.cancelFlight(m)
+		return nil
+	}
 	resp, err := c.post(ctx, m, session, version)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -134,7 +148,12 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 		resp.Body.Close()
 		return nil
 	}
+	key := m.Key()
+	c.mu.Lock()
+	c.flights[key] = &flight{cancel: resp.Body.(*cancelBody).cancel}
+	c.mu.Unlock()
 	if !c.spawn(func() {
+		defer c.land(key)
 		defer resp.Body.Close()
 		c.readResponse(m, resp)
 	}) {
@@ -226,8 +245,54 @@ func (c *StreamableClient) fail(m Message, err error) error {
 	if !m.IsRequest() {
 		return err
 	}
+	if c.isCancelled(m.Key()) {
+		return nil
+	}
 	c.in.put(c.ctx, errorResponse(m.ID, codeTransport, err.Error()), nil)
 	return nil
+}
+
+// cancelFlight closes the response stream of the request a
+// notifications/cancelled names, if it is still open.
+func (c *StreamableClient) cancelFlight(m Message) {
+	var v struct {
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(m.Raw, &v) != nil || v.Params.RequestID == nil {
+		return
+	}
+	c.mu.Lock()
+	f := c.flights[IDKey(v.Params.RequestID)]
+	if f != nil {
+		f.cancelled = true
+	}
+	c.mu.Unlock()
+	if f != nil {
+		f.cancel()
+	}
+}
+
+// isCancelled reports whether the host cancelled the request with key.
+func (c *StreamableClient) isCancelled(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f := c.flights[key]
+	return f != nil && f.cancelled
+}
+
+// land forgets a request whose response stream has ended.
+func (c *StreamableClient) land(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.flights, key)
+}
+
+// isSessionless reports whether version is 2026-07-28 or later, the
+// revisions without sessions, GET streams or resumption.
+func isSessionless(version string) bool {
+	return datedVersion.MatchString(version) && version >= sessionlessVersion
 }
 
 // serverError is the JSON-RPC error response an HTTP error status's body
@@ -347,7 +412,7 @@ func (c *StreamableClient) readStream(req Message, body io.ReadCloser) {
 	for attempt := 0; ; {
 		answered, got, err := c.readEvents(newEventReader(body), req.ID, &lastID, &retry)
 		body.Close()
-		if answered || c.ctx.Err() != nil {
+		if answered || c.ctx.Err() != nil || c.isCancelled(req.Key()) {
 			return
 		}
 		if got {
