@@ -29,7 +29,8 @@ var ErrSessionGone = errors.New("the host's session has ended")
 // host's streams: a response on the stream of the POST that carried its
 // request, a message Related to a pending request on that request's
 // stream, anything else on the host's GET stream, or any open stream, or
-// in a queue until one opens.
+// in a queue until one opens. The sessionless Link, shared by 2026-07-28
+// hosts, drops what belongs to no open request's stream.
 type hostSession struct {
 	id     string // the Mcp-Session-Id; "" for the sessionless link
 	in     *inbox
@@ -115,12 +116,6 @@ func (s *hostSession) Write(ctx context.Context, m Message) error {
 	if st == nil {
 		st = s.get
 	}
-	if st == nil && s.id == "" {
-		// Without a session every message belongs to a request's stream
-		// (2026-07-28); one whose request is over has nowhere to go.
-		s.mu.Unlock()
-		return nil
-	}
 	if st == nil {
 		err := s.enqueue(m)
 		s.mu.Unlock()
@@ -131,11 +126,7 @@ func (s *hostSession) Write(ctx context.Context, m Message) error {
 	case st.out <- m:
 		return nil
 	case <-st.done:
-		// The host left that stream: the message waits for another,
-		// where there are sessions.
-		if s.id == "" {
-			return nil
-		}
+		// The host left that stream: the message waits for another.
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return s.enqueue(m)
@@ -146,8 +137,13 @@ func (s *hostSession) Write(ctx context.Context, m Message) error {
 	}
 }
 
-// enqueue queues m for the next stream to take it. s.mu is held.
+// enqueue queues m for the next stream to take it. s.mu is held. Without
+// a session every message belongs to a request's stream (2026-07-28), so
+// one whose request is over has nowhere to go and is dropped.
 func (s *hostSession) enqueue(m Message) error {
+	if s.id == "" {
+		return nil
+	}
 	if len(s.queue) >= maxQueue {
 		return errors.New("the host has no stream open and its queue is full")
 	}
