@@ -530,3 +530,56 @@ func TestStreamableClientCancel(t *testing.T) {
 		t.Errorf("Read %s %v, want the answer to 2 and nothing for 1", m.Raw, err)
 	}
 }
+
+// TestStreamableClientParamHeaders checks tools/call carries the
+// Mcp-Param-* headers its tool's schema asks for with x-mcp-header.
+func TestStreamableClientParamHeaders(t *testing.T) {
+	defer leaktest.Check(t)()
+	calls := make(chan http.Header, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		m, _ := Parse(b)
+		w.Header().Set("Content-Type", "application/json")
+		switch m.Method {
+		case "tools/list":
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"tools":[{"name":"sql","inputSchema":{"type":"object","properties":{
+				"region":{"type":"string","x-mcp-header":"Region"},
+				"limit":{"type":"integer","x-mcp-header":"Limit"},
+				"dry":{"type":"boolean","x-mcp-header":"Dry"},
+				"ratio":{"type":"number","x-mcp-header":"Ratio"},
+				"bad":{"type":"string","x-mcp-header":"a b"},
+				"greeting":{"type":"string","x-mcp-header":"Greeting"},
+				"opts":{"type":"object","properties":{"tenant":{"type":"string","x-mcp-header":"Tenant"}}},
+				"list":{"type":"array","items":{"type":"object","properties":{"x":{"type":"string","x-mcp-header":"X"}}}}}}}]}}`)
+		case "tools/call":
+			calls <- r.Header.Clone()
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`)
+		}
+	}))
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, nil, hc)
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.Write(ctx, request(t, 1, "tools/list")); err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, c, "1")
+	call, _ := Parse([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sql","arguments":{"region":"us-west1","limit":42,"dry":false,"ratio":0.5,"bad":"x","greeting":"Hello, 世界","opts":{"tenant":"acme"},"list":[{"x":"y"}]}}}`))
+	if err := c.Write(ctx, call); err != nil {
+		t.Fatal(err)
+	}
+	h := <-calls
+	readUntil(t, c, "2")
+	want := map[string]string{
+		"Mcp-Param-Region": "us-west1", "Mcp-Param-Limit": "42", "Mcp-Param-Dry": "false",
+		"Mcp-Param-Greeting": "=?base64?SGVsbG8sIOS4lueVjA==?=", "Mcp-Param-Tenant": "acme",
+		"Mcp-Param-Ratio": "", "Mcp-Param-X": "", "Mcp-Name": "sql",
+	}
+	for k, v := range want {
+		if got := h.Get(k); got != v {
+			t.Errorf("%s: %q, want %q", k, got, v)
+		}
+	}
+}

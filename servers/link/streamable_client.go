@@ -59,7 +59,9 @@ type StreamableClient struct {
 	initKey    string // id of the initialize request in flight, as IDKey
 	getStarted bool
 	closed     bool
-	flights    map[string]*flight // requests whose answer is being read, by IDKey
+	flights    map[string]*flight       // requests whose answer is being read, by IDKey
+	listKeys   map[string]bool          // tools/list requests in flight, by IDKey
+	params     map[string][]paramHeader // tool → parameters it mirrors into headers
 }
 
 // flight is a request whose response stream is open.
@@ -79,7 +81,8 @@ func NewStreamableClient(url string, headers map[string]string, hc *http.Client)
 	return &StreamableClient{
 		url: url, headers: headers, hc: hc, log: slog.Default(),
 		in: newInbox(), ctx: ctx, cancel: cancel,
-		flights: make(map[string]*flight),
+		flights:  make(map[string]*flight),
+		listKeys: make(map[string]bool), params: make(map[string][]paramHeader),
 	}
 }
 
@@ -97,6 +100,9 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 	}
 	if m.IsRequest() && m.Method == "initialize" {
 		c.initKey = m.Key()
+	}
+	if m.IsRequest() && m.Method == "tools/list" {
+		c.listKeys[m.Key()] = true
 	}
 	if v := metaProtocolVersion(m); v != "" {
 		c.version = v
@@ -196,6 +202,9 @@ func (c *StreamableClient) post(ctx context.Context, m Message, session, version
 		req.Header.Set(headerMethod, m.Method)
 		if name := paramsName(m); name != "" {
 			req.Header.Set(headerName, name)
+		}
+		for k, v := range c.paramHeaders(m) {
+			req.Header.Set(k, v)
 		}
 	}
 	resp, err := c.hc.Do(req)
@@ -391,6 +400,12 @@ func (c *StreamableClient) deliver(m Message, related json.RawMessage) bool {
 	answers := m.IsResponse() && related != nil && m.Key() == IDKey(related)
 	if m.IsResponse() {
 		c.mu.Lock()
+		if c.listKeys[m.Key()] {
+			delete(c.listKeys, m.Key())
+			for tool, hs := range toolHeaders(resultOf(m)) {
+				c.params[tool] = hs
+			}
+		}
 		if c.initKey != "" && m.Key() == c.initKey {
 			c.initKey = ""
 			if v := resultProtocolVersion(m); v != "" {
@@ -618,6 +633,40 @@ func resultProtocolVersion(m Message) string {
 	}
 	json.Unmarshal(m.Raw, &v)
 	return headerSafe(v.Result.ProtocolVersion)
+}
+
+// paramHeaders are the Mcp-Param-* headers of a tools/call, for the
+// parameters its tool's schema marked with x-mcp-header (2026-07-28): the
+// bridge mirrors them itself, since a stdio host sends no headers.
+func (c *StreamableClient) paramHeaders(m Message) map[string]string {
+	if m.Method != "tools/call" {
+		return nil
+	}
+	var v struct {
+		Params struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(m.Raw, &v) != nil {
+		return nil
+	}
+	c.mu.Lock()
+	hs := c.params[v.Params.Name]
+	c.mu.Unlock()
+	if len(hs) == 0 {
+		return nil
+	}
+	return paramValues(hs, v.Params.Arguments)
+}
+
+// resultOf is a response's result.
+func resultOf(m Message) json.RawMessage {
+	var v struct {
+		Result json.RawMessage `json:"result"`
+	}
+	json.Unmarshal(m.Raw, &v)
+	return v.Result
 }
 
 // paramsName is the name or uri of a tools/call, prompts/get or
