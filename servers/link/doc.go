@@ -7,6 +7,15 @@
 // as today's, so the bridge has these instead.
 //
 // A Link is one conversation with one peer: Lines over a pair of streams
-// (a host's stdin and stdout, a stdio server's pipes), and the Streamable
-// HTTP and HTTP+SSE clients for remote servers.
+// (a host's stdin and stdout, a stdio server's pipes), StreamableClient and
+// SSEClient for remote servers, and the Links a Listener hands out, one per
+// host session, for hosts that speak Streamable HTTP to the bridge.
+//
+// Over HTTP a message carries more than its bytes: Related says which
+// request's response stream it came on (the Listener puts it back on that
+// request's stream), and Status the HTTP error status a client Link made
+// an error response of (the Listener answers the host's POST with it).
+// A client Link answers every request the server will not: an HTTP error,
+// a refused connection or a stream that ended early becomes a JSON-RPC
+// error response from Read, so the host always gets one.
 package link

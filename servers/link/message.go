@@ -21,6 +21,12 @@ type Message struct {
 	// Related is the id of the request whose HTTP response carried this
 	// message, where the transport can tell; nil otherwise.
 	Related json.RawMessage
+	// Status is, for an error response a client Link made of an HTTP
+	// error status (4xx, 5xx), that status; 0 otherwise. The Listener
+	// answers the host's POST with it, since from revision 2026-07-28 on
+	// the status means something (400 for an unsupported version, 404 for
+	// an unknown method).
+	Status int
 }
 
 // Parse reads the envelope of one message, in one pass over its top

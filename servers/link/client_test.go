@@ -1,0 +1,585 @@
+package link
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+)
+
+// fakeServer is a Streamable HTTP server whose answers the tests choose by
+// the method they POST.
+type fakeServer struct {
+	t       *testing.T
+	getCode int // status for GET; 0 = an event stream
+
+	mu      sync.Mutex
+	headers []http.Header // of every POST, in order
+	deletes []string      // session ids DELETE carried
+	gets    chan http.Header
+}
+
+func newFakeServer(t *testing.T, getCode int) (*fakeServer, *httptest.Server) {
+	f := &fakeServer{t: t, getCode: getCode, gets: make(chan http.Header, 4)}
+	return f, httptest.NewServer(f)
+}
+
+func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodDelete:
+		f.mu.Lock()
+		f.deletes = append(f.deletes, r.Header.Get(headerSession))
+		f.mu.Unlock()
+		return
+	case http.MethodGet:
+		f.gets <- r.Header.Clone()
+		if f.getCode != 0 {
+			w.WriteHeader(f.getCode)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "id: g1\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+		return
+	}
+	f.mu.Lock()
+	f.headers = append(f.headers, r.Header.Clone())
+	f.mu.Unlock()
+	body, _ := io.ReadAll(r.Body)
+	m, err := Parse(body)
+	if err != nil {
+		http.Error(w, err.Error(), 400)
+		return
+	}
+	resp := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"ok":  true}}`
+	switch m.Method {
+	case "initialize":
+		w.Header().Set(headerSession, "sess-1")
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"protocolVersion":"2025-06-18"}}`)
+	case "json":
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, resp)
+	case "batch":
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `[{"jsonrpc":"2.0","method":"notifications/message","params":{}}, `+resp+`]`)
+	case "sse":
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, ": keep-alive\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\ndata: \"params\":{}}\n\ndata: "+resp+"\n\n")
+	case "unanswered":
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n")
+	case "big":
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"id\":"+string(m.ID)+",\"result\":\""+strings.Repeat("x", MaxMessage)+"\"}\n\ndata: "+resp+"\n\n")
+	case "refused":
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"error":{"code":-32602,"message":"unsupported"}}`)
+	case "nullid":
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"jsonrpc":"2.0","id":null,"error":{"code":-32020,"message":"mismatch"}}`)
+	case "fail":
+		http.Error(w, strings.Repeat("broken ", 1000), http.StatusInternalServerError)
+	case "gone":
+		http.Error(w, "no such session", http.StatusNotFound)
+	default:
+		w.WriteHeader(http.StatusAccepted)
+	}
+}
+
+func request(t *testing.T, id int, method string) Message {
+	t.Helper()
+	m, err := Parse([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{}}`, id, method)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func notification(t *testing.T, method string) Message {
+	t.Helper()
+	m, err := Parse([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":%q}`, method)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// readUntil reads messages until one answers id, returning all read.
+func readUntil(t *testing.T, l Link, id string) []Message {
+	t.Helper()
+	var got []Message
+	for {
+		m, err := l.Read()
+		if err != nil {
+			var bad *BadMessage
+			if errors.As(err, &bad) {
+				got = append(got, Message{Raw: json.RawMessage(`"bad"`)})
+				continue
+			}
+			t.Fatalf("Read: %v (after %d messages)", err, len(got))
+		}
+		got = append(got, m)
+		if m.IsResponse() && m.Key() == id {
+			return got
+		}
+	}
+}
+
+func TestStreamableClientResponses(t *testing.T) {
+	defer leaktest.Check(t)()
+	_, ts := newFakeServer(t, http.StatusMethodNotAllowed)
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, map[string]string{"Authorization": "Bearer x"}, hc)
+	defer c.Close()
+	ctx := context.Background()
+	tests := []struct {
+		method string
+		want   []string // what Read returns, in order: methods, "response", "error: …", "bad"
+		status int      // the last message's Status
+	}{
+		{"json", []string{"response"}, 0},
+		{"batch", []string{"notifications/message", "response"}, 0},
+		{"sse", []string{"notifications/progress", "response"}, 0},
+		{"unanswered", []string{"notifications/progress", "error: the server's event stream ended without a response"}, 0},
+		{"big", []string{"bad", "response"}, 0},
+		{"fail", []string{"error: server answered HTTP 500 Internal Server Error: broken broken"}, 500},
+		{"refused", []string{"error: {\"code\":-32602,\"message\":\"unsupported\"}"}, 400},
+		{"nullid", []string{"error: {\"code\":-32020,\"message\":\"mismatch\"},\"id\":17"}, 400},
+		{"accepted", []string{"error: server accepted the request (HTTP 202 Accepted) but sent no response"}, 0},
+	}
+	for i, tt := range tests {
+		t.Run(tt.method, func(t *testing.T) {
+			req := request(t, i+10, tt.method)
+			if err := c.Write(ctx, req); err != nil {
+				t.Fatal(err)
+			}
+			got := readUntil(t, c, req.Key())
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d messages, want %d: %s", len(got), len(tt.want), describe(got))
+			}
+			if st := got[len(got)-1].Status; st != tt.status {
+				t.Errorf("Status %d, want %d", st, tt.status)
+			}
+			for j, m := range got {
+				w := tt.want[j]
+				switch {
+				case w == "bad":
+					if string(m.Raw) != `"bad"` {
+						t.Errorf("message %d: %s, want a BadMessage", j, m.Raw)
+					}
+					continue
+				case w == "response":
+					if !strings.Contains(string(m.Raw), `"ok":  true`) {
+						t.Errorf("message %d: %s, want the server's bytes", j, m.Raw)
+					}
+				case strings.HasPrefix(w, "error: "):
+					if !strings.Contains(string(m.Raw), strings.TrimPrefix(w, "error: ")) || len(m.Raw) > 2*excerptSize+200 {
+						t.Errorf("message %d: %s, want an error with %q, bounded", j, m.Raw, w)
+					}
+				default:
+					if m.Method != w {
+						t.Errorf("message %d: %s, want %s", j, m.Raw, w)
+					}
+				}
+				if IDKey(m.Related) != req.Key() {
+					t.Errorf("message %d: Related %s, want %s", j, m.Related, req.ID)
+				}
+			}
+		})
+	}
+}
+
+func describe(ms []Message) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(string(m.Raw[:min(len(m.Raw), 200)]) + "\n")
+	}
+	return b.String()
+}
+
+func TestStreamableClientSession(t *testing.T) {
+	for _, getCode := range []int{0, http.StatusMethodNotAllowed} {
+		t.Run(fmt.Sprint("GET ", getCode), func(t *testing.T) {
+			defer leaktest.Check(t)()
+			f, ts := newFakeServer(t, getCode)
+			defer ts.Close()
+			hc := testHTTP()
+			defer hc.CloseIdleConnections()
+			c := NewStreamableClient(ts.URL, map[string]string{"X-Custom": "yes"}, hc)
+			ctx := context.Background()
+			init := request(t, 1, "initialize")
+			if err := c.Write(ctx, init); err != nil {
+				t.Fatal(err)
+			}
+			readUntil(t, c, "1")
+			if err := c.Write(ctx, notification(t, "notifications/initialized")); err != nil {
+				t.Fatal(err)
+			}
+			h := <-f.gets
+			if h.Get(headerSession) != "sess-1" || h.Get(headerVersion) != "2025-06-18" || h.Get("Accept") != "text/event-stream" {
+				t.Errorf("GET headers %v", h)
+			}
+			if getCode == 0 {
+				m, err := c.Read()
+				if err != nil || m.Method != "notifications/tools/list_changed" || m.Related != nil {
+					t.Errorf("GET stream: %s %v", m.Raw, err)
+				}
+			}
+			if err := c.Write(ctx, request(t, 2, "json")); err != nil {
+				t.Fatal(err)
+			}
+			readUntil(t, c, "2")
+			f.mu.Lock()
+			for i, h := range f.headers {
+				if h.Get("X-Custom") != "yes" || !strings.Contains(h.Get("Accept"), "text/event-stream") || !strings.Contains(h.Get("Accept"), "application/json") {
+					t.Errorf("POST %d headers %v", i, h)
+				}
+				if i > 0 && (h.Get(headerSession) != "sess-1" || h.Get(headerVersion) != "2025-06-18") {
+					t.Errorf("POST %d: session %q version %q", i, h.Get(headerSession), h.Get(headerVersion))
+				}
+			}
+			if h := f.headers[len(f.headers)-1]; h.Get(headerMethod) != "json" {
+				t.Errorf("Mcp-Method %q", h.Get(headerMethod))
+			}
+			f.mu.Unlock()
+			if err := c.Write(ctx, request(t, 3, "gone")); err != nil {
+				t.Fatal(err)
+			}
+			if got := readUntil(t, c, "3"); !strings.Contains(string(got[len(got)-1].Raw), "session sess-1 has expired") {
+				t.Errorf("404: %s", got[len(got)-1].Raw)
+			}
+			if err := c.Write(ctx, notification(t, "gone")); err == nil {
+				t.Error("a notification's 404: no error")
+			}
+			c.Close()
+			if _, err := c.Read(); err != io.EOF {
+				t.Errorf("Read after Close: %v", err)
+			}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if len(f.deletes) != 1 || f.deletes[0] != "sess-1" {
+				t.Errorf("DELETEs %q", f.deletes)
+			}
+		})
+	}
+}
+
+func TestStreamableClientVersionFromMeta(t *testing.T) {
+	defer leaktest.Check(t)()
+	f, ts := newFakeServer(t, 0)
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, nil, hc)
+	defer c.Close()
+	m, _ := Parse([]byte(`{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"échec","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	if err := c.Write(context.Background(), m); err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, c, `"a"`)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h := f.headers[0]
+	if h.Get(headerVersion) != "2026-07-28" || h.Get(headerMethod) != "tools/call" || h.Get(headerName) != "=?base64?w6ljaGVj?=" {
+		t.Errorf("headers %v", h)
+	}
+}
+
+func TestStreamableClientUnreachable(t *testing.T) {
+	defer leaktest.Check(t)()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	ln.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(url, nil, hc)
+	defer c.Close()
+	if err := c.Write(context.Background(), request(t, 7, "json")); err != nil {
+		t.Fatal(err)
+	}
+	got := readUntil(t, c, "7")
+	if !strings.Contains(string(got[0].Raw), "cannot reach the server") || !strings.Contains(string(got[0].Raw), `"code":-32000`) {
+		t.Errorf("got %s", got[0].Raw)
+	}
+	if err := c.Write(context.Background(), notification(t, "x")); err == nil {
+		t.Error("notification to nowhere: no error")
+	}
+}
+
+func TestStreamableClientResume(t *testing.T) {
+	defer leaktest.Check(t)()
+	resumed := make(chan string, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		if r.Method == http.MethodGet {
+			resumed <- r.Header.Get(headerLastEventID)
+			fmt.Fprint(w, "id: e2\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n")
+			return
+		}
+		fmt.Fprint(w, "id: e1\nretry: 1\ndata: \n\n")
+	}))
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, nil, hc)
+	defer c.Close()
+	if err := c.Write(context.Background(), request(t, 1, "slow")); err != nil {
+		t.Fatal(err)
+	}
+	got := readUntil(t, c, "1")
+	if len(got) != 1 || string(got[0].Related) != "1" || strings.Contains(string(got[0].Raw), "error") {
+		t.Errorf("got %s", describe(got))
+	}
+	if id := <-resumed; id != "e1" {
+		t.Errorf("Last-Event-ID %q", id)
+	}
+}
+
+func TestSSEClient(t *testing.T) {
+	defer leaktest.Check(t)()
+	posts := make(chan string, 4)
+	events := make(chan string, 4)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /sse", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: endpoint\ndata: /message?s=1\n\n")
+		w.(http.Flusher).Flush()
+		for {
+			select {
+			case e, ok := <-events:
+				if !ok {
+					return
+				}
+				fmt.Fprint(w, "event: message\ndata: "+e+"\n\n")
+				w.(http.Flusher).Flush()
+			case <-r.Context().Done():
+				return
+			}
+		}
+	})
+	mux.HandleFunc("POST /message", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(b), "refuse") {
+			http.Error(w, "no", http.StatusBadRequest)
+			return
+		}
+		posts <- r.URL.RawQuery + " " + string(b)
+		w.WriteHeader(http.StatusAccepted)
+	})
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewSSEClient(ts.URL+"/sse", nil, hc)
+	defer c.Close()
+	ctx := context.Background()
+	req := request(t, 1, "ping")
+	if err := c.Write(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	if p := <-posts; p != "s=1 "+string(req.Raw) {
+		t.Errorf("POST %q", p)
+	}
+	events <- `{"jsonrpc":"2.0","id":1,"result":{}}`
+	if m, err := c.Read(); err != nil || m.Key() != "1" {
+		t.Errorf("Read %s %v", m.Raw, err)
+	}
+	if err := c.Write(ctx, request(t, 2, "refuse")); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := c.Read(); err != nil || !strings.Contains(string(m.Raw), "HTTP 400") {
+		t.Errorf("refused: %s %v", m.Raw, err)
+	}
+	close(events)
+	if _, err := c.Read(); err != io.EOF {
+		t.Errorf("after the stream: %v", err)
+	}
+}
+
+func TestSSEClientForeignEndpoint(t *testing.T) {
+	defer leaktest.Check(t)()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "event: endpoint\ndata: http://evil.example/message\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewSSEClient(ts.URL, nil, hc)
+	defer c.Close()
+	if _, err := c.Read(); err == nil || !strings.Contains(err.Error(), "another origin") {
+		t.Errorf("Read: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := c.Write(ctx, notification(t, "x")); err == nil {
+		t.Error("Write to a refused endpoint: no error")
+	}
+}
+
+// testHTTP is a client of its own, whose idle connections a test can close
+// before it counts goroutines.
+func testHTTP() *http.Client { return &http.Client{Transport: &http.Transport{}} }
+
+// TestStreamableClientGetReconnects checks the standalone GET stream comes
+// back after the server drops it, resuming after the last event id.
+func TestStreamableClientGetReconnects(t *testing.T) {
+	defer leaktest.Check(t)()
+	gets := make(chan string, 4)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet:
+			gets <- r.Header.Get(headerLastEventID)
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, "id: e1\nretry: 1\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"n\"}\n\n")
+			w.(http.Flusher).Flush()
+			if r.Header.Get(headerLastEventID) != "" {
+				<-r.Context().Done() // the second stream stays
+			}
+		case http.MethodPost:
+			w.Header().Set(headerSession, "s")
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}))
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, nil, hc)
+	defer c.Close()
+	if err := c.Write(context.Background(), notification(t, "notifications/initialized")); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"", "e1"} {
+		if got := <-gets; got != want {
+			t.Errorf("Last-Event-ID %q, want %q", got, want)
+		}
+		if m, err := c.Read(); err != nil || m.Related != nil || !strings.HasPrefix(m.Method, "n") {
+			t.Errorf("Read %s %v", m.Raw, err)
+		}
+	}
+}
+
+// TestStreamableClientCancel checks a 2026-07-28 request is cancelled by
+// closing its stream, with no made-up answer and no POSTed notification.
+func TestStreamableClientCancel(t *testing.T) {
+	defer leaktest.Check(t)()
+	left := make(chan struct{})
+	posts := make(chan string, 4)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		posts <- string(b)
+		m, _ := Parse(b)
+		w.Header().Set("Content-Type", "text/event-stream")
+		if m.Method == "slow" {
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			close(left)
+			return
+		}
+		fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"id\":"+string(m.ID)+",\"result\":{}}\n\n")
+	}))
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, nil, hc)
+	defer c.Close()
+	ctx := context.Background()
+	slow, _ := Parse([]byte(`{"jsonrpc":"2.0","id":1,"method":"slow","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`))
+	if err := c.Write(ctx, slow); err != nil {
+		t.Fatal(err)
+	}
+	<-posts
+	cancelled, _ := Parse([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`))
+	if err := c.Write(ctx, cancelled); err != nil {
+		t.Fatal(err)
+	}
+	<-left
+	waitFor(t, func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.flights) == 0
+	})
+	if err := c.Write(ctx, request(t, 2, "quick")); err != nil {
+		t.Fatal(err)
+	}
+	if p := <-posts; !strings.Contains(p, "quick") {
+		t.Errorf("POSTed %s, want only the next request", p)
+	}
+	if m, err := c.Read(); err != nil || m.Key() != "2" || strings.Contains(string(m.Raw), "error") {
+		t.Errorf("Read %s %v, want the answer to 2 and nothing for 1", m.Raw, err)
+	}
+}
+
+// TestStreamableClientParamHeaders checks tools/call carries the
+// Mcp-Param-* headers its tool's schema asks for with x-mcp-header.
+func TestStreamableClientParamHeaders(t *testing.T) {
+	defer leaktest.Check(t)()
+	calls := make(chan http.Header, 1)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		m, _ := Parse(b)
+		w.Header().Set("Content-Type", "application/json")
+		switch m.Method {
+		case "tools/list":
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"tools":[{"name":"sql","inputSchema":{"type":"object","properties":{
+				"region":{"type":"string","x-mcp-header":"Region"},
+				"limit":{"type":"integer","x-mcp-header":"Limit"},
+				"dry":{"type":"boolean","x-mcp-header":"Dry"},
+				"ratio":{"type":"number","x-mcp-header":"Ratio"},
+				"bad":{"type":"string","x-mcp-header":"a b"},
+				"greeting":{"type":"string","x-mcp-header":"Greeting"},
+				"opts":{"type":"object","properties":{"tenant":{"type":"string","x-mcp-header":"Tenant"}}},
+				"list":{"type":"array","items":{"type":"object","properties":{"x":{"type":"string","x-mcp-header":"X"}}}}}}}]}}`)
+		case "tools/call":
+			calls <- r.Header.Clone()
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`)
+		}
+	}))
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, nil, hc)
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.Write(ctx, request(t, 1, "tools/list")); err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, c, "1")
+	call, _ := Parse([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sql","arguments":{"region":"us-west1","limit":42,"dry":false,"ratio":0.5,"bad":"x","greeting":"Hello, 世界","opts":{"tenant":"acme"},"list":[{"x":"y"}]}}}`))
+	if err := c.Write(ctx, call); err != nil {
+		t.Fatal(err)
+	}
+	h := <-calls
+	readUntil(t, c, "2")
+	want := map[string]string{
+		"Mcp-Param-Region": "us-west1", "Mcp-Param-Limit": "42", "Mcp-Param-Dry": "false",
+		"Mcp-Param-Greeting": "=?base64?SGVsbG8sIOS4lueVjA==?=", "Mcp-Param-Tenant": "acme",
+		"Mcp-Param-Ratio": "", "Mcp-Param-X": "", "Mcp-Name": "sql",
+	}
+	for k, v := range want {
+		if got := h.Get(k); got != v {
+			t.Errorf("%s: %q, want %q", k, got, v)
+		}
+	}
+}

@@ -1,0 +1,287 @@
+package link
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"regexp"
+	"sync"
+	"time"
+)
+
+// Listener serves the MCP Streamable HTTP transport to hosts on this
+// machine and hands out one Link per host session. Hosts of revisions up
+// to 2025-11-25 start a session with initialize and get an Mcp-Session-Id;
+// hosts of 2026-07-28 have no sessions, so all their requests share one
+// Link, the sessionless one.
+type Listener struct {
+	ln      net.Listener
+	srv     *http.Server
+	log     *slog.Logger
+	accepts chan *hostSession
+	served  chan struct{} // closed when Serve has returned
+
+	once sync.Once
+	done chan struct{}
+
+	mu          sync.Mutex
+	sessions    map[string]*hostSession
+	sessionless *hostSession
+}
+
+// acceptBacklog is how many new sessions wait for Accept before their
+// hosts' POSTs wait too.
+const acceptBacklog = 16
+
+// sessionlessVersion is the first revision without sessions.
+const sessionlessVersion = "2026-07-28"
+
+// Listen starts serving on addr, which must be a loopback address:
+// 127.0.0.1, [::1] or localhost, with a port (0 picks one). ctx bounds
+// only the setting up. log nil means slog.Default().
+func Listen(ctx context.Context, addr string, log *slog.Logger) (*Listener, error) {
+	if err := checkListenAddr(addr); err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	l := &Listener{
+		ln: ln, log: log,
+		accepts:  make(chan *hostSession, acceptBacklog),
+		served:   make(chan struct{}),
+		done:     make(chan struct{}),
+		sessions: make(map[string]*hostSession),
+	}
+	l.srv = &http.Server{
+		Handler:           l,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+	}
+	go func() {
+		defer close(l.served)
+		l.srv.Serve(ln)
+	}()
+	return l, nil
+}
+
+// Addr is the address the Listener serves on.
+func (l *Listener) Addr() net.Addr { return l.ln.Addr() }
+
+// Accept waits for the next host session and returns its Link. After
+// Close it returns net.ErrClosed.
+func (l *Listener) Accept() (Link, error) {
+	select {
+	case s := <-l.accepts:
+		return s, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// Close stops serving and ends every session.
+func (l *Listener) Close() error {
+	l.once.Do(func() {
+		close(l.done)
+		l.mu.Lock()
+		all := make([]*hostSession, 0, len(l.sessions)+1)
+		for _, s := range l.sessions {
+			all = append(all, s)
+		}
+		if l.sessionless != nil {
+			all = append(all, l.sessionless)
+		}
+		l.sessions, l.sessionless = nil, nil
+		l.mu.Unlock()
+		for _, s := range all {
+			s.end()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), deleteWait)
+		defer cancel()
+		if l.srv.Shutdown(ctx) != nil {
+			l.srv.Close()
+		}
+		<-l.served
+	})
+	return nil
+}
+
+// ServeHTTP checks that the request comes from this machine, then serves
+// the MCP endpoint.
+func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !loopbackHostHeader(r.Host) {
+		l.log.Warn("mcp request refused: Host is not loopback (DNS rebinding?)", "host", r.Host, "remote", r.RemoteAddr)
+		writeError(w, http.StatusForbidden, nil, codeInvalidRequest, "Host header is not a loopback name")
+		return
+	}
+	if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
+		l.log.Warn("mcp request refused: Origin is not loopback", "origin", o, "remote", r.RemoteAddr)
+		writeError(w, http.StatusForbidden, nil, codeInvalidRequest, "Origin is not a page on this machine")
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		l.servePost(w, r)
+	case http.MethodGet, http.MethodDelete:
+		sid := r.Header.Get(headerSession)
+		if sid == "" {
+			// Without a session there is neither a standalone stream nor
+			// anything to end, as in revision 2026-07-28.
+			w.Header().Set("Allow", http.MethodPost)
+			writeError(w, http.StatusMethodNotAllowed, nil, codeInvalidRequest, r.Method+" needs an Mcp-Session-Id")
+			return
+		}
+		s := l.lookup(sid)
+		if s == nil {
+			writeError(w, http.StatusNotFound, nil, codeInvalidRequest, "no such session")
+			return
+		}
+		if r.Method == http.MethodDelete {
+			s.Close()
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		if !acceptsEvents(r) {
+			writeError(w, http.StatusNotAcceptable, nil, codeInvalidRequest, "GET needs Accept: text/event-stream")
+			return
+		}
+		s.serveGet(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		writeError(w, http.StatusMethodNotAllowed, nil, codeInvalidRequest, "method not allowed")
+	}
+}
+
+// datedVersion matches the protocol versions that are dates.
+var datedVersion = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+func (l *Listener) servePost(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r.Body)
+	var bad *BadMessage
+	switch {
+	case errors.As(err, &bad):
+		writeError(w, http.StatusRequestEntityTooLarge, nil, codeInvalidRequest, bad.Error())
+		return
+	case err != nil:
+		writeError(w, http.StatusBadRequest, nil, codeParseError, "reading the request: "+err.Error())
+		return
+	}
+	ms, errs := parseBody(body)
+	if len(errs) > 0 {
+		writeError(w, http.StatusBadRequest, nil, codeParseError, errs[0].Error())
+		return
+	}
+	if len(ms) == 0 {
+		writeError(w, http.StatusBadRequest, nil, codeInvalidRequest, "an empty batch")
+		return
+	}
+	var s *hostSession
+	sid := r.Header.Get(headerSession)
+	v := r.Header.Get(headerVersion)
+	switch {
+	case sid != "":
+		if s = l.lookup(sid); s == nil {
+			writeError(w, http.StatusNotFound, nil, codeInvalidRequest, "no such session; it may have ended")
+			return
+		}
+	case hasInitialize(ms):
+		s = l.newSession()
+	case datedVersion.MatchString(v) && v < sessionlessVersion:
+		writeError(w, http.StatusBadRequest, nil, codeInvalidRequest, "Mcp-Session-Id header required after initialize")
+		return
+	default:
+		s = l.sessionlessLink()
+	}
+	if s == nil || !l.offer(r.Context(), s) {
+		writeError(w, http.StatusServiceUnavailable, nil, codeInvalidRequest, "the bridge is shutting down")
+		return
+	}
+	s.servePost(w, r, ms, bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")))
+}
+
+// hasInitialize reports whether ms holds an initialize request.
+func hasInitialize(ms []Message) bool {
+	for _, m := range ms {
+		if m.IsRequest() && m.Method == "initialize" {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *Listener) lookup(sid string) *hostSession {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.sessions[sid]
+}
+
+// newSession registers a session under a new random id; nil once closed.
+func (l *Listener) newSession() *hostSession {
+	id := rand.Text()
+	s := newHostSession(id, func() { l.remove(id) })
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sessions == nil {
+		return nil
+	}
+	l.sessions[id] = s
+	return s
+}
+
+// sessionlessLink returns the Link of the hosts without sessions; a new
+// one, not yet accepted, if there was none.
+func (l *Listener) sessionlessLink() *hostSession {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sessions == nil {
+		return nil
+	}
+	if l.sessionless == nil || l.sessionless.isDone() {
+		var s *hostSession
+		s = newHostSession("", func() {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			if l.sessionless == s {
+				l.sessionless = nil
+			}
+		})
+		l.sessionless = s
+	}
+	return l.sessionless
+}
+
+// offer hands a new session to Accept, once; it reports false when the
+// Listener closed or the host left first.
+func (l *Listener) offer(ctx context.Context, s *hostSession) bool {
+	if !s.claimOffer() {
+		return s.waitOffered(ctx, l.done)
+	}
+	select {
+	case l.accepts <- s:
+		s.markOffered()
+		return true
+	case <-l.done:
+	case <-ctx.Done():
+	}
+	s.Close()
+	return false
+}
+
+func (l *Listener) remove(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.sessions, id)
+}
+
+// String describes the Listener for logs.
+func (l *Listener) String() string { return fmt.Sprintf("mcp listener on http://%s", l.ln.Addr()) }
