@@ -248,7 +248,10 @@ func serverSuite(dir, url string, scenario ...string) (map[string]verdict, strin
 // ownHTTP names the scenarios that test the HTTP listener itself, which,
 // through the bridge, is the bridge's: it may do better than the server
 // there, but not fail a scenario the server passes.
-var ownHTTP = map[string]bool{"dns-rebinding-protection": true}
+var ownHTTP = map[string]bool{
+	"dns-rebinding-protection": true, // the Origin and Host checks
+	"server-session-lifecycle": true, // Mcp-Session-Id, DELETE, 404 after it
+}
 
 // TestBridgeTransparency runs every server scenario of the conformance
 // suite against server-everything over Streamable HTTP, directly and

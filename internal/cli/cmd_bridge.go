@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -32,6 +33,7 @@ const serverGrace = 250 * time.Millisecond
 func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr terminal) int {
 	fs := stderr.FlagSet("bridge")
 	t := addTargetFlags(fs)
+	listen := fs.String("listen", "", "serve the host over Streamable HTTP at this loopback `address` (127.0.0.1:PORT) instead of stdio")
 	name := fs.String("name", "", "the `name` the person knows the server by, such as its key in the host's config; windows show it first")
 	verbose := fs.Bool("v", false, "log each elicitation and connection step")
 	flags, command := splitCommand(args)
@@ -59,23 +61,60 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	if err != nil {
 		log.Warn("no way to the app's windows; elicitations go to the host if it takes them, else are answered cancel", "err", err)
 	}
+	opts := bridge.Options{Desk: desk, Log: log, Unshown: unshownRecorder(history.DefaultPath(xdg.DataHome), log)}
+	if *listen != "" {
+		return serveBridge(ctx, *listen, cfg, opts, stderr)
+	}
 	server, done, err := dialUpstream(cfg, stderr.w, log)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
 		return 1
 	}
 	defer done()
-	s := bridge.New(link.NewLines(stdin, stdout), server, bridge.Options{
-		Info: endpoint.Bridged{ID: rand.Text(), Server: cfg.Name, Target: cfg.Target(), Since: time.Now()},
-		Desk: desk, Log: log, Unshown: unshownRecorder(history.DefaultPath(xdg.DataHome), log),
-	})
-	err = s.Run(ctx)
+	err = bridge.New(link.NewLines(stdin, stdout), server, withSession(opts, cfg)).Run(ctx)
 	switch {
 	case errors.Is(err, bridge.ErrHostGone), errors.Is(err, context.Canceled):
 		return 0
 	default:
 		stderr.Linef("elicitdesk bridge: %s", err)
 		return 1
+	}
+}
+
+// withSession returns opts for a new session with the server of cfg.
+func withSession(opts bridge.Options, cfg config.Server) bridge.Options {
+	opts.Info = endpoint.Bridged{ID: rand.Text(), Server: cfg.Name, Target: cfg.Target(), Since: time.Now()}
+	return opts
+}
+
+// serveBridge serves hosts over Streamable HTTP at addr until ctx ends:
+// each host session gets a session of its own with the server of cfg.
+func serveBridge(ctx context.Context, addr string, cfg config.Server, opts bridge.Options, stderr terminal) int {
+	l, err := link.Listen(ctx, addr, opts.Log)
+	if err != nil {
+		stderr.Linef("elicitdesk bridge: %s", err)
+		return 1
+	}
+	stderr.Linef("elicitdesk bridge: serving MCP at http://%s/mcp for %s", l.Addr(), cfg.Name)
+	context.AfterFunc(ctx, func() { l.Close() })
+	var sessions sync.WaitGroup
+	defer sessions.Wait()
+	for {
+		host, err := l.Accept()
+		if err != nil {
+			return 0 // closed: ctx ended
+		}
+		sessions.Go(func() {
+			server, done, err := dialUpstream(cfg, stderr.w, opts.Log)
+			if err != nil {
+				opts.Log.Warn("cannot reach the server for a new host session", "err", err)
+				host.Close()
+				return
+			}
+			defer done()
+			err = bridge.New(host, server, withSession(opts, cfg)).Run(ctx)
+			opts.Log.Debug("host session ended", "reason", err)
+		})
 	}
 }
 
@@ -103,8 +142,10 @@ func dialUpstream(cfg config.Server, serverLog io.Writer, log *slog.Logger) (lin
 			return nil, nil, err
 		}
 		return link.NewLines(p.Stdout(), p.Stdin()), func() { p.Stop(serverGrace) }, nil
+	case config.TransportSSE:
+		return link.NewSSEClient(cfg.URL, cfg.Headers, nil), func() {}, nil
 	}
-	return nil, nil, errors.New("TODO: remote servers")
+	return link.NewStreamableClient(cfg.URL, cfg.Headers, nil), func() {}, nil
 }
 
 // noDesk is a desk when the endpoint cannot be found: no window.

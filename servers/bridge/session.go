@@ -283,7 +283,7 @@ func (s *Session) newID() json.RawMessage {
 // serverResponse hands a response to whoever waits for it: the bridge's
 // own request, or the host, unless the bridge answers for the server.
 func (s *Session) serverResponse(m link.Message) {
-	key := m.Key()
+	key := m.Answers()
 	s.mu.Lock()
 	if o := s.own[key]; o != nil {
 		delete(s.own, key)
@@ -329,7 +329,7 @@ func (s *Session) forHost(c *call, m link.Message) link.Message {
 		delete(s.shown, link.IDKey(c.token))
 		s.mu.Unlock()
 	}
-	if link.IDKey(c.hostID) != m.Key() {
+	if m.ID != nil && link.IDKey(c.hostID) != m.Key() { // a null id stays null: its stream says whose it is
 		m.Raw, m.ID = withID(m.Raw, c.hostID), c.hostID
 	}
 	m.Related = c.hostID

@@ -133,7 +133,7 @@ func readUntil(t *testing.T, l Link, id string) []Message {
 			t.Fatalf("Read: %v (after %d messages)", err, len(got))
 		}
 		got = append(got, m)
-		if m.IsResponse() && m.Key() == id {
+		if m.IsResponse() && m.Answers() == id {
 			return got
 		}
 	}
@@ -160,7 +160,7 @@ func TestStreamableClientResponses(t *testing.T) {
 		{"big", []string{"bad", "response"}, 0},
 		{"fail", []string{"error: server answered HTTP 500 Internal Server Error: broken broken"}, 500},
 		{"refused", []string{"error: {\"code\":-32602,\"message\":\"unsupported\"}"}, 400},
-		{"nullid", []string{"error: {\"code\":-32020,\"message\":\"mismatch\"},\"id\":17"}, 400},
+		{"nullid", []string{"error: {\"code\":-32020,\"message\":\"mismatch\"}}"}, 400},
 		{"accepted", []string{"error: server accepted the request (HTTP 202 Accepted) but sent no response"}, 0},
 	}
 	for i, tt := range tests {

@@ -2,6 +2,7 @@ package link
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"io"
@@ -109,7 +110,7 @@ func (s *hostSession) Write(ctx context.Context, m Message) error {
 	var st *stream
 	switch {
 	case m.IsResponse():
-		st = s.pending[m.Key()]
+		st = s.pending[m.Answers()]
 	case m.Related != nil:
 		st = s.pending[IDKey(m.Related)]
 	}
@@ -324,18 +325,23 @@ func (s *hostSession) streamTo(w http.ResponseWriter, r *http.Request, st *strea
 		h.Set("X-Accel-Buffering", "no")
 		w.WriteHeader(http.StatusOK)
 		committed = true
+		if s.id != "" {
+			// The priming event (SEP-1699): a host that loses the stream
+			// may come back on GET, where the answers still pending go.
+			io.WriteString(w, "id: "+rand.Text()+"\ndata: \n\n")
+		}
 	}
 	if want == nil {
 		commit()
 		rc.Flush()
 	}
 	write := func(m Message) bool {
-		if !committed && m.Status >= 400 && len(want) == 1 && m.IsResponse() && want[m.Key()] {
+		if !committed && m.Status >= 400 && len(want) == 1 && m.IsResponse() && want[m.Answers()] {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(m.Status)
 			w.Write(m.Raw)
-			delete(want, m.Key())
-			s.unregister(map[string]bool{m.Key(): true}, st)
+			delete(want, m.Answers())
+			s.unregister(map[string]bool{m.Answers(): true}, st)
 			return true
 		}
 		if !committed {
@@ -348,9 +354,9 @@ func (s *hostSession) streamTo(w http.ResponseWriter, r *http.Request, st *strea
 		if err != nil {
 			return false
 		}
-		if m.IsResponse() && want[m.Key()] {
-			delete(want, m.Key())
-			s.unregister(map[string]bool{m.Key(): true}, st)
+		if m.IsResponse() && want[m.Answers()] {
+			delete(want, m.Answers())
+			s.unregister(map[string]bool{m.Answers(): true}, st)
 		}
 		return true
 	}
@@ -398,8 +404,8 @@ func (s *hostSession) answerJSON(w http.ResponseWriter, r *http.Request, st *str
 	for len(want) > 0 {
 		select {
 		case m := <-st.out:
-			if m.IsResponse() && want[m.Key()] {
-				delete(want, m.Key())
+			if m.IsResponse() && want[m.Answers()] {
+				delete(want, m.Answers())
 				out, status = append(out, m.Raw), m.Status
 				continue
 			}

@@ -72,7 +72,8 @@ func hostReqAsync(t *testing.T, hc *http.Client, method, url, sid, body string, 
 	return ch
 }
 
-// nextData reads the next event's data from an event stream.
+// nextData reads the next event's data from an event stream, past the
+// priming event's empty data.
 func nextData(t *testing.T, br *bufio.Reader) string {
 	t.Helper()
 	for {
@@ -80,7 +81,7 @@ func nextData(t *testing.T, br *bufio.Reader) string {
 		if err != nil {
 			t.Fatalf("event stream: %v", err)
 		}
-		if d, ok := strings.CutPrefix(line, "data: "); ok {
+		if d, ok := strings.CutPrefix(line, "data: "); ok && strings.TrimSpace(d) != "" {
 			return strings.TrimSpace(d)
 		}
 	}

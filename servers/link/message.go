@@ -96,6 +96,16 @@ func (m Message) IsResponse() bool { return m.Method == "" }
 // Key is m's id in a form that compares equal for equal ids.
 func (m Message) Key() string { return IDKey(m.ID) }
 
+// Answers returns the key of the request a response answers: its id's,
+// or, for an error whose id the server left null, that of the request
+// whose HTTP response carried it (Related).
+func (m Message) Answers() string {
+	if m.ID == nil && m.Related != nil {
+		return IDKey(m.Related)
+	}
+	return m.Key()
+}
+
 // IDKey returns a raw id in a form that compares equal for equal ids,
 // whatever white space the sender put around them.
 func IDKey(id json.RawMessage) string {

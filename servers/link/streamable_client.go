@@ -305,9 +305,10 @@ func isSessionless(version string) bool {
 }
 
 // serverError is the JSON-RPC error response an HTTP error status's body
-// holds for request req, as the server wrote it; with req's id put in if
-// the server left it null, as servers do when they refuse a request
-// before reading it. It reports false if the body holds none.
+// holds for request req, as the server wrote it. Servers that refuse a
+// request before reading it leave its id null: such an error keeps its
+// bytes and answers req through Related. It reports false if the body
+// holds none.
 func serverError(body []byte, req Message) (Message, bool) {
 	m, err := Parse(bytes.TrimSpace(body))
 	if err != nil || !m.IsResponse() {
@@ -316,17 +317,8 @@ func serverError(body []byte, req Message) (Message, bool) {
 	if m.ID != nil {
 		return m, m.Key() == req.Key()
 	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(m.Raw, &fields) != nil || fields["error"] == nil {
-		return Message{}, false
-	}
-	fields["id"] = req.ID
-	raw, err := json.Marshal(fields)
-	if err != nil {
-		return Message{}, false
-	}
-	m, err = Parse(raw)
-	return m, err == nil
+	m.Related = req.ID
+	return m, true
 }
 
 // maxErrorBody bounds how much of an error status's body is read.
