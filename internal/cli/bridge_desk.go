@@ -47,16 +47,23 @@ func newAppDesk(path string, app []string, log *slog.Logger) *appDesk {
 }
 
 func (d *appDesk) Ask(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
-	c, err := d.connect(ctx, true)
-	if err != nil {
-		return nil, err
+	// A connection found broken before the question was shown (the app
+	// quit since the last one) is dropped and the app reached again, once.
+	for tries := 0; ; tries++ {
+		c, err := d.connect(ctx, true)
+		if err != nil {
+			return nil, err
+		}
+		sent := time.Now()
+		answer, err := c.Elicit(ctx, q)
+		if !errors.Is(err, endpoint.ErrDisconnected) || ctx.Err() != nil {
+			return answer, err
+		}
+		d.drop(c)
+		if tries > 0 || time.Since(sent) > time.Second {
+			return nil, err // the app went away while the person saw the question
+		}
 	}
-	answer, err := c.Elicit(ctx, q)
-	var refused *endpoint.Error
-	if err != nil && ctx.Err() == nil && !errors.As(err, &refused) {
-		d.drop(c) // the app went away: the next question starts it again
-	}
-	return answer, err
 }
 
 func (d *appDesk) Complete(x endpoint.Completion) {
@@ -100,7 +107,11 @@ func (d *appDesk) list(c *endpoint.Client, id string) {
 	ctx, cancel := context.WithCancel(a.ctx)
 	a.cancel = cancel
 	d.sessions[id] = a
-	go c.Bridge(ctx, a.info)
+	go func() {
+		if err := c.Bridge(ctx, a.info); errors.Is(err, endpoint.ErrDisconnected) {
+			d.drop(c) // the app quit: the next question starts it again
+		}
+	}()
 }
 
 // connect returns the client of the running app, dialling it if need be.

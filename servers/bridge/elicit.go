@@ -45,6 +45,9 @@ func (s *Session) elicit(m link.Message) {
 		}
 		s.toServer(result(m.ID, cancelAnswer))
 	default:
+		if gjson.GetBytes(answer, "action").String() != "accept" {
+			s.markOurs(urlID, false) // no completion will follow
+		}
 		s.toServer(result(m.ID, answer))
 	}
 }
@@ -92,7 +95,10 @@ func (s *Session) ask(ctx context.Context, params json.RawMessage, waiting []*ca
 		}
 		return cancelAnswer, nil
 	default:
-		msg := fmt.Sprintf("Elicit Desk went away before the person answered (%v); the server was told cancel", err)
+		msg := fmt.Sprintf("the elicitation could not be asked in Elicit Desk (%v); the server was told cancel", err)
+		if errors.Is(err, endpoint.ErrDisconnected) {
+			msg = fmt.Sprintf("Elicit Desk went away before the person answered (%v); the server was told cancel", err)
+		}
 		s.opts.Log.Warn(msg)
 		s.toHost(notification("notifications/message", map[string]any{"level": "warning", "logger": "elicitdesk", "data": msg}, nil))
 		return cancelAnswer, nil

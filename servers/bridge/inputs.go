@@ -52,8 +52,13 @@ func (s *Session) answerInputs(c *call, res link.Message) {
 			return
 		}
 		params, err := sjson.SetBytes([]byte(gjson.GetBytes(c.req.Raw, "params").Raw), "inputResponses", answers)
-		if err == nil && r.Get("requestState").Exists() {
-			params, err = sjson.SetBytes(params, "requestState", r.Get("requestState").String())
+		if err == nil {
+			// The state as the server wrote it; none if it gave none (mrtr).
+			if st := r.Get("requestState"); st.Exists() {
+				params, err = sjson.SetRawBytes(params, "requestState", []byte(st.Raw))
+			} else {
+				params, err = sjson.DeleteBytes(params, "requestState")
+			}
 		}
 		if err != nil {
 			s.toHost(failure(c.hostID, rpcError{Code: codeInvalidRequest, Message: fmt.Sprintf("cannot retry the request with the answers: %v", err)}))

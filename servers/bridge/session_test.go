@@ -3,6 +3,7 @@ package bridge
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -252,7 +253,7 @@ func TestCancellation(t *testing.T) {
 func TestDeskGoesAway(t *testing.T) {
 	s := start(t, newDesk(), Options{})
 	s.server.send(`{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}`)
-	s.desk.question(t).answer <- answer{err: errors.New("connection reset")}
+	s.desk.question(t).answer <- answer{err: fmt.Errorf("%w: connection reset", endpoint.ErrDisconnected)}
 	if got, want := s.server.next(), `{"jsonrpc":"2.0","id":3,"result":{"action":"cancel"}}`; got != want {
 		t.Errorf("the server got %s, want %s", got, want)
 	}

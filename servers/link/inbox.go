@@ -62,16 +62,6 @@ func (b *inbox) close() {
 	})
 }
 
-// isDone reports whether end or close was called.
-func (b *inbox) isDone() bool {
-	select {
-	case <-b.done:
-		return true
-	default:
-		return false
-	}
-}
-
 func (b *inbox) read() (Message, error) {
 	select {
 	case <-b.done:
