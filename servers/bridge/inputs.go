@@ -42,13 +42,13 @@ func (s *Session) answerInputs(c *call, res link.Message) {
 		answers, rest, err := s.answerElicitations(ctx, c, r.Get("inputRequests"))
 		switch {
 		case errors.Is(err, errToHost):
-			s.toHost(s.forHost(c, res))
+			s.finish(c, res)
 			return
 		case err != nil:
 			return // the host cancelled, or the session is over
 		case len(rest) > 0:
 			s.keepAnswers(r.Get("requestState").String(), answers)
-			s.toHost(s.forHost(c, withoutInputs(res, answers)))
+			s.finish(c, withoutInputs(res, answers))
 			return
 		}
 		params, err := sjson.SetBytes([]byte(gjson.GetBytes(c.req.Raw, "params").Raw), "inputResponses", answers)
@@ -68,7 +68,7 @@ func (s *Session) answerInputs(c *call, res link.Message) {
 			return
 		}
 	}
-	s.toHost(s.forHost(c, res))
+	s.finish(c, res)
 }
 
 // answerElicitations asks the person each elicitation of inputs, in the
@@ -180,19 +180,43 @@ func (s *Session) mergeAnswers(raw json.RawMessage) json.RawMessage {
 	return out
 }
 
+// busyCall is a host request the bridge answers for the server.
+type busyCall struct {
+	call   *call
+	cancel context.CancelCauseFunc
+}
+
 // working marks c as answered by the bridge until done is called: the
 // host's notifications/cancelled for it ends ctx.
 func (s *Session) working(c *call) (ctx context.Context, done func()) {
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	key := link.IDKey(c.hostID)
 	s.mu.Lock()
-	s.busy[key] = cancel
+	s.busy[key] = &busyCall{call: c, cancel: cancel}
 	s.mu.Unlock()
 	return ctx, func() {
 		s.mu.Lock()
-		delete(s.busy, key)
+		if b := s.busy[key]; b != nil && b.call == c {
+			delete(s.busy, key)
+		}
 		s.mu.Unlock()
 		cancel(nil)
+	}
+}
+
+// finish gives the host the answer to c unless the session already
+// answered it (the server went away): the host gets one answer only.
+func (s *Session) finish(c *call, m link.Message) {
+	key := link.IDKey(c.hostID)
+	s.mu.Lock()
+	b := s.busy[key]
+	mine := b != nil && b.call == c
+	if mine {
+		delete(s.busy, key)
+	}
+	s.mu.Unlock()
+	if mine {
+		s.toHost(s.forHost(c, m))
 	}
 }
 
@@ -202,11 +226,11 @@ func (s *Session) working(c *call) (ctx context.Context, done func()) {
 func (s *Session) cancelWork(m link.Message) bool {
 	key := link.IDKey(json.RawMessage(gjson.GetBytes(m.Raw, "params.requestId").Raw))
 	s.mu.Lock()
-	cancel := s.busy[key]
+	b := s.busy[key]
 	s.mu.Unlock()
-	if cancel == nil {
+	if b == nil {
 		return false
 	}
-	cancel(errors.New("the host cancelled the request"))
+	b.cancel(errors.New("the host cancelled the request"))
 	return true
 }

@@ -54,7 +54,7 @@ type Session struct {
 	urls    map[string]chan struct{}              // URL elicitations of -32042 errors awaiting completion, by elicitationId
 	ourURLs map[string]bool                       // elicitationIds the desk showed
 	shown   map[string]float64                    // the last progress the host saw, by token
-	busy    map[string]context.CancelCauseFunc    // host requests the bridge answers for the server, by host id
+	busy    map[string]*busyCall                  // host requests the bridge answers for the server, by host id
 	kept    map[string]map[string]json.RawMessage // answers for hosts' retries, by requestState
 	nextID  int
 }
@@ -85,7 +85,7 @@ func New(host, server link.Link, opts Options) *Session {
 		host: host, server: server, opts: opts, info: opts.Info,
 		calls: map[string]*call{}, own: map[string]*ownRequest{}, asked: map[string]context.CancelCauseFunc{},
 		urls: map[string]chan struct{}{}, ourURLs: map[string]bool{}, shown: map[string]float64{},
-		busy: map[string]context.CancelCauseFunc{}, kept: map[string]map[string]json.RawMessage{},
+		busy: map[string]*busyCall{}, kept: map[string]map[string]json.RawMessage{},
 	}
 }
 
@@ -358,6 +358,10 @@ func (s *Session) failCalls(cause error) {
 	s.mu.Lock()
 	calls := s.calls
 	s.calls = map[string]*call{}
+	for key, b := range s.busy { // their work ends with the session, unanswered
+		calls["busy "+key] = b.call
+	}
+	s.busy = map[string]*busyCall{}
 	s.mu.Unlock()
 	for _, c := range calls {
 		s.toHost(failure(c.hostID, rpcError{Code: codeServerGone, Message: cause.Error() + " before answering"}))

@@ -352,3 +352,21 @@ func TestURLRequired(t *testing.T) {
 		t.Errorf("the desk heard of completions %v", s.desk.done)
 	}
 }
+
+// TestServerGoesAwayMidRetry answers the host's request the bridge was
+// retrying when the server went away.
+func TestServerGoesAwayMidRetry(t *testing.T) {
+	s := start(t, newDesk(), Options{})
+	s.host.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`)
+	s.server.next()
+	s.server.send(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"x":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}}}}`)
+	s.desk.question(t).answer <- answer{raw: cancelAnswer}
+	s.server.next() // the retry
+	s.server.w.Close()
+	if got := s.host.next(); gjson.Get(got, "id").Int() != 1 || gjson.Get(got, "error.code").Int() != codeServerGone {
+		t.Errorf("the host got %s, want an error for its call", got)
+	}
+	s.host.closed()
+	<-s.ended
+	s.ended <- nil
+}

@@ -33,7 +33,7 @@ func (s *Session) answerURLRequired(c *call, m link.Message) {
 		if err != nil || gjson.GetBytes(answer, "action").String() != "accept" {
 			s.forget(id)
 			if ctx.Err() == nil {
-				s.toHost(s.forHost(c, m))
+				s.finish(c, m)
 			}
 			return
 		}
@@ -48,7 +48,7 @@ func (s *Session) answerURLRequired(c *call, m link.Message) {
 	if err != nil {
 		return
 	}
-	s.toHost(s.forHost(c, res))
+	s.finish(c, res)
 }
 
 // forget stops waiting for a URL elicitation's completion.
