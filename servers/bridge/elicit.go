@@ -129,7 +129,7 @@ func (s *Session) waitingCalls(related json.RawMessage) []*call {
 // cancelAsk ends the question of a server's request it cancelled; it
 // reports whether the request was at the desk.
 func (s *Session) cancelAsk(m link.Message) bool {
-	key := link.IDKey(json.RawMessage(gjson.GetBytes(m.Raw, "params.requestId").Raw))
+	key := cancelled(m)
 	s.mu.Lock()
 	cancel := s.asked[key]
 	s.mu.Unlock()

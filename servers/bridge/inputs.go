@@ -224,7 +224,7 @@ func (s *Session) finish(c *call, m link.Message) {
 // it reports whether there was any. A request still with the server is
 // cancelled there by passing the notification on.
 func (s *Session) cancelWork(m link.Message) bool {
-	key := link.IDKey(json.RawMessage(gjson.GetBytes(m.Raw, "params.requestId").Raw))
+	key := cancelled(m)
 	s.mu.Lock()
 	b := s.busy[key]
 	s.mu.Unlock()

@@ -3,6 +3,8 @@ package bridge
 import (
 	"encoding/json"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
@@ -63,3 +65,9 @@ func notification(method string, params any, related json.RawMessage) link.Messa
 
 // cancelAnswer is the ElicitResult of an elicitation nobody answered.
 var cancelAnswer = json.RawMessage(`{"action":"cancel"}`)
+
+// cancelled returns the id key of the request a notifications/cancelled
+// gives up.
+func cancelled(m link.Message) string {
+	return link.IDKey(json.RawMessage(gjson.GetBytes(m.Raw, "params.requestId").Raw))
+}

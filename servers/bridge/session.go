@@ -134,7 +134,7 @@ func (s *Session) snapshot() endpoint.Bridged {
 	return s.info
 }
 
-// go runs f as part of the session's work.
+// spawn runs f as part of the session's work, which Run waits for.
 func (s *Session) spawn(f func()) {
 	s.tasks.Add(1)
 	go func() {
