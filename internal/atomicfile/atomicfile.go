@@ -15,6 +15,13 @@ import (
 // the system allows, its owner, since the rename would otherwise reset them;
 // a new file gets perm.
 func Write(path string, data []byte, perm fs.FileMode) error {
+	return WriteChecked(path, data, perm, nil)
+}
+
+// WriteChecked is Write that calls check, when it is not nil, just before
+// the rename, and writes nothing if it fails: the last moment to find that
+// another program changed the file since it was read.
+func WriteChecked(path string, data []byte, perm fs.FileMode, check func() error) error {
 	chain := LinkChain(path)
 	path = chain[len(chain)-1]
 	old, statErr := os.Stat(path)
@@ -37,6 +44,9 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && check != nil {
+		err = check()
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), path)

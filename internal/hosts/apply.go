@@ -1,0 +1,58 @@
+package hosts
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
+)
+
+// ErrChanged means the config changed after it was read, most likely
+// because its host wrote it: writing now would lose the host's change.
+var ErrChanged = errors.New("the file changed since it was read; nothing was written, so the host's change is kept (read it again and retry)")
+
+// BackupSuffix names the copy of a config kept beside it before an edit.
+const BackupSuffix = ".elicitdesk-backup"
+
+// Apply writes the plan: a backup of the file as read beside it, then the
+// edited file, atomically and keeping its mode. It writes nothing when the
+// plan changes nothing, or when the file cannot be written or no longer
+// holds what was read. It returns the backup's path.
+func (p *Plan) Apply() (backup string, err error) {
+	if len(p.Changes) == 0 {
+		return "", nil
+	}
+	c := p.Config
+	unchanged := func() error {
+		now, err := os.ReadFile(c.Path)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(now, c.data) {
+			return fmt.Errorf("%s: %w", c.Path, ErrChanged)
+		}
+		return nil
+	}
+	if err := unchanged(); err != nil {
+		return "", err
+	}
+	f, err := os.OpenFile(c.Path, os.O_WRONLY, 0) // a read-only or locked file is refused before anything is written
+	if err != nil {
+		return "", fmt.Errorf("%s cannot be written: %w; nothing was changed", c.Path, errors.Unwrap(err))
+	}
+	f.Close()
+	info, err := os.Stat(c.Path)
+	if err != nil {
+		return "", err
+	}
+	backup = c.Path + BackupSuffix
+	if err := atomicfile.Write(backup, c.data, info.Mode().Perm()); err != nil {
+		return "", fmt.Errorf("cannot keep a backup of %s: %w; nothing was changed", c.Path, err)
+	}
+	if err := atomicfile.WriteChecked(c.Path, p.data, info.Mode().Perm(), unchanged); err != nil {
+		return "", err
+	}
+	return backup, nil
+}

@@ -1,0 +1,74 @@
+package hosts
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
+)
+
+// Config is a host's config file as read: its servers, and the bytes they
+// were read from, which every edit starts from.
+type Config struct {
+	Host Host
+	// Path is the file edits replace: Host.Config, or the file it links to.
+	Path    string
+	Servers []Server
+
+	data    []byte
+	entries []entry // where each of Servers is in data
+}
+
+// Found is a host whose config file exists, read or not.
+type Found struct {
+	Host   Host
+	Config *Config // nil when Err
+	Err    error
+}
+
+// Find reads the config of each host that has one. A file that exists but
+// cannot be read is found, with its error.
+func Find(hosts []Host) []Found {
+	var found []Found
+	for _, h := range hosts {
+		c, err := Read(h)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		found = append(found, Found{Host: h, Config: c, Err: err})
+	}
+	return found
+}
+
+// Read reads h's config. It fails, with the line to look at, when the
+// file is not valid in h's format or its server list is not an object
+// with one entry per name; an entry that cannot be routed only has Err set.
+func Read(h Host) (*Config, error) {
+	chain := atomicfile.LinkChain(h.Config)
+	path := chain[len(chain)-1]
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	parse := parseJSON
+	if h.Format == TOML {
+		parse = parseTOML
+	}
+	servers, entries, err := parse(h, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &Config{Host: h, Path: path, Servers: servers, data: data, entries: entries}, nil
+}
+
+// Server returns the entry called name.
+func (c *Config) Server(name string) (Server, bool) {
+	for _, s := range c.Servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Server{}, false
+}

@@ -1,0 +1,89 @@
+package hosts
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// entry is where one server's command line is in its config's bytes: all
+// that routing edits. The parser of each format fills it in.
+type entry struct {
+	cmd  span   // the command's string literal; empty for a remote entry
+	args *array // nil when the entry has no args
+	// A missing args member is added at addAt as addPrefix, then the array:
+	// the format's separator, indentation and key, so that it reads as if
+	// the host had written it.
+	addAt     int
+	addPrefix string
+}
+
+// span is the bytes [start, end) of a value.
+type span struct{ start, end int }
+
+// array is an array value: its elements, and the offset just past its "[".
+type array struct {
+	open  int
+	elems []span
+}
+
+func (s span) of(data []byte) string { return string(data[s.start:s.end]) }
+
+// quote writes s as a string literal that JSON and TOML read alike: JSON's
+// escapes are a subset of TOML's basic-string escapes.
+func quote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// elementSeparator is what goes between two new elements of a: the comma
+// and the whitespace its elements are already separated by, so that a
+// one-line array stays on one line and a tall one stays tall.
+func elementSeparator(data []byte, a *array) string {
+	switch len(a.elems) {
+	case 0:
+		return ", "
+	case 1:
+		if ws := leadingSpace(data[a.open:a.elems[0].start]); strings.Contains(ws, "\n") {
+			return "," + ws
+		}
+		return ", "
+	}
+	return "," + trailingSpace(data[a.elems[0].end:a.elems[1].start])
+}
+
+// lineIndent is the line break and indentation before the key whose
+// leading text is before: where a new key goes to line up with it, or a
+// space when the keys share a line.
+func lineIndent(before []byte) string {
+	i := bytes.LastIndexByte(before, '\n')
+	if i < 0 {
+		return " "
+	}
+	if i > 0 && before[i-1] == '\r' {
+		i--
+	}
+	return leadingSpace(before[i:])
+}
+
+// leadingSpace is the whitespace b starts with.
+func leadingSpace(b []byte) string {
+	return string(b[:len(b)-len(bytes.TrimLeft(b, " \t\r\n"))])
+}
+
+// trailingSpace is the whitespace b ends with.
+func trailingSpace(b []byte) string {
+	return string(b[len(bytes.TrimRight(b, " \t\r\n")):])
+}
+
+// lineCol is the 1-based line and column of offset off in data.
+func lineCol(data []byte, off int) string {
+	off = min(off, len(data))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Sprintf("line %d, column %d", line, col)
+}

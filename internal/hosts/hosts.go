@@ -1,0 +1,105 @@
+// Package hosts finds the MCP hosts on this desktop (Claude Desktop,
+// Cursor, VS Code, Zed, Codex…) by their config files, lists the servers
+// each one runs, and routes them through `elicitdesk bridge` and back.
+//
+// A host's config is the person's file, written by the host too. Every
+// edit is therefore a minimal text edit at positions a parser reports, so
+// that comments, key order, indentation and every other key stay as they
+// were, and route followed by unroute gives the file back byte for byte.
+// A file that cannot be read exactly, or that changes while we write, is
+// refused whole: nothing is ever half-written.
+package hosts
+
+import (
+	"path/filepath"
+)
+
+// Format is the syntax of a host's config file.
+type Format string
+
+const (
+	JSON  Format = "json"  // strict JSON
+	JSONC Format = "jsonc" // JSON with comments and trailing commas
+	TOML  Format = "toml"
+)
+
+// Host is an MCP host that Elicit Desk knows, with where its config lives
+// on this machine.
+type Host struct {
+	ID     string // stable, for the command line: "claude-desktop"
+	Name   string // for people: "Claude Desktop"
+	Config string // the config file's path
+	Key    string // the top-level key (or TOML table) that holds its servers
+	Format Format
+}
+
+// Env is what the config paths depend on, so that tests can place a host
+// anywhere and every OS's path can be checked on any OS.
+type Env struct {
+	GOOS   string              // runtime.GOOS
+	Home   string              // the user's home directory
+	Getenv func(string) string // os.Getenv
+}
+
+// Known lists every host Elicit Desk knows, with its config path under env.
+// Each path is the one the host's own documentation gives for a user-level
+// MCP config; the hosts' projects keep per-project configs we leave alone.
+func Known(env Env) []Host {
+	home := func(elem ...string) string { return filepath.Join(append([]string{env.Home}, elem...)...) }
+	appConfig := env.configDir()
+	zed := filepath.Join(env.xdgConfig(), "zed") // Zed uses ~/.config/zed on macOS too
+	if env.GOOS == "windows" {
+		zed = filepath.Join(appConfig, "Zed")
+	}
+	claudeCode := home(".claude.json")
+	if dir := env.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		claudeCode = filepath.Join(dir, ".claude.json")
+	}
+	codex := home(".codex")
+	if dir := env.Getenv("CODEX_HOME"); dir != "" {
+		codex = dir
+	}
+	return []Host{
+		{"claude-desktop", "Claude Desktop", filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), "mcpServers", JSON},
+		{"claude-code", "Claude Code", claudeCode, "mcpServers", JSON},
+		{"cursor", "Cursor", home(".cursor", "mcp.json"), "mcpServers", JSON},
+		{"vscode", "VS Code", filepath.Join(appConfig, "Code", "User", "mcp.json"), "servers", JSONC},
+		{"windsurf", "Windsurf", home(".codeium", "windsurf", "mcp_config.json"), "mcpServers", JSON},
+		{"zed", "Zed", filepath.Join(zed, "settings.json"), "context_servers", JSONC},
+		{"codex", "Codex", filepath.Join(codex, "config.toml"), "mcp_servers", TOML},
+		{"lmstudio", "LM Studio", home(".lmstudio", "mcp.json"), "mcpServers", JSON},
+	}
+}
+
+// Lookup returns the host called id.
+func Lookup(hosts []Host, id string) (Host, bool) {
+	for _, h := range hosts {
+		if h.ID == id {
+			return h, true
+		}
+	}
+	return Host{}, false
+}
+
+// configDir is where desktop apps keep their settings, as os.UserConfigDir
+// says for env's OS.
+func (env Env) configDir() string {
+	switch env.GOOS {
+	case "windows":
+		if dir := env.Getenv("APPDATA"); dir != "" {
+			return dir
+		}
+		return filepath.Join(env.Home, "AppData", "Roaming")
+	case "darwin", "ios":
+		return filepath.Join(env.Home, "Library", "Application Support")
+	}
+	return env.xdgConfig()
+}
+
+// xdgConfig is $XDG_CONFIG_HOME, or ~/.config when it is unset or relative.
+func (env Env) xdgConfig() string {
+	if dir := env.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(dir) {
+		return dir
+	}
+	return filepath.Join(env.Home, ".config")
+}

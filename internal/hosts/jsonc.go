@@ -1,0 +1,159 @@
+package hosts
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/tailscale/hujson"
+
+	"github.com/elicitdesk/elicitdesk/servers/config"
+)
+
+// parseJSON reads a JSON or JSONC config with hujson, which keeps every
+// value's byte offsets, comments and trailing commas.
+func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
+	if h.Format == JSON {
+		var syntax *json.SyntaxError
+		if err := json.Unmarshal(data, new(any)); errors.As(err, &syntax) {
+			return nil, nil, fmt.Errorf("not valid JSON at %s: %v", lineCol(data, int(syntax.Offset)), syntax)
+		} else if err != nil {
+			return nil, nil, fmt.Errorf("not valid JSON: %v", err)
+		}
+	}
+	root, err := hujson.Parse(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("not valid JSON: %v", err)
+	}
+	top, ok := root.Value.(*hujson.Object)
+	if !ok {
+		return nil, nil, errors.New("not a JSON object")
+	}
+	list, err := member(data, top, h.Key)
+	if list == nil || err != nil {
+		return nil, nil, err // no servers key: no servers
+	}
+	obj, ok := list.Value.(*hujson.Object)
+	if !ok {
+		return nil, nil, fmt.Errorf("%q at %s is not an object", h.Key, lineCol(data, list.StartOffset))
+	}
+	names := make(map[string]int, len(obj.Members))
+	var servers []Server
+	var entries []entry
+	for _, m := range obj.Members {
+		name := m.Name.Value.(hujson.Literal).String()
+		if at, dup := names[name]; dup {
+			return nil, nil, fmt.Errorf("server %q is named twice in %q, at %s and %s; the host uses only one of them", name, h.Key, lineCol(data, at), lineCol(data, m.Name.StartOffset))
+		}
+		names[name] = m.Name.StartOffset
+		s, e := jsonServer(data, name, &m.Value)
+		servers, entries = append(servers, s), append(entries, e)
+	}
+	return servers, entries, nil
+}
+
+// member returns the value of obj's member key, or nil without one. A key
+// given twice is an error: hosts disagree on which one counts.
+func member(data []byte, obj *hujson.Object, key string) (*hujson.Value, error) {
+	var found *hujson.Value
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		if m.Name.Value.(hujson.Literal).String() != key {
+			continue
+		}
+		if found != nil {
+			return nil, fmt.Errorf("%q is given twice, at %s and %s; the host uses only one of them", key, lineCol(data, found.StartOffset), lineCol(data, m.Value.StartOffset))
+		}
+		found = &m.Value
+	}
+	return found, nil
+}
+
+// jsonServer reads one entry. Zed's older entries nest the command line as
+// "command": {"path", "args", "env"}; the rest put it in the entry itself.
+func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
+	s := Server{Name: name}
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		s.Err = fmt.Errorf("the entry at %s is not an object", lineCol(data, v.StartOffset))
+		return s, entry{}
+	}
+	line, cmdKey := obj, "command"
+	if c, err := member(data, obj, "command"); err == nil && c != nil {
+		if nested, ok := c.Value.(*hujson.Object); ok {
+			line, cmdKey = nested, "path"
+		}
+	}
+	var e entry
+	read := func(o *hujson.Object, key string, into any) {
+		val, err := member(data, o, key)
+		if val == nil || err != nil || s.Err != nil {
+			s.Err = firstError(s.Err, err)
+			return
+		}
+		if err := decodeJSON(*val, into); err != nil {
+			s.Err = fmt.Errorf("%q at %s: %v", key, lineCol(data, val.StartOffset), err)
+		}
+	}
+	read(line, cmdKey, &s.Command)
+	read(line, "args", &s.Args)
+	read(line, "env", &s.Env)
+	read(obj, "cwd", &s.Cwd)
+	var kind string
+	read(obj, "type", &kind)
+	read(obj, "url", &s.URL)
+	if s.URL == "" {
+		read(obj, "serverUrl", &s.URL) // Windsurf
+	}
+	read(obj, "headers", &s.Headers)
+	s.Transport = transport(kind, s.Command != "", s.URL != "")
+	if s.Err == nil && s.Transport == "" {
+		s.Err = fmt.Errorf("the entry at %s has neither a command nor a url", lineCol(data, v.StartOffset))
+	}
+	if s.Err != nil || s.Transport != config.TransportStdio {
+		return s, entry{}
+	}
+	cmd, _ := member(data, line, cmdKey)
+	e.cmd = span{cmd.StartOffset, cmd.EndOffset}
+	for _, m := range line.Members {
+		if m.Name.Value.(hujson.Literal).String() == cmdKey {
+			e.addAt = m.Value.EndOffset
+			e.addPrefix = "," + lineIndent(m.Name.BeforeExtra) + `"args": `
+		}
+	}
+	if args, _ := member(data, line, "args"); args != nil {
+		arr := args.Value.(*hujson.Array) // decoded as []string above
+		e.args = &array{open: args.StartOffset + 1}
+		for _, el := range arr.Elements {
+			e.args.elems = append(e.args.elems, span{el.StartOffset, el.EndOffset})
+		}
+	}
+	return s, e
+}
+
+// decodeJSON decodes a JSONC value as JSON.
+func decodeJSON(v hujson.Value, into any) error {
+	v = v.Clone()
+	v.Standardize()
+	return json.Unmarshal(v.Pack(), into)
+}
+
+// transport is how the host reaches an entry with the given "type".
+func transport(kind string, command, url bool) config.Transport {
+	switch {
+	case command:
+		return config.TransportStdio
+	case url && kind == "sse":
+		return config.TransportSSE
+	case url:
+		return config.TransportHTTP
+	}
+	return ""
+}
+
+func firstError(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,165 @@
+package hosts
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/elicitdesk/elicitdesk/servers/config"
+)
+
+// Plan is a set of edits to a host's config, made but not yet written, so
+// that a person can see what changes before it changes.
+type Plan struct {
+	Config  *Config
+	Changes []Change // the entries the plan rewrites
+	Skipped []Skip   // the entries it leaves alone, and why
+
+	data []byte // the whole file after the edits
+}
+
+// Change is one entry's command line before and after.
+type Change struct {
+	Server   string
+	From, To []string
+}
+
+// Skip is an entry a plan leaves alone.
+type Skip struct {
+	Server, Reason string
+}
+
+// Reasons an entry is left alone.
+const (
+	ReasonRemote   = "a remote server: routing it needs sign-in, which Elicit Desk does not do yet"
+	ReasonRouted   = "already routed through Elicit Desk"
+	ReasonUnrouted = "not routed through Elicit Desk"
+)
+
+// Route plans putting the named stdio servers (all when names is empty)
+// behind `exe bridge --`. An entry routed through another elicitdesk
+// binary is pointed at exe.
+func (c *Config) Route(exe string, names ...string) (*Plan, error) {
+	return c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
+		if s.Routed() {
+			if s.Command == exe {
+				return nil, nil, ReasonRouted
+			}
+			return []edit{{e.cmd, quote(exe)}}, append([]string{exe}, s.Args...), ""
+		}
+		return c.routeEdits(e, exe), append(append([]string{exe}, bridgeArgs()...), argvOf(s)...), ""
+	})
+}
+
+// Unroute plans giving the named routed servers (all when names is empty)
+// their own command lines back. What Route added is removed as it was
+// added, so the file comes back byte for byte.
+func (c *Config) Unroute(names ...string) (*Plan, error) {
+	return c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
+		argv, ok := s.Unrouted()
+		if !ok {
+			return nil, nil, ReasonUnrouted
+		}
+		return c.unrouteEdits(s, e), argv, ""
+	})
+}
+
+// plan applies rewrite to each named entry that can be rewritten.
+func (c *Config) plan(names []string, rewrite func(Server, entry) (edits []edit, to []string, skip string)) (*Plan, error) {
+	for _, n := range names {
+		if _, ok := c.Server(n); !ok {
+			return nil, fmt.Errorf("%s's config has no server %q", c.Host.Name, n)
+		}
+	}
+	p := &Plan{Config: c}
+	var edits []edit
+	for i, s := range c.Servers {
+		if len(names) > 0 && !slices.Contains(names, s.Name) {
+			continue
+		}
+		var reason string
+		switch {
+		case s.Err != nil:
+			reason = s.Err.Error()
+		case s.Transport != config.TransportStdio:
+			reason = ReasonRemote
+		default:
+			var es []edit
+			var to []string
+			if es, to, reason = rewrite(s, c.entries[i]); reason == "" {
+				edits = append(edits, es...)
+				p.Changes = append(p.Changes, Change{Server: s.Name, From: argvOf(s), To: to})
+			}
+		}
+		if reason != "" {
+			p.Skipped = append(p.Skipped, Skip{s.Name, reason})
+		}
+	}
+	p.data = applyEdits(c.data, edits)
+	return p, nil
+}
+
+// routeEdits move the command into the args, after "bridge", "--", as its
+// own literal, and put exe in its place. A missing args member is added in
+// compact form (no spaces), which an edit of an existing array never
+// writes: that is how unrouteEdits knows to remove it again.
+func (c *Config) routeEdits(e entry, exe string) []edit {
+	cmd := e.cmd.of(c.data)
+	head := make([]string, 0, 3)
+	for _, a := range bridgeArgs() {
+		head = append(head, quote(a))
+	}
+	head = append(head, cmd)
+	edits := []edit{{e.cmd, quote(exe)}}
+	switch {
+	case e.args == nil:
+		edits = append(edits, edit{span{e.addAt, e.addAt}, e.addPrefix + "[" + strings.Join(head, ",") + "]"})
+	case len(e.args.elems) == 0:
+		edits = append(edits, edit{span{e.args.open, e.args.open}, strings.Join(head, ", ")})
+	default:
+		sep := elementSeparator(c.data, e.args)
+		at := e.args.elems[0].start
+		edits = append(edits, edit{span{at, at}, strings.Join(head, sep) + sep})
+	}
+	return edits
+}
+
+// unrouteEdits undo routeEdits: the command's literal goes back from the
+// args, and what came before it in the args goes.
+func (c *Config) unrouteEdits(s Server, e entry) []edit {
+	k := slices.Index(s.Args, "--") + 1 // the command's element
+	elems := e.args.elems
+	cmd := elems[k].of(c.data)
+	edits := []edit{{e.cmd, cmd}}
+	added := e.addPrefix + "[" + strings.Join([]string{quote("bridge"), quote("--"), cmd}, ",") + "]"
+	switch {
+	case k == 2 && len(elems) == 3 && strings.HasPrefix(string(c.data[e.addAt:]), added):
+		edits = append(edits, edit{span{e.addAt, e.addAt + len(added)}, ""})
+	case len(elems) > k+1:
+		edits = append(edits, edit{span{elems[0].start, elems[k+1].start}, ""})
+	default:
+		edits = append(edits, edit{span{elems[0].start, elems[k].end}, ""})
+	}
+	return edits
+}
+
+// argvOf is the command line the host runs for s.
+func argvOf(s Server) []string { return append([]string{s.Command}, s.Args...) }
+
+// edit replaces the bytes at a span with text.
+type edit struct {
+	at   span
+	text string
+}
+
+// applyEdits returns data with edits made; they do not overlap.
+func applyEdits(data []byte, edits []edit) []byte {
+	slices.SortFunc(edits, func(a, b edit) int { return a.at.start - b.at.start })
+	out := make([]byte, 0, len(data)+64*len(edits))
+	prev := 0
+	for _, ed := range edits {
+		out = append(append(out, data[prev:ed.at.start]...), ed.text...)
+		prev = ed.at.end
+	}
+	return append(out, data[prev:]...)
+}

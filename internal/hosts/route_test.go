@@ -1,0 +1,282 @@
+package hosts
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/elicitdesk/elicitdesk/servers/config"
+)
+
+const (
+	exe    = "/opt/Elicit Desk/bin/elicitdesk"
+	oldExe = "/usr/local/bin/elicitdesk"
+)
+
+// sample is a host of the table whose config is a copy of the sample
+// under testdata/samples named for it.
+func sample(t *testing.T, id string) Host {
+	t.Helper()
+	h, ok := Lookup(Known(Env{GOOS: "linux", Home: "/home/x", Getenv: func(string) string { return "" }}), id)
+	if !ok {
+		t.Fatalf("no host %q", id)
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "samples", id+".*"))
+	if len(files) != 1 {
+		t.Fatalf("samples of %s: %v", id, files)
+	}
+	h.Config = filepath.Join(t.TempDir(), filepath.Base(h.Config))
+	copyFile(t, files[0], h.Config)
+	return h
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o640); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, h Host) *Config {
+	t.Helper()
+	c, err := Read(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// apply plans with plan on a fresh read of h's config and writes it.
+func apply(t *testing.T, h Host, plan func(*Config) (*Plan, error)) *Plan {
+	t.Helper()
+	p, err := plan(read(t, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func route(names ...string) func(*Config) (*Plan, error) {
+	return func(c *Config) (*Plan, error) { return c.Route(exe, names...) }
+}
+
+func unroute(names ...string) func(*Config) (*Plan, error) {
+	return func(c *Config) (*Plan, error) { return c.Unroute(names...) }
+}
+
+// TestRoundTrip routes every stdio server of each host's sample, checks
+// the host would now run each through the bridge with everything else
+// as it was, and unroutes them to get the same bytes back.
+func TestRoundTrip(t *testing.T) {
+	for _, h := range Known(Env{GOOS: "linux", Getenv: os.Getenv}) {
+		t.Run(h.ID, func(t *testing.T) {
+			h := sample(t, h.ID)
+			orig, _ := os.ReadFile(h.Config)
+			before := read(t, h)
+			stdio := 0
+			for _, s := range before.Servers {
+				if s.Err == nil && s.Transport == config.TransportStdio {
+					stdio++
+				}
+			}
+			p := apply(t, h, route())
+			if len(p.Changes) != stdio || stdio < 3 {
+				t.Fatalf("routed %d of %d stdio servers: %+v", len(p.Changes), stdio, p.Skipped)
+			}
+			after := read(t, h)
+			for i, s := range before.Servers {
+				got, want := after.Servers[i], s
+				if s.Err == nil && s.Transport == config.TransportStdio {
+					want.Command, want.Args = exe, append([]string{"bridge", "--", s.Command}, s.Args...)
+				}
+				if !reflect.DeepEqual(got.Entry(), want.Entry()) || (got.Err == nil) != (want.Err == nil) {
+					t.Errorf("after route %s:\n got %+v\nwant %+v", s.Name, got, want)
+				}
+			}
+			if again := apply(t, h, route()); len(again.Changes) != 0 {
+				t.Errorf("routing twice changed %+v", again.Changes)
+			}
+			apply(t, h, unroute())
+			if got, _ := os.ReadFile(h.Config); !bytes.Equal(got, orig) {
+				t.Errorf("unroute did not give the file back:\n%s", diff(orig, got))
+			}
+			if fi, _ := os.Stat(h.Config); fi.Mode().Perm() != 0o640 {
+				t.Errorf("mode %v, want 0640 kept", fi.Mode())
+			}
+			if backup, _ := os.ReadFile(h.Config + BackupSuffix); len(backup) == 0 {
+				t.Error("no backup beside the config")
+			}
+		})
+	}
+}
+
+// TestRouteOne routes servers one at a time, in an order unlike the
+// file's, and unroutes them in another: each edit only touches its entry.
+func TestRouteOne(t *testing.T) {
+	for _, id := range []string{"vscode", "zed", "codex"} {
+		t.Run(id, func(t *testing.T) {
+			h := sample(t, id)
+			orig, _ := os.ReadFile(h.Config)
+			var names []string
+			for _, s := range read(t, h).Servers {
+				if s.Err == nil && s.Transport == config.TransportStdio {
+					names = append(names, s.Name)
+				}
+			}
+			for _, n := range slices.Backward(names) {
+				if p := apply(t, h, route(n)); len(p.Changes) != 1 || p.Changes[0].Server != n {
+					t.Fatalf("route %s: %+v", n, p)
+				}
+			}
+			for i := range names {
+				n := names[(i+1)%len(names)]
+				apply(t, h, unroute(n))
+			}
+			if got, _ := os.ReadFile(h.Config); !bytes.Equal(got, orig) {
+				t.Errorf("not given back:\n%s", diff(orig, got))
+			}
+		})
+	}
+}
+
+// TestReroute points entries routed by an older binary at this one, and
+// still gives the original back.
+func TestReroute(t *testing.T) {
+	h := sample(t, "cursor")
+	orig, _ := os.ReadFile(h.Config)
+	apply(t, h, func(c *Config) (*Plan, error) { return c.Route(oldExe) })
+	p := apply(t, h, route())
+	if len(p.Changes) == 0 {
+		t.Fatal("re-route changed nothing")
+	}
+	for _, s := range read(t, h).Servers {
+		if s.Transport == config.TransportStdio && (s.Command != exe || !s.Routed()) {
+			t.Errorf("%s runs %s %q", s.Name, s.Command, s.Args)
+		}
+	}
+	apply(t, h, unroute())
+	if got, _ := os.ReadFile(h.Config); !bytes.Equal(got, orig) {
+		t.Errorf("not given back:\n%s", diff(orig, got))
+	}
+}
+
+// TestRefused: files that cannot be read exactly are refused whole, with
+// the line to look at; entries that cannot be routed are skipped, saying why.
+func TestRefused(t *testing.T) {
+	for _, tc := range []struct{ file, host, want string }{
+		{"duplicate-keys.json", "cursor", `server "github" is named twice`},
+		{"malformed.json", "cursor", "not valid JSON at line"},
+		{"malformed.toml", "codex", "not valid TOML at line"},
+	} {
+		h := sample(t, tc.host)
+		copyFile(t, filepath.Join("testdata", "samples", tc.file), h.Config)
+		if _, err := Read(h); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.file, err, tc.want)
+		}
+	}
+}
+
+func TestNotObject(t *testing.T) {
+	h := sample(t, "cursor")
+	copyFile(t, filepath.Join("testdata", "samples", "not-object.json"), h.Config)
+	orig, _ := os.ReadFile(h.Config)
+	p, err := read(t, h).Route(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Changes) != 1 || len(p.Skipped) < 4 {
+		t.Fatalf("changes %+v skipped %+v", p.Changes, p.Skipped)
+	}
+	for _, s := range p.Skipped {
+		if !strings.Contains(s.Reason, "line ") {
+			t.Errorf("%s: %q names no line", s.Server, s.Reason)
+		}
+	}
+	apply(t, h, route())
+	apply(t, h, unroute())
+	if got, _ := os.ReadFile(h.Config); !bytes.Equal(got, orig) {
+		t.Errorf("not given back:\n%s", diff(orig, got))
+	}
+}
+
+// TestChangedUnderUs: a host that writes its config between our read and
+// our write keeps its change; nothing of ours is written.
+func TestChangedUnderUs(t *testing.T) {
+	h := sample(t, "zed")
+	p, err := read(t, h).Route(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := []byte("{\"context_servers\": {}}\n")
+	os.WriteFile(h.Config, theirs, 0o640)
+	if _, err := p.Apply(); !errors.Is(err, ErrChanged) {
+		t.Fatalf("apply: %v, want ErrChanged", err)
+	}
+	if got, _ := os.ReadFile(h.Config); !bytes.Equal(got, theirs) {
+		t.Errorf("the host's change was lost: %s", got)
+	}
+}
+
+// TestSymlink edits the file a symlinked config points to, and keeps the link.
+func TestSymlink(t *testing.T) {
+	h := sample(t, "claude-desktop")
+	orig, _ := os.ReadFile(h.Config)
+	target := filepath.Join(t.TempDir(), "dotfiles.json")
+	os.Rename(h.Config, target)
+	if err := os.Symlink(target, h.Config); err != nil {
+		t.Skip(err)
+	}
+	apply(t, h, route())
+	if fi, err := os.Lstat(h.Config); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v", err)
+	}
+	if got, _ := os.ReadFile(target); bytes.Equal(got, orig) {
+		t.Fatal("the target was not edited")
+	}
+	apply(t, h, unroute())
+	if got, _ := os.ReadFile(target); !bytes.Equal(got, orig) {
+		t.Errorf("not given back:\n%s", diff(orig, got))
+	}
+}
+
+// TestReadOnly: a config the person made read-only is refused whole.
+func TestReadOnly(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes read-only files")
+	}
+	h := sample(t, "lmstudio")
+	orig, _ := os.ReadFile(h.Config)
+	os.Chmod(h.Config, 0o440)
+	p, err := read(t, h).Route(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(); err == nil || !strings.Contains(err.Error(), "cannot be written") {
+		t.Fatalf("apply: %v", err)
+	}
+	if got, _ := os.ReadFile(h.Config); !bytes.Equal(got, orig) {
+		t.Error("a read-only config was changed")
+	}
+}
+
+// diff shows the first difference between want and got.
+func diff(want, got []byte) string {
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
+	}
+	from := max(0, i-80)
+	return "want …" + string(want[from:min(len(want), i+80)]) + "\n got …" + string(got[from:min(len(got), i+80)])
+}

@@ -1,0 +1,60 @@
+package hosts
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/elicitdesk/elicitdesk/servers/config"
+)
+
+// Server is one entry of a host's server list, as the host would run it.
+type Server struct {
+	Name      string
+	Transport config.Transport
+	Command   string // stdio: the executable, the bridge's when routed
+	Args      []string
+	Env       map[string]string
+	Cwd       string
+	URL       string            // remote: the endpoint
+	Headers   map[string]string // remote: sent with every request
+	// Err says why the entry cannot be read or routed, with its line; the
+	// other fields are then only what could be read.
+	Err error
+}
+
+// Routed reports whether the host runs s through `elicitdesk bridge`.
+func (s Server) Routed() bool {
+	_, ok := s.Unrouted()
+	return ok
+}
+
+// Unrouted returns the command line a routed entry hands to the bridge:
+// what follows "--" in `elicitdesk bridge [FLAGS] -- COMMAND ARGS...`,
+// whichever elicitdesk binary the entry names.
+func (s Server) Unrouted() (argv []string, ok bool) {
+	name := strings.TrimSuffix(strings.ToLower(filepath.Base(s.Command)), ".exe")
+	if s.Transport != config.TransportStdio || name != "elicitdesk" || len(s.Args) == 0 || s.Args[0] != "bridge" {
+		return nil, false
+	}
+	i := slices.Index(s.Args, "--")
+	if i < 0 || i == len(s.Args)-1 {
+		return nil, false
+	}
+	return s.Args[i+1:], true
+}
+
+// bridgeArgs are the arguments that put command behind the bridge. The
+// host config's name is not passed: the bridge names the server from its
+// command and the server's own serverInfo.
+func bridgeArgs() []string { return []string{"bridge", "--"} }
+
+// Entry is s as an entry of Elicit Desk's own servers.json, for import:
+// a routed entry brings the server it routes, not the bridge.
+func (s Server) Entry() config.Server {
+	e := config.Server{Name: s.Name, Transport: s.Transport, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers}
+	if argv, ok := s.Unrouted(); ok {
+		e.Command, e.Args = argv[0], argv[1:]
+	}
+	return e
+}

@@ -1,0 +1,230 @@
+package hosts
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/elicitdesk/elicitdesk/servers/config"
+)
+
+// parseTOML reads a TOML config (Codex's): go-toml decodes the values and
+// checks the whole file, and its parser's ranges say where each value is.
+// Servers are [KEY.NAME] tables, or inline tables under [KEY].
+func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return nil, nil, fmt.Errorf("not valid TOML at line %d, column %d: %v", row, col, de)
+		}
+		return nil, nil, fmt.Errorf("not valid TOML: %v", err)
+	}
+	list, ok := doc[h.Key]
+	if !ok {
+		return nil, nil, nil
+	}
+	table, ok := list.(map[string]any)
+	if !ok {
+		return nil, nil, fmt.Errorf("%q is not a table", h.Key)
+	}
+	w := tomlWalk{data: data, key: h.Key, at: map[string]*entry{}}
+	w.walk()
+	var servers []Server
+	var entries []entry
+	for _, name := range w.order {
+		s := tomlServer(name, table[name])
+		e := *w.at[name]
+		if s.Err != nil || s.Transport != config.TransportStdio || e.cmd == (span{}) {
+			e = entry{}
+		}
+		servers, entries = append(servers, s), append(entries, e)
+	}
+	return servers, entries, nil
+}
+
+// tomlServer reads an entry from its decoded value.
+func tomlServer(name string, v any) Server {
+	s := Server{Name: name}
+	t, ok := v.(map[string]any)
+	if !ok {
+		s.Err = errors.New("the entry is not a table")
+		return s
+	}
+	var errs []error
+	get := func(key string, into any) {
+		if err := tomlValue(t[key], into); err != nil {
+			errs = append(errs, fmt.Errorf("%q %v", key, err))
+		}
+	}
+	get("command", &s.Command)
+	get("args", &s.Args)
+	get("env", &s.Env)
+	get("cwd", &s.Cwd)
+	get("url", &s.URL)
+	get("http_headers", &s.Headers)
+	s.Transport = transport("", s.Command != "", s.URL != "")
+	s.Err = errors.Join(errs...)
+	if s.Err == nil && s.Transport == "" {
+		s.Err = errors.New("the entry has neither a command nor a url")
+	}
+	return s
+}
+
+// tomlValue sets into from a decoded TOML value of the same shape; absent is fine.
+func tomlValue(v any, into any) error {
+	if v == nil {
+		return nil
+	}
+	switch into := into.(type) {
+	case *string:
+		s, ok := v.(string)
+		if !ok {
+			return errors.New("is not a string")
+		}
+		*into = s
+	case *[]string:
+		list, ok := v.([]any)
+		if !ok {
+			return errors.New("is not an array")
+		}
+		*into = make([]string, len(list))
+		for i, el := range list {
+			if (*into)[i], ok = el.(string); !ok {
+				return errors.New("holds a value that is not a string")
+			}
+		}
+	case *map[string]string:
+		t, ok := v.(map[string]any)
+		if !ok {
+			return errors.New("is not a table")
+		}
+		*into = make(map[string]string, len(t))
+		for k, el := range t {
+			if (*into)[k], ok = el.(string); !ok {
+				return errors.New("holds a value that is not a string")
+			}
+		}
+	}
+	return nil
+}
+
+// tomlWalk finds where each server's command and args are.
+type tomlWalk struct {
+	data  []byte
+	key   string
+	p     unstable.Parser
+	at    map[string]*entry
+	order []string
+}
+
+func (w *tomlWalk) walk() {
+	w.p.Reset(w.data)
+	var table []string
+	for w.p.NextExpression() {
+		n := w.p.Expression()
+		switch n.Kind {
+		case unstable.Table, unstable.ArrayTable:
+			table = keyParts(n.Key())
+			if len(table) >= 2 && table[0] == w.key {
+				w.entry(table[1])
+			}
+		case unstable.KeyValue:
+			w.keyValue(n, table, false)
+		}
+	}
+}
+
+// entry returns the entry called name, first seen now or before.
+func (w *tomlWalk) entry(name string) *entry {
+	e, ok := w.at[name]
+	if !ok {
+		e = &entry{}
+		w.at[name], w.order = e, append(w.order, name)
+	}
+	return e
+}
+
+// keyValue notes kv if it is a server's command or args; inline is true
+// inside an inline table, where a new member follows on the same line.
+func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
+	keys := kv.Key()
+	var last *unstable.Node
+	var parts []string
+	for keys.Next() {
+		last = keys.Node()
+		parts = append(parts, string(last.Data))
+	}
+	path := append(slices.Clone(table), parts...)
+	value := kv.Value()
+	if len(path) < 2 || path[0] != w.key {
+		return
+	}
+	e := w.entry(path[1])
+	if len(path) == 2 && value.Kind == unstable.InlineTable {
+		members := value.Children()
+		for members.Next() {
+			w.keyValue(members.Node(), path, true)
+		}
+		return
+	}
+	if len(path) != 3 {
+		return
+	}
+	switch path[2] {
+	case "command":
+		if value.Kind != unstable.String {
+			return
+		}
+		e.cmd = span{int(value.Raw.Offset), int(value.Raw.Offset + value.Raw.Length)}
+		prefix := string(w.data[kv.Raw.Offset:last.Raw.Offset]) + "args = " // a dotted key keeps its dots
+		if inline {
+			e.addAt, e.addPrefix = e.cmd.end, ", "+prefix
+			return
+		}
+		e.addAt = lineEnd(w.data, int(kv.Raw.Offset+kv.Raw.Length))
+		e.addPrefix = lineIndent(w.data[:kv.Raw.Offset]) + prefix
+		if e.addPrefix[0] == ' ' { // the file's first line
+			e.addPrefix = "\n" + prefix
+		}
+	case "args":
+		if value.Kind != unstable.Array {
+			return
+		}
+		end := int(kv.Raw.Offset + kv.Raw.Length)
+		e.args = &array{open: bytes.IndexByte(w.data[last.Raw.Offset:end], '[') + int(last.Raw.Offset) + 1}
+		elems := value.Children()
+		for elems.Next() {
+			if el := elems.Node(); el.Kind == unstable.String {
+				e.args.elems = append(e.args.elems, span{int(el.Raw.Offset), int(el.Raw.Offset + el.Raw.Length)})
+			}
+		}
+	}
+}
+
+// keyParts are the parts of a dotted key, unquoted.
+func keyParts(it unstable.Iterator) []string {
+	var parts []string
+	for it.Next() {
+		parts = append(parts, string(it.Node().Data))
+	}
+	return parts
+}
+
+// lineEnd is the offset of the line break ending the line that off is on,
+// after any comment: where a new line goes.
+func lineEnd(data []byte, off int) int {
+	i := bytes.IndexByte(data[off:], '\n')
+	if i < 0 {
+		return len(data)
+	}
+	if i > 0 && data[off+i-1] == '\r' {
+		i--
+	}
+	return off + i
+}
