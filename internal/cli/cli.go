@@ -20,6 +20,10 @@ const usage = `Usage:
   elicitdesk bridge [-name NAME] [-listen ADDR] [-v] TARGET
                                                 be a host's MCP server: pass everything to TARGET,
                                                 answer its elicitations in the app's windows
+  elicitdesk hosts [-json]                      list the MCP hosts found here (Claude, Cursor, VS Code…)
+                                                and their servers
+  elicitdesk hosts route|unroute HOST [SERVER...]
+                                                run a host's servers through the bridge, or not
   elicitdesk demo-server                        run the built-in demo MCP server on stdin/stdout
   elicitdesk history [-json] [-search TEXT] [-server NAME] [-outcome OUTCOME] [-limit N]
                                                 print the request history, newest first
@@ -55,6 +59,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCall(args[1:], out, errs)
 	case "history":
 		return runHistory(args[1:], out, errs)
+	case "hosts":
+		return runHosts(args[1:], out, errs)
 	case "help", "-h", "-help", "--help":
 		out.Linef(usage)
 		return 0

@@ -52,15 +52,25 @@ func Read(h Host) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	c, err := parse(h, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	c.Path = path
+	return c, nil
+}
+
+// parse reads data as h's config.
+func parse(h Host, data []byte) (*Config, error) {
 	parse := parseJSON
 	if h.Format == TOML {
 		parse = parseTOML
 	}
 	servers, entries, err := parse(h, data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	return &Config{Host: h, Path: path, Servers: servers, data: data, entries: entries}, nil
+	return &Config{Host: h, Servers: servers, data: data, entries: entries}, nil
 }
 
 // Server returns the entry called name.

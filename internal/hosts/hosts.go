@@ -11,7 +11,9 @@
 package hosts
 
 import (
+	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // Format is the syntax of a host's config file.
@@ -102,4 +104,10 @@ func (env Env) xdgConfig() string {
 		return dir
 	}
 	return filepath.Join(env.Home, ".config")
+}
+
+// Here is the Env of this process's user.
+func Here() Env {
+	home, _ := os.UserHomeDir()
+	return Env{GOOS: runtime.GOOS, Home: home, Getenv: os.Getenv}
 }

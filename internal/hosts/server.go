@@ -1,9 +1,7 @@
 package hosts
 
 import (
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -30,11 +28,11 @@ func (s Server) Routed() bool {
 }
 
 // Unrouted returns the command line a routed entry hands to the bridge:
-// what follows "--" in `elicitdesk bridge [FLAGS] -- COMMAND ARGS...`,
-// whichever elicitdesk binary the entry names.
+// what follows "--" in `ELICITDESK bridge [FLAGS] -- COMMAND ARGS...`. The
+// entry is known by its arguments alone, so that one routed by a binary
+// since moved or renamed (a `go build` of any name) is still known.
 func (s Server) Unrouted() (argv []string, ok bool) {
-	name := strings.TrimSuffix(strings.ToLower(filepath.Base(s.Command)), ".exe")
-	if s.Transport != config.TransportStdio || name != "elicitdesk" || len(s.Args) == 0 || s.Args[0] != "bridge" {
+	if s.Transport != config.TransportStdio || len(s.Args) == 0 || s.Args[0] != "bridge" {
 		return nil, false
 	}
 	i := slices.Index(s.Args, "--")

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"os"
+	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/config"
+)
+
+const hostsUsage = `usage: elicitdesk hosts [-json]
+       elicitdesk hosts route HOST [SERVER...]
+       elicitdesk hosts unroute HOST [SERVER...]`
+
+// runHosts lists the MCP hosts found on this desktop and their servers, or
+// routes a host's servers through the bridge and back. Host configs are
+// other programs' files: every name and command in them is untrusted.
+func runHosts(args []string, stdout, stderr terminal) int {
+	known := hosts.Known(hosts.Here())
+	if len(args) > 0 && (args[0] == "route" || args[0] == "unroute") {
+		return runRoute(known, args[0], args[1:], stdout, stderr)
+	}
+	fs := stderr.FlagSet("hosts")
+	asJSON := fs.Bool("json", false, "print the hosts as a JSON array")
+	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
+		stderr.Linef(hostsUsage)
+		return 2
+	}
+	found := hosts.Find(known)
+	if *asJSON {
+		stdout.JSON(hostsJSON(found))
+		return 0
+	}
+	if len(found) == 0 {
+		stdout.Linef("No MCP host config found. Looked for:")
+		for _, h := range known {
+			stdout.Linef("  %s\t%s", h.ID, h.Config)
+		}
+		return 0
+	}
+	for i, f := range found {
+		if i > 0 {
+			stdout.Linef("")
+		}
+		stdout.Linef("%s (%s)  %s", f.Host.Name, f.Host.ID, f.Host.Config)
+		if f.Err != nil {
+			stdout.Linef("  cannot be read: %s", f.Err)
+			continue
+		}
+		if len(f.Config.Servers) == 0 {
+			stdout.Linef("  no servers")
+			continue
+		}
+		table, flush := stdout.Table()
+		table.Linef("  NAME\tTRANSPORT\tROUTED\tRUNS")
+		for _, s := range f.Config.Servers {
+			runs := s.Entry().Target()
+			if s.Err != nil {
+				runs = "error: " + s.Err.Error()
+			}
+			table.Linef("  %s\t%s\t%s\t%s", s.Name, orDash(string(s.Transport)), yesNo(s.Routed()), runs)
+		}
+		flush()
+	}
+	return 0
+}
+
+// hostJSON is a host in `hosts -json`; scripts rely on its shape.
+type hostJSON struct {
+	Host    string       `json:"host"`
+	Config  string       `json:"config"`
+	Error   string       `json:"error,omitempty"`
+	Servers []serverJSON `json:"servers"`
+}
+
+type serverJSON struct {
+	Name      string           `json:"name"`
+	Transport config.Transport `json:"transport"`
+	Routed    bool             `json:"routed"`
+	Error     string           `json:"error,omitempty"`
+}
+
+func hostsJSON(found []hosts.Found) []hostJSON {
+	list := []hostJSON{}
+	for _, f := range found {
+		h := hostJSON{Host: f.Host.ID, Config: f.Host.Config, Servers: []serverJSON{}}
+		if f.Err != nil {
+			h.Error = f.Err.Error()
+		} else {
+			for _, s := range f.Config.Servers {
+				e := serverJSON{Name: s.Name, Transport: s.Transport, Routed: s.Routed()}
+				if s.Err != nil {
+					e.Error = s.Err.Error()
+				}
+				h.Servers = append(h.Servers, e)
+			}
+		}
+		list = append(list, h)
+	}
+	return list
+}
+
+// runRoute routes (or unroutes) a host's servers and says what changed,
+// what it left alone and why, and that the host needs a restart.
+func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr terminal) int {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		stderr.Linef(hostsUsage)
+		return 2
+	}
+	h, ok := hosts.Lookup(known, args[0])
+	if !ok {
+		ids := make([]string, len(known))
+		for i, k := range known {
+			ids[i] = k.ID
+		}
+		stderr.Linef("elicitdesk hosts %s: no host %q; the hosts are %s", verb, args[0], strings.Join(ids, ", "))
+		return 2
+	}
+	c, err := hosts.Read(h)
+	if os.IsNotExist(err) {
+		stderr.Linef("elicitdesk hosts %s: %s has no config at %s", verb, h.Name, h.Config)
+		return 1
+	}
+	if err != nil {
+		stderr.Linef("elicitdesk hosts %s: %s; nothing was changed", verb, err)
+		return 1
+	}
+	plan := c.Unroute
+	if verb == "route" {
+		exe, err := os.Executable()
+		if err != nil {
+			stderr.Linef("elicitdesk hosts route: cannot tell where elicitdesk is: %s", err)
+			return 2
+		}
+		plan = func(names ...string) (*hosts.Plan, error) { return c.Route(exe, names...) }
+	}
+	p, err := plan(args[1:]...)
+	if err != nil {
+		stderr.Linef("elicitdesk hosts %s: %s; nothing was changed", verb, err)
+		return 1
+	}
+	backup, err := p.Apply()
+	if err != nil {
+		stderr.Linef("elicitdesk hosts %s: %s", verb, err)
+		return 1
+	}
+	if len(p.Changes) == 0 {
+		stdout.Linef("Nothing to change in %s (%s).", h.Name, c.Path)
+	} else {
+		stdout.Linef("%sd %d server%s of %s (%s):", strings.ToUpper(verb[:1])+verb[1:], len(p.Changes), plural(len(p.Changes)), h.Name, c.Path)
+		for _, ch := range p.Changes {
+			stdout.Linef("  %s: %s", ch.Server, commandLine(ch.To))
+		}
+	}
+	if len(p.Skipped) > 0 {
+		stdout.Linef("Left alone:")
+		for _, s := range p.Skipped {
+			stdout.Linef("  %s: %s", s.Server, s.Reason)
+		}
+	}
+	if backup != "" {
+		stdout.Linef("The file as it was is kept in %s.", backup)
+		stdout.Linef("Restart %s so it runs the new command lines.", h.Name)
+	}
+	return 0
+}
+
+// commandLine shows argv as a shell would read it.
+func commandLine(argv []string) untrusted.Text {
+	return untrusted.Text(config.Server{Command: argv[0], Args: argv[1:]}.Target())
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

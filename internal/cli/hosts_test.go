@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hostsHome gives this process a private HOME with a Cursor config
+// holding content, and returns the config's path.
+func hostsHome(t *testing.T, content string) string {
+	t.Helper()
+	home := t.TempDir()
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "APPDATA"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("HOME", home)
+	path := filepath.Join(home, ".cursor", "mcp.json")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errs bytes.Buffer
+	code = Run(args, nil, &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+// TestHostsCommands: the exit codes and messages scripts and people rely on.
+func TestHostsCommands(t *testing.T) {
+	const cursor = `{
+  "mcpServers": {
+    "files": {"command": "npx", "args": ["-y", "server-filesystem", "/tmp"]},
+    "remote": {"url": "https://mcp.example.com/mcp"}
+  }
+}
+`
+	path := hostsHome(t, cursor)
+	code, out, errs := runCLI("hosts", "-json")
+	var list []struct {
+		Host, Config string
+		Servers      []struct {
+			Name, Transport string
+			Routed          bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
+		t.Fatalf("hosts -json: exit %d, %v: %s%s", code, err, out, errs)
+	}
+	if len(list) != 1 || list[0].Host != "cursor" || list[0].Config != path || len(list[0].Servers) != 2 ||
+		list[0].Servers[0].Transport != "stdio" || list[0].Servers[0].Routed || list[0].Servers[1].Transport != "http" {
+		t.Fatalf("hosts -json: %+v", list)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"hosts", "route", "nosuch"}, 2, `no host "nosuch"; the hosts are claude-desktop, claude-code`},
+		{[]string{"hosts", "route", "zed"}, 1, "Zed has no config at"},
+		{[]string{"hosts", "route", "cursor", "nosuch"}, 1, `Cursor's config has no server "nosuch"; nothing was changed`},
+		{[]string{"hosts", "unroute", "cursor"}, 0, "files: not routed"},
+		{[]string{"hosts", "route"}, 2, "usage: elicitdesk hosts"},
+	} {
+		code, out, errs := runCLI(tc.args...)
+		if code != tc.code || !strings.Contains(out+errs, tc.want) {
+			t.Errorf("%q: exit %d, %s%s; want %d and %q", tc.args, code, out, errs, tc.code, tc.want)
+		}
+	}
+	if got, _ := os.ReadFile(path); string(got) != cursor {
+		t.Fatal("a refused command changed the config")
+	}
+
+	code, out, _ = runCLI("hosts", "route", "cursor")
+	for _, want := range []string{"Routed 1 server of Cursor", "bridge -- npx -y server-filesystem /tmp", "remote: a remote server", "Restart Cursor"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("route: exit %d, %q lacks %q", code, out, want)
+		}
+	}
+	if code, out, _ = runCLI("hosts", "route", "cursor"); code != 0 || !strings.Contains(out, "files: already routed") {
+		t.Errorf("routing twice: exit %d: %s", code, out)
+	}
+	os.WriteFile(path, []byte("{\"mcpServers\": {\"files\": {\"command\": \"npx\",}}}"), 0o600)
+	if code, _, errs = runCLI("hosts", "route", "cursor"); code != 1 || !strings.Contains(errs, "not valid JSON at line 1") {
+		t.Errorf("malformed: exit %d: %s", code, errs)
+	}
+}
+
+// TestRoutedEntryInTypeScriptHost routes a Cursor config's entry for
+// server-everything with the real binary, then runs the entry as the host
+// would (command, args and env from the rewritten file) with the
+// TypeScript SDK's client: the server's tools, its elicitation among them,
+// come through the bridge, and so does the entry's env. Unrouting gives
+// the file back byte for byte.
+func TestRoutedEntryInTypeScriptHost(t *testing.T) {
+	node, entry := everything(t)
+	bin := elicitdeskBin(t)
+	env := noAppEnv(t)
+	var home string // the last HOME wins, as exec.Cmd reads Env
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	path := filepath.Join(home, ".cursor", "mcp.json")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	orig, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{
+		"everything": map[string]any{"command": node, "args": []string{entry, "stdio"}, "env": map[string]string{"ROUTED_ENV": "from the host config"}},
+	}}, "", "  ")
+	os.WriteFile(path, orig, 0o600)
+
+	hostsCmd := func(args ...string) string {
+		cmd := exec.Command(bin, append([]string{"hosts"}, args...)...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("hosts %q: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	hostsCmd("route", "cursor")
+	data, _ := os.ReadFile(path)
+	var routed struct {
+		MCPServers map[string]struct {
+			Command string
+			Args    []string
+			Env     map[string]string
+		}
+	}
+	if err := json.Unmarshal(data, &routed); err != nil {
+		t.Fatal(err)
+	}
+	e := routed.MCPServers["everything"]
+	if e.Command != bin || !slices.Equal(e.Args, []string{"bridge", "--", node, entry, "stdio"}) {
+		t.Fatalf("routed entry runs %s %q", e.Command, e.Args)
+	}
+
+	hostEnv := slices.Clone(env)
+	for k, v := range e.Env {
+		hostEnv = append(hostEnv, k+"="+v)
+	}
+	h := startHost(t, hostEnv, append([]string{"--call", "get-env", "--", e.Command}, e.Args...)...)
+	var listed struct{ Tools []string }
+	if err := json.Unmarshal([]byte(h.next(time.Minute)), &listed); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(listed.Tools, "trigger-elicitation-request") {
+		t.Errorf("trigger-elicitation-request is not among the tools through the bridge: %v", listed.Tools)
+	}
+	if got := h.next(time.Minute); !strings.Contains(got, "from the host config") {
+		t.Errorf("the entry's env did not reach the server: %s", got)
+	}
+	if err := h.wait(); err != nil {
+		t.Errorf("host: %v", err)
+	}
+
+	hostsCmd("unroute", "cursor")
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, orig) {
+		t.Errorf("unroute did not give the config back:\n%s", got)
+	}
+}

@@ -1,0 +1,60 @@
+package hosts
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzRoundTrip reads any bytes as a config of each format: reading never
+// panics, and whatever Route writes, Read reads back with every stdio
+// server routed, and Unroute turns back into the very same bytes.
+func FuzzRoundTrip(f *testing.F) {
+	samples, _ := filepath.Glob(filepath.Join("testdata", "samples", "*"))
+	for _, s := range samples {
+		data, _ := os.ReadFile(s)
+		f.Add(data)
+	}
+	hosts := Known(Env{GOOS: "linux", Getenv: func(string) string { return "" }})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, id := range []string{"cursor", "zed", "codex"} {
+			h, _ := Lookup(hosts, id)
+			c, err := parse(h, data)
+			if err != nil {
+				continue
+			}
+			p, err := c.Route(exe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			routed, err := parse(h, p.data)
+			if err != nil {
+				t.Fatalf("%s: the routed file cannot be read: %v\n%s", id, err, p.data)
+			}
+			for _, s := range routed.Servers {
+				if s.Err == nil && s.Transport == "stdio" && !s.Routed() {
+					t.Fatalf("%s: %q is not routed:\n%s", id, s.Name, p.data)
+				}
+			}
+			back, err := routed.Unroute()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(back.data, data) && !wasRouted(c) {
+				t.Fatalf("%s: not given back:\n%s", id, diff(data, back.data))
+			}
+		}
+	})
+}
+
+// wasRouted reports whether c routes a server already: unrouting it too
+// cannot give back the bytes it had before.
+func wasRouted(c *Config) bool {
+	for _, s := range c.Servers {
+		if s.Routed() {
+			return true
+		}
+	}
+	return false
+}
