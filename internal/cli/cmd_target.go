@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
-	"path/filepath"
 
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -61,8 +60,7 @@ func (t *target) resolve(command []string) (config.Server, error) {
 		}
 		return config.Server{Name: u.Host, URL: t.url, Transport: tr}, nil
 	}
-	// The program's own name, not its path, names it in windows and logs.
-	return config.Server{Name: filepath.Base(command[0]), Command: command[0], Args: command[1:], Transport: config.TransportStdio}, nil
+	return config.Server{Name: commandName(command), Command: command[0], Args: command[1:], Transport: config.TransportStdio}, nil
 }
 
 // splitCommand separates flags from a stdio command after "--".

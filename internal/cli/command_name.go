@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+)
+
+// commandName names a server run by argv, for windows and logs: the
+// program's own name, or, when it is a launcher such as npx, uvx or
+// docker, the package or image it launches. A host config routed through
+// the bridge passes only a command line, and "npx asks" would tell the
+// person nothing.
+func commandName(argv []string) string {
+	name := baseName(argv[0])
+	prog := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".cmd"))
+	args := argv[1:]
+	switch prog {
+	case "npx", "bunx", "pnpx", "uvx":
+	case "pipx", "yarn", "pnpm", "bun", "npm", "uv":
+		args = after(args, "run", "dlx", "x", "exec")
+	case "docker", "podman":
+		return imageName(after(args, "run"))
+	default:
+		return name
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-p" || a == "--package" || a == "--from" || a == "--with":
+			i++ // a value, not the package run
+		case strings.HasPrefix(a, "-"):
+		default:
+			return packageName(a)
+		}
+	}
+	return name
+}
+
+// after returns args after the first of verbs, or nil without one.
+func after(args []string, verbs ...string) []string {
+	i := slices.IndexFunc(args, func(a string) bool { return slices.Contains(verbs, a) })
+	if i < 0 {
+		return nil
+	}
+	return args[i+1:]
+}
+
+// packageName is the name in an npm or PyPI spec: "@scope/name@1.2" and
+// "name==1.2" are "name".
+func packageName(spec string) string {
+	if i := strings.LastIndexByte(spec, '@'); i > 0 {
+		spec = spec[:i]
+	}
+	if i := strings.IndexAny(spec, "=<>[~"); i > 0 {
+		spec = spec[:i]
+	}
+	return baseName(spec)
+}
+
+// baseName is the last element of a path written with either slash, as a
+// config from Windows may hold.
+func baseName(path string) string {
+	return path[strings.LastIndexAny(path, `/\`)+1:]
+}
+
+// takesValue reports whether a `docker run` option takes the next argument.
+func takesValue(option string) bool {
+	switch option {
+	case "-e", "--env", "--env-file", "-v", "--volume", "--mount", "-p", "--publish",
+		"--name", "--network", "-w", "--workdir", "-u", "--user", "--entrypoint", "--platform", "-l", "--label":
+		return true
+	}
+	return false
+}
+
+// imageName is the image `docker run` args start, without registry or tag.
+func imageName(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case takesValue(a):
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			name := baseName(a)
+			if j := strings.IndexAny(name, ":@"); j > 0 {
+				name = name[:j]
+			}
+			return name
+		}
+	}
+	return "docker"
+}
