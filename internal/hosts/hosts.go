@@ -62,13 +62,21 @@ func Known(env Env) []Host {
 		codex = dir
 	}
 	return []Host{
+		// modelcontextprotocol.io/docs/develop/connect-local-servers (no Linux build; its community builds use ~/.config/Claude)
 		{"claude-desktop", "Claude Desktop", filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), "mcpServers", JSON},
+		// code.claude.com/docs/en/mcp: user scope is the top-level mcpServers
 		{"claude-code", "Claude Code", claudeCode, "mcpServers", JSON},
+		// cursor.com/docs/context/mcp
 		{"cursor", "Cursor", home(".cursor", "mcp.json"), "mcpServers", JSON},
+		// code.visualstudio.com/docs/copilot/reference/mcp-configuration
 		{"vscode", "VS Code", filepath.Join(appConfig, "Code", "User", "mcp.json"), "servers", JSONC},
+		// docs.windsurf.com/windsurf/cascade/mcp: remote entries use serverUrl
 		{"windsurf", "Windsurf", home(".codeium", "windsurf", "mcp_config.json"), "mcpServers", JSON},
+		// zed.dev/docs/ai/mcp, zed.dev/docs/configuring-zed
 		{"zed", "Zed", filepath.Join(zed, "settings.json"), "context_servers", JSONC},
+		// developers.openai.com/codex/config-reference
 		{"codex", "Codex", filepath.Join(codex, "config.toml"), "mcp_servers", TOML},
+		// lmstudio.ai/docs/app/mcp
 		{"lmstudio", "LM Studio", home(".lmstudio", "mcp.json"), "mcpServers", JSON},
 	}
 }

@@ -1,0 +1,37 @@
+package hosts
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestKnownPaths: each host's config path on each OS, and the variables
+// that move it. (Paths use / here; on Windows filepath.Join writes \.)
+func TestKnownPaths(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "paths.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		GOOS  string
+		Env   map[string]string
+		Paths map[string]string
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		known := Known(Env{GOOS: c.GOOS, Home: "/home/ada", Getenv: func(k string) string { return c.Env[k] }})
+		if len(known) != 8 {
+			t.Fatalf("%d hosts", len(known))
+		}
+		for id, want := range c.Paths {
+			h, ok := Lookup(known, id)
+			if got := filepath.ToSlash(h.Config); !ok || got != want {
+				t.Errorf("%s %v: %s is at %q, want %q", c.GOOS, c.Env, id, got, want)
+			}
+		}
+	}
+}
