@@ -280,3 +280,20 @@ func diff(want, got []byte) string {
 	from := max(0, i-80)
 	return "want …" + string(want[from:min(len(want), i+80)]) + "\n got …" + string(got[from:min(len(got), i+80)])
 }
+
+// TestDuplicateKeyInEntry: an entry that gives "command" twice is left
+// alone, saying where; the others are still routed.
+func TestDuplicateKeyInEntry(t *testing.T) {
+	h := sample(t, "cursor")
+	os.WriteFile(h.Config, []byte(`{"mcpServers": {
+  "twice": {"command": "a", "command": "b"},
+  "once": {"command": "c"}
+}}`), 0o640)
+	p, err := read(t, h).Route(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Changes) != 1 || p.Changes[0].Server != "once" || len(p.Skipped) != 1 || !strings.Contains(p.Skipped[0].Reason, `"command" is given twice, at line 2`) {
+		t.Errorf("changes %+v, skipped %+v", p.Changes, p.Skipped)
+	}
+}
