@@ -34,7 +34,7 @@ func offer(win fyne.Window, p *hosts.Plan, err error, routing bool, log *slog.Lo
 	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { hide(); done() })
 	if v.Verb == "" {
 		cancel.SetText("Close")
-		hide = showDialog(win, v.Title, planContent(v), fyne.NewSize(640, 360), cancel)
+		hide = showDialog(win, v.Title, planContent(v), planSize(v), cancel)
 		return
 	}
 	apply := widget.NewButtonWithIcon(v.Verb, theme.ConfirmIcon(), func() {
@@ -50,7 +50,7 @@ func offer(win fyne.Window, p *hosts.Plan, err error, routing bool, log *slog.Lo
 		done()
 	})
 	apply.Importance = widget.HighImportance
-	hide = showDialog(win, v.Title, planContent(v), fyne.NewSize(720, 520), cancel, apply)
+	hide = showDialog(win, v.Title, planContent(v), planSize(v), cancel, apply)
 }
 
 // planContent lists a plan's changes, each server's command line before
@@ -70,6 +70,15 @@ func planContent(v planView) fyne.CanvasObject {
 		}
 	}
 	return container.NewVScroll(box)
+}
+
+// planSize fits the dialog to a short plan and lets a long one scroll.
+func planSize(v planView) fyne.Size {
+	lines := 3 + 3*len(v.Changes) + 2*len(v.Skipped)
+	if len(v.Skipped) > 0 {
+		lines++
+	}
+	return fyne.NewSize(720, min(520, 110+float32(lines)*34))
 }
 
 // commandRow is a command line under a caption, wrapped at any character

@@ -25,14 +25,18 @@ type skipView struct{ Name, Reason string }
 // routing says whether p routes (or unroutes) its servers.
 func describePlan(p *hosts.Plan, routing bool) planView {
 	host := p.Config.Host.Name
+	what, these, their := host+"'s servers", "these servers", "their"
+	if len(p.Changes) == 1 {
+		what, these, their = untrusted.Text(p.Changes[0].Server).Quote(), "this server", "its"
+	}
 	v := planView{
-		Title: "Route " + host + "'s servers through Elicit Desk?",
-		Intro: host + " will start these servers through Elicit Desk, which shows their requests as windows. Only the command lines change; the servers stay the same.",
+		Title: "Route " + what + " through Elicit Desk?",
+		Intro: host + " will start " + these + " through Elicit Desk, which shows " + their + " requests as windows. Only the command lines change; the servers stay the same.",
 		Verb:  "Change " + host + "'s config",
 	}
 	if !routing {
-		v.Title = "Stop routing through Elicit Desk?"
-		v.Intro = host + " will start these servers itself again; their requests go back to " + host + "."
+		v.Title = "Stop routing " + what + " through Elicit Desk?"
+		v.Intro = host + " will start " + these + " itself again, and show " + their + " requests itself."
 	}
 	if len(p.Changes) == 0 {
 		v.Intro = "Nothing to change in " + host + "'s config."
@@ -63,7 +67,7 @@ func applied(host, backup string) string {
 // applyError says in plain words why nothing was written.
 func applyError(host string, err error) string {
 	if errors.Is(err, hosts.ErrChanged) {
-		return host + " changed its config while you were looking, so nothing was written and its change is kept. The list now shows the config as it is: look again and retry."
+		return host + "'s config changed while you were looking, so nothing was written and that change is kept. The list now shows the config as it is: look again and retry."
 	}
 	msg := untrusted.Text(err.Error()).Block()
 	if !strings.Contains(msg, "nothing was changed") {

@@ -17,7 +17,7 @@ func TestDescribePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := describePlan(p, true)
-	if v.Title != "Route Cursor's servers through Elicit Desk?" || v.Verb != "Change Cursor's config" {
+	if v.Title != "Route “files” through Elicit Desk?" || v.Verb != "Change Cursor's config" {
 		t.Errorf("title %q, verb %q", v.Title, v.Verb)
 	}
 	want := changeView{"files",
@@ -36,14 +36,14 @@ func TestDescribePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := describePlan(p, false); v.Title != "Stop routing through Elicit Desk?" || len(v.Changes) != 1 || v.Changes[0].To != "uvx mcp-server-time" {
+	if v := describePlan(p, false); v.Title != "Stop routing “mine” through Elicit Desk?" || len(v.Changes) != 1 || v.Changes[0].To != "uvx mcp-server-time" {
 		t.Errorf("unroute %+v", v)
 	}
 	p, err = f.Config.Route(exe, "notion")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := describePlan(p, true); v.Verb != "" || !strings.HasPrefix(v.Intro, "Nothing to change") {
+	if v := describePlan(p, true); v.Verb != "" || v.Title != "Route Cursor's servers through Elicit Desk?" || !strings.HasPrefix(v.Intro, "Nothing to change") {
 		t.Errorf("empty plan %+v", v)
 	}
 
@@ -71,7 +71,7 @@ func TestApplyMessages(t *testing.T) {
 	if !errors.Is(err, hosts.ErrChanged) {
 		t.Fatalf("Apply = %v, want ErrChanged", err)
 	}
-	if msg := applyError("Cursor", err); !strings.HasPrefix(msg, "Cursor changed its config while you were looking, so nothing was written") {
+	if msg := applyError("Cursor", err); !strings.HasPrefix(msg, "Cursor's config changed while you were looking, so nothing was written") {
 		t.Errorf("ErrChanged says %q", msg)
 	}
 	if msg := applyError("Cursor", errors.New("/x/mcp.json cannot be written: permission denied; nothing was changed")); msg !=
