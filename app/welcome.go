@@ -80,7 +80,7 @@ func (w *welcome) showHosts() {
 		w.hosts.Add(paragraph("No MCP host's config was found on this computer (Claude Desktop, Cursor, VS Code, Zed, Codex…)."))
 	}
 	for _, f := range found {
-		line, routable := hostsview.Summary(f, w.d.opts.Exe)
+		sum := hostsview.Summarize(f, w.d.opts.Exe)
 		name := widget.NewLabelWithStyle(f.Host.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		name.Truncation = fyne.TextTruncateEllipsis
 		route := widget.NewButtonWithIcon("Route through Elicit Desk…", theme.MailForwardIcon(), func() {
@@ -89,10 +89,14 @@ func (w *welcome) showHosts() {
 				w.d.hostsWin.Refresh()
 			})
 		})
-		if !routable {
+		if sum.Done {
+			route.SetText("Routed")
+			route.SetIcon(theme.ConfirmIcon())
+		}
+		if !sum.Routable {
 			route.Disable()
 		}
-		summary := widget.NewLabel(line)
+		summary := widget.NewLabel(sum.Line)
 		summary.Truncation = fyne.TextTruncateEllipsis
 		w.hosts.Add(container.NewBorder(nil, nil, container.New(hostsview.FixedWidth(150), name), route, summary))
 	}

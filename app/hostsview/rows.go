@@ -111,15 +111,21 @@ func shorten(s string, max int) string {
 	return head + "…"
 }
 
-// Summary is one line on what a found host runs, for the Welcome window,
-// and whether Route all would change anything.
-func Summary(f hosts.Found, exe string) (line string, routable bool) {
+// Summary is a found host in one line, for the Welcome window.
+type Summary struct {
+	Line     string
+	Routable bool // Route all would change something
+	Done     bool // every server that can go through Elicit Desk does
+}
+
+// Summarize says what a found host runs and how much of it is routed.
+func Summarize(f hosts.Found, exe string) Summary {
 	r := hostRows([]hosts.Found{f}, exe)[0]
 	switch {
 	case r.Err != "":
-		return "Its config cannot be read: " + r.Err, false
+		return Summary{Line: "Its config cannot be read: " + r.Err}
 	case len(r.Servers) == 0:
-		return "No servers configured.", false
+		return Summary{Line: "No servers configured."}
 	}
 	stdio, on := 0, 0
 	for _, s := range r.Servers {
@@ -130,18 +136,20 @@ func Summary(f hosts.Found, exe string) (line string, routable bool) {
 			on++
 		}
 	}
-	line = plural(len(r.Servers), "server", "servers")
+	sum := Summary{Line: plural(len(r.Servers), "server", "servers"), Routable: r.Routable > 0}
 	switch {
 	case stdio == 0:
-		line += ", none of which Elicit Desk can route yet."
-	case on == stdio && r.Routable == 0:
-		line += ", all routed through Elicit Desk."
+		sum.Line += ", none of which Elicit Desk can route yet."
+	case on == stdio && !sum.Routable && stdio == len(r.Servers):
+		sum.Line, sum.Done = sum.Line+", all routed through Elicit Desk.", true
+	case on == stdio && !sum.Routable:
+		sum.Line, sum.Done = sum.Line+fmt.Sprintf(": the %d that can be are routed through Elicit Desk.", on), true
 	case on > 0:
-		line += fmt.Sprintf(", %d of %d routed through Elicit Desk.", on, stdio)
+		sum.Line += fmt.Sprintf(", %d of %d routed through Elicit Desk.", on, stdio)
 	default:
-		line += fmt.Sprintf(", %d can go through Elicit Desk.", stdio)
+		sum.Line += fmt.Sprintf(", %d can go through Elicit Desk.", stdio)
 	}
-	return line, r.Routable > 0
+	return sum
 }
 
 func plural(n int, one, many string) string {

@@ -69,15 +69,15 @@ func TestHostRowsUnreadable(t *testing.T) {
 	if r.Path != f.Host.Config || !strings.Contains(r.Err, "⟨U+202E⟩") || len(r.Servers) != 0 {
 		t.Errorf("unreadable host = %+v", r)
 	}
-	if line, routable := Summary(f, exe); routable || !strings.HasPrefix(line, "Its config cannot be read") {
-		t.Errorf("Summary = %q, %v", line, routable)
+	if sum := Summarize(f, exe); sum.Routable || sum.Done || !strings.HasPrefix(sum.Line, "Its config cannot be read") {
+		t.Errorf("Summarize = %+v", sum)
 	}
 }
 
 func TestSummary(t *testing.T) {
 	f := sample(t)
-	if line, routable := Summary(f, exe); line != "7 servers, 2 of 5 routed through Elicit Desk." || !routable {
-		t.Errorf("Summary = %q, %v", line, routable)
+	if sum := Summarize(f, exe); sum != (Summary{"7 servers, 2 of 5 routed through Elicit Desk.", true, false}) {
+		t.Errorf("Summarize = %+v", sum)
 	}
 	p, err := f.Config.Route(exe)
 	if err != nil {
@@ -87,8 +87,9 @@ func TestSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	f = hosts.Find([]hosts.Host{f.Host})[0]
-	if line, routable := Summary(f, exe); line != "7 servers, all routed through Elicit Desk." || routable {
-		t.Errorf("Summary after Route all = %q, %v", line, routable)
+	// The remote and the broken entry cannot be routed.
+	if sum := Summarize(f, exe); sum != (Summary{"7 servers: the 5 that can be are routed through Elicit Desk.", false, true}) {
+		t.Errorf("Summarize after Route all = %+v", sum)
 	}
 }
 

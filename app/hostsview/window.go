@@ -82,7 +82,7 @@ func (w *Window) build() {
 		container.NewPadded(container.NewBorder(nil, nil, nil, container.NewVBox(again), container.NewVBox(title, intro))),
 		nil, nil, nil,
 		container.NewVScroll(container.New(layout.NewCustomPaddedLayout(0, theme.Padding(), theme.Padding(), 4*theme.Padding()), w.body))))
-	w.win.Resize(fyne.NewSize(1040, 680))
+	w.win.Resize(fyne.NewSize(1040, 760))
 	w.win.SetCloseIntercept(w.win.Hide)
 }
 
