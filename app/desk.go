@@ -16,9 +16,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/historyview"
+	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/serversview"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -30,6 +32,10 @@ type Options struct {
 	Demo        config.Server // the entry a first start writes to servers.json
 	Autostart   autostart.Entry
 	Log         *slog.Logger
+	// Exe is this elicitdesk binary: the bridge that hosts' configs run.
+	Exe string
+	// Hosts are the MCP hosts whose configs the Hosts window reads.
+	Hosts []hosts.Host
 }
 
 // Desk is the running app.
@@ -49,6 +55,8 @@ type Desk struct {
 	queue      queue[*request]
 	serversWin *serversview.Window
 	historyWin *historyview.Window // made when first shown: windows cost memory
+	hostsWin   *hostsview.Window
+	welcome    *welcome // the Welcome window, while it is open
 	settingsW  fyne.Window
 	tray       *tray         // nil where there is no tray
 	asking     *widget.PopUp // the quit question, while it shows
@@ -78,6 +86,7 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 		Manager: d.manager, Bridges: d.bridges, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
 		Do: func(f func()) { d.do(f) }, // tests replace d.do after New
 	})
+	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Exe: opts.Exe, ConfigPath: opts.ConfigPath, Log: d.log})
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { d.focused = true })
 	lc.SetOnExitedForeground(func() { d.focused = false })
@@ -86,8 +95,10 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 
 // Start opens the history, connects every configured server and begins
 // taking requests. Without a tray host it shows the Servers window, so the
-// app is never running unseen.
+// app is never running unseen. A first start, with no servers.json yet,
+// also shows the Welcome window.
 func (d *Desk) Start() error {
+	first := firstRun(d.opts.ConfigPath)
 	if _, err := config.Ensure(d.opts.ConfigPath, d.opts.Demo); err != nil {
 		return err
 	}
@@ -107,6 +118,9 @@ func (d *Desk) Start() error {
 		w.SetCloseIntercept(d.closeWithoutTray)
 		w.Canvas().SetOnTypedKey(d.serversKeys)
 		d.serversWin.Show()
+	}
+	if first {
+		d.showWelcome()
 	}
 	return nil
 }

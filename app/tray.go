@@ -95,8 +95,10 @@ func (d *Desk) menuItems() []*fyne.MenuItem {
 	}
 	return []*fyne.MenuItem{
 		fyne.NewMenuItem("Servers…", d.serversWin.Show),
+		fyne.NewMenuItem("Hosts…", d.hostsWin.Show),
 		fyne.NewMenuItem("History…", d.showHistory),
 		fyne.NewMenuItem("Settings…", d.showSettings),
+		fyne.NewMenuItem("Welcome…", d.showWelcome),
 		login,
 		fyne.NewMenuItemSeparator(),
 		{Label: "Quit", IsQuit: true, Action: d.quit},

@@ -33,6 +33,12 @@ type editor struct {
 	stdioRows, remoteRows []fyne.CanvasObject
 }
 
+// AddServer shows the window with the dialog for a new entry open.
+func (w *Window) AddServer() {
+	w.Show()
+	w.addServer()
+}
+
 // addServer opens the dialog for a new entry.
 func (w *Window) addServer() {
 	w.openEditor("", entryForm{Transport: config.TransportStdio, Protocol: negotiate}, nil)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"fyne.io/fyne/v2"
@@ -20,6 +21,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
@@ -58,6 +60,8 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Demo:        demo,
 		Autostart:   autostart.Entry{ID: appID, Name: "Elicit Desk", Exec: []string{exe}},
 		Log:         log,
+		Exe:         exe,
+		Hosts:       hosts.Known(hosts.Env{GOOS: runtime.GOOS, Home: xdg.Home, Getenv: os.Getenv}),
 	})
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server

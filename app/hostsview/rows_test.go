@@ -1,0 +1,106 @@
+package hostsview
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
+)
+
+const exe = "/opt/elicitdesk"
+
+// sample is testdata/mcp.json, copied, as Cursor's config.
+func sample(t *testing.T) hosts.Found {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "mcp.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := hosts.Host{ID: "cursor", Name: "Cursor", Config: path, Key: "mcpServers", Format: hosts.JSON}
+	found := hosts.Find([]hosts.Host{h})
+	if len(found) != 1 || found[0].Err != nil {
+		t.Fatalf("found %+v", found)
+	}
+	return found[0]
+}
+
+func TestHostRows(t *testing.T) {
+	rows := hostRows([]hosts.Found{sample(t)}, exe)
+	if len(rows) != 1 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	r := rows[0]
+	if r.Name != "Cursor" || r.Err != "" || r.Routable != 4 {
+		t.Errorf("host row %+v: want Cursor, no error, 4 routable (github, files, old, hidden…)", r)
+	}
+	for i, want := range []serverRow{
+		{Name: "github", Transport: "stdio", Runs: "npx -y @modelcontextprotocol/server-github", Switch: switchOff},
+		{Name: "files", Transport: "stdio", Runs: `npx.cmd -y @modelcontextprotocol/server-filesystem 'C:\Users\Zoë\Desktop'`, Switch: switchOff},
+		{Name: "mine", Transport: "stdio", Runs: "uvx mcp-server-time", Switch: switchOn},
+		{Name: "old", Transport: "stdio", Runs: "mcp-old", Switch: switchOn},
+		{Name: "notion", Transport: "http", Runs: "https://mcp.notion.com/mcp", Note: "Remote: needs sign-in, which Elicit Desk cannot do yet"},
+		{Name: "broken", Transport: "stdio", Broken: true},
+		{Name: "hidden⟨U+202E⟩gnp.exe", Transport: "stdio", Runs: "'evil⟨U+200B⟩'", Switch: switchOff},
+	} {
+		got := r.Servers[i]
+		if want.Broken {
+			if !got.Broken || got.Note == "" || got.Switch != switchNone {
+				t.Errorf("server %d = %+v, want a broken entry with its error and no switch", i, got)
+			}
+			continue
+		}
+		got.Key = ""
+		if got != want {
+			t.Errorf("server %d:\n got %+v\nwant %+v", i, got, want)
+		}
+	}
+}
+
+func TestHostRowsUnreadable(t *testing.T) {
+	f := hosts.Found{Host: hosts.Host{Name: "Zed", Config: "/home/x/.config/zed/settings.json"}, Err: errors.New("settings.json:3:1: bad\u202e")}
+	r := hostRows([]hosts.Found{f}, exe)[0]
+	if r.Path != f.Host.Config || !strings.Contains(r.Err, "⟨U+202E⟩") || len(r.Servers) != 0 {
+		t.Errorf("unreadable host = %+v", r)
+	}
+	if sum := Summarize(f, exe); sum.Routable || sum.Done || !strings.HasPrefix(sum.Line, "Its config cannot be read") {
+		t.Errorf("Summarize = %+v", sum)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	f := sample(t)
+	if sum := Summarize(f, exe); sum != (Summary{"7 servers, 2 of 5 routed through Elicit Desk.", true, false}) {
+		t.Errorf("Summarize = %+v", sum)
+	}
+	p, err := f.Config.Route(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	f = hosts.Find([]hosts.Host{f.Host})[0]
+	// The remote and the broken entry cannot be routed.
+	if sum := Summarize(f, exe); sum != (Summary{"7 servers: the 5 that can be are routed through Elicit Desk.", false, true}) {
+		t.Errorf("Summarize after Route all = %+v", sum)
+	}
+}
+
+func TestShorten(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"short", "short"},
+		{strings.Repeat("a", runsWidth), strings.Repeat("a", runsWidth)},
+		{strings.Repeat("word ", 40), strings.TrimSpace(strings.Repeat("word ", 18)) + "…"},
+	} {
+		if got := shorten(c.in, runsWidth); got != c.want {
+			t.Errorf("shorten(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

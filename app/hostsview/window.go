@@ -1,0 +1,230 @@
+// Package hostsview is the Hosts window: the MCP hosts found on this
+// desktop (Claude Desktop, Cursor, VS Code…), the servers each runs, and
+// switches that route them through Elicit Desk, always showing what a
+// change does to the host's config before it is written. What to show and
+// what a click plans are plain functions, tested without a window.
+package hostsview
+
+import (
+	"log/slog"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/config"
+)
+
+// Deps are what the window works with.
+type Deps struct {
+	Hosts      []hosts.Host // where to look, from hosts.Known
+	Exe        string       // the elicitdesk binary that hosts run as the bridge
+	ConfigPath string       // servers.json, which Copy adds to
+	Log        *slog.Logger
+}
+
+// Column widths of a server row; the command line takes the rest.
+const (
+	nameWidth      = 170
+	transportWidth = 64
+	switchWidth    = 210
+)
+
+// Window is the Hosts window, made on first Show.
+type Window struct {
+	app   fyne.App
+	deps  Deps
+	win   fyne.Window
+	body  *fyne.Container
+	found []hosts.Found
+}
+
+// New returns the Hosts window; nothing is shown until Show.
+func New(a fyne.App, d Deps) *Window {
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	return &Window{app: a, deps: d}
+}
+
+// Show reads the hosts' configs again and shows them.
+func (w *Window) Show() {
+	if w.win == nil {
+		w.build()
+	}
+	w.reload()
+	w.win.Show()
+	w.win.RequestFocus()
+}
+
+// Refresh reads the configs again if the window was made: another
+// window changed one.
+func (w *Window) Refresh() {
+	if w.win != nil {
+		w.reload()
+	}
+}
+
+func (w *Window) build() {
+	w.win = w.app.NewWindow("Hosts — Elicit Desk")
+	title := widget.NewLabelWithStyle("MCP hosts on this computer", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.SizeName = theme.SizeNameSubHeadingText
+	intro := wrapped("A server routed through Elicit Desk shows its requests as windows, whichever host starts it. " +
+		"Each change to a host's config is shown before it is written, and the file as it was is kept beside it.")
+	again := widget.NewButtonWithIcon("Read again", theme.ViewRefreshIcon(), w.reload)
+	w.body = container.NewVBox()
+	w.win.SetContent(container.NewBorder(
+		container.NewPadded(container.NewBorder(nil, nil, nil, container.NewVBox(again), container.NewVBox(title, intro))),
+		nil, nil, nil,
+		container.NewVScroll(container.New(layout.NewCustomPaddedLayout(0, theme.Padding(), theme.Padding(), 4*theme.Padding()), w.body))))
+	w.win.Resize(fyne.NewSize(1040, 760))
+	w.win.SetCloseIntercept(w.win.Hide)
+}
+
+// reload reads every host's config: small files, read when the person
+// asks, so on the UI goroutine.
+func (w *Window) reload() {
+	w.found = hosts.Find(w.deps.Hosts)
+	w.render()
+}
+
+// render shows w.found.
+func (w *Window) render() {
+	w.body.RemoveAll()
+	rows := hostRows(w.found, w.deps.Exe)
+	if len(rows) == 0 {
+		var names []string
+		for _, h := range w.deps.Hosts {
+			names = append(names, h.Name)
+		}
+		none := wrapped("No MCP host's config was found. Elicit Desk looks for those of " + strings.Join(names, ", ") + ".")
+		none.Importance = widget.LowImportance
+		w.body.Add(none)
+	}
+	for i, r := range rows {
+		if i > 0 {
+			w.body.Add(widget.NewSeparator())
+		}
+		w.body.Add(w.hostBlock(r, w.found[i]))
+	}
+	w.body.Refresh()
+}
+
+// hostBlock is a host: its name, config path and buttons, then its servers.
+func (w *Window) hostBlock(r hostRow, f hosts.Found) fyne.CanvasObject {
+	name := widget.NewLabelWithStyle(r.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	name.SizeName = theme.SizeNameSubHeadingText
+	path := widget.NewLabel(r.Path)
+	path.SizeName = theme.SizeNameCaptionText
+	path.Truncation = fyne.TextTruncateEllipsis
+	path.Selectable = true
+	heading := container.NewVBox(name, path)
+	box := container.NewVBox()
+	if r.Err != "" {
+		box.Add(heading)
+		problem := wrapped("Its config cannot be read, so nothing in it can be changed here: " + r.Err)
+		problem.Importance = widget.DangerImportance
+		box.Add(problem)
+		return box
+	}
+	copyAll := widget.NewButtonWithIcon("Copy servers to Elicit Desk…", theme.ContentCopyIcon(), func() { w.offerCopy(f) })
+	if len(r.Servers) == 0 {
+		copyAll.Disable()
+	}
+	route := widget.NewButtonWithIcon("Route all through Elicit Desk…", theme.MailForwardIcon(), func() {
+		RouteAll(w.win, f.Config, w.deps.Exe, w.deps.Log, w.reload)
+	})
+	route.Importance = widget.HighImportance
+	if r.Routable == 0 {
+		route.Disable()
+	}
+	box.Add(container.NewBorder(nil, nil, nil, container.NewCenter(container.NewHBox(copyAll, route)), heading))
+	if len(r.Servers) == 0 {
+		none := widget.NewLabel("No servers configured.")
+		none.Importance = widget.LowImportance
+		box.Add(none)
+	}
+	for _, s := range r.Servers {
+		box.Add(w.serverRow(s, f.Config))
+	}
+	return box
+}
+
+// serverRow is a server in columns: name, transport, what it runs with
+// any note under it, and its switch.
+func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
+	name := widget.NewLabel(s.Name)
+	name.Truncation = fyne.TextTruncateEllipsis
+	transport := widget.NewLabel(s.Transport)
+	runs := widget.NewLabelWithStyle(s.Runs, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	runs.Truncation = fyne.TextTruncateEllipsis
+	middle := container.NewVBox(runs)
+	if s.Note != "" {
+		note := widget.NewLabel(s.Note)
+		note.Truncation = fyne.TextTruncateEllipsis
+		note.SizeName = theme.SizeNameCaptionText
+		if s.Broken {
+			note.Importance = widget.DangerImportance
+		}
+		middle.Add(note)
+	}
+	var right fyne.CanvasObject = widget.NewLabel("")
+	if s.Switch != switchNone {
+		sw := widget.NewCheck("Through Elicit Desk", nil)
+		sw.Checked = s.Switch == switchOn
+		sw.OnChanged = func(on bool) {
+			var p *hosts.Plan
+			var err error
+			if on {
+				p, err = c.Route(w.deps.Exe, s.Key)
+			} else {
+				p, err = c.Unroute(s.Key)
+			}
+			offer(w.win, p, err, on, w.deps.Log, w.reload)
+		}
+		right = sw
+	}
+	return container.NewBorder(nil, nil,
+		container.NewHBox(container.New(FixedWidth(nameWidth), name), container.New(FixedWidth(transportWidth), transport)),
+		container.New(FixedWidth(switchWidth), right),
+		middle)
+}
+
+// offerCopy asks before copying a host's servers into servers.json, as
+// Elicit Desk then starts them itself.
+func (w *Window) offerCopy(f hosts.Found) {
+	host := f.Host.Name
+	var hide func()
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { hide() })
+	copyAll := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+		hide()
+		w.copyFrom(f)
+	})
+	copyAll.Importance = widget.HighImportance
+	text := "Elicit Desk will connect to " + host + "'s servers itself, starting their commands, so you can call their tools from the Servers window. " +
+		host + "'s config is not changed."
+	hide = showDialog(w.win, "Copy "+host+"'s servers into Elicit Desk?", wrapped(text), fyne.NewSize(520, 240), cancel, copyAll)
+}
+
+func (w *Window) copyFrom(f hosts.Found) {
+	host := f.Host.Name
+	cfg, err := config.Load(w.deps.ConfigPath)
+	if err != nil {
+		tell(w.win, "Nothing was copied", "Elicit Desk's servers.json cannot be read: "+untrusted.Text(err.Error()).Block(), nil)
+		return
+	}
+	res := copyServers(cfg, host, f.Config.Servers)
+	if len(res.Added) > 0 {
+		if err := cfg.Save(); err != nil {
+			tell(w.win, "Nothing was copied", "servers.json cannot be written: "+untrusted.Text(err.Error()).Block(), nil)
+			return
+		}
+		w.deps.Log.Info("servers copied from a host", "host", f.Host.ID, "added", len(res.Added))
+	}
+	tell(w.win, "Copied from "+host, copied(host, res), nil)
+}

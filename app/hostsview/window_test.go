@@ -1,0 +1,182 @@
+package hostsview
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/uitest"
+)
+
+// newWindow is the Hosts window over Cursor with f's config, shown.
+func newWindow(t *testing.T, f hosts.Found) *Window {
+	t.Helper()
+	servers := filepath.Join(t.TempDir(), "servers.json")
+	if err := os.WriteFile(servers, []byte(`{"mcpServers": {}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := New(test.NewTempApp(t), Deps{Hosts: []hosts.Host{f.Host}, Exe: exe, ConfigPath: servers, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	w.Show()
+	return w
+}
+
+// all finds every T in o and below it, through containers and widgets'
+// renderers, in order.
+func all[T fyne.CanvasObject](o fyne.CanvasObject) []T {
+	var out []T
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if x, ok := o.(T); ok {
+			out = append(out, x)
+			return
+		}
+		switch o := o.(type) {
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(o).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(o)
+	return out
+}
+
+// checks are the window's switches, in order.
+func checks(w *Window) []*widget.Check { return all[*widget.Check](w.body) }
+
+// tapDialog taps the button called label in the dialog on top.
+func tapDialog(t *testing.T, w *Window, label string) {
+	t.Helper()
+	top := w.win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatalf("no dialog to tap %q in", label)
+	}
+	for _, b := range all[*widget.Button](top) {
+		if b.Text == label {
+			test.Tap(b)
+			return
+		}
+	}
+	t.Fatalf("the dialog has no %q button: %v", label, uitest.Texts(top))
+}
+
+// dialogText is every text of the dialog on top, joined.
+func dialogText(w *Window) string {
+	var b strings.Builder
+	for _, s := range uitest.Texts(w.win.Canvas().Overlays().Top()) {
+		b.WriteString(s.Text + "\n")
+	}
+	return b.String()
+}
+
+func TestSwitchRoutes(t *testing.T) {
+	f := sample(t)
+	w := newWindow(t, f)
+	if n := len(checks(w)); n != 5 {
+		t.Fatalf("%d switches, want one per stdio server that can be read", n)
+	}
+	before, _ := os.ReadFile(f.Config.Path)
+
+	// Cancel leaves the file and puts the switch back.
+	test.Tap(checks(w)[0])
+	if text := dialogText(w); !strings.Contains(text, "Route “github” through Elicit Desk?") || !strings.Contains(text, "/opt/elicitdesk bridge -- /usr/local/lib/node/bin/npx") {
+		t.Errorf("the plan shows:\n%s", text)
+	}
+	tapDialog(t, w, "Cancel")
+	if now, _ := os.ReadFile(f.Config.Path); string(now) != string(before) || checks(w)[0].Checked {
+		t.Error("Cancel changed the file or left the switch on")
+	}
+
+	test.Tap(checks(w)[0])
+	tapDialog(t, w, "Change Cursor's config")
+	if text := dialogText(w); !strings.Contains(text, "Restart Cursor so it picks up the change.") || !strings.Contains(text, hosts.BackupSuffix) {
+		t.Errorf("after writing:\n%s", text)
+	}
+	tapDialog(t, w, "OK")
+	c, err := hosts.Read(f.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := c.Server("github"); !s.Routed() || s.Command != exe {
+		t.Errorf("github = %+v, want routed through %s", s, exe)
+	}
+	if !checks(w)[0].Checked {
+		t.Error("the switch does not show github routed")
+	}
+
+	// The host writes its config while the plan is shown: nothing is
+	// written, and the window reads the file again.
+	test.Tap(checks(w)[1])
+	if err := os.WriteFile(f.Config.Path, []byte(`{"mcpServers": {"only": {"command": "x"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tapDialog(t, w, "Change Cursor's config")
+	if text := dialogText(w); !strings.Contains(text, "Cursor's config changed while you were looking, so nothing was written") {
+		t.Errorf("a changed file says:\n%s", text)
+	}
+	if n := len(checks(w)); n != 1 {
+		t.Errorf("%d switches after the change, want the file's one", n)
+	}
+}
+
+func TestCopyButton(t *testing.T) {
+	w := newWindow(t, sample(t))
+	w.offerCopy(w.found[0])
+	tapDialog(t, w, "Copy")
+	if text := dialogText(w); !strings.Contains(text, "Copied from Cursor into Elicit Desk") {
+		t.Errorf("copy says:\n%s", text)
+	}
+	data, _ := os.ReadFile(w.deps.ConfigPath)
+	if !strings.Contains(string(data), `"github"`) {
+		t.Errorf("servers.json:\n%s", data)
+	}
+}
+
+// TestHostileHosts shows a host whose config names, runs and fails in each
+// hostile string: none may show a hidden character raw, in the window or
+// in the plan.
+func TestHostileHosts(t *testing.T) {
+	for _, hs := range uitest.HostileStrings(t) {
+		t.Run(hs.Name, func(t *testing.T) {
+			s := hs.Text
+			q := func(v string) string { b, _ := json.Marshal(v); return string(b) }
+			path := filepath.Join(t.TempDir(), "mcp.json")
+			data := `{"mcpServers": {` + q(s) + `: {"command": ` + q(s) + `, "args": [` + q(s) + `]}, ` +
+				q(s+" remote") + `: {"url": ` + q("https://x.example/"+s) + `}, ` + q(s+" broken") + `: {"command": 5}}}`
+			if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			h := hosts.Host{ID: "cursor", Name: "Cursor", Config: path, Key: "mcpServers", Format: hosts.JSON}
+			found := hosts.Find([]hosts.Host{h})
+			if len(found) != 1 || found[0].Err != nil {
+				t.Fatalf("found %+v", found)
+			}
+			w := newWindow(t, found[0])
+			uitest.Check(t, "Hosts", uitest.WindowTexts(w.win))
+			uitest.CheckWidth(t, "Hosts", w.win.Content(), 1040)
+			RouteAll(w.win, found[0].Config, exe, w.deps.Log, w.reload)
+			uitest.Check(t, "Route all", uitest.WindowTexts(w.win))
+			tapDialog(t, w, "Cancel")
+
+			// A config that cannot be read, in the file's words.
+			if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			w.reload()
+			uitest.Check(t, "Hosts, unreadable", uitest.WindowTexts(w.win))
+		})
+	}
+}

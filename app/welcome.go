@@ -1,0 +1,144 @@
+package app
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/hostsview"
+	"github.com/elicitdesk/elicitdesk/assets"
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/servers/demo"
+)
+
+// welcome is the Welcome window, shown at the first start and from the
+// menu: what the app does, a demo request, and the hosts to route.
+type welcome struct {
+	d     *Desk
+	win   fyne.Window
+	hosts *fyne.Container
+	try   *widget.Button
+	tried *widget.Label // how the demo request went
+}
+
+// showWelcome opens the Welcome window, or brings it forward.
+func (d *Desk) showWelcome() {
+	if d.welcome != nil {
+		d.welcome.showHosts()
+		d.welcome.win.Show()
+		d.welcome.win.RequestFocus()
+		return
+	}
+	w := &welcome{d: d, win: d.fyne.NewWindow("Welcome — Elicit Desk")}
+	d.welcome = w
+	w.win.SetOnClosed(func() { d.welcome = nil })
+
+	icon := canvas.NewImageFromResource(assets.Icon())
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSquareSize(48))
+	title := widget.NewLabelWithStyle("Welcome to Elicit Desk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.SizeName = theme.SizeNameHeadingText
+
+	w.try = widget.NewButtonWithIcon("Try a demo request", theme.MediaPlayIcon(), w.tryDemo)
+	w.try.Importance = widget.HighImportance
+	w.tried = paragraph("")
+	w.tried.Hide()
+
+	w.hosts = container.NewVBox()
+	w.showHosts()
+	openHosts := widget.NewButtonWithIcon("Choose servers one by one…", theme.ListIcon(), d.hostsWin.Show)
+	add := widget.NewButtonWithIcon("Add a server…", theme.ContentAddIcon(), d.serversWin.AddServer)
+	closeBtn := widget.NewButton("Close", w.win.Close)
+
+	content := container.NewVBox(
+		container.NewBorder(nil, nil, icon, nil, title),
+		paragraph(welcomeIntro),
+		paragraph(whereRequests(d.tray != nil)),
+		section("See a request", "The demo server built into Elicit Desk asks you a question.", w.try),
+		w.tried,
+		section("Your MCP hosts", "Route a host's servers through Elicit Desk, and their requests show here instead of in the host.", openHosts),
+		w.hosts,
+		section("Your own servers", "Elicit Desk can connect to MCP servers itself, so you can call their tools.", add),
+	)
+	w.win.SetContent(container.NewBorder(nil,
+		container.NewPadded(container.NewHBox(layout.NewSpacer(), closeBtn)), nil, nil,
+		container.NewVScroll(container.New(layout.NewCustomPaddedLayout(theme.Padding(), theme.Padding(), 2*theme.Padding(), 4*theme.Padding()), content))))
+	w.win.Resize(fyne.NewSize(820, 720))
+	w.win.CenterOnScreen()
+	w.win.Show()
+}
+
+// showHosts lists the hosts found, each with the button that routes it,
+// reading their configs again: small files, read on a click.
+func (w *welcome) showHosts() {
+	w.hosts.RemoveAll()
+	found := hosts.Find(w.d.opts.Hosts)
+	if len(found) == 0 {
+		w.hosts.Add(paragraph("No MCP host's config was found on this computer (Claude Desktop, Cursor, VS Code, Zed, Codex…)."))
+	}
+	for _, f := range found {
+		sum := hostsview.Summarize(f, w.d.opts.Exe)
+		name := widget.NewLabelWithStyle(f.Host.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		name.Truncation = fyne.TextTruncateEllipsis
+		route := widget.NewButtonWithIcon("Route through Elicit Desk…", theme.MailForwardIcon(), func() {
+			hostsview.RouteAll(w.win, f.Config, w.d.opts.Exe, w.d.log, func() {
+				w.showHosts()
+				w.d.hostsWin.Refresh()
+			})
+		})
+		if sum.Done {
+			route.SetText("Routed")
+			route.SetIcon(theme.ConfirmIcon())
+		}
+		if !sum.Routable {
+			route.Disable()
+		}
+		summary := widget.NewLabel(sum.Line)
+		summary.Truncation = fyne.TextTruncateEllipsis
+		w.hosts.Add(container.NewBorder(nil, nil, container.New(hostsview.FixedWidth(150), name), route, summary))
+	}
+	w.hosts.Refresh()
+}
+
+// tryDemo has the demo server ask the person something, through the
+// app's own connection, which may still be connecting: CallTool waits.
+func (w *welcome) tryDemo() {
+	w.try.Disable()
+	w.tried.Show()
+	w.tried.SetText("Asking the demo server… its window opens in a moment.")
+	d := w.d
+	name := d.opts.Demo.Name
+	if name == "" {
+		name = "demo" // as config.Ensure names it
+	}
+	go func() {
+		res, err := d.CallTool(d.ctx, name, demo.ToolAskConfirm, nil)
+		if d.ctx.Err() != nil {
+			return
+		}
+		d.do(func() {
+			if d.welcome != w {
+				return // closed meanwhile
+			}
+			w.try.Enable()
+			w.tried.SetText(demoOutcome(res, err))
+		})
+	}()
+}
+
+func paragraph(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// section is a heading with a line under it and a button on the right.
+func section(heading, text string, button *widget.Button) fyne.CanvasObject {
+	h := widget.NewLabelWithStyle(heading, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	h.SizeName = theme.SizeNameSubHeadingText
+	return container.NewVBox(widget.NewSeparator(),
+		container.NewBorder(nil, nil, nil, container.NewCenter(button), container.NewVBox(h, paragraph(text))))
+}

@@ -1,0 +1,38 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+)
+
+// TestWelcomeAtFirstStart shows the Welcome window when servers.json is
+// still to be made, and only then; its demo button has the demo server,
+// still connecting, ask in a request window.
+func TestWelcomeAtFirstStart(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.ui(func() {
+		if h.d.welcome != nil {
+			t.Error("a start with servers.json shows the Welcome window")
+		}
+	})
+
+	h = start(t, "")
+	h.ui(func() {
+		if h.d.welcome == nil {
+			t.Fatal("the first start shows no Welcome window")
+		}
+		test.Tap(button(t, h.d.welcome.win.Content(), "Try a demo request"))
+	})
+	r := h.request(0)
+	h.ui(func() {
+		if r.Server.Name != "demo" {
+			t.Errorf("the request comes from %q", r.Server.Name)
+		}
+		test.Tap(button(t, content(r), "Decline"))
+	})
+	h.eventually("the demo's outcome", func() bool {
+		return strings.HasPrefix(h.d.welcome.tried.Text, "Done:")
+	})
+}

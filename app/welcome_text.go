@@ -1,0 +1,45 @@
+package app
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+)
+
+// welcomeIntro says what Elicit Desk is for, in the Welcome window.
+const welcomeIntro = "MCP servers sometimes need a person's answer: a confirmation, a choice, a few details. " +
+	"Elicit Desk shows each such request in a window like this one, whichever app started the server, " +
+	"and keeps a history of what was asked and answered."
+
+// firstRun reports whether servers.json is still to be made: the app has
+// never run with this config, so it welcomes the person.
+func firstRun(configPath string) bool {
+	_, err := os.Stat(configPath)
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// whereRequests says where requests show up and how to reach the app's
+// windows, which depends on whether there is a tray icon.
+func whereRequests(tray bool) string {
+	if tray {
+		return "A request opens its window at once. The Elicit Desk icon in the system tray lists the requests waiting, " +
+			"and opens Hosts, Servers, History and this window again."
+	}
+	return "A request opens its window at once. The Elicit Desk menu of the Servers window " +
+		"opens Hosts, History and this window again."
+}
+
+// demoOutcome is what the Welcome window says once the demo request is over.
+func demoOutcome(res *mcp.CallToolResult, err error) string {
+	switch {
+	case err != nil:
+		return "The demo request did not reach you: " + untrusted.Text(err.Error()).Line()
+	case res != nil && res.IsError:
+		return "The demo server could not ask: see the Servers window."
+	}
+	return "Done: the demo server has your answer, and the History window lists it."
+}
