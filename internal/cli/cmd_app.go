@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 
 	"fyne.io/fyne/v2"
@@ -61,7 +60,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Autostart:   autostart.Entry{ID: appID, Name: "Elicit Desk", Exec: []string{exe}},
 		Log:         log,
 		Exe:         exe,
-		Hosts:       hosts.Known(hosts.Env{GOOS: runtime.GOOS, Home: xdg.Home, Getenv: os.Getenv}),
+		Hosts:       hosts.Known(hosts.Here()),
 	})
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server
