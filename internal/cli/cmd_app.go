@@ -47,6 +47,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		return 2
 	}
 	exe, _ := os.Executable()
+	bridgeExe, _ := hosts.Exe()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -59,7 +60,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Demo:        demo,
 		Autostart:   autostart.Entry{ID: appID, Name: "Elicit Desk", Exec: []string{exe}},
 		Log:         log,
-		Exe:         exe,
+		Exe:         bridgeExe,
 		Hosts:       hosts.Known(hosts.Here()),
 	})
 	path, err := endpoint.DefaultPath()

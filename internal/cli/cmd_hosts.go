@@ -128,10 +128,10 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 	}
 	plan := c.Unroute
 	if verb == "route" {
-		exe, err := os.Executable()
+		exe, err := hosts.Exe()
 		if err != nil {
 			stderr.Linef("elicitdesk hosts route: cannot tell where elicitdesk is: %s", err)
-			return 2
+			return 1
 		}
 		plan = func(names ...string) (*hosts.Plan, error) { return c.Route(exe, names...) }
 	}
@@ -163,7 +163,21 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 		stdout.Linef("The file as it was is kept in %s.", backup)
 		stdout.Linef("Restart %s so it runs the new command lines.", h.Name)
 	}
+	if len(args) > 1 && refused(p.Skipped) {
+		return 1 // a server asked for by name could not be done
+	}
 	return 0
+}
+
+// refused reports whether any of skipped was left alone for a reason
+// other than being as asked already.
+func refused(skipped []hosts.Skip) bool {
+	for _, s := range skipped {
+		if s.Reason != hosts.ReasonRouted && s.Reason != hosts.ReasonUnrouted {
+			return true
+		}
+	}
+	return false
 }
 
 // commandLine shows argv as a shell would read it.

@@ -67,7 +67,9 @@ func baseName(path string) string {
 func takesValue(option string) bool {
 	switch option {
 	case "-e", "--env", "--env-file", "-v", "--volume", "--mount", "-p", "--publish",
-		"--name", "--network", "-w", "--workdir", "-u", "--user", "--entrypoint", "--platform", "-l", "--label":
+		"--name", "--network", "-w", "--workdir", "-u", "--user", "--entrypoint", "--platform", "-l", "--label",
+		"--pull", "-m", "--memory", "--cpus", "--add-host", "--device", "--cap-add", "--cap-drop", "-h", "--hostname",
+		"--security-opt", "--tmpfs", "--ulimit", "--runtime", "--gpus", "--dns", "--log-driver":
 		return true
 	}
 	return false

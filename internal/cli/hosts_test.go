@@ -71,6 +71,7 @@ func TestHostsCommands(t *testing.T) {
 		{[]string{"hosts", "route", "cursor", "nosuch"}, 1, `Cursor's config has no server "nosuch"; nothing was changed`},
 		{[]string{"hosts", "unroute", "cursor"}, 0, "files: not routed"},
 		{[]string{"hosts", "route"}, 2, "usage: elicitdesk hosts"},
+		{[]string{"hosts", "route", "cursor", "remote"}, 1, "remote: a remote server"},
 	} {
 		code, out, errs := runCLI(tc.args...)
 		if code != tc.code || !strings.Contains(out+errs, tc.want) {

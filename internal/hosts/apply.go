@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
@@ -16,7 +17,8 @@ var ErrChanged = errors.New("the file changed since it was read; nothing was wri
 // BackupSuffix names the copy of a config kept beside it before an edit.
 const BackupSuffix = ".elicitdesk-backup"
 
-// Apply writes the plan: a backup of the file as read beside it, then the
+// Apply writes the plan: a backup of the file as read beside it (the file
+// before this change; the one before it is replaced), then the
 // edited file, atomically and keeping its mode. It writes nothing when the
 // plan changes nothing, or when the file cannot be written or no longer
 // holds what was read. It returns the backup's path.
@@ -48,6 +50,11 @@ func (p *Plan) Apply() (backup string, err error) {
 		return "", err
 	}
 	backup = c.Path + BackupSuffix
+	// A new file, not written through a link nor keeping an older mode:
+	// the backup is exactly as private as the config.
+	if err := os.Remove(backup); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("cannot replace the backup %s: %w; nothing was changed", backup, err)
+	}
 	if err := atomicfile.Write(backup, c.data, info.Mode().Perm()); err != nil {
 		return "", fmt.Errorf("cannot keep a backup of %s: %w; nothing was changed", c.Path, err)
 	}

@@ -37,7 +37,17 @@ func quote(s string) string {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
+	// DEL is a control character to TOML, not to JSON.
+	return strings.ReplaceAll(strings.TrimSuffix(b.String(), "\n"), "\x7f", `\u007f`)
+}
+
+// quoted is each of ss quoted.
+func quoted(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = quote(s)
+	}
+	return out
 }
 
 // elementSeparator is what goes between two new elements of a: the comma

@@ -106,6 +106,13 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 		read(obj, "serverUrl", &s.URL) // Windsurf
 	}
 	read(obj, "headers", &s.Headers)
+	args, _ := member(data, line, "args")
+	arr, isArray := (*hujson.Array)(nil), false
+	if args != nil {
+		if arr, isArray = args.Value.(*hujson.Array); !isArray && s.Err == nil {
+			s.Err = fmt.Errorf("%q at %s is not an array", "args", lineCol(data, args.StartOffset))
+		}
+	}
 	s.Transport = transport(kind, s.Command != "", s.URL != "")
 	if s.Err == nil && s.Transport == "" {
 		s.Err = fmt.Errorf("the entry at %s has neither a command nor a url", lineCol(data, v.StartOffset))
@@ -121,8 +128,7 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 			e.addPrefix = "," + lineIndent(m.Name.BeforeExtra) + `"args": `
 		}
 	}
-	if args, _ := member(data, line, "args"); args != nil {
-		arr := args.Value.(*hujson.Array) // decoded as []string above
+	if isArray {
 		e.args = &array{open: args.StartOffset + 1}
 		for _, el := range arr.Elements {
 			e.args.elems = append(e.args.elems, span{el.StartOffset, el.EndOffset})
@@ -138,10 +144,12 @@ func decodeJSON(v hujson.Value, into any) error {
 	return json.Unmarshal(v.Pack(), into)
 }
 
-// transport is how the host reaches an entry with the given "type".
+// transport is how the host reaches an entry with the given "type": a
+// remote type wins over a command the entry also has.
 func transport(kind string, command, url bool) config.Transport {
+	remote := kind == "http" || kind == "sse" || kind == "streamable-http" || kind == "streamableHttp"
 	switch {
-	case command:
+	case command && !(remote && url):
 		return config.TransportStdio
 	case url && kind == "sse":
 		return config.TransportSSE
@@ -151,6 +159,7 @@ func transport(kind string, command, url bool) config.Transport {
 	return ""
 }
 
+// firstError is a, or b when a is nil: an entry reports its first problem.
 func firstError(a, b error) error {
 	if a != nil {
 		return a

@@ -41,7 +41,7 @@ const (
 // binary is pointed at exe.
 func (c *Config) Route(exe string, names ...string) (*Plan, error) {
 	return c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
-		if s.Routed() {
+		if _, ok := s.routedThrough(exe); ok {
 			if s.Command == exe {
 				return nil, nil, ReasonRouted
 			}
@@ -105,11 +105,7 @@ func (c *Config) plan(names []string, rewrite func(Server, entry) (edits []edit,
 // writes: that is how unrouteEdits knows to remove it again.
 func (c *Config) routeEdits(e entry, exe string) []edit {
 	cmd := e.cmd.of(c.data)
-	head := make([]string, 0, 3)
-	for _, a := range bridgeArgs() {
-		head = append(head, quote(a))
-	}
-	head = append(head, cmd)
+	head := append(quoted(bridgeArgs()), cmd)
 	edits := []edit{{e.cmd, quote(exe)}}
 	switch {
 	case e.args == nil:
@@ -131,7 +127,7 @@ func (c *Config) unrouteEdits(s Server, e entry) []edit {
 	elems := e.args.elems
 	cmd := elems[k].of(c.data)
 	edits := []edit{{e.cmd, cmd}}
-	added := e.addPrefix + "[" + strings.Join([]string{quote("bridge"), quote("--"), cmd}, ",") + "]"
+	added := e.addPrefix + "[" + strings.Join(append(quoted(bridgeArgs()), cmd), ",") + "]"
 	switch {
 	case k == 2 && len(elems) == 3 && strings.HasPrefix(string(c.data[e.addAt:]), added):
 		edits = append(edits, edit{span{e.addAt, e.addAt + len(added)}, ""})

@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -295,5 +296,58 @@ func TestDuplicateKeyInEntry(t *testing.T) {
 	}
 	if len(p.Changes) != 1 || p.Changes[0].Server != "once" || len(p.Skipped) != 1 || !strings.Contains(p.Skipped[0].Reason, `"command" is given twice, at line 2`) {
 		t.Errorf("changes %+v, skipped %+v", p.Changes, p.Skipped)
+	}
+}
+
+// TestEdgeCases: configs a host accepts that are easy to get wrong (in
+// testdata/edge.json): which entries route, which are left alone, and
+// that unroute still gives the file back.
+func TestEdgeCases(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "edge.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		What, Host, Config, Error string
+		Routed, Skipped           []string
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.What, func(t *testing.T) {
+			h := sample(t, tc.Host)
+			os.WriteFile(h.Config, []byte(tc.Config), 0o640)
+			c := read(t, h)
+			p, err := c.Route(exe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var routed, skipped []string
+			for _, ch := range p.Changes {
+				routed = append(routed, ch.Server)
+			}
+			for _, s := range p.Skipped {
+				skipped = append(skipped, s.Server)
+				if tc.Error != "" && !strings.Contains(s.Reason, tc.Error) {
+					t.Errorf("%s skipped for %q, want %q", s.Server, s.Reason, tc.Error)
+				}
+			}
+			if tc.Error == "" && (!slices.Equal(routed, tc.Routed) && len(routed)+len(tc.Routed) > 0 || !slices.Equal(skipped, tc.Skipped) && len(skipped)+len(tc.Skipped) > 0) {
+				t.Fatalf("routed %q skipped %+v, want %q and %q", routed, p.Skipped, tc.Routed, tc.Skipped)
+			}
+			if _, err := p.Apply(); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range read(t, h).Servers {
+				if slices.Contains(tc.Routed, s.Name) && (s.Command != exe || !s.Routed()) {
+					t.Errorf("%s runs %s %q", s.Name, s.Command, s.Args)
+				}
+			}
+			apply(t, h, unroute())
+			if got, _ := os.ReadFile(h.Config); string(got) != tc.Config {
+				t.Errorf("not given back:\n%s", diff([]byte(tc.Config), got))
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -28,11 +29,18 @@ func (s Server) Routed() bool {
 }
 
 // Unrouted returns the command line a routed entry hands to the bridge:
-// what follows "--" in `ELICITDESK bridge [FLAGS] -- COMMAND ARGS...`. The
-// entry is known by its arguments alone, so that one routed by a binary
-// since moved or renamed (a `go build` of any name) is still known.
-func (s Server) Unrouted() (argv []string, ok bool) {
-	if s.Transport != config.TransportStdio || len(s.Args) == 0 || s.Args[0] != "bridge" {
+// what follows "--" in `elicitdesk bridge [FLAGS] -- COMMAND ARGS...`. The
+// command is known as ours by its name, so an entry routed by an
+// elicitdesk since moved is found; another program that has a bridge
+// command of its own is not ours.
+func (s Server) Unrouted() (argv []string, ok bool) { return s.routedThrough("") }
+
+// routedThrough is Unrouted that also knows exe, under whatever name it
+// was built (a test binary, a `go build -o`).
+func (s Server) routedThrough(exe string) (argv []string, ok bool) {
+	name := strings.ToLower(s.Command[strings.LastIndexAny(s.Command, `/\`)+1:])
+	ours := strings.HasPrefix(name, "elicitdesk") || (exe != "" && s.Command == exe)
+	if !ours || s.Transport != config.TransportStdio || len(s.Args) == 0 || s.Args[0] != "bridge" {
 		return nil, false
 	}
 	i := slices.Index(s.Args, "--")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/pelletier/go-toml/v2"
@@ -37,10 +38,19 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 	w.walk()
 	var servers []Server
 	var entries []entry
+	for _, name := range slices.Sorted(maps.Keys(table)) {
+		if !slices.Contains(w.order, name) { // a shape the walk does not know: shown, never routed
+			w.order = append(w.order, name)
+			w.at[name] = &entry{}
+		}
+	}
 	for _, name := range w.order {
 		s := tomlServer(name, table[name])
 		e := *w.at[name]
-		if s.Err != nil || s.Transport != config.TransportStdio || e.cmd == (span{}) {
+		if s.Err == nil && s.Transport == config.TransportStdio && e.cmd == (span{}) {
+			s.Err = errors.New("its command is written in a way Elicit Desk cannot edit")
+		}
+		if s.Err != nil || s.Transport != config.TransportStdio {
 			e = entry{}
 		}
 		servers, entries = append(servers, s), append(entries, e)
@@ -162,7 +172,17 @@ func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
 	}
 	path := append(slices.Clone(table), parts...)
 	value := kv.Value()
-	if len(path) < 2 || path[0] != w.key {
+	if len(path) == 0 || path[0] != w.key {
+		return
+	}
+	if len(path) == 1 && value.Kind == unstable.InlineTable { // mcp_servers = { name = {...} }
+		members := value.Children()
+		for members.Next() {
+			w.keyValue(members.Node(), path, true)
+		}
+		return
+	}
+	if len(path) < 2 {
 		return
 	}
 	e := w.entry(path[1])
