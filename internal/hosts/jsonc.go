@@ -106,6 +106,8 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 		read(obj, "serverUrl", &s.URL) // Windsurf
 	}
 	read(obj, "headers", &s.Headers)
+	var source string
+	read(obj, "source", &source) // Zed
 	args, _ := member(data, line, "args")
 	arr, isArray := (*hujson.Array)(nil), false
 	if args != nil {
@@ -114,7 +116,10 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 		}
 	}
 	s.Transport = transport(kind, s.Command != "", s.URL != "")
-	if s.Err == nil && s.Transport == "" {
+	switch {
+	case s.Err == nil && s.Transport == "" && source == "extension":
+		s.Err = errors.New("an extension's server, which the host starts by itself")
+	case s.Err == nil && s.Transport == "":
 		s.Err = fmt.Errorf("the entry at %s has neither a command nor a url", lineCol(data, v.StartOffset))
 	}
 	if s.Err != nil || s.Transport != config.TransportStdio {
