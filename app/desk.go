@@ -59,6 +59,7 @@ type Desk struct {
 	welcome    *welcome // the Welcome window, while it is open
 	settingsW  fyne.Window
 	tray       *tray         // nil where there is no tray
+	trayShown  bool          // a tray host shows the icon; else the Servers window stands in
 	asking     *widget.PopUp // the quit question, while it shows
 	focused    bool          // one of our windows has focus
 
@@ -108,8 +109,7 @@ func (d *Desk) Start() error {
 	}
 	go d.take()
 	go d.clock()
-	var shown bool
-	if d.tray, shown = newTray(d); !shown {
+	if d.tray, d.trayShown = newTray(d); !d.trayShown {
 		// The Servers window stands in for the tray: its menu reaches the
 		// other windows, and closing it quits, asking first while
 		// requests wait.

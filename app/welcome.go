@@ -56,7 +56,7 @@ func (d *Desk) showWelcome() {
 	content := container.NewVBox(
 		container.NewBorder(nil, nil, icon, nil, title),
 		paragraph(welcomeIntro),
-		paragraph(whereRequests(d.tray != nil)),
+		paragraph(whereRequests(d.trayShown)),
 		section("See a request", "The demo server built into Elicit Desk asks you a question.", w.try),
 		w.tried,
 		section("Your MCP hosts", "Route a host's servers through Elicit Desk, and their requests show here instead of in the host.", openHosts),
