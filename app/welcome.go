@@ -11,6 +11,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
@@ -112,7 +113,7 @@ func (w *welcome) tryDemo() {
 	d := w.d
 	name := d.opts.Demo.Name
 	if name == "" {
-		name = "demo" // as config.Ensure names it
+		name = config.DemoName // as config.Ensure names it
 	}
 	go func() {
 		res, err := d.CallTool(d.ctx, name, demo.ToolAskConfirm, nil)

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
@@ -34,7 +35,7 @@ func offer(win fyne.Window, p *hosts.Plan, err error, routing bool, log *slog.Lo
 	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { hide(); done() })
 	if v.Verb == "" {
 		cancel.SetText("Close")
-		hide = showDialog(win, v.Title, planContent(v), planSize(v), cancel)
+		hide = modal.Show(win.Canvas(), v.Title, planContent(v), planSize(v), cancel)
 		return
 	}
 	apply := widget.NewButtonWithIcon(v.Verb, theme.ConfirmIcon(), func() {
@@ -50,7 +51,7 @@ func offer(win fyne.Window, p *hosts.Plan, err error, routing bool, log *slog.Lo
 		done()
 	})
 	apply.Importance = widget.HighImportance
-	hide = showDialog(win, v.Title, planContent(v), planSize(v), cancel, apply)
+	hide = modal.Show(win.Canvas(), v.Title, planContent(v), planSize(v), cancel, apply)
 }
 
 // planContent lists a plan's changes, each server's command line before

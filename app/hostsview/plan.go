@@ -53,10 +53,7 @@ func describePlan(p *hosts.Plan, routing bool) planView {
 
 // commandLine is argv as a shell would take it, safe to show.
 func commandLine(argv []string) string {
-	if len(argv) == 0 {
-		return ""
-	}
-	return untrusted.Text(config.Server{Command: argv[0], Args: argv[1:]}.Target()).Line()
+	return untrusted.Text(config.CommandLine(argv)).Line()
 }
 
 // applied is what to tell the person once a plan is written.

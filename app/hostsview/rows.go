@@ -2,7 +2,6 @@ package hostsview
 
 import (
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
@@ -88,18 +87,9 @@ func serverRowOf(s hosts.Server) serverRow {
 func runs(s hosts.Server) string {
 	e := s.Entry()
 	if e.Command != "" {
-		e.Command = baseName(e.Command)
+		e.Command = hosts.BaseName(e.Command)
 	}
 	return shorten(untrusted.Text(e.Target()).Line(), runsWidth)
-}
-
-// baseName is a path's last element, for Windows paths too: host configs
-// are copied between machines.
-func baseName(path string) string {
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 && i < len(path)-1 {
-		return path[i+1:]
-	}
-	return path
 }
 
 // shorten cuts s to max characters with an ellipsis.

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -208,7 +209,7 @@ func (w *Window) offerCopy(f hosts.Found) {
 	copyAll.Importance = widget.HighImportance
 	text := "Elicit Desk will connect to " + host + "'s servers itself, starting their commands, so you can call their tools from the Servers window. " +
 		host + "'s config is not changed."
-	hide = showDialog(w.win, "Copy "+host+"'s servers into Elicit Desk?", wrapped(text), fyne.NewSize(520, 240), cancel, copyAll)
+	hide = modal.Show(w.win.Canvas(), "Copy "+host+"'s servers into Elicit Desk?", wrapped(text), fyne.NewSize(520, 240), cancel, copyAll)
 }
 
 func (w *Window) copyFrom(f hosts.Found) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
 
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
@@ -20,7 +21,7 @@ import (
 type editor struct {
 	w        *Window
 	original string // the entry's name when the dialog opened; "" adds one
-	dlg      *modal
+	hide     func() // closes the dialog
 
 	name, command, cwd, env, url, headers *widget.Entry
 	transport, protocol                   *widget.Select
@@ -124,7 +125,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.submit)
 	e.save.Importance = widget.HighImportance
 	e.showTransport()
-	e.dlg = showModal(w.win.Canvas(), title, e.body, fyne.NewSize(640, 620), cancel, e.save)
+	e.hide = modal.Show(w.win.Canvas(), title, e.body, fyne.NewSize(640, 620), cancel, e.save)
 	w.editor = e
 	w.win.Canvas().Focus(e.name)
 }
@@ -243,7 +244,7 @@ func (e *editor) submit() {
 
 // close dismisses the dialog.
 func (e *editor) close() {
-	e.dlg.hide()
+	e.hide()
 	if e.w.editor == e {
 		e.w.editor = nil
 	}

@@ -182,7 +182,7 @@ func refused(skipped []hosts.Skip) bool {
 
 // commandLine shows argv as a shell would read it.
 func commandLine(argv []string) untrusted.Text {
-	return untrusted.Text(config.Server{Command: argv[0], Args: argv[1:]}.Target())
+	return untrusted.Text(config.CommandLine(argv))
 }
 
 func yesNo(b bool) string {

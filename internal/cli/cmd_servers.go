@@ -30,7 +30,7 @@ func demoEntry() (config.Server, error) {
 	if err != nil {
 		return config.Server{}, err
 	}
-	return config.Server{Name: "demo", Command: exe, Args: []string{"demo-server"}}, nil
+	return config.Server{Name: config.DemoName, Command: exe, Args: []string{"demo-server"}}, nil
 }
 
 // runServers lists the configured servers. Names, targets and errors come

@@ -3,6 +3,8 @@ package cli
 import (
 	"slices"
 	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
 )
 
 // commandName names a server run by argv, for windows and logs: the
@@ -11,7 +13,7 @@ import (
 // the bridge passes only a command line, and "npx asks" would tell the
 // person nothing.
 func commandName(argv []string) string {
-	name := baseName(argv[0])
+	name := hosts.BaseName(argv[0])
 	prog := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".cmd"))
 	args := argv[1:]
 	switch prog {
@@ -54,13 +56,7 @@ func packageName(spec string) string {
 	if i := strings.IndexAny(spec, "=<>[~"); i > 0 {
 		spec = spec[:i]
 	}
-	return baseName(spec)
-}
-
-// baseName is the last element of a path written with either slash, as a
-// config from Windows may hold.
-func baseName(path string) string {
-	return path[strings.LastIndexAny(path, `/\`)+1:]
+	return hosts.BaseName(spec)
 }
 
 // takesValue reports whether a `docker run` option takes the next argument.
@@ -83,7 +79,7 @@ func imageName(args []string) string {
 			i++
 		case strings.HasPrefix(a, "-"):
 		default:
-			name := baseName(a)
+			name := hosts.BaseName(a)
 			if j := strings.IndexAny(name, ":@"); j > 0 {
 				name = name[:j]
 			}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/textpos"
 )
 
 // entry is where one server's command line is in its config's bytes: all
@@ -90,10 +92,8 @@ func trailingSpace(b []byte) string {
 	return string(b[len(bytes.TrimRight(b, " \t\r\n")):])
 }
 
-// lineCol is the 1-based line and column of offset off in data.
+// lineCol is where offset off of data is, as a person finds it in an editor.
 func lineCol(data []byte, off int) string {
-	off = min(off, len(data))
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := off - bytes.LastIndexByte(data[:off], '\n')
+	line, col := textpos.LineColumn(data, off)
 	return fmt.Sprintf("line %d, column %d", line, col)
 }

@@ -33,9 +33,9 @@ func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
 	if list == nil || err != nil {
 		return nil, nil, err // no servers key: no servers
 	}
-	obj, ok := list.Value.(*hujson.Object)
+	obj, ok := list.Value.Value.(*hujson.Object)
 	if !ok {
-		return nil, nil, fmt.Errorf("%q at %s is not an object", h.Key, lineCol(data, list.StartOffset))
+		return nil, nil, fmt.Errorf("%q at %s is not an object", h.Key, lineCol(data, list.Value.StartOffset))
 	}
 	names := make(map[string]int, len(obj.Members))
 	var servers []Server
@@ -52,19 +52,19 @@ func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
 	return servers, entries, nil
 }
 
-// member returns the value of obj's member key, or nil without one. A key
-// given twice is an error: hosts disagree on which one counts.
-func member(data []byte, obj *hujson.Object, key string) (*hujson.Value, error) {
-	var found *hujson.Value
+// member returns obj's member key, or nil without one. A key given twice
+// is an error: hosts disagree on which one counts.
+func member(data []byte, obj *hujson.Object, key string) (*hujson.ObjectMember, error) {
+	var found *hujson.ObjectMember
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		if m.Name.Value.(hujson.Literal).String() != key {
 			continue
 		}
 		if found != nil {
-			return nil, fmt.Errorf("%q is given twice, at %s and %s; the host uses only one of them", key, lineCol(data, found.StartOffset), lineCol(data, m.Value.StartOffset))
+			return nil, fmt.Errorf("%q is given twice, at %s and %s; the host uses only one of them", key, lineCol(data, found.Value.StartOffset), lineCol(data, m.Value.StartOffset))
 		}
-		found = &m.Value
+		found = m
 	}
 	return found, nil
 }
@@ -80,19 +80,18 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 	}
 	line, cmdKey := obj, "command"
 	if c, err := member(data, obj, "command"); err == nil && c != nil {
-		if nested, ok := c.Value.(*hujson.Object); ok {
+		if nested, ok := c.Value.Value.(*hujson.Object); ok {
 			line, cmdKey = nested, "path"
 		}
 	}
-	var e entry
 	read := func(o *hujson.Object, key string, into any) {
-		val, err := member(data, o, key)
-		if val == nil || err != nil || s.Err != nil {
+		m, err := member(data, o, key)
+		if m == nil || err != nil || s.Err != nil {
 			s.Err = firstError(s.Err, err)
 			return
 		}
-		if err := decodeJSON(*val, into); err != nil {
-			s.Err = fmt.Errorf("%q at %s: %v", key, lineCol(data, val.StartOffset), err)
+		if err := decodeJSON(m.Value, into); err != nil {
+			s.Err = fmt.Errorf("%q at %s: %v", key, lineCol(data, m.Value.StartOffset), err)
 		}
 	}
 	read(line, cmdKey, &s.Command)
@@ -109,10 +108,10 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 	var source string
 	read(obj, "source", &source) // Zed
 	args, _ := member(data, line, "args")
-	arr, isArray := (*hujson.Array)(nil), false
+	var arr *hujson.Array
 	if args != nil {
-		if arr, isArray = args.Value.(*hujson.Array); !isArray && s.Err == nil {
-			s.Err = fmt.Errorf("%q at %s is not an array", "args", lineCol(data, args.StartOffset))
+		if arr, ok = args.Value.Value.(*hujson.Array); !ok && s.Err == nil {
+			s.Err = fmt.Errorf("%q at %s is not an array", "args", lineCol(data, args.Value.StartOffset))
 		}
 	}
 	s.Transport = transport(kind, s.Command != "", s.URL != "")
@@ -126,15 +125,13 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 		return s, entry{}
 	}
 	cmd, _ := member(data, line, cmdKey)
-	e.cmd = span{cmd.StartOffset, cmd.EndOffset}
-	for _, m := range line.Members {
-		if m.Name.Value.(hujson.Literal).String() == cmdKey {
-			e.addAt = m.Value.EndOffset
-			e.addPrefix = "," + lineIndent(m.Name.BeforeExtra) + `"args": `
-		}
+	e := entry{
+		cmd:       span{cmd.Value.StartOffset, cmd.Value.EndOffset},
+		addAt:     cmd.Value.EndOffset,
+		addPrefix: "," + lineIndent(cmd.Name.BeforeExtra) + `"args": `,
 	}
-	if isArray {
-		e.args = &array{open: args.StartOffset + 1}
+	if arr != nil {
+		e.args = &array{open: args.Value.StartOffset + 1}
 		for _, el := range arr.Elements {
 			e.args.elems = append(e.args.elems, span{el.StartOffset, el.EndOffset})
 		}

@@ -38,7 +38,7 @@ func (s Server) Unrouted() (argv []string, ok bool) { return s.routedThrough("")
 // routedThrough is Unrouted that also knows exe, under whatever name it
 // was built (a test binary, a `go build -o`).
 func (s Server) routedThrough(exe string) (argv []string, ok bool) {
-	name := strings.ToLower(s.Command[strings.LastIndexAny(s.Command, `/\`)+1:])
+	name := strings.ToLower(BaseName(s.Command))
 	ours := strings.HasPrefix(name, "elicitdesk") || (exe != "" && s.Command == exe)
 	if !ours || s.Transport != config.TransportStdio || len(s.Args) == 0 || s.Args[0] != "bridge" {
 		return nil, false
@@ -48,6 +48,12 @@ func (s Server) routedThrough(exe string) (argv []string, ok bool) {
 		return nil, false
 	}
 	return s.Args[i+1:], true
+}
+
+// BaseName is the last element of a path written with either slash:
+// host configs are copied between machines, Windows paths and all.
+func BaseName(path string) string {
+	return path[strings.LastIndexAny(path, `/\`)+1:]
 }
 
 // bridgeArgs are the arguments that put command behind the bridge. The

@@ -94,6 +94,9 @@ type File struct {
 	top []member // top-level members as read, so Save keeps other clients' settings
 }
 
+// DemoName is the name a first start gives the built-in demo server.
+const DemoName = "demo"
+
 // Path returns where servers.json lives under configHome (xdg.ConfigHome in the app).
 func Path(configHome string) string {
 	return filepath.Join(configHome, "elicitdesk", "servers.json")
@@ -116,14 +119,14 @@ func Load(path string) (*File, error) {
 
 // Ensure loads the file at path, first creating it (and its directories)
 // with only the demo server when it is missing, so a first start has something
-// to connect to. An empty demo.Name becomes "demo".
+// to connect to. An empty demo.Name becomes DemoName.
 func Ensure(path string, demo Server) (*File, error) {
 	c, err := Load(path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return c, err
 	}
 	if demo.Name == "" {
-		demo.Name = "demo"
+		demo.Name = DemoName
 	}
 	data, err := (&File{Servers: []Server{demo}}).marshal()
 	if err != nil {

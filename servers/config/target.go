@@ -9,9 +9,14 @@ func (s Server) Target() string {
 	if s.Command == "" {
 		return s.URL
 	}
-	words := make([]string, 0, 1+len(s.Args))
-	for _, w := range append([]string{s.Command}, s.Args...) {
-		words = append(words, shellQuote(w))
+	return CommandLine(append([]string{s.Command}, s.Args...))
+}
+
+// CommandLine renders argv quoted so it could be pasted into a shell.
+func CommandLine(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = shellQuote(w)
 	}
 	return strings.Join(words, " ")
 }
