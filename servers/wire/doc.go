@@ -25,6 +25,9 @@
 //   - any answer to the server/discover probe is taken for a 2026-07-28
 //     server, even a legacy server's {}: the wire turns an answer without a
 //     supported version into "method not found";
+//   - a server/discover answered -32022 although the server lists the
+//     version it carried is taken for a legacy server: the wire asks once
+//     more, as 2026-07-28 says (see discover);
 //   - the elicitations of 2026-07-28 input_required results reach the
 //     handler decoded: WithInputs records their raw bytes for InputParams.
 //

@@ -140,7 +140,11 @@ func (w *wire) SetNotificationHandler(next func(mcp.JSONRPCNotification)) {
 }
 
 func (w *wire) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	resp, err := w.Interface.SendRequest(ctx, req)
+	send := w.Interface.SendRequest
+	if req.Method == string(mcp.MethodServerDiscover) {
+		send = w.discover
+	}
+	resp, err := send(ctx, req)
 	if err != nil || resp == nil || resp.Error != nil {
 		return resp, err
 	}
