@@ -39,7 +39,8 @@ type Conn struct {
 	mu        sync.Mutex
 	reported  ServerInfo
 	version   string
-	answering sync.WaitGroup // answers in progress; added to under mu while not lost
+	tools     map[string]bool // the names the last listing had (see knowTool)
+	answering sync.WaitGroup  // answers in progress; added to under mu while not lost
 }
 
 // Dial connects to the server of cfg: it starts a stdio server or reaches a
@@ -203,12 +204,16 @@ func (c *Conn) Tools(ctx context.Context) ([]mcp.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.noteListed(res.Tools)
 	return res.Tools, nil
 }
 
 // CallTool calls a tool. Elicitations it triggers, by request or as
 // 2026-07-28 input requests, go to the router like any other.
 func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+	if err := c.knowTool(ctx, name); err != nil {
+		return nil, err
+	}
 	if args == nil {
 		args = map[string]any{} // arguments is an object: servers refuse null
 	}
