@@ -198,12 +198,15 @@ func (c *Conn) Ping(ctx context.Context) error {
 	return c.client.Ping(ctx)
 }
 
-// Tools lists the server's tools, every page.
+// Tools lists the server's tools, every page, with their schemas as the
+// server sent them (RawInputSchema, RawOutputSchema).
 func (c *Conn) Tools(ctx context.Context) ([]mcp.Tool, error) {
+	ctx = wire.WithToolSchemas(ctx)
 	res, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil {
 		return nil, err
 	}
+	wire.RawSchemas(ctx, res.Tools)
 	c.noteListed(res.Tools)
 	return res.Tools, nil
 }

@@ -1,65 +1,21 @@
 package servers
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
-// paramServer is a Streamable HTTP server, of 2026-07-28 and 2025-11-25,
-// listing a tool whose region is mirrored into Mcp-Param-Region and one
-// whose mark is not a header name (which mcp-go's own server refuses to
-// list). It returns the headers of each tools/call it gets.
-func paramServer(t *testing.T) (url string, calls func() []http.Header) {
-	t.Helper()
-	results := map[string]string{
-		"server/discover": `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"params","version":"1"}}`,
-		"initialize":      `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"params","version":"1"}}`,
-		"tools/list": `{"resultType":"complete","tools":[
-			{"name":"route","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"query":{"type":"string"}}}},
-			{"name":"bad","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"My Region"}}}}]}`,
-		"tools/call": `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`,
-	}
-	var mu sync.Mutex
-	var seen []http.Header
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&m) != nil {
-			http.Error(w, "POST JSON-RPC only", http.StatusMethodNotAllowed)
-			return
-		}
-		if m.ID == nil {
-			w.WriteHeader(http.StatusAccepted)
-			return
-		}
-		if m.Method == "tools/call" {
-			mu.Lock()
-			seen = append(seen, r.Header.Clone())
-			mu.Unlock()
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, cmp.Or(results[m.Method], "{}"))
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, func() []http.Header {
-		mu.Lock()
-		defer mu.Unlock()
-		return slices.Clone(seen)
-	}
-}
+// markedTools lists a tool whose region is mirrored into Mcp-Param-Region
+// and one whose mark is not a header name (which mcp-go's own server
+// refuses to list).
+const markedTools = `[
+	{"name":"route","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"query":{"type":"string"}}}},
+	{"name":"bad","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"My Region"}}}}]`
 
 // TestCallMirrorsParamHeaders is the regression for SEP-2243 over
 // Streamable HTTP: a call made before any listing, as `elicitdesk call`
@@ -67,7 +23,7 @@ func paramServer(t *testing.T) (url string, calls func() []http.Header) {
 // headers (mcp-go v1.2.1 sent none), and a tool whose mark breaks the
 // rules is not called at all.
 func TestCallMirrorsParamHeaders(t *testing.T) {
-	url, calls := paramServer(t)
+	srv := newToolServer(t, markedTools)
 	tests := []struct {
 		name, version, tool string
 		args                map[string]any
@@ -85,17 +41,17 @@ func TestCallMirrorsParamHeaders(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			c, err := Dial(ctx, config.Server{Name: "params", URL: url, Transport: config.TransportHTTP, ProtocolVersion: tt.version}, NewRouter(DefaultLimits, quietLog()), quietLog())
+			c, err := Dial(ctx, config.Server{Name: "params", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: tt.version}, NewRouter(DefaultLimits, quietLog()), quietLog())
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer c.Close()
-			before := len(calls())
+			before := len(srv.Calls())
 			_, err = c.CallTool(ctx, tt.tool, tt.args)
 			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
 				t.Fatalf("error %v, want one saying %q", err, tt.err)
 			}
-			sent := calls()[before:]
+			sent := srv.Calls()[before:]
 			if tt.want == nil {
 				if len(sent) != 0 {
 					t.Fatalf("%d tools/call sent, want none", len(sent))

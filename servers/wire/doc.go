@@ -29,7 +29,10 @@
 //     version it carried is taken for a legacy server: the wire asks once
 //     more, as 2026-07-28 says (see discover);
 //   - the elicitations of 2026-07-28 input_required results reach the
-//     handler decoded: WithInputs records their raw bytes for InputParams.
+//     handler decoded: WithInputs records their raw bytes for InputParams;
+//   - a listed tool's inputSchema keeps five keywords and loses the rest
+//     ($schema, allOf, if/then/else…): WithToolSchemas records the raw
+//     schemas, and RawSchemas puts them back.
 //
 // Close ends every answer the wire started and waits for it.
 package wire

@@ -157,6 +157,9 @@ func (w *wire) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*
 	if c := inputsFrom(ctx); c != nil {
 		c.record(resp.Result)
 	}
+	if c := schemasFrom(ctx); c != nil && req.Method == string(mcp.MethodToolsList) {
+		c.record(resp.Result)
+	}
 	return resp, nil
 }
 
