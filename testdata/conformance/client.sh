@@ -1,17 +1,53 @@
 #!/bin/sh
 # The client side of the official MCP conformance suite, driven through the
 # elicitdesk CLI. The suite runs this with the server URL as the last
-# argument and the scenario in MCP_CONFORMANCE_SCENARIO; ELICITDESK names the
-# binary under test.
+# argument, the scenario in MCP_CONFORMANCE_SCENARIO and, for some, the
+# calls to make in MCP_CONFORMANCE_CONTEXT (JSON); ELICITDESK names the
+# binary under test. Node, which runs the suite, reads that JSON.
 url="$1"
 ed="${ELICITDESK:-elicitdesk}"
+
+# js runs a line of JavaScript on standard input, read as JSON into `input`.
+js() {
+	node -e 'const input = JSON.parse(require("fs").readFileSync(0, "utf8") || "null");'"$1"
+}
+
+# calls runs "$ed" call for each "NAME<TAB>ARGS" line on standard input,
+# and fails if any call does.
+calls() {
+	status=0
+	tab=$(printf '\t')
+	while IFS="$tab" read -r tool args; do
+		[ -n "$tool" ] || continue
+		"$ed" call -tool "$tool" -args "$args" -url "$url" || status=1
+	done
+	return $status
+}
+
 case "$MCP_CONFORMANCE_SCENARIO" in
-initialize)
+initialize|request-metadata|json-schema-ref-no-deref)
 	exec "$ed" tools -url "$url" ;;
 tools_call)
 	exec "$ed" call -tool add_numbers -args '{"a": 5, "b": 3}' -url "$url" ;;
 elicitation-sep1034-client-defaults)
 	exec "$ed" call -tool test_client_elicitation_defaults -answer defaults -url "$url" ;;
+sse-retry)
+	exec "$ed" call -tool test_reconnection -url "$url" ;;
+http-standard-headers)
+	exec "$ed" call -tool test_headers -url "$url" ;;
+http-custom-headers)
+	# the calls to make come in the context
+	todo=$(printf "%s\n" "$MCP_CONFORMANCE_CONTEXT" | js 'for (const c of input.toolCalls) console.log(c.name + "\t" + JSON.stringify(c.arguments))') || exit 2
+	printf "%s\n" "$todo" | calls ;;
+http-invalid-tool-headers)
+	# call every tool the CLI lists: those with invalid x-mcp-header are left out
+	listed=$("$ed" tools -url "$url") || exit 1
+	printf "%s\n" "$listed" | js 'for (const t of input) console.log(t.name + "\t{\"region\": \"us-west1\"}")' | calls ;;
+json-schema-2020-12-preservation)
+	# echo the focal tool's inputSchema back as the CLI lists it
+	listed=$("$ed" tools -url "$url") || exit 1
+	args=$(printf "%s\n" "$listed" | js 'console.log(JSON.stringify({schema: input.find(t => t.name === "json_schema_2020_12_tool").inputSchema}))') || exit 1
+	exec "$ed" call -tool json_schema_echo -args "$args" -url "$url" ;;
 sep-2322-client-request-state)
 	status=0
 	for tool in test_mrtr_echo_state test_mrtr_no_state test_mrtr_unrelated test_mrtr_no_result_type; do
