@@ -12,7 +12,8 @@ import (
 // sseTap is an http.RoundTripper that takes the server's JSON-RPC requests
 // out of every text/event-stream body before mcp-go reads it and hands their
 // raw bytes to onRequest. Everything else passes unchanged; a removed event
-// keeps its id line so Last-Event-ID resumption still works.
+// keeps its id and retry lines so that resuming the stream with
+// Last-Event-ID still works, at the pace the server asked for.
 type sseTap struct {
 	base      http.RoundTripper
 	onRequest func(raw json.RawMessage, size int)
@@ -42,7 +43,7 @@ type sseFilter struct {
 	size    int    // the event's length so far
 	mode    eventMode
 	head    json.RawMessage // of an oversized request: its data, cut at MaxMessage
-	ids     []byte          // of an oversized request: its id lines
+	cursor  []byte          // of an oversized request: its id and retry lines
 	midLine bool            // the last chunk read did not end a line
 	err     error
 }
@@ -91,8 +92,8 @@ func (f *sseFilter) take(chunk []byte) {
 	case passing:
 		f.out.Write(chunk)
 	case skipping:
-		if lineStart && bytes.HasPrefix(chunk, []byte("id:")) {
-			f.ids = append(f.ids, chunk...)
+		if lineStart && isCursorLine(chunk) {
+			f.cursor = append(f.cursor, chunk...)
 		}
 	}
 	if blank {
@@ -104,7 +105,7 @@ func (f *sseFilter) take(chunk []byte) {
 // event too long to keep.
 func (f *sseFilter) overflow() {
 	if raw := eventData(f.event); isRequest(raw) {
-		f.mode, f.head, f.ids = skipping, raw, idLines(f.event)
+		f.mode, f.head, f.cursor = skipping, raw, cursorLines(f.event)
 	} else {
 		f.mode = passing
 		f.out.Write(f.event)
@@ -121,18 +122,18 @@ func (f *sseFilter) end() {
 			break
 		}
 		if raw := eventData(f.event); isRequest(raw) {
-			f.out.Write(idLines(f.event))
+			f.out.Write(cursorLines(f.event))
 			f.out.WriteString("\n")
 			f.onRequest(raw, len(raw))
 		} else {
 			f.out.Write(f.event)
 		}
 	case skipping:
-		f.out.Write(f.ids)
+		f.out.Write(f.cursor)
 		f.out.WriteString("\n")
 		f.onRequest(f.head, f.size)
 	}
-	f.event, f.size, f.mode, f.head, f.ids = f.event[:0], 0, buffering, nil, nil
+	f.event, f.size, f.mode, f.head, f.cursor = f.event[:0], 0, buffering, nil, nil
 }
 
 // eventData is the data of an event: its data lines joined.
@@ -146,13 +147,19 @@ func eventData(event []byte) json.RawMessage {
 	return bytes.Join(data, []byte("\n"))
 }
 
-// idLines are the id lines of an event.
-func idLines(event []byte) []byte {
-	var ids []byte
+// cursorLines are the lines of an event that say where a resumed stream
+// picks up and when: id and retry.
+func cursorLines(event []byte) []byte {
+	var lines []byte
 	for l := range bytes.Lines(event) {
-		if bytes.HasPrefix(l, []byte("id:")) {
-			ids = append(ids, l...)
+		if isCursorLine(l) {
+			lines = append(lines, l...)
 		}
 	}
-	return ids
+	return lines
+}
+
+// isCursorLine reports whether an event's line is an id or retry field.
+func isCursorLine(l []byte) bool {
+	return bytes.HasPrefix(l, []byte("id:")) || bytes.HasPrefix(l, []byte("retry:"))
 }

@@ -39,7 +39,7 @@ func TestSSEFilterBoundsLongEvents(t *testing.T) {
 			for {
 				n, err := f.Read(p)
 				out.Write(p[:n])
-				held = max(held, len(f.event)+f.out.Len()+len(f.head)+len(f.ids))
+				held = max(held, len(f.event)+f.out.Len()+len(f.head)+len(f.cursor))
 				if err != nil {
 					break
 				}
@@ -62,6 +62,34 @@ func TestSSEFilterBoundsLongEvents(t *testing.T) {
 			id, ok := readHead(got[0]).ID()
 			if !ok || id.String() != "string:big" || len(got[0]) > MaxMessage || size != len(tt.event) {
 				t.Errorf("handed over id %v (%v), %d bytes kept of %d", id, ok, len(got[0]), size)
+			}
+		})
+	}
+}
+
+// TestSSEFilterKeepsCursor checks that an event taken off the stream
+// leaves its id and retry lines behind, as a blank event: mcp-go resumes a
+// stream from the last id, after the last retry, and a request that was
+// the last event must not make it resume from an older one, or sooner
+// than the server asked. Anything else passes unchanged.
+func TestSSEFilterKeepsCursor(t *testing.T) {
+	request := `{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"m"}}`
+	long := `{"jsonrpc":"2.0","id":8,"method":"elicitation/create","params":{"message":"` + strings.Repeat("x", MaxMessage) + `"}}`
+	tests := []struct{ name, stream, want string }{
+		{"request with id and retry", "id: e1\nretry: 500\ndata: " + request + "\n\n", "id: e1\nretry: 500\n\n"},
+		{"request with retry only", "retry: 500\nevent: message\ndata: " + request + "\n\n", "retry: 500\n\n"},
+		{"request with neither", ": comment\ndata: " + request + "\n\n", "\n"},
+		{"request too long to keep", "id: e2\nretry: 250\ndata: " + long + "\n\n", "id: e2\nretry: 250\n\n"},
+		{"priming event", "id: e0\nretry: 500\ndata: \n\n", "id: e0\nretry: 500\ndata: \n\n"},
+		{"response", "id: e3\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n", "id: e3\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := io.NopCloser(strings.NewReader(tt.stream))
+			f := &sseFilter{src: src, br: bufio.NewReader(src), onRequest: func(json.RawMessage, int) {}}
+			out, _ := io.ReadAll(f)
+			if string(out) != tt.want {
+				t.Errorf("passed on %q, want %q", out, tt.want)
 			}
 		})
 	}
