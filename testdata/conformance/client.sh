@@ -32,8 +32,10 @@ tools_call)
 elicitation-sep1034-client-defaults)
 	exec "$ed" call -tool test_client_elicitation_defaults -answer defaults -url "$url" ;;
 sse-retry)
+	# the server ends the call's stream early: it is resumed by a GET with Last-Event-ID
 	exec "$ed" call -tool test_reconnection -url "$url" ;;
 http-standard-headers)
+	# on 2026-07-28 a call lists the tools first: tools/list and tools/call carry the headers
 	exec "$ed" call -tool test_headers -url "$url" ;;
 http-custom-headers)
 	# the calls to make come in the context
