@@ -1,0 +1,178 @@
+package look
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+var variants = []struct {
+	name string
+	v    fyne.ThemeVariant
+}{{"light", theme.VariantLight}, {"dark", theme.VariantDark}}
+
+// TestPairsReadable computes every listed pair's contrast from the theme's
+// own colours, in both variants.
+func TestPairsReadable(t *testing.T) {
+	test.NewTempApp(t)
+	th := New()
+	for _, p := range Pairs() {
+		for _, v := range variants {
+			name := fmt.Sprintf("%s/%v_on_%v/%s", v.name, p.Fore, p.On, p.Where)
+			t.Run(name, func(t *testing.T) {
+				r := p.Ratio(th, v.v)
+				if r < p.Kind.Min() {
+					t.Errorf("contrast %.2f:1, want at least %.1f:1", r, p.Kind.Min())
+				}
+				t.Logf("%.2f:1", r)
+			})
+		}
+	}
+}
+
+// fixedVariant is the theme in one variant whatever the app asks, for
+// rendering widgets in each variant under the test driver.
+type fixedVariant struct {
+	fyne.Theme
+	v fyne.ThemeVariant
+}
+
+func (f fixedVariant) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return f.Theme.Color(n, f.v)
+}
+
+// drawn is a widget's text colour and the fill behind it as rendered: the
+// first rectangle of its renderer, or nothing for a bare label.
+func drawn(t *testing.T, w fyne.Widget) (fyne.ThemeColorName, color.Color) {
+	t.Helper()
+	var fore fyne.ThemeColorName
+	var fill color.Color = color.Transparent
+	haveFill := false
+	for _, o := range test.WidgetRenderer(w).Objects() {
+		switch o := o.(type) {
+		case *canvas.Rectangle:
+			if !haveFill {
+				fill, haveFill = o.FillColor, true
+			}
+		case *widget.RichText:
+			fore = o.Segments[0].(*widget.TextSegment).Style.ColorName
+		}
+	}
+	if fore == "" {
+		t.Fatalf("%T draws no rich text", w)
+	}
+	return fore, fill
+}
+
+// TestWidgetsDrawListedPairs renders the widgets the app uses, in every
+// importance and state, and checks that each text colour and the fill it
+// sits on is a Text pair of the table: so the table, not a reading of
+// Fyne's code, is what the contrast test covers.
+func TestWidgetsDrawListedPairs(t *testing.T) {
+	a := test.NewTempApp(t)
+	importances := map[string]widget.Importance{
+		"medium": widget.MediumImportance, "low": widget.LowImportance, "high": widget.HighImportance,
+		"danger": widget.DangerImportance, "warning": widget.WarningImportance, "success": widget.SuccessImportance,
+	}
+	type state struct {
+		name string
+		set  func(fyne.Widget)
+	}
+	states := []state{
+		{"normal", func(fyne.Widget) {}},
+		{"hovered", func(w fyne.Widget) { w.(desktop.Hoverable).MouseIn(&desktop.MouseEvent{}) }},
+		{"focused", func(w fyne.Widget) { w.(fyne.Focusable).FocusGained() }},
+		{"disabled", func(w fyne.Widget) { w.(fyne.Disableable).Disable() }},
+	}
+	var cases []struct {
+		name string
+		make func() fyne.Widget
+	}
+	add := func(name string, make func() fyne.Widget) {
+		cases = append(cases, struct {
+			name string
+			make func() fyne.Widget
+		}{name, make})
+	}
+	for in, i := range importances {
+		add("label/"+in, func() fyne.Widget { l := widget.NewLabel("Reported by the server"); l.Importance = i; return l })
+		for _, s := range states {
+			add("button/"+in+"/"+s.name, func() fyne.Widget {
+				b := widget.NewButton("Accept", nil)
+				b.Importance = i
+				s.set(b)
+				return b
+			})
+		}
+	}
+	for _, s := range states {
+		add("select/"+s.name, func() fyne.Widget { sel := widget.NewSelect([]string{"a"}, nil); s.set(sel); return sel })
+		add("select/chosen/"+s.name, func() fyne.Widget {
+			sel := widget.NewSelect([]string{"a"}, nil)
+			sel.SetSelected("a")
+			s.set(sel)
+			return sel
+		})
+	}
+	for _, v := range variants {
+		th := fixedVariant{New(), v.v}
+		a.Settings().SetTheme(th)
+		back := th.Color(bg, v.v)
+		for _, c := range cases {
+			t.Run(v.name+"/"+c.name, func(t *testing.T) {
+				w := c.make()
+				test.NewWindow(w)
+				fore, fill := drawn(t, w)
+				on := Over(back, fill)
+				for _, p := range Pairs() {
+					if p.Kind == Text && len(p.Fore) == 1 && p.Fore[0] == fore && p.On[0] == bg && near(p.On.In(th, v.v, color.Black), on) {
+						return
+					}
+				}
+				t.Errorf("%s text on %v is in no pair of the table", fore, color.NRGBAModel.Convert(on))
+			})
+		}
+	}
+}
+
+// TestAppTextColoursListed checks the colours the app's own code names for
+// text and status lights: each is a Text pair on the window background.
+func TestAppTextColoursListed(t *testing.T) {
+	known := map[fyne.ThemeColorName]string{
+		theme.ColorNamePrimary:  "a link's domain (app/link_window.go)",
+		theme.ColorNameSuccess:  "a server's status light (app/serversview/rows.go)",
+		theme.ColorNameWarning:  "a server's status light (app/serversview/rows.go)",
+		theme.ColorNameError:    "a server's status light (app/serversview/rows.go)",
+		theme.ColorNameDisabled: "a server's status light (app/serversview/rows.go)",
+	}
+	for _, c := range LabelColors() {
+		known[c] = "a label's importance (widget/label.go:163)"
+	}
+	for n, where := range known {
+		t.Run(string(n), func(t *testing.T) {
+			for _, p := range Pairs() {
+				if p.Kind == Text && len(p.Fore) == 1 && p.Fore[0] == n && len(p.On) == 1 && p.On[0] == bg {
+					return
+				}
+			}
+			t.Errorf("%s, used for %s, has no pair on the background", n, where)
+		})
+	}
+}
+
+// TestPairsDescribed keeps the table a readable reference.
+func TestPairsDescribed(t *testing.T) {
+	for i, p := range Pairs() {
+		if len(p.Fore) == 0 || len(p.On) == 0 || !strings.Contains(p.Where, ".go:") && !strings.Contains(p.Where, "(") {
+			t.Errorf("pair %d (%v on %v) says not where Fyne draws it: %q", i, p.Fore, p.On, p.Where)
+		}
+	}
+}
