@@ -93,14 +93,14 @@ func TestWidgetsDrawListedPairs(t *testing.T) {
 		{"disabled", func(w fyne.Widget) { w.(fyne.Disableable).Disable() }},
 	}
 	var cases []struct {
-		name string
-		make func() fyne.Widget
+		name  string
+		build func() fyne.Widget
 	}
-	add := func(name string, make func() fyne.Widget) {
+	add := func(name string, build func() fyne.Widget) {
 		cases = append(cases, struct {
-			name string
-			make func() fyne.Widget
-		}{name, make})
+			name  string
+			build func() fyne.Widget
+		}{name, build})
 	}
 	for in, i := range importances {
 		add("label/"+in, func() fyne.Widget { l := widget.NewLabel("Reported by the server"); l.Importance = i; return l })
@@ -128,7 +128,7 @@ func TestWidgetsDrawListedPairs(t *testing.T) {
 		back := th.Color(bg, v.v)
 		for _, c := range cases {
 			t.Run(v.name+"/"+c.name, func(t *testing.T) {
-				w := c.make()
+				w := c.build()
 				test.NewWindow(w)
 				fore, fill := drawn(t, w)
 				on := Over(back, fill)

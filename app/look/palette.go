@@ -11,8 +11,8 @@ import (
 // from Fyne 2.8.1's (theme/color.go): the same hues, darker in the light
 // variant and lighter in the dark one until every pair in Pairs reads.
 // Fyne takes primary, hyperlink, focus and selection from the person's
-// chosen primary colour; the app fixes them to Fyne's blue so they keep
-// their contrast.
+// chosen primary colour (theme/theme.go:110-119); the app fixes them to
+// Fyne's blue so that the figures the tests compute are the ones shown.
 func paletteColor(n fyne.ThemeColorName, v fyne.ThemeVariant) (color.Color, bool) {
 	if v == theme.VariantLight {
 		switch n {
@@ -54,6 +54,8 @@ func paletteColor(n fyne.ThemeColorName, v fyne.ThemeVariant) (color.Color, bool
 		return color.NRGBA{R: 0x4e, G: 0x75, B: 0xff, A: 0xe0}, true // Fyne: #006cff2a
 	case danger:
 		return rgb(0xff, 0x80, 0x75), true // Fyne: #f44336
+	case selection:
+		return color.NRGBA{R: 0x00, G: 0x6c, B: 0xff, A: 0x40}, true // Fyne's for blue
 	case onPrimary:
 		return rgb(0x17, 0x17, 0x18), true // Fyne: #ffffff
 	}
