@@ -3,6 +3,7 @@ package look
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,6 +174,74 @@ func TestPairsDescribed(t *testing.T) {
 	for i, p := range Pairs() {
 		if len(p.Fore) == 0 || len(p.On) == 0 || !strings.Contains(p.Where, ".go:") && !strings.Contains(p.Where, "(") {
 			t.Errorf("pair %d (%v on %v) says not where Fyne draws it: %q", i, p.Fore, p.On, p.Where)
+		}
+	}
+}
+
+// TestFocusDrawnAsListed renders focused widgets and checks that the
+// indicator each draws is a NonText pair of the table, with the focus
+// colour, on the background.
+func TestFocusDrawnAsListed(t *testing.T) {
+	a := test.NewTempApp(t)
+	first := func(w fyne.Widget, pick func(fyne.CanvasObject) (color.Color, bool)) color.Color {
+		for _, o := range test.WidgetRenderer(w).Objects() {
+			if c, ok := pick(o); ok {
+				return c
+			}
+		}
+		t.Fatalf("%T draws no focus indicator", w)
+		return nil
+	}
+	rect := func(o fyne.CanvasObject) (color.Color, bool) {
+		r, ok := o.(*canvas.Rectangle)
+		if !ok {
+			return nil, false
+		}
+		return r.FillColor, true
+	}
+	circle := func(o fyne.CanvasObject) (color.Color, bool) {
+		c, ok := o.(*canvas.Circle)
+		if !ok {
+			return nil, false
+		}
+		return c.FillColor, true
+	}
+	cases := []struct {
+		name  string
+		build func() fyne.Focusable
+		pick  func(fyne.CanvasObject) (color.Color, bool)
+	}{
+		{"button", func() fyne.Focusable { return widget.NewButton("Decline", nil) }, rect},
+		{"low importance button", func() fyne.Focusable {
+			b := widget.NewButton("Cancel", nil)
+			b.Importance = widget.LowImportance
+			return b
+		}, rect},
+		{"high importance button", func() fyne.Focusable {
+			b := widget.NewButton("Accept", nil)
+			b.Importance = widget.HighImportance
+			return b
+		}, rect},
+		{"select", func() fyne.Focusable { return widget.NewSelect([]string{"a"}, nil) }, rect},
+		{"check", func() fyne.Focusable { return widget.NewCheck("Confirm", nil) }, circle},
+	}
+	for _, v := range variants {
+		th := fixedVariant{New(), v.v}
+		a.Settings().SetTheme(th)
+		back := th.Color(bg, v.v)
+		for _, c := range cases {
+			t.Run(v.name+"/"+c.name, func(t *testing.T) {
+				w := c.build()
+				test.NewWindow(w.(fyne.CanvasObject))
+				w.FocusGained()
+				got := Over(back, first(w.(fyne.Widget), c.pick))
+				for _, p := range Pairs() {
+					if p.Kind == NonText && slices.Contains(p.Fore, focus) && len(p.On) == 1 && p.On[0] == bg && near(p.Fore.In(th, v.v, back), got) {
+						return
+					}
+				}
+				t.Errorf("focus drawn as %v is in no NonText pair on the background", color.NRGBAModel.Convert(got))
+			})
 		}
 	}
 }
