@@ -97,11 +97,11 @@ func LabelColors() []fyne.ThemeColorName {
 //
 // Not here, as no theme can fix them: a focused List row is drawn in the
 // hover colour, and not at all when it is the selected row
-// (widget/list.go:698-712, 778), and hover can't reach 3:1 while text on it
+// (widget/list.go:697-712, 778), and hover can't reach 3:1 while text on it
 // keeps 4.5:1; a focused Selectable label draws nothing until text is
 // selected (widget/selectable.go:302-319); a menu shortcut is foreground at
-// 20 % alpha (widget/menu_item.go:365-371); the pressed flash is a 0.3 s
-// animation (widget/button.go:468-490).
+// 20 % alpha (widget/menu_item.go:366-371); the pressed flash is a 0.3 s
+// animation (widget/button.go:469-490).
 func Pairs() []Pair {
 	var ps []Pair
 	add := func(k Kind, where string, fore, on Layers) {
@@ -138,13 +138,12 @@ func Pairs() []Pair {
 	add(Text, "selected entry text (widget/selectable.go:307)", Layers{fg}, Layers{bg, input, selection})
 
 	// Select: its fill is the input colour, hover or focus drawn straight
-	// on the window (widget/select.go:427-438); text foreground or disabled
-	// (select.go:102, 458).
+	// on the window (widget/select.go:427-438); its text, placeholder too,
+	// is foreground, or disabled when it is (select.go:102, 455-461).
 	add(Text, "select text (widget/select.go:437, 460)", Layers{fg}, Layers{bg, input})
 	add(Text, "select text hovered (widget/select.go:435)", Layers{fg}, Layers{bg, hover})
 	add(Text, "select text focused (widget/select.go:432)", Layers{fg}, Layers{bg, focus})
-	add(Text, "select disabled (widget/select.go:429, 458)", Layers{disabled}, Layers{bg, offButton})
-	add(Text, "select placeholder (widget/select.go:102)", Layers{disabled}, Layers{bg, input})
+	add(Text, "select disabled (widget/select.go:102, 429, 458)", Layers{disabled}, Layers{bg, offButton})
 
 	// Buttons (widget/button.go:338-404): the fill is the importance's
 	// colour with hover or focus blended in; LowImportance has no fill
