@@ -36,8 +36,8 @@ func paletteColor(n fyne.ThemeColorName, v fyne.ThemeVariant) (color.Color, bool
 			return rgb(0x9c, 0x4e, 0x00), true // Fyne: #ff9800
 		case selection:
 			return color.NRGBA{R: 0x00, G: 0x6c, B: 0xff, A: 0x2c}, true // Fyne: #006cff40
-		case onPrimary, onDanger, onSuccess, onWarning:
-			return rgb(0xff, 0xff, 0xff), true
+		case onPrimary:
+			return rgb(0xff, 0xff, 0xff), true // Fyne's for blue
 		}
 		return nil, false
 	}
