@@ -123,24 +123,31 @@ func TestWidgetsDrawListedPairs(t *testing.T) {
 			return sel
 		})
 	}
-	for _, v := range variants {
-		th := fixedVariant{New(), v.v}
-		a.Settings().SetTheme(th)
-		back := th.Color(bg, v.v)
+	inVariants(t, a, func(t *testing.T, th fyne.Theme, v fyne.ThemeVariant, back color.Color) {
 		for _, c := range cases {
-			t.Run(v.name+"/"+c.name, func(t *testing.T) {
+			t.Run(c.name, func(t *testing.T) {
 				w := c.build()
 				test.NewWindow(w)
 				fore, fill := drawn(t, w)
 				on := Over(back, fill)
 				for _, p := range Pairs() {
-					if p.Kind == Text && len(p.Fore) == 1 && p.Fore[0] == fore && p.On[0] == bg && near(p.On.In(th, v.v, color.Black), on) {
+					if p.Kind == Text && len(p.Fore) == 1 && p.Fore[0] == fore && p.On[0] == bg && near(p.On.In(th, v, color.Black), on) {
 						return
 					}
 				}
 				t.Errorf("%s text on %v is in no pair of the table", fore, color.NRGBAModel.Convert(on))
 			})
 		}
+	})
+}
+
+// inVariants runs f under a's theme set to each variant in turn, with
+// that variant's window background.
+func inVariants(t *testing.T, a fyne.App, f func(t *testing.T, th fyne.Theme, v fyne.ThemeVariant, back color.Color)) {
+	for _, v := range variants {
+		th := fixedVariant{New(), v.v}
+		a.Settings().SetTheme(th)
+		t.Run(v.name, func(t *testing.T) { f(t, th, v.v, th.Color(bg, v.v)) })
 	}
 }
 
@@ -183,7 +190,8 @@ func TestPairsDescribed(t *testing.T) {
 // colour, on the background.
 func TestFocusDrawnAsListed(t *testing.T) {
 	a := test.NewTempApp(t)
-	first := func(w fyne.Widget, pick func(fyne.CanvasObject) (color.Color, bool)) color.Color {
+	first := func(t *testing.T, w fyne.Widget, pick func(fyne.CanvasObject) (color.Color, bool)) color.Color {
+		t.Helper()
 		for _, o := range test.WidgetRenderer(w).Objects() {
 			if c, ok := pick(o); ok {
 				return c
@@ -225,23 +233,20 @@ func TestFocusDrawnAsListed(t *testing.T) {
 		{"select", func() fyne.Focusable { return widget.NewSelect([]string{"a"}, nil) }, rect},
 		{"check", func() fyne.Focusable { return widget.NewCheck("Confirm", nil) }, circle},
 	}
-	for _, v := range variants {
-		th := fixedVariant{New(), v.v}
-		a.Settings().SetTheme(th)
-		back := th.Color(bg, v.v)
+	inVariants(t, a, func(t *testing.T, th fyne.Theme, v fyne.ThemeVariant, back color.Color) {
 		for _, c := range cases {
-			t.Run(v.name+"/"+c.name, func(t *testing.T) {
+			t.Run(c.name, func(t *testing.T) {
 				w := c.build()
 				test.NewWindow(w.(fyne.CanvasObject))
 				w.FocusGained()
-				got := Over(back, first(w.(fyne.Widget), c.pick))
+				got := Over(back, first(t, w.(fyne.Widget), c.pick))
 				for _, p := range Pairs() {
-					if p.Kind == NonText && slices.Contains(p.Fore, focus) && len(p.On) == 1 && p.On[0] == bg && near(p.Fore.In(th, v.v, back), got) {
+					if p.Kind == NonText && slices.Contains(p.Fore, focus) && len(p.On) == 1 && p.On[0] == bg && near(p.Fore.In(th, v, back), got) {
 						return
 					}
 				}
 				t.Errorf("focus drawn as %v is in no NonText pair on the background", color.NRGBAModel.Convert(got))
 			})
 		}
-	}
+	})
 }
