@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
@@ -74,6 +75,7 @@ func newHarness(t *testing.T, file []byte) *harness {
 		t.Setenv(v, filepath.Join(home, v))
 	}
 	a := test.NewTempApp(t)
+	a.Settings().SetTheme(look.New())
 	h := &harness{t: t, path: config.Path(os.Getenv("XDG_CONFIG_HOME")), links: make(chan linkRequest, 4), wake: make(chan struct{}, 1)}
 	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/go-gl/glfw/v3.4/glfw"
 
 	"github.com/elicitdesk/elicitdesk/app"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
@@ -54,6 +55,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
 	a := fyneapp.NewWithID(appID)
 	a.SetIcon(assets.Icon())
+	a.Settings().SetTheme(look.New())
 	d := app.New(ctx, a, app.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
@@ -44,6 +45,7 @@ func runPreview(args []string, stdout, stderr terminal) int {
 
 	a := app.NewWithID(appID)
 	a.SetIcon(assets.Icon())
+	a.Settings().SetTheme(look.New())
 	w := a.NewWindow("Elicit Desk — form preview")
 	v := formview.New(forms.NewForm(schema), untrusted.Text(*message), formview.Options{})
 	v.OnResult = func(r forms.Result) {
