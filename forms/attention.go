@@ -5,8 +5,12 @@ import (
 	"strings"
 )
 
-// namedMax is the most field titles NotReady names; the rest are counted.
-const namedMax = 5
+// NotReady names at most namedMax fields, each cut to nameMax characters:
+// the rest are counted.
+const (
+	namedMax = 5
+	nameMax  = 40
+)
 
 // NeedAttention says how many fields need attention, in plain words:
 // "1 field needs attention", "3 fields need attention".
@@ -31,7 +35,7 @@ func (f *Form) NotReady() string {
 	var names []string
 	for _, field := range f.Schema.Fields {
 		if _, bad := errs[field.Name]; bad {
-			names = append(names, field.Label().Line())
+			names = append(names, field.Label().Headline(nameMax))
 		}
 	}
 	if len(names) == 0 { // only a problem of the whole form

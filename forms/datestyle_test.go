@@ -85,3 +85,37 @@ func TestDateTimeValue(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDateValue checks that whatever is typed, a date either gives ISO
+// text that the spec's format check accepts and that reads back as the
+// same day, or a hint and no value.
+func FuzzDateValue(f *testing.F) {
+	for _, s := range []string{"12/31/2020", "31.12.2020", "2020-12-31", "1/2/2025", "", "2020-02-30", "99/99/9999"} {
+		f.Add("en_US", s)
+		f.Add("de_DE", s)
+	}
+	f.Fuzz(func(t *testing.T, locale, typed string) {
+		d := DateStyleFor(locale)
+		iso, invalid := d.DateValue(typed)
+		if (iso == "") == (invalid == "") && strings.TrimSpace(typed) != "" {
+			t.Fatalf("%q: value %q and hint %q", typed, iso, invalid)
+		}
+		if iso == "" {
+			return
+		}
+		if !validFormat(FormatDate, iso) {
+			t.Fatalf("%q gives %q, not a spec date", typed, iso)
+		}
+		if back, _ := d.DateValue(d.Format(mustDate(t, iso))); back != iso {
+			t.Fatalf("%q gives %q, shown and read back as %q", typed, iso, back)
+		}
+	})
+}
+
+func mustDate(t *testing.T, iso string) time.Time {
+	day, err := time.Parse(time.DateOnly, iso)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return day
+}

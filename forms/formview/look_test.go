@@ -237,24 +237,24 @@ func (h *harness) isStop(f fyne.Focusable) bool {
 
 // holds reports whether o is target or has it inside.
 func holds(o, target fyne.CanvasObject) bool {
-	if o == target {
-		return true
-	}
+	found := false
+	visit(o, func(x fyne.CanvasObject) { found = found || x == target })
+	return found
+}
+
+// visit calls f on o and on everything inside it.
+func visit(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	f(o)
 	switch x := o.(type) {
 	case *fyne.Container:
 		for _, c := range x.Objects {
-			if holds(c, target) {
-				return true
-			}
+			visit(c, f)
 		}
 	case fyne.Widget:
 		for _, c := range test.WidgetRenderer(x).Objects() {
-			if holds(c, target) {
-				return true
-			}
+			visit(c, f)
 		}
 	}
-	return false
 }
 
 func TestEscapeAsksBeforeDiscarding(t *testing.T) {
@@ -297,23 +297,11 @@ func (h *harness) dialogButton(label string) *widget.Button {
 		h.t.Fatal("no dialog shows")
 	}
 	var found *widget.Button
-	var find func(o fyne.CanvasObject)
-	find = func(o fyne.CanvasObject) {
+	visit(top, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && b.Text == label {
 			found = b
 		}
-		switch x := o.(type) {
-		case *fyne.Container:
-			for _, c := range x.Objects {
-				find(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(x).Objects() {
-				find(c)
-			}
-		}
-	}
-	find(top)
+	})
 	if found == nil {
 		h.t.Fatalf("no %q on the dialog", label)
 	}

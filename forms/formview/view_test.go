@@ -45,19 +45,7 @@ func (w *interceptWindow) Close() {
 
 func open(t *testing.T, schema string) *harness {
 	t.Helper()
-	test.NewTempApp(t)
-	s, err := forms.Parse([]byte(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t}
-	h.v = New(forms.NewForm(s), "Please answer", Options{Zone: time.UTC, Dates: forms.DateStyleFor("en_GB")})
-	h.v.OnResult = func(r forms.Result) { h.results = append(h.results, r) }
-	h.w = &interceptWindow{Window: test.NewWindow(nil)}
-	h.v.Install(h.w)
-	h.w.Resize(fyne.NewSize(900, 700))
-	t.Cleanup(h.w.Close)
-	return h
+	return openWith(t, schema, Options{Zone: time.UTC, Dates: forms.DateStyleFor("en_GB")})
 }
 
 func everythingSchema(t *testing.T) string {
