@@ -14,15 +14,31 @@ import (
 // that changes; the view's render only applies that.
 type model struct {
 	form      *forms.Form
+	words     words
 	touched   []bool // parallel to form.Schema.Fields
 	attempted bool   // Accept was pressed: every error shows, touched or not
 	done      bool   // answered or frozen: nothing more is sent
 	frozen    bool   // ended without an answer
 }
 
+// words name the sending button and what it sends, per kind of form.
+type words struct {
+	send    string // the button
+	promise string // over the review when the form is ready
+	waiting string // over it when not
+}
+
+var (
+	// elicitWords answer a server's request.
+	elicitWords = words{send: "Accept", promise: "Accept sends exactly this JSON", waiting: "Accept sends nothing yet"}
+	// callWords call a tool with the person's own arguments.
+	callWords = words{send: "Call", promise: "Call sends exactly these arguments", waiting: "Call sends nothing yet"}
+)
+
 // look is what the view shows at one moment.
 type look struct {
 	rows    []rowLook
+	promise string // over the review: what it is
 	review  string // the exact JSON Accept sends, or why it would refuse
 	ready   bool   // Accept would send review
 	summary string // beside the buttons once Accept was refused: "2 fields need attention"
@@ -35,8 +51,12 @@ type rowLook struct {
 	err string
 }
 
-func newModel(f *forms.Form) *model {
-	return &model{form: f, touched: make([]bool, len(f.Schema.Fields))}
+func newModel(f *forms.Form, toolCall bool) *model {
+	m := &model{form: f, words: elicitWords, touched: make([]bool, len(f.Schema.Fields))}
+	if toolCall {
+		m.words = callWords
+	}
+	return m
 }
 
 // dirty reports whether the person changed anything, so that leaving
@@ -61,9 +81,12 @@ func (m *model) look() look {
 	}
 	l.ready = err == nil && len(errs) == 0
 	if l.ready {
-		l.review = reviewJSON(m.form)
+		l.promise, l.review = m.words.promise, reviewJSON(m.form)
 	} else {
-		l.review = m.form.NotReady()
+		l.promise, l.review = m.words.waiting, m.form.NotReady()
+	}
+	if m.frozen {
+		l.promise = "Nothing was sent"
 	}
 	if m.attempted && !l.ready && !m.done {
 		l.summary = refusal(m.form, errs, err)

@@ -17,7 +17,7 @@ func TestLook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newModel(forms.NewForm(s))
+	m := newModel(forms.NewForm(s), false)
 	type want struct {
 		errs    [2]string
 		review  string
@@ -45,8 +45,12 @@ func TestLook(t *testing.T) {
 		if got != step.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", step.name, got, step.want)
 		}
-		if l.ready != (step.name == "all good") {
-			t.Errorf("%s: ready %v", step.name, l.ready)
+		promise := "Accept sends nothing yet"
+		if step.name == "all good" {
+			promise = "Accept sends exactly this JSON"
+		}
+		if l.ready != (step.name == "all good") || l.promise != promise {
+			t.Errorf("%s: ready %v, %q", step.name, l.ready, l.promise)
 		}
 	}
 	if !m.dirty() {

@@ -66,17 +66,9 @@ type Options struct {
 	ToolCall bool
 }
 
-// Button words and what the review promises, per kind of form.
-const (
-	acceptWord    = "Accept"
-	callWord      = "Call"
-	acceptPromise = "Accept sends exactly this JSON"
-	callPromise   = "Call sends exactly these arguments"
-)
-
 // New builds the view of a form under a message from the server.
 func New(f *forms.Form, message untrusted.Text, opts Options) *View {
-	v := &View{m: newModel(f)}
+	v := &View{m: newModel(f, opts.ToolCall)}
 	if opts.Zone == nil {
 		opts.Zone = time.Local
 	}
@@ -109,25 +101,18 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	v.summary.Importance = widget.DangerImportance
 
 	var help fyne.CanvasObject = layout.NewSpacer()
-	accept := widget.NewButtonWithIcon(acceptWord, theme.ConfirmIcon(), v.Accept)
+	accept := widget.NewButtonWithIcon(v.m.words.send, theme.ConfirmIcon(), v.Accept)
 	accept.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel", v.Cancel)
-	promise := acceptPromise
 	if opts.ToolCall {
-		accept.SetText(callWord)
-		promise = callPromise
 		v.buttons = []*widget.Button{cancel, accept}
 	} else {
 		decline := widget.NewButton("Decline", v.Decline)
 		v.buttons = []*widget.Button{decline, cancel, accept}
-		lines := container.NewVBox()
-		for _, text := range []string{forms.DeclineHelp, forms.CancelHelp} {
-			l := widget.NewLabel(text)
-			l.Wrapping = fyne.TextWrapWord
-			l.Importance = widget.LowImportance
-			lines.Add(l)
-		}
-		help = lines
+		h := widget.NewLabel(forms.DeclineHelp + "\n" + forms.CancelHelp)
+		h.Wrapping = fyne.TextWrapWord
+		h.Importance = widget.LowImportance
+		help = h
 	}
 	buttons := make([]fyne.CanvasObject, len(v.buttons))
 	for i, b := range v.buttons {
@@ -151,7 +136,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	bottom := container.NewVBox(v.summary, v.bar)
 	var body fyne.CanvasObject = widget.NewLabel("No fields: " + accept.Text + " sends an empty answer.")
 	if len(v.rows) > 0 {
-		v.card = widget.NewCard("Review", promise, container.NewVScroll(v.review))
+		v.card = widget.NewCard("Review", "", container.NewVScroll(v.review))
 		fields := container.NewPadded(container.NewVBox(boxes...))
 		split := container.NewHSplit(container.NewVScroll(fields), v.card)
 		split.Offset = 0.62
@@ -160,7 +145,11 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	v.content = container.NewBorder(top, bottom, nil, nil, body)
 	// The first look set directly: Set* calls would build every renderer
 	// now, which is most of the cost of a large form.
-	v.review.Text = v.m.look().review
+	first := v.m.look()
+	v.review.Text = first.review
+	if v.card != nil {
+		v.card.Subtitle = first.promise
+	}
 	v.summary.Hide()
 	v.ExtendBaseWidget(v)
 	return v
@@ -254,8 +243,8 @@ func (v *View) render() {
 	}
 	v.bar.Hidden = v.m.frozen
 	v.bar.Refresh()
-	if v.card != nil && v.m.frozen {
-		v.card.SetSubTitle("Nothing was sent")
+	if v.card != nil && v.card.Subtitle != l.promise {
+		v.card.SetSubTitle(l.promise)
 	}
 }
 

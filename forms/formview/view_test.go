@@ -367,6 +367,9 @@ func TestFreezeDisablesEverythingAndSendsNothing(t *testing.T) {
 	if h.v.bar.Visible() {
 		t.Error("the buttons still show")
 	}
+	if h.v.card.Subtitle != "Nothing was sent" {
+		t.Errorf("the review promises %q", h.v.card.Subtitle)
+	}
 	h.w.intercept()
 	h.v.Accept()
 	h.v.Decline()
