@@ -164,6 +164,7 @@ func newDateEntry(k keys, dates forms.DateStyle) *dateEntry {
 		}), c)
 		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
 		pop.ShowAtPosition(pos.Add(fyne.NewPos(0, e.Size().Height)))
+		pop.Resize(fyne.NewSize(e.Size().Width, pop.MinSize().Height))
 	})
 	e.ExtendBaseWidget(e)
 	return e

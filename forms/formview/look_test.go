@@ -268,7 +268,7 @@ func TestEscapeAsksBeforeDiscarding(t *testing.T) {
 			if len(h.results) != 0 || h.w.closed {
 				t.Fatal("a filled-in form was discarded without asking")
 			}
-			test.Tap(h.dialogButton("Keep editing"))
+			test.Tap(h.overlayButton("Keep editing"))
 			if len(h.results) != 0 || h.w.closed || h.row("a").object.(*entry).Text != "typed" {
 				t.Fatal("Keep editing lost the form")
 			}
@@ -278,7 +278,7 @@ func TestEscapeAsksBeforeDiscarding(t *testing.T) {
 				t.Fatal("leaving twice discarded the form or left the question up")
 			}
 			leave(h)
-			test.Tap(h.dialogButton("Discard"))
+			test.Tap(h.overlayButton("Discard"))
 			if got := h.only(); got.Action != forms.Cancel {
 				t.Errorf("discarding sent %s", got.Action)
 			}
@@ -289,8 +289,8 @@ func TestEscapeAsksBeforeDiscarding(t *testing.T) {
 	}
 }
 
-// dialogButton finds a button on the dialog over the window.
-func (h *harness) dialogButton(label string) *widget.Button {
+// overlayButton finds a button on the dialog or pop-up over the window.
+func (h *harness) overlayButton(label string) *widget.Button {
 	h.t.Helper()
 	top := h.w.Canvas().Overlays().Top()
 	if top == nil {
@@ -306,4 +306,23 @@ func (h *harness) dialogButton(label string) *widget.Button {
 		h.t.Fatalf("no %q on the dialog", label)
 	}
 	return found
+}
+
+// TestCalendarPicksInTheLocalesWay picks a day from the calendar and
+// checks it is shown the locale's way and sent as ISO.
+func TestCalendarPicksInTheLocalesWay(t *testing.T) {
+	h := openWith(t, meetingSchema, Options{Zone: time.UTC, Dates: forms.DateStyleFor("de_DE")})
+	e := h.row("start").object.(*dateEntry)
+	test.Type(e, "14.02.2025")
+	test.Tap(e.ActionItem.(*picker))
+	test.Tap(h.overlayButton("20"))
+	if e.Text != "20.02.2025" {
+		t.Errorf("picked %q", e.Text)
+	}
+	if !strings.Contains(h.v.review.Text, `"start": "2025-02-20"`) {
+		t.Errorf("review %q", h.v.review.Text)
+	}
+	if h.w.Canvas().Overlays().Top() != nil {
+		t.Error("the calendar stays open")
+	}
 }
