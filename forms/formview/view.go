@@ -32,6 +32,7 @@ type View struct {
 	OnResult func(forms.Result)
 
 	m       *model
+	shown   look // what the widgets show now
 	rows    []row
 	review  *widget.Label
 	card    *widget.Card  // holds review
@@ -99,6 +100,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	v.review.Wrapping = fyne.TextWrapBreak // long URLs and date-times break, never hide
 	v.summary = widget.NewLabel("")
 	v.summary.Importance = widget.DangerImportance
+	v.summary.Wrapping = fyne.TextWrapWord
 
 	var help fyne.CanvasObject = layout.NewSpacer()
 	accept := widget.NewButtonWithIcon(v.m.words.send, theme.ConfirmIcon(), v.Accept)
@@ -145,10 +147,10 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	v.content = container.NewBorder(top, bottom, nil, nil, body)
 	// The first look set directly: Set* calls would build every renderer
 	// now, which is most of the cost of a large form.
-	first := v.m.look()
-	v.review.Text = first.review
+	v.shown = v.m.look()
+	v.review.Text, v.review.TextStyle.Monospace = v.shown.review, v.shown.ready
 	if v.card != nil {
-		v.card.Subtitle = first.promise
+		v.card.Subtitle = v.shown.promise
 	}
 	v.summary.Hide()
 	v.ExtendBaseWidget(v)
@@ -211,11 +213,16 @@ func (v *View) changed(i int) {
 	v.render()
 }
 
-// render shows the model's look: the one place widgets change state.
+// render shows the model's look: the one place widgets change state. It
+// touches only what changed since the last look, so a keystroke in a
+// large form does not redraw every row.
 func (v *View) render() {
 	l := v.m.look()
 	for i, r := range v.rows {
 		msg := l.rows[i].err
+		if msg == v.shown.rows[i].err {
+			continue
+		}
 		r.err.SetText(msg)
 		if msg == "" {
 			r.err.Hide()
@@ -229,23 +236,32 @@ func (v *View) render() {
 		r.outline.Show()
 		r.outline.Refresh()
 	}
-	v.review.TextStyle.Monospace = l.ready // JSON in code type, "Not ready" in words
-	v.review.SetText(l.review)
-	v.summary.SetText(l.summary)
-	v.summary.Hidden = l.summary == ""
-	v.summary.Refresh()
-	for _, b := range v.buttons {
-		if l.buttons {
-			b.Enable()
-		} else {
-			b.Disable()
+	if l.review != v.shown.review {
+		v.review.TextStyle.Monospace = l.ready // JSON in code type, "Not ready" in words
+		v.review.SetText(l.review)
+	}
+	if l.summary != v.shown.summary {
+		v.summary.SetText(l.summary)
+		v.summary.Hidden = l.summary == ""
+		v.summary.Refresh()
+	}
+	if l.buttons != v.shown.buttons {
+		for _, b := range v.buttons {
+			if l.buttons {
+				b.Enable()
+			} else {
+				b.Disable()
+			}
 		}
 	}
-	v.bar.Hidden = v.m.frozen
-	v.bar.Refresh()
-	if v.card != nil && v.card.Subtitle != l.promise {
+	if v.bar.Hidden != v.m.frozen {
+		v.bar.Hidden = v.m.frozen
+		v.bar.Refresh()
+	}
+	if v.card != nil && l.promise != v.shown.promise {
 		v.card.SetSubTitle(l.promise)
 	}
+	v.shown = l
 }
 
 // Accept sends the content when the form is valid; otherwise it shows every
