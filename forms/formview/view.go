@@ -242,8 +242,7 @@ func (v *View) render() {
 	}
 	if l.summary != v.shown.summary {
 		v.summary.SetText(l.summary)
-		v.summary.Hidden = l.summary == ""
-		v.summary.Refresh()
+		showIf(v.summary, l.summary != "")
 	}
 	if l.buttons != v.shown.buttons {
 		for _, b := range v.buttons {
@@ -254,14 +253,20 @@ func (v *View) render() {
 			}
 		}
 	}
-	if v.bar.Hidden != v.m.frozen {
-		v.bar.Hidden = v.m.frozen
-		v.bar.Refresh()
-	}
+	showIf(v.bar, !v.m.frozen)
 	if v.card != nil && l.promise != v.shown.promise {
 		v.card.SetSubTitle(l.promise)
 	}
 	v.shown = l
+}
+
+// showIf shows or hides o.
+func showIf(o fyne.CanvasObject, shown bool) {
+	if shown {
+		o.Show()
+	} else {
+		o.Hide()
+	}
 }
 
 // Accept sends the content when the form is valid; otherwise it shows every
