@@ -199,19 +199,23 @@ func TestToolCallIsCallOrCancel(t *testing.T) {
 // TestEveryTabStopShowsFocus goes once round the focus chain: each stop is
 // a field's control or a button, never a hidden or read-only widget.
 func TestEveryTabStopShowsFocus(t *testing.T) {
-	h := open(t, everythingSchema(t))
-	c := h.w.Canvas()
-	c.Unfocus()
-	c.FocusNext()
-	first := c.Focused()
-	for stop := first; ; {
-		if !h.isStop(stop) {
-			t.Errorf("Tab stops on %T, which shows no focus", stop)
-		}
-		c.FocusNext()
-		if stop = c.Focused(); stop == first {
-			break
-		}
+	for name, schema := range map[string]string{"everything": everythingSchema(t), "dates": meetingSchema} {
+		t.Run(name, func(t *testing.T) {
+			h := open(t, schema)
+			c := h.w.Canvas()
+			c.Unfocus()
+			c.FocusNext()
+			first := c.Focused()
+			for stop := first; ; {
+				if !h.isStop(stop) {
+					t.Errorf("Tab stops on %T, which shows no focus", stop)
+				}
+				c.FocusNext()
+				if stop = c.Focused(); stop == first {
+					break
+				}
+			}
+		})
 	}
 }
 
