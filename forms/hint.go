@@ -1,7 +1,8 @@
 package forms
 
 // Placeholder is the grey hint an empty input shows: an example of the
-// expected shape, or the allowed range of a number.
+// expected shape, or the allowed range of a number. Dates have none here:
+// their shape is the person's locale's (DateStyle.Pattern).
 func (f *Field) Placeholder() string {
 	switch f.Kind {
 	case Number, Integer:
@@ -22,10 +23,6 @@ func (f *Field) Placeholder() string {
 			return "name@example.com"
 		case FormatURI:
 			return "https://example.com"
-		case FormatDate:
-			return "2025-02-14"
-		case FormatDateTime:
-			return "2025-02-14T09:30:00+01:00"
 		}
 	}
 	return ""

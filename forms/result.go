@@ -21,13 +21,17 @@ type Result struct {
 // checked twice: by the form's own rules and, as sent, by a full JSON Schema
 // validator against the server's raw schema.
 func (f *Form) Accept() (Result, FieldErrors, error) {
-	if errs := f.Errors(); len(errs) > 0 {
-		return Result{}, errs, nil
-	}
-	content := f.Content()
-	errs, err := f.Schema.Verify(content)
-	if err != nil || len(errs) > 0 {
+	if errs, err := f.Problems(); err != nil || len(errs) > 0 {
 		return Result{}, errs, err
 	}
-	return Result{Action: Accept, Content: content}, nil, nil
+	return Result{Action: Accept, Content: f.Content()}, nil, nil
+}
+
+// Problems returns what stops Accept: the form's own errors, or else those
+// of the full validator on the content as it would be sent.
+func (f *Form) Problems() (FieldErrors, error) {
+	if errs := f.Errors(); len(errs) > 0 {
+		return errs, nil
+	}
+	return f.Schema.Verify(f.Content())
 }

@@ -139,7 +139,7 @@ func (c *callWindow) build(why string) {
 // showForm puts a form in the arguments page; Accept calls the tool.
 func (c *callWindow) showForm(f *forms.Form) {
 	c.form = f
-	c.view = formview.New(f, "Fill in the arguments, then Accept to call the tool.", formview.Options{})
+	c.view = formview.New(f, "Fill in the arguments, then call the tool.", formview.Options{ToolCall: true})
 	c.view.OnResult = func(res forms.Result) {
 		if res.Action != forms.Accept {
 			c.win.Close()

@@ -1,13 +1,16 @@
 package formview
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/forms"
 )
 
 // keys carries the two keys a form handles wherever focus is: an Entry would
@@ -131,79 +134,88 @@ func (e *numericEntry) TypedShortcut(s fyne.Shortcut) {
 	e.Entry.TypedShortcut(s)
 }
 
-// dateEntry is Fyne's DateEntry (typed in the locale's format, or picked
-// from a calendar) passing Escape and Enter on to the form.
+// dateEntry takes a date typed the way the person's locale writes it (or
+// as ISO), or picked from a calendar. It is a plain entry rather than
+// Fyne's DateEntry, which parses only in Fyne's own idea of the locale and
+// marks errors its own way.
 type dateEntry struct {
-	widget.DateEntry
-	keys keys
+	entry
 }
 
-func newDateEntry(k keys) *dateEntry {
-	e := &dateEntry{keys: k}
+func newDateEntry(k keys, dates forms.DateStyle) *dateEntry {
+	e := &dateEntry{entry: entry{keys: k}}
+	e.PlaceHolder = dates.Pattern()
+	e.ActionItem = newPicker(theme.CalendarIcon(), func() {
+		if e.Disabled() {
+			return
+		}
+		c := fyne.CurrentApp().Driver().CanvasForObject(e)
+		if c == nil {
+			return
+		}
+		shown := time.Now()
+		if t, ok := dates.Parse(e.Text); ok {
+			shown = t
+		}
+		var pop *widget.PopUp
+		pop = widget.NewPopUp(widget.NewCalendar(shown, func(t time.Time) {
+			pop.Hide()
+			e.SetText(dates.Format(t))
+		}), c)
+		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
+		pop.ShowAtPosition(pos.Add(fyne.NewPos(0, e.Size().Height)))
+		pop.Resize(fyne.NewSize(e.Size().Width, pop.MinSize().Height))
+	})
 	e.ExtendBaseWidget(e)
-	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as widget.NewDateEntry does
 	return e
 }
 
-func (e *dateEntry) TypedKey(ev *fyne.KeyEvent) {
-	if !e.keys.handle(ev, true) {
-		e.DateEntry.TypedKey(ev)
-	}
+// picker is an icon that opens a picker when clicked. It takes no
+// keyboard focus: the entry beside it takes typing, so Tab goes from
+// field to field instead of stopping on a button that shows no focus.
+type picker struct {
+	widget.Icon
+	onTap func()
 }
 
-// dateTimeInput picks a date-time: a date, a time of day and the local UTC
-// offset, which together make the RFC 3339 text the spec asks for.
+func newPicker(icon fyne.Resource, onTap func()) *picker {
+	p := &picker{onTap: onTap}
+	p.Resource = icon
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+// Tapped implements fyne.Tappable.
+func (p *picker) Tapped(*fyne.PointEvent) { p.onTap() }
+
+// Cursor shows the pointer is over something to click.
+func (p *picker) Cursor() desktop.Cursor { return desktop.PointerCursor }
+
+// dateTimeInput takes a date-time: a date and a time of day typed in the
+// zone, whose offset shows beside them; together they make the RFC 3339
+// text the spec asks for.
 type dateTimeInput struct {
-	date     *dateEntry
-	clock    *widget.SelectEntry
-	zone     *time.Location
-	object   fyne.CanvasObject
-	onChange func(text string, invalid string)
+	date   *dateEntry
+	clock  *entry
+	object fyne.CanvasObject
 }
-
-// clockLayouts are the time-of-day spellings a person may type.
-var clockLayouts = []string{"15:04", "15:04:05", "3:04 PM", "3:04PM", "3:04 pm", "3:04pm"}
 
 // newDateTimeInput shows initial, an RFC 3339 value, in the zone; onChange
 // receives the new value, or why there is none yet, after each edit.
-func newDateTimeInput(k keys, zone *time.Location, initial string, onChange func(text, invalid string)) *dateTimeInput {
-	d := &dateTimeInput{date: newDateEntry(k), zone: zone, onChange: onChange}
-	var times []string
-	for h := 0; h < 24; h++ {
-		times = append(times, fmt.Sprintf("%02d:00", h), fmt.Sprintf("%02d:30", h))
-	}
-	d.clock = widget.NewSelectEntry(times)
-	d.clock.SetPlaceHolder("09:30")
+func newDateTimeInput(k keys, dates forms.DateStyle, zone *time.Location, initial string, onChange func(text, invalid string)) *dateTimeInput {
+	d := &dateTimeInput{date: newDateEntry(k, dates), clock: newEntry(k, false, false)}
+	d.clock.PlaceHolder = "09:30"
 	offset := widget.NewLabel(time.Now().In(zone).Format("UTC-07:00"))
-	// Half the row each: a drop-down at its own minimum width clips "09:30".
 	d.object = container.NewGridWithColumns(2, d.date, container.NewBorder(nil, nil, nil, offset, d.clock))
 	if t, err := time.Parse(time.RFC3339, initial); err == nil {
 		t = t.In(zone)
-		d.date.SetDate(&t)
-		d.clock.SetText(t.Format("15:04:05"))
-	}
-	d.date.OnChanged = func(*time.Time) { d.changed() }
-	d.clock.OnChanged = func(string) { d.changed() }
-	return d
-}
-
-func (d *dateTimeInput) changed() {
-	clock := strings.TrimSpace(d.clock.Text)
-	if d.date.Date == nil && clock == "" && d.date.Text == "" {
-		d.onChange("", "")
-		return
-	}
-	if d.date.Date == nil {
-		d.onChange("", "Pick a date from the calendar")
-		return
-	}
-	for _, layout := range clockLayouts {
-		if c, err := time.ParseInLocation(layout, clock, d.zone); err == nil {
-			y, m, day := d.date.Date.Date()
-			t := time.Date(y, m, day, c.Hour(), c.Minute(), c.Second(), 0, d.zone)
-			d.onChange(t.Format(time.RFC3339), "")
-			return
+		d.date.Text = dates.Format(t)
+		d.clock.Text = t.Format("15:04")
+		if t.Second() != 0 {
+			d.clock.Text = t.Format("15:04:05")
 		}
 	}
-	d.onChange("", "Enter a time like 09:30")
+	changed := func(string) { onChange(dates.DateTimeValue(d.date.Text, d.clock.Text, zone)) }
+	d.date.OnChanged, d.clock.OnChanged = changed, changed
+	return d
 }

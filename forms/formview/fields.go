@@ -1,7 +1,6 @@
 package formview
 
 import (
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -35,7 +34,7 @@ type control struct {
 // the widgets' fields, before any callback and before the first render:
 // Set* methods would build renderers early, which is most of the cost of a
 // large form.
-func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, changed func()) control {
+func newControl(f *forms.Form, field *forms.Field, k keys, opts Options, changed func()) control {
 	name := field.Name
 	switch field.Kind {
 	case forms.Boolean:
@@ -60,26 +59,19 @@ func newControl(f *forms.Form, field *forms.Field, k keys, zone *time.Location, 
 	}
 	switch field.Format {
 	case forms.FormatDate:
-		e := newDateEntry(k)
+		e := newDateEntry(k, opts.Dates)
 		if t, err := time.Parse(time.DateOnly, f.Text(name)); err == nil {
-			e.Date, e.Text = &t, t.Format(localDateLayout())
+			e.Text = opts.Dates.Format(t)
 		}
-		e.OnChanged = func(t *time.Time) {
-			f.SetText(name, "")
-			if t != nil {
-				f.SetText(name, t.Format(time.DateOnly))
-			}
+		e.OnChanged = func(s string) {
+			iso, invalid := opts.Dates.DateValue(s)
+			f.SetText(name, iso)
+			f.SetInvalid(name, invalid)
 			changed()
 		}
-		e.SetOnValidationChanged(func(err error) {
-			if err != nil && e.Text != "" {
-				f.SetInvalid(name, "Enter a date like "+time.Date(2025, 2, 14, 0, 0, 0, 0, time.UTC).Format(localDateLayout()))
-				changed()
-			}
-		})
 		return control{field: field, object: e, focus: e}
 	case forms.FormatDateTime:
-		d := newDateTimeInput(k, zone, f.Text(name), func(text, invalid string) {
+		d := newDateTimeInput(k, opts.Dates, opts.Zone, f.Text(name), func(text, invalid string) {
 			f.SetText(name, text)
 			f.SetInvalid(name, invalid)
 			changed()
@@ -166,16 +158,3 @@ func translate(keys, from, to []string) []string {
 	}
 	return out
 }
-
-// localDateLayout is the layout DateEntry types dates in. Fyne derives it
-// from the locale without exporting it, so it is read back, once, from a
-// DateEntry showing Go's reference date, which formats to its own layout.
-var localDateLayout = sync.OnceValue(func() string {
-	probe := widget.NewDateEntry()
-	day := time.Date(2006, 1, 2, 0, 0, 0, 0, time.UTC)
-	probe.SetDate(&day)
-	if probe.Text == "" {
-		return time.DateOnly
-	}
-	return probe.Text
-})

@@ -3,13 +3,15 @@
 package formview
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"image/color"
+	"os"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -22,75 +24,103 @@ import (
 const secretWarning = "This looks like a password, key or card number. Servers must not ask for these in a form: only answer if you trust this server."
 
 // View is a form ready to fill in: fields with inline errors, a review of
-// the exact JSON Accept sends, and the Accept, Decline and Cancel buttons.
+// the exact JSON Accept sends, and the buttons that answer.
 type View struct {
 	widget.BaseWidget
 
 	// OnResult receives the person's answer, once.
 	OnResult func(forms.Result)
 
-	form     *forms.Form
-	rows     []row
-	review   *widget.Label
-	card     *widget.Card  // holds review
-	problem  *widget.Label // an error not tied to a field
-	buttons  []*widget.Button
-	bar      *fyne.Container
-	attempts bool // Accept was pressed: show every error, touched or not
-	done     bool
-	content  fyne.CanvasObject
+	m       *model
+	shown   look // what the widgets show now
+	rows    []row
+	review  *widget.Label
+	card    *widget.Card  // holds review
+	summary *widget.Label // why Accept sent nothing
+	buttons []*widget.Button
+	bar     *fyne.Container
+	win     fyne.Window // where Install put the view; nil when embedded
+	asking  dialog.Dialog
+	content fyne.CanvasObject
 }
 
 // row is one field on screen.
 type row struct {
 	control
-	errLabel *widget.Label
-	touched  bool
+	hint    *widget.Label     // the field's description, or "" (a blank line kept for errors)
+	err     *widget.Label     // shown in the hint's place
+	outline *canvas.Rectangle // marks the control invalid, whatever its kind
+	box     fyne.CanvasObject // the whole row
 }
 
 // Options adjust a View for its caller.
 type Options struct {
 	// Zone is the time zone date-time fields are entered in; nil means local.
 	Zone *time.Location
+	// Dates is how dates are shown and typed; the zero value means the
+	// style of this process's locale (forms.LocaleOf(os.Getenv)).
+	Dates forms.DateStyle
 	// Header is shown above the message, such as who is asking.
 	Header fyne.CanvasObject
+	// ToolCall is a form the person fills in for their own tool call:
+	// Call and Cancel, no Decline, and no schema lint.
+	ToolCall bool
 }
 
 // New builds the view of a form under a message from the server.
 func New(f *forms.Form, message untrusted.Text, opts Options) *View {
-	v := &View{form: f}
+	v := &View{m: newModel(f, opts.ToolCall)}
 	if opts.Zone == nil {
 		opts.Zone = time.Local
 	}
-	k := keys{onEscape: v.Cancel, onEnter: v.Accept}
+	if opts.Dates == (forms.DateStyle{}) {
+		opts.Dates = forms.DateStyleFor(forms.LocaleOf(os.Getenv))
+	}
+	k := keys{onEscape: v.escape, onEnter: v.Accept}
 
 	var boxes []fyne.CanvasObject
 	for i := range f.Schema.Fields {
 		field := &f.Schema.Fields[i]
-		idx := len(v.rows)
-		c := newControl(f, field, k, opts.Zone, func() { v.changed(idx) })
-		r := row{control: c, errLabel: widget.NewLabel("")}
-		r.errLabel.Importance = widget.DangerImportance
-		r.errLabel.Wrapping = fyne.TextWrapWord
-		r.errLabel.Hide()
+		c := newControl(f, field, k, opts, func() { v.changed(i) })
+		r := row{control: c, hint: widget.NewLabel(field.Description.Block()), err: widget.NewLabel("")}
+		r.hint.Wrapping, r.err.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
+		r.hint.Importance, r.err.Importance = widget.LowImportance, widget.DangerImportance
+		r.err.Hide()
+		r.outline = canvas.NewRectangle(color.Transparent)
+		r.outline.StrokeWidth = theme.InputBorderSize() * 2
+		r.outline.CornerRadius = theme.InputRadiusSize()
+		r.outline.Hide()
+		r.box = fieldBox(r)
 		v.rows = append(v.rows, r)
-		boxes = append(boxes, v.fieldBox(r))
+		boxes = append(boxes, r.box)
 	}
 
-	v.review = widget.NewLabel(v.reviewText())
+	v.review = widget.NewLabel("")
 	v.review.TextStyle = fyne.TextStyle{Monospace: true}
-	v.review.Selectable = true
-	v.problem = widget.NewLabel("")
-	v.problem.Importance = widget.DangerImportance
-	v.problem.Wrapping = fyne.TextWrapWord
-	v.problem.Hide()
+	v.review.Wrapping = fyne.TextWrapBreak // long URLs and date-times break, never hide
+	v.summary = widget.NewLabel("")
+	v.summary.Importance = widget.DangerImportance
+	v.summary.Wrapping = fyne.TextWrapWord
 
-	accept := widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), v.Accept)
+	var help fyne.CanvasObject = layout.NewSpacer()
+	accept := widget.NewButtonWithIcon(v.m.words.send, theme.ConfirmIcon(), v.Accept)
 	accept.Importance = widget.HighImportance
-	decline := widget.NewButtonWithIcon("Decline", theme.CancelIcon(), v.Decline)
 	cancel := widget.NewButton("Cancel", v.Cancel)
-	v.buttons = []*widget.Button{decline, cancel, accept}
-	v.bar = container.NewHBox(layout.NewSpacer(), decline, cancel, accept)
+	if opts.ToolCall {
+		v.buttons = []*widget.Button{cancel, accept}
+	} else {
+		decline := widget.NewButton("Decline", v.Decline)
+		v.buttons = []*widget.Button{decline, cancel, accept}
+		h := widget.NewLabel(forms.DeclineHelp + "\n" + forms.CancelHelp)
+		h.Wrapping = fyne.TextWrapWord
+		h.Importance = widget.LowImportance
+		help = h
+	}
+	buttons := make([]fyne.CanvasObject, len(v.buttons))
+	for i, b := range v.buttons {
+		buttons[i] = b
+	}
+	v.bar = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), help)
 
 	top := container.NewVBox()
 	if opts.Header != nil {
@@ -102,19 +132,27 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 		msg.TextStyle = fyne.TextStyle{Bold: true}
 		top.Add(msg)
 	}
-	if w := warningsBox(f.Schema.Warnings); w != nil {
+	if w := warningsBox(f.Schema.Warnings); w != nil && !opts.ToolCall {
 		top.Add(w)
 	}
-	bottom := container.NewVBox(v.problem, v.bar)
-	var body fyne.CanvasObject = widget.NewLabel("No fields: Accept sends an empty answer.")
+	bottom := container.NewVBox(v.summary, v.bar)
+	var body fyne.CanvasObject = widget.NewLabel("No fields: " + accept.Text + " sends an empty answer.")
 	if len(v.rows) > 0 {
-		v.card = widget.NewCard("Review", "Accept sends exactly this JSON", container.NewScroll(v.review))
+		v.card = widget.NewCard("Review", "", container.NewVScroll(v.review))
 		fields := container.NewPadded(container.NewVBox(boxes...))
 		split := container.NewHSplit(container.NewVScroll(fields), v.card)
 		split.Offset = 0.62
 		body = split
 	}
 	v.content = container.NewBorder(top, bottom, nil, nil, body)
+	// The first look set directly: Set* calls would build every renderer
+	// now, which is most of the cost of a large form.
+	v.shown = v.m.look()
+	v.review.Text, v.review.TextStyle.Monospace = v.shown.review, v.shown.ready
+	if v.card != nil {
+		v.card.Subtitle = v.shown.promise
+	}
+	v.summary.Hide()
 	v.ExtendBaseWidget(v)
 	return v
 }
@@ -124,7 +162,10 @@ func (v *View) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(v.content)
 }
 
-func (v *View) fieldBox(r row) fyne.CanvasObject {
+// fieldBox lays out one field: its label, its control (outlined when
+// invalid), then its hint, in whose place an error shows without moving
+// anything below, then the secret warning.
+func fieldBox(r row) fyne.CanvasObject {
 	var box []fyne.CanvasObject
 	// A checkbox's label cannot wrap: a long one shows whole above it.
 	if r.field.Kind != forms.Boolean || short(r.field.Label()) != r.field.Label().Line() {
@@ -137,20 +178,15 @@ func (v *View) fieldBox(r row) fyne.CanvasObject {
 		l.Wrapping = fyne.TextWrapWord
 		box = append(box, l)
 	}
-	box = append(box, r.object)
-	if r.field.Description != "" {
-		d := widget.NewLabel(r.field.Description.Block())
-		d.Wrapping = fyne.TextWrapWord
-		d.Importance = widget.LowImportance
-		box = append(box, d)
-	}
+	box = append(box, container.NewStack(r.object, r.outline))
+	box = append(box, container.New(tallest{}, r.hint, r.err))
 	if r.field.Masked() {
 		w := widget.NewLabelWithStyle(secretWarning, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		w.Importance = widget.WarningImportance
 		w.Wrapping = fyne.TextWrapWord
 		box = append(box, w)
 	}
-	return container.NewVBox(append(box, r.errLabel)...)
+	return container.NewVBox(box...)
 }
 
 // warningsBox lists the schema's warnings, folded, for developers.
@@ -164,7 +200,7 @@ func warningsBox(problems []forms.Problem) fyne.CanvasObject {
 	}
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
-	title := fmt.Sprintf("This form's schema has %d warning(s)", len(problems))
+	title := fmt.Sprintf("This form's schema has %d warnings", len(problems))
 	if len(problems) == 1 {
 		title = "This form's schema has 1 warning"
 	}
@@ -173,47 +209,77 @@ func warningsBox(problems []forms.Problem) fyne.CanvasObject {
 
 // changed runs after each edit of field i.
 func (v *View) changed(i int) {
-	v.rows[i].touched = true
-	v.problem.Hide()
-	v.showError(i)
-	v.refreshReview()
+	v.m.touched[i] = true
+	v.render()
 }
 
-func (v *View) showError(i int) {
-	r := &v.rows[i]
-	msg := v.form.Error(r.field.Name)
-	if msg == "" || !(r.touched || v.attempts) {
-		r.errLabel.Hide()
-		return
+// render shows the model's look: the one place widgets change state. It
+// touches only what changed since the last look, so a keystroke in a
+// large form does not redraw every row.
+func (v *View) render() {
+	l := v.m.look()
+	for i, r := range v.rows {
+		msg := l.rows[i].err
+		if msg == v.shown.rows[i].err {
+			continue
+		}
+		r.err.SetText(msg)
+		if msg == "" {
+			r.err.Hide()
+			r.hint.Show()
+			r.outline.Hide()
+			continue
+		}
+		r.hint.Hide()
+		r.err.Show()
+		r.outline.StrokeColor = theme.Color(theme.ColorNameError)
+		r.outline.Show()
+		r.outline.Refresh()
 	}
-	r.errLabel.SetText(msg)
-	r.errLabel.Show()
+	if l.review != v.shown.review {
+		v.review.TextStyle.Monospace = l.ready // JSON in code type, "Not ready" in words
+		v.review.SetText(l.review)
+	}
+	if l.summary != v.shown.summary {
+		v.summary.SetText(l.summary)
+		showIf(v.summary, l.summary != "")
+	}
+	if l.buttons != v.shown.buttons {
+		for _, b := range v.buttons {
+			if l.buttons {
+				b.Enable()
+			} else {
+				b.Disable()
+			}
+		}
+	}
+	showIf(v.bar, !v.m.frozen)
+	if v.card != nil && l.promise != v.shown.promise {
+		v.card.SetSubTitle(l.promise)
+	}
+	v.shown = l
 }
 
-func (v *View) refreshReview() { v.review.SetText(v.reviewText()) }
-
-// reviewText is the content Accept would send, indented for reading, with
-// masked fields masked here too.
-func (v *View) reviewText() string {
-	var out bytes.Buffer
-	if err := json.Indent(&out, v.form.Review(), "", "  "); err != nil {
-		return err.Error()
+// showIf shows or hides o.
+func showIf(o fyne.CanvasObject, shown bool) {
+	if shown {
+		o.Show()
+	} else {
+		o.Hide()
 	}
-	// Property names and choice values are the server's: escaped where
-	// hidden, the JSON still reads as the exact value Accept sends.
-	return untrusted.JSON(out.Bytes())
 }
 
 // Accept sends the content when the form is valid; otherwise it shows every
 // error and focuses the first invalid field.
 func (v *View) Accept() {
-	if v.done {
+	if v.m.done {
 		return
 	}
-	res, errs, err := v.form.Accept()
+	res, errs, err := v.m.form.Accept()
 	if err != nil || len(errs) > 0 {
-		v.attempts = true
-		v.showErrors(errs, err)
+		v.m.attempted = true
+		v.render()
+		v.focusFirstInvalid(errs)
 		return
 	}
 	v.finish(res)
@@ -225,44 +291,28 @@ func (v *View) Decline() { v.finish(forms.Result{Action: forms.Decline}) }
 // Cancel answers that the person dismissed the request without choosing.
 func (v *View) Cancel() { v.finish(forms.Result{Action: forms.Cancel}) }
 
-func (v *View) showErrors(errs forms.FieldErrors, err error) {
-	var first fyne.Focusable
-	for i := range v.rows {
-		v.showError(i)
-		if msg, bad := errs[v.rows[i].field.Name]; bad {
-			v.rows[i].errLabel.SetText(msg)
-			v.rows[i].errLabel.Show()
-			if first == nil {
-				first = v.rows[i].focus
-			}
-		}
+func (v *View) focusFirstInvalid(errs forms.FieldErrors) {
+	c := fyne.CurrentApp().Driver().CanvasForObject(v)
+	if c == nil {
+		return
 	}
-	switch {
-	case err != nil:
-		v.problem.SetText(err.Error())
-		v.problem.Show()
-	case errs[""] != "":
-		v.problem.SetText(errs[""])
-		v.problem.Show()
-	default:
-		v.problem.SetText(fmt.Sprintf("Please correct %d field(s) before accepting.", len(errs)))
-		v.problem.Show()
-	}
-	if first != nil {
-		if c := fyne.CurrentApp().Driver().CanvasForObject(v); c != nil {
-			c.Focus(first)
+	for _, r := range v.rows {
+		if _, bad := errs[r.field.Name]; bad && r.focus != nil {
+			c.Focus(r.focus)
+			return
 		}
 	}
 }
 
 func (v *View) finish(res forms.Result) {
-	if v.done {
+	if v.m.done {
 		return
 	}
-	v.done = true
-	for _, b := range v.buttons {
-		b.Disable()
+	v.m.done = true
+	if v.asking != nil {
+		v.asking.Hide()
 	}
+	v.render()
 	if v.OnResult != nil {
 		v.OnResult(res)
 	}
@@ -272,18 +322,14 @@ func (v *View) finish(res forms.Result) {
 // waits for one: every input is disabled and the buttons go, while what was
 // typed stays readable.
 func (v *View) Freeze() {
-	v.done = true
+	v.m.done, v.m.frozen = true, true
+	if v.asking != nil {
+		v.asking.Hide()
+	}
 	for _, r := range v.rows {
 		disable(r.object)
 	}
-	for _, b := range v.buttons {
-		b.Disable()
-	}
-	v.bar.Hide()
-	v.problem.Hide()
-	if v.card != nil {
-		v.card.SetSubTitle("Nothing was sent")
-	}
+	v.render()
 }
 
 // disable disables o and everything inside it that can be.
@@ -308,21 +354,71 @@ func (v *View) FocusFirst(c fyne.Canvas) {
 	}
 }
 
-// Install shows the view as the whole content of w: closing the window is
-// Cancel, Escape cancels and Enter accepts from anywhere in the window.
+// Install shows the view as the whole content of w: Escape and closing
+// the window cancel (asking first when the person changed something), and
+// Enter accepts from anywhere in the window.
 func (v *View) Install(w fyne.Window) {
+	v.win = w
 	w.SetContent(v)
-	w.SetCloseIntercept(func() {
-		v.Cancel()
-		w.Close()
-	})
+	w.SetCloseIntercept(func() { v.leave(w.Close) })
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyEscape:
-			v.Cancel()
+			v.escape()
 		case fyne.KeyReturn, fyne.KeyEnter:
-			v.Accept()
+			if v.asking == nil { // Enter under the question must not send
+				v.Accept()
+			}
 		}
 	})
 	v.FocusFirst(w.Canvas())
+}
+
+// escape cancels, asking first when that would lose the person's answers.
+func (v *View) escape() { v.leave(func() {}) }
+
+// leave cancels and then runs after; when the person changed something, it
+// first asks whether to discard their answers, and does neither if they
+// keep editing. Leaving again while asked keeps editing, so a second
+// Escape never discards. A form already answered just runs after.
+func (v *View) leave(after func()) {
+	if v.asking != nil {
+		v.asking.Hide()
+		return
+	}
+	w := v.window()
+	if v.m.done || !v.m.dirty() || w == nil {
+		v.Cancel()
+		after()
+		return
+	}
+	d := dialog.NewCustomWithoutButtons("Discard your answers?",
+		widget.NewLabel("You changed this form. Leaving now sends no answer and loses what you entered."), w)
+	discard := widget.NewButton("Discard", func() {
+		d.Hide()
+		v.Cancel()
+		after()
+	})
+	discard.Importance = widget.DangerImportance
+	keep := widget.NewButton("Keep editing", d.Hide)
+	keep.Importance = widget.HighImportance
+	d.SetButtons([]fyne.CanvasObject{discard, keep})
+	d.SetOnClosed(func() { v.asking = nil })
+	v.asking = d
+	d.Show()
+}
+
+// window is the window the view is in: the one Install was given, or
+// else the one whose canvas shows it.
+func (v *View) window() fyne.Window {
+	if v.win != nil {
+		return v.win
+	}
+	c := fyne.CurrentApp().Driver().CanvasForObject(v)
+	for _, w := range fyne.CurrentApp().Driver().AllWindows() {
+		if c != nil && w.Canvas() == c {
+			return w
+		}
+	}
+	return nil
 }

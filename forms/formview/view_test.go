@@ -45,19 +45,7 @@ func (w *interceptWindow) Close() {
 
 func open(t *testing.T, schema string) *harness {
 	t.Helper()
-	test.NewTempApp(t)
-	s, err := forms.Parse([]byte(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t}
-	h.v = New(forms.NewForm(s), "Please answer", Options{Zone: time.UTC})
-	h.v.OnResult = func(r forms.Result) { h.results = append(h.results, r) }
-	h.w = &interceptWindow{Window: test.NewWindow(nil)}
-	h.v.Install(h.w)
-	h.w.Resize(fyne.NewSize(900, 700))
-	t.Cleanup(h.w.Close)
-	return h
+	return openWith(t, schema, Options{Zone: time.UTC, Dates: forms.DateStyleFor("en_GB")})
 }
 
 func everythingSchema(t *testing.T) string {
@@ -92,10 +80,10 @@ func (h *harness) button(label string) *widget.Button {
 // errorShown returns the inline error under a field, or "" when none shows.
 func (h *harness) errorShown(name string) string {
 	r := h.row(name)
-	if !r.errLabel.Visible() {
+	if !r.err.Visible() {
 		return ""
 	}
-	return r.errLabel.Text
+	return r.err.Text
 }
 
 func (h *harness) only() forms.Result {
@@ -158,8 +146,8 @@ func TestInlineErrors(t *testing.T) {
 	if e := h.errorShown("name"); e != "Required" {
 		t.Errorf("after Accept, the required field shows %q", e)
 	}
-	if !h.v.problem.Visible() {
-		t.Error("no summary of the errors")
+	if !h.v.summary.Visible() || h.v.summary.Text != "3 fields need attention." {
+		t.Errorf("summary of the errors: %q", h.v.summary.Text)
 	}
 	if h.w.Canvas().Focused() != h.row("name").focus {
 		t.Error("focus did not move to the first invalid field")
@@ -314,14 +302,13 @@ func TestWidgetsPerKind(t *testing.T) {
 	if _, ok := h.row("many").object.(*choice); !ok {
 		t.Error("many options are not a drop-down")
 	}
-	if d := h.row("day").object.(*dateEntry); d.Date == nil || d.Date.Format(time.DateOnly) != "2025-02-14" {
-		t.Errorf("date default not shown: %v", d.Date)
+	if d := h.row("day").object.(*dateEntry); d.Text != "14/02/2025" {
+		t.Errorf("date default shown as %q", d.Text)
 	}
-	if got := h.v.form.Text("at"); got != "2025-02-14T09:30:00Z" {
+	if got := h.v.m.form.Text("at"); got != "2025-02-14T09:30:00Z" {
 		t.Errorf("date-time default: %q", got)
 	}
-	next := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
-	h.row("day").object.(*dateEntry).SetDate(&next)
+	h.row("day").object.(*dateEntry).SetText("01/03/2025")
 	test.Tap(h.button("Accept"))
 	if got := string(h.only().Content); !strings.Contains(got, `"day":"2025-03-01"`) || !strings.Contains(got, `"at":"2025-02-14T09:30:00Z"`) {
 		t.Errorf("content %s", got)
@@ -355,10 +342,10 @@ func TestEveryDefaultShown(t *testing.T) {
 		"t":{"type":"string","format":"date-time","default":"2025-02-14T09:30:00Z"}
 	}}`)
 	want := `{"b":true,"s":"x","n":1.5,"c":"q","m":["p"],"d":"2025-02-14","t":"2025-02-14T09:30:00Z"}`
-	if got := string(h.v.form.Content()); got != want {
+	if got := string(h.v.m.form.Content()); got != want {
 		t.Fatalf("content %s, want %s", got, want)
 	}
-	if h.v.rows[0].touched {
+	if h.v.m.dirty() {
 		t.Error("building the form counted as an edit")
 	}
 }
@@ -379,6 +366,9 @@ func TestFreezeDisablesEverythingAndSendsNothing(t *testing.T) {
 	}
 	if h.v.bar.Visible() {
 		t.Error("the buttons still show")
+	}
+	if h.v.card.Subtitle != "Nothing was sent" {
+		t.Errorf("the review promises %q", h.v.card.Subtitle)
 	}
 	h.w.intercept()
 	h.v.Accept()

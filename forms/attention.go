@@ -1,0 +1,49 @@
+package forms
+
+import (
+	"fmt"
+	"strings"
+)
+
+// NotReady names at most namedMax fields, each cut to nameMax characters:
+// the rest are counted.
+const (
+	namedMax = 5
+	nameMax  = 40
+)
+
+// NeedAttention says how many fields need attention, in plain words:
+// "1 field needs attention", "3 fields need attention".
+func NeedAttention(n int) string {
+	if n == 1 {
+		return "1 field needs attention"
+	}
+	return fmt.Sprintf("%d fields need attention", n)
+}
+
+// NotReady says why Accept would refuse the form as it is, naming the
+// fields by their titles in form order: "Not ready: 2 fields need
+// attention — Start date, Email". It is "" when Accept would send.
+func (f *Form) NotReady() string {
+	errs, err := f.Problems()
+	switch {
+	case err != nil:
+		return "Not ready: " + err.Error()
+	case len(errs) == 0:
+		return ""
+	}
+	var names []string
+	for _, field := range f.Schema.Fields {
+		if _, bad := errs[field.Name]; bad {
+			names = append(names, field.Label().Headline(nameMax))
+		}
+	}
+	if len(names) == 0 { // only a problem of the whole form
+		return "Not ready: " + errs[""]
+	}
+	summary := "Not ready: " + NeedAttention(len(names)) + " — "
+	if len(names) > namedMax {
+		names = append(names[:namedMax], fmt.Sprintf("and %d more", len(names)-namedMax))
+	}
+	return summary + strings.Join(names, ", ")
+}

@@ -1,0 +1,59 @@
+package formview
+
+import (
+	"testing"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+// TestLook follows a model through a person's steps, without a window:
+// errors show only on touched fields until Accept is pressed, and the
+// review is the JSON only when Accept would send it.
+func TestLook(t *testing.T) {
+	s, err := forms.Parse([]byte(`{"type":"object","properties":{
+		"name":{"type":"string","title":"Name"},
+		"email":{"type":"string","format":"email","title":"Email"}
+	},"required":["name","email"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(forms.NewForm(s), false)
+	type want struct {
+		errs    [2]string
+		review  string
+		summary string
+	}
+	steps := []struct {
+		name string
+		do   func()
+		want want
+	}{
+		{"untouched", func() {}, want{review: "Not ready: 2 fields need attention — Name, Email"}},
+		{"typing a bad email", func() { m.form.SetText("email", "ada@"); m.touched[1] = true },
+			want{errs: [2]string{"", "Enter an email address like name@example.com"}, review: "Not ready: 2 fields need attention — Name, Email"}},
+		{"accept pressed", func() { m.attempted = true },
+			want{errs: [2]string{"Required", "Enter an email address like name@example.com"}, review: "Not ready: 2 fields need attention — Name, Email", summary: "2 fields need attention."}},
+		{"name filled", func() { m.form.SetText("name", "Ada"); m.touched[0] = true },
+			want{errs: [2]string{"", "Enter an email address like name@example.com"}, review: "Not ready: 1 field needs attention — Email", summary: "1 field needs attention."}},
+		{"all good", func() { m.form.SetText("email", "ada@example.com") },
+			want{review: "{\n  \"name\": \"Ada\",\n  \"email\": \"ada@example.com\"\n}"}},
+	}
+	for _, step := range steps {
+		step.do()
+		l := m.look()
+		got := want{errs: [2]string{l.rows[0].err, l.rows[1].err}, review: l.review, summary: l.summary}
+		if got != step.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", step.name, got, step.want)
+		}
+		promise := "Accept sends nothing yet"
+		if step.name == "all good" {
+			promise = "Accept sends exactly this JSON"
+		}
+		if l.ready != (step.name == "all good") || l.promise != promise {
+			t.Errorf("%s: ready %v, %q", step.name, l.ready, l.promise)
+		}
+	}
+	if !m.dirty() {
+		t.Error("a form typed in is not dirty")
+	}
+}
