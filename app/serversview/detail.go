@@ -209,7 +209,7 @@ func (w *Window) toggleServer(name string) {
 // confirmRemove asks before removing a server's entry.
 func (w *Window) confirmRemove(name string) {
 	msg := fmt.Sprintf("Remove %q from servers.json? Elicit Desk disconnects from it; other clients that read the file lose it too.", name)
-	confirm(w.win.Canvas(), "Remove "+name+"?", msg, "Remove", func() {
+	w.confirm("Remove "+name+"?", msg, "Cancel", "Remove", func() {
 		if err := removeEntry(w.deps.ConfigPath, name); err != nil {
 			w.showError("servers.json not saved", err)
 			return

@@ -41,6 +41,9 @@ type Deps struct {
 	Now func() time.Time
 	// Tick is how often the countdown moves; 0 means every second.
 	Tick time.Duration
+	// Keys gets the keys that the window's widgets and dialogs leave,
+	// such as Escape with no dialog open; nil drops them.
+	Keys func(*fyne.KeyEvent)
 }
 
 // Window is the Servers window. Its fyne.Window is made on first Show and
@@ -74,6 +77,8 @@ type Window struct {
 	editor       *editor                // the open Add/Edit dialog, if any
 	calls        map[string]*callWindow // open call windows by server and tool
 	stopTicking  chan struct{}          // ends the ticker while one runs
+	// escapes says what Escape does for each dialog open over the window.
+	escapes map[fyne.CanvasObject]func()
 }
 
 // New returns the Servers window; nothing is shown until Show.
@@ -90,7 +95,7 @@ func New(a fyne.App, d Deps) *Window {
 	if d.Tick == 0 {
 		d.Tick = time.Second
 	}
-	return &Window{app: a, deps: d, calls: map[string]*callWindow{}, quit: make(chan struct{})}
+	return &Window{app: a, deps: d, calls: map[string]*callWindow{}, escapes: map[fyne.CanvasObject]func(){}, quit: make(chan struct{})}
 }
 
 // Show shows the window and brings it to the front.
@@ -246,6 +251,7 @@ func (w *Window) build() {
 	w.win.SetContent(split)
 	w.win.Resize(fyne.NewSize(1000, 660))
 	w.win.SetCloseIntercept(w.win.Hide)
+	w.win.Canvas().SetOnTypedKey(w.typedKey)
 	w.showRows()
 	w.showBridged()
 }
@@ -290,5 +296,5 @@ func (w *Window) showSelected() {
 // showError reports a failed action in a dialog over the window.
 func (w *Window) showError(what string, err error) {
 	w.deps.Log.Warn(what, "err", err)
-	showMessage(w.win.Canvas(), "Something went wrong", err.Error())
+	w.showMessage("Something went wrong", err.Error())
 }
