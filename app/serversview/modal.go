@@ -38,7 +38,7 @@ func (w *Window) confirm(title, text, keep, verb string, act func()) {
 	l := newValueLabel()
 	l.SetText(text)
 	var hide func()
-	cancel := widget.NewButtonWithIcon(keep, theme.CancelIcon(), func() { hide() })
+	cancel := widget.NewButton(keep, func() { hide() })
 	do := widget.NewButtonWithIcon(verb, theme.DeleteIcon(), func() { hide(); act() })
 	do.Importance = widget.DangerImportance
 	hide = w.showModal(title, l, fyne.NewSize(460, 200), func() { hide() }, cancel, do)

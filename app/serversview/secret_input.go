@@ -17,6 +17,7 @@ type secretInput struct {
 	sep    byte
 	hidden map[string]string // masked values by name
 	eyes   *fyne.Container   // one button per secret line
+	bar    fyne.CanvasObject // holds eyes; hidden when there are none
 	object fyne.CanvasObject
 }
 
@@ -32,8 +33,9 @@ func (e *editor) secretLines(f field, text string, sep byte, placeholder string)
 		e.edited(f)
 		s.showEyes()
 	}
+	s.bar = container.NewHScroll(s.eyes)
 	s.showEyes()
-	s.object = container.NewVBox(s.entry, container.NewHScroll(s.eyes))
+	s.object = container.NewVBox(s.entry, s.bar)
 	return s
 }
 
@@ -56,8 +58,8 @@ func (s *secretInput) showEyes() {
 		b.Importance = widget.LowImportance
 		s.eyes.Add(b)
 	}
-	s.eyes.Hidden = len(lines) == 0
 	s.eyes.Refresh()
+	setVisible(s.bar, len(lines) > 0)
 }
 
 // set masks or reveals the value of the line called name.
