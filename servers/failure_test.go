@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
@@ -135,3 +136,41 @@ func TestExplainStderrIsNeutralised(t *testing.T) {
 }
 
 func quietHTTPLog() *log.Logger { return log.New(io.Discard, "", 0) }
+
+// Explain reads what servers wrote (an HTTP body, stderr): whatever it is,
+// the summary shows no hidden character and never panics.
+func FuzzExplain(f *testing.F) {
+	f.Add("request failed with status 500: boom", "fatal\n")
+	f.Add("unexpected status code: 999", "\u202e\n\x1b[2J")
+	f.Add("status 401 status 404", "")
+	f.Fuzz(func(t *testing.T, msg, stderr string) {
+		got := Explain(&StartError{Err: errors.New(msg), Stderr: stderr}, stderr).Summary
+		for _, r := range got {
+			if r != '\n' && r != '\t' && untrusted.Hidden(r) {
+				t.Fatalf("summary %q shows U+%04X", got, r)
+			}
+		}
+	})
+}
+
+// A stdio server that exits during start-up leaves its stderr in the
+// status, where the Servers window shows it.
+func TestFailedStartKeepsStderr(t *testing.T) {
+	statuses := make(chan Status, 8)
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), func(s Status) { statuses <- s })
+	defer m.Close()
+	m.backoff = Backoff{Min: time.Hour, Max: time.Hour}
+	m.Apply(&config.File{Servers: []config.Server{{Name: "sh", Transport: config.TransportStdio, Command: "/bin/sh", Args: []string{"-c", "echo 'no token set' >&2; exit 2"}}}})
+	var st Status
+	for st = range statuses {
+		if st.State == StateFailed {
+			break
+		}
+	}
+	if st.Stderr != "no token set\n" {
+		t.Errorf("stderr %q", st.Stderr)
+	}
+	if got, want := Explain(st.Err, st.Stderr).Summary, "The server exited with code 2 during start-up. Its last words: “no token set”"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+}

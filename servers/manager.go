@@ -42,9 +42,6 @@ type Status struct {
 	Stderr   string // the last 64 KB a stdio server wrote there
 }
 
-// Problem is Err in words a person can act on.
-func (s Status) Problem() Explanation { return Explain(s.Err, s.Stderr) }
-
 // Backoff is how long to wait before reconnecting: Min after the first
 // failure, doubling up to Max while failures continue.
 type Backoff struct {

@@ -27,13 +27,7 @@ func newEscEntry(onEscape func(), multiLine bool) *escEntry {
 }
 
 // TypedKey implements fyne.Focusable.
-func (e *escEntry) TypedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape {
-		e.onEscape()
-		return
-	}
-	e.Entry.TypedKey(ev)
-}
+func (e *escEntry) TypedKey(ev *fyne.KeyEvent) { escapeOr(ev, e.onEscape, e.Entry.TypedKey) }
 
 // escSelect is a drop-down that passes Escape on.
 type escSelect struct {
@@ -49,13 +43,7 @@ func newEscSelect(onEscape func(), options []string) *escSelect {
 }
 
 // TypedKey implements fyne.Focusable.
-func (s *escSelect) TypedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape {
-		s.onEscape()
-		return
-	}
-	s.Select.TypedKey(ev)
-}
+func (s *escSelect) TypedKey(ev *fyne.KeyEvent) { escapeOr(ev, s.onEscape, s.Select.TypedKey) }
 
 // escCheck is a checkbox that passes Escape on.
 type escCheck struct {
@@ -71,12 +59,15 @@ func newEscCheck(onEscape func(), label string) *escCheck {
 }
 
 // TypedKey implements fyne.Focusable.
-func (c *escCheck) TypedKey(ev *fyne.KeyEvent) {
+func (c *escCheck) TypedKey(ev *fyne.KeyEvent) { escapeOr(ev, c.onEscape, c.Check.TypedKey) }
+
+// escapeOr runs onEscape for Escape and passes other keys to next.
+func escapeOr(ev *fyne.KeyEvent, onEscape func(), next func(*fyne.KeyEvent)) {
 	if ev.Name == fyne.KeyEscape {
-		c.onEscape()
+		onEscape()
 		return
 	}
-	c.Check.TypedKey(ev)
+	next(ev)
 }
 
 // typedKey handles the keys the Servers window's widgets leave: Escape

@@ -144,6 +144,12 @@ func (w *Window) refresh() {
 // goDo runs work in the background and what it returns on the UI
 // goroutine, unless the window is closed by then.
 func (w *Window) goDo(work func() (show func())) {
+	w.goWork(func() { w.do(work()) })
+}
+
+// goWork runs f in a goroutine that Close waits for, unless the window
+// is closed.
+func (w *Window) goWork(f func()) {
 	w.closing.Lock()
 	defer w.closing.Unlock()
 	if w.closed {
@@ -152,7 +158,7 @@ func (w *Window) goDo(work func() (show func())) {
 	w.working.Add(1)
 	go func() {
 		defer w.working.Done()
-		w.do(work())
+		f()
 	}()
 }
 
@@ -203,14 +209,7 @@ func (w *Window) keepTicking(need bool) {
 	case need && w.stopTicking == nil:
 		stop := make(chan struct{})
 		w.stopTicking = stop
-		w.closing.Lock()
-		defer w.closing.Unlock()
-		if w.closed {
-			return
-		}
-		w.working.Add(1)
-		go func() {
-			defer w.working.Done()
+		w.goWork(func() {
 			t := time.NewTicker(w.deps.Tick)
 			defer t.Stop()
 			for {
@@ -223,7 +222,7 @@ func (w *Window) keepTicking(need bool) {
 					return
 				}
 			}
-		}()
+		})
 	case !need && w.stopTicking != nil:
 		close(w.stopTicking)
 		w.stopTicking = nil
