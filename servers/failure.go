@@ -63,7 +63,7 @@ func wentAway(err error) bool {
 // closedEarly reports whether the other side closed the connection.
 func closedEarly(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, wire.ErrServerClosed) ||
-		errors.Is(err, syscall.EPIPE) || strings.Contains(err.Error(), "transport closed")
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, transport.ErrTransportClosed)
 }
 
 // explainSummary is the sentence for err, or "" when it is not one we know.
@@ -111,6 +111,7 @@ func explainSummary(err error) string {
 		return fmt.Sprintf("The server's certificate is for another name than %s, so the connection was not made. Check the host in the URL.", untrusted.Text(host.Host).Line())
 	case errors.As(err, &invalid):
 		return "The server's certificate is not valid (it may have expired), so the connection was not made."
+	// net/http has no sentinel for this one, only its text.
 	case errors.As(err, &record) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
 		return "The server does not speak HTTPS at this address. Try http:// instead of https://, or check the port."
 	case errors.As(err, &dnsErr):

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client/transport"
+
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -128,7 +130,7 @@ func TestExplainRealErrors(t *testing.T) {
 
 // A server's last words pass through untrusted: no hidden characters.
 func TestExplainStderrIsNeutralised(t *testing.T) {
-	err := &StartError{Err: errors.New("initializing: transport closed")}
+	err := &StartError{Err: fmt.Errorf("initializing: %w", transport.ErrTransportClosed)}
 	got := Explain(err, "ok\nbad \u202etxt.exe\n\n").Summary
 	if strings.ContainsRune(got, '\u202e') || !strings.Contains(got, "U+202E") {
 		t.Errorf("summary %q", got)
