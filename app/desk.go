@@ -85,7 +85,8 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 	d.bridges = servers.NewBridges(func() { d.serversWin.BridgesChanged() })
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Manager: d.manager, Bridges: d.bridges, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
-		Do: func(f func()) { d.do(f) }, // tests replace d.do after New
+		Do:   func(f func()) { d.do(f) }, // tests replace d.do after New
+		Keys: d.serversKeys,
 	})
 	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Exe: opts.Exe, ConfigPath: opts.ConfigPath, Log: d.log})
 	lc := a.Lifecycle()
@@ -116,7 +117,6 @@ func (d *Desk) Start() error {
 		w := d.serversWin.Window()
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
 		w.SetCloseIntercept(d.closeWithoutTray)
-		w.Canvas().SetOnTypedKey(d.serversKeys)
 		d.serversWin.Show()
 	}
 	if first {

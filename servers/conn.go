@@ -71,7 +71,7 @@ func Dial(ctx context.Context, cfg config.Server, router *Router, log *slog.Logg
 	}
 	if err := c.start(ctx, tr); err != nil {
 		c.Close()
-		return nil, err
+		return nil, c.startFailed(err)
 	}
 	return c, nil
 }
@@ -142,7 +142,7 @@ func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 	req.Params.ClientInfo = clientInfo
 	res, err := c.client.Initialize(ctx, req)
 	if err != nil {
-		return fmt.Errorf("initializing: %w%s", err, c.stderrHint())
+		return fmt.Errorf("initializing: %w", err)
 	}
 	version := c.client.ProtocolVersion()
 	if pinned := c.cfg.ProtocolVersion; pinned != "" && version != pinned {
@@ -290,19 +290,4 @@ func (h inputHandler) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*
 		out.Content = res.Content
 	}
 	return out, nil
-}
-
-// stderrHint appends what a stdio server said before it failed.
-func (c *Conn) stderrHint() string {
-	if s := c.stderr.String(); s != "" {
-		return "; the server said: " + truncateTail(s, 500)
-	}
-	return ""
-}
-
-func truncateTail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
 }

@@ -3,6 +3,7 @@ package servers
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -26,10 +27,16 @@ const (
 
 // Status is one server's connection as the UI shows it.
 type Status struct {
-	Name     string
-	State    State
-	Err      error // why it failed
-	Since    time.Time
+	Name  string
+	State State
+	Err   error     // why it failed
+	Since time.Time // when State began
+	// FailedSince is when the server first failed since it was last ready
+	// (or configured): retries do not move it. Zero while all is well.
+	FailedSince time.Time
+	// RetryAt is when the next attempt to connect is due, while one is
+	// waiting; Manager.Retry brings it forward.
+	RetryAt  time.Time
 	Identity Identity
 	Protocol string // the negotiated revision, once ready
 	Stderr   string // the last 64 KB a stdio server wrote there
@@ -56,6 +63,7 @@ type Manager struct {
 	backoff   Backoff
 	pingEvery time.Duration // how often a live connection is checked
 	dial      dialFunc
+	now       func() time.Time // the clock of Status times
 	feed      *statusFeed
 
 	mu     sync.Mutex
@@ -67,7 +75,7 @@ type Manager struct {
 // if not nil, is called on each status change, in order, one call at a time
 // and holding no lock of the manager's, so it may call the manager.
 func NewManager(router *Router, log *slog.Logger, onStatus func(Status)) *Manager {
-	return &Manager{router: router, log: log, backoff: DefaultBackoff, pingEvery: 30 * time.Second, dial: Dial, feed: newStatusFeed(onStatus), sups: map[string]*supervisor{}}
+	return &Manager{router: router, log: log, backoff: DefaultBackoff, pingEvery: 30 * time.Second, dial: Dial, now: time.Now, feed: newStatusFeed(onStatus), sups: map[string]*supervisor{}}
 }
 
 // Apply brings the connections in line with cfg: new and re-enabled
@@ -138,6 +146,15 @@ func (m *Manager) Conn(name string) (*Conn, bool) {
 	return s.live()
 }
 
+// Retry makes a server that is waiting to reconnect try at once, and
+// reports whether it was waiting. It does not block.
+func (m *Manager) Retry(name string) bool {
+	m.mu.Lock()
+	s, ok := m.sups[name]
+	m.mu.Unlock()
+	return ok && s.retry()
+}
+
 // WaitReady returns the live connection to server name, waiting until it
 // is ready or ctx ends: a server may still be connecting, as when the app
 // has just started, or waiting to reconnect.
@@ -193,6 +210,9 @@ type supervisor struct {
 	m      *Manager
 	cancel context.CancelFunc
 	done   chan struct{}
+	// wake ends a wait to reconnect early. It holds a token only while
+	// Status.RetryAt is set: set empties it, under mu.
+	wake chan struct{}
 
 	mu   sync.Mutex
 	st   Status
@@ -201,11 +221,11 @@ type supervisor struct {
 
 func (m *Manager) start(cfg config.Server) *supervisor {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &supervisor{cfg: cfg, m: m, cancel: cancel, done: make(chan struct{})}
+	s := &supervisor{cfg: cfg, m: m, cancel: cancel, done: make(chan struct{}), wake: make(chan struct{}, 1)}
 	s.st = Status{Name: cfg.Name, Identity: Identity{Name: cfg.Name, Target: cfg.Target()}}
 	switch {
 	case cfg.Err != nil:
-		s.set(StateFailed, cfg.Err, nil)
+		s.set(StateFailed, cfg.Err, nil) // no retry: the file must change
 		close(s.done)
 	case cfg.Disabled:
 		s.set(StateDisabled, nil, nil)
@@ -235,7 +255,7 @@ func (s *supervisor) run(ctx context.Context) {
 			s.set(StateStopped, nil, nil)
 		} else {
 			s.m.log.Warn("server connection failed", "server", s.cfg.Name, "err", err, "retry_in", wait)
-			s.set(StateFailed, err, nil)
+			s.fail(err, wait)
 		}
 		if conn != nil {
 			conn.Close()
@@ -246,6 +266,8 @@ func (s *supervisor) run(ctx context.Context) {
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
+		case <-s.wake:
+			t.Stop()
 		case <-ctx.Done():
 			t.Stop()
 			s.set(StateStopped, nil, nil)
@@ -283,19 +305,59 @@ func (s *supervisor) watch(ctx context.Context, conn *Conn) error {
 	}
 }
 
+// set records a change of state; a failure's time is kept until the
+// server is ready or stopped.
 func (s *supervisor) set(state State, err error, conn *Conn) {
+	s.update(state, err, conn, time.Time{})
+}
+
+// fail records a failure and that the next attempt is due in wait.
+func (s *supervisor) fail(err error, wait time.Duration) {
+	s.update(StateFailed, err, nil, s.m.now().Add(wait))
+}
+
+func (s *supervisor) update(state State, err error, conn *Conn, retryAt time.Time) {
 	s.mu.Lock()
 	if s.conn != nil {
 		s.st.Stderr = s.conn.Stderr() // keep what the last server said
 	}
+	var start *StartError
+	if errors.As(err, &start) {
+		s.st.Stderr = start.Stderr // what the server that did not start said
+	}
+	now := s.m.now()
 	s.conn = conn
-	s.st.State, s.st.Err, s.st.Since = state, err, time.Now()
+	s.st.State, s.st.Err, s.st.Since, s.st.RetryAt = state, err, now, retryAt
+	switch {
+	case state == StateFailed && s.st.FailedSince.IsZero():
+		s.st.FailedSince = now
+	case state != StateFailed && state != StateConnecting:
+		s.st.FailedSince = time.Time{}
+	}
+	select {
+	case <-s.wake: // a Retry of a wait that is over
+	default:
+	}
 	if conn != nil {
 		s.st.Identity, s.st.Protocol = conn.Identity(), conn.ProtocolVersion()
 	}
 	st := s.st
 	s.m.feed.push(st) // under s.mu, so that pushes keep the order of changes
 	s.mu.Unlock()
+}
+
+// retry ends the wait to reconnect, if the supervisor is waiting.
+func (s *supervisor) retry() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.st.RetryAt.IsZero() {
+		return false
+	}
+	select {
+	case s.wake <- struct{}{}:
+	default: // already woken
+	}
+	return true
 }
 
 func (s *supervisor) status() Status {

@@ -35,7 +35,7 @@ type callWindow struct {
 	asJSON             *widget.Check
 	form               *forms.Form
 	view               *formview.View
-	jsonText           *widget.Entry
+	jsonText           *escEntry
 	jsonErr            *widget.Label
 	spinner            *widget.Activity
 	heading, output    *widget.Label
@@ -63,6 +63,13 @@ func (w *Window) openCall(server string, t mcp.Tool) {
 	c.win.Resize(fyne.NewSize(820, 620)) // first, so wrapped texts are measured at this width
 	c.build(why)
 	c.win.SetOnClosed(c.closing)
+	// Escape closes the window, ending a running call; the form's own
+	// inputs do the same through its Cancel.
+	c.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyEscape {
+			c.win.Close()
+		}
+	})
 	w.calls[key] = c
 	c.win.Show()
 }
@@ -86,7 +93,7 @@ func (c *callWindow) build(why string) {
 	header.Add(widget.NewSeparator())
 
 	// The arguments page: a form, or a JSON editor.
-	c.jsonText = widget.NewMultiLineEntry()
+	c.jsonText = newEscEntry(c.win.Close, true)
 	c.jsonText.TextStyle = fyne.TextStyle{Monospace: true}
 	c.jsonText.SetText("{}")
 	c.jsonText.OnChanged = func(string) { c.jsonErr.Hide() }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -31,6 +30,9 @@ type detail struct {
 	light     *canvas.Circle
 	state     *widget.Label
 	problem   *widget.Label
+	details   *widget.Label     // the technical chain behind problem
+	more      *widget.Accordion // holds details
+	retry     *widget.Button
 	warnings  *widget.Label
 	stderr    *widget.Label
 	scroll    *container.Scroll
@@ -52,12 +54,18 @@ func newDetail(w *Window) *detail {
 	d.state.TextStyle = fyne.TextStyle{Bold: true}
 	d.transport, d.reported, d.protocol = newValueLabel(), newValueLabel(), newValueLabel()
 	facts := container.New(layout.NewFormLayout(),
-		factLabel("Transport"), d.transport,
+		factLabel("Connects by"), d.transport,
 		factLabel("Reported by the server"), d.reported,
-		factLabel("Protocol"), d.protocol,
 	)
+	// Spec terms are for those who debug a server.
+	developer := widget.NewAccordion(widget.NewAccordionItem("Developer details",
+		container.New(layout.NewFormLayout(), factLabel("MCP revision"), d.protocol)))
 	d.problem = newValueLabel()
 	d.problem.Importance = widget.DangerImportance
+	d.details = newValueLabel()
+	d.details.TextStyle = fyne.TextStyle{Monospace: true}
+	d.more = widget.NewAccordion(widget.NewAccordionItem("Details", d.details))
+	d.retry = widget.NewButtonWithIcon("Retry now", theme.ViewRefreshIcon(), func() { w.retryServer(w.selected) })
 	d.warnings = newValueLabel()
 	d.warnings.Importance = widget.WarningImportance
 
@@ -76,10 +84,12 @@ func newDetail(w *Window) *detail {
 		container.NewBorder(nil, nil, nil, container.NewHBox(d.edit, d.toggle, d.remove), d.name),
 		d.target,
 		widget.NewSeparator(),
-		container.NewHBox(light, d.state),
+		container.NewBorder(nil, nil, light, d.retry, d.state),
 		d.problem,
+		d.more,
 		facts,
 		d.warnings,
+		developer,
 	)
 	d.stderrBox = widget.NewCard("", "What the server wrote to stderr (last 64 KB)", d.scroll)
 	d.body = container.NewBorder(top, nil, nil, nil, d.stderrBox)
@@ -117,9 +127,7 @@ func (d *detail) show(r *row) {
 	d.name.Segments[0].(*widget.TextSegment).Text = untrusted.Text(r.Name).Line()
 	d.name.Refresh()
 	d.target.SetText(untrusted.Text(r.target()).Line())
-	d.light.FillColor = theme.Color(lightColor(r.state()))
-	d.light.Refresh()
-	d.state.SetText(r.stateText(time.Now()))
+	d.showStatus(viewStatus(*r, d.w.now()))
 	d.transport.SetText(transportText(r.Entry.Transport))
 	reported := r.Status.Identity.Reported.String()
 	if reported == "" {
@@ -127,7 +135,6 @@ func (d *detail) show(r *row) {
 	}
 	d.reported.SetText(reported)
 	d.protocol.SetText(r.protocolText())
-	setOptional(d.problem, errorText(r.problem()))
 	setOptional(d.warnings, warningsText(r.Entry.Warnings))
 	// Only a local command has a stderr.
 	setVisible(d.stderrBox, r.Entry.Transport == config.TransportStdio || r.Status.Stderr != "")
@@ -156,19 +163,26 @@ func (d *detail) show(r *row) {
 	}
 }
 
+// showStatus renders v: the light, the state with its countdown, Retry
+// now, and the problem with its details.
+func (d *detail) showStatus(v statusView) {
+	d.light.FillColor = theme.Color(v.Light)
+	d.light.Refresh()
+	d.state.SetText(v.Headline)
+	setVisible(d.retry, v.CanRetry)
+	d.retry.Enable()
+	setOptional(d.problem, v.Problem)
+	if d.details.Text != v.Details {
+		d.details.SetText(v.Details)
+	}
+	setVisible(d.more, v.Details != "")
+}
+
 // setOptional shows text in l, or hides l when there is none.
 func setOptional(l *widget.Label, text string) {
 	l.SetText(text)
 	l.Hidden = text == ""
 	l.Refresh()
-}
-
-// errorText is the last error for the detail, or "".
-func errorText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return "Last error: " + untrusted.Text(err.Error()).Block()
 }
 
 // warningsText lists what servers.json's reader ignored in the entry.
@@ -195,7 +209,7 @@ func (w *Window) toggleServer(name string) {
 // confirmRemove asks before removing a server's entry.
 func (w *Window) confirmRemove(name string) {
 	msg := fmt.Sprintf("Remove %q from servers.json? Elicit Desk disconnects from it; other clients that read the file lose it too.", name)
-	confirm(w.win.Canvas(), "Remove "+name+"?", msg, "Remove", func() {
+	w.confirm("Remove "+name+"?", msg, "Cancel", "Remove", func() {
 		if err := removeEntry(w.deps.ConfigPath, name); err != nil {
 			w.showError("servers.json not saved", err)
 			return

@@ -12,7 +12,6 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
 
-	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
@@ -20,16 +19,18 @@ import (
 // and all, until it is saved or cancelled.
 type editor struct {
 	w        *Window
-	original string // the entry's name when the dialog opened; "" adds one
-	hide     func() // closes the dialog
+	original string    // the entry's name when the dialog opened; "" adds one
+	initial  entryForm // what it showed then: anything else is unsaved
+	hide     func()    // closes the dialog
 
-	name, command, cwd, env, url, headers *widget.Entry
-	transport, protocol                   *widget.Select
-	disabled                              *widget.Check
-	errs                                  map[field]*widget.Label
-	saveErr                               *widget.Label
-	body                                  *fyne.Container // laid out again as errors show
-	save                                  *widget.Button
+	name, command, cwd, url *escEntry
+	env, headers            *secretInput
+	transport, protocol     *escSelect
+	disabled                *escCheck
+	errs                    map[field]*widget.Label
+	saveErr                 *widget.Label
+	body                    *fyne.Container // laid out again as errors show
+	save                    *widget.Button
 
 	stdioRows, remoteRows []fyne.CanvasObject
 }
@@ -66,25 +67,25 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	if w.editor != nil {
 		return // one at a time: the open one has what was typed
 	}
-	e := &editor{w: w, original: original, errs: map[field]*widget.Label{}}
+	e := &editor{w: w, original: original, initial: f, errs: map[field]*widget.Label{}}
 	e.name = e.entry(fieldName, f.Name, "my-server")
 	e.command = e.entry(fieldCommand, f.CommandLine, "npx -y some-mcp-server")
 	e.command.TextStyle = fyne.TextStyle{Monospace: true}
 	e.cwd = e.entry(fieldCwd, f.Cwd, "Elicit Desk's own")
-	e.env = e.multiLine(fieldEnv, f.Env, "KEY=VALUE, one per line")
+	e.env = e.secretLines(fieldEnv, f.Env, '=', "KEY=VALUE, one per line")
 	e.url = e.entry(fieldURL, f.URL, "https://mcp.example.com/mcp")
-	e.headers = e.multiLine(fieldHeaders, f.Headers, "Authorization=Bearer …, one per line")
+	e.headers = e.secretLines(fieldHeaders, f.Headers, ':', "Authorization: Bearer …, one per line")
 
 	var labels []string
 	for _, t := range config.Transports() {
 		labels = append(labels, transportText(t))
 	}
-	e.transport = widget.NewSelect(labels, nil)
+	e.transport = newEscSelect(e.escape, labels)
 	e.transport.SetSelected(transportText(f.Transport))
 	e.transport.OnChanged = func(string) { e.showTransport() }
-	e.protocol = widget.NewSelect(protocolChoices(), nil)
+	e.protocol = newEscSelect(e.escape, protocolChoices())
 	e.protocol.SetSelected(f.Protocol)
-	e.disabled = widget.NewCheck("Keep the entry without connecting to it", nil)
+	e.disabled = newEscCheck(e.escape, "Keep the entry without connecting to it")
 	e.disabled.SetChecked(f.Disabled)
 
 	form := container.New(layout.NewFormLayout(),
@@ -94,16 +95,19 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	e.stdioRows = addRows(form,
 		widget.NewLabel("Command line"), e.withError(fieldCommand, e.command, "Quoted as in a shell: 'my file' is one argument. Nothing is expanded."),
 		widget.NewLabel("Working directory"), e.withError(fieldCwd, e.cwd, ""),
-		widget.NewLabel("Environment"), e.withError(fieldEnv, e.env, "Added to the server's environment."),
+		widget.NewLabel("Environment"), e.withError(fieldEnv, e.env.object, "Added to the server's environment."),
 	)
 	e.remoteRows = addRows(form,
 		widget.NewLabel("URL"), e.withError(fieldURL, e.url, ""),
-		widget.NewLabel("Headers"), e.withError(fieldHeaders, e.headers, "Sent with every request."),
+		widget.NewLabel("Headers"), e.withError(fieldHeaders, e.headers.object, "Sent with every request, one Name: value per line."),
 	)
-	addRows(form,
-		widget.NewLabel("Protocol"), e.withError("", e.protocol, "negotiate lets the server choose; a pinned revision fails if the server will not speak it."),
-		layout.NewSpacer(), e.disabled,
-	)
+	addRows(form, layout.NewSpacer(), e.disabled)
+	developer := widget.NewAccordion(widget.NewAccordionItem("Developer options", container.New(layout.NewFormLayout(),
+		widget.NewLabel("MCP revision"), e.withError("", e.protocol, "Leave it on Automatic unless a server needs one revision of the MCP specification: a fixed one fails if the server does not speak it."),
+	)))
+	if f.Protocol != negotiate {
+		developer.Open(0) // a pinned revision is part of what the entry says
+	}
 
 	top := container.NewVBox()
 	if entryErr != nil {
@@ -115,7 +119,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	e.saveErr = newValueLabel()
 	e.saveErr.Importance = widget.DangerImportance
 	e.saveErr.Hide()
-	e.body = container.NewBorder(top, e.saveErr, nil, nil, container.NewVScroll(form))
+	e.body = container.NewBorder(top, e.saveErr, nil, nil, container.NewVScroll(container.NewVBox(form, developer)))
 
 	title := "Add server"
 	if original != "" {
@@ -125,7 +129,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.submit)
 	e.save.Importance = widget.HighImportance
 	e.showTransport()
-	e.hide = modal.Show(w.win.Canvas(), title, e.body, fyne.NewSize(640, 620), cancel, e.save)
+	e.hide = w.showModal(title, e.body, fyne.NewSize(640, 620), e.escape, cancel, e.save)
 	w.editor = e
 	w.win.Canvas().Focus(e.name)
 }
@@ -139,28 +143,22 @@ func addRows(form *fyne.Container, objects ...fyne.CanvasObject) []fyne.CanvasOb
 }
 
 // entry makes a one-line input whose error clears when it is edited.
-func (e *editor) entry(f field, text, placeholder string) *widget.Entry {
-	in := widget.NewEntry()
+func (e *editor) entry(f field, text, placeholder string) *escEntry {
+	in := newEscEntry(e.escape, false)
 	e.prepare(in, f, text, placeholder)
 	return in
 }
 
-// multiLine makes a monospace input of a few lines.
-func (e *editor) multiLine(f field, text, placeholder string) *widget.Entry {
-	in := widget.NewMultiLineEntry()
-	in.TextStyle = fyne.TextStyle{Monospace: true}
-	in.SetMinRowsVisible(3)
-	e.prepare(in, f, text, placeholder)
-	return in
-}
-
-func (e *editor) prepare(in *widget.Entry, f field, text, placeholder string) {
+func (e *editor) prepare(in *escEntry, f field, text, placeholder string) {
 	in.SetText(text)
 	in.SetPlaceHolder(placeholder)
-	in.OnChanged = func(string) {
-		if l := e.errs[f]; l != nil {
-			l.Hide()
-		}
+	in.OnChanged = func(string) { e.edited(f) }
+}
+
+// edited clears the error of an input that changed.
+func (e *editor) edited(f field) {
+	if l := e.errs[f]; l != nil {
+		l.Hide()
 	}
 }
 
@@ -210,9 +208,9 @@ func (e *editor) form() entryForm {
 		Transport:   t,
 		CommandLine: e.command.Text,
 		Cwd:         e.cwd.Text,
-		Env:         e.env.Text,
+		Env:         e.env.text(),
 		URL:         e.url.Text,
-		Headers:     e.headers.Text,
+		Headers:     e.headers.text(),
 		Protocol:    e.protocol.Selected,
 		Disabled:    e.disabled.Checked,
 	}
@@ -240,6 +238,15 @@ func (e *editor) submit() {
 		e.close()
 		e.w.refresh()
 	}
+}
+
+// escape closes the dialog, asking first when it holds unsaved changes.
+func (e *editor) escape() {
+	if e.form() == e.initial {
+		e.close()
+		return
+	}
+	e.w.confirm("Discard your changes?", "What you changed in this dialog has not been saved.", "Keep editing", "Discard", e.close)
 }
 
 // close dismisses the dialog.

@@ -22,7 +22,7 @@ func TestAddServerWritesFile(t *testing.T) {
 	want := demoEntry(t, "second")
 	test.Type(e.name, "second")
 	test.Type(e.command, want.Target())
-	test.Type(e.env, demoEnv+"=1")
+	test.Type(e.env.entry, demoEnv+"=1")
 	e.protocol.SetSelected("2025-06-18")
 	test.Tap(e.save)
 	if h.w.editor != nil {
@@ -58,7 +58,7 @@ func TestBadEntryShowsErrorsAndKeepsText(t *testing.T) {
 	test.Type(e.name, "demo")
 	test.Type(e.command, "npx 'unclosed")
 	test.Type(e.cwd, "relative/dir")
-	test.Type(e.env, "JUNK")
+	test.Type(e.env.entry, "JUNK")
 	test.Tap(e.save)
 
 	for f, want := range map[field]string{
@@ -74,8 +74,8 @@ func TestBadEntryShowsErrorsAndKeepsText(t *testing.T) {
 	if h.w.editor != e || !e.saveErr.Visible() {
 		t.Fatal("the dialog closed on bad input")
 	}
-	if e.name.Text != "demo" || e.command.Text != "npx 'unclosed" || e.cwd.Text != "relative/dir" || e.env.Text != "JUNK" {
-		t.Errorf("typed text lost: %q %q %q %q", e.name.Text, e.command.Text, e.cwd.Text, e.env.Text)
+	if e.name.Text != "demo" || e.command.Text != "npx 'unclosed" || e.cwd.Text != "relative/dir" || e.env.entry.Text != "JUNK" {
+		t.Errorf("typed text lost: %q %q %q %q", e.name.Text, e.command.Text, e.cwd.Text, e.env.entry.Text)
 	}
 	if after, _ := os.ReadFile(h.path); string(after) != string(before) {
 		t.Errorf("bad input was written:\n%s", after)
@@ -112,8 +112,8 @@ func TestEditRenamesInPlace(t *testing.T) {
 	h.selectServer("b")
 	test.Tap(h.w.detail.edit)
 	e := h.w.editor
-	if e.name.Text != "b" || e.env.Text != demoEnv+"=1\n" || e.protocol.Selected != negotiate {
-		t.Fatalf("the dialog shows %q %q %q", e.name.Text, e.env.Text, e.protocol.Selected)
+	if e.name.Text != "b" || e.env.entry.Text != demoEnv+"=1\n" || e.protocol.Selected != negotiate {
+		t.Fatalf("the dialog shows %q %q %q", e.name.Text, e.env.entry.Text, e.protocol.Selected)
 	}
 	e.name.SetText("b2")
 	test.Tap(e.disabled)

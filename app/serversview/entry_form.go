@@ -3,15 +3,19 @@ package serversview
 import (
 	"fmt"
 	"maps"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
-// negotiate is what the protocol picker shows for "no pin".
-const negotiate = "negotiate"
+// negotiate is what the MCP revision picker shows for "no pin": the
+// newest revision both sides speak.
+const negotiate = "Automatic"
 
 // field names one input of the Add/Edit dialog, to hang an error under.
 type field string
@@ -37,7 +41,7 @@ type entryForm struct {
 	Cwd         string // stdio
 	Env         string // stdio: KEY=VALUE lines
 	URL         string // http and sse
-	Headers     string // http and sse: KEY=VALUE lines
+	Headers     string // http and sse: Name: value lines, as HTTP writes them
 	Protocol    string // one of config.ProtocolVersions, or negotiate
 	Disabled    bool
 }
@@ -51,7 +55,7 @@ func formFromEntry(s config.Server) entryForm {
 		Cwd:       s.Cwd,
 		Env:       keyValueLines(s.Env),
 		URL:       s.URL,
-		Headers:   keyValueLines(s.Headers),
+		Headers:   headerLines(s.Headers),
 		Protocol:  s.ProtocolVersion,
 		Disabled:  s.Disabled,
 	}
@@ -118,7 +122,7 @@ func (f entryForm) entry(base config.Server, taken func(name string) bool) (conf
 			errs[fieldURL] = "Enter an http:// or https:// URL, such as https://mcp.example.com/mcp."
 		}
 		s.URL = f.URL
-		s.Headers = parseKeyValues(f.Headers, fieldHeaders, errs)
+		s.Headers = parseHeaderLines(f.Headers, errs)
 	}
 	if len(errs) > 0 {
 		return config.Server{}, errs
@@ -144,6 +148,8 @@ func parseKeyValues(text string, in field, errs formErrors) map[string]string {
 			errs[in] = fmt.Sprintf("Line %d: the name before = is empty.", i+1)
 		case strings.TrimSpace(key) != key:
 			errs[in] = fmt.Sprintf("Line %d: remove the spaces around %q.", i+1, strings.TrimSpace(key))
+		case strings.ContainsRune(value, maskRune):
+			errs[in] = stillHidden(i, key)
 		default:
 			if _, dup := out[key]; !dup {
 				out[key] = value
@@ -157,6 +163,62 @@ func parseKeyValues(text string, in field, errs formErrors) map[string]string {
 		return nil
 	}
 	return out
+}
+
+// stillHidden says that a masked value was edited rather than revealed.
+func stillHidden(i int, name string) string {
+	return fmt.Sprintf("Line %d: the value of %s is still hidden. Show it with its eye button below, then edit it, or type it again.", i+1, name)
+}
+
+// parseHeaderLines reads HTTP's Name: value lines, skipping blank ones;
+// the first bad line is recorded in errs. Name=value, the form the dialog
+// once used, is refused with a message rather than guessed at: a value
+// may hold a = of its own.
+func parseHeaderLines(text string, errs formErrors) map[string]string {
+	out := map[string]string{}
+	seen := map[string]bool{} // canonical names: HTTP's are not case-sensitive
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(line, ":")
+		value = strings.Trim(value, " \t")
+		switch {
+		case !ok && strings.Contains(line, "="):
+			errs[fieldHeaders] = fmt.Sprintf("Line %d: write Name: value, with a colon as HTTP does, not Name=value.", i+1)
+		case !ok:
+			errs[fieldHeaders] = fmt.Sprintf("Line %d: write Name: value.", i+1)
+		case strings.TrimSpace(name) == "":
+			errs[fieldHeaders] = fmt.Sprintf("Line %d: the name before the colon is empty.", i+1)
+		case !httpguts.ValidHeaderFieldName(name):
+			errs[fieldHeaders] = fmt.Sprintf("Line %d: %q is not a header name: use letters, digits and -, with no spaces.", i+1, name)
+		case strings.ContainsRune(value, maskRune):
+			errs[fieldHeaders] = stillHidden(i, name)
+		case !httpguts.ValidHeaderFieldValue(value):
+			errs[fieldHeaders] = fmt.Sprintf("Line %d: the value of %s holds a control character, which a header cannot carry.", i+1, name)
+		case seen[http.CanonicalHeaderKey(name)]:
+			errs[fieldHeaders] = fmt.Sprintf("Line %d: %s is already set above.", i+1, name)
+		default:
+			seen[http.CanonicalHeaderKey(name)] = true
+			out[name] = value
+			continue
+		}
+		return nil
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// headerLines renders headers as Name: value lines, sorted by name.
+func headerLines(m map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(&b, "%s: %s\n", k, m[k])
+	}
+	return b.String()
 }
 
 // keyValueLines renders a map as KEY=VALUE lines, sorted by key.

@@ -35,7 +35,7 @@ func TestEntryFormChecks(t *testing.T) {
 		{"no url", with(remote, func(f *entryForm) { f.URL = "" }), formErrors{fieldURL: "Enter an http:// or https:// URL, such as https://mcp.example.com/mcp."}},
 		{"ftp url", with(remote, func(f *entryForm) { f.URL = "ftp://example.com" }), formErrors{fieldURL: "Enter an http:// or https:// URL, such as https://mcp.example.com/mcp."}},
 		{"url without host", with(remote, func(f *entryForm) { f.URL = "https:///mcp" }), formErrors{fieldURL: "Enter an http:// or https:// URL, such as https://mcp.example.com/mcp."}},
-		{"bad header", with(remote, func(f *entryForm) { f.Headers = "Authorization: Bearer x" }), formErrors{fieldHeaders: "Line 1: write KEY=VALUE."}},
+		{"old header habit", with(remote, func(f *entryForm) { f.Headers = "Authorization=Bearer x" }), formErrors{fieldHeaders: "Line 1: write Name: value, with a colon as HTTP does, not Name=value."}},
 		{"hidden stdio inputs are not checked", with(remote, func(f *entryForm) { f.Env = "junk"; f.CommandLine = "'" }), nil},
 		{"everything wrong", entryForm{Transport: config.TransportStdio, Env: "x", Cwd: "rel", Protocol: negotiate}, formErrors{
 			fieldName: "Give the server a name.", fieldCommand: "Enter the command that starts the server.",

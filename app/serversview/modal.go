@@ -8,24 +8,38 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/modal"
 )
 
-// showMessage shows text in a modal with one button that closes it.
-func showMessage(c fyne.Canvas, title, text string) {
+// showModal shows a dialog over the window, as modal.Show does; Escape
+// runs onEscape while it is on top. hide closes it.
+func (w *Window) showModal(title string, content fyne.CanvasObject, size fyne.Size, onEscape func(), buttons ...*widget.Button) (hide func()) {
+	c := w.win.Canvas()
+	h := modal.Show(c, title, content, size, buttons...)
+	top := c.Overlays().Top()
+	w.escapes[top] = onEscape
+	return func() {
+		delete(w.escapes, top)
+		h()
+	}
+}
+
+// showMessage shows text in a dialog with one button that closes it.
+func (w *Window) showMessage(title, text string) {
 	l := newValueLabel()
 	l.SetText(text)
 	var hide func()
 	ok := widget.NewButton("OK", func() { hide() })
 	ok.Importance = widget.HighImportance
-	hide = modal.Show(c, title, l, fyne.NewSize(460, 200), ok)
+	hide = w.showModal(title, l, fyne.NewSize(460, 200), func() { hide() }, ok)
 }
 
-// confirm asks before doing something that cannot be undone; act runs
-// when the person confirms with the button named verb.
-func confirm(c fyne.Canvas, title, text, verb string, act func()) {
+// confirm asks before doing something that cannot be undone: act runs
+// when the person confirms with the button named verb; the button named
+// keep, or Escape, does nothing.
+func (w *Window) confirm(title, text, keep, verb string, act func()) {
 	l := newValueLabel()
 	l.SetText(text)
 	var hide func()
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { hide() })
+	cancel := widget.NewButton(keep, func() { hide() })
 	do := widget.NewButtonWithIcon(verb, theme.DeleteIcon(), func() { hide(); act() })
 	do.Importance = widget.DangerImportance
-	hide = modal.Show(c, title, l, fyne.NewSize(460, 200), cancel, do)
+	hide = w.showModal(title, l, fyne.NewSize(460, 200), func() { hide() }, cancel, do)
 }

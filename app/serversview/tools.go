@@ -31,11 +31,14 @@ type toolsPane struct {
 	status  *widget.Label
 	spinner *widget.Activity
 	reload  *widget.Button
-	box     *fyne.Container // one toolRow per tool
+	search  *widget.Entry
+	box     *fyne.Container // one toolRow per tool that matches the search
 	frame   *fyne.Container // laid out again as the status line changes
 
-	loaded toolsKey // whose tools are shown or loading
-	gen    uint64   // loads started, so a late answer is dropped
+	server string     // whose tools are listed
+	tools  []mcp.Tool // all of them, as listed
+	loaded toolsKey   // whose tools are shown or loading
+	gen    uint64     // loads started, so a late answer is dropped
 	cancel context.CancelFunc
 }
 
@@ -49,7 +52,11 @@ func newToolsPane(w *Window) *toolsPane {
 		p.show(w.selectedRow())
 	})
 	p.box = container.NewVBox()
-	top := container.NewBorder(nil, nil, p.spinner, p.reload, p.status)
+	p.search = widget.NewEntry()
+	p.search.SetPlaceHolder("Search tools by name or description")
+	p.search.ActionItem = widget.NewIcon(theme.SearchIcon())
+	p.search.OnChanged = func(string) { p.showTools() }
+	top := container.NewVBox(container.NewBorder(nil, nil, p.spinner, p.reload, p.status), p.search)
 	p.frame = container.NewBorder(top, nil, nil, nil, container.NewVScroll(p.box))
 	p.content = container.NewPadded(p.frame)
 	return p
@@ -90,7 +97,9 @@ func (p *toolsPane) clear(msg string) {
 	p.cancel()
 	p.gen++
 	p.loaded = toolsKey{}
+	p.tools = nil
 	p.box.RemoveAll()
+	p.search.Hide()
 	p.spinner.Stop()
 	p.spinner.Hide()
 	p.reload.Disable()
@@ -134,17 +143,42 @@ func (p *toolsPane) loadedTools(server string, tools []mcp.Tool, err error) {
 	switch {
 	case err != nil:
 		p.status.Importance = widget.DangerImportance
-		p.status.SetText("The tools could not be listed: " + untrusted.Text(err.Error()).Line())
+		p.status.SetText("The tools could not be listed: " + problemText(err))
 		return
-	case len(tools) == 1:
-		p.status.SetText(untrusted.Text(server).Line() + " has 1 tool.")
-	default:
-		p.status.SetText(fmt.Sprintf("%s has %d tools.", untrusted.Text(server), len(tools)))
 	}
-	for _, t := range tools {
-		p.box.Add(newToolRow(t, func() { p.w.openCall(server, t) }))
+	p.server, p.tools = server, tools
+	p.search.Show()
+	p.showTools()
+}
+
+// showTools lists the tools that match the search, saying how many.
+func (p *toolsPane) showTools() {
+	if p.tools == nil {
+		return
+	}
+	defer p.frame.Refresh()
+	shown := searchTools(p.tools, p.search.Text)
+	p.status.Importance = widget.MediumImportance
+	p.status.SetText(toolCount(p.server, len(shown), len(p.tools)))
+	p.box.RemoveAll()
+	for _, t := range shown {
+		p.box.Add(newToolRow(t, func() { p.w.openCall(p.server, t) }))
 		p.box.Add(widget.NewSeparator())
 	}
+}
+
+// toolCount says how many tools a server has, and how many match a search.
+func toolCount(server string, shown, all int) string {
+	name := untrusted.Text(server).Line()
+	switch {
+	case shown < all && shown == 0:
+		return fmt.Sprintf("None of the %d tools of %s match.", all, name)
+	case shown < all:
+		return fmt.Sprintf("%d of the %d tools of %s match.", shown, all, name)
+	case all == 1:
+		return name + " has 1 tool."
+	}
+	return fmt.Sprintf("%s has %d tools.", name, all)
 }
 
 // toolRow is one tool in the list: its title and name, its description,

@@ -9,6 +9,7 @@ package serversview
 import (
 	"log/slog"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -36,6 +37,13 @@ type Deps struct {
 	// Do runs a function on the UI goroutine, later; nil means fyne.Do.
 	// Tests whose driver runs fyne.Do inline pass a queue of their own.
 	Do func(func())
+	// Now is the clock of the countdown to a retry; nil means time.Now.
+	Now func() time.Time
+	// Tick is how often the countdown moves; 0 means every second.
+	Tick time.Duration
+	// Keys gets the keys that the window's widgets and dialogs leave,
+	// such as Escape with no dialog open; nil drops them.
+	Keys func(*fyne.KeyEvent)
 }
 
 // Window is the Servers window. Its fyne.Window is made on first Show and
@@ -51,7 +59,8 @@ type Window struct {
 
 	closing sync.Mutex     // guards closed; held only briefly
 	closed  bool           // Close was called: no more updates
-	working sync.WaitGroup // goDo's goroutines
+	working sync.WaitGroup // goDo's goroutines and the ticker
+	quit    chan struct{}  // closed by Close: the ticker ends
 
 	// The rest belongs to the UI goroutine.
 	shown uint64 // the latest snapshot shown
@@ -67,6 +76,9 @@ type Window struct {
 	tools        *toolsPane
 	editor       *editor                // the open Add/Edit dialog, if any
 	calls        map[string]*callWindow // open call windows by server and tool
+	stopTicking  chan struct{}          // ends the ticker while one runs
+	// escapes says what Escape does for each dialog open over the window.
+	escapes map[fyne.CanvasObject]func()
 }
 
 // New returns the Servers window; nothing is shown until Show.
@@ -77,7 +89,13 @@ func New(a fyne.App, d Deps) *Window {
 	if d.Do == nil {
 		d.Do = fyne.Do
 	}
-	return &Window{app: a, deps: d, calls: map[string]*callWindow{}}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Tick == 0 {
+		d.Tick = time.Second
+	}
+	return &Window{app: a, deps: d, calls: map[string]*callWindow{}, escapes: map[fyne.CanvasObject]func(){}, quit: make(chan struct{})}
 }
 
 // Show shows the window and brings it to the front.
@@ -126,6 +144,12 @@ func (w *Window) refresh() {
 // goDo runs work in the background and what it returns on the UI
 // goroutine, unless the window is closed by then.
 func (w *Window) goDo(work func() (show func())) {
+	w.goWork(func() { w.do(work()) })
+}
+
+// goWork runs f in a goroutine that Close waits for, unless the window
+// is closed.
+func (w *Window) goWork(f func()) {
 	w.closing.Lock()
 	defer w.closing.Unlock()
 	if w.closed {
@@ -134,7 +158,7 @@ func (w *Window) goDo(work func() (show func())) {
 	w.working.Add(1)
 	go func() {
 		defer w.working.Done()
-		w.do(work())
+		f()
 	}()
 }
 
@@ -155,9 +179,61 @@ func (w *Window) do(f func()) {
 // ended, must not reach widgets. Call it before closing the manager.
 func (w *Window) Close() {
 	w.closing.Lock()
+	if !w.closed {
+		close(w.quit)
+	}
 	w.closed = true
 	w.closing.Unlock()
 	w.working.Wait()
+}
+
+// now is the window's clock.
+func (w *Window) now() time.Time { return w.deps.Now() }
+
+// tick moves the countdowns on; the ticker calls it while one shows.
+func (w *Window) tick() {
+	if w.win == nil {
+		return
+	}
+	if r := w.selectedRow(); r != nil {
+		v := viewStatus(*r, w.now())
+		w.detail.showStatus(v)
+		w.keepTicking(v.Ticking)
+	}
+}
+
+// keepTicking starts the window's one ticker when a countdown shows and
+// stops it when none does.
+func (w *Window) keepTicking(need bool) {
+	switch {
+	case need && w.stopTicking == nil:
+		stop := make(chan struct{})
+		w.stopTicking = stop
+		w.goWork(func() {
+			t := time.NewTicker(w.deps.Tick)
+			defer t.Stop()
+			for {
+				select {
+				case <-t.C:
+					w.do(w.tick)
+				case <-stop:
+					return
+				case <-w.quit:
+					return
+				}
+			}
+		})
+	case !need && w.stopTicking != nil:
+		close(w.stopTicking)
+		w.stopTicking = nil
+	}
+}
+
+// retryServer asks the manager to try the server at once.
+func (w *Window) retryServer(name string) {
+	if w.deps.Manager.Retry(name) {
+		w.detail.retry.Disable() // until the new status shows
+	}
 }
 
 func (w *Window) build() {
@@ -167,13 +243,14 @@ func (w *Window) build() {
 	w.tools = newToolsPane(w)
 	tabs := container.NewAppTabs(
 		container.NewTabItemWithIcon("Overview", theme.InfoIcon(), w.detail.content),
-		container.NewTabItemWithIcon("Tools", theme.SettingsIcon(), w.tools.content),
+		container.NewTabItemWithIcon("Tools", theme.ListIcon(), w.tools.content),
 	)
 	split := container.NewHSplit(w.list.content, tabs)
 	split.Offset = 0.28
 	w.win.SetContent(split)
 	w.win.Resize(fyne.NewSize(1000, 660))
 	w.win.SetCloseIntercept(w.win.Hide)
+	w.win.Canvas().SetOnTypedKey(w.typedKey)
 	w.showRows()
 	w.showBridged()
 }
@@ -212,10 +289,11 @@ func (w *Window) showSelected() {
 	r := w.selectedRow()
 	w.detail.show(r)
 	w.tools.show(r)
+	w.keepTicking(r != nil && viewStatus(*r, w.now()).Ticking)
 }
 
 // showError reports a failed action in a dialog over the window.
 func (w *Window) showError(what string, err error) {
 	w.deps.Log.Warn(what, "err", err)
-	showMessage(w.win.Canvas(), "Something went wrong", err.Error())
+	w.showMessage("Something went wrong", err.Error())
 }

@@ -1,0 +1,116 @@
+package serversview
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/demo"
+)
+
+// pressEscape types Escape as the driver does: to the focused widget, or
+// to the canvas when nothing has focus.
+func pressEscape(c fyne.Canvas) {
+	ev := &fyne.KeyEvent{Name: fyne.KeyEscape}
+	if f := c.Focused(); f != nil {
+		f.TypedKey(ev)
+		return
+	}
+	c.OnTypedKey()(ev)
+}
+
+// Escape closes an Add/Edit dialog with nothing changed, from a focused
+// input or with nothing focused.
+func TestEscapeClosesUnchangedEditor(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	c := h.w.win.Canvas()
+	for _, focused := range []bool{true, false} {
+		test.Tap(h.w.list.add)
+		if h.w.editor == nil {
+			t.Fatal("Add server… opened nothing")
+		}
+		if !focused {
+			c.Unfocus()
+		} else if c.Focused() == nil {
+			t.Fatal("the dialog opened with nothing focused")
+		}
+		pressEscape(c)
+		if h.w.editor != nil || c.Overlays().Top() != nil {
+			t.Errorf("focused %v: Escape left the dialog open", focused)
+		}
+	}
+}
+
+// Escape in a dialog with changes asks; Keep editing keeps everything,
+// Discard closes and writes nothing.
+func TestEscapeAsksBeforeDiscarding(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h.waitState("demo", servers.StateReady)
+	test.Tap(h.w.detail.edit)
+	e := h.w.editor
+	c := h.w.win.Canvas()
+	test.Type(e.cwd, "/srv")
+	pressEscape(c)
+	ask := c.Overlays().Top()
+	if h.w.editor != e || ask == nil || len(c.Overlays().List()) != 2 {
+		t.Fatal("Escape with changes did not ask")
+	}
+	test.Tap(button(t, ask, "Keep editing"))
+	if h.w.editor != e || e.cwd.Text != "/srv" || len(c.Overlays().List()) != 1 {
+		t.Fatal("Keep editing lost the dialog or what was typed")
+	}
+	pressEscape(c) // asks again
+	pressEscape(c) // and Escape on the question is Keep editing
+	if h.w.editor != e || len(c.Overlays().List()) != 1 {
+		t.Fatal("Escape on the question discarded the changes")
+	}
+	pressEscape(c)
+	test.Tap(button(t, c.Overlays().Top(), "Discard"))
+	if h.w.editor != nil || c.Overlays().Top() != nil {
+		t.Fatal("Discard left a dialog open")
+	}
+	if s, _ := h.configured().Server("demo"); s.Cwd != "" {
+		t.Error("discarded changes were written")
+	}
+}
+
+// Escape with no dialog open goes to Deps.Keys, as the app's quit
+// question needs.
+func TestEscapeWithoutDialogReachesKeys(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	var got []fyne.KeyName
+	h.w.deps.Keys = func(ev *fyne.KeyEvent) { got = append(got, ev.Name) }
+	h.w.win.Canvas().Unfocus()
+	pressEscape(h.w.win.Canvas())
+	if len(got) != 1 || got[0] != fyne.KeyEscape {
+		t.Errorf("Keys got %v", got)
+	}
+}
+
+// Escape closes a tool's call window, from its form, its JSON editor or
+// with nothing focused.
+func TestEscapeClosesCallWindow(t *testing.T) {
+	h := newDemoHarness(t, demoEntry(t, "demo"))
+	for _, where := range []string{"nothing focused", "form", "JSON editor"} {
+		c := h.openCall("demo", demo.ToolAskConfirm)
+		canvas := c.win.Canvas()
+		switch where {
+		case "nothing focused":
+			canvas.Unfocus()
+		case "form":
+			c.view.FocusFirst(canvas)
+		case "JSON editor":
+			test.Tap(c.asJSON)
+			canvas.Focus(c.jsonText)
+		}
+		if where != "nothing focused" && canvas.Focused() == nil {
+			t.Fatalf("%s: nothing took focus", where)
+		}
+		pressEscape(canvas)
+		if h.w.calls[c.key] != nil {
+			t.Errorf("%s: Escape left the call window open", where)
+		}
+	}
+}

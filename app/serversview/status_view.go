@@ -1,0 +1,66 @@
+package serversview
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// statusView is what the Overview says of a server's connection at a
+// moment: one plain value, rendered by detail.showStatus.
+type statusView struct {
+	Light    fyne.ThemeColorName
+	Headline string // "Failed since 16:02:13 · Retrying in 8 s"
+	CanRetry bool   // a wait to reconnect that Retry now can end
+	Problem  string // why it failed, in plain words; "" when it did not
+	Details  string // the technical chain, when it says more than Problem
+	// Ticking is whether Headline changes as time passes.
+	Ticking bool
+}
+
+// viewStatus is r's status as the Overview shows it at now.
+func viewStatus(r row, now time.Time) statusView {
+	st := r.state()
+	v := statusView{Light: lightColor(st), Headline: r.stateText(now)}
+	if err := r.problem(); err != nil {
+		x := servers.Explain(err, r.Status.Stderr)
+		v.Problem = x.Summary
+		if d := x.Details.Block(); d != x.Summary {
+			v.Details = d
+		}
+	}
+	failed := r.Status.FailedSince
+	switch {
+	case st == servers.StateFailed && !r.Status.RetryAt.IsZero():
+		v.Headline = "Failed since " + sinceText(failed, now) + " · " + retryText(r.Status.RetryAt.Sub(now))
+		v.CanRetry, v.Ticking = true, true
+	case st == servers.StateConnecting && !failed.IsZero():
+		v.Headline = "Failed since " + sinceText(failed, now) + " · Trying again…"
+	}
+	return v
+}
+
+// retryText counts down to the next attempt, in whole seconds rounded up
+// so that it never says 0 s before the attempt.
+func retryText(left time.Duration) string {
+	s := int(math.Ceil(left.Seconds()))
+	switch {
+	case s <= 0:
+		return "Retrying now…"
+	case s < 60:
+		return fmt.Sprintf("Retrying in %d s", s)
+	case s%60 == 0:
+		return fmt.Sprintf("Retrying in %d min", s/60)
+	}
+	return fmt.Sprintf("Retrying in %d min %d s", s/60, s%60)
+}
+
+// problemText is a problem for a one-line place, such as the tools pane.
+func problemText(err error) string {
+	return untrusted.Text(servers.Explain(err, "").Summary).Line()
+}

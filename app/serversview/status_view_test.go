@@ -1,0 +1,71 @@
+package serversview
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
+)
+
+func TestViewStatus(t *testing.T) {
+	now := time.Date(2026, 11, 23, 16, 10, 0, 0, time.Local)
+	first := time.Date(2026, 11, 23, 16, 2, 13, 0, time.Local)
+	// The shape of a real refused connection's error; servers.Explain is
+	// tested on real ones.
+	chain := fmt.Errorf("initializing: transport error: %w", &url.Error{Op: "Post", URL: "http://127.0.0.1:9/mcp",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}})
+	remote := config.Server{Name: "r", URL: "http://127.0.0.1:9/mcp", Transport: config.TransportHTTP}
+	failed := row{Name: "r", Entry: remote, InFile: true, Status: servers.Status{
+		Name: "r", State: servers.StateFailed, Err: chain, Since: now.Add(-time.Second), FailedSince: first, RetryAt: now.Add(7200 * time.Millisecond),
+	}}
+	retrying := failed
+	retrying.Status.State, retrying.Status.Err, retrying.Status.RetryAt = servers.StateConnecting, nil, time.Time{}
+	ready := row{Name: "r", Entry: remote, InFile: true, Status: servers.Status{Name: "r", State: servers.StateReady, Since: first}}
+	broken := row{Name: "b", Entry: config.Server{Name: "b", Err: errors.New("servers.json:4:9: url and command both set")}, InFile: true,
+		Status: servers.Status{Name: "b", State: servers.StateFailed, Err: errors.New("servers.json:4:9: url and command both set"), Since: first, FailedSince: first}}
+
+	for _, tc := range []struct {
+		name string
+		r    row
+		want statusView
+	}{
+		{"failed, waiting", failed, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13 · Retrying in 8 s", CanRetry: true, Ticking: true,
+			Problem: "Can't reach 127.0.0.1:9: nothing is listening there. Is the server running?", Details: chain.Error()}},
+		{"trying again", retrying, statusView{Light: theme.ColorNameWarning, Headline: "Failed since 16:02:13 · Trying again…"}},
+		{"ready", ready, statusView{Light: theme.ColorNameSuccess, Headline: "Ready since 16:02:13"}},
+		{"broken entry: no retry, the file must change", broken, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13",
+			Problem: "servers.json:4:9: url and command both set"}},
+	} {
+		if got := viewStatus(tc.r, now); got != tc.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestRetryText(t *testing.T) {
+	for _, tc := range []struct {
+		left time.Duration
+		want string
+	}{
+		{8 * time.Second, "Retrying in 8 s"},
+		{7*time.Second + time.Millisecond, "Retrying in 8 s"},
+		{time.Millisecond, "Retrying in 1 s"},
+		{0, "Retrying now…"},
+		{-time.Second, "Retrying now…"},
+		{time.Minute, "Retrying in 1 min"},
+		{65 * time.Second, "Retrying in 1 min 5 s"},
+	} {
+		if got := retryText(tc.left); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.left, got, tc.want)
+		}
+	}
+}
