@@ -16,6 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // connectTimeout bounds starting a server and the handshake.
@@ -28,8 +29,12 @@ func openTarget(t *target, command []string, router *servers.Router, stderr term
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	cfg, err := t.resolve(command)
 	if err == nil {
-		dctx, cancel := context.WithTimeout(ctx, connectTimeout)
-		conn, err = servers.Dial(dctx, cfg, router, stderr.Logger())
+		wait := connectTimeout
+		if cfg.Transport != config.TransportStdio {
+			wait += signInWait // the handshake may wait for a sign-in
+		}
+		dctx, cancel := context.WithTimeout(ctx, wait)
+		conn, err = servers.DialWith(dctx, cfg, router, stderr.Logger(), signInWrap(cfg, stderr))
 		cancel()
 	}
 	if err != nil {
