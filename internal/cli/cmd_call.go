@@ -55,7 +55,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 	}
 	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
 	if err != nil {
-		stderr.Linef("elicitdesk tools: %s", err)
+		stderr.Linef("elicitdesk tools: %s", plainError(err))
 		return 1
 	}
 	defer closeConn()
@@ -64,7 +64,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 		err = stdout.JSON(tools)
 	}
 	if err != nil {
-		stderr.Linef("elicitdesk tools: %s", err)
+		stderr.Linef("elicitdesk tools: %s", plainError(err))
 		return 1
 	}
 	return 0
@@ -96,7 +96,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 	router := servers.NewRouter(servers.DefaultLimits, stderr.Logger())
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
-		stderr.Linef("elicitdesk call: %s", err)
+		stderr.Linef("elicitdesk call: %s", plainError(err))
 		return 1
 	}
 	defer closeConn()
@@ -122,7 +122,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 		err = stdout.JSON(res)
 	}
 	if err != nil {
-		stderr.Linef("elicitdesk call: %s", err)
+		stderr.Linef("elicitdesk call: %s", plainError(err))
 		return 1
 	}
 	return 0

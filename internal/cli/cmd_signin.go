@@ -43,7 +43,7 @@ func newSigner(stderr terminal) *signin.Signer {
 	return signin.New(signin.Options{
 		Store: store,
 		Browser: signin.BrowserFunc(func(ctx context.Context, url string) error {
-			stderr.Linef("elicitdesk: sign in at %s", url)
+			stderr.Linef("elicitdesk: sign in in the browser; waiting for it (if none opened, open %s)", url)
 			return browser.Open(ctx, url)
 		}),
 		Identity: signin.Identity{
@@ -63,23 +63,24 @@ func signInWrap(cfg config.Server, stderr terminal) wire.Wrap {
 	}
 	signer := newSigner(stderr)
 	return func(base http.RoundTripper) http.RoundTripper {
-		return signer.Transport(cfg.URL, base, true, statusLine(stderr))
+		return signer.Transport(cfg.URL, base, true, nil)
 	}
 }
 
-// statusLine prints a sign-in's phases.
-func statusLine(stderr terminal) func(signin.Status) {
-	return func(s signin.Status) {
-		if s.Phase == signin.WaitingForBrowser {
-			stderr.Linef("elicitdesk: %s", s.Text())
-		}
+// plainError is err, or the sign-in failure inside it without the layers
+// of the HTTP and MCP clients around it.
+func plainError(err error) error {
+	var se *signin.Error
+	if errors.As(err, &se) {
+		return se
 	}
+	return err
 }
 
 // runLogin signs in to a remote server and keeps the tokens.
 func runLogin(args []string, stdout, stderr terminal) int {
 	return runSignIn("login", args, stderr, func(ctx context.Context, s *signin.Signer, cfg config.Server) error {
-		if err := s.SignIn(ctx, cfg.URL, statusLine(stderr)); err != nil {
+		if err := s.SignIn(ctx, cfg.URL, nil); err != nil {
 			return err
 		}
 		stdout.Linef("signed in to %s", cfg.URL)

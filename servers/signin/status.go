@@ -2,6 +2,19 @@ package signin
 
 import "errors"
 
+// Error is a sign-in's failure, or ErrSignInNeeded, for one server; it
+// travels up through the HTTP client and the MCP client, so a caller can
+// tell it from other failures with errors.As.
+type Error struct {
+	Server string
+	Err    error
+}
+
+func (e *Error) Error() string { return "signing in to " + e.Server + ": " + e.Err.Error() }
+
+// Unwrap returns the reason.
+func (e *Error) Unwrap() error { return e.Err }
+
 // ErrSignInNeeded is in the error of a request to a server that wants a
 // sign-in the person has not made, or one that no longer works.
 var ErrSignInNeeded = errors.New("sign-in needed")

@@ -1,10 +1,12 @@
 package signin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 )
 
 // maxSignIns bounds the sign-ins one request may cause: a server that
@@ -30,6 +32,9 @@ type transport struct {
 	base        http.RoundTripper
 	interactive bool
 	status      func(Status)
+
+	mu     sync.Mutex
+	failed error // a sign-in of this connection failed: not tried again
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -38,7 +43,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
 		tok, err := t.s.accessToken(ctx, t.server)
 		if err != nil && !errors.Is(err, ErrSignInNeeded) {
-			return nil, err
+			return nil, &Error{Server: t.server, Err: err}
 		}
 		r, err := resend(req, attempt)
 		if err != nil {
@@ -66,22 +71,41 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			continue
 		}
-		if !t.interactive {
-			return nil, fmt.Errorf("%w for %s", ErrSignInNeeded, t.server)
-		}
-		if ch.InsufficientScope() {
-			if r, _ := t.s.load(t.server); r != nil && !asksMore(ch, r.Scopes) {
-				return nil, fmt.Errorf("the server refuses access with every scope asked for (it wants %q)", ch.Scope)
-			}
-		}
-		if signIns == maxSignIns {
-			return nil, fmt.Errorf("the server still refuses access after %d sign-ins", maxSignIns)
+		if err := t.signInAgain(ctx, ch, signIns); err != nil {
+			return nil, &Error{Server: t.server, Err: err}
 		}
 		signIns++
-		if err := t.s.signIn(ctx, t.server, ch, t.status); err != nil {
-			return nil, err
+	}
+}
+
+// signInAgain signs in after a refusal, unless the transport is not to,
+// a sign-in of this connection failed already, the server asks for no
+// scope it was not given, or this request caused maxSignIns sign-ins.
+func (t *transport) signInAgain(ctx context.Context, ch Challenge, signIns int) error {
+	if !t.interactive {
+		return ErrSignInNeeded
+	}
+	t.mu.Lock()
+	failed := t.failed
+	t.mu.Unlock()
+	if failed != nil {
+		return failed
+	}
+	if ch.InsufficientScope() {
+		if r, _ := t.s.load(t.server); r != nil && !asksMore(ch, r.Scopes) {
+			return fmt.Errorf("the server refuses access with every scope asked for (it wants %q)", ch.Scope)
 		}
 	}
+	if signIns == maxSignIns {
+		return fmt.Errorf("the server still refuses access after %d sign-ins", maxSignIns)
+	}
+	err := t.s.signIn(ctx, t.server, ch, t.status)
+	if err != nil {
+		t.mu.Lock()
+		t.failed = err
+		t.mu.Unlock()
+	}
+	return err
 }
 
 // resend is req for its attempt'th sending: the body again from the start.
