@@ -115,7 +115,11 @@ func tokenError(what string, err error) error {
 		}
 		return fmt.Errorf("%s: it answered %s", what, re.Response.Status)
 	}
-	// x/oauth2's own words: "server response missing access_token",
-	// "cannot parse json", "cannot fetch token: …".
-	return fmt.Errorf("%s: %s", what, strings.TrimPrefix(err.Error(), "oauth2: "))
+	// x/oauth2's words: "cannot fetch token: …" when the request failed,
+	// others ("server response missing access_token", "cannot parse
+	// json") for an answer that is no token.
+	if msg, ok := strings.CutPrefix(err.Error(), "oauth2: cannot fetch token: "); ok {
+		return fmt.Errorf("%s: cannot reach it: %s", what, msg)
+	}
+	return fmt.Errorf("%s: its answer is not a token", what)
 }

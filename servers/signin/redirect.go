@@ -53,11 +53,16 @@ func (r *redirectListener) wait(ctx context.Context) (url.Values, error) {
 	case q := <-r.got:
 		return q, nil
 	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, errors.New("the browser did not come back in time")
-		}
-		return nil, errors.New("the sign-in was cancelled")
+		return nil, stopped(ctx)
 	}
+}
+
+// stopped says why ctx ended a sign-in: its time limit or a Cancel.
+func stopped(ctx context.Context) error {
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		return errors.New("the browser did not come back in time")
+	}
+	return errors.New("the sign-in was cancelled")
 }
 
 // close stops the listener and waits for its goroutine.

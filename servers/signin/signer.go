@@ -2,7 +2,6 @@ package signin
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -137,7 +136,7 @@ func (s *Signer) signIn(ctx context.Context, serverURL string, ch Challenge, sta
 		status(Status{Phase: SignedIn})
 		return nil
 	case <-ctx.Done():
-		err := errors.New("the sign-in was cancelled")
+		err := stopped(ctx)
 		status(Status{Phase: Failed, Err: err})
 		return err
 	}

@@ -41,9 +41,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	signIns := 0
 	for attempt := 0; ; attempt++ {
-		tok, err := t.s.accessToken(ctx, t.server)
-		if err != nil && !errors.Is(err, ErrSignInNeeded) {
-			return nil, &Error{Server: t.server, Err: err}
+		tok, need := t.s.accessToken(ctx, t.server)
+		if need != nil && !errors.Is(need, ErrSignInNeeded) {
+			return nil, &Error{Server: t.server, Err: need}
 		}
 		r, err := resend(req, attempt)
 		if err != nil {
@@ -71,18 +71,22 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			continue
 		}
-		if err := t.signInAgain(ctx, ch, signIns); err != nil {
+		if err := t.signInAgain(ctx, ch, signIns, need); err != nil {
 			return nil, &Error{Server: t.server, Err: err}
 		}
 		signIns++
 	}
 }
 
-// signInAgain signs in after a refusal, unless the transport is not to,
-// a sign-in of this connection failed already, the server asks for no
-// scope it was not given, or this request caused maxSignIns sign-ins.
-func (t *transport) signInAgain(ctx context.Context, ch Challenge, signIns int) error {
+// signInAgain signs in after a refusal, unless the transport is not to
+// (need, if not nil, says why one is needed), a sign-in of this
+// connection failed already, the server asks for no scope it was not
+// given, or this request caused maxSignIns sign-ins.
+func (t *transport) signInAgain(ctx context.Context, ch Challenge, signIns int, need error) error {
 	if !t.interactive {
+		if need != nil {
+			return need
+		}
 		return ErrSignInNeeded
 	}
 	t.mu.Lock()

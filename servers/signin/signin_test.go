@@ -1,0 +1,190 @@
+package signin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// follow is the browser stand-in: it visits the authorization URL and
+// follows the redirect back, as a person who approves at once. toServer
+// and back, when set, change the URL going out and coming back.
+func follow(toServer, back func(*url.URL)) Browser {
+	return BrowserFunc(func(ctx context.Context, raw string) error {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return err
+		}
+		if toServer != nil {
+			toServer(u)
+		}
+		hc := &http.Client{CheckRedirect: func(r *http.Request, _ []*http.Request) error {
+			if back != nil {
+				back(r.URL)
+			}
+			return nil
+		}}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+// clock is a clock the test moves.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// harness is a Signer on a keyring stand-in, with a log the test reads.
+type harness struct {
+	*Signer
+	store *Memory
+	log   *bytes.Buffer
+	clock *clock
+}
+
+func newHarness(b Browser) *harness {
+	h := &harness{store: NewMemory(), log: &bytes.Buffer{}, clock: &clock{t: time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)}}
+	h.Signer = New(Options{
+		Store: h.store, Browser: b, Now: h.clock.now,
+		Log: slog.New(slog.NewTextHandler(&lockedWriter{w: h.log}, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	})
+	return h
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// get requests the MCP endpoint through rt.
+func get(t *testing.T, rt http.RoundTripper, u string) (string, error) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, u, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	resp, err := (&http.Client{Transport: rt}).Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b), nil
+}
+
+// noSecrets fails the test if a secret the fake servers gave reached the
+// log or texts.
+func noSecrets(t *testing.T, h *harness, texts ...string) {
+	t.Helper()
+	for _, s := range append(texts, h.log.String()) {
+		if strings.Contains(s, secretMark) {
+			t.Errorf("a secret leaked: %s", s)
+		}
+	}
+}
+
+// TestSignInRefreshSignOut goes the way the app does: a request fails
+// for want of a sign-in, the person signs in (the browser stand-in
+// approving), requests carry the token, an expired token is refreshed,
+// and signing out forgets it all.
+func TestSignInRefreshSignOut(t *testing.T) {
+	f := newFakeAuth(t)
+	h := newHarness(follow(nil, nil))
+	rt := h.Transport(f.url(), nil, false, nil)
+
+	_, err := get(t, rt, f.url())
+	var se *Error
+	if !errors.Is(err, ErrSignInNeeded) || !errors.As(err, &se) || se.Server != f.url() {
+		t.Fatalf("before signing in: %v, want ErrSignInNeeded in a *signin.Error", err)
+	}
+	if got := h.Status(f.url()); got.Text() != "Sign in needed" {
+		t.Errorf("status %q, want Sign in needed", got.Text())
+	}
+
+	var phases []string
+	if err := h.SignIn(context.Background(), f.url(), func(s Status) { phases = append(phases, s.Text()) }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Waiting for the browser…", "Signed in"}; strings.Join(phases, "|") != strings.Join(want, "|") {
+		t.Errorf("phases %q, want %q", phases, want)
+	}
+	if got := f.lastGrant(); got.Get("resource") != f.url() || got.Get("code_verifier") == "" {
+		t.Errorf("the code exchange lacked the resource or the verifier: %v", got.Encode())
+	}
+	body, err := get(t, rt, f.url())
+	if err != nil || body != "hello" {
+		t.Fatalf("signed in: %q, %v", body, err)
+	}
+	stored, _ := h.store.Load(f.url())
+	first := string(stored)
+
+	h.clock.advance(2 * time.Hour) // past the 3600 s the token lasts
+	body, err = get(t, rt, f.url())
+	if err != nil || body != "hello" {
+		t.Fatalf("after expiry: %q, %v", body, err)
+	}
+	if got := f.lastGrant(); got.Get("grant_type") != "refresh_token" || got.Get("resource") != f.url() {
+		t.Errorf("no refresh with the resource: %v", got.Encode())
+	}
+	if stored, _ := h.store.Load(f.url()); string(stored) == first {
+		t.Error("the refreshed token was not stored")
+	}
+
+	if err := h.SignOut(f.url()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.store.Load(f.url()); !errors.Is(err, ErrNoRecord) {
+		t.Errorf("signed out, the store still holds the sign-in: %v", err)
+	}
+	if _, err := get(t, rt, f.url()); !errors.Is(err, ErrSignInNeeded) {
+		t.Errorf("signed out: %v, want ErrSignInNeeded", err)
+	}
+	noSecrets(t, h)
+}
+
+// TestStepUp signs in again, for the union of the scopes, when the server
+// wants one more; the interactive transport does it within the request.
+func TestStepUp(t *testing.T) {
+	f := newFakeAuth(t)
+	f.need = func(int) string { return "write" }
+	h := newHarness(follow(nil, nil))
+	body, err := get(t, h.Transport(f.url(), nil, true, nil), f.url())
+	if err != nil || body != "hello" {
+		t.Fatalf("%q, %v", body, err)
+	}
+	r, _ := h.load(f.url())
+	got := slices.Sorted(slices.Values(r.Scopes))
+	if want := []string{"offline_access", "read", "write"}; !slices.Equal(got, want) {
+		t.Errorf("scopes asked %q, want the union %q", got, want)
+	}
+	noSecrets(t, h)
+}
