@@ -37,6 +37,7 @@ type fakeAuth struct {
 	need       func(n int) string               // scope the resource wants for its n'th refusal; nil: none
 	prmTo      string                           // where the metadata request is redirected, "" for nowhere
 	resource   string                           // the metadata's resource, "" for the right one
+	mcp        http.Handler                     // answers authorized requests; nil: "hello"
 	refusals   int
 }
 
@@ -91,6 +92,8 @@ func (f *fakeAuth) serveRS(w http.ResponseWriter, r *http.Request) {
 	case want != "":
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s", resource_metadata="%s"`, want, prm))
 		http.Error(w, "more", http.StatusForbidden)
+	case f.mcp != nil:
+		f.mcp.ServeHTTP(w, r)
 	default:
 		fmt.Fprint(w, "hello")
 	}
@@ -102,8 +105,8 @@ func (f *fakeAuth) serveAS(w http.ResponseWriter, r *http.Request) {
 		md := map[string]any{
 			"issuer": f.as.URL, "authorization_endpoint": f.as.URL + "/authorize", "token_endpoint": f.as.URL + "/token",
 			"registration_endpoint": f.as.URL + "/register", "code_challenge_methods_supported": []string{"S256"},
-			"token_endpoint_auth_methods_supported": []string{"client_secret_basic"},
-			"scopes_supported":                      []string{"read", "write", "offline_access"},
+			"token_endpoint_auth_methods_supported":          []string{"client_secret_basic"},
+			"scopes_supported":                               []string{"read", "write", "offline_access"},
 			"authorization_response_iss_parameter_supported": true,
 		}
 		if f.issuer != "" {

@@ -63,29 +63,38 @@ func (c *clock) advance(d time.Duration) {
 // harness is a Signer on a keyring stand-in, with a log the test reads.
 type harness struct {
 	*Signer
-	store *Memory
-	log   *bytes.Buffer
-	clock *clock
+	store  *Memory
+	logged *lockedWriter
+	clock  *clock
+}
+
+// log is a logger to the same buffer, for the code around the Signer.
+func (h *harness) log() *slog.Logger {
+	return slog.New(slog.NewTextHandler(h.logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 func newHarness(b Browser) *harness {
-	h := &harness{store: NewMemory(), log: &bytes.Buffer{}, clock: &clock{t: time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)}}
-	h.Signer = New(Options{
-		Store: h.store, Browser: b, Now: h.clock.now,
-		Log: slog.New(slog.NewTextHandler(&lockedWriter{w: h.log}, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
+	h := &harness{store: NewMemory(), logged: &lockedWriter{}, clock: &clock{t: time.Date(2026, 7, 28, 9, 0, 0, 0, time.UTC)}}
+	h.Signer = New(Options{Store: h.store, Browser: b, Now: h.clock.now, Log: h.log()})
 	return h
 }
 
+// lockedWriter is a log buffer several goroutines write.
 type lockedWriter struct {
 	mu sync.Mutex
-	w  io.Writer
+	b  bytes.Buffer
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return l.b.Write(p)
+}
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // get requests the MCP endpoint through rt.
@@ -105,7 +114,7 @@ func get(t *testing.T, rt http.RoundTripper, u string) (string, error) {
 // log or texts.
 func noSecrets(t *testing.T, h *harness, texts ...string) {
 	t.Helper()
-	for _, s := range append(texts, h.log.String()) {
+	for _, s := range append(texts, h.logged.String()) {
 		if strings.Contains(s, secretMark) {
 			t.Errorf("a secret leaked: %s", s)
 		}

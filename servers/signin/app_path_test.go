@@ -1,0 +1,64 @@
+package signin
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/demo"
+)
+
+// TestAppPath connects to an MCP server behind sign-in the way the app
+// will: servers.DialWith through a non-interactive Transport fails with
+// ErrSignInNeeded (the app shows Sign in), SignIn with the browser
+// stand-in approving, the connection then works, an expired token is
+// refreshed under it, and signing out makes the next connection need a
+// sign-in again.
+func TestAppPath(t *testing.T) {
+	f := newFakeAuth(t)
+	f.mcp = server.NewStreamableHTTPServer(demo.NewServer())
+	h := newHarness(follow(nil, nil))
+	cfg := config.Server{Name: "guarded", URL: f.url(), Transport: config.TransportHTTP}
+	wrap := func(base http.RoundTripper) http.RoundTripper { return h.Transport(cfg.URL, base, false, nil) }
+	router := servers.NewRouter(servers.DefaultLimits, slog.New(slog.DiscardHandler))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	_, err := servers.DialWith(ctx, cfg, router, h.log(), wrap)
+	var se *Error
+	if !errors.Is(err, ErrSignInNeeded) || !errors.As(err, &se) {
+		t.Fatalf("dialling before signing in: %v, want ErrSignInNeeded in a *signin.Error", err)
+	}
+	if err := h.SignIn(ctx, cfg.URL, nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := servers.DialWith(ctx, cfg, router, h.log(), wrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if tools, err := conn.Tools(ctx); err != nil || len(tools) == 0 {
+		t.Fatalf("tools: %v, %v", tools, err)
+	}
+	h.clock.advance(2 * time.Hour)
+	if _, err := conn.Tools(ctx); err != nil {
+		t.Fatalf("after expiry: %v", err)
+	}
+	if got := f.lastGrant().Get("grant_type"); got != "refresh_token" {
+		t.Errorf("last grant %q, want a refresh", got)
+	}
+	if err := h.SignOut(cfg.URL); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := servers.DialWith(ctx, cfg, router, h.log(), wrap); !errors.Is(err, ErrSignInNeeded) {
+		t.Errorf("dialling after signing out: %v, want ErrSignInNeeded", err)
+	}
+	noSecrets(t, h)
+}
