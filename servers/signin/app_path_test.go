@@ -13,6 +13,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
+	"github.com/elicitdesk/elicitdesk/servers/signin/signintest"
 )
 
 // TestAppPath connects to an MCP server behind sign-in the way the app
@@ -22,10 +23,10 @@ import (
 // refreshed under it, and signing out makes the next connection need a
 // sign-in again.
 func TestAppPath(t *testing.T) {
-	f := newFakeAuth(t)
-	f.mcp = server.NewStreamableHTTPServer(demo.NewServer())
-	h := newHarness(follow(nil, nil))
-	cfg := config.Server{Name: "guarded", URL: f.url(), Transport: config.TransportHTTP}
+	f := signintest.New(t)
+	f.MCP = server.NewStreamableHTTPServer(demo.NewServer())
+	h := newHarness(BrowserFunc(signintest.Follow(nil, nil)))
+	cfg := config.Server{Name: "guarded", URL: f.URL(), Transport: config.TransportHTTP}
 	wrap := func(base http.RoundTripper) http.RoundTripper { return h.Transport(cfg.URL, base, false, nil) }
 	router := servers.NewRouter(servers.DefaultLimits, slog.New(slog.DiscardHandler))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -51,7 +52,7 @@ func TestAppPath(t *testing.T) {
 	if _, err := conn.Tools(ctx); err != nil {
 		t.Fatalf("after expiry: %v", err)
 	}
-	if got := f.lastGrant().Get("grant_type"); got != "refresh_token" {
+	if got := f.LastGrant().Get("grant_type"); got != "refresh_token" {
 		t.Errorf("last grant %q, want a refresh", got)
 	}
 	if err := h.SignOut(cfg.URL); err != nil {

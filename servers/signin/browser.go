@@ -37,10 +37,13 @@ func (c Command) Open(ctx context.Context, url string) error {
 		return fmt.Errorf("no browser command")
 	}
 	out, err := exec.CommandContext(ctx, c[0], append(c[1:], url)...).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("the browser command %q failed: %w: %s", c[0], err, strings.TrimSpace(string(out)))
+	if err == nil {
+		return nil
 	}
-	return nil
+	if said := strings.TrimSpace(string(out)); said != "" {
+		return fmt.Errorf("the browser command %q failed: %w: %s", c[0], err, said)
+	}
+	return fmt.Errorf("the browser command %q failed: %w", c[0], err)
 }
 
 // SystemBrowser is the desktop's way of opening a URL.

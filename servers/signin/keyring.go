@@ -17,6 +17,9 @@ type Keyring struct{}
 // KeyringAvailable reports why the OS keyring cannot be used, or nil when
 // it can: a headless Linux box has no Secret Service on its session bus.
 func KeyringAvailable() error {
+	if err := sessionBus(); err != nil {
+		return err
+	}
 	_, err := keyring.Get(keyringService, "availability probe")
 	if err == nil || errors.Is(err, keyring.ErrNotFound) {
 		return nil

@@ -122,24 +122,24 @@ func (s *Signer) signIn(ctx context.Context, serverURL string, ch Challenge, sta
 	if status == nil {
 		status = func(Status) {}
 	}
-	ch2 := s.flights.DoChan("signin "+serverURL, func() (any, error) {
+	done := s.flights.DoChan("signin "+serverURL, func() (any, error) {
 		return nil, s.authorize(ctx, serverURL, ch, status)
 	})
+	var err error
 	select {
-	case res := <-ch2:
-		if res.Err != nil {
-			s.log.Info("sign-in failed", "server", serverURL, "err", res.Err)
-			status(Status{Phase: Failed, Err: res.Err})
-			return res.Err
-		}
-		s.log.Info("signed in", "server", serverURL)
-		status(Status{Phase: SignedIn})
-		return nil
+	case res := <-done:
+		err = res.Err
 	case <-ctx.Done():
-		err := stopped(ctx)
-		status(Status{Phase: Failed, Err: err})
-		return err
+		err = stopped(ctx)
 	}
+	if err != nil {
+		s.log.Info("sign-in failed", "server", serverURL, "err", err)
+		status(Status{Phase: Failed, Err: err})
+		return &Error{Server: serverURL, Err: err}
+	}
+	s.log.Info("signed in", "server", serverURL)
+	status(Status{Phase: SignedIn})
+	return nil
 }
 
 // accessToken returns a usable access token for the server, refreshing

@@ -7,40 +7,14 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-)
 
-// follow is the browser stand-in: it visits the authorization URL and
-// follows the redirect back, as a person who approves at once. toServer
-// and back, when set, change the URL going out and coming back.
-func follow(toServer, back func(*url.URL)) Browser {
-	return BrowserFunc(func(ctx context.Context, raw string) error {
-		u, err := url.Parse(raw)
-		if err != nil {
-			return err
-		}
-		if toServer != nil {
-			toServer(u)
-		}
-		hc := &http.Client{CheckRedirect: func(r *http.Request, _ []*http.Request) error {
-			if back != nil {
-				back(r.URL)
-			}
-			return nil
-		}}
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-		resp, err := hc.Do(req)
-		if err != nil {
-			return err
-		}
-		return resp.Body.Close()
-	})
-}
+	"github.com/elicitdesk/elicitdesk/servers/signin/signintest"
+)
 
 // clock is a clock the test moves.
 type clock struct {
@@ -115,7 +89,7 @@ func get(t *testing.T, rt http.RoundTripper, u string) (string, error) {
 func noSecrets(t *testing.T, h *harness, texts ...string) {
 	t.Helper()
 	for _, s := range append(texts, h.logged.String()) {
-		if strings.Contains(s, secretMark) {
+		if strings.Contains(s, signintest.SecretMark) {
 			t.Errorf("a secret leaked: %s", s)
 		}
 	}
@@ -126,55 +100,55 @@ func noSecrets(t *testing.T, h *harness, texts ...string) {
 // approving), requests carry the token, an expired token is refreshed,
 // and signing out forgets it all.
 func TestSignInRefreshSignOut(t *testing.T) {
-	f := newFakeAuth(t)
-	h := newHarness(follow(nil, nil))
-	rt := h.Transport(f.url(), nil, false, nil)
+	f := signintest.New(t)
+	h := newHarness(BrowserFunc(signintest.Follow(nil, nil)))
+	rt := h.Transport(f.URL(), nil, false, nil)
 
-	_, err := get(t, rt, f.url())
+	_, err := get(t, rt, f.URL())
 	var se *Error
-	if !errors.Is(err, ErrSignInNeeded) || !errors.As(err, &se) || se.Server != f.url() {
+	if !errors.Is(err, ErrSignInNeeded) || !errors.As(err, &se) || se.Server != f.URL() {
 		t.Fatalf("before signing in: %v, want ErrSignInNeeded in a *signin.Error", err)
 	}
-	if got := h.Status(f.url()); got.Text() != "Sign in needed" {
+	if got := h.Status(f.URL()); got.Text() != "Sign in needed" {
 		t.Errorf("status %q, want Sign in needed", got.Text())
 	}
 
 	var phases []string
-	if err := h.SignIn(context.Background(), f.url(), func(s Status) { phases = append(phases, s.Text()) }); err != nil {
+	if err := h.SignIn(context.Background(), f.URL(), func(s Status) { phases = append(phases, s.Text()) }); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"Waiting for the browser…", "Signed in"}; strings.Join(phases, "|") != strings.Join(want, "|") {
 		t.Errorf("phases %q, want %q", phases, want)
 	}
-	if got := f.lastGrant(); got.Get("resource") != f.url() || got.Get("code_verifier") == "" {
+	if got := f.LastGrant(); got.Get("resource") != f.URL() || got.Get("code_verifier") == "" {
 		t.Errorf("the code exchange lacked the resource or the verifier: %v", got.Encode())
 	}
-	body, err := get(t, rt, f.url())
+	body, err := get(t, rt, f.URL())
 	if err != nil || body != "hello" {
 		t.Fatalf("signed in: %q, %v", body, err)
 	}
-	stored, _ := h.store.Load(f.url())
+	stored, _ := h.store.Load(f.URL())
 	first := string(stored)
 
 	h.clock.advance(2 * time.Hour) // past the 3600 s the token lasts
-	body, err = get(t, rt, f.url())
+	body, err = get(t, rt, f.URL())
 	if err != nil || body != "hello" {
 		t.Fatalf("after expiry: %q, %v", body, err)
 	}
-	if got := f.lastGrant(); got.Get("grant_type") != "refresh_token" || got.Get("resource") != f.url() {
+	if got := f.LastGrant(); got.Get("grant_type") != "refresh_token" || got.Get("resource") != f.URL() {
 		t.Errorf("no refresh with the resource: %v", got.Encode())
 	}
-	if stored, _ := h.store.Load(f.url()); string(stored) == first {
+	if stored, _ := h.store.Load(f.URL()); string(stored) == first {
 		t.Error("the refreshed token was not stored")
 	}
 
-	if err := h.SignOut(f.url()); err != nil {
+	if err := h.SignOut(f.URL()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := h.store.Load(f.url()); !errors.Is(err, ErrNoRecord) {
+	if _, err := h.store.Load(f.URL()); !errors.Is(err, ErrNoRecord) {
 		t.Errorf("signed out, the store still holds the sign-in: %v", err)
 	}
-	if _, err := get(t, rt, f.url()); !errors.Is(err, ErrSignInNeeded) {
+	if _, err := get(t, rt, f.URL()); !errors.Is(err, ErrSignInNeeded) {
 		t.Errorf("signed out: %v, want ErrSignInNeeded", err)
 	}
 	noSecrets(t, h)
@@ -183,14 +157,14 @@ func TestSignInRefreshSignOut(t *testing.T) {
 // TestStepUp signs in again, for the union of the scopes, when the server
 // wants one more; the interactive transport does it within the request.
 func TestStepUp(t *testing.T) {
-	f := newFakeAuth(t)
-	f.need = func(int) string { return "write" }
-	h := newHarness(follow(nil, nil))
-	body, err := get(t, h.Transport(f.url(), nil, true, nil), f.url())
+	f := signintest.New(t)
+	f.Need = func(int) string { return "write" }
+	h := newHarness(BrowserFunc(signintest.Follow(nil, nil)))
+	body, err := get(t, h.Transport(f.URL(), nil, true, nil), f.URL())
 	if err != nil || body != "hello" {
 		t.Fatalf("%q, %v", body, err)
 	}
-	r, _ := h.load(f.url())
+	r, _ := h.load(f.URL())
 	got := slices.Sorted(slices.Values(r.Scopes))
 	if want := []string{"offline_access", "read", "write"}; !slices.Equal(got, want) {
 		t.Errorf("scopes asked %q, want the union %q", got, want)

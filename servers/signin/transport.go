@@ -72,7 +72,11 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			continue
 		}
 		if err := t.signInAgain(ctx, ch, signIns, need); err != nil {
-			return nil, &Error{Server: t.server, Err: err}
+			var se *Error
+			if !errors.As(err, &se) {
+				err = &Error{Server: t.server, Err: err}
+			}
+			return nil, err
 		}
 		signIns++
 	}
