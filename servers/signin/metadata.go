@@ -94,24 +94,30 @@ func discoverResource(ctx context.Context, hc *http.Client, serverURL string, ch
 	if err != nil {
 		return nil, err
 	}
-	for _, u := range urls {
-		var md resourceMetadata
-		err := getJSON(ctx, hc, u, &md)
-		if errors.Is(err, errNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the server's sign-in metadata: %w", err)
-		}
-		if !covers(md.Resource, serverURL) {
-			return nil, fmt.Errorf("the server's sign-in metadata is for another resource (%q, not %q)", md.Resource, serverURL)
-		}
-		if len(md.AuthorizationServers) == 0 {
-			return nil, errors.New("the server's sign-in metadata names no authorization server")
-		}
-		return &md, nil
+	md, err := firstDocument[resourceMetadata](ctx, hc, urls)
+	switch {
+	case errors.Is(err, errNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("reading the server's sign-in metadata: %w", err)
+	case !covers(md.Resource, serverURL):
+		return nil, fmt.Errorf("the server's sign-in metadata is for another resource (%q, not %q)", md.Resource, serverURL)
+	case len(md.AuthorizationServers) == 0:
+		return nil, errors.New("the server's sign-in metadata names no authorization server")
 	}
-	return nil, nil
+	return md, nil
+}
+
+// firstDocument reads the first of urls the server has; errNotFound when
+// it has none of them.
+func firstDocument[T any](ctx context.Context, hc *http.Client, urls []string) (*T, error) {
+	for _, u := range urls {
+		var doc T
+		if err := getJSON(ctx, hc, u, &doc); !errors.Is(err, errNotFound) {
+			return &doc, err
+		}
+	}
+	return nil, errNotFound
 }
 
 // serverMetadataURLs lists where the metadata of the authorization server
@@ -144,23 +150,19 @@ func discoverServer(ctx context.Context, hc *http.Client, issuer string) (*serve
 	if err != nil {
 		return nil, err
 	}
-	for _, u := range urls {
-		var md serverMetadata
-		err := getJSON(ctx, hc, u, &md)
-		if errors.Is(err, errNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the authorization server's metadata: %w", err)
-		}
-		// RFC 8414 §3.3: the issuer must be the one the URL was made from,
-		// exactly, or the document may be another server's.
-		if md.Issuer != issuer {
-			return nil, fmt.Errorf("the authorization server's metadata names another issuer (%q, not %q)", md.Issuer, issuer)
-		}
-		return &md, md.check()
+	md, err := firstDocument[serverMetadata](ctx, hc, urls)
+	if errors.Is(err, errNotFound) {
+		return nil, err
 	}
-	return nil, errNotFound
+	if err != nil {
+		return nil, fmt.Errorf("reading the authorization server's metadata: %w", err)
+	}
+	// RFC 8414 §3.3: the issuer must be the one the URL was made from,
+	// exactly, or the document may be another server's.
+	if md.Issuer != issuer {
+		return nil, fmt.Errorf("the authorization server's metadata names another issuer (%q, not %q)", md.Issuer, issuer)
+	}
+	return md, md.check()
 }
 
 // check refuses metadata whose endpoints a sign-in must not use.
