@@ -30,15 +30,9 @@ const signInWait = 5 * time.Minute
 // memory with a warning where there is none, or in the file the person
 // named; the browser ELICITDESK_BROWSER names, else the system's.
 func newSigner(stderr terminal) *signin.Signer {
-	var store signin.Store
-	if path := os.Getenv(tokenFileEnv); path != "" {
-		store = &signin.File{Path: path}
-	} else if err := signin.KeyringAvailable(); err != nil {
-		stderr.Linef("elicitdesk: %s; sign-ins are kept in memory only, for this run (set %s=FILE to keep them in a file only you can read)", err, tokenFileEnv)
-		store = signin.NewMemory()
-	} else {
-		store = signin.Keyring{}
-	}
+	store := signin.OpenStore(os.Getenv(tokenFileEnv), func(err error) {
+		stderr.Linef("elicitdesk: %s; the sign-in is kept in memory only, for this run (set %s=FILE to keep sign-ins in a file only you can read)", err, tokenFileEnv)
+	})
 	browser := signin.BrowserFromEnv(os.Getenv)
 	return signin.New(signin.Options{
 		Store: store,
