@@ -12,6 +12,16 @@
 // does the token requests; this package does the discovery, the checks the
 // spec asks of a client, and the keeping of tokens.
 //
+// Use: one Signer per program (New, with OpenStore and a Browser). Dial a
+// remote server with servers.DialWith and a wrap returning
+// Signer.Transport(url, base, interactive, status): the CLI passes
+// interactive true and signs in within the request; the app passes false,
+// gets an error matching ErrSignInNeeded (a *Error) from the dial or a
+// call, shows Status(url).Text() ("Sign in needed") and a Sign in button
+// that calls SignIn with a context its Cancel button ends, and a status
+// func that shows "Waiting for the browser…" and then the plain failure
+// or "Signed in"; Sign out calls SignOut.
+//
 // Threat model: everything a server or authorization server sends is
 // untrusted. Metadata naming another issuer or another resource, endpoints
 // over plain http (loopback aside), redirects to other hosts during
