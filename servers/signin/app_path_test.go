@@ -63,3 +63,28 @@ func TestAppPath(t *testing.T) {
 	}
 	noSecrets(t, h)
 }
+
+// TestAppPathSSE signs in to an HTTP+SSE server the same way: its event
+// stream and its message POSTs carry the token.
+func TestAppPathSSE(t *testing.T) {
+	f := signintest.New(t)
+	f.Resource = f.RS.URL // the resource covers /sse and /message
+	f.MCP = server.NewSSEServer(demo.NewServer(), server.WithBaseURL(f.RS.URL))
+	h := newHarness(BrowserFunc(signintest.Follow(nil, nil)))
+	cfg := config.Server{Name: "guarded", URL: f.RS.URL + "/sse", Transport: config.TransportSSE}
+	wrap := func(base http.RoundTripper) http.RoundTripper { return h.Transport(cfg.URL, base, true, nil) }
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := servers.DialWith(ctx, cfg, servers.NewRouter(servers.DefaultLimits, h.log()), h.log(), wrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if tools, err := conn.Tools(ctx); err != nil || len(tools) == 0 {
+		t.Fatalf("tools: %v, %v", tools, err)
+	}
+	if h.Status(cfg.URL).Phase != SignedIn {
+		t.Error("not signed in")
+	}
+	noSecrets(t, h)
+}

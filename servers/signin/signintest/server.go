@@ -72,8 +72,10 @@ func (f *Server) serveRS(w http.ResponseWriter, r *http.Request) {
 		return
 	case "/mcp":
 	default:
-		http.NotFound(w, r)
-		return
+		if f.MCP == nil { // an MCP handler may have other paths (HTTP+SSE's)
+			http.NotFound(w, r)
+			return
+		}
 	}
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	f.mu.Lock()
