@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -87,7 +88,7 @@ func (s *Signer) authorize(ctx context.Context, serverURL string, ch Challenge, 
 
 // waitReturn waits for the browser to come back; a browser command that
 // fails ends the wait, one that ends well leaves it to the person.
-func waitReturn(ctx context.Context, redirect *redirectListener, opened <-chan error) (map[string][]string, error) {
+func waitReturn(ctx context.Context, redirect *redirectListener, opened <-chan error) (url.Values, error) {
 	wctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {

@@ -10,6 +10,7 @@ type Error struct {
 	Err    error
 }
 
+// Error says which server and why, in plain words.
 func (e *Error) Error() string { return "signing in to " + e.Server + ": " + e.Err.Error() }
 
 // Unwrap returns the reason.
