@@ -20,8 +20,8 @@ import (
 // will: servers.DialWith through a non-interactive Transport fails with
 // ErrSignInNeeded (the app shows Sign in), SignIn with the browser
 // stand-in approving, the connection then works, an expired token is
-// refreshed under it, and signing out makes the next connection need a
-// sign-in again.
+// refreshed under it, and after signing out the open connection's calls
+// and the next connection need a sign-in again.
 func TestAppPath(t *testing.T) {
 	f := signintest.New(t)
 	f.MCP = server.NewStreamableHTTPServer(demo.NewServer())
@@ -57,6 +57,9 @@ func TestAppPath(t *testing.T) {
 	}
 	if err := h.SignOut(cfg.URL); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := conn.Tools(ctx); !errors.Is(err, ErrSignInNeeded) {
+		t.Errorf("a call after signing out: %v, want ErrSignInNeeded", err)
 	}
 	if _, err := servers.DialWith(ctx, cfg, router, h.log(), wrap); !errors.Is(err, ErrSignInNeeded) {
 		t.Errorf("dialling after signing out: %v, want ErrSignInNeeded", err)
