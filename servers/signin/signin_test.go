@@ -171,3 +171,26 @@ func TestStepUp(t *testing.T) {
 	}
 	noSecrets(t, h)
 }
+
+// TestAuthorizationServerMigration: when the server's metadata names
+// another authorization server, the next sign-in registers there afresh
+// and keeps nothing of the old one's (SEP-2352).
+func TestAuthorizationServerMigration(t *testing.T) {
+	old, moved := signintest.New(t), signintest.New(t)
+	h := newHarness(BrowserFunc(signintest.Follow(nil, nil)))
+	if err := h.SignIn(context.Background(), old.URL(), nil); err != nil {
+		t.Fatal(err)
+	}
+	old.AuthServer = moved.AS.URL
+	if err := h.SignIn(context.Background(), old.URL(), nil); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := h.load(old.URL())
+	if r.Issuer != moved.AS.URL || r.Client.ID != moved.ClientID() || moved.Registrations() != 1 {
+		t.Errorf("after the move: issuer %s, client %s, %d registrations at the new server; want %s, %s, 1",
+			r.Issuer, r.Client.ID, moved.Registrations(), moved.AS.URL, moved.ClientID())
+	}
+	if got := moved.LastGrant().Get("grant_type"); got != "authorization_code" {
+		t.Errorf("the new server's last grant %q, want a code exchange", got)
+	}
+}

@@ -4,11 +4,13 @@
 package signintest
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -41,6 +43,7 @@ type Server struct {
 	PRMTo      string                           // where the metadata request is redirected, "" for nowhere
 	Resource   string                           // the metadata's resource, "" for the right one
 	MCP        http.Handler                     // answers authorized requests; nil: "hello"
+	AuthServer string                           // the authorization server the metadata names, "" for AS
 	refusals   int
 }
 
@@ -51,6 +54,19 @@ func New(t testing.TB) *Server {
 	f.RS = httptest.NewServer(http.HandlerFunc(f.serveRS))
 	t.Cleanup(func() { f.AS.Close(); f.RS.Close() })
 	return f
+}
+
+// ClientID is the client id the authorization server registers clients
+// as: its own, so a test can tell which server a client came from.
+func (f *Server) ClientID() string {
+	return fmt.Sprintf("desk-%d", f.AS.Listener.Addr().(*net.TCPAddr).Port)
+}
+
+// Registrations is how many clients registered.
+func (f *Server) Registrations() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.register
 }
 
 // URL is the MCP endpoint.
@@ -68,7 +84,7 @@ func (f *Server) serveRS(w http.ResponseWriter, r *http.Request) {
 		if f.Resource != "" {
 			resource = f.Resource
 		}
-		json.NewEncoder(w).Encode(map[string]any{"resource": resource, "authorization_servers": []string{f.AS.URL}, "scopes_supported": []string{"read"}})
+		json.NewEncoder(w).Encode(map[string]any{"resource": resource, "authorization_servers": []string{cmp.Or(f.AuthServer, f.AS.URL)}, "scopes_supported": []string{"read"}})
 		return
 	case "/mcp":
 	default:
@@ -127,7 +143,7 @@ func (f *Server) serveAS(w http.ResponseWriter, r *http.Request) {
 		f.register++
 		f.mu.Unlock()
 		w.WriteHeader(http.StatusCreated)
-		json.NewEncoder(w).Encode(map[string]any{"client_id": "desk", "client_secret": "client-" + SecretMark, "token_endpoint_auth_method": "client_secret_basic"})
+		json.NewEncoder(w).Encode(map[string]any{"client_id": f.ClientID(), "client_secret": "client-" + SecretMark, "token_endpoint_auth_method": "client_secret_basic"})
 	case "/authorize":
 		q := r.URL.Query()
 		f.mu.Lock()
@@ -150,7 +166,7 @@ func (f *Server) serveAS(w http.ResponseWriter, r *http.Request) {
 		if f.TokenReply != nil && f.TokenReply(w) {
 			return
 		}
-		if id, secret, ok := r.BasicAuth(); !ok || id != "desk" || secret != "client-"+SecretMark {
+		if id, secret, ok := r.BasicAuth(); !ok || id != f.ClientID() || secret != "client-"+SecretMark {
 			tokenErr(w, "invalid_client")
 			return
 		}
