@@ -85,6 +85,11 @@ func (s *Signer) refresh(ctx context.Context, serverURL string, r *record) (stri
 	tok, err := cfg.TokenSource(s.tokenContext(ctx, r.Resource), &oauth2.Token{RefreshToken: r.Refresh}).Token()
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) && re.ErrorCode == "invalid_grant" {
+		// Another process sharing the store (the app, the CLI) may have
+		// used the refresh token first and kept what it got.
+		if cur, _ := s.load(serverURL); cur != nil && cur.Refresh != r.Refresh && cur.fresh(s.now()) {
+			return cur.Access, nil
+		}
 		r.Access, r.Refresh = "", ""
 		if err := s.save(serverURL, r); err != nil {
 			return "", err

@@ -194,3 +194,26 @@ func TestAuthorizationServerMigration(t *testing.T) {
 		t.Errorf("the new server's last grant %q, want a code exchange", got)
 	}
 }
+
+// TestRefreshRace: two programs share the store (the app and the CLI);
+// when one has used the refresh token, which the server rotates, the
+// other's refresh takes what the first kept instead of signing out.
+func TestRefreshRace(t *testing.T) {
+	f := signintest.New(t)
+	app := newHarness(BrowserFunc(signintest.Follow(nil, nil)))
+	cli := New(Options{Store: app.store, Browser: app.browser, Now: app.clock.now, Log: app.log()})
+	if err := app.SignIn(context.Background(), f.URL(), nil); err != nil {
+		t.Fatal(err)
+	}
+	app.clock.advance(2 * time.Hour)
+	stale, _ := app.load(f.URL()) // what the app read before the CLI refreshed
+	kept, err := cli.accessToken(context.Background(), f.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := app.refresh(context.Background(), f.URL(), stale)
+	if err != nil || got != kept {
+		t.Errorf("the app's refresh after the CLI's: %v, want the token the CLI kept", err)
+	}
+	noSecrets(t, app)
+}

@@ -186,6 +186,7 @@ func (f *Server) serveAS(w http.ResponseWriter, r *http.Request) {
 				tokenErr(w, "invalid_grant")
 				return
 			}
+			delete(f.refreshes, r.PostForm.Get("refresh_token")) // rotated: each is good once
 			scopes = []string{"read"}
 		default:
 			tokenErr(w, "unsupported_grant_type")
