@@ -48,6 +48,12 @@ type Conn struct {
 // protocol (honouring cfg.ProtocolVersion) and routes every elicitation the
 // server sends to router. ctx bounds the connecting only.
 func Dial(ctx context.Context, cfg config.Server, router *Router, log *slog.Logger) (*Conn, error) {
+	return DialWith(ctx, cfg, router, log, nil)
+}
+
+// DialWith is Dial with every HTTP request to a remote server going
+// through wrap: signin.Signer.Transport adds the sign-in there.
+func DialWith(ctx context.Context, cfg config.Server, router *Router, log *slog.Logger, wrap wire.Wrap) (*Conn, error) {
 	if cfg.Err != nil {
 		return nil, cfg.Err
 	}
@@ -63,7 +69,7 @@ func Dial(ctx context.Context, cfg config.Server, router *Router, log *slog.Logg
 		tr = c.stdioWire(p.stdout, p.stdin)
 	case config.TransportHTTP, config.TransportSSE:
 		var err error
-		if tr, err = dialRemote(cfg, c.answer, c.lose, c.log); err != nil {
+		if tr, err = dialRemote(cfg, wrap, c.answer, c.lose, c.log); err != nil {
 			return nil, err
 		}
 	default:
@@ -99,11 +105,11 @@ func (c *Conn) stdioWire(r io.Reader, w io.WriteCloser) transport.Interface {
 }
 
 // dialRemote builds the transport of a Streamable HTTP or SSE server.
-func dialRemote(cfg config.Server, answer wire.AnswerFunc, lost func(error), log *slog.Logger) (transport.Interface, error) {
+func dialRemote(cfg config.Server, wrap wire.Wrap, answer wire.AnswerFunc, lost func(error), log *slog.Logger) (transport.Interface, error) {
 	if cfg.Transport == config.TransportSSE {
-		return wire.NewSSE(cfg.URL, cfg.Headers, answer, lost, log)
+		return wire.NewSSE(cfg.URL, cfg.Headers, wrap, answer, lost, log)
 	}
-	return wire.NewStreamableHTTP(cfg.URL, cfg.Headers, answer, log)
+	return wire.NewStreamableHTTP(cfg.URL, cfg.Headers, wrap, answer, log)
 }
 
 // start runs the MCP handshake over tr.

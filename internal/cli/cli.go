@@ -17,6 +17,9 @@ const usage = `Usage:
   elicitdesk tools TARGET                       list a server's tools as JSON
   elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE] TARGET
                                                 call a tool, answering its elicitations; print the result
+  elicitdesk login TARGET                       sign in to a remote server that asks for it
+                                                (tools and call sign in when needed, too)
+  elicitdesk logout TARGET                      forget a remote server's sign-in
   elicitdesk bridge [-name NAME] [-listen ADDR] [-v] TARGET
                                                 be a host's MCP server: pass everything to TARGET,
                                                 answer its elicitations in the app's windows
@@ -57,6 +60,10 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runTools(args[1:], out, errs)
 	case "call":
 		return runCall(args[1:], out, errs)
+	case "login":
+		return runLogin(args[1:], out, errs)
+	case "logout":
+		return runLogout(args[1:], out, errs)
 	case "history":
 		return runHistory(args[1:], out, errs)
 	case "hosts":

@@ -16,6 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // connectTimeout bounds starting a server and the handshake.
@@ -28,8 +29,12 @@ func openTarget(t *target, command []string, router *servers.Router, stderr term
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	cfg, err := t.resolve(command)
 	if err == nil {
-		dctx, cancel := context.WithTimeout(ctx, connectTimeout)
-		conn, err = servers.Dial(dctx, cfg, router, stderr.Logger())
+		wait := connectTimeout
+		if cfg.Transport != config.TransportStdio {
+			wait += signInWait // the handshake may wait for a sign-in
+		}
+		dctx, cancel := context.WithTimeout(ctx, wait)
+		conn, err = servers.DialWith(dctx, cfg, router, stderr.Logger(), signInWrap(cfg, stderr))
 		cancel()
 	}
 	if err != nil {
@@ -50,7 +55,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 	}
 	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
 	if err != nil {
-		stderr.Linef("elicitdesk tools: %s", err)
+		stderr.Linef("elicitdesk tools: %s", plainError(err))
 		return 1
 	}
 	defer closeConn()
@@ -59,7 +64,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 		err = stdout.JSON(tools)
 	}
 	if err != nil {
-		stderr.Linef("elicitdesk tools: %s", err)
+		stderr.Linef("elicitdesk tools: %s", plainError(err))
 		return 1
 	}
 	return 0
@@ -91,7 +96,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 	router := servers.NewRouter(servers.DefaultLimits, stderr.Logger())
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
-		stderr.Linef("elicitdesk call: %s", err)
+		stderr.Linef("elicitdesk call: %s", plainError(err))
 		return 1
 	}
 	defer closeConn()
@@ -117,7 +122,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 		err = stdout.JSON(res)
 	}
 	if err != nil {
-		stderr.Linef("elicitdesk call: %s", err)
+		stderr.Linef("elicitdesk call: %s", plainError(err))
 		return 1
 	}
 	return 0

@@ -46,19 +46,27 @@ func (w *httpWire) SetProtocolVersion(version string) {
 	w.mu.Unlock()
 }
 
+// Wrap wraps the HTTP transport every request of a wire goes through, as
+// sign-in does to add its token; nil wraps nothing.
+type Wrap func(http.RoundTripper) http.RoundTripper
+
 // newHTTPWire starts a wire whose HTTP client hands the server's requests
 // to it; the caller sets its transport and endpoint.
-func newHTTPWire(headers map[string]string, log *slog.Logger) *httpWire {
+func newHTTPWire(headers map[string]string, wrap Wrap, log *slog.Logger) *httpWire {
 	w := &httpWire{log: log, headers: headers, base: http.DefaultTransport.(*http.Transport).Clone()}
+	var rt http.RoundTripper = w.base
+	if wrap != nil {
+		rt = wrap(rt)
+	}
 	// No client timeout: event streams and tool calls last as long as a person takes.
-	w.client = &http.Client{Transport: &sseTap{base: w.base, onRequest: w.goServe}}
+	w.client = &http.Client{Transport: &sseTap{base: rt, onRequest: w.goServe}}
 	return w
 }
 
 // NewSSE returns the transport of an HTTP+SSE server at url; lost is
 // called when its event stream ends.
-func NewSSE(url string, headers map[string]string, answer AnswerFunc, lost func(error), log *slog.Logger) (transport.Interface, error) {
-	w := newHTTPWire(headers, log)
+func NewSSE(url string, headers map[string]string, wrap Wrap, answer AnswerFunc, lost func(error), log *slog.Logger) (transport.Interface, error) {
+	w := newHTTPWire(headers, wrap, log)
 	sse, err := transport.NewSSE(url, transport.WithHTTPClient(w.client), transport.WithHeaders(headers), transport.WithResponseTimeout(toolCallWait), transport.WithSSELogger(log))
 	if err != nil {
 		return nil, err
@@ -75,8 +83,8 @@ func NewSSE(url string, headers map[string]string, answer AnswerFunc, lost func(
 }
 
 // NewStreamableHTTP returns the transport of a Streamable HTTP server at url.
-func NewStreamableHTTP(url string, headers map[string]string, answer AnswerFunc, log *slog.Logger) (transport.Interface, error) {
-	w := newHTTPWire(headers, log)
+func NewStreamableHTTP(url string, headers map[string]string, wrap Wrap, answer AnswerFunc, log *slog.Logger) (transport.Interface, error) {
+	w := newHTTPWire(headers, wrap, log)
 	h, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(w.client), transport.WithHTTPHeaders(headers), continuousListening(), transport.WithHTTPLogger(log))
 	if err != nil {
 		return nil, err

@@ -28,7 +28,7 @@ func TestHTTPAnswersUnreadable(t *testing.T) {
 		}
 		return map[string]string{"action": "cancel"}, nil
 	}
-	tr, err := NewStreamableHTTP(srv.URL, nil, answer, slog.New(slog.DiscardHandler))
+	tr, err := NewStreamableHTTP(srv.URL, nil, nil, answer, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// authScenario is a line of the suite's list naming an auth client
+// scenario and the revisions it applies to: "  - auth/NAME [V1,V2]".
+var authScenario = regexp.MustCompile(`(?m)^\s*- (auth/\S+) \[([0-9,-]+)\]$`)
+
+// TestConformanceAuth runs every non-extension auth/* client scenario of
+// the conformance suite, at every revision it applies to, against the
+// CLI's sign-in (testdata/conformance/client.sh maps them; curl is the
+// browser). The scenarios come from the suite's own list, so one it adds
+// is run, and fails here until it is mapped and passes.
+func TestConformanceAuth(t *testing.T) {
+	dir := peers(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("the scenarios' browser is curl, which is not installed")
+	}
+	t.Setenv("ELICITDESK", asElicitdesk(t))
+	t.Setenv("PATH", filepath.Join(dir, ".bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // Node 22 first
+	suite := filepath.Join(dir, ".bin", "conformance")
+	list, err := exec.Command(suite, "list").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, list)
+	}
+	found := authScenario.FindAllStringSubmatch(string(list), -1)
+	if len(found) == 0 {
+		t.Fatalf("the suite lists no auth scenarios:\n%s", list)
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "conformance", "client.sh"))
+	for _, m := range found {
+		for _, spec := range strings.Split(m[2], ",") {
+			t.Run(m[1]+"@"+spec, func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+				defer cancel()
+				out, err := exec.CommandContext(ctx, suite, "client", "--command", script, "--scenario", m[1], "--spec-version", spec, "--timeout", "60000").CombinedOutput()
+				if err != nil || !strings.Contains(string(out), "OVERALL: PASSED") {
+					t.Fatalf("%v\n%s", err, out)
+				}
+				t.Logf("%s", lastLines(string(out), 3))
+			})
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package signin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/servers/signin/signintest"
+)
+
+// TestBadInput: each way a server or the browser can go wrong ends the
+// sign-in with a plain error, stores nothing, and leaks no secret.
+func TestBadInput(t *testing.T) {
+	setQuery := func(key, value string) func(*url.URL) {
+		return func(u *url.URL) {
+			q := u.Query()
+			q.Set(key, value)
+			u.RawQuery = q.Encode()
+		}
+	}
+	tests := []struct {
+		name    string
+		setup   func(f *signintest.Server)
+		browser func(stop context.CancelCauseFunc) Browser // nil: one that approves
+		want    string
+	}{
+		{name: "metadata naming another issuer", setup: func(f *signintest.Server) { f.Issuer = "https://elsewhere.example" },
+			want: `the authorization server's metadata names another issuer ("https://elsewhere.example"`},
+		{name: "token endpoint over plain http", setup: func(f *signintest.Server) { f.TokenURL = "http://auth.example.com/token" },
+			want: `the token endpoint "http://auth.example.com/token" is plain http`},
+		{name: "metadata for another resource", setup: func(f *signintest.Server) { f.Resource = "https://evil.example.com/mcp" },
+			want: `the server's sign-in metadata is for another resource ("https://evil.example.com/mcp"`},
+		{name: "discovery redirected to another host", setup: func(f *signintest.Server) { f.PRMTo = f.AS.URL + "/.well-known/oauth-protected-resource" },
+			want: "redirected to another host"},
+		{name: "state mismatch", browser: func(context.CancelCauseFunc) Browser {
+			return BrowserFunc(signintest.Follow(nil, setQuery("state", "forged")))
+		},
+			want: "state mismatch"},
+		{name: "iss of another server", browser: func(context.CancelCauseFunc) Browser {
+			return BrowserFunc(signintest.Follow(nil, setQuery("iss", "https://evil.example.com")))
+		},
+			want: `the answer came from another authorization server (iss "https://evil.example.com"`},
+		{name: "PKCE mismatch", browser: func(context.CancelCauseFunc) Browser {
+			return BrowserFunc(signintest.Follow(setQuery("code_challenge", "forged"), nil))
+		},
+			want: "the authorization server did not give a token: invalid_grant"},
+		{name: "token endpoint answering garbage", setup: func(f *signintest.Server) {
+			f.TokenReply = func(w http.ResponseWriter) bool { fmt.Fprint(w, "<html>SECRET oops</html>"); return true }
+		}, want: "the authorization server did not give a token: its answer is not a token"},
+		{name: "token endpoint answering an error", setup: func(f *signintest.Server) {
+			f.TokenReply = func(w http.ResponseWriter) bool {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnauthorized)
+				fmt.Fprint(w, `{"error":"invalid_client","error_description":"who are you"}`)
+				return true
+			}
+		}, want: "the authorization server did not give a token: invalid_client (who are you)"},
+		{name: "browser that never comes back", browser: func(stop context.CancelCauseFunc) Browser {
+			return BrowserFunc(func(context.Context, string) error { stop(context.DeadlineExceeded); return nil })
+		}, want: "the browser did not come back in time"},
+		{name: "Cancel", browser: func(stop context.CancelCauseFunc) Browser {
+			return BrowserFunc(func(context.Context, string) error { stop(nil); return nil })
+		}, want: "the sign-in was cancelled"},
+		{name: "browser command failing", browser: func(context.CancelCauseFunc) Browser { return Command{"false"} },
+			want: `cannot open the browser: the browser command "false" failed`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := signintest.New(t)
+			if tt.setup != nil {
+				tt.setup(f)
+			}
+			ctx, stop := context.WithCancelCause(context.Background())
+			defer stop(nil)
+			var b Browser = BrowserFunc(signintest.Follow(nil, nil))
+			if tt.browser != nil {
+				b = tt.browser(stop)
+			}
+			h := newHarness(b)
+			var last Status
+			err := h.SignIn(ctx, f.URL(), func(s Status) { last = s })
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error with %q", err, tt.want)
+			}
+			var se *Error
+			if !errors.As(err, &se) || se.Server != f.URL() {
+				t.Fatalf("%v is not a *signin.Error for the server", err)
+			}
+			if last.Phase != Failed || last.Text() != "Sign-in failed: "+se.Err.Error() {
+				t.Errorf("last status %q, want the failure", last.Text())
+			}
+			if _, err := h.store.Load(f.URL()); !errors.Is(err, ErrNoRecord) {
+				t.Errorf("a failed sign-in stored something (%v)", err)
+			}
+			noSecrets(t, h, err.Error())
+		})
+	}
+}
+
+// TestEndlessScopes: a server that asks for one more scope after every
+// sign-in gets maxSignIns of them in one request, then a plain error.
+func TestEndlessScopes(t *testing.T) {
+	f := signintest.New(t)
+	f.Need = func(n int) string { return fmt.Sprintf("more%d", n) }
+	h := newHarness(BrowserFunc(signintest.Follow(nil, nil)))
+	_, err := get(t, h.Transport(f.URL(), nil, true, nil), f.URL())
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("the server still refuses access after %d sign-ins", maxSignIns)) {
+		t.Fatalf("got %v", err)
+	}
+	if codes := f.Grants(); codes != maxSignIns {
+		t.Errorf("%d sign-ins, want %d", codes, maxSignIns)
+	}
+	noSecrets(t, h, err.Error())
+}
+
+// TestRevokedRefreshToken: a refresh token the server no longer accepts
+// is forgotten, and the request says a sign-in is needed.
+func TestRevokedRefreshToken(t *testing.T) {
+	f := signintest.New(t)
+	h := newHarness(BrowserFunc(signintest.Follow(nil, nil)))
+	if err := h.SignIn(context.Background(), f.URL(), nil); err != nil {
+		t.Fatal(err)
+	}
+	f.Revoke()
+	h.clock.advance(2 * time.Hour)
+	_, err := get(t, h.Transport(f.URL(), nil, false, nil), f.URL())
+	if !errors.Is(err, ErrSignInNeeded) || !strings.Contains(err.Error(), "the server no longer accepts the saved sign-in") {
+		t.Fatalf("got %v", err)
+	}
+	if s := h.Status(f.URL()); s.Phase != Needed {
+		t.Errorf("status %q, want Sign in needed", s.Text())
+	}
+	if r, _ := h.load(f.URL()); r == nil || r.Access != "" || r.Refresh != "" || r.Client.ID == "" {
+		t.Errorf("stored %+v, want the client kept and the tokens forgotten", r)
+	}
+	noSecrets(t, h, err.Error())
+}
+
+// TestNoSecretInCallbackPage: what the browser shows holds no secret.
+func TestNoSecretInCallbackPage(t *testing.T) {
+	r, err := listenRedirect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	resp, err := http.Get(r.uri + "?code=code-" + signintest.SecretMark + "&state=x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if strings.Contains(string(page), signintest.SecretMark) {
+		t.Errorf("the page shows the code: %s", page)
+	}
+	if q, err := r.wait(context.Background()); err != nil || q.Get("state") != "x" {
+		t.Errorf("the listener got %v, %v", q, err)
+	}
+}
