@@ -101,7 +101,7 @@ func TestDiscoverRetriesSupportedVersion(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			url, posts := versionServer(t, tt.reject)
-			tr, err := NewStreamableHTTP(url, nil, nil, slog.New(slog.DiscardHandler))
+			tr, err := NewStreamableHTTP(url, nil, nil, nil, slog.New(slog.DiscardHandler))
 			if err != nil {
 				t.Fatal(err)
 			}
