@@ -6,36 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
-
-	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/forms/formview"
-	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
-
-// replayNote is all a replayed form does when answered.
-const replayNote = "Nothing was sent: this is a replay."
-
-// replay opens the entry's form again in a window of its own, filled with
-// the schema's defaults. Its answer goes nowhere.
-func (w *Window) replay(e history.Entry) {
-	schema := replaySchema(e)
-	if schema == nil {
-		return
-	}
-	rw := w.app.NewWindow("Replay — " + untrusted.Text(e.Server.Name).Line())
-	header := widget.NewLabel(fmt.Sprintf("A replay of a request from %s. Nothing you enter is sent.", untrusted.Text(e.Server.Name)))
-	header.Wrapping = fyne.TextWrapWord
-	v := formview.New(forms.NewForm(schema), e.Message, formview.Options{Header: header})
-	v.OnResult = func(forms.Result) {
-		rw.Close()
-		dialog.ShowInformation("Replay", replayNote, w.win)
-	}
-	v.Install(rw)
-	rw.Resize(fyne.NewSize(800, 600))
-	rw.Show()
-}
 
 // export asks for a file and writes the entries the search and filters
 // select there as JSON Lines, every match rather than the list's newest 200.
