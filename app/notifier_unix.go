@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/godbus/dbus/v5"
-
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
 	"github.com/elicitdesk/elicitdesk/internal/notify"
@@ -17,15 +15,9 @@ import (
 // newNotifier connects to the desktop's notification server on a session
 // bus connection of its own, which Close ends; nil when none answers.
 func (d *Desk) newNotifier() notifier {
-	// No auto-start: dbus-launch would spawn a private bus nobody watches.
-	conn, err := dbus.SessionBusPrivateNoAutoStartup()
+	conn, err := privateBus()
 	if err != nil {
-		d.log.Info("no DBus session bus: running without notifications")
-		return nil
-	}
-	if conn.Auth(nil) != nil || conn.Hello() != nil {
-		conn.Close()
-		d.log.Info("the DBus session bus does not answer: running without notifications")
+		d.log.Info("no DBus session bus: running without notifications", "err", err)
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(d.ctx, busTimeout)

@@ -1,6 +1,8 @@
 package historyview
 
 import (
+	"math"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -33,11 +35,18 @@ func columnWidths(rows []row, measure func(string) float32) columns {
 	return c
 }
 
-// labelWidth is how wide a label showing text is, in bold: the headings
-// are, and the rest may be a little narrower.
-func labelWidth(text string) float32 {
-	return fyne.MeasureText(text, theme.TextSize(), fyne.TextStyle{Bold: true}).Width + 2*theme.InnerPadding()
+// labelWidths returns how wide a label showing a text is, in bold: the
+// headings are, and the rest may be a little narrower. A label's padding
+// is measured once, on a label.
+func labelWidths() func(string) float32 {
+	bold := fyne.TextStyle{Bold: true}
+	measure := func(text string) float32 { return fyne.MeasureText(text, theme.TextSize(), bold).Width }
+	pad := widget.NewLabelWithStyle("M", fyne.TextAlignLeading, bold).MinSize().Width - measure("M")
+	return func(text string) float32 { return ceil(measure(text) + pad) }
 }
+
+// ceil rounds a width up to a whole unit, so a text measured to fit does.
+func ceil(x float32) float32 { return float32(math.Ceil(float64(x))) }
 
 // rowLayout lays out a row's four labels: the first three at the widths
 // of cols, which the window changes as the list does, and the message

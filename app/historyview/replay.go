@@ -64,7 +64,7 @@ func replayForm(e history.Entry) (f *forms.Form, filled bool) {
 func replayNote(e history.Entry, filled bool) string {
 	asked := fmt.Sprintf("The form %s asked on %s", untrusted.Text(e.Server.Name).Line(), e.Received.Local().Format("2006-01-02 15:04"))
 	if filled {
-		return asked + ", filled in with the answer you sent. It is read-only."
+		return asked + ", filled in with the answer you sent then. It is read-only."
 	}
 	return asked + ", as it first showed (" + outcomeLabel(e.Outcome) + "). It is read-only."
 }

@@ -34,6 +34,13 @@ type Options struct {
 	OnMaxBytes func(int64)
 	// Do runs a function on the UI goroutine, later; nil means fyne.Do.
 	Do func(func())
+	// SaveDialog, if not nil, shows the system's Save dialog, suggesting
+	// name, for the window parent identifies to the desktop portal (or
+	// ""); it returns the path chosen, "" when the person cancelled, or an
+	// error wrapping portal.ErrNoPortal when no such dialog shows, and
+	// the window shows Fyne's instead. It blocks until the person chose;
+	// the window calls it off the UI goroutine.
+	SaveDialog func(ctx context.Context, parent, name string) (string, error)
 }
 
 // typingDelay is how long the search waits after a keystroke, so a word
@@ -203,7 +210,7 @@ func (w *Window) show(entries []history.Entry, names []string, err error) {
 	for i, e := range entries {
 		rows[i] = rowOf(e)
 	}
-	w.cols = columnWidths(rows, labelWidth)
+	w.cols = columnWidths(rows, labelWidths())
 	w.head.Refresh()
 	w.list.UnselectAll()
 	w.list.Refresh()

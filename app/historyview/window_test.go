@@ -256,7 +256,7 @@ func TestReplay(t *testing.T) {
 		shows   string // in the replay's review of its fields
 		note    string
 	}{
-		{"Deploy to production?", `"region": "eu"`, "filled in with the answer you sent"},
+		{"Deploy to production?", `"region": "eu"`, "filled in with the answer you sent then"},
 		{"Deploy staging", `{}`, "as it first showed (cancelled)"},
 	}
 	for _, tt := range tests {
