@@ -253,6 +253,10 @@ func (d *Desk) open(r *request) {
 
 // windowClosed lets the next waiting requests in.
 func (d *Desk) windowClosed(r *request) {
+	// Fyne never says that a closed window had focus, and then says
+	// nothing more until one of ours gains and loses it: without this,
+	// answering a request would end its notifications for good.
+	d.focused = false
 	if r.onClosed != nil {
 		r.onClosed()
 	}

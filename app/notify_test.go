@@ -174,3 +174,18 @@ func TestNoNotificationWhileFocused(t *testing.T) {
 	default:
 	}
 }
+
+// TestClosedWindowGivesUpFocus: Fyne never tells that a closed window had
+// focus, so without the Desk's own note the next request, arriving while
+// the person works elsewhere, would not be notified.
+func TestClosedWindowGivesUpFocus(t *testing.T) {
+	h, f := notifying(t)
+	h.ui(func() { h.d.focused = true })
+	got := h.askForm(context.Background(), "a", "One?")
+	r := h.request(0)
+	h.ui(func() { test.Tap(button(t, content(r), "Decline")) })
+	<-got
+	h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
+	h.askForm(context.Background(), "b", "Two?")
+	<-f.notified
+}

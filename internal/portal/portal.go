@@ -95,25 +95,7 @@ func SaveFile(ctx context.Context, conn *dbus.Conn, opts SaveOptions) (string, e
 	}
 	defer conn.RemoveMatchSignalContext(context.WithoutCancel(ctx), responseMatch(handle)...)
 
-	options := map[string]dbus.Variant{
-		"handle_token": dbus.MakeVariant(token),
-		"modal":        dbus.MakeVariant(true),
-	}
-	if opts.CurrentName != "" {
-		options["current_name"] = dbus.MakeVariant(opts.CurrentName)
-	}
-	if len(opts.Filters) > 0 {
-		var fs []filter
-		for _, f := range opts.Filters {
-			x := filter{Name: f.Name}
-			for _, p := range f.Patterns {
-				x.Rules = append(x.Rules, rule{0, p})
-			}
-			fs = append(fs, x)
-		}
-		options["filters"] = dbus.MakeVariant(fs)
-		options["current_filter"] = dbus.MakeVariant(fs[0])
-	}
+	options := saveOptions(token, opts)
 	var got dbus.ObjectPath
 	call := conn.Object(service, objectPath).CallWithContext(ctx, fileChooser+".SaveFile", 0, opts.Parent, opts.Title, options)
 	if err := call.Store(&got); err != nil {
@@ -140,6 +122,30 @@ func SaveFile(ctx context.Context, conn *dbus.Conn, opts SaveOptions) (string, e
 			}
 		}
 	}
+}
+
+// saveOptions are SaveFile's options for opts, under token.
+func saveOptions(token string, opts SaveOptions) map[string]dbus.Variant {
+	options := map[string]dbus.Variant{
+		"handle_token": dbus.MakeVariant(token),
+		"modal":        dbus.MakeVariant(true),
+	}
+	if opts.CurrentName != "" {
+		options["current_name"] = dbus.MakeVariant(opts.CurrentName)
+	}
+	if len(opts.Filters) > 0 {
+		var fs []filter
+		for _, f := range opts.Filters {
+			x := filter{Name: f.Name}
+			for _, p := range f.Patterns {
+				x.Rules = append(x.Rules, rule{0, p})
+			}
+			fs = append(fs, x)
+		}
+		options["filters"] = dbus.MakeVariant(fs)
+		options["current_filter"] = dbus.MakeVariant(fs[0])
+	}
+	return options
 }
 
 // listen subscribes to the Response signal of the request at handle.

@@ -97,3 +97,15 @@ func TestCallError(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveOptionsTypes checks the D-Bus types the portal's spec gives
+// the options, which a fake portal cannot see once decoded.
+func TestSaveOptionsTypes(t *testing.T) {
+	options := saveOptions("t", SaveOptions{CurrentName: "h.jsonl", Filters: []Filter{{"JSON Lines", []string{"*.jsonl"}}}})
+	want := map[string]string{"handle_token": "s", "modal": "b", "current_name": "s", "filters": "a(sa(us))", "current_filter": "(sa(us))"}
+	for name, sig := range want {
+		if got := options[name].Signature().String(); got != sig {
+			t.Errorf("%s has type %s, want %s", name, got, sig)
+		}
+	}
+}
