@@ -52,7 +52,8 @@ func busAnswers(ctx context.Context) bool {
 }
 
 // privateBus is a session bus connection of the app's own, for a client
-// that closes it when done; it never starts a bus.
+// that closes it when done. It never starts a bus: dbus-launch would
+// spawn a private one nobody watches.
 func privateBus() (*dbus.Conn, error) {
 	conn, err := dbus.SessionBusPrivateNoAutoStartup()
 	if err != nil {
