@@ -16,8 +16,8 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
-// notifier shows and withdraws the desktop's notifications; the Desk tells
-// it of clicks through the callbacks it was made with.
+// notifier shows and withdraws the desktop's notifications; it tells the
+// Desk of clicks through the callbacks it was made with.
 type notifier interface {
 	// Notify shows n and returns its id; 0 when it cannot be withdrawn.
 	Notify(ctx context.Context, n notify.Notice) (uint32, error)
