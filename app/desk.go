@@ -62,6 +62,9 @@ type Desk struct {
 	trayShown  bool          // a tray host shows the icon; else the Servers window stands in
 	asking     *widget.PopUp // the quit question, while it shows
 	focused    bool          // one of our windows has focus
+	notifier   notifier      // nil where no notification server answers
+	notices    notices       // the notifications shown, by request
+	noticing   sync.WaitGroup
 
 	openURL func(*url.URL) error
 	now     func() time.Time
@@ -105,6 +108,7 @@ func (d *Desk) Start() error {
 		return err
 	}
 	d.openHistory()
+	d.notifier = d.newNotifier()
 	if err := d.manager.Watch(d.ctx, d.opts.ConfigPath); err != nil {
 		return err
 	}
@@ -136,6 +140,7 @@ func (d *Desk) quit() {
 func (d *Desk) Close() {
 	d.cancel()
 	d.serversWin.Close() // first: the manager's last changes must not reach widgets
+	d.closeNotices()
 	d.manager.Close()
 	d.writes.Wait()
 	if d.history != nil {
@@ -148,7 +153,7 @@ func (d *Desk) Close() {
 func (d *Desk) Front() {
 	for _, r := range d.queue.all() {
 		if r.win != nil {
-			r.win.show()
+			d.open(r)
 			return
 		}
 	}
@@ -217,11 +222,18 @@ func (d *Desk) arrive(e *servers.Elicitation) {
 }
 
 func (d *Desk) newRequest(e *servers.Elicitation) *request {
-	return &request{Elicitation: e, record: d.record, onEnd: d.refreshTray}
+	r := &request{Elicitation: e, record: d.record}
+	r.onEnd = func() {
+		d.withdraw(r)
+		d.refreshTray()
+	}
+	return r
 }
 
-// open gives a request its window.
+// open gives a request its window, or raises it; its notification, no
+// longer needed, goes.
 func (d *Desk) open(r *request) {
+	d.withdraw(r)
 	if r.win != nil {
 		r.win.show()
 		return
@@ -241,6 +253,10 @@ func (d *Desk) open(r *request) {
 
 // windowClosed lets the next waiting requests in.
 func (d *Desk) windowClosed(r *request) {
+	// Fyne never says that a closed window had focus, and then says
+	// nothing more until one of ours gains and loses it: without this,
+	// answering a request would end its notifications for good.
+	d.focused = false
 	if r.onClosed != nil {
 		r.onClosed()
 	}

@@ -86,6 +86,7 @@ func start(t testing.TB, config string) *harness {
 	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
 		t.Setenv(v, filepath.Join(dir, strings.ToLower(v)))
 	}
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:") // no notification reaches the desktop
 	h := &harness{t: t, dir: dir}
 	cfgPath := filepath.Join(dir, "servers.json")
 	if config != "" {

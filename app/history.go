@@ -51,8 +51,9 @@ func (d *Desk) showHistory() {
 	}
 	if d.historyWin == nil {
 		d.historyWin = historyview.New(d.fyne, d.history, historyview.Options{
-			Retention: d.settings.Retention,
-			Do:        d.do,
+			Retention:  d.settings.Retention,
+			Do:         d.do,
+			SaveDialog: saveDialog(),
 			OnRetention: func(r time.Duration) {
 				d.settings.Retention = r
 				d.settings.save(d.fyne.Preferences())

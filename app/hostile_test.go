@@ -42,7 +42,7 @@ func TestHostileWindows(t *testing.T) {
 				uitest.CheckWidth(t, "URL request", link.win.(*linkWindow).w.Content(), 720)
 				uitest.Check(t, "tray menu", uitest.MenuTexts(fyne.NewMenu("", h.d.trayItems()...)))
 				n := notification(form)
-				uitest.Check(t, "notification", []uitest.Seen{{Widget: "title", Text: n.Title}, {Widget: "content", Text: n.Content}})
+				uitest.Check(t, "notification", []uitest.Seen{{Widget: "summary", Text: n.Summary}, {Widget: "body", Text: n.Body}})
 			})
 			cancel(errors.New(s))
 			h.eventually("the stale banner", func() bool { return form.ended })

@@ -1,27 +1,171 @@
 package app
 
 import (
+	"context"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/internal/notify"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
+// notifier shows and withdraws the desktop's notifications; it tells the
+// Desk of clicks through the callbacks it was made with.
+type notifier interface {
+	// Notify shows n and returns its id; 0 when it cannot be withdrawn.
+	Notify(ctx context.Context, n notify.Notice) (uint32, error)
+	Withdraw(ctx context.Context, id uint32) error
+	// Close ends the connection; the Desk withdraws its notices first.
+	Close() error
+}
+
+// appName is who the desktop says a notification is from.
+const appName = "Elicit Desk"
+
+// busTimeout bounds each call to the notification server, which may hang.
+const busTimeout = 2 * time.Second
+
 // notify tells the person a request arrived while they look elsewhere.
-// It needs the session bus on Linux, like the tray.
+// The server is asked on a goroutine of its own, as it may be slow to
+// answer.
 func (d *Desk) notify(r *request) {
-	if d.focused || d.tray == nil || d.ctx.Err() != nil {
+	if d.focused || d.notifier == nil || d.ctx.Err() != nil {
 		return
 	}
-	d.fyne.SendNotification(notification(r))
+	r.notifying = true
+	n := notification(r)
+	d.noticing.Add(1)
+	go func() {
+		defer d.noticing.Done()
+		// Not cut short by quitting: a notice shown must be known, so
+		// that Close withdraws it.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(d.ctx), busTimeout)
+		defer cancel()
+		id, err := d.notifier.Notify(ctx, n)
+		if err != nil {
+			d.log.Warn("notification not shown", "err", err)
+			return
+		}
+		if id == 0 {
+			return // one that cannot be withdrawn
+		}
+		d.notices.add(r, id)
+		d.do(func() {
+			// Answered, gone stale or its window opened meanwhile.
+			if !r.notifying || r.ended {
+				d.withdraw(r)
+			}
+		})
+	}()
+}
+
+// withdraw takes r's notification away, if it has one.
+func (d *Desk) withdraw(r *request) {
+	r.notifying = false
+	id, ok := d.notices.take(r)
+	if !ok {
+		return
+	}
+	d.noticing.Add(1)
+	go func() {
+		defer d.noticing.Done()
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(d.ctx), busTimeout)
+		defer cancel()
+		if err := d.notifier.Withdraw(ctx, id); err != nil {
+			d.log.Warn("notification not withdrawn", "id", id, "err", err)
+		}
+	}()
+}
+
+// clicked opens the request whose notification the person clicked.
+func (d *Desk) clicked(id uint32) {
+	if r := d.notices.request(id); r != nil {
+		d.queue.promote(r)
+		d.open(r) // withdraws the notification
+	}
+}
+
+// closeNotices withdraws every notification still shown, then closes the
+// connection to the notification server, for an app that quits.
+func (d *Desk) closeNotices() {
+	if d.notifier == nil {
+		return
+	}
+	d.noticing.Wait()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(d.ctx), busTimeout)
+	defer cancel()
+	for _, id := range d.notices.drain() {
+		if err := d.notifier.Withdraw(ctx, id); err != nil {
+			d.log.Warn("notification not withdrawn", "id", id, "err", err)
+		}
+	}
+	d.notifier.Close()
+}
+
+// notices are the notifications on screen, by request. The notifier's
+// goroutines add to them and Close drains them after the UI has stopped,
+// so they have a lock of their own.
+type notices struct {
+	mu   sync.Mutex
+	byID map[uint32]*request
+}
+
+func (n *notices) add(r *request, id uint32) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.byID == nil {
+		n.byID = map[uint32]*request{}
+	}
+	n.byID[id] = r
+}
+
+// request is the request of notification id, nil for none.
+func (n *notices) request(id uint32) *request {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.byID[id]
+}
+
+// take forgets r's notification and returns its id.
+func (n *notices) take(r *request) (uint32, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for id, x := range n.byID {
+		if x == r {
+			delete(n.byID, id)
+			return id, true
+		}
+	}
+	return 0, false
+}
+
+// forget drops notification id, which the desktop took away itself.
+func (n *notices) forget(id uint32) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	delete(n.byID, id)
+}
+
+// drain forgets every notification and returns their ids.
+func (n *notices) drain() []uint32 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ids := slices.Collect(maps.Keys(n.byID))
+	clear(n.byID)
+	return ids
 }
 
 // notification is what the desktop shows of r: who asks and the first
 // words of the message, hidden characters made visible.
-func notification(r *request) *fyne.Notification {
-	return fyne.NewNotification(untrusted.Text(r.Server.Name).Line()+" asks", r.Message.Headline(120))
+func notification(r *request) notify.Notice {
+	return notify.Notice{Summary: untrusted.Text(r.Server.Name).Line() + " asks", Body: r.Message.Headline(120), Urgency: notify.Normal}
 }
 
 // showError shows a problem in a window of its own, since it may come from

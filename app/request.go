@@ -20,11 +20,13 @@ import (
 // there.
 type request struct {
 	*servers.Elicitation
-	win      window // nil while the request waits in the tray menu
-	ended    bool   // answered or stale: nothing more is sent or recorded
-	onEnd    func() // the Desk's bookkeeping, once
-	onClosed func() // after its window closed, for links a tool call waits on
-	record   func(history.Entry)
+	win   window // nil while the request waits in the tray menu
+	ended bool   // answered or stale: nothing more is sent or recorded
+	// notifying: a notification was sent and is still wanted.
+	notifying bool
+	onEnd     func() // the Desk's bookkeeping, once
+	onClosed  func() // after its window closed, for links a tool call waits on
+	record    func(history.Entry)
 }
 
 // title names a request's window after the server that asks.

@@ -5,8 +5,6 @@ package app
 import (
 	"context"
 	"time"
-
-	"github.com/godbus/dbus/v5"
 )
 
 // trayHost tells whether the desktop can show a tray icon. The tray of
@@ -14,17 +12,13 @@ import (
 // quit without one (fyne#6403), so the bus must answer before the tray is
 // set up; a tray host is the StatusNotifierWatcher on that bus.
 func trayHost(ctx context.Context) (bus, host bool) {
-	// No auto-start: dbus-launch would spawn a private bus nobody watches.
-	conn, err := dbus.SessionBusPrivateNoAutoStartup()
+	conn, err := privateBus()
 	if err != nil {
 		return false, false
 	}
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	if conn.Auth(nil) != nil || conn.Hello() != nil {
-		return false, false
-	}
 	var owned bool
 	err = conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.NameHasOwner", 0, "org.kde.StatusNotifierWatcher").Store(&owned)
 	if err != nil {

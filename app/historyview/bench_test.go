@@ -47,3 +47,29 @@ func BenchmarkDetailOfAMegabyteMessage(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(len(w.detail.message.Text)), "shown-bytes")
 }
+
+// BenchmarkShowAFullList shows the list's limit of entries, measuring
+// every row's texts for the column widths.
+func BenchmarkShowAFullList(b *testing.B) {
+	a := test.NewTempApp(b)
+	s, err := history.Open(filepath.Join(b.TempDir(), "history.db"), slog.New(slog.DiscardHandler), history.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	var entries []history.Entry
+	for i := range listLimit {
+		entries = append(entries, history.Entry{
+			Server: servers.Identity{Name: "server-" + strings.Repeat("x", i%20)}, Message: "Deploy release to production?",
+			Mode: servers.ModeForm, Outcome: history.Outcomes()[i%len(history.Outcomes())], Received: time.Now(),
+		})
+	}
+	w := New(a, s, Options{})
+	w.run = func(_ time.Duration, work func() func()) { work()() }
+	w.Show()
+	w.win.Resize(fyne.NewSize(1000, 700))
+	b.ResetTimer()
+	for range b.N {
+		w.show(entries, nil, nil)
+	}
+}

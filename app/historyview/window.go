@@ -34,6 +34,13 @@ type Options struct {
 	OnMaxBytes func(int64)
 	// Do runs a function on the UI goroutine, later; nil means fyne.Do.
 	Do func(func())
+	// SaveDialog, if not nil, shows the system's Save dialog, suggesting
+	// name, for the window parent identifies to the desktop portal (or
+	// ""); it returns the path chosen, "" when the person cancelled, or an
+	// error wrapping portal.ErrNoPortal when no such dialog shows, and
+	// the window shows Fyne's instead. It blocks until the person chose;
+	// the window calls it off the UI goroutine.
+	SaveDialog func(ctx context.Context, parent, name string) (string, error)
 }
 
 // typingDelay is how long the search waits after a keystroke, so a word
@@ -63,6 +70,11 @@ type Window struct {
 	server    *widget.Select
 	outcome   *widget.Select
 	list      *widget.List
+	cols      columns         // the list's column widths, for what it shows
+	head      *fyne.Container // the headings above the list
+	empty     *widget.Label
+	clear     *widget.Button // clears the search, under empty
+	emptyBox  fyne.CanvasObject
 	status    *widget.Label
 	detail    *detail
 	retention *retention
@@ -122,15 +134,25 @@ func (w *Window) build() {
 	w.outcome.OnChanged = func(string) { w.load(0) }
 	filters := container.NewBorder(nil, nil, nil, container.NewHBox(w.server, w.outcome), w.search)
 
-	w.list = widget.NewList(func() int { return len(w.entries) }, newRowView, func(i widget.ListItemID, o fyne.CanvasObject) {
-		setRowView(o, rowOf(w.entries[i]))
+	w.list = widget.NewList(func() int { return len(w.entries) }, func() fyne.CanvasObject { return newRow(&w.cols, false) }, func(i widget.ListItemID, o fyne.CanvasObject) {
+		setRow(o.(*fyne.Container), rowOf(w.entries[i]))
 	})
 	w.list.OnSelected = func(i widget.ListItemID) {
 		w.selected = w.entries[i].ID
 		w.detail.show(w.entries[i])
 	}
+	w.head = newRow(&w.cols, true)
+	setRow(w.head, headings())
+	// The empty state sits where the rows would be, where the eye is.
+	w.empty = widget.NewLabel("")
+	w.empty.Alignment = fyne.TextAlignCenter
+	w.clear = widget.NewButtonWithIcon("Clear search", theme.ContentClearIcon(), w.clearSearch)
+	w.emptyBox = container.NewCenter(container.NewVBox(w.empty, container.NewCenter(w.clear)))
+	w.emptyBox.Hide()
+	listArea := container.NewBorder(container.NewVBox(w.head, widget.NewSeparator()), nil, nil, nil, container.NewStack(w.list, w.emptyBox))
 	w.detail = newDetail(w)
-	split := container.NewHSplit(w.list, w.detail.object)
+	// The list above the detail: the message column gets the window's width.
+	split := container.NewVSplit(listArea, w.detail.object)
 	split.Offset = 0.45
 
 	w.status = widget.NewLabel("")
@@ -184,16 +206,18 @@ func (w *Window) show(entries []history.Entry, names []string, err error) {
 	w.names = names
 	w.server.SetOptions(serverChoices(names))
 	w.entries = entries
+	rows := make([]row, len(entries))
+	for i, e := range entries {
+		rows[i] = rowOf(e)
+	}
+	w.cols = columnWidths(rows, labelWidths())
+	w.head.Refresh()
 	w.list.UnselectAll()
 	w.list.Refresh()
-	switch {
-	case len(entries) == 0 && w.search.Text == "" && w.server.Selected == allServers && w.outcome.Selected == allOutcomes:
-		w.status.SetText("No requests yet.")
-	case len(entries) == 0:
-		w.status.SetText("Nothing matches.")
-	case len(entries) == listLimit:
+	w.showEmpty(emptyStateOf(len(entries), w.search.Text, w.server.Selected, w.outcome.Selected))
+	if len(entries) == listLimit {
 		w.status.SetText(fmt.Sprintf("The newest %d that match.", listLimit))
-	default:
+	} else {
 		w.status.SetText("")
 	}
 	for i, e := range entries {
@@ -206,27 +230,25 @@ func (w *Window) show(entries []history.Entry, names []string, err error) {
 	w.detail.clear()
 }
 
-// newRowView is the list's template: time, server and outcome in columns
-// of fixed width, then the message's first line.
-func newRowView() fyne.CanvasObject {
-	cell := func(sample string, truncate bool) fyne.CanvasObject {
-		l := widget.NewLabel("")
-		if truncate {
-			l.Truncation = fyne.TextTruncateEllipsis
-		}
-		return container.NewGridWrap(widget.NewLabel(sample).MinSize(), l)
+// showEmpty shows s in the middle of the list area, or nothing there.
+func (w *Window) showEmpty(s emptyState) {
+	w.empty.SetText(s.text)
+	if s.clear {
+		w.clear.Show()
+	} else {
+		w.clear.Hide()
 	}
-	headline := widget.NewLabel("")
-	headline.Truncation = fyne.TextTruncateEllipsis
-	return container.NewBorder(nil, nil, container.NewHBox(cell("8888-88-88 88:88", false), cell("a-server-name", true), cell("rate-limited", false)), nil, headline)
+	if s.text == "" {
+		w.emptyBox.Hide()
+	} else {
+		w.emptyBox.Show()
+	}
 }
 
-// setRowView fills a row made by newRowView.
-func setRowView(o fyne.CanvasObject, r row) {
-	c := o.(*fyne.Container)
-	cells := c.Objects[1].(*fyne.Container).Objects
-	for i, text := range []string{r.when, r.server, r.outcome} {
-		cells[i].(*fyne.Container).Objects[0].(*widget.Label).SetText(text)
-	}
-	c.Objects[0].(*widget.Label).SetText(r.headline)
+// clearSearch empties the search and sets the filters back to all.
+func (w *Window) clearSearch() {
+	w.search.SetText("")
+	w.server.SetSelected(allServers)
+	w.outcome.SetSelected(allOutcomes)
+	w.load(0)
 }

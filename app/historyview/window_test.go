@@ -178,8 +178,8 @@ func TestSearchFiltersList(t *testing.T) {
 			if got := h.messages(); strings.Join(got, "|") != strings.Join(tt.want, "|") {
 				t.Errorf("list shows %q, want %q", got, tt.want)
 			}
-			if len(tt.want) == 0 && h.w.status.Text != "Nothing matches." {
-				t.Errorf("status %q", h.w.status.Text)
+			if empty := emptyStateOf(len(tt.want), tt.text, tt.server, tt.outcome); h.w.empty.Text != empty.text || h.w.emptyBox.Visible() != (empty.text != "") {
+				t.Errorf("the list area says %q (shown: %v), want %q", h.w.empty.Text, h.w.emptyBox.Visible(), empty.text)
 			}
 		})
 	}
@@ -241,7 +241,7 @@ func TestReplay(t *testing.T) {
 	replays := func() []fyne.Window {
 		var ws []fyne.Window
 		for _, w := range h.app.Driver().AllWindows() {
-			if strings.HasPrefix(w.Title(), "Replay") {
+			if strings.HasPrefix(w.Title(), "Replay: ") {
 				ws = append(ws, w)
 			}
 		}
@@ -251,26 +251,93 @@ func TestReplay(t *testing.T) {
 	if !h.w.detail.replay.Disabled() {
 		t.Error("a URL request can be replayed")
 	}
-	h.selectMessage("Deploy to production?")
-	test.Tap(h.button("Replay"))
-	ws := replays()
-	if len(ws) != 1 || ws[0].Title() != "Replay — deployer" {
-		t.Fatalf("replay windows: %v", ws)
+	tests := []struct {
+		message string
+		shows   string // in the replay's review of its fields
+		note    string
+	}{
+		{"Deploy to production?", `"region": "eu"`, "filled in with the answer you sent then"},
+		{"Deploy staging", `{}`, "as it first showed (cancelled)"},
 	}
-	accept := find(ws[0].Content(), func(b *widget.Button) bool { return b.Text == "Accept" })
-	if accept == nil {
-		t.Fatal("the replay has no Accept button")
-	}
-	test.Tap(accept)
-	if len(replays()) != 0 {
-		t.Error("the replay window stayed open after its answer")
-	}
-	note := find(h.w.win.Canvas().Overlays().Top(), func(l *widget.Label) bool { return l.Text == replayNote })
-	if note == nil {
-		t.Error("no word that nothing was sent")
+	for _, tt := range tests {
+		t.Run(tt.message, func(t *testing.T) {
+			h.selectMessage(tt.message)
+			test.Tap(h.button("Replay"))
+			ws := replays()
+			if len(ws) != 1 || ws[0].Title() != "Replay: deployer — "+tt.message {
+				t.Fatalf("replay windows: %v", ws)
+			}
+			shown := test.RenderObjectToMarkup(ws[0].Content())
+			for _, want := range []string{replayHeading, tt.note, tt.shows} {
+				if !strings.Contains(shown, want) {
+					t.Errorf("the replay does not show %q", want)
+				}
+			}
+			for _, label := range []string{"Accept", "Decline", "Cancel"} {
+				if b := find(ws[0].Content(), func(b *widget.Button) bool { return b.Text == label && b.Visible() && !b.Disabled() }); b != nil {
+					t.Errorf("the replay offers %q as if it could answer", label)
+				}
+			}
+			test.Tap(find(ws[0].Content(), func(b *widget.Button) bool { return b.Text == "Close replay" }))
+			if len(replays()) != 0 {
+				t.Error("Close replay left the window open")
+			}
+		})
 	}
 	if stored, _ := h.store.Search(context.Background(), history.Query{}); len(stored) != 4 {
 		t.Errorf("the replay recorded something: %d entries", len(stored))
+	}
+}
+
+func TestEmptyStates(t *testing.T) {
+	h := open(t, Options{})
+	shown := func() string {
+		if !h.w.emptyBox.Visible() {
+			return ""
+		}
+		return h.w.empty.Text
+	}
+	test.Type(h.w.search, "zebra")
+	if got := shown(); got != "Nothing matches “zebra”." || !h.w.clear.Visible() {
+		t.Errorf("a search that finds nothing shows %q, Clear search %v", got, h.w.clear.Visible())
+	}
+	h.w.outcome.SetSelected("stale")
+	test.Tap(h.w.clear)
+	if got := shown(); got != "" || len(h.messages()) != 4 || h.w.search.Text != "" || h.w.outcome.Selected != allOutcomes {
+		t.Errorf("after Clear search: %q, %d entries, search %q, outcome %q", got, len(h.messages()), h.w.search.Text, h.w.outcome.Selected)
+	}
+	test.Tap(h.button("Clear…"))
+	test.Tap(h.button("Delete everything"))
+	if got := shown(); got != "No requests yet. They appear here once a server asks." || h.w.clear.Visible() {
+		t.Errorf("an empty history shows %q, Clear search %v", got, h.w.clear.Visible())
+	}
+	// In the middle of the list area, not in the footer.
+	box, list := h.w.emptyBox.Size(), h.w.list.Size()
+	if box != list {
+		t.Errorf("the empty state takes %v of the list's %v", box, list)
+	}
+}
+
+// TestMessageColumnTakesTheRest widens the window and checks that the
+// message column, and only it, grows.
+func TestMessageColumnTakesTheRest(t *testing.T) {
+	h := open(t, Options{})
+	widths := func() (cols columns, message float32) {
+		msg := find(h.w.list, func(l *widget.Label) bool { return l.Text == "Deploy to production?" })
+		if msg == nil {
+			t.Fatal("no row shows the message")
+		}
+		return h.w.cols, msg.Size().Width
+	}
+	h.w.win.Resize(fyne.NewSize(900, 700))
+	cols, narrow := widths()
+	h.w.win.Resize(fyne.NewSize(1400, 700))
+	cols2, wide := widths()
+	if cols != cols2 || wide-narrow < 400 {
+		t.Errorf("widening the window by 500 gave the message %v more, the columns %v then %v", wide-narrow, cols, cols2)
+	}
+	if sum := cols[0] + cols[1] + cols[2]; wide < 1400-sum-100 {
+		t.Errorf("the message has %v of a 1400 wide window, the columns %v", wide, cols)
 	}
 }
 

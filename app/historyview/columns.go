@@ -1,0 +1,103 @@
+package historyview
+
+import (
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// headings name the list's columns, in order.
+func headings() row {
+	return row{when: "Received", server: "Server", outcome: "Outcome", headline: "Message"}
+}
+
+// maxServerWidth bounds the server column: a long name is cut, not the
+// message.
+const maxServerWidth = 200
+
+// columns are the widths of the list's first three columns; the message
+// takes the rest of the row.
+type columns [3]float32
+
+// columnWidths sizes the time, server and outcome columns to their widest
+// text among the headings and rows, as measure finds it.
+func columnWidths(rows []row, measure func(string) float32) columns {
+	var c columns
+	for _, r := range append([]row{headings()}, rows...) {
+		for i, text := range []string{r.when, r.server, r.outcome} {
+			c[i] = max(c[i], measure(text))
+		}
+	}
+	c[1] = min(c[1], maxServerWidth)
+	return c
+}
+
+// labelWidths returns how wide a label showing a text is, in bold: the
+// headings are, and the rest may be a little narrower. A label's padding
+// is measured once, on a label.
+func labelWidths() func(string) float32 {
+	bold := fyne.TextStyle{Bold: true}
+	measure := func(text string) float32 { return fyne.MeasureText(text, theme.TextSize(), bold).Width }
+	pad := widget.NewLabelWithStyle("M", fyne.TextAlignLeading, bold).MinSize().Width - measure("M")
+	return func(text string) float32 { return ceil(measure(text) + pad) }
+}
+
+// ceil rounds a width up to a whole unit, so a text measured to fit does.
+func ceil(x float32) float32 { return float32(math.Ceil(float64(x))) }
+
+// rowLayout lays out a row's four labels: the first three at the widths
+// of cols, which the window changes as the list does, and the message
+// across what is left.
+type rowLayout struct{ cols *columns }
+
+// Layout implements fyne.Layout.
+func (l rowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	x := float32(0)
+	for i, o := range objects {
+		w := size.Width - x // the message
+		if i < len(l.cols) {
+			w = l.cols[i]
+		}
+		o.Move(fyne.NewPos(x, 0))
+		o.Resize(fyne.NewSize(max(w, 0), size.Height))
+		x += w
+	}
+}
+
+// MinSize implements fyne.Layout.
+func (l rowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for i, o := range objects {
+		m := o.MinSize()
+		s.Height = max(s.Height, m.Height)
+		if i < len(l.cols) {
+			s.Width += l.cols[i]
+		} else {
+			s.Width += m.Width
+		}
+	}
+	return s
+}
+
+// newRow is a row of four labels laid out in cols; bold for the headings.
+func newRow(cols *columns, bold bool) *fyne.Container {
+	labels := make([]fyne.CanvasObject, 4)
+	for i := range labels {
+		l := widget.NewLabel("")
+		l.Truncation = fyne.TextTruncateEllipsis
+		l.TextStyle.Bold = bold
+		labels[i] = l
+	}
+	return container.New(rowLayout{cols}, labels...)
+}
+
+// setRow shows r in a row made by newRow.
+func setRow(c *fyne.Container, r row) {
+	for i, text := range []string{r.when, r.server, r.outcome, r.headline} {
+		c.Objects[i].(*widget.Label).SetText(text)
+	}
+	c.Refresh() // the columns may have changed width
+}
