@@ -20,7 +20,7 @@ type formWindow struct {
 // newFormWindow builds the window of a form request, from the schema
 // parsed when the request arrived.
 func (d *Desk) newFormWindow(r *request) *formWindow {
-	fw := &formWindow{w: d.fyne.NewWindow(title(r))}
+	fw := &formWindow{w: d.fyne.NewWindow(title(r.Elicitation))}
 	fw.head = newHeader(r.Elicitation, d.others(r.Server.Name), fw.close)
 	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: fw.head.object})
 	fw.view.OnResult = func(res forms.Result) {

@@ -29,7 +29,7 @@ type linkWindow struct {
 }
 
 func (d *Desk) newLinkWindow(r *request) *linkWindow {
-	lw := &linkWindow{w: d.fyne.NewWindow(title(r)), gone: make(chan struct{})}
+	lw := &linkWindow{w: d.fyne.NewWindow(title(r.Elicitation)), gone: make(chan struct{})}
 	lw.head = newHeader(r.Elicitation, d.others(r.Server.Name), lw.close)
 	link := trust.InspectLink(r.URL)
 

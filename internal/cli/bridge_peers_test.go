@@ -156,7 +156,8 @@ func TestBridgeTypeScriptHost(t *testing.T) {
 		}
 	}
 
-	w := d.window(" asks")
+	// A request window: "SERVER: message — Elicit Desk".
+	w := d.window("(: .*| asks) — Elicit Desk$")
 	d.keys(w, "Ada Lovelace", "Return") // the name is the first field, and the only required one
 	got := everythingReceived(t, []byte(h.next(time.Minute)))
 	if got.Action != "accept" || got.Content["name"] != "Ada Lovelace" {
