@@ -12,6 +12,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/trust"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/wheel"
 )
 
 // linkWindow asks the person to open a URL-mode request's link. Nothing is
@@ -76,7 +77,7 @@ func (d *Desk) newLinkWindow(r *request, at place) *linkWindow {
 	// buttons always in view.
 	top := container.NewVBox(linkBox(link), widget.NewSeparator())
 	bottom := container.NewVBox(lw.waiting, lw.buttons)
-	said := container.NewVScroll(lw.head.object)
+	said := wheel.NewVScroll(lw.head.object)
 	lw.w.SetContent(container.NewBorder(top, bottom, nil, nil, said))
 	lw.size = newSized(lw.w, at, linkWidth, func(width, height float32) float32 {
 		c := lw.w.Content()

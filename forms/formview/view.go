@@ -18,6 +18,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/wheel"
 )
 
 // secretWarning is shown beside fields that look like credentials.
@@ -44,8 +45,9 @@ type View struct {
 	content fyne.CanvasObject
 
 	// What FullHeight measures.
-	fields, reviewed *container.Scroll // nil without fields
-	split            *container.Split
+	fields   *wheel.Scroll // nil without fields
+	reviewed *container.Scroll
+	split    *container.Split
 }
 
 // row is one field on screen.
@@ -144,7 +146,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	if len(v.rows) > 0 {
 		v.reviewed = container.NewVScroll(v.review)
 		v.card = widget.NewCard("Review", "", v.reviewed)
-		v.fields = container.NewVScroll(container.NewPadded(container.NewVBox(boxes...)))
+		v.fields = wheel.NewVScroll(container.NewPadded(container.NewVBox(boxes...)))
 		v.split = container.NewHSplit(v.fields, v.card)
 		v.split.Offset = 0.62
 		body = v.split
@@ -176,7 +178,7 @@ func (v *View) FullHeight() float32 {
 	unscrolled := func(o fyne.CanvasObject, s *container.Scroll) float32 {
 		return o.MinSize().Height - s.MinSize().Height + s.Content.MinSize().Height
 	}
-	split := max(unscrolled(v.fields, v.fields), unscrolled(v.card, v.reviewed))
+	split := max(unscrolled(v.fields, &v.fields.Scroll), unscrolled(v.card, v.reviewed))
 	return v.MinSize().Height + max(0, split-v.split.MinSize().Height)
 }
 
