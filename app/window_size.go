@@ -3,6 +3,7 @@ package app
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/internal/screen"
 )
@@ -67,8 +68,15 @@ func (z *sized) show() {
 
 // fit sizes the window and places it.
 func (z *sized) fit() {
-	z.box.Layout = capLayout{z.at.Size()}
-	size := windowSize(z.at.Screen, z.width, z.full)
+	var pad float32 // around the content of a padded window
+	if z.w.Padded() {
+		pad = 2 * theme.Padding()
+	}
+	room := z.at.Size()
+	z.box.Layout = capLayout{room.SubtractWidthHeight(pad, pad)}
+	size := windowSize(z.at.Screen, z.width, func(width, height float32) float32 {
+		return z.full(width-pad, height-pad) + pad
+	})
 	z.w.Resize(size)
 	if p, ok := z.w.(desktop.Window); ok && z.at.Placeable {
 		p.RequestPosition(z.at.Place(size, z.at.others))
