@@ -16,6 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/wheel"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -191,6 +192,30 @@ func TestQuestionIsTheLargestText(t *testing.T) {
 		}
 		if question == 0 || largest.TextSize > question {
 			t.Errorf("the question is drawn at %v, %q at %v", question, largest.Text, largest.TextSize)
+		}
+	})
+}
+
+// TestShortLinkRequestShowsWhole opens a URL request with a short message:
+// what the server wrote shows without scrolling.
+func TestShortLinkRequestShowsWhole(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.ask(context.Background(), servers.Identity{Name: "shop", Target: "https://shop.example/mcp"},
+		servers.Params{Message: "Sign in to continue.", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://shop.example/login"})
+	r := h.request(0)
+	h.ui(func() {
+		var said *wheel.Scroll
+		for _, o := range test.LaidOutObjects(content(r)) {
+			if s, ok := o.(*wheel.Scroll); ok {
+				said = s
+			}
+		}
+		if said == nil {
+			t.Error("no scroll for what the server wrote")
+			return
+		}
+		if got, room := said.Content.Size().Height, said.Size().Height; got > room {
+			t.Errorf("what the server wrote is %v tall in a view of %v", got, room)
 		}
 	})
 }
