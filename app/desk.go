@@ -21,6 +21,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -36,6 +37,9 @@ type Options struct {
 	Exe string
 	// Hosts are the MCP hosts whose configs the Hosts window reads.
 	Hosts []hosts.Host
+	// Screen finds where a new window goes, on the UI goroutine; nil or
+	// false: screen.Fallback.
+	Screen func() (screen.Screen, bool)
 }
 
 // Desk is the running app.
@@ -238,10 +242,11 @@ func (d *Desk) open(r *request) {
 		r.win.show()
 		return
 	}
+	at := place{d.screen(), d.queue.opened() - 1} // r is one of the opened
 	if r.Mode == servers.ModeURL {
-		r.win = d.newLinkWindow(r)
+		r.win = d.newLinkWindow(r, at)
 	} else {
-		r.win = d.newFormWindow(r)
+		r.win = d.newFormWindow(r, at)
 	}
 	r.win.show()
 	// The UI goroutine's next turn: the window exists and is mapped; its
@@ -249,6 +254,16 @@ func (d *Desk) open(r *request) {
 	d.do(func() {
 		d.log.Debug("request shown", "server", r.Server.Name, "id", r.ID, "after", d.now().Sub(r.Received))
 	})
+}
+
+// screen is where a new window goes.
+func (d *Desk) screen() screen.Screen {
+	if d.opts.Screen != nil {
+		if s, ok := d.opts.Screen(); ok {
+			return s
+		}
+	}
+	return screen.Fallback()
 }
 
 // windowClosed lets the next waiting requests in.

@@ -14,13 +14,14 @@ type formWindow struct {
 	w      fyne.Window
 	head   *header
 	view   *formview.View
+	size   *sized
 	closed bool
 }
 
 // newFormWindow builds the window of a form request, from the schema
-// parsed when the request arrived.
-func (d *Desk) newFormWindow(r *request) *formWindow {
-	fw := &formWindow{w: d.fyne.NewWindow(title(r))}
+// parsed when the request arrived, sized to it and placed at.
+func (d *Desk) newFormWindow(r *request, at place) *formWindow {
+	fw := &formWindow{w: d.fyne.NewWindow(title(r.Elicitation))}
 	fw.head = newHeader(r.Elicitation, d.others(r.Server.Name), fw.close)
 	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: fw.head.object})
 	fw.view.OnResult = func(res forms.Result) {
@@ -29,20 +30,20 @@ func (d *Desk) newFormWindow(r *request) *formWindow {
 		}
 	}
 	fw.view.Install(fw.w)
-	fw.w.SetContent(capped(fw.w.Content()))
+	fw.w.SetContent(underQuestion(fw.w.Content()))
+	fw.size = newSized(fw.w, at, formWidth, func(width, height float32) float32 {
+		fw.w.Content().Resize(fyne.NewSize(width, height)) // wraps the texts at width
+		return fw.view.FullHeight()
+	})
 	fw.view.FocusFirst(fw.w.Canvas()) // a new content has no focus
 	fw.w.SetOnClosed(func() {
 		fw.closed = true
 		d.windowClosed(r)
 	})
-	fw.w.Resize(fit(fyne.NewSize(820, 640)))
 	return fw
 }
 
-func (fw *formWindow) show() {
-	fw.w.Show()
-	fw.w.RequestFocus()
-}
+func (fw *formWindow) show() { fw.size.show() }
 
 func (fw *formWindow) stale(reason string) {
 	fw.view.Freeze()

@@ -18,8 +18,9 @@ import (
 // say. Everything the server sent in it is shown as plain text.
 type header struct {
 	received time.Time
-	ago      *widget.Label
-	banner   *fyne.Container // the stale banner, hidden until needed
+	who      *widget.RichText    // the server's name, then small lines
+	ago      *widget.TextSegment // the last small line: when it arrived
+	banner   *fyne.Container     // the stale banner, hidden until needed
 	reason   *widget.Label
 	object   fyne.CanvasObject
 }
@@ -27,8 +28,8 @@ type header struct {
 // newHeader builds the header of a request from who; others are the other
 // configured servers, whose names a message must not borrow.
 func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()) *header {
-	h := &header{received: e.Received, ago: widget.NewLabel("")}
-	h.ago.Importance = widget.LowImportance
+	h := &header{received: e.Received, ago: small("", fyne.TextStyle{})}
+	h.who = identity(e.Server, h.ago)
 	h.tick(time.Now())
 
 	h.reason = widget.NewLabel("")
@@ -39,40 +40,42 @@ func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()
 	h.banner = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), closeButton, h.reason)
 	h.banner.Hide()
 
-	parts := []fyne.CanvasObject{h.banner, identityBox(e.Server, trust.IdentityWarnings(e.Server, e.Message, others), h.ago)}
+	parts := []fyne.CanvasObject{h.banner, h.who}
+	for _, w := range trust.IdentityWarnings(e.Server, e.Message, others) {
+		parts = append(parts, warning(w))
+	}
 	if e.Message != "" {
-		parts = append(parts, widget.NewSeparator(), newMessageBox(e.Message))
+		parts = append(parts, newMessageBox(e.Message))
 	}
 	h.object = container.NewVBox(parts...)
 	return h
 }
 
-// identityBox shows the configured server large and first, then, for a
-// bridged server, the host it asks for, and what the server says about
-// itself, marked as its own claim.
-func identityBox(id servers.Identity, warnings []string, ago *widget.Label) fyne.CanvasObject {
-	name := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleHeading, Text: untrusted.Text(id.Name).Line()})
-	name.Wrapping = fyne.TextWrapWord // breaks a long word too, so no name widens the window
-	target := widget.NewLabelWithStyle(untrusted.Text(id.Target).Line(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	target.Wrapping = fyne.TextWrapBreak
-	target.Selectable = true
-	box := container.NewVBox(container.NewBorder(nil, nil, nil, ago, name))
+// identity shows the configured server's name large and first, then one
+// small line each for the host a bridged server asks for, the configured
+// command or URL, what the server says about itself (marked as its own
+// claim) and ago. One text widget, so the lines sit as close as lines of a
+// paragraph; each is cut to the window's width, so none widens it.
+func identity(id servers.Identity, ago *widget.TextSegment) *widget.RichText {
+	name := &widget.TextSegment{Text: untrusted.Text(id.Name).Line(), Style: widget.RichTextStyle{
+		SizeName: theme.SizeNameSubHeadingText, TextStyle: fyne.TextStyle{Bold: true}, ColorName: theme.ColorNameForeground}}
+	lines := []widget.RichTextSegment{name}
 	if h := hostLine(id); h != "" {
-		l := widget.NewLabelWithStyle(h, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		l.Wrapping = fyne.TextWrapWord
-		box.Add(l)
+		lines = append(lines, small(h, fyne.TextStyle{Bold: true}))
 	}
-	box.Add(target)
+	lines = append(lines, small(untrusted.Text(id.Target).Line(), fyne.TextStyle{Monospace: true}))
 	if r := id.Reported.String(); r != "" {
-		l := widget.NewLabel("Reported by the server: " + r)
-		l.Importance = widget.LowImportance
-		l.Wrapping = fyne.TextWrapWord
-		box.Add(l)
+		lines = append(lines, small("Reported by the server: "+r, fyne.TextStyle{Italic: true}))
 	}
-	for _, w := range warnings {
-		box.Add(warning(w))
-	}
-	return box
+	t := widget.NewRichText(append(lines, ago)...)
+	t.Truncation = fyne.TextTruncateEllipsis
+	return t
+}
+
+// small is one line of small text.
+func small(text string, style fyne.TextStyle) *widget.TextSegment {
+	return &widget.TextSegment{Text: text, Style: widget.RichTextStyle{
+		SizeName: theme.SizeNameCaptionText, TextStyle: style, ColorName: theme.ColorNameForeground}}
 }
 
 // hostLine names the host a bridged server asks for, by its title, else
@@ -96,7 +99,12 @@ func warning(text string) fyne.CanvasObject {
 }
 
 // tick updates how long ago the request arrived.
-func (h *header) tick(now time.Time) { h.ago.SetText(ago(now.Sub(h.received))) }
+func (h *header) tick(now time.Time) {
+	if text := ago(now.Sub(h.received)); text != h.ago.Text {
+		h.ago.Text = text
+		h.who.Refresh()
+	}
+}
 
 // showStale shows why the request no longer waits.
 func (h *header) showStale(reason string) {

@@ -12,6 +12,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/trust"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/wheel"
 )
 
 // linkWindow asks the person to open a URL-mode request's link. Nothing is
@@ -24,12 +25,15 @@ type linkWindow struct {
 	waiting  *fyne.Container
 	status   *widget.Label
 	progress *widget.ProgressBarInfinite
+	size     *sized
 	gone     chan struct{} // closed with the window
 	closed   bool
 }
 
-func (d *Desk) newLinkWindow(r *request) *linkWindow {
-	lw := &linkWindow{w: d.fyne.NewWindow(title(r)), gone: make(chan struct{})}
+// newLinkWindow builds the window of a URL request, sized to it and placed
+// at.
+func (d *Desk) newLinkWindow(r *request, at place) *linkWindow {
+	lw := &linkWindow{w: d.fyne.NewWindow(title(r.Elicitation)), gone: make(chan struct{})}
 	lw.head = newHeader(r.Elicitation, d.others(r.Server.Name), lw.close)
 	link := trust.InspectLink(r.URL)
 
@@ -73,7 +77,13 @@ func (d *Desk) newLinkWindow(r *request) *linkWindow {
 	// buttons always in view.
 	top := container.NewVBox(linkBox(link), widget.NewSeparator())
 	bottom := container.NewVBox(lw.waiting, lw.buttons)
-	lw.w.SetContent(capped(container.NewBorder(top, bottom, nil, nil, container.NewVScroll(lw.head.object))))
+	said := wheel.NewVScroll(lw.head.object)
+	lw.w.SetContent(container.NewBorder(top, bottom, nil, nil, said))
+	lw.size = newSized(lw.w, at, linkWidth, func(width, height float32) float32 {
+		c := lw.w.Content()
+		c.Resize(fyne.NewSize(width, height)) // wraps the texts at width
+		return c.MinSize().Height - said.MinSize().Height + said.Content.MinSize().Height
+	})
 	lw.w.SetCloseIntercept(func() {
 		r.reply(forms.Result{Action: forms.Cancel})
 		lw.close()
@@ -88,7 +98,6 @@ func (d *Desk) newLinkWindow(r *request) *linkWindow {
 			cancel.OnTapped()
 		}
 	})
-	lw.w.Resize(fit(fyne.NewSize(720, 420)))
 	return lw
 }
 
@@ -145,10 +154,7 @@ func (lw *linkWindow) await(r *request, do func(func())) {
 	}()
 }
 
-func (lw *linkWindow) show() {
-	lw.w.Show()
-	lw.w.RequestFocus()
-}
+func (lw *linkWindow) show() { lw.size.show() }
 
 func (lw *linkWindow) stale(reason string) {
 	lw.buttons.Hide()

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
@@ -18,6 +19,10 @@ const (
 	showAtMost = 64 << 10
 )
 
+// questionSize is the size of a request's message, the question: nothing
+// in its window is drawn larger (see questionFirst).
+const questionSize = theme.SizeNameSubHeadingText
+
 // newMessageBox shows a server's message as plain, untrusted text: no
 // links, no markup, hidden characters made visible, long text folded.
 func newMessageBox(message untrusted.Text) fyne.CanvasObject {
@@ -26,6 +31,7 @@ func newMessageBox(message untrusted.Text) fyne.CanvasObject {
 	label := widget.NewLabel(head)
 	label.Wrapping = fyne.TextWrapWord
 	label.TextStyle = fyne.TextStyle{Bold: true}
+	label.SizeName = questionSize // the primary text of the window
 	label.Selectable = true
 	if !folded {
 		return label

@@ -66,6 +66,9 @@ func (q *queue[T]) all() []T {
 
 func (q *queue[T]) len() int { return len(q.open) + len(q.waiting) }
 
+// opened is how many requests have a window.
+func (q *queue[T]) opened() int { return len(q.open) }
+
 func remove[T comparable](s *[]T, r T) bool {
 	for i, x := range *s {
 		if x == r {

@@ -29,9 +29,6 @@ type request struct {
 	record    func(history.Entry)
 }
 
-// title names a request's window after the server that asks.
-func title(r *request) string { return untrusted.Text(r.Server.Name).Line() + " asks — Elicit Desk" }
-
 // window is what a request's window does for its request.
 type window interface {
 	show()

@@ -1,30 +1,93 @@
 package app
 
-import "fyne.io/fyne/v2"
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 
-// maxWidth and maxHeight bound every request window. Fyne reports no
-// screen or work-area size, so they fit the work area of common screens
-// (1366×768 less a panel) at scale 1.
-const (
-	maxWidth  = 1200
-	maxHeight = 680
+	"github.com/elicitdesk/elicitdesk/internal/screen"
 )
 
-// fit caps a wanted window size to the maximum.
-func fit(want fyne.Size) fyne.Size {
-	return fyne.NewSize(min(want.Width, maxWidth), min(want.Height, maxHeight))
+// Preferred widths of request windows, in Fyne units.
+const (
+	formWidth = 760 // the fields beside their review
+	linkWidth = 640 // a link and a few lines about it
+)
+
+// windowSize is the size a request window opens at on s: the preferred
+// width, or the work area's when narrower; then as tall as its content
+// needs at that width to show everything without scrolling, within the
+// work area. full lays the content out at a size and measures that height.
+func windowSize(s screen.Screen, width float32, full func(width, height float32) float32) fyne.Size {
+	room := s.Size()
+	w := min(width, room.Width)
+	return fyne.NewSize(w, min(full(w, room.Height), room.Height))
 }
 
-// capped wraps a window's content so its minimum size never exceeds
-// the maximum: Fyne grows a window to its content's minimum, and text a
-// server sent must not make a window wider or taller than the screen.
-func capped(content fyne.CanvasObject) fyne.CanvasObject {
-	return &fyne.Container{Layout: capLayout{}, Objects: []fyne.CanvasObject{content}}
+// place is where a new request window goes: the screen, and how many
+// request windows are open already.
+type place struct {
+	screen.Screen
+	others int
+}
+
+// sized is a request window fitted to its content.
+type sized struct {
+	w      fyne.Window
+	at     place
+	width  float32                             // the preferred width
+	full   func(width, height float32) float32 // the content's full height
+	box    *fyne.Container                     // caps the content to the work area
+	fitted bool
+}
+
+// newSized wraps w's content so that it can be fitted: Fyne grows a window
+// to its content's minimum, and text a server sent must not make a window
+// wider or taller than the work area.
+func newSized(w fyne.Window, at place, width float32, full func(width, height float32) float32) *sized {
+	z := &sized{w: w, at: at, width: width, full: full, box: &fyne.Container{Objects: []fyne.CanvasObject{w.Content()}}}
+	w.SetContent(z.box)
+	return z
+}
+
+// show fits the window the first time and shows it. Once shown, Fyne has
+// chosen its scale: when it is not the one the screen predicted, the
+// window is fitted again.
+func (z *sized) show() {
+	if !z.fitted {
+		z.fitted = true
+		z.fit()
+	}
+	z.w.Show()
+	if got := z.w.Canvas().Scale(); got != z.at.Scale {
+		z.at.Scale = got
+		z.fit()
+	}
+	z.w.RequestFocus()
+}
+
+// fit sizes the window and places it.
+func (z *sized) fit() {
+	var pad float32 // around the content of a padded window
+	if z.w.Padded() {
+		pad = 2 * theme.Padding()
+	}
+	room := z.at.Size()
+	z.box.Layout = capLayout{room.SubtractWidthHeight(pad, pad)}
+	size := windowSize(z.at.Screen, z.width, func(width, height float32) float32 {
+		return z.full(width-pad, height-pad) + pad
+	})
+	z.w.Resize(size)
+	if p, ok := z.w.(desktop.Window); ok && z.at.Placeable {
+		p.RequestPosition(z.at.Place(size, z.at.others))
+	} else {
+		z.w.CenterOnScreen()
+	}
 }
 
 // capLayout gives its one object the whole space and reports the object's
-// minimum size, capped.
-type capLayout struct{}
+// minimum size, capped to max.
+type capLayout struct{ max fyne.Size }
 
 func (capLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
@@ -33,10 +96,10 @@ func (capLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-func (capLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+func (l capLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var m fyne.Size
 	for _, o := range objs {
 		m = m.Max(o.MinSize())
 	}
-	return fit(m)
+	return m.Min(l.max)
 }

@@ -2,29 +2,23 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"math"
+	"os"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/assets"
+	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/wheel"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
-
-func TestFitCapsToTheMaximum(t *testing.T) {
-	if got := fit(fyne.NewSize(33094, 5000)); got.Width > maxWidth || got.Height > maxHeight {
-		t.Errorf("fit gave %v", got)
-	}
-	if got := fit(fyne.NewSize(300, 200)); got != fyne.NewSize(300, 200) {
-		t.Errorf("fit changed a small size: %v", got)
-	}
-	huge := widget.NewLabel(strings.Repeat("W", 3000)) // no wrapping: as wide as its text
-	if m := capped(huge).MinSize(); m.Width > maxWidth {
-		t.Errorf("capped content is %v wide", m.Width)
-	}
-}
 
 // TestLinkStaysInView gives a URL request a long serverInfo and message:
 // the link, where it leads, its warnings and Open link stay inside the
@@ -40,8 +34,9 @@ func TestLinkStaysInView(t *testing.T) {
 	h.ui(func() {
 		lw := r.win.(*linkWindow)
 		size := lw.w.Canvas().Size()
-		if m := lw.w.Content().MinSize(); m.Width > 720 || m.Height > 420 {
-			t.Fatalf("the content needs %v, more than the window", m)
+		if m := lw.w.Content().MinSize(); m.Width > size.Width || m.Height > size.Height {
+			t.Errorf("the content needs %v, more than the window's %v", m, size)
+			return
 		}
 		inView := func(what string, o fyne.CanvasObject) {
 			t.Helper()
@@ -59,19 +54,168 @@ func TestLinkStaysInView(t *testing.T) {
 					leads = l
 				case l.Importance == widget.WarningImportance && strings.Contains(strings.ToLower(l.Text), "https"):
 					warn = l
-				case strings.HasPrefix(l.Text, "Reported by the server") && said == nil:
-					said = l
 				}
+			}
+			if t, ok := x.(*widget.RichText); ok && strings.Contains(t.String(), "Reported by the server") && said == nil {
+				said = t
 			}
 		}
 		if leads == nil || warn == nil || said == nil {
-			t.Fatalf("missing: leads %v, warning %v, serverInfo %v", leads, warn, said)
+			t.Errorf("missing: leads %v, warning %v, serverInfo %v", leads, warn, said)
+			return
 		}
 		inView("where the link leads", leads)
 		inView("the link's warning", warn)
 		d := fyne.CurrentApp().Driver()
 		if d.AbsolutePositionForObject(said).Y < d.AbsolutePositionForObject(warn).Y {
 			t.Error("the server's words come before the link's warning")
+		}
+	})
+}
+
+// TestWindowSize sizes windows whose content is fixed parts and wrapped
+// text (a height that grows as the width shrinks).
+func TestWindowSize(t *testing.T) {
+	raw, err := os.ReadFile("testdata/window_sizes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name        string
+		Work        screen.Area
+		Scale       float32
+		Width       float32
+		Fixed, Text float32 // the content's height: Fixed + Text/width
+		Want        [2]float32
+	}
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			s := screen.Screen{Work: c.Work, Scale: c.Scale}
+			var laidOut fyne.Size
+			got := windowSize(s, c.Width, func(w, h float32) float32 {
+				laidOut = fyne.NewSize(w, h)
+				return c.Fixed + c.Text/w
+			})
+			if math.Abs(float64(got.Width-c.Want[0])) > 0.01 || math.Abs(float64(got.Height-c.Want[1])) > 0.01 {
+				t.Errorf("windowSize = %v, want %v", got, c.Want)
+			}
+			if room := s.Size(); got.Width > room.Width || got.Height > room.Height {
+				t.Errorf("%v is larger than the work area's %v", got, room)
+			}
+			if laidOut.Width != got.Width {
+				t.Errorf("measured at width %v, opened at %v", laidOut.Width, got.Width)
+			}
+		})
+	}
+}
+
+// TestRequestWindowFitsItsContent opens real forms on screens of known
+// work areas: a small form gets a small window showing all of it, a long
+// one the work area's height, and the buttons are in view on every one.
+func TestRequestWindowFitsItsContent(t *testing.T) {
+	under := screen.Area{Y: 32, Width: 1440, Height: 868} // 1440×900 less a panel
+	read := func(name string) json.RawMessage {
+		raw, err := os.ReadFile("testdata/forms/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw
+	}
+	for _, c := range []struct {
+		name    string
+		schema  json.RawMessage
+		scale   float32
+		all     bool // everything shows without scrolling
+		fillsUp bool // the window is as tall as the work area
+	}{
+		{"one checkbox", read("confirm.json"), 1, true, false},
+		{"five fields", read("five.json"), 1, true, false},
+		{"every kind of field", assets.DemoForm, 1, false, true},
+		{"five fields at scale 2", read("five.json"), 2, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := start(t, `{"mcpServers":{}}`)
+			// The test driver draws at scale 1 only: a screen at scale
+			// 2 is one of half the size.
+			s := screen.Screen{Work: screen.Area{Y: under.Y, Width: int(float32(under.Width) / c.scale), Height: int(float32(under.Height) / c.scale)}, Scale: 1}
+			h.ui(func() { h.d.opts.Screen = func() (screen.Screen, bool) { return s, true } })
+			h.ask(context.Background(), servers.Identity{Name: "demo", Target: "elicitdesk demo-server"},
+				servers.Params{Message: "Deploy to production now?", Mode: servers.ModeForm, Schema: c.schema})
+			r := h.request(0)
+			h.ui(func() {
+				fw := r.win.(*formWindow)
+				size, room := fw.w.Canvas().Size(), s.Size()
+				if size.Width > room.Width || size.Height > room.Height {
+					t.Errorf("window %v, larger than the work area's %v", size, room)
+				}
+				full := fw.view.FullHeight()
+				if c.all && size.Height < full {
+					t.Errorf("window %v tall, its content needs %v", size.Height, full)
+				}
+				if !c.all && size.Height < room.Height {
+					t.Errorf("window %v tall, while its content (%v) would fill the work area (%v)", size.Height, full, room.Height)
+				}
+				if got := size.Height == room.Height; got != c.fillsUp {
+					t.Errorf("window %v tall in a work area of %v", size.Height, room.Height)
+				}
+				accept := button(t, content(r), "Accept")
+				p := fyne.CurrentApp().Driver().AbsolutePositionForObject(accept)
+				if p.Y+accept.Size().Height > size.Height || p.X+accept.Size().Width > size.Width {
+					t.Errorf("Accept at %v, outside the window %v", p, size)
+				}
+			})
+		})
+	}
+}
+
+// TestQuestionIsTheLargestText checks that nothing in a form's window is
+// drawn larger than the question, the review's heading included.
+func TestQuestionIsTheLargestText(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.askForm(context.Background(), "demo", "Deploy to production now?")
+	r := h.request(0)
+	h.ui(func() {
+		var question float32
+		var largest *canvas.Text
+		for _, o := range test.LaidOutObjects(content(r)) {
+			if x, ok := o.(*canvas.Text); ok && x.Visible() {
+				if x.Text == "Deploy to production now?" {
+					question = x.TextSize
+				}
+				if largest == nil || x.TextSize > largest.TextSize {
+					largest = x
+				}
+			}
+		}
+		if question == 0 || largest.TextSize > question {
+			t.Errorf("the question is drawn at %v, %q at %v", question, largest.Text, largest.TextSize)
+		}
+	})
+}
+
+// TestShortLinkRequestShowsWhole opens a URL request with a short message:
+// what the server wrote shows without scrolling.
+func TestShortLinkRequestShowsWhole(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.ask(context.Background(), servers.Identity{Name: "shop", Target: "https://shop.example/mcp"},
+		servers.Params{Message: "Sign in to continue.", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://shop.example/login"})
+	r := h.request(0)
+	h.ui(func() {
+		var said *wheel.Scroll
+		for _, o := range test.LaidOutObjects(content(r)) {
+			if s, ok := o.(*wheel.Scroll); ok {
+				said = s
+			}
+		}
+		if said == nil {
+			t.Error("no scroll for what the server wrote")
+			return
+		}
+		if got, room := said.Content.Size().Height, said.Size().Height; got > room {
+			t.Errorf("what the server wrote is %v tall in a view of %v", got, room)
 		}
 	})
 }

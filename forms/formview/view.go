@@ -18,6 +18,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/wheel"
 )
 
 // secretWarning is shown beside fields that look like credentials.
@@ -42,6 +43,11 @@ type View struct {
 	win     fyne.Window // where Install put the view; nil when embedded
 	asking  dialog.Dialog
 	content fyne.CanvasObject
+
+	// What FullHeight measures.
+	fields   *wheel.Scroll // nil without fields
+	reviewed *container.Scroll
+	split    *container.Split
 }
 
 // row is one field on screen.
@@ -138,11 +144,12 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	bottom := container.NewVBox(v.summary, v.bar)
 	var body fyne.CanvasObject = widget.NewLabel("No fields: " + accept.Text + " sends an empty answer.")
 	if len(v.rows) > 0 {
-		v.card = widget.NewCard("Review", "", container.NewVScroll(v.review))
-		fields := container.NewPadded(container.NewVBox(boxes...))
-		split := container.NewHSplit(container.NewVScroll(fields), v.card)
-		split.Offset = 0.62
-		body = split
+		v.reviewed = container.NewVScroll(v.review)
+		v.card = widget.NewCard("Review", "", v.reviewed)
+		v.fields = wheel.NewVScroll(container.NewPadded(container.NewVBox(boxes...)))
+		v.split = container.NewHSplit(v.fields, v.card)
+		v.split.Offset = 0.62
+		body = v.split
 	}
 	v.content = container.NewBorder(top, bottom, nil, nil, body)
 	// The first look set directly: Set* calls would build every renderer
@@ -160,6 +167,19 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 // CreateRenderer implements fyne.Widget.
 func (v *View) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(v.content)
+}
+
+// FullHeight is the height the view needs, at its current width, to show
+// every field without scrolling: a window sizes itself to it.
+func (v *View) FullHeight() float32 {
+	if v.fields == nil {
+		return v.MinSize().Height
+	}
+	unscrolled := func(o fyne.CanvasObject, s *container.Scroll) float32 {
+		return o.MinSize().Height - s.MinSize().Height + s.Content.MinSize().Height
+	}
+	split := max(unscrolled(v.fields, &v.fields.Scroll), unscrolled(v.card, v.reviewed))
+	return v.MinSize().Height + max(0, split-v.split.MinSize().Height)
 }
 
 // fieldBox lays out one field: its label, its control (outlined when

@@ -156,7 +156,9 @@ func TestBridgeTypeScriptHost(t *testing.T) {
 		}
 	}
 
-	w := d.window(" asks")
+	// The request window, "node: message — Elicit Desk": the bridge names
+	// the server after its command.
+	w := d.window("^node(: | asks)")
 	d.keys(w, "Ada Lovelace", "Return") // the name is the first field, and the only required one
 	got := everythingReceived(t, []byte(h.next(time.Minute)))
 	if got.Action != "accept" || got.Content["name"] != "Ada Lovelace" {

@@ -22,6 +22,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
@@ -64,6 +65,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Log:         log,
 		Exe:         bridgeExe,
 		Hosts:       hosts.Known(hosts.Here()),
+		Screen:      func() (screen.Screen, bool) { return screen.Find(a) },
 	})
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server

@@ -45,7 +45,7 @@ func BenchmarkRequestToWindow(b *testing.B) {
 			if err := call.Start(); err != nil {
 				b.Fatal(err)
 			}
-			w := d.window("demo asks")
+			w := d.window("^demo: ")
 			for len(d.logged("request shown", "after")) == before {
 				time.Sleep(5 * time.Millisecond)
 			}
@@ -53,7 +53,7 @@ func BenchmarkRequestToWindow(b *testing.B) {
 			if err := call.Wait(); err != nil {
 				b.Fatal(err)
 			}
-			for len(d.windows("demo asks")) > 0 {
+			for len(d.windows("^demo: ")) > 0 {
 				time.Sleep(5 * time.Millisecond)
 			}
 		}

@@ -21,7 +21,7 @@ func TestDesktopEscapeUnderWindowManager(t *testing.T) {
 	var seen []string
 	for i := range n {
 		c, out := d.call("ask_confirm")
-		id := d.window("demo asks", seen...)
+		id := d.window("^demo: ", seen...)
 		seen = append(seen, id)
 		d.keys(id, "", "Escape")
 		if err := c.Wait(); err != nil {
@@ -36,7 +36,7 @@ func TestDesktopEscapeUnderWindowManager(t *testing.T) {
 
 	// Still answering: a further request gets a window.
 	c, out := d.call("ask_confirm")
-	id := d.window("demo asks", seen...)
+	id := d.window("^demo: ", seen...)
 	d.keys(id, "", "Escape")
 	if err := c.Wait(); err != nil {
 		t.Fatalf("further call: %v\n%s", err, out)

@@ -231,9 +231,9 @@ func TestDesktopEndToEnd(t *testing.T) {
 			t.Logf("call printed:\n%s%s", &out, &callErr)
 		}
 	})
-	first := d.window("demo asks")
+	first := d.window("^demo: ")
 	d.keys(first, "Ada Lovelace", "Return")
-	second := d.window("demo asks", first)
+	second := d.window("^demo: ", first)
 	d.keys(second, "", "Escape")
 	if err := call.Wait(); err != nil {
 		t.Fatalf("call: %v\n%s", err, callErr.String())

@@ -1,0 +1,36 @@
+package app
+
+import (
+	"github.com/elicitdesk/elicitdesk/internal/trust"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// Lengths of a request window's title, in characters: task switchers show
+// about 60 before they cut.
+const (
+	titleServer  = 24 // the configured server name
+	titleMessage = 40 // the first words of the message
+)
+
+// title names a request's window after the server that asks and the first
+// words of what it asks, cut at a word, so that two windows tell apart in
+// the task switcher: "demo: Deploy to production now? — Elicit Desk". A
+// request without a message names the link it asks to open, or just the
+// server.
+func title(e *servers.Elicitation) string {
+	server, cut := untrusted.Fold(untrusted.Text(e.Server.Name).Line(), titleServer-1) // a whole line: no line of a name hides another
+	if cut {
+		server += "…"
+	}
+	what := e.Message.Headline(titleMessage)
+	if what == "" && e.Mode == servers.ModeURL {
+		if host := trust.InspectLink(e.URL).Host; host != "" {
+			what = "open " + untrusted.Text(host).Headline(titleMessage)
+		}
+	}
+	if what == "" {
+		return server + " asks — Elicit Desk"
+	}
+	return server + ": " + what + " — Elicit Desk"
+}
