@@ -118,6 +118,19 @@ func (e deskEndpoint) CallTool(ctx context.Context, call endpoint.ToolCall) (jso
 	return json.Marshal(res)
 }
 
+// Servers tells `elicitdesk servers` where each connection stands.
+func (e deskEndpoint) Servers(context.Context) ([]endpoint.ServerStatus, error) {
+	var list []endpoint.ServerStatus
+	for _, s := range e.d.Servers() {
+		st := endpoint.ServerStatus{Name: s.Name, State: string(s.State), Since: s.Since}
+		if s.Err != nil {
+			st.Error = s.Err.Error()
+		}
+		list = append(list, st)
+	}
+	return list, nil
+}
+
 // Elicit asks a bridged server's elicitation in the app's windows. A
 // refusal goes back as the *wire.RPCError's code, message and data, so the
 // bridge can send it to the server whole.
