@@ -28,12 +28,14 @@ import (
 // runApp starts the desktop app: the tray, a window per request, the
 // connections of servers.json. A second start brings the first forward.
 func runApp(args []string, stdout, stderr terminal) int {
-	fs := stderr.FlagSet("elicitdesk")
+	fs := stderr.FlagSet(appCommand)
 	config := configFlag(fs)
 	verbose := fs.Bool("v", false, "log every request and connection step")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		stderr.Linef("usage: elicitdesk [-config FILE] [-v]")
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() != 0 {
+		return misuse(fs, stderr)
 	}
 	level := slog.LevelInfo
 	if *verbose {

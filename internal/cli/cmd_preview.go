@@ -20,10 +20,12 @@ const appID = "io.github.elicitdesk"
 // as an ElicitResult. Without a file it shows the built-in demo form.
 func runPreview(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("preview")
-	message := fs.String("message", "Please fill in this form.", "the message shown above the form")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 1 {
-		stderr.Linef("usage: elicitdesk preview [-message TEXT] [SCHEMA.json]")
-		return 2
+	message := fs.String("message", "Please fill in this form.", "the `text` shown above the form")
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() > 1 {
+		return misuse(fs, stderr)
 	}
 	raw := assets.DemoForm
 	if fs.NArg() == 1 {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -242,6 +243,11 @@ func TestDesktopEndToEnd(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the tool result lacks %s:\n%s", want, out.String())
 		}
+	}
+
+	// The demo server answered, so the app says it is ready.
+	if list, err := d.run(d.bin, "servers"); err != nil || !regexp.MustCompile(`(?m)^demo +stdio +ready since `).MatchString(list) {
+		t.Errorf("servers with the app running: %v\n%s", err, list)
 	}
 
 	hist, err := d.run(d.bin, "history", "-json")
