@@ -65,6 +65,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Exe:         bridgeExe,
 		Hosts:       hosts.Known(hosts.Here()),
 	})
+	setWindowClass(a, appID, appCommand) // the desktop entry's StartupWMClass
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server
 	if err == nil {

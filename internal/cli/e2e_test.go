@@ -218,7 +218,11 @@ func (d *desktop) keys(id, text string, keys ...string) {
 // history say what they answered.
 func TestDesktopEndToEnd(t *testing.T) {
 	d := startDesktop(t, "")
-	d.window("Servers") // no tray host here: the Servers window shows instead
+	servers := d.window("Servers") // no tray host here: the Servers window shows instead
+	// The desktop entry's StartupWMClass finds the app's windows.
+	if ids, err := d.run("xdotool", "search", "--class", appID); err != nil || !contains(strings.Fields(ids), servers) {
+		t.Errorf("the Servers window %s is not of the class %s: %q %v", servers, appID, ids, err)
+	}
 
 	call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_twice", "-answer", "desk")
 	call.Env = d.env
