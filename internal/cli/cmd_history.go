@@ -70,7 +70,9 @@ func runHistory(args []string, stdout, stderr terminal) int {
 		}
 	}
 	if len(recorded) == 0 {
-		if !*asJSON {
+		if *asJSON {
+			stderr.Linef(noHistory) // standard output stays JSON Lines: none
+		} else {
 			stdout.Linef(noHistory)
 		}
 		return 0
