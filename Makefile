@@ -74,7 +74,8 @@ APP_ID     := io.github.elicitdesk
 PREFIX     ?= $(HOME)/.local
 DESTDIR    ?=
 ICON_SIZES := 16 24 32 48 64 128 256
-ICONS      := $(foreach s,$(ICON_SIZES),share/icons/hicolor/$(s)x$(s)/apps/$(APP_ID).png)
+icon        = share/icons/hicolor/$(1)x$(1)/apps/$(APP_ID).png
+ICONS      := $(foreach s,$(ICON_SIZES),$(call icon,$(s)))
 INSTALLED  := bin/$(BIN) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS)
 ROOT       := $(DESTDIR)$(PREFIX)
 
@@ -84,7 +85,7 @@ install: deps build
 	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/$(BIN)|' assets/linux/$(APP_ID).desktop >$(ROOT)/share/applications/$(APP_ID).desktop
 	chmod 644 $(ROOT)/share/applications/$(APP_ID).desktop
 	install -m644 assets/linux/$(APP_ID).metainfo.xml $(ROOT)/share/metainfo/
-	$(GO) run ./assets/icongen -src assets/icon.png $(foreach i,$(ICONS),$(lastword $(subst x, ,$(word 4,$(subst /, ,$(i))))):$(ROOT)/$(i))
+	$(GO) run ./assets/icongen -src assets/icon.png $(foreach s,$(ICON_SIZES),$(s):$(ROOT)/$(call icon,$(s)))
 	@$(refresh-menus)
 
 uninstall:

@@ -60,12 +60,12 @@ func runApp(args []string, stdout, stderr terminal) int {
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
 		Demo:        demo,
-		Autostart:   autostart.Entry{ID: appID, Name: "Elicit Desk", Exec: []string{exe}},
+		Autostart:   autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}},
 		Log:         log,
 		Exe:         bridgeExe,
 		Hosts:       hosts.Known(hosts.Here()),
 	})
-	setWindowClass(a, appID, appCommand) // the desktop entry's StartupWMClass
+	setWindowClass(a, appName, appCommand) // the desktop entry's StartupWMClass
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server
 	if err == nil {

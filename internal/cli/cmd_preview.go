@@ -13,8 +13,13 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
-// appID is the application's reverse-DNS identity (FyneApp.toml agrees).
-const appID = "io.github.elicitdesk"
+// appID is the application's reverse-DNS identity, and appName what the
+// desktop calls it: its menu entry, and the X11 window class that the
+// entry's StartupWMClass names (FyneApp.toml and assets/linux agree).
+const (
+	appID   = "io.github.elicitdesk"
+	appName = "Elicit Desk"
+)
 
 // runPreview opens a schema as a form window and prints the person's answer
 // as an ElicitResult. Without a file it shows the built-in demo form.

@@ -220,8 +220,8 @@ func TestDesktopEndToEnd(t *testing.T) {
 	d := startDesktop(t, "")
 	servers := d.window("Servers") // no tray host here: the Servers window shows instead
 	// The desktop entry's StartupWMClass finds the app's windows.
-	if ids, err := d.run("xdotool", "search", "--class", appID); err != nil || !contains(strings.Fields(ids), servers) {
-		t.Errorf("the Servers window %s is not of the class %s: %q %v", servers, appID, ids, err)
+	if ids, err := d.run("xdotool", "search", "--class", "^"+appName+"$"); err != nil || !contains(strings.Fields(ids), servers) {
+		t.Errorf("the Servers window %s is not of the class %s: %q %v", servers, appName, ids, err)
 	}
 
 	call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_twice", "-answer", "desk")

@@ -9,7 +9,8 @@ import (
 // WM_CLASS class and instance: without them GLFW takes each window's
 // first title ("Servers — Elicit Desk"), which no desktop entry's
 // StartupWMClass can match, so docks and launchers would not group the
-// windows under Elicit Desk's icon. Fyne neither sets these hints nor
+// windows under Elicit Desk's icon. The class is the app's name, which is
+// what `fyne package` writes as StartupWMClass too. Fyne neither sets these hints nor
 // resets GLFW's hints, so setting them once before any window is shown
 // holds for all. GLFW takes hints only once initialised, which Fyne does
 // when the first window is made: a window is made for that, never shown.
