@@ -70,7 +70,7 @@ func commands() []command {
 		{"history", []string{"[-json] [-search TEXT] [-server NAME] [-outcome OUTCOME] [-limit N] [-db FILE]"},
 			"Print the request history, newest first.", both(runHistory)},
 		{"version", nil,
-			"Print the version of this build.", both(runVersion)},
+			"Print the version of this build (--version does too).", both(runVersion)},
 		{"help", []string{"[COMMAND]"},
 			"Print this help, or a command's with all its flags.", runHelp},
 	}
