@@ -9,9 +9,15 @@ PKGS  := ./...
 # headers of GLFW; tests add a virtual X server and screenshot tools.
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
-TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool dbus-x11 openbox
+TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool dbus-x11 openbox \
+              desktop-file-utils appstream
 
-.PHONY: run build test bench fuzz deps test-deps peers clean
+.PHONY: run build test bench fuzz deps test-deps peers clean install uninstall install-check package
+
+# The release, as FyneApp.toml says: `elicitdesk --version`, the .deb and the
+# fyne package archive all take it from there.
+VERSION := $(shell sed -n 's/^ *Version *= *"\(.*\)"/\1/p' FyneApp.toml)
+LDFLAGS := -X=github.com/elicitdesk/elicitdesk/internal/cli.version=$(VERSION)
 
 run: deps build
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
@@ -19,7 +25,7 @@ run: deps build
 	./$(BIN)
 
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
 
 # The end-to-end tests and benchmarks run the built app on a virtual display.
 APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
@@ -28,7 +34,7 @@ APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
 # installed by hand.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-test: test-deps peers build
+test: test-deps peers build install-check
 	$(GO) vet $(PKGS)
 	$(GO) run $(STATICCHECK) $(PKGS)
 	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -timeout 20m $(PKGS)
@@ -61,11 +67,76 @@ fuzz: deps
 deps:
 	@$(call install,$(BUILD_DEPS))
 
+# make install puts Elicit Desk in this user's application menu, no root
+# needed: the binary in ~/.local/bin, a desktop entry, hicolor icons and
+# AppStream metadata under ~/.local/share. PREFIX=/usr DESTDIR=DIR stages a
+# system install in DIR, which make package packs.
+APP_ID     := io.github.elicitdesk
+PREFIX     ?= $(HOME)/.local
+DESTDIR    ?=
+ICON_SIZES := 16 24 32 48 64 128 256
+icon        = share/icons/hicolor/$(1)x$(1)/apps/$(APP_ID).png
+ICONS      := $(foreach s,$(ICON_SIZES),$(call icon,$(s)))
+INSTALLED  := bin/$(BIN) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS)
+ROOT       := $(DESTDIR)$(PREFIX)
+
+install: deps build
+	install -Dm755 $(BIN) $(ROOT)/bin/$(BIN)
+	install -d $(ROOT)/share/applications $(ROOT)/share/metainfo
+	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/$(BIN)|' assets/linux/$(APP_ID).desktop >$(ROOT)/share/applications/$(APP_ID).desktop
+	chmod 644 $(ROOT)/share/applications/$(APP_ID).desktop
+	install -m644 assets/linux/$(APP_ID).metainfo.xml $(ROOT)/share/metainfo/
+	$(GO) run ./assets/icongen -src assets/icon.png $(foreach s,$(ICON_SIZES),$(s):$(ROOT)/$(call icon,$(s)))
+	@$(refresh-menus)
+
+uninstall:
+	rm -f $(addprefix $(ROOT)/,$(INSTALLED))
+	-@for s in $(ICON_SIZES); do rmdir $(ROOT)/share/icons/hicolor/$${s}x$${s}/apps $(ROOT)/share/icons/hicolor/$${s}x$${s} 2>/dev/null; done; true
+	@$(refresh-menus)
+
+# refresh-menus tells a real install's desktop about the change; a staged
+# one (DESTDIR) leaves that to the package's triggers. An icon cache is
+# only refreshed where the theme has one, as it would otherwise go stale.
+define refresh-menus
+	if [ -z "$(DESTDIR)" ]; then \
+		command -v update-desktop-database >/dev/null && update-desktop-database -q $(ROOT)/share/applications; \
+		command -v gtk-update-icon-cache >/dev/null && [ -f $(ROOT)/share/icons/hicolor/index.theme ] && \
+			gtk-update-icon-cache -q $(ROOT)/share/icons/hicolor; \
+	fi; true
+endef
+
+# install-check installs into a temporary root, validates the desktop entry
+# and the AppStream metadata there, and uninstalls: no file may be left.
+install-check: test-deps
+	@root=$$(mktemp -d) && trap 'rm -rf "$$root"' EXIT && \
+	$(MAKE) --no-print-directory install DESTDIR=$$root PREFIX=/usr >/dev/null && \
+	desktop-file-validate $$root/usr/share/applications/$(APP_ID).desktop && \
+	appstreamcli validate --no-net --no-color $$root/usr/share/metainfo/$(APP_ID).metainfo.xml >/dev/null && \
+	for f in $(INSTALLED); do [ -s $$root/usr/$$f ] || { echo "make install did not install $$f"; exit 1; }; done && \
+	$(MAKE) --no-print-directory uninstall DESTDIR=$$root PREFIX=/usr >/dev/null && \
+	left=$$(find $$root -type f) && [ -z "$$left" ] || { echo "make uninstall left: $$left"; exit 1; }; \
+	echo "install-check: make install and make uninstall are clean"
+
+# make package builds dist/elicitdesk_VERSION_ARCH.deb with nfpm and the
+# fyne package archive (dist/Elicit Desk.tar.xz), both through `go run`
+# at pinned versions.
+NFPM := github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.0
+FYNE := fyne.io/tools/cmd/fyne@v1.7.4
+
+package: deps build
+	rm -rf dist/root && mkdir -p dist
+	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/dist/root PREFIX=/usr
+	VERSION=$(VERSION) ARCH=$$($(GO) env GOARCH) \
+		$(GO) run $(NFPM) package -f assets/linux/nfpm.yaml -p deb -t dist/
+	GOFLAGS="$(GOFLAGS) -ldflags=$(LDFLAGS)" $(GO) run $(FYNE) package -os linux -release
+	mv "Elicit Desk.tar.xz" dist/
+	rm -rf dist/root
+
 test-deps:
 	@$(call install,$(TEST_DEPS))
 
 clean:
-	rm -f $(BIN)
+	rm -rf $(BIN) dist
 
 # install $(1): the Debian packages that are missing, through apt-get (with
 # sudo when not root); elsewhere, say exactly what to install.

@@ -31,3 +31,7 @@ func (d *Desk) CallTool(ctx context.Context, server, tool string, args map[strin
 	}
 	return res, err
 }
+
+// Servers returns where each configured server's connection stands, in
+// name order, for `elicitdesk servers`.
+func (d *Desk) Servers() []servers.Status { return d.manager.Statuses() }

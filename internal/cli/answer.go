@@ -13,6 +13,17 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
+// The -answer modes; anything else names a FILE of field values.
+const (
+	answerDefaults = "defaults" // accept with the schema's defaults
+	answerDecline  = "decline"
+	answerCancel   = "cancel"
+	answerDesk     = "desk" // a person answers, in the running app's windows
+)
+
+// answerModes is how usage lines show the choice.
+const answerModes = answerDefaults + "|" + answerDecline + "|" + answerCancel + "|" + answerDesk + "|FILE"
+
 // scriptedAnswer answers an elicitation the way -answer says: "defaults"
 // accepts with the schema's defaults, "decline" and "cancel" say so, and
 // anything else names a file holding a JSON object of field values laid over
@@ -20,9 +31,9 @@ import (
 // lets a script answer late. Content is validated before it is sent.
 func scriptedAnswer(answer string, e *servers.Elicitation) (forms.Result, error) {
 	switch answer {
-	case "decline":
+	case answerDecline:
 		return forms.Result{Action: forms.Decline}, nil
-	case "cancel":
+	case answerCancel:
 		return forms.Result{Action: forms.Cancel}, nil
 	}
 	if e.Mode == servers.ModeURL {
@@ -30,7 +41,7 @@ func scriptedAnswer(answer string, e *servers.Elicitation) (forms.Result, error)
 		return forms.Result{Action: forms.Accept}, nil
 	}
 	f := forms.NewForm(e.Form)
-	if answer != "defaults" {
+	if answer != answerDefaults {
 		if err := fillFromFile(f, answer); err != nil {
 			return forms.Result{}, err
 		}

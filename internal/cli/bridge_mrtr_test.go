@@ -30,6 +30,7 @@ func (p person) Front(context.Context) error { return nil }
 func (p person) CallTool(context.Context, endpoint.ToolCall) (json.RawMessage, error) {
 	return nil, fmt.Errorf("not the app")
 }
+func (p person) Servers(context.Context) ([]endpoint.ServerStatus, error) { return nil, nil }
 func (p person) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
 	p.asked <- q
 	return p.answer, nil

@@ -30,12 +30,14 @@ import (
 // runApp starts the desktop app: the tray, a window per request, the
 // connections of servers.json. A second start brings the first forward.
 func runApp(args []string, stdout, stderr terminal) int {
-	fs := stderr.FlagSet("elicitdesk")
+	fs := stderr.FlagSet(appCommand)
 	config := configFlag(fs)
 	verbose := fs.Bool("v", false, "log every request and connection step")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		stderr.Linef("usage: elicitdesk [-config FILE] [-v]")
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() != 0 {
+		return misuse(fs, stderr)
 	}
 	level := slog.LevelInfo
 	if *verbose {
@@ -61,12 +63,13 @@ func runApp(args []string, stdout, stderr terminal) int {
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
 		Demo:        demo,
-		Autostart:   autostart.Entry{ID: appID, Name: "Elicit Desk", Exec: []string{exe}},
+		Autostart:   autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}},
 		Log:         log,
 		Exe:         bridgeExe,
 		Hosts:       hosts.Known(hosts.Here()),
 		Screen:      func() (screen.Screen, bool) { return screen.Find(a) },
 	})
+	setWindowClass(a, appName, appCommand) // the desktop entry's StartupWMClass
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server
 	if err == nil {
@@ -120,6 +123,19 @@ func (e deskEndpoint) CallTool(ctx context.Context, call endpoint.ToolCall) (jso
 		return nil, err
 	}
 	return json.Marshal(res)
+}
+
+// Servers tells `elicitdesk servers` where each connection stands.
+func (e deskEndpoint) Servers(context.Context) ([]endpoint.ServerStatus, error) {
+	var list []endpoint.ServerStatus
+	for _, s := range e.d.Servers() {
+		st := endpoint.ServerStatus{Name: s.Name, State: string(s.State), Since: s.Since}
+		if s.Err != nil {
+			st.Error = s.Err.Error()
+		}
+		list = append(list, st)
+	}
+	return list, nil
 }
 
 // Elicit asks a bridged server's elicitation in the app's windows. A

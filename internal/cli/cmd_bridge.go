@@ -37,14 +37,16 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	name := fs.String("name", "", "the `name` the person knows the server by, such as its key in the host's config; windows show it first")
 	verbose := fs.Bool("v", false, "log each elicitation and connection step")
 	flags, command := splitCommand(args)
-	if err := fs.Parse(flags); err != nil || fs.NArg() != 0 {
-		stderr.Linef("usage: elicitdesk bridge [-name NAME] [-listen ADDR] [-v] (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
-		return 2
+	if code, done := parseFlags(fs, flags, terminal{stdout}, stderr); done {
+		return code
+	}
+	if fs.NArg() != 0 {
+		return misuse(fs, stderr)
 	}
 	cfg, err := t.resolve(command)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
-		return 2
+		return 1
 	}
 	if *name != "" {
 		cfg.Name = *name

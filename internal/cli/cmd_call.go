@@ -49,9 +49,11 @@ func runTools(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("tools")
 	t := addTargetFlags(fs)
 	flags, command := splitCommand(args)
-	if err := fs.Parse(flags); err != nil || fs.NArg() != 0 {
-		stderr.Linef("usage: elicitdesk tools (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
-		return 2
+	if code, done := parseFlags(fs, flags, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() != 0 {
+		return misuse(fs, stderr)
 	}
 	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
 	if err != nil {
@@ -76,13 +78,16 @@ func runTools(args []string, stdout, stderr terminal) int {
 func runCall(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("call")
 	t := addTargetFlags(fs)
-	tool := fs.String("tool", "", "the tool to call")
-	argsJSON := fs.String("args", "{}", "the tool's arguments as a JSON object")
-	answer := fs.String("answer", "defaults", "how to answer elicitations: defaults, decline, cancel, a FILE of field values, or desk (a person, in the running app's windows)")
+	tool := fs.String("tool", "", "the `name` of the tool to call (required)")
+	argsJSON := fs.String("args", "{}", "the tool's arguments as a `JSON` object")
+	answer := fs.String("answer", answerDefaults, "how to answer elicitations: "+answerDefaults+" (accept the schema's defaults), "+
+		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults")
 	flags, command := splitCommand(args)
-	if err := fs.Parse(flags); err != nil || fs.NArg() != 0 || *tool == "" {
-		stderr.Linef("usage: elicitdesk call -tool NAME [-args JSON] [-answer defaults|decline|cancel|FILE|desk] (-server NAME | -url URL [-sse] | -- COMMAND ARGS...)")
-		return 2
+	if code, done := parseFlags(fs, flags, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() != 0 || *tool == "" {
+		return misuse(fs, stderr)
 	}
 	var toolArgs map[string]any
 	if err := json.Unmarshal([]byte(*argsJSON), &toolArgs); err != nil {
@@ -162,15 +167,20 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// answerDesk hands the call to the running app, whose windows ask a person.
-const answerDesk = "desk"
-
 // callThroughDesk asks the running app to call the tool on its connection
 // to the -server entry, and prints the result. Ctrl-C abandons the call.
 func callThroughDesk(t *target, command []string, tool string, args map[string]any, stdout, stderr terminal) int {
 	if t.server == "" || t.url != "" || len(command) > 0 {
 		stderr.Linef("elicitdesk call: -answer desk needs -server NAME: the app calls its own connection")
 		return 2
+	}
+	cfg, _, err := readConfig(*t.config)
+	if err == nil {
+		_, err = findServer(cfg, t.server)
+	}
+	if err != nil {
+		stderr.Linef("elicitdesk call: %s", err)
+		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
@@ -188,11 +198,7 @@ func callThroughDesk(t *target, command []string, tool string, args map[string]a
 
 // callDesk has the running app make call.
 func callDesk(ctx context.Context, call endpoint.ToolCall) (json.RawMessage, error) {
-	path, err := endpoint.DefaultPath()
-	if err != nil {
-		return nil, err
-	}
-	c, err := endpoint.Dial(ctx, path)
+	c, err := endpoint.Dial(ctx, endpoint.AppPath())
 	if err != nil {
 		return nil, err
 	}

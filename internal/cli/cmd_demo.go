@@ -11,7 +11,14 @@ import (
 
 // runDemoServer serves the built-in demo MCP server over stdio until its
 // client closes stdin or a signal stops it.
-func runDemoServer(stdin io.Reader, stdout, stderr io.Writer) int {
+func runDemoServer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := terminal{stderr}.FlagSet("demo-server")
+	if code, done := parseFlags(fs, args, terminal{stdout}, terminal{stderr}); done {
+		return code
+	}
+	if fs.NArg() != 0 {
+		return misuse(fs, terminal{stderr})
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := demo.Serve(ctx, stdin, stdout); err != nil && ctx.Err() == nil {

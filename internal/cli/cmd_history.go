@@ -6,45 +6,79 @@ import (
 	"errors"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/adrg/xdg"
 
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
-const historyUsage = "usage: elicitdesk history [-json] [-search TEXT] [-server NAME] [-outcome OUTCOME] [-limit N] [-db FILE]"
+// noHistory is what `history` says when nothing was ever recorded.
+const noHistory = "No requests recorded yet."
 
 // runHistory prints the request history, newest first: a table, or JSON
-// Lines with -json. It only reads: a missing history prints nothing and is
-// not created, and a locked or damaged one is reported and left as it is
-// (the app moves a damaged one aside when it starts).
+// Lines with -json. It only reads: a missing history is not created, and
+// a locked or damaged one is reported and left as it is (the app moves a
+// damaged one aside when it starts). A -server name that is neither
+// configured nor in the history is an error, not an empty list.
 func runHistory(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("history")
 	path := fs.String("db", history.DefaultPath(xdg.DataHome), "the history database `file`")
+	cfgPath := configFlag(fs)
 	asJSON := fs.Bool("json", false, "print JSON Lines, one entry a line")
 	search := fs.String("search", "", "only entries holding all these `words`")
-	server := fs.String("server", "", "only entries of the server `name`d in servers.json")
-	outcome := fs.String("outcome", "", "only entries with this `outcome`: accepted, declined, cancelled, stale, rate-limited, error or no-window")
+	server := fs.String("server", "", "only entries of the server with this `name`")
+	outcome := fs.String("outcome", "", "only entries with this `outcome`: "+outcomeList())
 	limit := fs.Int("limit", 0, "print at most `N` entries; 0 prints all")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 || *limit < 0 {
-		stderr.Linef(historyUsage)
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() != 0 || *limit < 0 {
+		return misuse(fs, stderr)
 	}
 	if *outcome != "" && !slices.Contains(history.Outcomes(), history.Outcome(*outcome)) {
-		stderr.Linef("elicitdesk history: unknown outcome %q\n"+historyUsage, *outcome)
+		stderr.Linef("elicitdesk history: unknown outcome %q; the outcomes are %s", *outcome, outcomeList())
 		return 2
 	}
-	if _, err := os.Stat(*path); errors.Is(err, os.ErrNotExist) {
+	var s *history.Store
+	if _, err := os.Stat(*path); !errors.Is(err, os.ErrNotExist) {
+		if s, err = history.OpenReadOnly(*path); err != nil {
+			stderr.Linef("elicitdesk history: %s", err)
+			return 2
+		}
+		defer s.Close()
+	}
+	ctx := context.Background()
+	var recorded []string // the server names in the history
+	if s != nil {
+		var err error
+		if recorded, err = s.Servers(ctx); err != nil {
+			stderr.Linef("elicitdesk history: %s: %s", *path, err)
+			return 2
+		}
+	}
+	if *server != "" && !slices.Contains(recorded, *server) {
+		cfg, _, err := readConfig(*cfgPath)
+		if err != nil {
+			stderr.Linef("elicitdesk history: %s", err)
+			return 2
+		}
+		if _, ok := cfg.Server(*server); !ok {
+			stderr.Linef("elicitdesk history: %s", unknownServer(*server,
+				serverNames{"configured", configuredNames(cfg)}, serverNames{"in the history", recorded}))
+			return 1
+		}
+	}
+	if len(recorded) == 0 {
+		if *asJSON {
+			stderr.Linef(noHistory) // standard output stays JSON Lines: none
+		} else {
+			stdout.Linef(noHistory)
+		}
 		return 0
 	}
-	s, err := history.OpenReadOnly(*path)
-	if err != nil {
-		stderr.Linef("elicitdesk history: %s", err)
-		return 2
-	}
-	defer s.Close()
-	ctx := context.Background()
 	q := history.Query{Text: *search, Server: *server, Outcome: history.Outcome(*outcome), Limit: *limit}
+	var err error
 	if *asJSON {
 		err = exportHistory(ctx, s, q, stdout)
 	} else {
@@ -57,11 +91,24 @@ func runHistory(args []string, stdout, stderr terminal) int {
 	return 0
 }
 
+// outcomeList names every outcome, for help and errors.
+func outcomeList() string {
+	names := make([]string, 0, len(history.Outcomes()))
+	for _, o := range history.Outcomes() {
+		names = append(names, string(o))
+	}
+	return strings.Join(names, ", ")
+}
+
 // printHistory prints the entries q selects as an aligned table.
 func printHistory(ctx context.Context, s *history.Store, q history.Query, out terminal) error {
 	entries, err := s.Search(ctx, q)
 	if err != nil {
 		return err
+	}
+	if len(entries) == 0 {
+		out.Linef("No entries match.")
+		return nil
 	}
 	table, flush := out.Table()
 	table.Linef("RECEIVED\tSERVER\tHOST\tMODE\tOUTCOME\tMESSAGE")
@@ -70,7 +117,7 @@ func printHistory(ctx context.Context, s *history.Store, q history.Query, out te
 		if host == "" {
 			host = "-"
 		}
-		table.Linef("%s\t%s\t%s\t%s\t%s\t%s", e.Received.Local().Format("2006-01-02 15:04:05"),
+		table.Linef("%s\t%s\t%s\t%s\t%s\t%s", e.Received.Local().Format(timeLayout),
 			e.Server.Name, host, e.Mode, e.Outcome, e.Headline(60))
 	}
 	return flush()

@@ -9,23 +9,28 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
-const hostsUsage = `usage: elicitdesk hosts [-json]
-       elicitdesk hosts route HOST [SERVER...]
-       elicitdesk hosts unroute HOST [SERVER...]`
-
 // runHosts lists the MCP hosts found on this desktop and their servers, or
 // routes a host's servers through the bridge and back. Host configs are
 // other programs' files: every name and command in them is untrusted.
 func runHosts(args []string, stdout, stderr terminal) int {
-	known := hosts.Known(hosts.Here())
-	if len(args) > 0 && (args[0] == "route" || args[0] == "unroute") {
-		return runRoute(known, args[0], args[1:], stdout, stderr)
-	}
 	fs := stderr.FlagSet("hosts")
 	asJSON := fs.Bool("json", false, "print the hosts as a JSON array")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		stderr.Linef(hostsUsage)
-		return 2
+	known := hosts.Known(hosts.Here())
+	if len(args) > 0 && (args[0] == "route" || args[0] == "unroute") {
+		switch {
+		case asksHelp(args[1:]):
+			stdout.Ours(helpText(fs))
+			return 0
+		case len(args) < 2 || strings.HasPrefix(args[1], "-"):
+			return misuse(fs, stderr)
+		}
+		return runRoute(known, args[0], args[1:], stdout, stderr)
+	}
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() != 0 {
+		return misuse(fs, stderr)
 	}
 	found := hosts.Find(known)
 	if *asJSON {
@@ -104,10 +109,6 @@ func hostsJSON(found []hosts.Found) []hostJSON {
 // runRoute routes (or unroutes) a host's servers and says what changed,
 // what it left alone and why, and that the host needs a restart.
 func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr terminal) int {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		stderr.Linef(hostsUsage)
-		return 2
-	}
 	h, ok := hosts.Lookup(known, args[0])
 	if !ok {
 		ids := make([]string, len(known))
@@ -115,7 +116,7 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 			ids[i] = k.ID
 		}
 		stderr.Linef("elicitdesk hosts %s: no host %q; the hosts are %s", verb, args[0], strings.Join(ids, ", "))
-		return 2
+		return 1
 	}
 	c, err := hosts.Read(h)
 	if os.IsNotExist(err) {

@@ -11,9 +11,11 @@ import (
 func runLint(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("lint")
 	asJSON := fs.Bool("json", false, "print the problems as a JSON array")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
-		stderr.Linef("usage: elicitdesk lint [-json] SCHEMA.json")
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return misuse(fs, stderr)
 	}
 	raw, err := readInput(fs.Arg(0), nil)
 	if err != nil {

@@ -14,17 +14,24 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
-// appID is the application's reverse-DNS identity (FyneApp.toml agrees).
-const appID = "io.github.elicitdesk"
+// appID is the application's reverse-DNS identity, and appName what the
+// desktop calls it: its menu entry, and the X11 window class that the
+// entry's StartupWMClass names (FyneApp.toml and assets/linux agree).
+const (
+	appID   = "io.github.elicitdesk"
+	appName = "Elicit Desk"
+)
 
 // runPreview opens a schema as a form window and prints the person's answer
 // as an ElicitResult. Without a file it shows the built-in demo form.
 func runPreview(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("preview")
-	message := fs.String("message", "Please fill in this form.", "the message shown above the form")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 1 {
-		stderr.Linef("usage: elicitdesk preview [-message TEXT] [SCHEMA.json]")
-		return 2
+	message := fs.String("message", "Please fill in this form.", "the `text` shown above the form")
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() > 1 {
+		return misuse(fs, stderr)
 	}
 	raw := assets.DemoForm
 	if fs.NArg() == 1 {

@@ -1,87 +1,151 @@
 package cli
 
 import (
-	"flag"
-	"os"
+	"context"
+	"errors"
+	"time"
 
-	"github.com/adrg/xdg"
-
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
-// configFlag adds -config, defaulting to servers.json under $XDG_CONFIG_HOME.
-func configFlag(fs *flag.FlagSet) *string {
-	return fs.String("config", config.Path(xdg.ConfigHome), "the servers.json `file`")
+// askWait bounds asking the running app for its servers' states: it
+// answers at once.
+const askWait = 10 * time.Second
+
+// States a server has in `elicitdesk servers` when the app does not say:
+// what its entry in servers.json allows.
+const (
+	stateConfigured = "configured" // usable; the app connects to it when it runs
+	stateInvalid    = "invalid"    // the entry cannot be used; error says why
+	stateDisabled   = "disabled"
+	statePending    = "pending" // the running app has not taken the entry in yet
+)
+
+// serverRow is one server as `elicitdesk servers` shows it; -json prints
+// these, and scripts rely on the shape.
+type serverRow struct {
+	Name      string           `json:"name"`
+	Transport config.Transport `json:"transport"`
+	Target    string           `json:"target"`
+	// State is the running app's (connecting, ready, failed, stopped,
+	// disabled), else one of the entry's: configured, invalid, disabled.
+	State    string     `json:"state"`
+	Since    *time.Time `json:"since,omitempty"` // when State began, while the app runs
+	Disabled bool       `json:"disabled,omitempty"`
+	Error    string     `json:"error,omitempty"`
+	Warnings []string   `json:"warnings,omitempty"`
 }
 
-// loadConfig opens the configuration, creating it with the demo server when missing.
-func loadConfig(path string) (*config.File, error) {
-	demo, err := demoEntry()
+// serverRows lists cfg's servers in file order, each with its state in
+// live, the running app's statuses; nil live means the app is not running.
+func serverRows(cfg *config.File, live []endpoint.ServerStatus) []serverRow {
+	rows := []serverRow{}
+	for _, s := range cfg.Servers {
+		r := serverRow{Name: s.Name, Transport: s.Transport, Target: s.Target(), Disabled: s.Disabled, Warnings: s.Warnings}
+		switch {
+		case s.Err != nil:
+			r.State, r.Error = stateInvalid, s.Err.Error()
+		case s.Disabled:
+			r.State = stateDisabled
+		default:
+			r.State = stateConfigured
+		}
+		if live != nil {
+			r.State = statePending
+			for _, st := range live {
+				if st.Name == s.Name {
+					r.State, r.Error, r.Since = st.State, st.Error, &st.Since
+					break
+				}
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// liveStatuses asks the running app where each server's connection
+// stands; an error wrapping endpoint.ErrNotRunning says no app runs.
+func liveStatuses() ([]endpoint.ServerStatus, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), askWait)
+	defer cancel()
+	c, err := endpoint.Dial(ctx, endpoint.AppPath())
 	if err != nil {
 		return nil, err
 	}
-	return config.Ensure(path, demo)
-}
-
-// demoEntry is the built-in demo server, run by this very binary, which a
-// first start puts in servers.json so there is something to connect to.
-func demoEntry() (config.Server, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return config.Server{}, err
+	defer c.Close()
+	list, err := c.Servers(ctx)
+	if list == nil && err == nil {
+		list = []endpoint.ServerStatus{} // running, with no server
 	}
-	return config.Server{Name: config.DemoName, Command: exe, Args: []string{"demo-server"}}, nil
+	return list, err
 }
 
-// runServers lists the configured servers. Names, targets and errors come
-// from a file other programs write too, so they are shown through
-// untrusted's views.
+// runServers lists the configured servers, with where each connection
+// stands while the app runs. It creates no file. Names, targets and errors
+// come from a file other programs write too, and from servers, so they are
+// shown through untrusted's views.
 func runServers(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("servers")
 	path := configFlag(fs)
-	asJSON := fs.Bool("json", false, "print the servers as a JSON array")
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		stderr.Linef("usage: elicitdesk servers [-json] [-config FILE]")
-		return 2
+	asJSON := fs.Bool("json", false, "print the servers as a JSON array, each with its state")
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
-	cfg, err := loadConfig(*path)
+	if fs.NArg() != 0 {
+		return misuse(fs, stderr)
+	}
+	cfg, exists, err := readConfig(*path)
 	if err != nil {
 		stderr.Linef("elicitdesk servers: %s", err)
 		return 2
 	}
+	live, liveErr := liveStatuses()
+	rows := serverRows(cfg, live)
+	notes := stdout // what a person reads beside the list; stderr beside JSON
 	if *asJSON {
-		type entry struct {
-			Name      string           `json:"name"`
-			Transport config.Transport `json:"transport"`
-			Target    string           `json:"target"`
-			Disabled  bool             `json:"disabled,omitempty"`
-			Error     string           `json:"error,omitempty"`
-			Warnings  []string         `json:"warnings,omitempty"`
-		}
-		list := []entry{}
-		for _, s := range cfg.Servers {
-			e := entry{Name: s.Name, Transport: s.Transport, Target: s.Target(), Disabled: s.Disabled, Warnings: s.Warnings}
-			if s.Err != nil {
-				e.Error = s.Err.Error()
-			}
-			list = append(list, e)
-		}
-		stdout.JSON(list)
-		return 0
+		stdout.JSON(rows)
+		notes = stderr
+	} else {
+		printServers(rows, stdout)
+	}
+	switch {
+	case !exists:
+		notes.Linef("%s does not exist yet: the app creates it with the demo server when it first starts.", cfg.Path)
+	case len(rows) == 0:
+		notes.Linef("No servers are configured in %s: add one in the app's Servers window, or edit the file.", cfg.Path)
+	default:
+		notes.Linef("Configured in %s.", cfg.Path)
+	}
+	switch {
+	case liveErr == nil:
+	case errors.Is(liveErr, endpoint.ErrNotRunning):
+		notes.Linef("Elicit Desk is not running: showing the configuration.")
+	default:
+		notes.Linef("Cannot ask Elicit Desk (%s): showing the configuration.", liveErr)
+	}
+	return 0
+}
+
+// printServers prints rows as a table, then each server's error.
+func printServers(rows []serverRow, stdout terminal) {
+	if len(rows) == 0 {
+		return
 	}
 	table, flush := stdout.Table()
 	table.Linef("NAME\tTRANSPORT\tSTATE\tTARGET")
-	for _, s := range cfg.Servers {
-		state := "enabled"
-		switch {
-		case s.Err != nil:
-			state = "error: " + s.Err.Error()
-		case s.Disabled:
-			state = "disabled"
+	for _, r := range rows {
+		state := r.State
+		if r.Since != nil && !r.Since.IsZero() {
+			state += " since " + r.Since.Local().Format(timeLayout)
 		}
-		table.Linef("%s\t%s\t%s\t%s", s.Name, s.Transport, state, s.Target())
+		table.Linef("%s\t%s\t%s\t%s", r.Name, r.Transport, state, r.Target)
 	}
 	flush()
-	stderr.Linef("(%s)", cfg.Path)
-	return 0
+	for _, r := range rows {
+		if r.Error != "" {
+			stdout.Linef("%s is %s: %s", r.Name, r.State, r.Error)
+		}
+	}
 }

@@ -73,7 +73,7 @@ func plainError(err error) error {
 
 // runLogin signs in to a remote server and keeps the tokens.
 func runLogin(args []string, stdout, stderr terminal) int {
-	return runSignIn("login", args, stderr, func(ctx context.Context, s *signin.Signer, cfg config.Server) error {
+	return runSignIn("login", args, stdout, stderr, func(ctx context.Context, s *signin.Signer, cfg config.Server) error {
 		if err := s.SignIn(ctx, cfg.URL, nil); err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func runLogin(args []string, stdout, stderr terminal) int {
 
 // runLogout forgets a remote server's tokens.
 func runLogout(args []string, stdout, stderr terminal) int {
-	return runSignIn("logout", args, stderr, func(_ context.Context, s *signin.Signer, cfg config.Server) error {
+	return runSignIn("logout", args, stdout, stderr, func(_ context.Context, s *signin.Signer, cfg config.Server) error {
 		if err := s.SignOut(cfg.URL); err != nil {
 			return err
 		}
@@ -95,12 +95,14 @@ func runLogout(args []string, stdout, stderr terminal) int {
 
 // runSignIn is what login and logout share: the target, a context Ctrl-C
 // and signInWait end, and the Signer.
-func runSignIn(name string, args []string, stderr terminal, do func(context.Context, *signin.Signer, config.Server) error) int {
+func runSignIn(name string, args []string, stdout, stderr terminal, do func(context.Context, *signin.Signer, config.Server) error) int {
 	fs := stderr.FlagSet(name)
 	t := addTargetFlags(fs)
-	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		stderr.Linef("usage: elicitdesk %s (-server NAME | -url URL [-sse])", name)
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() != 0 {
+		return misuse(fs, stderr)
 	}
 	cfg, err := t.resolve(nil)
 	if err == nil && cfg.Transport == config.TransportStdio {
@@ -108,7 +110,7 @@ func runSignIn(name string, args []string, stderr terminal, do func(context.Cont
 	}
 	if err != nil {
 		stderr.Linef("elicitdesk %s: %s", name, err)
-		return 2
+		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

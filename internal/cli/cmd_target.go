@@ -40,13 +40,13 @@ func (t *target) resolve(command []string) (config.Server, error) {
 	}
 	switch {
 	case t.server != "":
-		cfg, err := loadConfig(*t.config)
+		cfg, _, err := readConfig(*t.config)
 		if err != nil {
 			return config.Server{}, err
 		}
-		s, ok := cfg.Server(t.server)
-		if !ok {
-			return config.Server{}, fmt.Errorf("no server %q in %s", t.server, cfg.Path)
+		s, err := findServer(cfg, t.server)
+		if err != nil {
+			return config.Server{}, err
 		}
 		return s, s.Err
 	case t.url != "":

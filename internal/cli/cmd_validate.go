@@ -12,10 +12,12 @@ import (
 // Exit 0 when valid, 1 when invalid, 2 on a fatal schema or unreadable input.
 func runValidate(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("validate")
-	schemaPath := fs.String("schema", "", "the requestedSchema `file`")
-	if err := fs.Parse(args); err != nil || *schemaPath == "" || fs.NArg() != 1 {
-		stderr.Linef("usage: elicitdesk validate -schema SCHEMA.json CONTENT.json (- reads standard input)")
-		return 2
+	schemaPath := fs.String("schema", "", "the requestedSchema `file` (required; - reads standard input)")
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if *schemaPath == "" || fs.NArg() != 1 {
+		return misuse(fs, stderr)
 	}
 	raw, err := readInput(*schemaPath, stdin)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -217,7 +218,11 @@ func (d *desktop) keys(id, text string, keys ...string) {
 // history say what they answered.
 func TestDesktopEndToEnd(t *testing.T) {
 	d := startDesktop(t, "")
-	d.window("Servers") // no tray host here: the Servers window shows instead
+	servers := d.window("Servers") // no tray host here: the Servers window shows instead
+	// The desktop entry's StartupWMClass finds the app's windows.
+	if ids, err := d.run("xdotool", "search", "--class", "^"+appName+"$"); err != nil || !contains(strings.Fields(ids), servers) {
+		t.Errorf("the Servers window %s is not of the class %s: %q %v", servers, appName, ids, err)
+	}
 
 	call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_twice", "-answer", "desk")
 	call.Env = d.env
@@ -242,6 +247,11 @@ func TestDesktopEndToEnd(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the tool result lacks %s:\n%s", want, out.String())
 		}
+	}
+
+	// The demo server answered, so the app says it is ready.
+	if list, err := d.run(d.bin, "servers"); err != nil || !regexp.MustCompile(`(?m)^demo +stdio +ready since `).MatchString(list) {
+		t.Errorf("servers with the app running: %v\n%s", err, list)
 	}
 
 	hist, err := d.run(d.bin, "history", "-json")

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adrg/xdg"
+
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -21,11 +23,13 @@ import (
 // and returns the history path the app would use there.
 func historyHome(t *testing.T) string {
 	t.Helper()
+	t.Cleanup(xdg.Reload) // last, once the environment is back
 	dir := t.TempDir()
 	t.Setenv("HOME", dir)
 	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"} {
 		t.Setenv(v, filepath.Join(dir, v))
 	}
+	xdg.Reload()
 	return history.DefaultPath(filepath.Join(dir, "XDG_DATA_HOME"))
 }
 
@@ -74,6 +78,9 @@ func TestHistoryCommand(t *testing.T) {
 		{"server", []string{"-json", "-server", "auth"}, 0, []string{`"outcome":"stale"`}},
 		{"outcome", []string{"-json", "-outcome", "accepted"}, 0, []string{`"server":{"name":"deployer"`}},
 		{"limit", []string{"-json", "-limit", "1"}, 0, []string{`"message":"Pick`}},
+		{"nothing matches", []string{"-search", "nowhere"}, 0, []string{"No entries match."}},
+		{"server only configured", []string{"-server", "demo"}, 0, []string{"No entries match."}},
+		{"server nowhere", []string{"-server", "nosuch"}, 1, nil},
 		{"unknown outcome", []string{"-outcome", "maybe"}, 2, nil},
 		{"negative limit", []string{"-limit", "-1"}, 2, nil},
 		{"stray argument", []string{"extra"}, 2, nil},
@@ -105,7 +112,8 @@ func TestHistoryCommand(t *testing.T) {
 }
 
 // TestHistoryCommandBadFiles checks that a read never creates or changes a
-// history: missing prints nothing, damaged is exit 2 and stays as it was.
+// history: missing says nothing was recorded, damaged is exit 2 and stays
+// as it was.
 func TestHistoryCommandBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "none", "history.db")
@@ -115,12 +123,13 @@ func TestHistoryCommandBadFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		name string
-		path string
-		code int
+		name   string
+		path   string
+		code   int
+		stdout string
 	}{
-		{"missing", missing, 0},
-		{"damaged", damaged, 2},
+		{"missing", missing, 0, noHistory + "\n"},
+		{"damaged", damaged, 2, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,8 +137,8 @@ func TestHistoryCommandBadFiles(t *testing.T) {
 			if code := Run([]string{"history", "-db", tt.path}, nil, &stdout, &stderr); code != tt.code {
 				t.Fatalf("exit %d, want %d: %s", code, tt.code, stderr.String())
 			}
-			if stdout.Len() > 0 {
-				t.Errorf("printed %s", stdout.String())
+			if stdout.String() != tt.stdout {
+				t.Errorf("printed %q, want %q", stdout.String(), tt.stdout)
 			}
 		})
 	}

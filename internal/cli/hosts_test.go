@@ -66,7 +66,7 @@ func TestHostsCommands(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"hosts", "route", "nosuch"}, 2, `no host "nosuch"; the hosts are claude-desktop, claude-code`},
+		{[]string{"hosts", "route", "nosuch"}, 1, `no host "nosuch"; the hosts are claude-desktop, claude-code`},
 		{[]string{"hosts", "route", "zed"}, 1, "Zed has no config at"},
 		{[]string{"hosts", "route", "cursor", "nosuch"}, 1, `Cursor's config has no server "nosuch"; nothing was changed`},
 		{[]string{"hosts", "unroute", "cursor"}, 0, "files: not routed"},

@@ -106,6 +106,7 @@ func TestValidateOutputIsFieldMap(t *testing.T) {
 }
 
 func TestServersCommand(t *testing.T) {
+	noApp(t)
 	config := filepath.Join(t.TempDir(), "elicitdesk", "servers.json")
 	var stdout, stderr bytes.Buffer
 	if code := Run([]string{"servers", "-json", "-config", config}, nil, &stdout, &stderr); code != 0 {
@@ -118,7 +119,10 @@ func TestServersCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(list) != 1 || list[0].Name != "demo" || list[0].Transport != "stdio" || !strings.HasSuffix(list[0].Target, "demo-server") {
-		t.Fatalf("a new config should hold the demo server, got %+v", list)
+		t.Fatalf("a missing config should read as the demo server, got %+v", list)
+	}
+	if _, err := os.Stat(filepath.Dir(config)); !os.IsNotExist(err) {
+		t.Errorf("listing the servers created %s", filepath.Dir(config))
 	}
 }
 

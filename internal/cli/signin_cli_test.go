@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"os"
@@ -28,12 +27,6 @@ func signInEnv(t *testing.T, browser string) string {
 	t.Setenv(tokenFileEnv, file)
 	t.Setenv(signin.BrowserEnv, browser)
 	return file
-}
-
-func run(args ...string) (code int, stdout, stderr string) {
-	var out, errs bytes.Buffer
-	code = Run(args, nil, &out, &errs)
-	return code, out.String(), errs.String()
 }
 
 // TestLoginToolsLogout: login keeps the sign-in, tools uses it without

@@ -12,6 +12,9 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
+// timeLayout is how a moment is printed: local time to the second.
+const timeLayout = "2006-01-02 15:04:05"
+
 // terminal is where a command prints, standard output or standard error.
 // Commands print only through it, and it shows every argument through an
 // untrusted view, so that no text a server, a host or a stranger's file
@@ -46,6 +49,11 @@ func safe(a any) any {
 	return untrusted.Text(fmt.Sprint(a)).Line()
 }
 
+// Ours prints text that is the program's own, such as help, as it is.
+func (t terminal) Ours(text string) {
+	fmt.Fprint(t.w, text)
+}
+
 // Block prints text that may run over several lines, such as a message,
 // through untrusted's Block view, each line indented under the line before.
 func (t terminal) Block(text untrusted.Text) {
@@ -78,11 +86,13 @@ func (t terminal) JSONLines(lines []byte) {
 	fmt.Fprint(t.w, untrusted.JSON(lines))
 }
 
-// FlagSet is a command's flags, reporting their errors and usage to the
-// terminal: that text is ours and the person's own arguments.
+// FlagSet is the flags of the command called name (see commands),
+// reporting their errors to the terminal: that text is ours and the
+// person's own arguments. parseFlags prints the usage.
 func (t terminal) FlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(t.w)
+	fs.Usage = func() {} // parseFlags prints help and usage where each belongs
 	return fs
 }
 

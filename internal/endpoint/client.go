@@ -99,6 +99,13 @@ func (c *Client) CallTool(ctx context.Context, call ToolCall) (json.RawMessage, 
 	return res, err
 }
 
+// Servers asks the app where each configured server's connection stands.
+func (c *Client) Servers(ctx context.Context) ([]ServerStatus, error) {
+	var list []ServerStatus
+	err := c.call(ctx, methodServers, nil, &list)
+	return list, err
+}
+
 // Elicit asks the person q's elicitation in the app's windows and returns
 // the ElicitResult to send to the server, as JSON. It waits as long as ctx
 // allows; when ctx ends first, the app is told to cancel, and its window

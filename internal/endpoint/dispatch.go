@@ -18,6 +18,8 @@ func (s *Server) dispatch(ctx context.Context, m *message) (any, error) {
 		}
 		s.log.Info("tool call from a script", "server", call.Server, "tool", call.Tool)
 		return s.h.CallTool(ctx, call)
+	case methodServers:
+		return s.h.Servers(ctx)
 	case methodElicit:
 		var q Question
 		if err := json.Unmarshal(m.Params, &q); err != nil || q.Session.ID == "" || q.Session.Server == "" || len(q.Params) == 0 {

@@ -12,8 +12,8 @@
 // MaxMessage): a handshake first, then requests with ids, several in flight
 // at once on one connection.
 //
-// Two kinds of peer use it. Scripts and a second start ask for app/front
-// and tools/call. The bridge (elicitdesk bridge, the MCP proxy a host
+// Two kinds of peer use it. Scripts and a second start ask for app/front,
+// tools/call and servers/status. The bridge (elicitdesk bridge, the MCP proxy a host
 // starts as its stdio server) keeps one connection per proxied server and
 // hands the app what its server asks of the person:
 //

@@ -15,6 +15,8 @@ type Handler interface {
 	// returns the CallToolResult as JSON, so that the elicitations it
 	// raises are answered in the app's windows.
 	CallTool(ctx context.Context, call ToolCall) (json.RawMessage, error)
+	// Servers returns where each configured server's connection stands.
+	Servers(ctx context.Context) ([]ServerStatus, error)
 	// Elicit asks the person a bridged server's elicitation and returns
 	// the ElicitResult to send to the server as JSON. An *Error refuses
 	// the request with its code, message and data.

@@ -28,7 +28,7 @@ const maxPathLen = 103
 // could claim a name there first. When even that path is too long for a
 // socket, the error says so and how to give a shorter runtime directory.
 func DefaultPath() (string, error) {
-	dir, err := privateDir(xdg.RuntimeDir, filepath.Join(xdg.StateHome, "elicitdesk"))
+	dir, err := privateDir(xdg.RuntimeDir, fallbackDir())
 	if err != nil {
 		return "", err
 	}
@@ -39,10 +39,31 @@ func DefaultPath() (string, error) {
 	return path, nil
 }
 
+// AppPath returns where a running app's socket is, as DefaultPath
+// chooses it, but creates nothing: a command that only asks the app, such
+// as `elicitdesk servers`, leaves no directory behind when none runs. Dial
+// on a path whose directory is missing fails with ErrNotRunning.
+func AppPath() string {
+	if usableRuntime(xdg.RuntimeDir) {
+		return filepath.Join(xdg.RuntimeDir, socketName)
+	}
+	return filepath.Join(fallbackDir(), socketName)
+}
+
+// fallbackDir is Elicit Desk's own directory for the socket when the
+// runtime directory will not do.
+func fallbackDir() string { return filepath.Join(xdg.StateHome, "elicitdesk") }
+
+// usableRuntime reports whether runtime is a private directory with room
+// for the socket's name.
+func usableRuntime(runtime string) bool {
+	return filepath.IsAbs(runtime) && checkDir(runtime) == nil && checkPath(filepath.Join(runtime, socketName)) == nil
+}
+
 // privateDir returns runtime when it is a private directory with room for
 // the socket's name, and otherwise fallback, which it creates when missing.
 func privateDir(runtime, fallback string) (string, error) {
-	if filepath.IsAbs(runtime) && checkDir(runtime) == nil && checkPath(filepath.Join(runtime, socketName)) == nil {
+	if usableRuntime(runtime) {
 		return runtime, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(fallback), 0o700); err != nil {

@@ -128,3 +128,28 @@ func TestDefaultPath(t *testing.T) {
 		})
 	}
 }
+
+// TestAppPath checks that a command looking for the app finds the socket
+// where the app would make it, and creates nothing in looking.
+func TestAppPath(t *testing.T) {
+	t.Cleanup(xdg.Reload)
+	for _, runtime := range []string{"private", "unset"} {
+		t.Run(runtime, func(t *testing.T) {
+			base := privateTempDir(t)
+			state := filepath.Join(base, "state")
+			t.Setenv("XDG_STATE_HOME", state)
+			t.Setenv("XDG_RUNTIME_DIR", "")
+			if runtime == "private" {
+				t.Setenv("XDG_RUNTIME_DIR", base)
+			}
+			xdg.Reload()
+			got := AppPath()
+			if _, err := os.Stat(state); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("AppPath made %s: %v", state, err)
+			}
+			if want, err := DefaultPath(); got != want || err != nil {
+				t.Errorf("AppPath() = %s; DefaultPath() = %s, %v", got, want, err)
+			}
+		})
+	}
+}

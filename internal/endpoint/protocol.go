@@ -44,6 +44,9 @@ const (
 	// methodComplete is a notification: params Completion, a bridged
 	// server's notifications/elicitation/complete.
 	methodComplete = "bridge/complete"
+	// methodServers lists the app's configured servers and where each
+	// connection stands: no params, result []ServerStatus.
+	methodServers = "servers/status"
 	// methodCancelled is a notification that the request with params'
 	// requestId is no longer wanted; its context is cancelled.
 	methodCancelled = "notifications/cancelled"
@@ -87,6 +90,15 @@ type ToolCall struct {
 	Server    string         `json:"server"`
 	Tool      string         `json:"tool"`
 	Arguments map[string]any `json:"arguments,omitempty"`
+}
+
+// ServerStatus is where the app's connection to one configured server
+// stands, for `elicitdesk servers`.
+type ServerStatus struct {
+	Name  string    `json:"name"`
+	State string    `json:"state"`           // connecting, ready, failed, stopped or disabled
+	Error string    `json:"error,omitempty"` // why it failed
+	Since time.Time `json:"since"`
 }
 
 // Bridged is one host's session through the bridge with one server.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -159,6 +160,10 @@ func TestClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	await(t, h.fronts, "Front")
+	want, _ := h.Servers(t.Context())
+	if got, err := c.Servers(t.Context()); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Servers = %+v, %v; want %+v", got, err, want)
+	}
 }
 
 // TestDialWithoutApp: no socket, or one nobody listens on, is "not running".

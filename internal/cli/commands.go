@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"io"
+	"strings"
+)
+
+// command is one of elicitdesk's commands: how it is called, what it does,
+// and the function that runs it. The overall usage, `help CMD`, `CMD -h`
+// and the usage printed on misuse all come from here.
+type command struct {
+	name     string
+	synopsis []string // after "elicitdesk ", one line for each form
+	summary  string
+	run      func(args []string, s stdio) int
+}
+
+// stdio is what a command reads and writes.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// terminals are s's outputs as terminals, through which commands print.
+func (s stdio) terminals() (stdout, stderr terminal) { return terminal{s.out}, terminal{s.err} }
+
+// appCommand is the name under which the app itself, elicitdesk with no
+// command, has its help.
+const appCommand = "elicitdesk"
+
+// commands lists every command in the order the usage shows them.
+func commands() []command {
+	both := func(f func([]string, terminal, terminal) int) func([]string, stdio) int {
+		return func(args []string, s stdio) int {
+			out, errs := s.terminals()
+			return f(args, out, errs)
+		}
+	}
+	return []command{
+		{appCommand, []string{"[-config FILE] [-v]"},
+			"Start the app: tray, request windows, history.", both(runApp)},
+		{"lint", []string{"[-json] SCHEMA.json"},
+			"List the problems of a requestedSchema. Exit 1 when one is fatal.", both(runLint)},
+		{"validate", []string{"-schema SCHEMA.json CONTENT.json"},
+			"Check content against a requestedSchema (- reads standard input). Exit 1 when invalid.",
+			func(args []string, s stdio) int {
+				out, errs := s.terminals()
+				return runValidate(args, s.in, out, errs)
+			}},
+		{"preview", []string{"[-message TEXT] [SCHEMA.json]"},
+			"Open a schema (the demo form without one) as a form window; print the answer.", both(runPreview)},
+		{"servers", []string{"[-json] [-config FILE]"},
+			"List the configured MCP servers and, while the app runs, where each connection stands.", both(runServers)},
+		{"tools", []string{"TARGET"},
+			"List a server's tools as JSON.", both(runTools)},
+		{"call", []string{"-tool NAME [-args JSON] [-answer " + answerModes + "] TARGET"},
+			"Call a tool, answering its elicitations as -answer says; print the result.", both(runCall)},
+		{"login", []string{"TARGET"},
+			"Sign in to a remote server that asks for it (tools and call sign in when needed, too).", both(runLogin)},
+		{"logout", []string{"TARGET"},
+			"Forget a remote server's sign-in.", both(runLogout)},
+		{"bridge", []string{"[-name NAME] [-listen ADDR] [-v] TARGET"},
+			"Be a host's MCP server: pass everything to TARGET, answer its elicitations in the app's windows.",
+			func(args []string, s stdio) int {
+				return runBridge(args, s.in, writeCloser(s.out), terminal{s.err}) // stdout speaks MCP
+			}},
+		{"hosts", []string{"[-json]", "route|unroute HOST [SERVER...]"},
+			"List the MCP hosts found here (Claude, Cursor, VS Code…) and their servers,\nor run a host's servers through the bridge, or not.", both(runHosts)},
+		{"demo-server", nil,
+			"Run the built-in demo MCP server on standard input and output.",
+			func(args []string, s stdio) int {
+				return runDemoServer(args, s.in, s.out, s.err) // stdout speaks MCP
+			}},
+		{"history", []string{"[-json] [-search TEXT] [-server NAME] [-outcome OUTCOME] [-limit N] [-db FILE]"},
+			"Print the request history, newest first.", both(runHistory)},
+		{"version", nil,
+			"Print the version of this build (--version does too).", both(runVersion)},
+		{"help", []string{"[COMMAND]"},
+			"Print this help, or a command's with all its flags.", runHelp},
+	}
+}
+
+// lookup returns the command called name.
+func lookup(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// usageLines are the command's usage lines, each starting "elicitdesk".
+func (c command) usageLines() []string {
+	prefix := "elicitdesk "
+	if c.name != appCommand {
+		prefix += c.name + " "
+	}
+	if len(c.synopsis) == 0 {
+		return []string{strings.TrimSpace(prefix)}
+	}
+	lines := make([]string, len(c.synopsis))
+	for i, s := range c.synopsis {
+		lines[i] = prefix + s
+	}
+	return lines
+}
+
+// usage is the whole command line's help: every command, then what a
+// TARGET is and the exit codes.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("Usage:\n")
+	for _, c := range commands() {
+		for _, l := range c.usageLines() {
+			b.WriteString("  " + l + "\n")
+		}
+		for l := range strings.Lines(c.summary) {
+			b.WriteString("      " + strings.TrimSuffix(l, "\n") + "\n")
+		}
+	}
+	b.WriteString("\n" + targetHelp + "\n\n")
+	b.WriteString("Run `elicitdesk help COMMAND` or `elicitdesk COMMAND -h` for a command's flags.\n\n")
+	b.WriteString(exitCodes)
+	return b.String()
+}
+
+// targetHelp says what a TARGET is.
+const targetHelp = "A TARGET is -server NAME (from servers.json), -url URL [-sse], or -- COMMAND ARGS..."
+
+// exitCodes is what every command's exit code means.
+const exitCodes = "Exit codes: 0 fine, 1 the input has problems or a name is unknown, 2 the input could not be read or the command line is wrong."

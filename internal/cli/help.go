@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"slices"
+	"strings"
+)
+
+// parseFlags parses a command's flags from args. Asked for help (-h,
+// -help, --help), it prints the command's help to stdout and is done with
+// exit 0; given a flag it does not know or a bad value, it prints the
+// usage to stderr and is done with exit 2.
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr terminal) (code int, done bool) {
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		stdout.Ours(helpText(fs))
+		return 0, true
+	case err != nil:
+		return misuse(fs, stderr), true
+	}
+	return 0, false
+}
+
+// misuse prints the command's help to stderr and returns exit code 2, for
+// a command line that does not make sense.
+func misuse(fs *flag.FlagSet, stderr terminal) int {
+	stderr.Ours(helpText(fs))
+	return 2
+}
+
+// asksHelp reports whether args ask for help, for commands that take no
+// flags before their arguments.
+func asksHelp(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "-help" || a == "--help" })
+}
+
+// helpText is the help of the command whose flags fs holds: its usage
+// lines, what it does, and every flag with its meaning and default.
+func helpText(fs *flag.FlagSet) string {
+	c, _ := lookup(fs.Name())
+	var b strings.Builder
+	for i, l := range c.usageLines() {
+		if i == 0 {
+			b.WriteString("usage: " + l + "\n")
+		} else {
+			b.WriteString("       " + l + "\n")
+		}
+	}
+	b.WriteString("\n" + c.summary + "\n")
+	if slices.ContainsFunc(c.synopsis, func(s string) bool { return strings.Contains(s, "TARGET") }) {
+		b.WriteString("\n" + targetHelp + "\n")
+	}
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		b.WriteString("\nFlags:\n")
+		out := fs.Output()
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fs.SetOutput(out)
+	}
+	return b.String()
+}
+
+// runHelp prints the whole usage, or the help of one command.
+func runHelp(args []string, s stdio) int {
+	stdout, stderr := s.terminals()
+	fs := stderr.FlagSet("help")
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	switch fs.NArg() {
+	case 0:
+		stdout.Ours(usage() + "\n")
+		return 0
+	case 1:
+		c, ok := lookup(fs.Arg(0))
+		if !ok {
+			stderr.Linef("elicitdesk help: no command %q; `elicitdesk help` lists them", fs.Arg(0))
+			return 2
+		}
+		return c.run([]string{"-h"}, s)
+	}
+	return misuse(fs, stderr)
+}
