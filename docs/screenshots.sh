@@ -14,6 +14,7 @@ set -euo pipefail
 BIN=$(realpath "${BIN:-./elicitdesk}")
 OUT=${OUT:-docs/shots}
 DISPLAY_NUM=${SHOTS_DISPLAY:-:99}
+SCREEN=${SHOTS_SCREEN:-1440x900} # in pixels, at either scale
 WAIT=${SHOTS_TIMEOUT:-30} # seconds any one wait may take
 
 for tool in Xvfb openbox xdotool xwininfo import convert; do
@@ -139,10 +140,13 @@ hosts() {
 session() {
 	theme=$1 scale=$2
 	echo "$theme, scale $scale"
-	tmp=$(mktemp -d)
-	export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data XDG_STATE_HOME=$tmp/state \
-		XDG_CACHE_HOME=$tmp/cache XDG_RUNTIME_DIR=$tmp/run
-	mkdir -p "$HOME" "$XDG_CONFIG_HOME/elicitdesk" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME" "$tmp/bin"
+	# The Hosts window shows where each config is: a fixed folder keeps
+	# the shots alike from run to run, a new one is used while it is taken.
+	tmp=${TMPDIR:-/tmp}/elicitdesk-shots
+	mkdir -m 0700 "$tmp" 2>/dev/null || tmp=$(mktemp -d)
+	export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/home/.config XDG_DATA_HOME=$tmp/home/.local/share \
+		XDG_STATE_HOME=$tmp/home/.local/state XDG_CACHE_HOME=$tmp/home/.cache XDG_RUNTIME_DIR=$tmp/run
+	mkdir -p "$XDG_CONFIG_HOME/elicitdesk" "$XDG_DATA_HOME" "$XDG_STATE_HOME" "$XDG_CACHE_HOME" "$tmp/bin"
 	mkdir -m 0700 "$XDG_RUNTIME_DIR"
 	# The demo server is started by name, so its windows show
 	# "elicitdesk demo-server", not where this checkout is.
@@ -155,7 +159,7 @@ session() {
 	export DISPLAY=$DISPLAY_NUM FYNE_PLATFORM=x11 LANG=en_US.UTF-8 FYNE_THEME=$theme FYNE_SCALE=$scale
 	export DBUS_SESSION_BUS_ADDRESS= # no tray: the Servers window stands in, with its menu
 	# Xvfb writes its display number to fd 3 once it takes connections.
-	Xvfb "$DISPLAY" -screen 0 1440x900x24 -nolisten tcp -br -displayfd 3 3>"$tmp/xvfb.ready" >"$tmp/xvfb.log" 2>&1 &
+	Xvfb "$DISPLAY" -screen 0 "${SCREEN}x24" -nolisten tcp -br -displayfd 3 3>"$tmp/xvfb.ready" >"$tmp/xvfb.log" 2>&1 &
 	pids+=($!)
 	local deadline=$((SECONDS + WAIT))
 	until [ -s "$tmp/xvfb.ready" ]; do
@@ -211,8 +215,11 @@ session() {
 
 	shot servers "$servers"
 
+	# History, with the accepted request (the third row) open below.
 	menu 3 # History…
 	id=$(window '^Elicit Desk .*History')
+	settled "$(frame "$id")"
+	xdotool mousemove --window "$id" $((400 * scale)) $((183 * scale)) click 1
 	shot history "$id"
 
 	menu 2 # Hosts…
