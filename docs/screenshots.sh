@@ -180,13 +180,13 @@ session() {
 		sleep 0.1
 	done
 
-	# A one-checkbox request, answered: tick and accept.
-	call ask_confirm
-	id=$(window '^demo: Do you want')
-	shot request-checkbox "$id"
+	# A URL-mode request, cancelled.
+	call open_link
+	id=$(window '^demo: Open the')
+	shot request-url "$id"
 	focus "$id"
-	xdotool key space Return
-	gone '^demo: Do you want'
+	xdotool key Escape
+	gone '^demo: Open the'
 
 	# The form of every kind of field, then two of them made wrong and
 	# accepted: the errors show; then cancelled.
@@ -205,21 +205,21 @@ session() {
 	xdotool key Tab space
 	gone '^demo: Every kind'
 
-	# A URL-mode request, cancelled.
-	call open_link
-	id=$(window '^demo: ')
-	shot request-url "$id"
+	# A one-checkbox request, answered: tick and accept.
+	call ask_confirm
+	id=$(window '^demo: Do you want')
+	shot request-checkbox "$id"
 	focus "$id"
-	xdotool key Escape
-	gone '^demo: '
+	xdotool key space Return
+	gone '^demo: Do you want'
 
 	shot servers "$servers"
 
-	# History, with the accepted request (the third row) open below.
+	# History, the newest request (the one accepted) open below the list.
 	menu 3 # History…
 	id=$(window '^Elicit Desk .*History')
 	settled "$(frame "$id")"
-	xdotool mousemove --window "$id" $((400 * scale)) $((183 * scale)) click 1
+	xdotool mousemove --window "$id" $((400 * scale)) $((105 * scale)) click 1
 	shot history "$id"
 
 	menu 2 # Hosts…
