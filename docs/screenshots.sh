@@ -5,7 +5,7 @@
 # captures each window with its frame as docs/shots/NAME-THEME-SCALEx.png.
 # `make screenshots` builds the app and runs it from the repository root.
 #
-#   BIN=./elicitdesk OUT=docs/shots SHOTS_DISPLAY=:99 docs/screenshots.sh
+#   BIN=./elicitdesk OUT=docs/shots SHOTS_DISPLAY=:99 SHOTS_SCREEN=1440x900 docs/screenshots.sh
 #
 # Everything waits on a window to appear or a frame to stop changing, each
 # with a timeout, and every process started here is ended on exit.
@@ -38,7 +38,8 @@ cleanup() {
 	tmp=""
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 fail() {
 	echo "screenshots: $*" >&2
