@@ -12,7 +12,7 @@ BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr
 TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 openbox \
               desktop-file-utils appstream
 
-.PHONY: run build test bench fuzz deps test-deps peers clean install uninstall install-check package
+.PHONY: run build test bench fuzz deps test-deps peers clean install uninstall install-check package screenshots
 
 # The release, as FyneApp.toml says: `elicitdesk --version`, the .deb and the
 # fyne package archive all take it from there.
@@ -134,6 +134,12 @@ package: deps build
 
 test-deps:
 	@$(call install,$(TEST_DEPS))
+
+# make screenshots retakes docs/shots/*.png: every window the README shows,
+# light and dark, at scale 1 and 2, on a virtual display (SHOTS_DISPLAY,
+# :99 unless set).
+screenshots: test-deps build
+	BIN=./$(BIN) docs/screenshots.sh
 
 clean:
 	rm -rf $(BIN) dist
