@@ -184,6 +184,10 @@ func (d *detail) showStatus(v statusView) {
 	setVisible(d.signIn, v.SignIn != "")
 	setVisible(d.cancel, v.CanCancel)
 	setVisible(d.signOut, v.CanSignOut)
+	d.problem.Importance = widget.DangerImportance
+	if v.Asking {
+		d.problem.Importance = widget.MediumImportance
+	}
 	setOptional(d.problem, v.Problem)
 	if d.details.Text != v.Details {
 		d.details.SetText(v.Details)

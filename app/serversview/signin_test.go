@@ -93,7 +93,10 @@ func TestSignInFromTheWindow(t *testing.T) {
 	test.Tap(h.w.detail.signIn)
 	<-b.opened
 	h.waitFor("waiting for the browser", func() bool { return h.w.detail.state.Text == "Waiting for the browser…" })
-	h.wantDetail("Waiting for the browser…", "Cancel", "")
+	h.wantDetail("Waiting for the browser…", "Cancel", "Sign in to the server in your browser and allow Elicit Desk, then come back here. Cancel stops waiting.")
+	if h.w.detail.problem.Importance == widget.DangerImportance {
+		t.Error("waiting for the browser is shown as an error")
+	}
 
 	close(b.release)
 	h.waitState("guarded", servers.StateReady)
@@ -140,7 +143,7 @@ func TestSignInFailureShown(t *testing.T) {
 			test.Tap(h.w.detail.signIn)
 			h.waitFor("the failure", func() bool { return h.w.detail.state.Text == "Sign-in failed" })
 			d := h.w.detail
-			if !strings.HasPrefix(d.problem.Text, tc.want) || h.shown() != "Sign in again" {
+			if !strings.HasPrefix(d.problem.Text, tc.want) || h.shown() != "Sign in again" || d.problem.Importance != widget.DangerImportance {
 				t.Errorf("shows %q with [%s], want %q with [Sign in again]", d.problem.Text, h.shown(), tc.want)
 			}
 			if !d.more.Visible() || !strings.Contains(d.details.Text, "signing in to ") {

@@ -19,7 +19,10 @@ type statusView struct {
 	Headline string // "Failed since 16:02:13 · Retrying in 8 s"
 	CanRetry bool   // a wait to reconnect that Retry now can end
 	Problem  string // why it failed, in plain words; "" when it did not
-	Details  string // the technical chain, when it says more than Problem
+	// Asking is whether Problem asks the person to do something rather
+	// than says what failed, so it is not shown as an error.
+	Asking  bool
+	Details string // the technical chain, when it says more than Problem
 	// Ticking is whether Headline changes as time passes.
 	Ticking bool
 	// SignIn is the text of the button that signs in ("Sign in", "Sign in
@@ -36,15 +39,16 @@ func viewStatus(r row, a signInAttempt, now time.Time) statusView {
 	v := statusView{Light: lightColor(st), Headline: r.stateText(now)}
 	problem := r.problem()
 	if st == servers.StateNeedsSignIn {
-		v.SignIn = "Sign in"
+		v.SignIn, v.Asking = "Sign in", true
 		switch {
 		case a.Running:
 			v.Headline, v.SignIn, v.CanCancel, problem = "Signing in…", "", true, nil
 			if a.Phase == signin.WaitingForBrowser {
 				v.Headline = signin.Status{Phase: a.Phase}.Text()
+				v.Problem = "Sign in to the server in your browser and allow Elicit Desk, then come back here. Cancel stops waiting."
 			}
 		case a.Err != nil:
-			v.Headline, v.SignIn, problem = "Sign-in failed", "Sign in again", a.Err
+			v.Headline, v.SignIn, v.Asking, problem = "Sign-in failed", "Sign in again", false, a.Err
 		}
 	}
 	v.CanSignOut = r.Status.SignedIn && st != servers.StateNeedsSignIn

@@ -39,6 +39,7 @@ func TestViewStatus(t *testing.T) {
 	signedIn := ready
 	signedIn.Status.SignedIn = true
 	needsPlain := "The server needs you to sign in. Sign in opens your browser."
+	waitingText := "Sign in to the server in your browser and allow Elicit Desk, then come back here. Cancel stops waiting."
 
 	for _, tc := range []struct {
 		name string
@@ -53,10 +54,10 @@ func TestViewStatus(t *testing.T) {
 		{"broken entry: no retry, the file must change", broken, signInAttempt{}, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13",
 			Problem: "servers.json:4:9: url and command both set"}},
 		{"needs a sign-in: no retry", needs, signInAttempt{}, statusView{Light: theme.ColorNameWarning, Headline: "Sign in needed since 16:02:13",
-			SignIn: "Sign in", Problem: needsPlain, Details: need.Error()}},
-		{"signing in", needs, signInAttempt{Running: true}, statusView{Light: theme.ColorNameWarning, Headline: "Signing in…", CanCancel: true}},
+			SignIn: "Sign in", Problem: needsPlain, Asking: true, Details: need.Error()}},
+		{"signing in", needs, signInAttempt{Running: true}, statusView{Light: theme.ColorNameWarning, Headline: "Signing in…", CanCancel: true, Asking: true}},
 		{"waiting for the browser", needs, signInAttempt{Running: true, Phase: signin.WaitingForBrowser},
-			statusView{Light: theme.ColorNameWarning, Headline: "Waiting for the browser…", CanCancel: true}},
+			statusView{Light: theme.ColorNameWarning, Headline: "Waiting for the browser…", CanCancel: true, Asking: true, Problem: waitingText}},
 		{"sign-in failed", needs, signInAttempt{Phase: signin.Failed, Err: issuer}, statusView{Light: theme.ColorNameWarning, Headline: "Sign-in failed",
 			SignIn: "Sign in again", Problem: `Sign-in failed: the authorization server's metadata names another issuer ("https://elsewhere.example").`, Details: issuer.Error()}},
 		{"signed in", signedIn, signInAttempt{}, statusView{Light: theme.ColorNameSuccess, Headline: "Ready since 16:02:13", CanSignOut: true}},
