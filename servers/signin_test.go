@@ -219,3 +219,18 @@ func TestManagerRevokedSignIn(t *testing.T) {
 		t.Errorf("explained as %q, want %q", got, want)
 	}
 }
+
+// TestOwnTokenNoSignIn: an entry that sets Authorization itself keeps its
+// token, and a refusal of it is a failure that says so, not a sign-in.
+func TestOwnTokenNoSignIn(t *testing.T) {
+	h := newSignInHarness(t, config.TransportHTTP, nil, nil)
+	h.cfg.Headers = map[string]string{"authorization": "Bearer mine"}
+	h.start()
+	st := h.waitState(StateFailed)
+	if errors.Is(st.Err, signin.ErrSignInNeeded) || st.SignedIn || !strings.Contains(Explain(st.Err, "").Summary, "The server answered 401") {
+		t.Errorf("a refused token of the entry's own: %+v", st)
+	}
+	if err := h.m.SignIn(context.Background(), h.cfg.Name, nil); err == nil {
+		t.Error("SignIn of a server with its own token went ahead")
+	}
+}
