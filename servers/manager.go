@@ -272,6 +272,7 @@ func (s *supervisor) run(ctx context.Context) {
 		case ctx.Err() != nil:
 			s.set(StateStopped, nil, nil)
 		case errors.Is(err, errRedial):
+			s.set(StateConnecting, nil, nil)
 		case needSignIn:
 			s.m.log.Info("server needs a sign-in", "server", s.cfg.Name, "err", err)
 			s.set(StateNeedsSignIn, err, nil)
