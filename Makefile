@@ -145,7 +145,10 @@ package: deps build
 		$(BIN) $(VERSION) $(VERSION) "$$(sed -n 's/^maintainer: //p' assets/linux/nfpm.yaml)" \
 		"$$(git log -1 --format=%aD 2>/dev/null || date -R)" | gzip -9n >$(DOC)/changelog.gz
 	VERSION=$(VERSION) ARCH=$(ARCH) $(GO) run $(NFPM) package -f assets/linux/nfpm.yaml -p deb -t dist/
-	$(GO) run $(FYNE) package -os linux -release -executable dist/$(BIN)
+	@# fyne package counts a build into FyneApp.toml and rewrites it: keep it as committed
+	cp FyneApp.toml dist/FyneApp.toml
+	$(GO) run $(FYNE) package -os linux -release -executable dist/$(BIN); \
+		status=$$?; mv dist/FyneApp.toml FyneApp.toml; exit $$status
 	mv "Elicit Desk.tar.xz" dist/
 	rm -rf dist/root dist/$(BIN)
 
