@@ -505,3 +505,33 @@ func TestLinksOfAFailedCall(t *testing.T) {
 		t.Fatalf("retry: %+v %v", res, err)
 	}
 }
+
+// TestAnswerHelpBesideTheButtons opens a form and a link request: each
+// says, beside its Decline and Cancel, what they tell the server, in the
+// same words.
+func TestAnswerHelpBesideTheButtons(t *testing.T) {
+	for _, p := range []servers.Params{
+		{Message: "Deploy?", Mode: servers.ModeForm, Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)},
+		{Message: "Sign in", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://shop.example/login"},
+	} {
+		t.Run(string(p.Mode), func(t *testing.T) {
+			h := start(t, `{"mcpServers":{}}`)
+			h.ask(context.Background(), servers.Identity{Name: "shop", Target: "https://shop.example/mcp"}, p)
+			r := h.request(0)
+			h.ui(func() {
+				var help string
+				for _, o := range test.LaidOutObjects(content(r)) {
+					if l, ok := o.(*widget.Label); ok && l.Visible() {
+						help += l.Text + "\n"
+					}
+				}
+				for _, want := range []string{forms.DeclineHelp, forms.CancelHelp} {
+					if !strings.Contains(help, want) {
+						t.Errorf("the window does not say %q", want)
+					}
+				}
+				button(t, content(r), "Decline")
+			})
+		})
+	}
+}

@@ -117,10 +117,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	} else {
 		decline := widget.NewButton("Decline", v.Decline)
 		v.buttons = []*widget.Button{decline, cancel, accept}
-		h := widget.NewLabel(forms.DeclineHelp + "\n" + forms.CancelHelp)
-		h.Wrapping = fyne.TextWrapWord
-		h.Importance = widget.LowImportance
-		help = h
+		help = AnswerHelp()
 	}
 	buttons := make([]fyne.CanvasObject, len(v.buttons))
 	for i, b := range v.buttons {
