@@ -18,6 +18,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/serversview"
+	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
@@ -40,6 +41,9 @@ type Options struct {
 	// Screen finds where a new window goes, on the UI goroutine; nil or
 	// false: screen.Fallback.
 	Screen func() (screen.Screen, bool)
+	// Dates is how the person's locale writes dates, found once at start:
+	// every form, and every replay of one, shows and reads dates so.
+	Dates forms.DateStyle
 }
 
 // Desk is the running app.

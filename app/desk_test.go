@@ -535,3 +535,20 @@ func TestAnswerHelpBesideTheButtons(t *testing.T) {
 		})
 	}
 }
+
+// TestFormsWriteDatesAsTheAppSays opens a form with a date while the
+// process's locale is American and the app was started for a German one:
+// the date shows as the app says, once for every window.
+func TestFormsWriteDatesAsTheAppSays(t *testing.T) {
+	t.Setenv("LC_ALL", "en_US.UTF-8")
+	h := start(t, `{"mcpServers":{}}`)
+	h.ui(func() { h.d.opts.Dates = forms.DateStyleFor("de_DE.UTF-8") })
+	h.ask(context.Background(), servers.Identity{Name: "trip"}, servers.Params{Message: "When?", Mode: servers.ModeForm,
+		Schema: json.RawMessage(`{"type":"object","properties":{"day":{"type":"string","format":"date","default":"2025-12-31"}}}`)})
+	r := h.request(0)
+	h.ui(func() {
+		if !shows(r, "31.12.2025") || shows(r, "12/31/2025") {
+			t.Errorf("the date does not show as 31.12.2025:\n%s", test.RenderObjectToMarkup(content(r)))
+		}
+	})
+}

@@ -78,7 +78,7 @@ func (w *Window) replay(e history.Entry) {
 		return
 	}
 	rw := w.app.NewWindow(replayTitle(e))
-	v := formview.New(f, e.Message, formview.Options{Header: replayBanner(replayNote(e, filled))})
+	v := formview.New(f, e.Message, formview.Options{Header: replayBanner(replayNote(e, filled)), Dates: w.opts.Dates})
 	v.Freeze() // no input, and formview's answer buttons go
 	done := widget.NewButtonWithIcon("Close replay", theme.CancelIcon(), rw.Close)
 	done.Importance = widget.HighImportance
