@@ -16,7 +16,7 @@ const (
 	radioLimit = 4
 	// inRow is the most characters of option titles laid out side by side.
 	inRow = 40
-	// titleMax cuts a title shown on a radio button, checkbox or drop-down
+	// titleMax cuts a title shown on a radio button, checkbox of a list or drop-down
 	// item, which cannot wrap: a longer one would widen the window off the
 	// screen. Its field's own label wraps and shows it whole.
 	titleMax = 40
@@ -38,7 +38,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, opts Options, changed
 	name := field.Name
 	switch field.Kind {
 	case forms.Boolean:
-		c := newCheck(k, short(field.Label()))
+		c := newCheck(k, "") // its label is the row's
 		c.Checked = f.Checked(name)
 		c.OnChanged = func(on bool) { f.SetChecked(name, on); changed() }
 		return control{field: field, object: c, focus: c}

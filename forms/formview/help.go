@@ -2,6 +2,7 @@ package formview
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -9,11 +10,12 @@ import (
 )
 
 // AnswerHelp says what Decline and Cancel tell the server, in small muted
-// text: every window offering those buttons shows it beside them, alike.
+// text no taller than the buttons: every window offering those buttons
+// shows it beside them, alike.
 func AnswerHelp() fyne.CanvasObject {
 	h := widget.NewLabel(forms.DeclineHelp + "\n" + forms.CancelHelp)
 	h.Wrapping = fyne.TextWrapWord
 	h.Importance = widget.LowImportance
 	h.SizeName = theme.SizeNameCaptionText
-	return h
+	return container.New(snug{}, h)
 }

@@ -85,18 +85,20 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	k := keys{onEscape: v.escape, onEnter: v.Accept}
 
 	var boxes []fyne.CanvasObject
+	labels := &labelColumn{}
 	for i := range f.Schema.Fields {
 		field := &f.Schema.Fields[i]
 		c := newControl(f, field, k, opts, func() { v.changed(i) })
 		r := row{control: c, hint: widget.NewLabel(field.Description.Block()), err: widget.NewLabel("")}
 		r.hint.Wrapping, r.err.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
 		r.hint.Importance, r.err.Importance = widget.LowImportance, widget.DangerImportance
+		r.hint.SizeName, r.err.SizeName = theme.SizeNameCaptionText, theme.SizeNameCaptionText
 		r.err.Hide()
 		r.outline = canvas.NewRectangle(color.Transparent)
 		r.outline.StrokeWidth = theme.InputBorderSize() * 2
 		r.outline.CornerRadius = theme.InputRadiusSize()
 		r.outline.Hide()
-		r.box = fieldBox(r)
+		r.box = fieldBox(r, labels)
 		v.rows = append(v.rows, r)
 		boxes = append(boxes, r.box)
 	}
@@ -179,31 +181,29 @@ func (v *View) FullHeight() float32 {
 	return v.MinSize().Height + max(0, split-v.split.MinSize().Height)
 }
 
-// fieldBox lays out one field: its label, its control (outlined when
-// invalid), then its hint, in whose place an error shows without moving
-// anything below, then the secret warning.
-func fieldBox(r row) fyne.CanvasObject {
-	var box []fyne.CanvasObject
-	// A checkbox's label cannot wrap: a long one shows whole above it.
-	if r.field.Kind != forms.Boolean || short(r.field.Label()) != r.field.Label().Line() {
-		label := r.field.Label()
-		if r.field.Required {
-			label += " *"
-		}
-		l := widget.NewLabel(label.Line())
-		l.TextStyle = fyne.TextStyle{Bold: true}
-		l.Wrapping = fyne.TextWrapWord
-		box = append(box, l)
+// fieldBox lays out one field as a row of the form: on the left its
+// label over its hint, in whose place an error shows without moving
+// anything below; on the right its control, outlined when invalid, then
+// the secret warning. One line of input with its label and hint beside it
+// keeps a form of a few fields whole on a small screen.
+func fieldBox(r row, labels *labelColumn) fyne.CanvasObject {
+	label := r.field.Label()
+	if r.field.Required {
+		label += " *"
 	}
-	box = append(box, container.NewStack(r.object, r.outline))
-	box = append(box, container.New(tallest{}, r.hint, r.err))
+	l := widget.NewLabel(label.Line())
+	l.TextStyle = fyne.TextStyle{Bold: true}
+	l.Wrapping = fyne.TextWrapWord
+	labels.texts = append(labels.texts, l, r.hint)
+	left := container.New(snug{}, l, container.New(tallest{}, r.hint, r.err))
+	right := container.NewVBox(container.NewStack(r.object, r.outline))
 	if r.field.Masked() {
 		w := widget.NewLabelWithStyle(secretWarning, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		w.Importance = widget.WarningImportance
 		w.Wrapping = fyne.TextWrapWord
-		box = append(box, w)
+		right.Add(w)
 	}
-	return container.NewVBox(box...)
+	return container.New(fieldRow{labels}, left, right)
 }
 
 // warningsBox lists the schema's warnings, folded, for developers.
