@@ -16,9 +16,9 @@ const (
 	radioLimit = 4
 	// inRow is the most characters of option titles laid out side by side.
 	inRow = 40
-	// titleMax cuts a title shown on a radio button, checkbox of a list or drop-down
-	// item, which cannot wrap: a longer one would widen the window off the
-	// screen. Its field's own label wraps and shows it whole.
+	// titleMax cuts a title shown on a radio button, a list's checkbox or
+	// a drop-down item, which cannot wrap: a longer one would widen the
+	// window off the screen. Its field's own label wraps and shows it whole.
 	titleMax = 40
 )
 

@@ -71,6 +71,10 @@ type Options struct {
 	// ToolCall is a form the person fills in for their own tool call:
 	// Call and Cancel, no Decline, and no schema lint.
 	ToolCall bool
+	// Replay, when set, shows a past request's form read-only from the
+	// start, as Freeze leaves a form, with Replay heading the review in
+	// place of what Accept would send: what its JSON was then.
+	Replay string
 }
 
 // New builds the view of a form under a message from the server.
@@ -160,6 +164,10 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	}
 	v.summary.Hide()
 	v.ExtendBaseWidget(v)
+	if opts.Replay != "" {
+		v.m.replay = opts.Replay
+		v.Freeze()
+	}
 	return v
 }
 
