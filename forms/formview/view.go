@@ -36,8 +36,9 @@ type View struct {
 	shown   look // what the widgets show now
 	rows    []row
 	review  *widget.Label
-	card    *widget.Card  // holds review
-	summary *widget.Label // why Accept sent nothing
+	card    *widget.Card      // holds review
+	summary *widget.Label     // why Accept sent nothing
+	help    fyne.CanvasObject // what the buttons do, in the summary's place
 	buttons []*widget.Button
 	bar     *fyne.Container
 	win     fyne.Window // where Install put the view; nil when embedded
@@ -129,7 +130,11 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	for i, b := range v.buttons {
 		buttons[i] = b
 	}
-	v.bar = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), help)
+	v.help = help
+	// The summary shows in the help's place, beside the buttons: nothing
+	// moves, and no field scrolls away, when Accept is refused.
+	v.bar = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...),
+		container.New(tallest{}, help, container.New(snug{}, v.summary)))
 
 	top := container.NewVBox()
 	if opts.Header != nil {
@@ -144,7 +149,6 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	if w := warningsBox(f.Schema.Warnings); w != nil && !opts.ToolCall {
 		top.Add(w)
 	}
-	bottom := container.NewVBox(v.summary, v.bar)
 	var body fyne.CanvasObject = widget.NewLabel("No fields: " + accept.Text + " sends an empty answer.")
 	if len(v.rows) > 0 {
 		v.reviewed = container.NewVScroll(v.review)
@@ -154,7 +158,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 		v.split.Offset = 0.62
 		body = v.split
 	}
-	v.content = container.NewBorder(top, bottom, nil, nil, body)
+	v.content = container.NewBorder(top, v.bar, nil, nil, body)
 	// The first look set directly: Set* calls would build every renderer
 	// now, which is most of the cost of a large form.
 	v.shown = v.m.look()
@@ -268,6 +272,7 @@ func (v *View) render() {
 	if l.summary != v.shown.summary {
 		v.summary.SetText(l.summary)
 		showIf(v.summary, l.summary != "")
+		showIf(v.help, l.summary == "")
 	}
 	if l.buttons != v.shown.buttons {
 		for _, b := range v.buttons {
