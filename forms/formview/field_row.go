@@ -19,8 +19,11 @@ const (
 // fieldRow lays out one field as a row of the form's two columns: its
 // label over its hint on the left, centred against the first line of its
 // control on the right. Every row shares one labelColumn, so the controls
-// line up.
-type fieldRow struct{ labels *labelColumn }
+// line up. A wide control goes under its label and hint instead.
+type fieldRow struct {
+	labels *labelColumn
+	wide   bool
+}
 
 // labelColumn is the left column of a form's rows: as wide as its widest
 // line of text, within its shares of the width.
@@ -56,11 +59,22 @@ func line() float32 {
 
 func (r fieldRow) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	left, right := objects[0].MinSize(), objects[1].MinSize()
+	if r.wide {
+		return fyne.NewSize(max(left.Width, right.Width), left.Height+theme.Padding()+right.Height)
+	}
 	return fyne.NewSize(left.Width+theme.Padding()+right.Width, max(left.Height, right.Height))
 }
 
 func (r fieldRow) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	left, right := objects[0], objects[1]
+	if r.wide {
+		left.Move(fyne.NewPos(0, 0))
+		left.Resize(fyne.NewSize(size.Width, left.Size().Height)) // wraps the texts at the width
+		left.Resize(fyne.NewSize(size.Width, left.MinSize().Height))
+		right.Move(fyne.NewPos(0, left.Size().Height+theme.Padding()))
+		right.Resize(fyne.NewSize(size.Width, right.MinSize().Height))
+		return
+	}
 	lw := max(r.labels.width(size.Width), left.MinSize().Width)
 	rw := size.Width - lw - theme.Padding()
 	left.Resize(fyne.NewSize(lw, left.Size().Height)) // wraps the texts at the width

@@ -335,3 +335,16 @@ func TestCalendarPicksInTheLocalesWay(t *testing.T) {
 		t.Error("the calendar stays open")
 	}
 }
+
+// TestControlsGetTheirWidth lays every kind of field out in a window as
+// narrow as a request window at scale 2: the labels' column gives way, so
+// no row of radio buttons or date and time is cut.
+func TestControlsGetTheirWidth(t *testing.T) {
+	h := open(t, everythingSchema(t))
+	h.w.Resize(fyne.NewSize(716, 414))
+	for _, r := range h.v.rows {
+		if got, need := r.object.Size().Width, r.object.MinSize().Width; got < need {
+			t.Errorf("%s is %v wide, needs %v", r.field.Name, got, need)
+		}
+	}
+}

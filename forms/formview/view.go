@@ -196,8 +196,9 @@ func (v *View) FullHeight() float32 {
 // fieldBox lays out one field as a row of the form: on the left its
 // label over its hint, in whose place an error shows without moving
 // anything below; on the right its control, outlined when invalid, then
-// the secret warning. One line of input with its label and hint beside it
-// keeps a form of a few fields whole on a small screen.
+// the secret warning; a wide control goes under its label instead. One
+// line of input with its label and hint beside it keeps a form of a few
+// fields whole on a small screen.
 func fieldBox(r row, labels *labelColumn) fyne.CanvasObject {
 	label := r.field.Label()
 	if r.field.Required {
@@ -215,7 +216,7 @@ func fieldBox(r row, labels *labelColumn) fyne.CanvasObject {
 		w.Wrapping = fyne.TextWrapWord
 		right.Add(w)
 	}
-	return container.New(fieldRow{labels}, left, right)
+	return container.New(fieldRow{labels: labels, wide: r.wide}, left, right)
 }
 
 // warningsBox lists the schema's warnings, folded, for developers.
