@@ -18,6 +18,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/serversview"
+	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
@@ -44,6 +45,9 @@ type Options struct {
 	// Signer signs in to remote servers that ask for it, from the
 	// Servers window; nil: they fail as any refused connection does.
 	Signer *signin.Signer
+	// Dates is how the person's locale writes dates, found once at start:
+	// every form, and every replay of one, shows and reads dates so.
+	Dates forms.DateStyle
 }
 
 // Desk is the running app.
