@@ -110,7 +110,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 
 	v.review = widget.NewLabel("")
 	v.review.TextStyle = fyne.TextStyle{Monospace: true}
-	v.review.Wrapping = fyne.TextWrapBreak // long URLs and date-times break, never hide
+	v.review.Wrapping = fyne.TextWrapWord // at spaces: a value too long for a line of its own still breaks, never hides
 	v.summary = widget.NewLabel("")
 	v.summary.Importance = widget.DangerImportance
 	v.summary.Wrapping = fyne.TextWrapWord
