@@ -1,0 +1,139 @@
+//go:build unix
+
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/servers/demo"
+	"github.com/elicitdesk/elicitdesk/servers/signin/signintest"
+)
+
+// bridgedRemote is a Go host (mcp-go's client) running argv, a bridge to a
+// remote demo server, with a person at the endpoint who accepts whatever
+// is asked: it returns the tools the host saw, ask_confirm's result and
+// what the person was asked.
+func bridgedRemote(t *testing.T, exe string, argv ...string) (tools []string, confirmed string, asked endpoint.Question) {
+	t.Helper()
+	path, err := endpoint.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p := person{answer: json.RawMessage(`{"action":"accept","content":{"confirm":true}}`), asked: make(chan endpoint.Question, 1)}
+	srv, err := endpoint.Listen(ctx, path, p, slog.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+
+	tr := transport.NewStdio(exe, os.Environ(), argv...)
+	host := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
+	if err := host.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	var bridgeLog logBuffer
+	go io.Copy(&bridgeLog, tr.Stderr())
+	defer func() {
+		if t.Failed() {
+			t.Logf("the bridge's stderr:\n%s", &bridgeLog)
+		}
+	}()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	init.Params.ClientInfo = mcp.Implementation{Name: "go-host"}
+	if _, err := host.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize through the bridge: %v", err)
+	}
+	list, err := host.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatalf("tools/list through the bridge: %v", err)
+	}
+	for _, tool := range list.Tools {
+		tools = append(tools, tool.Name)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = demo.ToolAskConfirm
+	res, err := host.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("%s through the bridge: %v", req.Params.Name, err)
+	}
+	select {
+	case asked = <-p.asked:
+	default:
+		t.Fatalf("the call ended without asking the person: %+v", res)
+	}
+	return tools, fmt.Sprint(res.Content), asked
+}
+
+// TestBridgeSignsIn: a host runs the bridge to a remote server that wants
+// a sign-in. The bridge signs in through the browser (a stand-in that
+// approves at once), keeps the sign-in where login keeps it, and the
+// server's elicitation reaches the person.
+func TestBridgeSignsIn(t *testing.T) {
+	noApp(t)
+	file := signInEnv(t, "curl -fsSL -o /dev/null")
+	s := signintest.New(t)
+	s.MCP = server.NewStreamableHTTPServer(demo.NewServer())
+	exe := asElicitdesk(t)
+
+	tools, confirmed, asked := bridgedRemote(t, exe, "bridge", "-url", s.URL(), "-header", "X-Desk: test")
+	if !strings.Contains(strings.Join(tools, " "), demo.ToolAskConfirm) {
+		t.Errorf("tools through the bridge: %v", tools)
+	}
+	if !strings.Contains(confirmed, "accept") {
+		t.Errorf("ask_confirm through the bridge: %s", confirmed)
+	}
+	if !strings.Contains(string(asked.Params), "confirm") {
+		t.Errorf("the person was asked %s", asked.Params)
+	}
+	if b, _ := os.ReadFile(file); !strings.Contains(string(b), s.URL()) {
+		t.Error("the bridge's sign-in was not kept in the shared store")
+	}
+	// The sign-in the bridge kept serves the next run: no browser.
+	t.Setenv("ELICITDESK_BROWSER", "false")
+	grants := s.Grants()
+	bridgedRemote(t, exe, "bridge", "-url", s.URL())
+	if s.Grants() != grants {
+		t.Error("the second bridge signed in again instead of using the stored sign-in")
+	}
+}
+
+// TestBridgeSignInFails: a sign-in that fails reaches the host as the
+// error of its request, saying why, and no secret is in it.
+func TestBridgeSignInFails(t *testing.T) {
+	noApp(t)
+	signInEnv(t, "false")
+	s := signintest.New(t)
+	s.MCP = server.NewStreamableHTTPServer(demo.NewServer())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	host := client.NewClient(transport.NewStdio(asElicitdesk(t), os.Environ(), "bridge", "-url", s.URL()))
+	if err := host.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	_, err := host.Initialize(ctx, init)
+	want := "signing in to " + s.URL() + ": cannot open the browser"
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), signintest.SecretMark) {
+		t.Errorf("initialize: %v, want an error with %q", err, want)
+	}
+}
