@@ -38,7 +38,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	listen := fs.String("listen", "", "serve the host over Streamable HTTP at this loopback `address` (127.0.0.1:PORT) instead of stdio")
 	name := fs.String("name", "", "the `name` the person knows the server by, such as its key in the host's config; windows show it first")
 	verbose := fs.Bool("v", false, "log each elicitation and connection step")
-	remote := addRemoteFlags(fs)
+	remote := addRemoteFlags(fs, t)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, terminal{stdout}, stderr); done {
 		return code
