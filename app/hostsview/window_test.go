@@ -85,8 +85,8 @@ func dialogText(w *Window) string {
 func TestSwitchRoutes(t *testing.T) {
 	f := sample(t)
 	w := newWindow(t, f)
-	if n := len(checks(w)); n != 5 {
-		t.Fatalf("%d switches, want one per stdio server that can be read", n)
+	if n := len(checks(w)); n != 6 {
+		t.Fatalf("%d switches, want one per server that can be read", n)
 	}
 	before, _ := os.ReadFile(f.Config.Path)
 
