@@ -8,8 +8,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/tailscale/hujson"
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
@@ -135,5 +140,88 @@ func TestBridgeSignInFails(t *testing.T) {
 	want := "signing in to " + s.URL() + ": cannot open the browser"
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), signintest.SecretMark) {
 		t.Errorf("initialize: %v, want an error with %q", err, want)
+	}
+}
+
+// TestRoutedRemoteEntry routes a Cursor config's remote entry, with a
+// header, to a server that wants a sign-in, and runs the entry as the
+// host would (command, args and env from the rewritten file) with a Go
+// host: the bridge signs in through the browser stand-in, the tools come
+// through, the header reaches the server from the env and not the command
+// line, and the server's elicitation reaches the person. Unrouting gives
+// the file back.
+func TestRoutedRemoteEntry(t *testing.T) {
+	s := signintest.New(t)
+	demoHTTP := server.NewStreamableHTTPServer(demo.NewServer())
+	var keys sync.Map // the X-Desk-Key values the server received
+	s.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		keys.Store(r.Header.Get("X-Desk-Key"), true)
+		demoHTTP.ServeHTTP(w, r)
+	})
+	orig := fmt.Sprintf(`{
+  "mcpServers": {
+    "protected": {
+      "url": %q,
+      "headers": {"X-Desk-Key": "key-of-the-entry"}
+    }
+  }
+}
+`, s.URL())
+	path := hostsHome(t, orig)
+	noApp(t)
+	signInEnv(t, "curl -fsSL -o /dev/null")
+	// elicitdesk, as unroute knows it by its name: this test binary, or
+	// the built one, under that name.
+	bin := filepath.Join(t.TempDir(), "elicitdesk")
+	if err := os.Link(elicitdeskBin(t), bin); err != nil { // another file system: a copy
+		data, err := os.ReadFile(elicitdeskBin(t))
+		if err == nil {
+			err = os.WriteFile(bin, data, 0o700)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	hosts := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command(bin, append([]string{"hosts"}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("hosts %q: %v\n%s", args, err, out)
+		}
+	}
+	hosts("route", "cursor")
+	routed, _ := os.ReadFile(path)
+	v, err := hujson.Standardize(routed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		MCPServers map[string]struct {
+			Command string
+			Args    []string
+			Env     map[string]string
+		}
+	}
+	if err := json.Unmarshal(v, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	e := cfg.MCPServers["protected"]
+	if len(e.Args) < 3 || e.Args[0] != "bridge" || e.Args[2] != s.URL() || strings.Contains(strings.Join(e.Args, " "), "key-of-the-entry") {
+		t.Fatalf("the routed entry runs %s %q", e.Command, e.Args)
+	}
+	for k, v := range e.Env {
+		t.Setenv(k, v)
+	}
+
+	tools, confirmed, asked := bridgedRemote(t, e.Command, e.Args...)
+	if !strings.Contains(strings.Join(tools, " "), demo.ToolAskConfirm) || !strings.Contains(confirmed, "accept") || !strings.Contains(string(asked.Params), "confirm") {
+		t.Errorf("through the routed entry: tools %v, ask_confirm %s, the person was asked %s", tools, confirmed, asked.Params)
+	}
+	if _, ok := keys.Load("key-of-the-entry"); !ok {
+		t.Error("the entry's header did not reach the server")
+	}
+
+	hosts("unroute", "cursor")
+	if back, _ := os.ReadFile(path); string(back) != orig {
+		t.Errorf("unroute did not give the file back:\n%s", back)
 	}
 }
