@@ -129,17 +129,28 @@ func TestBridgeSignInFails(t *testing.T) {
 	s.MCP = server.NewStreamableHTTPServer(demo.NewServer())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	host := client.NewClient(transport.NewStdio(asElicitdesk(t), os.Environ(), "bridge", "-url", s.URL()))
+	tr := transport.NewStdio(asElicitdesk(t), os.Environ(), "bridge", "-url", s.URL())
+	host := client.NewClient(tr)
 	if err := host.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	defer host.Close()
+	var stderr logBuffer
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(&stderr, tr.Stderr())
+		close(copied)
+	}()
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
 	_, err := host.Initialize(ctx, init)
 	want := "signing in to " + s.URL() + ": cannot open the browser"
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), signintest.SecretMark) {
 		t.Errorf("initialize: %v, want an error with %q", err, want)
+	}
+	host.Close() // the bridge ends, and so does its stderr
+	<-copied
+	if line := "elicitdesk bridge: " + s.URL() + ": Sign-in failed: cannot open the browser"; !strings.Contains(stderr.String(), line) || strings.Contains(stderr.String(), signintest.SecretMark) {
+		t.Errorf("the bridge's stderr, which hosts log:\n%s\nwant %q", &stderr, line)
 	}
 }
 

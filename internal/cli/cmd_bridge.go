@@ -22,6 +22,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/link"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
@@ -72,7 +73,11 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	opts := bridge.Options{Desk: desk, Log: log, Unshown: unshownRecorder(history.DefaultPath(xdg.DataHome), log)}
 	// The host cannot sign in for a remote server: the bridge does, in
 	// the browser, with the sign-ins the CLI and the app keep.
-	wrap := signInWrap(cfg, stderr)
+	wrap := signInWrap(cfg, stderr, func(st signin.Status) {
+		if st.Phase == signin.Failed || st.Phase == signin.SignedIn {
+			stderr.Linef("elicitdesk bridge: %s: %s", cfg.URL, st.Text())
+		}
+	})
 	if *listen != "" {
 		return serveBridge(ctx, *listen, cfg, wrap, opts, stderr)
 	}
