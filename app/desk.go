@@ -24,6 +24,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
 // Options say where the app keeps its files and how it starts at login.
@@ -40,6 +41,9 @@ type Options struct {
 	// Screen finds where a new window goes, on the UI goroutine; nil or
 	// false: screen.Fallback.
 	Screen func() (screen.Screen, bool)
+	// Signer signs in to remote servers that ask for it, from the
+	// Servers window; nil: they fail as any refused connection does.
+	Signer *signin.Signer
 }
 
 // Desk is the running app.
@@ -89,6 +93,9 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 		d.log.Info("server", "name", s.Name, "state", s.State, "err", s.Err)
 		d.do(func() { d.serversWin.Update(s) })
 	})
+	if opts.Signer != nil {
+		d.manager.UseSigner(opts.Signer)
+	}
 	d.bridges = servers.NewBridges(func() { d.serversWin.BridgesChanged() })
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Manager: d.manager, Bridges: d.bridges, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,

@@ -68,6 +68,9 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Exe:         bridgeExe,
 		Hosts:       hosts.Known(hosts.Here()),
 		Screen:      func() (screen.Screen, bool) { return screen.Find(a) },
+		Signer: newSigner(log, func(err error) {
+			log.Warn("sign-ins to remote servers are kept in memory only, for this run; set "+tokenFileEnv+"=FILE to keep them in a file only you can read", "err", err)
+		}, nil),
 	})
 	setWindowClass(a, appName, appCommand) // the desktop entry's StartupWMClass
 	path, err := endpoint.DefaultPath()

@@ -17,6 +17,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
 // connectTimeout bounds starting a server and the handshake.
@@ -31,7 +32,7 @@ func openTarget(t *target, command []string, router *servers.Router, stderr term
 	if err == nil {
 		wait := connectTimeout
 		if cfg.Transport != config.TransportStdio {
-			wait += signInWait // the handshake may wait for a sign-in
+			wait += signin.Wait // the handshake may wait for a sign-in
 		}
 		dctx, cancel := context.WithTimeout(ctx, wait)
 		conn, err = servers.DialWith(dctx, cfg, router, stderr.Logger(), signInWrap(cfg, stderr, nil))
