@@ -28,24 +28,32 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/signin/signintest"
 )
 
+// confirmingPerson is a person at the endpoint, until ctx ends or stop is
+// called, who accepts ask_confirm's question.
+func confirmingPerson(t *testing.T, ctx context.Context) (p person, stop func()) {
+	t.Helper()
+	path, err := endpoint.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = person{answer: json.RawMessage(`{"action":"accept","content":{"confirm":true}}`), asked: make(chan endpoint.Question, 1)}
+	srv, err := endpoint.Listen(ctx, path, p, slog.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, func() { srv.Close() }
+}
+
 // bridgedRemote is a Go host (mcp-go's client) running argv, a bridge to a
 // remote demo server, with a person at the endpoint who accepts whatever
 // is asked: it returns the tools the host saw, ask_confirm's result and
 // what the person was asked.
 func bridgedRemote(t *testing.T, exe string, argv ...string) (tools []string, confirmed string, asked endpoint.Question) {
 	t.Helper()
-	path, err := endpoint.DefaultPath()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	p := person{answer: json.RawMessage(`{"action":"accept","content":{"confirm":true}}`), asked: make(chan endpoint.Question, 1)}
-	srv, err := endpoint.Listen(ctx, path, p, slog.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	p, stop := confirmingPerson(t, ctx)
+	defer stop()
 
 	tr := transport.NewStdio(exe, os.Environ(), argv...)
 	host := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20251125))
@@ -156,8 +164,8 @@ func TestBridgeSignInFails(t *testing.T) {
 
 // TestRoutedRemoteEntry routes a Cursor config's remote entry, with a
 // header, to a server that wants a sign-in, and runs the entry as the
-// host would (command, args and env from the rewritten file) with a Go
-// host: the bridge signs in through the browser stand-in, the tools come
+// host would (command, args and env from the rewritten file) with the
+// TypeScript SDK's client (when the peers are installed) and a Go host: the bridge signs in through the browser stand-in, the tools come
 // through, the header reaches the server from the env and not the command
 // line, and the server's elicitation reaches the person. Unrouting gives
 // the file back.
@@ -223,10 +231,33 @@ func TestRoutedRemoteEntry(t *testing.T) {
 		t.Setenv(k, v)
 	}
 
-	tools, confirmed, asked := bridgedRemote(t, e.Command, e.Args...)
-	if !strings.Contains(strings.Join(tools, " "), demo.ToolAskConfirm) || !strings.Contains(confirmed, "accept") || !strings.Contains(string(asked.Params), "confirm") {
-		t.Errorf("through the routed entry: tools %v, ask_confirm %s, the person was asked %s", tools, confirmed, asked.Params)
-	}
+	t.Run("typescript host", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		p, stop := confirmingPerson(t, ctx)
+		defer stop()
+		h := startHost(t, os.Environ(), append([]string{"--call", demo.ToolAskConfirm, "--", e.Command}, e.Args...)...)
+		if tools := h.next(time.Minute); !strings.Contains(tools, demo.ToolAskConfirm) {
+			t.Errorf("the host sees the tools %s", tools)
+		}
+		if confirmed := h.next(time.Minute); !strings.Contains(confirmed, "accept") {
+			t.Errorf("ask_confirm through the routed entry: %s", confirmed)
+		}
+		select {
+		case <-p.asked:
+		default:
+			t.Error("the call ended without asking the person")
+		}
+		if err := h.wait(); err != nil {
+			t.Errorf("host: %v", err)
+		}
+	})
+	t.Run("go host", func(t *testing.T) {
+		tools, confirmed, asked := bridgedRemote(t, e.Command, e.Args...)
+		if !strings.Contains(strings.Join(tools, " "), demo.ToolAskConfirm) || !strings.Contains(confirmed, "accept") || !strings.Contains(string(asked.Params), "confirm") {
+			t.Errorf("through the routed entry: tools %v, ask_confirm %s, the person was asked %s", tools, confirmed, asked.Params)
+		}
+	})
 	if _, ok := keys.Load("key-of-the-entry"); !ok {
 		t.Error("the entry's header did not reach the server")
 	}
