@@ -2,6 +2,7 @@ package hostsview
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
@@ -38,6 +39,9 @@ func describePlan(p *hosts.Plan, routing bool) planView {
 		v.Title = "Stop routing " + what + " through Elicit Desk?"
 		v.Intro = host + " will start " + these + " itself again, and show " + their + " requests itself."
 	}
+	if routing && slices.ContainsFunc(p.Changes, func(c hosts.Change) bool { return remote(p.Config, c.Server) }) {
+		v.Intro += " When a remote server asks " + host + " to sign in, Elicit Desk signs in for it, in your browser."
+	}
 	if len(p.Changes) == 0 {
 		v.Intro = "Nothing to change in " + host + "'s config."
 		v.Verb = ""
@@ -49,6 +53,12 @@ func describePlan(p *hosts.Plan, routing bool) planView {
 		v.Skipped = append(v.Skipped, skipView{untrusted.Text(s.Server).Line(), untrusted.Text(s.Reason).Line()})
 	}
 	return v
+}
+
+// remote reports whether c's server called name is a remote one.
+func remote(c *hosts.Config, name string) bool {
+	s, _ := c.Server(name)
+	return s.Transport != config.TransportStdio
 }
 
 // commandLine is argv as a shell would take it, safe to show.

@@ -12,7 +12,7 @@ import (
 
 func TestDescribePlan(t *testing.T) {
 	f := sample(t)
-	p, err := f.Config.Route(exe, "files", "notion", "mine")
+	p, err := f.Config.Route(exe, "files", "mine")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,8 +27,19 @@ func TestDescribePlan(t *testing.T) {
 		t.Errorf("changes %+v, want %+v", v.Changes, want)
 	}
 	skipped := fmt.Sprint(v.Skipped)
-	if len(v.Skipped) != 2 || !strings.Contains(skipped, "notion "+hosts.ReasonRemote) || !strings.Contains(skipped, "mine "+hosts.ReasonRouted) {
-		t.Errorf("skipped %s", skipped)
+	if len(v.Skipped) != 1 || !strings.Contains(skipped, "mine "+hosts.ReasonRouted) || strings.Contains(v.Intro, "sign in") {
+		t.Errorf("skipped %s, intro %q", skipped, v.Intro)
+	}
+
+	// A remote server: Now its URL, After the bridge that signs in for the host.
+	p, err = f.Config.Route(exe, "notion")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v = describePlan(p, true)
+	want = changeView{"notion", "https://mcp.notion.com/mcp", "/opt/elicitdesk bridge -url https://mcp.notion.com/mcp"}
+	if len(v.Changes) != 1 || v.Changes[0] != want || !strings.Contains(v.Intro, "Elicit Desk signs in for it, in your browser") {
+		t.Errorf("remote plan %+v, want %+v", v, want)
 	}
 
 	// Unrouting names what goes back; a plan that changes nothing offers no button.
@@ -39,7 +50,7 @@ func TestDescribePlan(t *testing.T) {
 	if v := describePlan(p, false); v.Title != "Stop routing “mine” through Elicit Desk?" || len(v.Changes) != 1 || v.Changes[0].To != "uvx mcp-server-time" {
 		t.Errorf("unroute %+v", v)
 	}
-	p, err = f.Config.Route(exe, "notion")
+	p, err = f.Config.Route(exe, "mine")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
-	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // runsWidth is how many characters of a command line or URL a row shows.
@@ -68,12 +67,11 @@ func hostRows(found []hosts.Found, exe string) []hostRow {
 }
 
 func serverRowOf(s hosts.Server) serverRow {
-	r := serverRow{Name: untrusted.Text(s.Name).Line(), Key: s.Name, Transport: string(s.Transport), Runs: runs(s)}
+	// A routed remote server shows as the remote server it is.
+	r := serverRow{Name: untrusted.Text(s.Name).Line(), Key: s.Name, Transport: string(s.Entry().Transport), Runs: runs(s)}
 	switch {
 	case s.Err != nil:
 		r.Note, r.Broken = untrusted.Text(s.Err.Error()).Block(), true
-	case s.Transport != config.TransportStdio:
-		r.Note = "Remote: needs sign-in, which Elicit Desk cannot do yet"
 	case s.Routed():
 		r.Switch = switchOn
 	default:

@@ -37,15 +37,15 @@ func TestHostRows(t *testing.T) {
 		t.Fatalf("%d rows", len(rows))
 	}
 	r := rows[0]
-	if r.Name != "Cursor" || r.Err != "" || r.Routable != 4 {
-		t.Errorf("host row %+v: want Cursor, no error, 4 routable (github, files, old, hidden…)", r)
+	if r.Name != "Cursor" || r.Err != "" || r.Routable != 5 {
+		t.Errorf("host row %+v: want Cursor, no error, 5 routable (github, files, old, notion, hidden…)", r)
 	}
 	for i, want := range []serverRow{
 		{Name: "github", Transport: "stdio", Runs: "npx -y @modelcontextprotocol/server-github", Switch: switchOff},
 		{Name: "files", Transport: "stdio", Runs: `npx.cmd -y @modelcontextprotocol/server-filesystem 'C:\Users\Zoë\Desktop'`, Switch: switchOff},
 		{Name: "mine", Transport: "stdio", Runs: "uvx mcp-server-time", Switch: switchOn},
 		{Name: "old", Transport: "stdio", Runs: "mcp-old", Switch: switchOn},
-		{Name: "notion", Transport: "http", Runs: "https://mcp.notion.com/mcp", Note: "Remote: needs sign-in, which Elicit Desk cannot do yet"},
+		{Name: "notion", Transport: "http", Runs: "https://mcp.notion.com/mcp", Switch: switchOff},
 		{Name: "broken", Transport: "stdio", Broken: true},
 		{Name: "hidden⟨U+202E⟩gnp.exe", Transport: "stdio", Runs: "'evil⟨U+200B⟩'", Switch: switchOff},
 	} {
@@ -76,7 +76,7 @@ func TestHostRowsUnreadable(t *testing.T) {
 
 func TestSummary(t *testing.T) {
 	f := sample(t)
-	if sum := Summarize(f, exe); sum != (Summary{"7 servers, 2 of 5 routed through Elicit Desk.", true, false}) {
+	if sum := Summarize(f, exe); sum != (Summary{"7 servers, 2 of 6 routed through Elicit Desk.", true, false}) {
 		t.Errorf("Summarize = %+v", sum)
 	}
 	p, err := f.Config.Route(exe)
@@ -87,8 +87,8 @@ func TestSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	f = hosts.Find([]hosts.Host{f.Host})[0]
-	// The remote and the broken entry cannot be routed.
-	if sum := Summarize(f, exe); sum != (Summary{"7 servers: the 5 that can be are routed through Elicit Desk.", false, true}) {
+	// The broken entry cannot be routed.
+	if sum := Summarize(f, exe); sum != (Summary{"7 servers: the 6 that can be are routed through Elicit Desk.", false, true}) {
 		t.Errorf("Summarize after Route all = %+v", sum)
 	}
 }

@@ -2,6 +2,7 @@ package hostsview
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -85,8 +86,8 @@ func dialogText(w *Window) string {
 func TestSwitchRoutes(t *testing.T) {
 	f := sample(t)
 	w := newWindow(t, f)
-	if n := len(checks(w)); n != 5 {
-		t.Fatalf("%d switches, want one per stdio server that can be read", n)
+	if n := len(checks(w)); n != 6 {
+		t.Fatalf("%d switches, want one per server that can be read", n)
 	}
 	before, _ := os.ReadFile(f.Config.Path)
 
@@ -178,5 +179,26 @@ func TestHostileHosts(t *testing.T) {
 			w.reload()
 			uitest.Check(t, "Hosts, unreadable", uitest.WindowTexts(w.win))
 		})
+	}
+}
+
+// TestSwitchRoutesRemote: a remote server's switch offers the bridge that
+// signs in for the host, Now its URL and After the bridge's command line,
+// and once routed the switch is on and the row still shows the URL.
+func TestSwitchRoutesRemote(t *testing.T) {
+	f := sample(t)
+	w := newWindow(t, f)
+	notion := checks(w)[4]
+	test.Tap(notion)
+	text := dialogText(w)
+	for _, want := range []string{"Route “notion” through Elicit Desk?", "https://mcp.notion.com/mcp", "/opt/elicitdesk bridge -url https://mcp.notion.com/mcp", "Elicit Desk signs in for it, in your browser"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, text)
+		}
+	}
+	tapDialog(t, w, "Change Cursor's config")
+	tapDialog(t, w, "OK")
+	if !checks(w)[4].Checked || !strings.Contains(fmt.Sprint(uitest.Texts(w.body)), "https://mcp.notion.com/mcp") {
+		t.Errorf("after routing notion the window shows:\n%s", uitest.Texts(w.body))
 	}
 }

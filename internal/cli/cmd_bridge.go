@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"sync"
@@ -21,6 +22,8 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/link"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // serverGrace is how long a bridged stdio server gets at each step of
@@ -36,6 +39,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	listen := fs.String("listen", "", "serve the host over Streamable HTTP at this loopback `address` (127.0.0.1:PORT) instead of stdio")
 	name := fs.String("name", "", "the `name` the person knows the server by, such as its key in the host's config; windows show it first")
 	verbose := fs.Bool("v", false, "log each elicitation and connection step")
+	remote := addRemoteFlags(fs, t)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, terminal{stdout}, stderr); done {
 		return code
@@ -44,6 +48,9 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 		return misuse(fs, stderr)
 	}
 	cfg, err := t.resolve(command)
+	if err == nil {
+		err = remote.apply(&cfg)
+	}
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
 		return 1
@@ -64,10 +71,17 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 		log.Warn("no way to the app's windows; elicitations go to the host if it takes them, else are answered cancel", "err", err)
 	}
 	opts := bridge.Options{Desk: desk, Log: log, Unshown: unshownRecorder(history.DefaultPath(xdg.DataHome), log)}
+	// The host cannot sign in for a remote server: the bridge does, in
+	// the browser, with the sign-ins the CLI and the app keep.
+	wrap := signInWrap(cfg, stderr, func(st signin.Status) {
+		if st.Phase == signin.Failed || st.Phase == signin.SignedIn {
+			stderr.Linef("elicitdesk bridge: %s: %s", cfg.URL, st.Text())
+		}
+	})
 	if *listen != "" {
-		return serveBridge(ctx, *listen, cfg, opts, stderr)
+		return serveBridge(ctx, *listen, cfg, wrap, opts, stderr)
 	}
-	server, done, err := dialUpstream(cfg, stderr.w, log)
+	server, done, err := dialUpstream(cfg, wrap, stderr.w, log)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
 		return 1
@@ -91,7 +105,7 @@ func withSession(opts bridge.Options, cfg config.Server) bridge.Options {
 
 // serveBridge serves hosts over Streamable HTTP at addr until ctx ends:
 // each host session gets a session of its own with the server of cfg.
-func serveBridge(ctx context.Context, addr string, cfg config.Server, opts bridge.Options, stderr terminal) int {
+func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap wire.Wrap, opts bridge.Options, stderr terminal) int {
 	l, err := link.Listen(ctx, addr, opts.Log)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
@@ -107,7 +121,7 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, opts bridg
 			return 0 // closed: ctx ended
 		}
 		sessions.Go(func() {
-			server, done, err := dialUpstream(cfg, stderr.w, opts.Log)
+			server, done, err := dialUpstream(cfg, wrap, stderr.w, opts.Log)
 			if err != nil {
 				opts.Log.Warn("cannot reach the server for a new host session", "err", err)
 				host.Close()
@@ -135,8 +149,9 @@ func bridgeDesk(log *slog.Logger) (bridge.Desk, error) {
 
 // dialUpstream connects to the server of cfg and returns the link and a
 // function that ends the server. A stdio server's stderr goes to
-// serverLog, the bridge's own, which hosts show in their MCP logs.
-func dialUpstream(cfg config.Server, serverLog io.Writer, log *slog.Logger) (link.Link, func(), error) {
+// serverLog, the bridge's own, which hosts show in their MCP logs; a
+// remote server's requests go through wrap.
+func dialUpstream(cfg config.Server, wrap wire.Wrap, serverLog io.Writer, log *slog.Logger) (link.Link, func(), error) {
 	switch cfg.Transport {
 	case config.TransportStdio:
 		p, err := servers.StartProcess(cfg, serverLog, func(err error) { log.Debug("the server exited", "err", err) })
@@ -144,10 +159,12 @@ func dialUpstream(cfg config.Server, serverLog io.Writer, log *slog.Logger) (lin
 			return nil, nil, err
 		}
 		return link.NewLines(p.Stdout(), p.Stdin()), func() { p.Stop(serverGrace) }, nil
-	case config.TransportSSE:
-		return link.NewSSEClient(cfg.URL, cfg.Headers, nil), func() {}, nil
 	}
-	return link.NewStreamableClient(cfg.URL, cfg.Headers, nil), func() {}, nil
+	hc := &http.Client{Transport: wrap(http.DefaultTransport)}
+	if cfg.Transport == config.TransportSSE {
+		return link.NewSSEClient(cfg.URL, cfg.Headers, hc), func() {}, nil
+	}
+	return link.NewStreamableClient(cfg.URL, cfg.Headers, hc), func() {}, nil
 }
 
 // noDesk is a desk when the endpoint cannot be found: no window.

@@ -60,11 +60,12 @@ func runHosts(args []string, stdout, stderr terminal) int {
 		table, flush := stdout.Table()
 		table.Linef("  NAME\tTRANSPORT\tROUTED\tRUNS")
 		for _, s := range f.Config.Servers {
-			runs := s.Entry().Target()
+			e := s.Entry() // a routed server as the server it is
+			runs := e.Target()
 			if s.Err != nil {
 				runs = "error: " + s.Err.Error()
 			}
-			table.Linef("  %s\t%s\t%s\t%s", s.Name, orDash(string(s.Transport)), yesNo(s.Routed()), runs)
+			table.Linef("  %s\t%s\t%s\t%s", s.Name, orDash(string(e.Transport)), yesNo(s.Routed()), runs)
 		}
 		flush()
 	}
@@ -94,7 +95,7 @@ func hostsJSON(found []hosts.Found) []hostJSON {
 			h.Error = f.Err.Error()
 		} else {
 			for _, s := range f.Config.Servers {
-				e := serverJSON{Name: s.Name, Transport: s.Transport, Routed: s.Routed()}
+				e := serverJSON{Name: s.Name, Transport: s.Entry().Transport, Routed: s.Routed()}
 				if s.Err != nil {
 					e.Error = s.Err.Error()
 				}

@@ -23,14 +23,15 @@ func newCLISigner(stderr terminal) *signin.Signer {
 }
 
 // signInWrap is the wrap that signs in to cfg's server when it asks,
-// telling the person on stderr; nil for a stdio server.
-func signInWrap(cfg config.Server, stderr terminal) wire.Wrap {
+// telling the person on stderr; nil for a stdio server. status, if not
+// nil, hears each sign-in's phases.
+func signInWrap(cfg config.Server, stderr terminal, status func(signin.Status)) wire.Wrap {
 	if cfg.Transport == config.TransportStdio {
 		return nil
 	}
 	signer := newCLISigner(stderr)
 	return func(base http.RoundTripper) http.RoundTripper {
-		return signer.Transport(cfg.URL, base, true, nil)
+		return signer.Transport(cfg.URL, base, true, status)
 	}
 }
 

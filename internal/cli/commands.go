@@ -59,7 +59,7 @@ func commands() []command {
 			"Sign in to a remote server that asks for it (tools and call sign in when needed, too).", both(runLogin)},
 		{"logout", []string{"TARGET"},
 			"Forget a remote server's sign-in.", both(runLogout)},
-		{"bridge", []string{"[-name NAME] [-listen ADDR] [-v] TARGET"},
+		{"bridge", []string{"[-name NAME] [-listen ADDR] [-v] [-header 'NAME: VALUE' | -header-env NAME]... [-transport T] TARGET"},
 			"Be a host's MCP server: pass everything to TARGET, answer its elicitations in the app's windows.",
 			func(args []string, s stdio) int {
 				return runBridge(args, s.in, writeCloser(s.out), terminal{s.err}) // stdout speaks MCP

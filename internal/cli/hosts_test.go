@@ -40,7 +40,8 @@ func TestHostsCommands(t *testing.T) {
 	const cursor = `{
   "mcpServers": {
     "files": {"command": "npx", "args": ["-y", "server-filesystem", "/tmp"]},
-    "remote": {"url": "https://mcp.example.com/mcp"}
+    "remote": {"url": "https://mcp.example.com/mcp"},
+    "both": {"type": "http", "url": "https://mcp.example.com/other", "command": "npx"}
   }
 }
 `
@@ -56,7 +57,7 @@ func TestHostsCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
 		t.Fatalf("hosts -json: exit %d, %v: %s%s", code, err, out, errs)
 	}
-	if len(list) != 1 || list[0].Host != "cursor" || list[0].Config != path || len(list[0].Servers) != 2 ||
+	if len(list) != 1 || list[0].Host != "cursor" || list[0].Config != path || len(list[0].Servers) != 3 ||
 		list[0].Servers[0].Transport != "stdio" || list[0].Servers[0].Routed || list[0].Servers[1].Transport != "http" {
 		t.Fatalf("hosts -json: %+v", list)
 	}
@@ -71,7 +72,7 @@ func TestHostsCommands(t *testing.T) {
 		{[]string{"hosts", "route", "cursor", "nosuch"}, 1, `Cursor's config has no server "nosuch"; nothing was changed`},
 		{[]string{"hosts", "unroute", "cursor"}, 0, "files: not routed"},
 		{[]string{"hosts", "route"}, 2, "usage: elicitdesk hosts"},
-		{[]string{"hosts", "route", "cursor", "remote"}, 1, "remote: a remote server"},
+		{[]string{"hosts", "route", "cursor", "both"}, 1, `both: it has a url and "command" too`},
 	} {
 		code, out, errs := runCLI(tc.args...)
 		if code != tc.code || !strings.Contains(out+errs, tc.want) {
@@ -83,7 +84,7 @@ func TestHostsCommands(t *testing.T) {
 	}
 
 	code, out, _ = runCLI("hosts", "route", "cursor")
-	for _, want := range []string{"Routed 1 server of Cursor", "bridge -- npx -y server-filesystem /tmp", "remote: a remote server", "Restart Cursor"} {
+	for _, want := range []string{"Routed 2 servers of Cursor", "bridge -- npx -y server-filesystem /tmp", "bridge -url https://mcp.example.com/mcp", `both: it has a url and "command" too`, "Restart Cursor"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("route: exit %d, %q lacks %q", code, out, want)
 		}

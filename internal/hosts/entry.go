@@ -12,13 +12,23 @@ import (
 // entry is where one server's command line is in its config's bytes: all
 // that routing edits. The parser of each format fills it in.
 type entry struct {
-	cmd  span   // the command's string literal; empty for a remote entry
-	args *array // nil when the entry has no args
+	// cmd is the command's string literal, and key its key's; in a
+	// remote entry, the url's, which routing turns into the command.
+	cmd, key span
+	args     *array // nil when the entry has no args
 	// A missing args member is added at addAt as addPrefix, then the array:
 	// the format's separator, indentation and key, so that it reads as if
 	// the host had written it.
 	addAt     int
 	addPrefix string
+	// kind is the "type" member's value literal; empty without one.
+	kind span
+	// maps are the key literals of the env member, or in a remote entry
+	// of the headers member, which routing renames to env. TOML may name
+	// a table in more than one place.
+	maps []span
+	// refuse says why a remote entry cannot be routed as written.
+	refuse string
 }
 
 // span is the bytes [start, end) of a value.

@@ -121,14 +121,19 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 	case s.Err == nil && s.Transport == "":
 		s.Err = fmt.Errorf("the entry at %s has neither a command nor a url", lineCol(data, v.StartOffset))
 	}
-	if s.Err != nil || s.Transport != config.TransportStdio {
+	if s.Err != nil {
 		return s, entry{}
 	}
+	if s.Transport != config.TransportStdio {
+		return s, jsonRemote(data, obj)
+	}
 	cmd, _ := member(data, line, cmdKey)
-	e := entry{
-		cmd:       span{cmd.Value.StartOffset, cmd.Value.EndOffset},
-		addAt:     cmd.Value.EndOffset,
-		addPrefix: "," + lineIndent(cmd.Name.BeforeExtra) + `"args": `,
+	e := jsonEntry(cmd)
+	if kind, _ := member(data, obj, "type"); kind != nil {
+		e.kind = valueSpan(kind.Value)
+	}
+	if env, _ := member(data, line, "env"); env != nil {
+		e.maps = []span{valueSpan(env.Name)}
 	}
 	if arr != nil {
 		e.args = &array{open: args.Value.StartOffset + 1}
@@ -138,6 +143,43 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 	}
 	return s, e
 }
+
+// jsonEntry is the entry whose command, or url, is m.
+func jsonEntry(m *hujson.ObjectMember) entry {
+	return entry{
+		cmd:       valueSpan(m.Value),
+		key:       valueSpan(m.Name),
+		addAt:     m.Value.EndOffset,
+		addPrefix: "," + lineIndent(m.Name.BeforeExtra) + `"args": `,
+	}
+}
+
+// jsonRemote is where a remote entry's url, type and headers are.
+func jsonRemote(data []byte, obj *hujson.Object) entry {
+	u, _ := member(data, obj, "url")
+	other, _ := member(data, obj, "serverUrl")
+	if u == nil {
+		u, other = other, nil
+	}
+	e := jsonEntry(u)
+	if other != nil {
+		e.refuse = "it gives both url and serverUrl"
+	}
+	if kind, _ := member(data, obj, "type"); kind != nil {
+		e.kind = valueSpan(kind.Value)
+	}
+	if h, _ := member(data, obj, "headers"); h != nil {
+		e.maps = []span{valueSpan(h.Name)}
+	}
+	for _, key := range []string{"command", "args", "env"} {
+		if m, _ := member(data, obj, key); m != nil {
+			e.refuse = fmt.Sprintf("it has a url and %q too", key)
+		}
+	}
+	return e
+}
+
+func valueSpan(v hujson.Value) span { return span{v.StartOffset, v.EndOffset} }
 
 // decodeJSON decodes a JSONC value as JSON.
 func decodeJSON(v hujson.Value, into any) error {

@@ -31,31 +31,39 @@ type Skip struct {
 
 // Reasons an entry is left alone.
 const (
-	ReasonRemote   = "a remote server: routing it needs sign-in, which Elicit Desk does not do yet"
 	ReasonRouted   = "already routed through Elicit Desk"
 	ReasonUnrouted = "not routed through Elicit Desk"
+	ReasonEdited   = "its bridge arguments were changed after routing; Elicit Desk cannot tell what to give back (the backup beside the config has the entry as it was)"
 )
 
-// Route plans putting the named stdio servers (all when names is empty)
-// behind `exe bridge --`. An entry routed through another elicitdesk
-// binary is pointed at exe.
+// Route plans putting the named servers (all when names is empty) behind
+// the bridge: a stdio server as `exe bridge -- COMMAND ARGS...`, a remote
+// one as `exe bridge -url URL`, which signs in for the host. An entry
+// routed through another elicitdesk binary is pointed at exe.
 func (c *Config) Route(exe string, names ...string) (*Plan, error) {
 	return c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
-		if _, ok := s.routedThrough(exe); ok {
+		if s.routedBy(exe) {
 			if s.Command == exe {
 				return nil, nil, ReasonRouted
 			}
 			return []edit{{e.cmd, quote(exe)}}, append([]string{exe}, s.Args...), ""
+		}
+		if s.Transport != config.TransportStdio {
+			return c.routeRemoteEdits(s, e, exe)
 		}
 		return c.routeEdits(e, exe), append(append([]string{exe}, bridgeArgs()...), argvOf(s)...), ""
 	})
 }
 
 // Unroute plans giving the named routed servers (all when names is empty)
-// their own command lines back. What Route added is removed as it was
-// added, so the file comes back byte for byte.
+// their own command lines, or URLs, back. What Route added is removed as
+// it was added, so the file comes back byte for byte.
 func (c *Config) Unroute(names ...string) (*Plan, error) {
 	return c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
+		if b, ok := s.remoteThrough(""); ok {
+			edits, reason := c.unrouteRemoteEdits(e, b)
+			return edits, []string{s.Args[2]}, reason
+		}
 		argv, ok := s.Unrouted()
 		if !ok {
 			return nil, nil, ReasonUnrouted
@@ -81,8 +89,6 @@ func (c *Config) plan(names []string, rewrite func(Server, entry) (edits []edit,
 		switch {
 		case s.Err != nil:
 			reason = s.Err.Error()
-		case s.Transport != config.TransportStdio:
-			reason = ReasonRemote
 		default:
 			var es []edit
 			var to []string
@@ -139,8 +145,13 @@ func (c *Config) unrouteEdits(s Server, e entry) []edit {
 	return edits
 }
 
-// argvOf is the command line the host runs for s.
-func argvOf(s Server) []string { return append([]string{s.Command}, s.Args...) }
+// argvOf is the command line the host runs for s; a remote server's URL.
+func argvOf(s Server) []string {
+	if s.Transport != config.TransportStdio {
+		return []string{s.URL}
+	}
+	return append([]string{s.Command}, s.Args...)
+}
 
 // edit replaces the bytes at a span with text.
 type edit struct {

@@ -23,8 +23,15 @@ type Server struct {
 }
 
 // Routed reports whether the host runs s through `elicitdesk bridge`.
-func (s Server) Routed() bool {
-	_, ok := s.Unrouted()
+func (s Server) Routed() bool { return s.routedBy("") }
+
+// routedBy is Routed that also knows exe, under whatever name it was
+// built (a test binary, a `go build -o`).
+func (s Server) routedBy(exe string) bool {
+	if _, ok := s.routedThrough(exe); ok {
+		return true
+	}
+	_, ok := s.remoteThrough(exe)
 	return ok
 }
 
@@ -35,12 +42,9 @@ func (s Server) Routed() bool {
 // command of its own is not ours.
 func (s Server) Unrouted() (argv []string, ok bool) { return s.routedThrough("") }
 
-// routedThrough is Unrouted that also knows exe, under whatever name it
-// was built (a test binary, a `go build -o`).
+// routedThrough is Unrouted that also knows exe.
 func (s Server) routedThrough(exe string) (argv []string, ok bool) {
-	name := strings.ToLower(BaseName(s.Command))
-	ours := strings.HasPrefix(name, "elicitdesk") || (exe != "" && s.Command == exe)
-	if !ours || s.Transport != config.TransportStdio || len(s.Args) == 0 || s.Args[0] != "bridge" {
+	if !s.ours(exe) {
 		return nil, false
 	}
 	i := slices.Index(s.Args, "--")
@@ -48,6 +52,68 @@ func (s Server) routedThrough(exe string) (argv []string, ok bool) {
 		return nil, false
 	}
 	return s.Args[i+1:], true
+}
+
+// ours reports whether s runs `elicitdesk bridge`.
+func (s Server) ours(exe string) bool {
+	name := strings.ToLower(BaseName(s.Command))
+	ours := strings.HasPrefix(name, "elicitdesk") || (exe != "" && s.Command == exe)
+	return ours && s.Transport == config.TransportStdio && len(s.Args) > 0 && s.Args[0] == "bridge"
+}
+
+// remoteBridge is what a routed remote entry's bridge arguments say: the
+// URL, and how the host's entry wrote it, for unroute to write it back.
+type remoteBridge struct {
+	urlFlag   string   // -url, or -serverUrl for an entry that called it so
+	transport string   // the entry's "type", "" without one
+	headers   []string // the names of the headers, whose values are in the env
+}
+
+// The bridge's flags a routed remote entry is written with, in this order.
+const (
+	flagURL       = "-url"
+	flagServerURL = "-serverUrl"
+	flagTransport = "-transport"
+	flagHeaderEnv = "-header-env"
+)
+
+// RoutedRemote returns the remote server a routed entry's bridge
+// connects to: its URL, transport and headers.
+func (s Server) RoutedRemote() (Server, bool) {
+	b, ok := s.remoteThrough("")
+	if !ok {
+		return Server{}, false
+	}
+	r := Server{Name: s.Name, Transport: config.TransportHTTP, URL: s.Args[2]}
+	if b.transport == "sse" {
+		r.Transport = config.TransportSSE
+	}
+	for _, h := range b.headers {
+		if r.Headers == nil {
+			r.Headers = map[string]string{}
+		}
+		r.Headers[h] = s.Env[h]
+	}
+	return r, true
+}
+
+// remoteThrough reads the bridge arguments Route writes for a remote
+// entry: bridge -url URL [-transport T] [-header-env NAME]...; nothing
+// else, so that unroute can give back what route took.
+func (s Server) remoteThrough(exe string) (remoteBridge, bool) {
+	a := s.Args
+	if !s.ours(exe) || len(a) < 3 || (a[1] != flagURL && a[1] != flagServerURL) || slices.Contains(a, "--") {
+		return remoteBridge{}, false
+	}
+	b := remoteBridge{urlFlag: a[1]}
+	rest := a[3:]
+	if len(rest) >= 2 && rest[0] == flagTransport {
+		b.transport, rest = rest[1], rest[2:]
+	}
+	for len(rest) >= 2 && rest[0] == flagHeaderEnv {
+		b.headers, rest = append(b.headers, rest[1]), rest[2:]
+	}
+	return b, len(rest) == 0
 }
 
 // BaseName is the last element of a path written with either slash:
@@ -64,6 +130,9 @@ func bridgeArgs() []string { return []string{"bridge", "--"} }
 // Entry is s as an entry of Elicit Desk's own servers.json, for import:
 // a routed entry brings the server it routes, not the bridge.
 func (s Server) Entry() config.Server {
+	if r, ok := s.RoutedRemote(); ok {
+		s = r
+	}
 	e := config.Server{Name: s.Name, Transport: s.Transport, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers}
 	if argv, ok := s.Unrouted(); ok {
 		e.Command, e.Args = argv[0], argv[1:]

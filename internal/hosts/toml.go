@@ -34,28 +34,54 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("%q is not a table", h.Key)
 	}
-	w := tomlWalk{data: data, key: h.Key, at: map[string]*entry{}}
+	w := tomlWalk{data: data, key: h.Key, at: map[string]*tomlEntry{}}
 	w.walk()
 	var servers []Server
 	var entries []entry
 	for _, name := range slices.Sorted(maps.Keys(table)) {
 		if !slices.Contains(w.order, name) { // a shape the walk does not know: shown, never routed
 			w.order = append(w.order, name)
-			w.at[name] = &entry{}
+			w.at[name] = &tomlEntry{}
 		}
 	}
 	for _, name := range w.order {
 		s := tomlServer(name, table[name])
-		e := *w.at[name]
+		te := w.at[name]
+		e := te.stdio
+		e.maps = te.env
+		if s.Err == nil && s.Transport != config.TransportStdio {
+			e = te.remote
+			e.maps = te.headers
+			e.refuse = tomlRefusal(table[name].(map[string]any))
+			if e.cmd == (span{}) {
+				e.refuse = uneditable("url")
+			}
+		}
 		if s.Err == nil && s.Transport == config.TransportStdio && e.cmd == (span{}) {
 			s.Err = errors.New("its command is written in a way Elicit Desk cannot edit")
 		}
-		if s.Err != nil || s.Transport != config.TransportStdio {
+		if s.Err != nil {
 			e = entry{}
 		}
 		servers, entries = append(servers, s), append(entries, e)
 	}
 	return servers, entries, nil
+}
+
+// tomlRefusal says why a remote entry of Codex cannot be routed, if it
+// cannot: the bridge, a command, does not get what it names.
+func tomlRefusal(t map[string]any) string {
+	for _, key := range []string{"bearer_token_env_var", "env_http_headers"} {
+		if _, ok := t[key]; ok {
+			return fmt.Sprintf("its %s names a variable of Codex's environment, which Codex does not pass on to a command", key)
+		}
+	}
+	for _, key := range []string{"command", "args", "env"} {
+		if _, ok := t[key]; ok {
+			return fmt.Sprintf("it has a url and %q too", key)
+		}
+	}
+	return ""
 }
 
 // tomlServer reads an entry from its decoded value.
@@ -124,13 +150,20 @@ func tomlValue(v any, into any) error {
 	return nil
 }
 
-// tomlWalk finds where each server's command and args are.
+// tomlWalk finds where each server's command, url, args, env and headers are.
 type tomlWalk struct {
 	data  []byte
 	key   string
 	p     unstable.Parser
-	at    map[string]*entry
+	at    map[string]*tomlEntry
 	order []string
+}
+
+// tomlEntry is what the walk found of one server: its entry as a command
+// and as a url, and the key literals of its env and http_headers tables.
+type tomlEntry struct {
+	stdio, remote entry
+	env, headers  []span
 }
 
 func (w *tomlWalk) walk() {
@@ -140,9 +173,10 @@ func (w *tomlWalk) walk() {
 		n := w.p.Expression()
 		switch n.Kind {
 		case unstable.Table, unstable.ArrayTable:
-			table = keyParts(n.Key())
+			var nodes []*unstable.Node
+			table, nodes = keyParts(n.Key())
 			if len(table) >= 2 && table[0] == w.key {
-				w.entry(table[1])
+				w.table(w.entry(table[1]), table, nodes, 0)
 			}
 		case unstable.KeyValue:
 			w.keyValue(n, table, false)
@@ -151,25 +185,35 @@ func (w *tomlWalk) walk() {
 }
 
 // entry returns the entry called name, first seen now or before.
-func (w *tomlWalk) entry(name string) *entry {
+func (w *tomlWalk) entry(name string) *tomlEntry {
 	e, ok := w.at[name]
 	if !ok {
-		e = &entry{}
+		e = &tomlEntry{}
 		w.at[name], w.order = e, append(w.order, name)
 	}
 	return e
 }
 
-// keyValue notes kv if it is a server's command or args; inline is true
-// inside an inline table, where a new member follows on the same line.
-func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
-	keys := kv.Key()
-	var last *unstable.Node
-	var parts []string
-	for keys.Next() {
-		last = keys.Node()
-		parts = append(parts, string(last.Data))
+// table notes where an entry's env or http_headers table is named, when
+// the key path names it: path[2] is nodes[2-from].
+func (w *tomlWalk) table(e *tomlEntry, path []string, nodes []*unstable.Node, from int) {
+	if len(path) < 3 || from > 2 || 2-from >= len(nodes) {
+		return
 	}
+	at := span{int(nodes[2-from].Raw.Offset), int(nodes[2-from].Raw.Offset + nodes[2-from].Raw.Length)}
+	switch path[2] {
+	case "env":
+		e.env = append(e.env, at)
+	case "http_headers":
+		e.headers = append(e.headers, at)
+	}
+}
+
+// keyValue notes kv if it is a server's command, url, args, env or
+// headers; inline is true inside an inline table, where a new member
+// follows on the same line.
+func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
+	parts, nodes := keyParts(kv.Key())
 	path := append(slices.Clone(table), parts...)
 	value := kv.Value()
 	if len(path) == 0 || path[0] != w.key {
@@ -185,7 +229,10 @@ func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
 	if len(path) < 2 {
 		return
 	}
-	e := w.entry(path[1])
+	te := w.entry(path[1])
+	if len(path) >= 3 {
+		w.table(te, path, nodes, len(table))
+	}
 	if len(path) == 2 && value.Kind == unstable.InlineTable {
 		members := value.Children()
 		for members.Next() {
@@ -196,12 +243,18 @@ func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
 	if len(path) != 3 {
 		return
 	}
+	last := nodes[len(nodes)-1]
 	switch path[2] {
-	case "command":
+	case "command", "url":
 		if value.Kind != unstable.String {
 			return
 		}
+		e := &te.stdio
+		if path[2] == "url" {
+			e = &te.remote
+		}
 		e.cmd = span{int(value.Raw.Offset), int(value.Raw.Offset + value.Raw.Length)}
+		e.key = span{int(last.Raw.Offset), int(last.Raw.Offset + last.Raw.Length)}
 		prefix := string(w.data[kv.Raw.Offset:last.Raw.Offset]) + "args = " // a dotted key keeps its dots
 		if inline {
 			e.addAt, e.addPrefix = e.cmd.end, ", "+prefix
@@ -217,23 +270,26 @@ func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
 			return
 		}
 		end := int(kv.Raw.Offset + kv.Raw.Length)
-		e.args = &array{open: bytes.IndexByte(w.data[last.Raw.Offset:end], '[') + int(last.Raw.Offset) + 1}
+		args := &array{open: bytes.IndexByte(w.data[last.Raw.Offset:end], '[') + int(last.Raw.Offset) + 1}
 		elems := value.Children()
 		for elems.Next() {
 			if el := elems.Node(); el.Kind == unstable.String {
-				e.args.elems = append(e.args.elems, span{int(el.Raw.Offset), int(el.Raw.Offset + el.Raw.Length)})
+				args.elems = append(args.elems, span{int(el.Raw.Offset), int(el.Raw.Offset + el.Raw.Length)})
 			}
 		}
+		te.stdio.args, te.remote.args = args, args
 	}
 }
 
-// keyParts are the parts of a dotted key, unquoted.
-func keyParts(it unstable.Iterator) []string {
+// keyParts are the parts of a dotted key, unquoted, and their nodes.
+func keyParts(it unstable.Iterator) ([]string, []*unstable.Node) {
 	var parts []string
+	var nodes []*unstable.Node
 	for it.Next() {
 		parts = append(parts, string(it.Node().Data))
+		nodes = append(nodes, it.Node())
 	}
-	return parts
+	return parts, nodes
 }
 
 // lineEnd is the offset of the line break ending the line that off is on,

@@ -1,0 +1,120 @@
+package hosts
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// remoteTypes are the "type" values of remote entries the bridge's
+// -transport takes.
+var remoteTypes = []string{"http", "streamable-http", "streamableHttp", "sse"}
+
+// routeRemoteEdits turn a remote entry into one that runs `exe bridge
+// -url URL`: the url member becomes the command and its literal moves
+// into the args, as the type's literal does, and "stdio" takes the type's
+// place. Headers become the env, whose names the args list: their values,
+// often secrets, stay out of the command line, which every user of the
+// machine can read, and a host expands variables in env as in headers.
+// Every literal moves as written, so that unrouteRemoteEdits puts it back.
+func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []string, string) {
+	if e.refuse != "" {
+		return nil, nil, e.refuse
+	}
+	flag, ok := map[string]string{c.keyText("url"): flagURL, c.keyText("serverUrl"): flagServerURL}[e.key.of(c.data)]
+	if !ok {
+		return nil, nil, uneditable("url")
+	}
+	lits := []string{quote("bridge"), quote(flag), e.cmd.of(c.data)}
+	to := []string{exe, "bridge", flag, s.URL}
+	edits := []edit{{e.key, c.keyText("command")}, {e.cmd, quote(exe)}}
+	if e.kind != (span{}) {
+		lit := e.kind.of(c.data)
+		var kind string
+		if json.Unmarshal([]byte(lit), &kind) != nil || !slices.Contains(remoteTypes, kind) {
+			return nil, nil, fmt.Sprintf("its type %s is none the bridge knows (%s)", lit, strings.Join(remoteTypes, ", "))
+		}
+		lits, to = append(lits, quote(flagTransport), lit), append(to, flagTransport, kind)
+		edits = append(edits, edit{e.kind, quote("stdio")})
+	}
+	if len(s.Headers) > 0 {
+		if len(e.maps) == 0 {
+			return nil, nil, uneditable("headers")
+		}
+		for _, m := range e.maps {
+			if m.of(c.data) != c.keyText(c.headersKey()) {
+				return nil, nil, uneditable("headers")
+			}
+			edits = append(edits, edit{m, c.keyText("env")})
+		}
+		for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
+			lits, to = append(lits, quote(flagHeaderEnv), quote(name)), append(to, flagHeaderEnv, name)
+		}
+	}
+	edits = append(edits, edit{span{e.addAt, e.addAt}, e.addPrefix + "[" + strings.Join(lits, ",") + "]"})
+	return edits, to, ""
+}
+
+// unrouteRemoteEdits undo routeRemoteEdits, taking each literal back from
+// the args, when the args are still as route wrote them.
+func (c *Config) unrouteRemoteEdits(e entry, b remoteBridge) ([]edit, string) {
+	if e.args == nil || e.key.of(c.data) != c.keyText("command") {
+		return nil, ReasonEdited
+	}
+	lits := make([]string, len(e.args.elems))
+	for i, el := range e.args.elems {
+		lits[i] = el.of(c.data)
+	}
+	added := e.addPrefix + "[" + strings.Join(lits, ",") + "]"
+	if !strings.HasPrefix(string(c.data[e.addAt:]), added) {
+		return nil, ReasonEdited
+	}
+	key := "url"
+	if b.urlFlag == flagServerURL {
+		key = "serverUrl"
+	}
+	edits := []edit{{e.key, c.keyText(key)}, {e.cmd, lits[2]}, {span{e.addAt, e.addAt + len(added)}, ""}}
+	if b.transport != "" {
+		if e.kind == (span{}) || e.kind.of(c.data) != quote("stdio") {
+			return nil, ReasonEdited
+		}
+		edits = append(edits, edit{e.kind, lits[4]})
+	}
+	if len(b.headers) > 0 {
+		if len(e.maps) == 0 {
+			return nil, ReasonEdited
+		}
+		for _, m := range e.maps {
+			if m.of(c.data) != c.keyText("env") {
+				return nil, ReasonEdited
+			}
+			edits = append(edits, edit{m, c.keyText(c.headersKey())})
+		}
+	}
+	return edits, ""
+}
+
+// keyText is how routing writes the key name in c's format.
+func (c *Config) keyText(name string) string {
+	if c.Host.Format == TOML {
+		return name
+	}
+	return quote(name)
+}
+
+// headersKey is the key of a remote entry's headers: Codex's own, or the
+// one the JSON hosts share.
+func (c *Config) headersKey() string {
+	if c.Host.Format == TOML {
+		return "http_headers"
+	}
+	return "headers"
+}
+
+// uneditable is the reason an entry whose what is written in a way
+// routing cannot take back exactly is left alone.
+func uneditable(what string) string {
+	return "its " + what + " is written in a way Elicit Desk cannot edit"
+}
