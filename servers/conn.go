@@ -39,7 +39,7 @@ type Conn struct {
 	mu        sync.Mutex
 	reported  ServerInfo
 	version   string
-	tools     map[string]bool // the names the last listing had (see knowTool)
+	tools     map[string]bool // the tools listed: whether mcp-go kept each (see knowTool)
 	answering sync.WaitGroup  // answers in progress; added to under mu while not lost
 }
 
@@ -213,7 +213,7 @@ func (c *Conn) Tools(ctx context.Context) ([]mcp.Tool, error) {
 		return nil, err
 	}
 	wire.RawSchemas(ctx, res.Tools)
-	c.noteListed(res.Tools)
+	c.noteListed(ctx, res.Tools)
 	return res.Tools, nil
 }
 
