@@ -61,9 +61,7 @@ var clientScenarios = []clientScenario{
 	{name: "tools_call"},
 	{name: "elicitation-sep1034-client-defaults"},
 	{name: "sep-2322-client-request-state", spec: "2026-07-28"},
-	{name: "sse-retry", explained: map[string]string{
-		"ClientRespectsRetryField": "a WARNING when the reconnection came over 200 ms after the 500 the server asked for: the suite times it by the wall clock, which a loaded machine slows",
-	}},
+	{name: "sse-retry"},
 	{name: "request-metadata", spec: "2026-07-28", explained: map[string]string{
 		"ClientDeclaresRootsCapability":    "Elicit Desk offers no roots, so declares none",
 		"ClientDeclaresSamplingCapability": "Elicit Desk does no sampling, so declares none",
