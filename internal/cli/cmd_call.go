@@ -55,6 +55,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
 	}
+	stderr = stderr.shared() // the connection's log writes too
 	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
 	if err != nil {
 		stderr.Linef("elicitdesk tools: %s", plainError(err))
@@ -97,7 +98,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 	if *answer == answerDesk {
 		return callThroughDesk(t, command, *tool, toolArgs, stdout, stderr)
 	}
-	stderr = terminal{&syncWriter{w: stderr.w}} // the answerer and the connection's log write too
+	stderr = stderr.shared() // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, stderr.Logger())
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
@@ -154,6 +155,9 @@ func answerAll(ctx context.Context, router *servers.Router, answer string, stder
 		stderr.Linef("  answered %s", json.RawMessage(sent))
 	}
 }
+
+// shared is t for printing to from several goroutines.
+func (t terminal) shared() terminal { return terminal{&syncWriter{w: t.w}} }
 
 // syncWriter serialises writes from several goroutines.
 type syncWriter struct {
