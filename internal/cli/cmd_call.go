@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io"
 	"os/signal"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
 // connectTimeout bounds starting a server and the handshake.
@@ -48,6 +50,7 @@ func openTarget(t *target, command []string, router *servers.Router, stderr term
 func runTools(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("tools")
 	t := addTargetFlags(fs)
+	verbose := verboseFlag(fs)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, stdout, stderr); done {
 		return code
@@ -58,7 +61,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 	stderr = stderr.shared() // the connection's log writes too
 	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
 	if err != nil {
-		stderr.Linef("elicitdesk tools: %s", plainError(err))
+		failed(stderr, "tools", err, "", *verbose)
 		return 1
 	}
 	defer closeConn()
@@ -67,7 +70,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 		err = stdout.JSON(tools)
 	}
 	if err != nil {
-		stderr.Linef("elicitdesk tools: %s", plainError(err))
+		failed(stderr, "tools", err, conn.Stderr(), *verbose)
 		return 1
 	}
 	return 0
@@ -83,6 +86,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a `JSON` object")
 	answer := fs.String("answer", answerDefaults, "how to answer elicitations: "+answerDefaults+" (accept the schema's defaults), "+
 		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults")
+	verbose := verboseFlag(fs)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, stdout, stderr); done {
 		return code
@@ -102,7 +106,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 	router := servers.NewRouter(servers.DefaultLimits, stderr.Logger())
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
-		stderr.Linef("elicitdesk call: %s", plainError(err))
+		failed(stderr, "call", err, "", *verbose)
 		return 1
 	}
 	defer closeConn()
@@ -128,10 +132,36 @@ func runCall(args []string, stdout, stderr terminal) int {
 		err = stdout.JSON(res)
 	}
 	if err != nil {
-		stderr.Linef("elicitdesk call: %s", plainError(err))
+		failed(stderr, "call", err, conn.Stderr(), *verbose)
 		return 1
 	}
 	return 0
+}
+
+// verboseFlag is -v of the commands that reach a server.
+func verboseFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("v", false, "after a failure's plain words, print the error chain behind them")
+}
+
+// failed prints why command could not reach or use a server, in plain
+// words (servers.Explain), and under -v the error chain behind them.
+// serverStderr is what a stdio server last wrote there.
+func failed(stderr terminal, command string, err error, serverStderr string, verbose bool) {
+	var signIn *signin.Error
+	if errors.As(err, &signIn) { // says itself, without the layers of the HTTP and MCP clients around it
+		stderr.Linef("elicitdesk %s: %s", command, signIn)
+		return
+	}
+	var start *servers.StartError
+	if errors.As(err, &start) {
+		serverStderr = start.Stderr
+	}
+	x := servers.Explain(err, serverStderr)
+	stderr.Linef("elicitdesk %s: %s", command, x.Summary)
+	if verbose && x.Details.Block() != x.Summary {
+		stderr.Linef("  the error chain:")
+		stderr.Block(x.Details)
+	}
 }
 
 // answerAll answers every elicitation the router gets until ctx ends.

@@ -45,8 +45,9 @@ type statusDesk struct {
 func (d statusDesk) Servers(context.Context) ([]endpoint.ServerStatus, error) { return d.list, nil }
 
 // TestServersLive lists the servers with the app running (an endpoint in
-// this process) and without: live states and their errors, or the
-// configuration with a note that the app is not running.
+// this process) and without: live states and their errors, with the error
+// chain behind them under -v, or the configuration with a note that the
+// app is not running.
 func TestServersLive(t *testing.T) {
 	noApp(t)
 	config := writeConfig(t, twoServers)
@@ -65,7 +66,11 @@ func TestServersLive(t *testing.T) {
 		{"running", true,
 			map[string]string{"demo": "ready", "github": "failed", "off": "disabled", "broken": "failed"},
 			[]string{"ready since " + since.Format(timeLayout), "github is failed: 401 ⟨U+202E⟩Unauthorized"},
-			[]string{"not running", "enabled"}},
+			[]string{"not running", "enabled", "the error chain"}},
+		{"running, -v", true,
+			map[string]string{"demo": "ready", "github": "failed", "off": "disabled", "broken": "failed"},
+			[]string{"github is failed: 401 ⟨U+202E⟩Unauthorized\n  the error chain:\n  initializing: unexpected status code: 401\n"},
+			[]string{"not running"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,7 +79,7 @@ func TestServersLive(t *testing.T) {
 				desk := statusDesk{list: []endpoint.ServerStatus{
 					{Name: "broken", State: "failed", Error: "servers.json:5: bad command", Since: since},
 					{Name: "demo", State: "ready", Since: since},
-					{Name: "github", State: "failed", Error: "401 \u202eUnauthorized", Since: since},
+					{Name: "github", State: "failed", Error: "401 \u202eUnauthorized", Details: "initializing: unexpected status code: 401", Since: since},
 					{Name: "off", State: "disabled", Since: since},
 				}}
 				path, err := endpoint.DefaultPath()
@@ -87,7 +92,11 @@ func TestServersLive(t *testing.T) {
 				}
 				t.Cleanup(func() { cancel(); srv.Close() })
 			}
-			code, stdout, stderr := run("servers", "-config", config)
+			args := []string{"servers", "-config", config}
+			if strings.HasSuffix(tt.name, "-v") {
+				args = append(args, "-v")
+			}
+			code, stdout, stderr := run(args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
