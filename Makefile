@@ -9,10 +9,10 @@ PKGS  := ./...
 # headers of GLFW; tests add a virtual X server and screenshot tools.
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
-TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool dbus-x11 openbox \
-              desktop-file-utils appstream
+TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 openbox \
+              desktop-file-utils appstream help2man lintian
 
-.PHONY: run build test bench fuzz deps test-deps peers clean install uninstall install-check package
+.PHONY: run build test bench fuzz deps test-deps peers clean install uninstall install-check package package-check screenshots
 
 # The release, as FyneApp.toml says: `elicitdesk --version`, the .deb and the
 # fyne package archive all take it from there.
@@ -80,8 +80,11 @@ ICONS      := $(foreach s,$(ICON_SIZES),$(call icon,$(s)))
 INSTALLED  := bin/$(BIN) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS)
 ROOT       := $(DESTDIR)$(PREFIX)
 
+# INSTALL_BIN is the binary installed: this build, or make package's release.
+INSTALL_BIN ?= $(BIN)
+
 install: deps build
-	install -Dm755 $(BIN) $(ROOT)/bin/$(BIN)
+	install -Dm755 $(INSTALL_BIN) $(ROOT)/bin/$(BIN)
 	install -d $(ROOT)/share/applications $(ROOT)/share/metainfo
 	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/$(BIN)|' assets/linux/$(APP_ID).desktop >$(ROOT)/share/applications/$(APP_ID).desktop
 	chmod 644 $(ROOT)/share/applications/$(APP_ID).desktop
@@ -119,21 +122,55 @@ install-check: test-deps
 
 # make package builds dist/elicitdesk_VERSION_ARCH.deb with nfpm and the
 # fyne package archive (dist/Elicit Desk.tar.xz), both through `go run`
-# at pinned versions.
+# at pinned versions, from one release binary: position-independent,
+# stripped, without build paths. The .deb adds what Debian asks of a
+# package: a manual page made by help2man from --help, a changelog
+# entry for this version and the copyright file.
 NFPM := github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.0
 FYNE := fyne.io/tools/cmd/fyne@v1.7.4
+ARCH  = $(shell $(GO) env GOARCH)
+DEB   = dist/$(BIN)_$(VERSION)_$(ARCH).deb
+DOC  := dist/root/usr/share/doc/$(BIN)
 
 package: deps build
+	@$(call install,help2man)
 	rm -rf dist/root && mkdir -p dist
-	$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/dist/root PREFIX=/usr
-	VERSION=$(VERSION) ARCH=$$($(GO) env GOARCH) \
-		$(GO) run $(NFPM) package -f assets/linux/nfpm.yaml -p deb -t dist/
-	GOFLAGS="$(GOFLAGS) -ldflags=$(LDFLAGS)" $(GO) run $(FYNE) package -os linux -release
+	$(GO) build -buildmode=pie -trimpath -ldflags '-s -w $(LDFLAGS)' -o dist/$(BIN) .
+	$(MAKE) --no-print-directory install INSTALL_BIN=dist/$(BIN) DESTDIR=$(CURDIR)/dist/root PREFIX=/usr
+	mkdir -p dist/root/usr/share/man/man1 $(DOC)
+	help2man --no-info --version-string=$(VERSION) --name="$$(sed -n 's|.*<summary>\(.*\)</summary>.*|\1|p' assets/linux/$(APP_ID).metainfo.xml)" \
+		dist/$(BIN) | gzip -9n >dist/root/usr/share/man/man1/$(BIN).1.gz
+	install -m644 assets/linux/copyright $(DOC)/copyright
+	printf '%s (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- %s  %s\n' \
+		$(BIN) $(VERSION) $(VERSION) "$$(sed -n 's/^maintainer: //p' assets/linux/nfpm.yaml)" \
+		"$$(git log -1 --format=%aD 2>/dev/null || date -R)" | gzip -9n >$(DOC)/changelog.gz
+	VERSION=$(VERSION) ARCH=$(ARCH) $(GO) run $(NFPM) package -f assets/linux/nfpm.yaml -p deb -t dist/
+	@# fyne package counts a build into FyneApp.toml and rewrites it: keep it as committed
+	cp FyneApp.toml dist/FyneApp.toml
+	$(GO) run $(FYNE) package -os linux -release -executable dist/$(BIN); \
+		status=$$?; mv dist/FyneApp.toml FyneApp.toml; exit $$status
 	mv "Elicit Desk.tar.xz" dist/
-	rm -rf dist/root
+	rm -rf dist/root dist/$(BIN)
+
+# package-check builds both packages and lints them: lintian must find
+# neither an error nor a warning in the .deb, and the archive's desktop
+# entry must be valid and start the binary it holds.
+package-check: test-deps package
+	lintian --fail-on error,warning $(DEB)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	tar -xf "dist/Elicit Desk.tar.xz" -C $$tmp && \
+	desktop-file-validate $$tmp/usr/local/share/applications/*.desktop && \
+	$$tmp/usr/local/bin/$(BIN) --version && \
+	echo "package-check: $(DEB) and dist/Elicit Desk.tar.xz are clean"
 
 test-deps:
 	@$(call install,$(TEST_DEPS))
+
+# make screenshots retakes docs/shots/*.png: every window the README shows,
+# light and dark, at scale 1 and 2, on a virtual display (SHOTS_DISPLAY,
+# :99 unless set).
+screenshots: test-deps build
+	BIN=./$(BIN) docs/screenshots.sh
 
 clean:
 	rm -rf $(BIN) dist

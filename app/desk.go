@@ -18,12 +18,14 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/serversview"
+	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
 // Options say where the app keeps its files and how it starts at login.
@@ -40,6 +42,12 @@ type Options struct {
 	// Screen finds where a new window goes, on the UI goroutine; nil or
 	// false: screen.Fallback.
 	Screen func() (screen.Screen, bool)
+	// Signer signs in to remote servers that ask for it, from the
+	// Servers window; nil: they fail as any refused connection does.
+	Signer *signin.Signer
+	// Dates is how the person's locale writes dates, found once at start:
+	// every form, and every replay of one, shows and reads dates so.
+	Dates forms.DateStyle
 }
 
 // Desk is the running app.
@@ -89,6 +97,9 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 		d.log.Info("server", "name", s.Name, "state", s.State, "err", s.Err)
 		d.do(func() { d.serversWin.Update(s) })
 	})
+	if opts.Signer != nil {
+		d.manager.UseSigner(opts.Signer)
+	}
 	d.bridges = servers.NewBridges(func() { d.serversWin.BridgesChanged() })
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Manager: d.manager, Bridges: d.bridges, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,

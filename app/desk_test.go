@@ -505,3 +505,50 @@ func TestLinksOfAFailedCall(t *testing.T) {
 		t.Fatalf("retry: %+v %v", res, err)
 	}
 }
+
+// TestAnswerHelpBesideTheButtons opens a form and a link request: each
+// says, beside its Decline and Cancel, what they tell the server, in the
+// same words.
+func TestAnswerHelpBesideTheButtons(t *testing.T) {
+	for _, p := range []servers.Params{
+		{Message: "Deploy?", Mode: servers.ModeForm, Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)},
+		{Message: "Sign in", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://shop.example/login"},
+	} {
+		t.Run(string(p.Mode), func(t *testing.T) {
+			h := start(t, `{"mcpServers":{}}`)
+			h.ask(context.Background(), servers.Identity{Name: "shop", Target: "https://shop.example/mcp"}, p)
+			r := h.request(0)
+			h.ui(func() {
+				var help string
+				for _, o := range test.LaidOutObjects(content(r)) {
+					if l, ok := o.(*widget.Label); ok && l.Visible() {
+						help += l.Text + "\n"
+					}
+				}
+				for _, want := range []string{forms.DeclineHelp, forms.CancelHelp} {
+					if !strings.Contains(help, want) {
+						t.Errorf("the window does not say %q", want)
+					}
+				}
+				button(t, content(r), "Decline")
+			})
+		})
+	}
+}
+
+// TestFormsWriteDatesAsTheAppSays opens a form with a date while the
+// process's locale is American and the app was started for a German one:
+// the date shows as the app says, once for every window.
+func TestFormsWriteDatesAsTheAppSays(t *testing.T) {
+	t.Setenv("LC_ALL", "en_US.UTF-8")
+	h := start(t, `{"mcpServers":{}}`)
+	h.ui(func() { h.d.opts.Dates = forms.DateStyleFor("de_DE.UTF-8") })
+	h.ask(context.Background(), servers.Identity{Name: "trip"}, servers.Params{Message: "When?", Mode: servers.ModeForm,
+		Schema: json.RawMessage(`{"type":"object","properties":{"day":{"type":"string","format":"date","default":"2025-12-31"}}}`)})
+	r := h.request(0)
+	h.ui(func() {
+		if !shows(r, "31.12.2025") || shows(r, "12/31/2025") {
+			t.Errorf("the date does not show as 31.12.2025:\n%s", test.RenderObjectToMarkup(content(r)))
+		}
+	})
+}

@@ -23,7 +23,7 @@ type formWindow struct {
 func (d *Desk) newFormWindow(r *request, at place) *formWindow {
 	fw := &formWindow{w: d.fyne.NewWindow(title(r.Elicitation))}
 	fw.head = newHeader(r.Elicitation, d.others(r.Server.Name), fw.close)
-	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: fw.head.object})
+	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: fw.head.object, Dates: d.opts.Dates})
 	fw.view.OnResult = func(res forms.Result) {
 		if r.reply(res) {
 			fw.close()

@@ -19,7 +19,8 @@ import (
 type header struct {
 	received time.Time
 	who      *widget.RichText    // the server's name, then small lines
-	ago      *widget.TextSegment // the last small line: when it arrived
+	when     *widget.RichText    // beside the name: when it arrived
+	ago      *widget.TextSegment // when's text
 	banner   *fyne.Container     // the stale banner, hidden until needed
 	reason   *widget.Label
 	object   fyne.CanvasObject
@@ -29,7 +30,8 @@ type header struct {
 // configured servers, whose names a message must not borrow.
 func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()) *header {
 	h := &header{received: e.Received, ago: small("", fyne.TextStyle{})}
-	h.who = identity(e.Server, h.ago)
+	h.who = identity(e.Server)
+	h.when = widget.NewRichText(h.ago)
 	h.tick(time.Now())
 
 	h.reason = widget.NewLabel("")
@@ -40,7 +42,9 @@ func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()
 	h.banner = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), closeButton, h.reason)
 	h.banner.Hide()
 
-	parts := []fyne.CanvasObject{h.banner, h.who}
+	// When it arrived beside the name rather than under it: a line less
+	// leaves the form room on a small screen.
+	parts := []fyne.CanvasObject{h.banner, container.NewBorder(nil, nil, nil, h.when, h.who)}
 	for _, w := range trust.IdentityWarnings(e.Server, e.Message, others) {
 		parts = append(parts, warning(w))
 	}
@@ -53,10 +57,10 @@ func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()
 
 // identity shows the configured server's name large and first, then one
 // small line each for the host a bridged server asks for, the configured
-// command or URL, what the server says about itself (marked as its own
-// claim) and ago. One text widget, so the lines sit as close as lines of a
+// command or URL and what the server says about itself (marked as its own
+// claim). One text widget, so the lines sit as close as lines of a
 // paragraph; each is cut to the window's width, so none widens it.
-func identity(id servers.Identity, ago *widget.TextSegment) *widget.RichText {
+func identity(id servers.Identity) *widget.RichText {
 	name := &widget.TextSegment{Text: untrusted.Text(id.Name).Line(), Style: widget.RichTextStyle{
 		SizeName: theme.SizeNameSubHeadingText, TextStyle: fyne.TextStyle{Bold: true}, ColorName: theme.ColorNameForeground}}
 	lines := []widget.RichTextSegment{name}
@@ -67,7 +71,7 @@ func identity(id servers.Identity, ago *widget.TextSegment) *widget.RichText {
 	if r := id.Reported.String(); r != "" {
 		lines = append(lines, small("Reported by the server: "+r, fyne.TextStyle{Italic: true}))
 	}
-	t := widget.NewRichText(append(lines, ago)...)
+	t := widget.NewRichText(lines...)
 	t.Truncation = fyne.TextTruncateEllipsis
 	return t
 }
@@ -102,7 +106,7 @@ func warning(text string) fyne.CanvasObject {
 func (h *header) tick(now time.Time) {
 	if text := ago(now.Sub(h.received)); text != h.ago.Text {
 		h.ago.Text = text
-		h.who.Refresh()
+		h.when.Refresh()
 	}
 }
 

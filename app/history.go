@@ -52,6 +52,7 @@ func (d *Desk) showHistory() {
 	if d.historyWin == nil {
 		d.historyWin = historyview.New(d.fyne, d.history, historyview.Options{
 			Retention:  d.settings.Retention,
+			Dates:      d.opts.Dates,
 			Do:         d.do,
 			SaveDialog: saveDialog(),
 			OnRetention: func(r time.Duration) {

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/forms/formview"
 	"github.com/elicitdesk/elicitdesk/internal/trust"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/wheel"
@@ -62,7 +63,7 @@ func (d *Desk) newLinkWindow(r *request, at place) *linkWindow {
 			lw.close()
 		}
 	})
-	lw.buttons = container.NewHBox(copyLink, layout.NewSpacer(), decline, cancel, open)
+	lw.buttons = container.NewVBox(formview.AnswerHelp(), container.NewHBox(copyLink, layout.NewSpacer(), decline, cancel, open))
 
 	lw.status = widget.NewLabel("")
 	lw.status.Wrapping = fyne.TextWrapWord

@@ -68,21 +68,27 @@ func (z *sized) show() {
 
 // fit sizes the window and places it.
 func (z *sized) fit() {
-	var pad float32 // around the content of a padded window
-	if z.w.Padded() {
-		pad = 2 * theme.Padding()
-	}
-	room := z.at.Size()
-	z.box.Layout = capLayout{room.SubtractWidthHeight(pad, pad)}
-	size := windowSize(z.at.Screen, z.width, func(width, height float32) float32 {
-		return z.full(width-pad, height-pad) + pad
-	})
+	size := z.size()
 	z.w.Resize(size)
 	if p, ok := z.w.(desktop.Window); ok && z.at.Placeable {
 		p.RequestPosition(z.at.Place(size, z.at.others))
 	} else {
 		z.w.CenterOnScreen()
 	}
+}
+
+// size is the window's size on its screen: as its content needs, within
+// the work area, which also caps the content's minimum.
+func (z *sized) size() fyne.Size {
+	var pad float32 // around the content of a padded window
+	if z.w.Padded() {
+		pad = 2 * theme.Padding()
+	}
+	room := z.at.Size()
+	z.box.Layout = capLayout{room.SubtractWidthHeight(pad, pad)}
+	return windowSize(z.at.Screen, z.width, func(width, height float32) float32 {
+		return z.full(width-pad, height-pad) + pad
+	})
 }
 
 // capLayout gives its one object the whole space and reports the object's

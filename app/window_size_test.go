@@ -3,14 +3,17 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/assets"
@@ -18,6 +21,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/wheel"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
 // TestLinkStaysInView gives a URL request a long serverInfo and message:
@@ -133,8 +137,9 @@ func TestRequestWindowFitsItsContent(t *testing.T) {
 	}{
 		{"one checkbox", read("confirm.json"), 1, true, false},
 		{"five fields", read("five.json"), 1, true, false},
-		{"every kind of field", assets.DemoForm, 1, false, true},
-		{"five fields at scale 2", read("five.json"), 2, false, true},
+		{"every kind of field", assets.DemoForm, 1, true, false},
+		{"five fields at scale 2", read("five.json"), 2, true, false},
+		{"every kind of field at scale 2", assets.DemoForm, 2, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := start(t, `{"mcpServers":{}}`)
@@ -169,6 +174,76 @@ func TestRequestWindowFitsItsContent(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestFiveFieldsWholeAtScale2 opens the five-field form in the room a
+// 1440×900 screen at scale 2 leaves it under a 32 px panel: the work area
+// 1440×868 less the frame screen allows for (4 px each side, a 36 px title
+// bar, 4 px below), halved: 716×414 Fyne units for the window's content,
+// its padding included. The test driver draws at scale 1, and Fyne lays
+// out in its units at any scale, so a 716×414 canvas here is that window.
+// Every field, its label and the buttons show, and nothing scrolls.
+func TestFiveFieldsWholeAtScale2(t *testing.T) {
+	at := screen.Screen{Work: screen.Area{Y: 32, Width: 1440, Height: 868}, Scale: 2}
+	if room := at.Size(); room != fyne.NewSize(716, 414) {
+		t.Fatalf("the room is %v, not the 716×414 this test assumes", room)
+	}
+	raw, err := os.ReadFile("testdata/forms/five.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := start(t, `{"mcpServers":{}}`)
+	h.ask(context.Background(), servers.Identity{Name: "demo", Target: "elicitdesk demo-server",
+		Reported: servers.ServerInfo{Name: demo.Name, Title: demo.Title, Version: demo.Version}},
+		servers.Params{Message: "Book a table for the dinner?", Mode: servers.ModeForm, Schema: raw})
+	r := h.request(0)
+	h.ui(func() {
+		fw := r.win.(*formWindow)
+		fw.size.at.Screen = at
+		size := fw.size.size()
+		fw.w.Resize(size)
+		if size.Width > 716 || size.Height > 414 {
+			t.Fatalf("the window is %v, larger than the room", size)
+		}
+		if m := fw.w.Content().MinSize(); m.Width > size.Width || m.Height > size.Height {
+			t.Errorf("the content needs at least %v, the window is %v", m, size)
+		}
+		if full := fw.view.FullHeight() + 2*theme.Padding(); full > size.Height {
+			t.Errorf("the form needs %v to show whole, the window is %v tall", full, size.Height)
+		}
+		d := fyne.CurrentApp().Driver()
+		inView := func(what string, o fyne.CanvasObject) {
+			t.Helper()
+			p := d.AbsolutePositionForObject(o)
+			if o.Size().Height == 0 || p.Y < 0 || p.X < 0 || p.Y+o.Size().Height > size.Height || p.X+o.Size().Width > size.Width {
+				t.Errorf("%s at %v size %v, outside the window %v", what, p, o.Size(), size)
+			}
+		}
+		labels, controls := 0, 0
+		for _, o := range test.LaidOutObjects(content(r)) {
+			switch x := o.(type) {
+			case *wheel.Scroll:
+				if x.Content.MinSize().Height > x.Size().Height {
+					t.Errorf("the fields scroll: %v tall in a view of %v", x.Content.MinSize().Height, x.Size().Height)
+				}
+			case *widget.Label:
+				if x.TextStyle.Bold && slices.Contains([]string{"Name *", "Email *", "Guests *", "Budget", "Newsletter"}, x.Text) {
+					labels++
+					inView(x.Text, x)
+				}
+			case *widget.Button: // the buttons below, and the hidden stale banner's
+			case fyne.Focusable:
+				controls++
+				inView(fmt.Sprintf("control %d", controls), o)
+			}
+		}
+		if labels != 5 || controls < 5 {
+			t.Errorf("%d field labels and %d controls shown, want 5 of each", labels, controls)
+		}
+		for _, b := range []string{"Decline", "Cancel", "Accept"} {
+			inView(b, button(t, content(r), b))
+		}
+	})
 }
 
 // TestQuestionIsTheLargestText checks that nothing in a form's window is

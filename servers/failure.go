@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
@@ -85,7 +86,12 @@ func explainSummary(err error) string {
 		record  tls.RecordHeaderError
 		verify  *tls.CertificateVerificationError
 	)
+	var signIn *signin.Error
 	switch {
+	case errors.Is(err, signin.ErrSignInNeeded):
+		return signInNeededSentence(err)
+	case errors.As(err, &signIn):
+		return "Sign-in failed: " + strings.TrimSuffix(untrusted.Text(signIn.Err.Error()).Line(), ".") + "."
 	case errors.As(err, &execErr) && errors.Is(execErr.Err, exec.ErrNotFound):
 		return fmt.Sprintf("The command %s was not found. Is it installed, and on the PATH Elicit Desk was started with?", quoteCommand(execErr.Name))
 	case errors.As(err, &pathErr) && pathErr.Op == "fork/exec" && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC)):
@@ -126,6 +132,16 @@ func explainSummary(err error) string {
 		return "The server closed the connection" + during + "."
 	}
 	return ""
+}
+
+// signInNeededSentence says that the server wants a sign-in, and why the
+// saved one no longer does, when there was one.
+func signInNeededSentence(err error) string {
+	s := "The server needs you to sign in"
+	if _, why, ok := strings.Cut(err.Error(), signin.ErrSignInNeeded.Error()+": "); ok {
+		s += " again: " + strings.TrimSuffix(untrusted.Text(why).Line(), ".")
+	}
+	return s + ". Sign in opens your browser."
 }
 
 // isTimeout reports whether a network operation in err timed out.

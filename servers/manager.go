@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
 // State is where a server's connection stands.
@@ -21,8 +22,11 @@ const (
 	StateConnecting State = "connecting"
 	StateReady      State = "ready"
 	StateFailed     State = "failed" // Status.Err says why; a reconnect is due
-	StateStopped    State = "stopped"
-	StateDisabled   State = "disabled"
+	// StateNeedsSignIn is a remote server that wants the person to sign
+	// in (Manager.SignIn): no reconnect is due, as none could help.
+	StateNeedsSignIn State = "needs sign-in"
+	StateStopped     State = "stopped"
+	StateDisabled    State = "disabled"
 )
 
 // Status is one server's connection as the UI shows it.
@@ -39,6 +43,9 @@ type Status struct {
 	RetryAt  time.Time
 	Identity Identity
 	Protocol string // the negotiated revision, once ready
+	// SignedIn is whether a sign-in to the remote server is stored, so
+	// that Manager.SignOut has something to forget.
+	SignedIn bool
 	Stderr   string // the last 64 KB a stdio server wrote there
 }
 
@@ -65,6 +72,7 @@ type Manager struct {
 	dial      dialFunc
 	now       func() time.Time // the clock of Status times
 	feed      *statusFeed
+	signer    *signin.Signer // nil: remote servers get no sign-in
 
 	mu     sync.Mutex
 	sups   map[string]*supervisor
@@ -213,6 +221,10 @@ type supervisor struct {
 	// wake ends a wait to reconnect early. It holds a token only while
 	// Status.RetryAt is set: set empties it, under mu.
 	wake chan struct{}
+	// redial makes the supervisor connect again at once: the server's
+	// sign-in changed. A token left while a dial is under way counts
+	// after it, so a sign-in that ends meanwhile is not lost.
+	redial chan struct{}
 
 	mu   sync.Mutex
 	st   Status
@@ -221,7 +233,7 @@ type supervisor struct {
 
 func (m *Manager) start(cfg config.Server) *supervisor {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &supervisor{cfg: cfg, m: m, cancel: cancel, done: make(chan struct{}), wake: make(chan struct{}, 1)}
+	s := &supervisor{cfg: cfg, m: m, cancel: cancel, done: make(chan struct{}), wake: make(chan struct{}, 1), redial: make(chan struct{}, 1)}
 	s.st = Status{Name: cfg.Name, Identity: Identity{Name: cfg.Name, Target: cfg.Target()}}
 	switch {
 	case cfg.Err != nil:
@@ -243,6 +255,10 @@ func (s *supervisor) run(ctx context.Context) {
 	wait := s.m.backoff.Min
 	for {
 		s.set(StateConnecting, nil, nil)
+		select {
+		case <-s.redial: // this dial has the sign-in as it is now
+		default:
+		}
 		conn, err := s.m.dial(ctx, s.cfg, s.m.router, s.m.log)
 		if err == nil {
 			s.set(StateReady, nil, conn)
@@ -251,9 +267,16 @@ func (s *supervisor) run(ctx context.Context) {
 		}
 		// The state first: closing can take seconds, and a closing
 		// connection must not be handed out as ready.
-		if ctx.Err() != nil {
+		needSignIn := errors.Is(err, signin.ErrSignInNeeded)
+		switch {
+		case ctx.Err() != nil:
 			s.set(StateStopped, nil, nil)
-		} else {
+		case errors.Is(err, errRedial):
+			s.set(StateConnecting, nil, nil)
+		case needSignIn:
+			s.m.log.Info("server needs a sign-in", "server", s.cfg.Name, "err", err)
+			s.set(StateNeedsSignIn, err, nil)
+		default:
 			s.m.log.Warn("server connection failed", "server", s.cfg.Name, "err", err, "retry_in", wait)
 			s.fail(err, wait)
 		}
@@ -263,18 +286,38 @@ func (s *supervisor) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-s.wake:
-			t.Stop()
-		case <-ctx.Done():
-			t.Stop()
+		if errors.Is(err, errRedial) {
+			continue
+		}
+		if !s.await(ctx, wait, needSignIn) {
 			s.set(StateStopped, nil, nil)
 			return
 		}
 		wait = min(2*wait, s.m.backoff.Max)
+		if needSignIn {
+			wait = s.m.backoff.Min // a sign-in, not a failure, ended the wait
+		}
 	}
+}
+
+// await waits until the next attempt is due after wait, or Retry or a
+// change of sign-in wakes it, and reports whether ctx is still going. A
+// server that needs a sign-in waits for one alone: trying again cannot help.
+func (s *supervisor) await(ctx context.Context, wait time.Duration, forSignIn bool) bool {
+	var due <-chan time.Time
+	if !forSignIn {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		due = t.C
+	}
+	select {
+	case <-due:
+	case <-s.wake:
+	case <-s.redial:
+	case <-ctx.Done():
+		return false
+	}
+	return true
 }
 
 // watch waits until the connection is lost or ctx ends. It pings the
@@ -290,6 +333,8 @@ func (s *supervisor) watch(ctx context.Context, conn *Conn) error {
 			return conn.Err()
 		case <-ctx.Done():
 			return nil
+		case <-s.redial:
+			return errRedial
 		case <-ticker.C:
 			pctx, cancel := context.WithTimeout(ctx, s.m.pingEvery)
 			err := conn.Ping(pctx)
@@ -297,6 +342,9 @@ func (s *supervisor) watch(ctx context.Context, conn *Conn) error {
 			if err == nil {
 				failed = 0
 				continue
+			}
+			if errors.Is(err, signin.ErrSignInNeeded) {
+				return err // the first says why; another ping cannot help
 			}
 			if failed++; failed == 2 && ctx.Err() == nil {
 				return fmt.Errorf("the server stopped answering: %w", err)
@@ -317,7 +365,9 @@ func (s *supervisor) fail(err error, wait time.Duration) {
 }
 
 func (s *supervisor) update(state State, err error, conn *Conn, retryAt time.Time) {
+	signedIn := s.m.signedIn(s.cfg) // reads the keyring: not under the lock
 	s.mu.Lock()
+	s.st.SignedIn = signedIn
 	if s.conn != nil {
 		s.st.Stderr = s.conn.Stderr() // keep what the last server said
 	}

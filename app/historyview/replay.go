@@ -69,6 +69,15 @@ func replayNote(e history.Entry, filled bool) string {
 	return asked + ", as it first showed (" + outcomeLabel(e.Outcome) + "). It is read-only."
 }
 
+// replayReview heads a replay's review: its JSON is the answer sent, or
+// only the form's first state when none was.
+func replayReview(filled bool) string {
+	if filled {
+		return "What you sent then"
+	}
+	return "Not sent: the form as it first showed"
+}
+
 // replay shows the entry's form again, read-only, in a window of its own
 // that says in its title, its heading and its one button that it is a
 // replay: it has no Accept, Decline or Cancel, and sends nothing.
@@ -78,8 +87,7 @@ func (w *Window) replay(e history.Entry) {
 		return
 	}
 	rw := w.app.NewWindow(replayTitle(e))
-	v := formview.New(f, e.Message, formview.Options{Header: replayBanner(replayNote(e, filled))})
-	v.Freeze() // no input, and formview's answer buttons go
+	v := formview.New(f, e.Message, formview.Options{Header: replayBanner(replayNote(e, filled)), Dates: w.opts.Dates, Replay: replayReview(filled)})
 	done := widget.NewButtonWithIcon("Close replay", theme.CancelIcon(), rw.Close)
 	done.Importance = widget.HighImportance
 	rw.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), done), nil, nil, v))

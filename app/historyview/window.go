@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
@@ -41,6 +42,9 @@ type Options struct {
 	// the window shows Fyne's instead. It blocks until the person chose;
 	// the window calls it off the UI goroutine.
 	SaveDialog func(ctx context.Context, parent, name string) (string, error)
+	// Dates is how a replayed form shows dates, as the app's live forms do;
+	// the zero value means formview's default.
+	Dates forms.DateStyle
 }
 
 // typingDelay is how long the search waits after a keystroke, so a word

@@ -255,9 +255,10 @@ func TestReplay(t *testing.T) {
 		message string
 		shows   string // in the replay's review of its fields
 		note    string
+		review  string // heads that review
 	}{
-		{"Deploy to production?", `"region": "eu"`, "filled in with the answer you sent then"},
-		{"Deploy staging", `{}`, "as it first showed (cancelled)"},
+		{"Deploy to production?", `"region": "eu"`, "filled in with the answer you sent then", "What you sent then"},
+		{"Deploy staging", `{}`, "as it first showed (cancelled)", "Not sent: the form as it first showed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.message, func(t *testing.T) {
@@ -268,10 +269,13 @@ func TestReplay(t *testing.T) {
 				t.Fatalf("replay windows: %v", ws)
 			}
 			shown := test.RenderObjectToMarkup(ws[0].Content())
-			for _, want := range []string{replayHeading, tt.note, tt.shows} {
+			for _, want := range []string{replayHeading, tt.note, tt.shows, tt.review} {
 				if !strings.Contains(shown, want) {
 					t.Errorf("the replay does not show %q", want)
 				}
+			}
+			if strings.Contains(shown, "Nothing was sent") {
+				t.Error("the replay's review speaks as if a live request had ended")
 			}
 			for _, label := range []string{"Accept", "Decline", "Cancel"} {
 				if b := find(ws[0].Content(), func(b *widget.Button) bool { return b.Text == label && b.Visible() && !b.Disabled() }); b != nil {

@@ -33,6 +33,9 @@ type detail struct {
 	details   *widget.Label     // the technical chain behind problem
 	more      *widget.Accordion // holds details
 	retry     *widget.Button
+	signIn    *widget.Button // "Sign in", "Sign in again"
+	cancel    *widget.Button // ends a sign-in under way
+	signOut   *widget.Button
 	warnings  *widget.Label
 	stderr    *widget.Label
 	scroll    *container.Scroll
@@ -66,6 +69,10 @@ func newDetail(w *Window) *detail {
 	d.details.TextStyle = fyne.TextStyle{Monospace: true}
 	d.more = widget.NewAccordion(widget.NewAccordionItem("Details", d.details))
 	d.retry = widget.NewButtonWithIcon("Retry now", theme.ViewRefreshIcon(), func() { w.retryServer(w.selected) })
+	d.signIn = widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), func() { w.signIn(w.selected) })
+	d.signIn.Importance = widget.HighImportance
+	d.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { w.cancelSignIn(w.selected) })
+	d.signOut = widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), func() { w.signOut(w.selected) })
 	d.warnings = newValueLabel()
 	d.warnings.Importance = widget.WarningImportance
 
@@ -84,7 +91,7 @@ func newDetail(w *Window) *detail {
 		container.NewBorder(nil, nil, nil, container.NewHBox(d.edit, d.toggle, d.remove), d.name),
 		d.target,
 		widget.NewSeparator(),
-		container.NewBorder(nil, nil, light, d.retry, d.state),
+		container.NewBorder(nil, nil, light, container.NewHBox(d.retry, d.signIn, d.cancel, d.signOut), d.state),
 		d.problem,
 		d.more,
 		facts,
@@ -127,7 +134,7 @@ func (d *detail) show(r *row) {
 	d.name.Segments[0].(*widget.TextSegment).Text = untrusted.Text(r.Name).Line()
 	d.name.Refresh()
 	d.target.SetText(untrusted.Text(r.target()).Line())
-	d.showStatus(viewStatus(*r, d.w.now()))
+	d.showStatus(d.w.viewStatus(*r))
 	d.transport.SetText(transportText(r.Entry.Transport))
 	reported := r.Status.Identity.Reported.String()
 	if reported == "" {
@@ -164,13 +171,23 @@ func (d *detail) show(r *row) {
 }
 
 // showStatus renders v: the light, the state with its countdown, Retry
-// now, and the problem with its details.
+// now, the sign-in buttons, and the problem with its details.
 func (d *detail) showStatus(v statusView) {
 	d.light.FillColor = theme.Color(v.Light)
 	d.light.Refresh()
 	d.state.SetText(v.Headline)
 	setVisible(d.retry, v.CanRetry)
 	d.retry.Enable()
+	if v.SignIn != "" {
+		d.signIn.SetText(v.SignIn)
+	}
+	setVisible(d.signIn, v.SignIn != "")
+	setVisible(d.cancel, v.CanCancel)
+	setVisible(d.signOut, v.CanSignOut)
+	d.problem.Importance = widget.DangerImportance
+	if v.Asking {
+		d.problem.Importance = widget.MediumImportance
+	}
 	setOptional(d.problem, v.Problem)
 	if d.details.Text != v.Details {
 		d.details.SetText(v.Details)

@@ -17,6 +17,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
 // demoEnv makes the test binary, re-run as a child, serve the demo server:
@@ -69,6 +70,13 @@ type linkRequest struct {
 // newHarness writes file (servers.json's content) and shows the window.
 func newHarness(t *testing.T, file []byte) *harness {
 	t.Helper()
+	return newHarnessWith(t, file, nil)
+}
+
+// newHarnessWith is newHarness with the manager signing in to remote
+// servers with signer, unless it is nil.
+func newHarnessWith(t *testing.T, file []byte, signer *signin.Signer) *harness {
+	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"} {
@@ -87,6 +95,9 @@ func newHarness(t *testing.T, file []byte) *harness {
 	h.router = servers.NewRouter(servers.DefaultLimits, log)
 	var w *Window
 	m := servers.NewManager(h.router, log, func(s servers.Status) { w.Update(s) })
+	if signer != nil {
+		m.UseSigner(signer)
+	}
 	h.bridges = servers.NewBridges(func() { w.BridgesChanged() })
 	w = New(a, Deps{Manager: m, Bridges: h.bridges, ConfigPath: h.path, ShowLinks: h.showLinks, Log: log, Do: h.post})
 	h.w = w
@@ -103,6 +114,12 @@ func newHarness(t *testing.T, file []byte) *harness {
 // newDemoHarness shows the window over servers.json holding entries.
 func newDemoHarness(t *testing.T, entries ...config.Server) *harness {
 	t.Helper()
+	return newHarness(t, configBytes(t, entries...))
+}
+
+// configBytes is servers.json holding entries.
+func configBytes(t *testing.T, entries ...config.Server) []byte {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "servers.json")
 	if err := (&config.File{Path: path, Servers: entries}).Save(); err != nil {
 		t.Fatal(err)
@@ -111,7 +128,7 @@ func newDemoHarness(t *testing.T, entries ...config.Server) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newHarness(t, data)
+	return data
 }
 
 func (h *harness) showLinks(who servers.Identity, links []servers.Params) <-chan struct{} {

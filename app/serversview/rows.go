@@ -80,12 +80,12 @@ func (r row) target() string {
 }
 
 // lightColor is the colour of a state's status light: green ready, amber
-// connecting, red failed, grey stopped or disabled.
+// connecting or waiting for a sign-in, red failed, grey stopped or disabled.
 func lightColor(s servers.State) fyne.ThemeColorName {
 	switch s {
 	case servers.StateReady:
 		return theme.ColorNameSuccess
-	case servers.StateConnecting:
+	case servers.StateConnecting, servers.StateNeedsSignIn:
 		return theme.ColorNameWarning
 	case servers.StateFailed:
 		return theme.ColorNameError
@@ -102,6 +102,8 @@ func stateLabel(s servers.State) string {
 		return "Connecting…"
 	case servers.StateFailed:
 		return "Failed"
+	case servers.StateNeedsSignIn:
+		return "Sign in needed"
 	case servers.StateStopped:
 		return "Stopped"
 	case servers.StateDisabled:

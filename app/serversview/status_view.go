@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
 // statusView is what the Overview says of a server's connection at a
@@ -18,17 +19,41 @@ type statusView struct {
 	Headline string // "Failed since 16:02:13 · Retrying in 8 s"
 	CanRetry bool   // a wait to reconnect that Retry now can end
 	Problem  string // why it failed, in plain words; "" when it did not
-	Details  string // the technical chain, when it says more than Problem
+	// Asking is whether Problem asks the person to do something rather
+	// than says what failed, so it is not shown as an error.
+	Asking  bool
+	Details string // the technical chain, when it says more than Problem
 	// Ticking is whether Headline changes as time passes.
 	Ticking bool
+	// SignIn is the text of the button that signs in ("Sign in", "Sign in
+	// again"); "" hides it.
+	SignIn     string
+	CanCancel  bool // a sign-in is under way: Cancel ends it
+	CanSignOut bool // a sign-in is stored: Sign out forgets it
 }
 
-// viewStatus is r's status as the Overview shows it at now.
-func viewStatus(r row, now time.Time) statusView {
+// viewStatus is r's status as the Overview shows it at now, with a, the
+// window's sign-in to it.
+func viewStatus(r row, a signInAttempt, now time.Time) statusView {
 	st := r.state()
 	v := statusView{Light: lightColor(st), Headline: r.stateText(now)}
-	if err := r.problem(); err != nil {
-		x := servers.Explain(err, r.Status.Stderr)
+	problem := r.problem()
+	if st == servers.StateNeedsSignIn {
+		v.SignIn, v.Asking = "Sign in", true
+		switch {
+		case a.Running:
+			v.Headline, v.SignIn, v.CanCancel, problem = "Signing in…", "", true, nil
+			if a.Phase == signin.WaitingForBrowser {
+				v.Headline = signin.Status{Phase: a.Phase}.Text()
+				v.Problem = "Sign in to the server in your browser and allow Elicit Desk, then come back here. Cancel stops waiting."
+			}
+		case a.Err != nil:
+			v.Headline, v.SignIn, v.Asking, problem = "Sign-in failed", "Sign in again", false, a.Err
+		}
+	}
+	v.CanSignOut = r.Status.SignedIn && st != servers.StateNeedsSignIn
+	if problem != nil {
+		x := servers.Explain(problem, r.Status.Stderr)
 		v.Problem = x.Summary
 		if d := x.Details.Block(); d != x.Summary {
 			v.Details = d

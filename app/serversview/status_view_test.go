@@ -14,6 +14,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
 func TestViewStatus(t *testing.T) {
@@ -32,20 +33,36 @@ func TestViewStatus(t *testing.T) {
 	ready := row{Name: "r", Entry: remote, InFile: true, Status: servers.Status{Name: "r", State: servers.StateReady, Since: first}}
 	broken := row{Name: "b", Entry: config.Server{Name: "b", Err: errors.New("servers.json:4:9: url and command both set")}, InFile: true,
 		Status: servers.Status{Name: "b", State: servers.StateFailed, Err: errors.New("servers.json:4:9: url and command both set"), Since: first, FailedSince: first}}
+	need := &signin.Error{Server: remote.URL, Err: signin.ErrSignInNeeded}
+	needs := row{Name: "r", Entry: remote, InFile: true, Status: servers.Status{Name: "r", State: servers.StateNeedsSignIn, Err: need, Since: first}}
+	issuer := &signin.Error{Server: remote.URL, Err: errors.New(`the authorization server's metadata names another issuer ("https://elsewhere.example")`)}
+	signedIn := ready
+	signedIn.Status.SignedIn = true
+	needsPlain := "The server needs you to sign in. Sign in opens your browser."
+	waitingText := "Sign in to the server in your browser and allow Elicit Desk, then come back here. Cancel stops waiting."
 
 	for _, tc := range []struct {
 		name string
 		r    row
+		a    signInAttempt
 		want statusView
 	}{
-		{"failed, waiting", failed, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13 · Retrying in 8 s", CanRetry: true, Ticking: true,
+		{"failed, waiting", failed, signInAttempt{}, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13 · Retrying in 8 s", CanRetry: true, Ticking: true,
 			Problem: "Can't reach 127.0.0.1:9: nothing is listening there. Is the server running?", Details: chain.Error()}},
-		{"trying again", retrying, statusView{Light: theme.ColorNameWarning, Headline: "Failed since 16:02:13 · Trying again…"}},
-		{"ready", ready, statusView{Light: theme.ColorNameSuccess, Headline: "Ready since 16:02:13"}},
-		{"broken entry: no retry, the file must change", broken, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13",
+		{"trying again", retrying, signInAttempt{}, statusView{Light: theme.ColorNameWarning, Headline: "Failed since 16:02:13 · Trying again…"}},
+		{"ready", ready, signInAttempt{}, statusView{Light: theme.ColorNameSuccess, Headline: "Ready since 16:02:13"}},
+		{"broken entry: no retry, the file must change", broken, signInAttempt{}, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13",
 			Problem: "servers.json:4:9: url and command both set"}},
+		{"needs a sign-in: no retry", needs, signInAttempt{}, statusView{Light: theme.ColorNameWarning, Headline: "Sign in needed since 16:02:13",
+			SignIn: "Sign in", Problem: needsPlain, Asking: true, Details: need.Error()}},
+		{"signing in", needs, signInAttempt{Running: true}, statusView{Light: theme.ColorNameWarning, Headline: "Signing in…", CanCancel: true, Asking: true}},
+		{"waiting for the browser", needs, signInAttempt{Running: true, Phase: signin.WaitingForBrowser},
+			statusView{Light: theme.ColorNameWarning, Headline: "Waiting for the browser…", CanCancel: true, Asking: true, Problem: waitingText}},
+		{"sign-in failed", needs, signInAttempt{Phase: signin.Failed, Err: issuer}, statusView{Light: theme.ColorNameWarning, Headline: "Sign-in failed",
+			SignIn: "Sign in again", Problem: `Sign-in failed: the authorization server's metadata names another issuer ("https://elsewhere.example").`, Details: issuer.Error()}},
+		{"signed in", signedIn, signInAttempt{}, statusView{Light: theme.ColorNameSuccess, Headline: "Ready since 16:02:13", CanSignOut: true}},
 	} {
-		if got := viewStatus(tc.r, now); got != tc.want {
+		if got := viewStatus(tc.r, tc.a, now); got != tc.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", tc.name, got, tc.want)
 		}
 	}

@@ -88,6 +88,8 @@ func notReadyText(server string, st servers.State) string {
 		return fmt.Sprintf("%s is disabled. Enable it to see its tools.", name)
 	case servers.StateFailed:
 		return fmt.Sprintf("%s is not connected: see Overview for why. Its tools show once it is ready.", name)
+	case servers.StateNeedsSignIn:
+		return fmt.Sprintf("%s needs you to sign in: see Overview. Its tools show once you have.", name)
 	}
 	return fmt.Sprintf("%s is not connected, so its tools cannot be listed.", name)
 }

@@ -7,6 +7,7 @@
 package serversview
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"time"
@@ -61,6 +62,9 @@ type Window struct {
 	closed  bool           // Close was called: no more updates
 	working sync.WaitGroup // goDo's goroutines and the ticker
 	quit    chan struct{}  // closed by Close: the ticker ends
+	// ctx ends at Close, and with it the sign-ins under way.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	// The rest belongs to the UI goroutine.
 	shown uint64 // the latest snapshot shown
@@ -79,6 +83,8 @@ type Window struct {
 	stopTicking  chan struct{}          // ends the ticker while one runs
 	// escapes says what Escape does for each dialog open over the window.
 	escapes map[fyne.CanvasObject]func()
+	signIns map[string]signInAttempt      // by server, while one runs or after it failed
+	cancels map[string]context.CancelFunc // ends each sign-in under way
 }
 
 // New returns the Servers window; nothing is shown until Show.
@@ -95,7 +101,9 @@ func New(a fyne.App, d Deps) *Window {
 	if d.Tick == 0 {
 		d.Tick = time.Second
 	}
-	return &Window{app: a, deps: d, calls: map[string]*callWindow{}, escapes: map[fyne.CanvasObject]func(){}, quit: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Window{app: a, deps: d, calls: map[string]*callWindow{}, escapes: map[fyne.CanvasObject]func(){}, quit: make(chan struct{}),
+		ctx: ctx, cancel: cancel, signIns: map[string]signInAttempt{}, cancels: map[string]context.CancelFunc{}}
 }
 
 // Show shows the window and brings it to the front.
@@ -184,11 +192,17 @@ func (w *Window) Close() {
 	}
 	w.closed = true
 	w.closing.Unlock()
+	w.cancel()
 	w.working.Wait()
 }
 
 // now is the window's clock.
 func (w *Window) now() time.Time { return w.deps.Now() }
+
+// viewStatus is r's status as the Overview shows it now.
+func (w *Window) viewStatus(r row) statusView {
+	return viewStatus(r, w.signIns[r.Name], w.now())
+}
 
 // tick moves the countdowns on; the ticker calls it while one shows.
 func (w *Window) tick() {
@@ -196,7 +210,7 @@ func (w *Window) tick() {
 		return
 	}
 	if r := w.selectedRow(); r != nil {
-		v := viewStatus(*r, w.now())
+		v := w.viewStatus(*r)
 		w.detail.showStatus(v)
 		w.keepTicking(v.Ticking)
 	}
@@ -289,7 +303,7 @@ func (w *Window) showSelected() {
 	r := w.selectedRow()
 	w.detail.show(r)
 	w.tools.show(r)
-	w.keepTicking(r != nil && viewStatus(*r, w.now()).Ticking)
+	w.keepTicking(r != nil && w.viewStatus(*r).Ticking)
 }
 
 // showError reports a failed action in a dialog over the window.

@@ -16,9 +16,9 @@ const (
 	radioLimit = 4
 	// inRow is the most characters of option titles laid out side by side.
 	inRow = 40
-	// titleMax cuts a title shown on a radio button, checkbox or drop-down
-	// item, which cannot wrap: a longer one would widen the window off the
-	// screen. Its field's own label wraps and shows it whole.
+	// titleMax cuts a title shown on a radio button, a list's checkbox or
+	// a drop-down item, which cannot wrap: a longer one would widen the
+	// window off the screen. Its field's own label wraps and shows it whole.
 	titleMax = 40
 )
 
@@ -27,6 +27,9 @@ type control struct {
 	field  *forms.Field
 	object fyne.CanvasObject
 	focus  fyne.Focusable // what Tab and "first invalid field" focus
+	// wide is a control that needs a row's whole width, a group of
+	// options or a date and a time: it goes under its label, not beside.
+	wide bool
 }
 
 // newControl builds the widget for a field, filled in from the form, and
@@ -38,7 +41,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, opts Options, changed
 	name := field.Name
 	switch field.Kind {
 	case forms.Boolean:
-		c := newCheck(k, short(field.Label()))
+		c := newCheck(k, "") // its label is the row's
 		c.Checked = f.Checked(name)
 		c.OnChanged = func(on bool) { f.SetChecked(name, on); changed() }
 		return control{field: field, object: c, focus: c}
@@ -49,7 +52,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, opts Options, changed
 		g := &widget.CheckGroup{Options: titles, Selected: translate(f.Chosen(name), values, titles), Horizontal: sideBySide(titles)}
 		g.ExtendBaseWidget(g) // NewCheckGroup would render every box at once
 		g.OnChanged = func(selected []string) { f.SetChosen(name, translate(selected, titles, values)...); changed() }
-		return control{field: field, object: g}
+		return control{field: field, object: g, wide: true}
 	case forms.Number, forms.Integer:
 		e := newNumericEntry(k, field.Kind == forms.Integer, field.Masked())
 		e.Text = f.Text(name)
@@ -76,7 +79,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, opts Options, changed
 			f.SetInvalid(name, invalid)
 			changed()
 		})
-		return control{field: field, object: d.object, focus: d.date}
+		return control{field: field, object: d.object, focus: d.date, wide: true}
 	}
 	e := newEntry(k, field.Masked(), field.MultiLine())
 	e.Text = f.Text(name)
@@ -103,7 +106,7 @@ func newChoice(f *forms.Form, field *forms.Field, k keys, changed func()) contro
 		r.Required = field.Required
 		r.Selected = selected
 		r.OnChanged = set
-		return control{field: field, object: r}
+		return control{field: field, object: r, wide: true}
 	}
 	s := newChoiceSelect(k, titles)
 	s.Selected = selected

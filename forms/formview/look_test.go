@@ -116,7 +116,8 @@ func TestReviewWrapsInsteadOfHiding(t *testing.T) {
 
 // TestEveryKindMarkedTheSame makes every kind of control invalid and checks
 // each shows the same way: outlined, its error in its hint's place, and its
-// row exactly as tall as before.
+// row exactly as tall as before; the summary takes the help's place beside
+// the buttons, which stay as tall.
 func TestEveryKindMarkedTheSame(t *testing.T) {
 	h := open(t, `{"type":"object","properties":{
 		"text":{"type":"string","description":"Your name"},
@@ -129,6 +130,7 @@ func TestEveryKindMarkedTheSame(t *testing.T) {
 		"agree":{"type":"boolean","description":"Say yes"}
 	},"required":["text","num","day","at","radio","select","multi"]}`)
 	heights := map[string]float32{}
+	bar := h.v.bar.MinSize().Height
 	for _, r := range h.v.rows {
 		heights[r.field.Name] = r.box.MinSize().Height
 		if r.outline.Visible() || r.err.Visible() || !r.hint.Visible() {
@@ -145,8 +147,11 @@ func TestEveryKindMarkedTheSame(t *testing.T) {
 			t.Errorf("%s: row height %v, was %v", r.field.Name, got, heights[r.field.Name])
 		}
 	}
-	if got := h.v.summary.Text; got != "7 fields need attention." {
-		t.Errorf("summary %q", got)
+	if got := h.v.summary.Text; got != "7 fields need attention." || !h.v.summary.Visible() || h.v.help.Visible() {
+		t.Errorf("summary %q shown %v, help shown %v", got, h.v.summary.Visible(), h.v.help.Visible())
+	}
+	if got := h.v.bar.MinSize().Height; got != bar {
+		t.Errorf("the buttons' bar is %v tall, was %v", got, bar)
 	}
 	test.Type(h.row("text").focus, "Ada")
 	if r := h.row("text"); r.outline.Visible() || !r.hint.Visible() || r.hint.Text != "Your name" {
@@ -328,5 +333,18 @@ func TestCalendarPicksInTheLocalesWay(t *testing.T) {
 	}
 	if h.w.Canvas().Overlays().Top() != nil {
 		t.Error("the calendar stays open")
+	}
+}
+
+// TestControlsGetTheirWidth lays every kind of field out in a window as
+// narrow as a request window at scale 2: the labels' column gives way, so
+// no row of radio buttons or date and time is cut.
+func TestControlsGetTheirWidth(t *testing.T) {
+	h := open(t, everythingSchema(t))
+	h.w.Resize(fyne.NewSize(716, 414))
+	for _, r := range h.v.rows {
+		if got, need := r.object.Size().Width, r.object.MinSize().Width; got < need {
+			t.Errorf("%s is %v wide, needs %v", r.field.Name, got, need)
+		}
 	}
 }

@@ -19,6 +19,7 @@ type model struct {
 	attempted bool   // Accept was pressed: every error shows, touched or not
 	done      bool   // answered or frozen: nothing more is sent
 	frozen    bool   // ended without an answer
+	replay    string // heads the review of a past request's replay
 }
 
 // words name the sending button and what it sends, per kind of form.
@@ -85,7 +86,10 @@ func (m *model) look() look {
 	} else {
 		l.promise, l.review = m.words.waiting, m.form.NotReady()
 	}
-	if m.frozen {
+	switch {
+	case m.replay != "":
+		l.promise = m.replay
+	case m.frozen:
 		l.promise = "Nothing was sent"
 	}
 	if m.attempted && !l.ready && !m.done {

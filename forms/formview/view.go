@@ -36,8 +36,9 @@ type View struct {
 	shown   look // what the widgets show now
 	rows    []row
 	review  *widget.Label
-	card    *widget.Card  // holds review
-	summary *widget.Label // why Accept sent nothing
+	card    *widget.Card      // holds review
+	summary *widget.Label     // why Accept sent nothing
+	help    fyne.CanvasObject // what the buttons do, in the summary's place
 	buttons []*widget.Button
 	bar     *fyne.Container
 	win     fyne.Window // where Install put the view; nil when embedded
@@ -71,6 +72,10 @@ type Options struct {
 	// ToolCall is a form the person fills in for their own tool call:
 	// Call and Cancel, no Decline, and no schema lint.
 	ToolCall bool
+	// Replay, when set, shows a past request's form read-only from the
+	// start, as Freeze leaves a form, with Replay heading the review in
+	// place of what Accept would send: what its JSON was then.
+	Replay string
 }
 
 // New builds the view of a form under a message from the server.
@@ -85,18 +90,20 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	k := keys{onEscape: v.escape, onEnter: v.Accept}
 
 	var boxes []fyne.CanvasObject
+	labels := &labelColumn{}
 	for i := range f.Schema.Fields {
 		field := &f.Schema.Fields[i]
 		c := newControl(f, field, k, opts, func() { v.changed(i) })
 		r := row{control: c, hint: widget.NewLabel(field.Description.Block()), err: widget.NewLabel("")}
 		r.hint.Wrapping, r.err.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
 		r.hint.Importance, r.err.Importance = widget.LowImportance, widget.DangerImportance
+		r.hint.SizeName, r.err.SizeName = theme.SizeNameCaptionText, theme.SizeNameCaptionText
 		r.err.Hide()
 		r.outline = canvas.NewRectangle(color.Transparent)
 		r.outline.StrokeWidth = theme.InputBorderSize() * 2
 		r.outline.CornerRadius = theme.InputRadiusSize()
 		r.outline.Hide()
-		r.box = fieldBox(r)
+		r.box = fieldBox(r, labels)
 		v.rows = append(v.rows, r)
 		boxes = append(boxes, r.box)
 	}
@@ -117,16 +124,17 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	} else {
 		decline := widget.NewButton("Decline", v.Decline)
 		v.buttons = []*widget.Button{decline, cancel, accept}
-		h := widget.NewLabel(forms.DeclineHelp + "\n" + forms.CancelHelp)
-		h.Wrapping = fyne.TextWrapWord
-		h.Importance = widget.LowImportance
-		help = h
+		help = AnswerHelp()
 	}
 	buttons := make([]fyne.CanvasObject, len(v.buttons))
 	for i, b := range v.buttons {
 		buttons[i] = b
 	}
-	v.bar = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...), help)
+	v.help = help
+	// The summary shows in the help's place, beside the buttons: nothing
+	// moves, and no field scrolls away, when Accept is refused.
+	v.bar = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...),
+		container.New(tallest{}, help, container.New(snug{}, v.summary)))
 
 	top := container.NewVBox()
 	if opts.Header != nil {
@@ -141,7 +149,6 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	if w := warningsBox(f.Schema.Warnings); w != nil && !opts.ToolCall {
 		top.Add(w)
 	}
-	bottom := container.NewVBox(v.summary, v.bar)
 	var body fyne.CanvasObject = widget.NewLabel("No fields: " + accept.Text + " sends an empty answer.")
 	if len(v.rows) > 0 {
 		v.reviewed = container.NewVScroll(v.review)
@@ -151,7 +158,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 		v.split.Offset = 0.62
 		body = v.split
 	}
-	v.content = container.NewBorder(top, bottom, nil, nil, body)
+	v.content = container.NewBorder(top, v.bar, nil, nil, body)
 	// The first look set directly: Set* calls would build every renderer
 	// now, which is most of the cost of a large form.
 	v.shown = v.m.look()
@@ -161,6 +168,10 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	}
 	v.summary.Hide()
 	v.ExtendBaseWidget(v)
+	if opts.Replay != "" {
+		v.m.replay = opts.Replay
+		v.Freeze()
+	}
 	return v
 }
 
@@ -182,31 +193,30 @@ func (v *View) FullHeight() float32 {
 	return v.MinSize().Height + max(0, split-v.split.MinSize().Height)
 }
 
-// fieldBox lays out one field: its label, its control (outlined when
-// invalid), then its hint, in whose place an error shows without moving
-// anything below, then the secret warning.
-func fieldBox(r row) fyne.CanvasObject {
-	var box []fyne.CanvasObject
-	// A checkbox's label cannot wrap: a long one shows whole above it.
-	if r.field.Kind != forms.Boolean || short(r.field.Label()) != r.field.Label().Line() {
-		label := r.field.Label()
-		if r.field.Required {
-			label += " *"
-		}
-		l := widget.NewLabel(label.Line())
-		l.TextStyle = fyne.TextStyle{Bold: true}
-		l.Wrapping = fyne.TextWrapWord
-		box = append(box, l)
+// fieldBox lays out one field as a row of the form: on the left its
+// label over its hint, in whose place an error shows without moving
+// anything below; on the right its control, outlined when invalid, then
+// the secret warning; a wide control goes under its label instead. One
+// line of input with its label and hint beside it keeps a form of a few
+// fields whole on a small screen.
+func fieldBox(r row, labels *labelColumn) fyne.CanvasObject {
+	label := r.field.Label()
+	if r.field.Required {
+		label += " *"
 	}
-	box = append(box, container.NewStack(r.object, r.outline))
-	box = append(box, container.New(tallest{}, r.hint, r.err))
+	l := widget.NewLabel(label.Line())
+	l.TextStyle = fyne.TextStyle{Bold: true}
+	l.Wrapping = fyne.TextWrapWord
+	labels.texts = append(labels.texts, l, r.hint)
+	left := container.New(snug{}, l, container.New(tallest{}, r.hint, r.err))
+	right := container.NewVBox(container.NewStack(r.object, r.outline))
 	if r.field.Masked() {
 		w := widget.NewLabelWithStyle(secretWarning, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 		w.Importance = widget.WarningImportance
 		w.Wrapping = fyne.TextWrapWord
-		box = append(box, w)
+		right.Add(w)
 	}
-	return container.NewVBox(box...)
+	return container.New(fieldRow{labels: labels, wide: r.wide}, left, right)
 }
 
 // warningsBox lists the schema's warnings, folded, for developers.
@@ -263,6 +273,7 @@ func (v *View) render() {
 	if l.summary != v.shown.summary {
 		v.summary.SetText(l.summary)
 		showIf(v.summary, l.summary != "")
+		showIf(v.help, l.summary == "")
 	}
 	if l.buttons != v.shown.buttons {
 		for _, b := range v.buttons {

@@ -18,6 +18,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/assets"
+	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -68,6 +69,10 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Exe:         bridgeExe,
 		Hosts:       hosts.Known(hosts.Here()),
 		Screen:      func() (screen.Screen, bool) { return screen.Find(a) },
+		Signer: newSigner(log, func(err error) {
+			log.Warn("sign-ins to remote servers are kept in memory only, for this run; set "+tokenFileEnv+"=FILE to keep them in a file only you can read", "err", err)
+		}, nil),
+		Dates: forms.DateStyleFor(forms.LocaleOf(os.Getenv)),
 	})
 	setWindowClass(a, appName, appCommand) // the desktop entry's StartupWMClass
 	path, err := endpoint.DefaultPath()

@@ -33,7 +33,7 @@ func openTarget(t *target, command []string, router *servers.Router, stderr term
 	if err == nil {
 		wait := connectTimeout
 		if cfg.Transport != config.TransportStdio {
-			wait += signInWait // the handshake may wait for a sign-in
+			wait += signin.Wait // the handshake may wait for a sign-in
 		}
 		dctx, cancel := context.WithTimeout(ctx, wait)
 		conn, err = servers.DialWith(dctx, cfg, router, stderr.Logger(), signInWrap(cfg, stderr))

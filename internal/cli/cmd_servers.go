@@ -7,6 +7,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
@@ -151,12 +152,16 @@ func printServers(rows []serverRow, stdout terminal) {
 	}
 	flush()
 	for _, r := range rows {
-		if r.Error != "" {
+		switch {
+		case r.State == string(servers.StateNeedsSignIn):
+			// The app waits for the person, who signs in from its window.
+			stdout.Linef("%s needs you to sign in: use Sign in in the app's Servers window.", r.Name)
+		case r.Error != "":
 			stdout.Linef("%s is %s: %s", r.Name, r.State, r.Error)
-		}
-		if r.Details != "" {
-			stdout.Linef("  the error chain:")
-			stdout.Block(untrusted.Text(r.Details))
+			if r.Details != "" {
+				stdout.Linef("  the error chain:")
+				stdout.Block(untrusted.Text(r.Details))
+			}
 		}
 	}
 }

@@ -4,48 +4,21 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
-// Environment variables of sign-in, besides signin.BrowserEnv.
-const (
-	tokenFileEnv    = "ELICITDESK_TOKEN_FILE"          // keep sign-ins in this 0600 file, not the keyring
-	clientIDEnv     = "ELICITDESK_CLIENT_ID"           // a client id registered beforehand
-	clientSecretEnv = "ELICITDESK_CLIENT_SECRET"       // its secret (never a flag: flags show in ps)
-	clientDocEnv    = "ELICITDESK_CLIENT_METADATA_URL" // Elicit Desk's Client ID Metadata Document
-)
-
-// signInWait bounds a sign-in: the person has this long to approve in the
-// browser.
-const signInWait = 5 * time.Minute
-
-// newSigner is the command line's Signer: tokens in the OS keyring, or in
-// memory with a warning where there is none, or in the file the person
-// named; the browser ELICITDESK_BROWSER names, else the system's.
-func newSigner(stderr terminal) *signin.Signer {
-	store := signin.OpenStore(os.Getenv(tokenFileEnv), func(err error) {
+// newCLISigner is the command line's Signer, which tells the person on
+// stderr where it keeps the sign-in and that the browser is waiting.
+func newCLISigner(stderr terminal) *signin.Signer {
+	return newSigner(stderr.Logger(), func(err error) {
 		stderr.Linef("elicitdesk: %s; the sign-in is kept in memory only, for this run (set %s=FILE to keep sign-ins in a file only you can read)", err, tokenFileEnv)
-	})
-	browser := signin.BrowserFromEnv(os.Getenv)
-	return signin.New(signin.Options{
-		Store: store,
-		Browser: signin.BrowserFunc(func(ctx context.Context, url string) error {
-			stderr.Linef("elicitdesk: sign in in the browser; waiting for it (if none opened, open %s)", url)
-			return browser.Open(ctx, url)
-		}),
-		Identity: signin.Identity{
-			ClientID:     os.Getenv(clientIDEnv),
-			ClientSecret: os.Getenv(clientSecretEnv),
-			MetadataURL:  os.Getenv(clientDocEnv),
-		},
-		Log: stderr.Logger(),
+	}, func(url string) {
+		stderr.Linef("elicitdesk: sign in in the browser; waiting for it (if none opened, open %s)", url)
 	})
 }
 
@@ -55,7 +28,7 @@ func signInWrap(cfg config.Server, stderr terminal) wire.Wrap {
 	if cfg.Transport == config.TransportStdio {
 		return nil
 	}
-	signer := newSigner(stderr)
+	signer := newCLISigner(stderr)
 	return func(base http.RoundTripper) http.RoundTripper {
 		return signer.Transport(cfg.URL, base, true, nil)
 	}
@@ -84,7 +57,7 @@ func runLogout(args []string, stdout, stderr terminal) int {
 }
 
 // runSignIn is what login and logout share: the target, a context Ctrl-C
-// and signInWait end, and the Signer.
+// and signin.Wait end, and the Signer.
 func runSignIn(name string, args []string, stdout, stderr terminal, do func(context.Context, *signin.Signer, config.Server) error) int {
 	fs := stderr.FlagSet(name)
 	t := addTargetFlags(fs)
@@ -104,9 +77,9 @@ func runSignIn(name string, args []string, stdout, stderr terminal, do func(cont
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, signInWait)
+	ctx, cancel := context.WithTimeout(ctx, signin.Wait)
 	defer cancel()
-	if err := do(ctx, newSigner(stderr), cfg); err != nil {
+	if err := do(ctx, newCLISigner(stderr), cfg); err != nil {
 		stderr.Linef("elicitdesk %s: %s", name, err)
 		return 1
 	}

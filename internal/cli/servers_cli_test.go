@@ -64,22 +64,23 @@ func TestServersLive(t *testing.T) {
 			[]string{"Elicit Desk is not running: showing the configuration.", "broken is invalid: "},
 			[]string{"enabled", "ready"}},
 		{"running", true,
-			map[string]string{"demo": "ready", "github": "failed", "off": "disabled", "broken": "failed"},
-			[]string{"ready since " + since.Format(timeLayout), "github is failed: 401 ⟨U+202E⟩Unauthorized"},
-			[]string{"not running", "enabled", "the error chain"}},
+			map[string]string{"demo": "ready", "github": "needs sign-in", "off": "disabled", "broken": "failed"},
+			[]string{"ready since " + since.Format(timeLayout), "broken is failed: servers.json:5: bad ⟨U+202E⟩command",
+				"github needs you to sign in: use Sign in in the app's Servers window."},
+			[]string{"not running", "enabled", "github is", "the error chain"}},
 		{"running, -v", true,
-			map[string]string{"demo": "ready", "github": "failed", "off": "disabled", "broken": "failed"},
-			[]string{"github is failed: 401 ⟨U+202E⟩Unauthorized\n  the error chain:\n  initializing: unexpected status code: 401\n"},
-			[]string{"not running"}},
+			map[string]string{"demo": "ready", "github": "needs sign-in", "off": "disabled", "broken": "failed"},
+			[]string{"broken is failed: servers.json:5: bad ⟨U+202E⟩command\n  the error chain:\n  reading servers.json: line 5: bad ⟨U+202E⟩command\n"},
+			[]string{"not running", "github is"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.running {
 				ctx, cancel := context.WithCancel(t.Context())
 				desk := statusDesk{list: []endpoint.ServerStatus{
-					{Name: "broken", State: "failed", Error: "servers.json:5: bad command", Since: since},
+					{Name: "broken", State: "failed", Error: "servers.json:5: bad \u202ecommand", Details: "reading servers.json: line 5: bad \u202ecommand", Since: since},
 					{Name: "demo", State: "ready", Since: since},
-					{Name: "github", State: "failed", Error: "401 \u202eUnauthorized", Details: "initializing: unexpected status code: 401", Since: since},
+					{Name: "github", State: "needs sign-in", Error: "signing in to https://x/mcp: sign-in needed", Since: since},
 					{Name: "off", State: "disabled", Since: since},
 				}}
 				path, err := endpoint.DefaultPath()

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+	"time"
 )
 
 // BrowserEnv names the environment variable that replaces the system
@@ -14,6 +15,10 @@ import (
 // program (curl -sfL -o /dev/null follows an authorization server that
 // approves at once).
 const BrowserEnv = "ELICITDESK_BROWSER"
+
+// Wait is how long a person has to approve a sign-in in the browser: the
+// time limit of SignIn's context in the command line and the app.
+const Wait = 5 * time.Minute
 
 // Browser shows the person an authorization URL. Open returns once the
 // opener is done: at once for a desktop browser, when the whole visit is
