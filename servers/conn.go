@@ -30,6 +30,7 @@ type Conn struct {
 	router *Router
 	log    *slog.Logger
 	client *client.Client
+	logs   *logGate // what log passes through; shut by Close
 	stderr *tail
 	proc   *Process // stdio only
 
@@ -39,7 +40,7 @@ type Conn struct {
 	mu        sync.Mutex
 	reported  ServerInfo
 	version   string
-	tools     map[string]bool // the names the last listing had (see knowTool)
+	tools     map[string]bool // the tools listed: whether mcp-go kept each (see knowTool)
 	answering sync.WaitGroup  // answers in progress; added to under mu while not lost
 }
 
@@ -84,7 +85,8 @@ func DialWith(ctx context.Context, cfg config.Server, router *Router, log *slog.
 
 func newConn(cfg config.Server, router *Router, log *slog.Logger) *Conn {
 	lost, markLost := context.WithCancelCause(context.Background())
-	return &Conn{cfg: cfg, router: router, log: log.With("server", cfg.Name), stderr: newTail(stderrTail), lost: lost, markLost: markLost}
+	logs := &logGate{}
+	return &Conn{cfg: cfg, router: router, log: logs.logger(log.With("server", cfg.Name)), logs: logs, stderr: newTail(stderrTail), lost: lost, markLost: markLost}
 }
 
 // DialPipe connects over an already open pair of streams, such as an
@@ -213,7 +215,7 @@ func (c *Conn) Tools(ctx context.Context) ([]mcp.Tool, error) {
 		return nil, err
 	}
 	wire.RawSchemas(ctx, res.Tools)
-	c.noteListed(res.Tools)
+	c.noteListed(ctx, res.Tools)
 	return res.Tools, nil
 }
 
@@ -233,7 +235,8 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 }
 
 // Close ends the connection; a stdio server is stopped with everything it
-// started. Every goroutine the connection started has ended when it returns.
+// started. Every goroutine the connection started has ended when it
+// returns, and what mcp-go's own may still log is dropped.
 func (c *Conn) Close() error {
 	// First, and waiting for the answers to end, so that the person's open
 	// requests say the server went away rather than that the wire closed.
@@ -248,6 +251,7 @@ func (c *Conn) Close() error {
 	if c.proc != nil {
 		c.proc.Stop(2 * time.Second)
 	}
+	c.logs.close()
 	return err
 }
 

@@ -3,10 +3,12 @@ package servers
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Over Streamable HTTP, revision 2026-07-28 (SEP-2243) has a client mirror
@@ -17,41 +19,84 @@ import (
 // is, went without the headers, and a tool it left out could still be
 // called. So a call lists the tools first when it has not seen its tool.
 
+// listTimeout bounds the listing a call makes to learn its tool's marks:
+// the call itself may wait on a person for much longer.
+const listTimeout = 30 * time.Second
+
 // mirrorsParams reports whether calls on c carry Mcp-Param-* headers.
 func (c *Conn) mirrorsParams() bool {
 	return c.cfg.Transport == config.TransportHTTP && mcp.IsModernProtocol(c.ProtocolVersion())
 }
 
 // knowTool makes sure mcp-go holds the definition of tool name, whose
-// x-mcp-header marks a call mirrors, listing the tools if it has not seen
-// it; a tool the listing leaves out is refused.
+// x-mcp-header marks a call mirrors, listing the tools page by page until
+// it finds it if no listing has yet. It refuses only a tool the server
+// lists and mcp-go left out for marks it can't mirror. A tool the server
+// does not list is called all the same, for the server to answer; when the
+// listing fails, the call goes without the headers.
 func (c *Conn) knowTool(ctx context.Context, name string) error {
-	if !c.mirrorsParams() || c.listed(name) {
+	if !c.mirrorsParams() {
 		return nil
 	}
-	if _, err := c.Tools(ctx); err != nil {
-		return fmt.Errorf("listing the tools to learn the headers of %q: %w", name, err)
+	if held, seen := c.held(name); seen {
+		return refusedUnlisted(name, held)
 	}
-	if !c.listed(name) {
-		return fmt.Errorf("the server lists no tool %q that can be called over HTTP (one whose x-mcp-header marks break the rules is left out)", name)
+	lctx, cancel := context.WithTimeout(wire.WithToolSchemas(ctx), listTimeout)
+	defer cancel()
+	var req mcp.ListToolsRequest
+	cursors := map[mcp.Cursor]bool{}
+	for {
+		res, err := c.client.ListToolsByPage(lctx, req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
+			c.log.Warn("listing the tools failed: the call goes without the headers of its x-mcp-header arguments", "tool", name, "err", err)
+			return nil
+		}
+		c.noteListed(lctx, res.Tools)
+		if held, seen := c.held(name); seen {
+			return refusedUnlisted(name, held)
+		}
+		if res.NextCursor == "" || cursors[res.NextCursor] {
+			return nil
+		}
+		cursors[res.NextCursor] = true
+		req.Params.Cursor = res.NextCursor
 	}
-	return nil
 }
 
-// listed reports whether the last listing had tool name.
-func (c *Conn) listed(name string) bool {
+// refusedUnlisted is the refusal of a tool mcp-go left out, or nil.
+func refusedUnlisted(name string, held bool) error {
+	if held {
+		return nil
+	}
+	return fmt.Errorf("the server's tool %q is not called: its x-mcp-header marks break the rules of protocol 2026-07-28, so its arguments can't go in headers", name)
+}
+
+// held reports whether a listing had tool name, and whether mcp-go kept
+// its definition then.
+func (c *Conn) held(name string) (held, seen bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.tools[name]
+	held, seen = c.tools[name]
+	return held, seen
 }
 
-// noteListed records the tools a listing had.
-func (c *Conn) noteListed(tools []mcp.Tool) {
-	names := make(map[string]bool, len(tools))
-	for _, t := range tools {
-		names[t.Name] = true
-	}
+// noteListed records a listing made with ctx (see wire.WithToolSchemas):
+// the tools the server sent, and of them those mcp-go kept. Like mcp-go's
+// own store of definitions, it only grows or drops what a later listing
+// left out.
+func (c *Conn) noteListed(ctx context.Context, kept []mcp.Tool) {
 	c.mu.Lock()
-	c.tools = names
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	if c.tools == nil {
+		c.tools = map[string]bool{}
+	}
+	for _, n := range wire.ListedTools(ctx) {
+		c.tools[n] = false
+	}
+	for _, t := range kept {
+		c.tools[t.Name] = true
+	}
 }

@@ -21,7 +21,10 @@ import (
 // network URI a $ref names. Each tool is one file of testdata/tools;
 // $SERVER is the test server's http://host:port.
 func TestToolsKeepSchemas(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "tools", "*.json"))
+	files, err := filepath.Glob(filepath.Join("testdata", "tools", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no tools in testdata/tools: %v", err)
+	}
 	var listed []json.RawMessage
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -30,7 +33,10 @@ func TestToolsKeepSchemas(t *testing.T) {
 		}
 		listed = append(listed, b)
 	}
-	tools, _ := json.Marshal(listed)
+	tools, err := json.Marshal(listed)
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := newToolServer(t, string(tools))
 	for _, version := range []string{"2026-07-28", "2025-11-25"} {
 		t.Run(version, func(t *testing.T) {
@@ -56,7 +62,9 @@ func TestToolsKeepSchemas(t *testing.T) {
 						InputSchema  json.RawMessage `json:"inputSchema"`
 						OutputSchema json.RawMessage `json:"outputSchema"`
 					}
-					json.Unmarshal(bytes.ReplaceAll(listed[i], []byte("$SERVER"), []byte(srv.Base)), &want)
+					if err := json.Unmarshal(bytes.ReplaceAll(listed[i], []byte("$SERVER"), []byte(srv.Base)), &want); err != nil {
+						t.Fatalf("%s: %v", f, err)
+					}
 					tool, ok := byName[want.Name]
 					if !ok {
 						t.Fatalf("%s not listed", want.Name)
@@ -69,13 +77,15 @@ func TestToolsKeepSchemas(t *testing.T) {
 						InputSchema  json.RawMessage `json:"inputSchema"`
 						OutputSchema json.RawMessage `json:"outputSchema"`
 					}
-					json.Unmarshal(printed, &out)
+					if err := json.Unmarshal(printed, &out); err != nil {
+						t.Fatal(err)
+					}
 					for _, s := range []struct{ name, got, want []byte }{
 						{[]byte("inputSchema"), out.InputSchema, want.InputSchema},
 						{[]byte("outputSchema"), out.OutputSchema, want.OutputSchema},
 					} {
-						if !bytes.Equal(compact(s.got), compact(s.want)) {
-							t.Errorf("%s changed:\n got %s\nwant %s", s.name, compact(s.got), compact(s.want))
+						if got, want := compact(t, s.got), compact(t, s.want); !bytes.Equal(got, want) {
+							t.Errorf("%s changed:\n got %s\nwant %s", s.name, got, want)
 						}
 					}
 				})
@@ -88,13 +98,14 @@ func TestToolsKeepSchemas(t *testing.T) {
 }
 
 // compact is JSON without insignificant white space; nil stays nil.
-func compact(b []byte) []byte {
+func compact(t *testing.T, b []byte) []byte {
+	t.Helper()
 	if b == nil {
 		return nil
 	}
 	var out bytes.Buffer
 	if err := json.Compact(&out, b); err != nil {
-		return b
+		t.Fatalf("%s: %v", b, err)
 	}
 	return out.Bytes()
 }

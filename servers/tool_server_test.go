@@ -13,31 +13,39 @@ import (
 )
 
 // toolServer is a Streamable HTTP server, of 2026-07-28 and 2025-11-25, at
-// URL: it lists the tools of a JSON array, where $SERVER stands for its
-// own http://host:port, and answers every call "done". It records the
-// headers of each tools/call, and the path of any request elsewhere, such
-// as for a schema a $ref names.
+// URL: it lists the tools of JSON arrays, one a page, where $SERVER stands
+// for its own http://host:port, or answers the listing with an error when
+// it has no pages; it answers every call "done". It counts the listings
+// asked for, and records the headers of each tools/call, and the path of
+// any request elsewhere, such as for a schema a $ref names.
 type toolServer struct {
 	URL  string // of the MCP endpoint
 	Base string // http://host:port, which $SERVER stands for
 
 	mu     sync.Mutex
+	lists  int
 	calls  []http.Header
 	strays []string
 }
 
-func newToolServer(t *testing.T, tools string) *toolServer {
+func newToolServer(t *testing.T, pages ...string) *toolServer {
 	t.Helper()
 	s := &toolServer{}
 	srv := httptest.NewUnstartedServer(nil)
 	s.Base = "http://" + srv.Listener.Addr().String()
 	s.URL = s.Base + "/mcp"
-	tools = strings.ReplaceAll(tools, "$SERVER", s.Base)
 	results := map[string]string{
 		"server/discover": `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"tools","version":"1"}}`,
 		"initialize":      `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"tools","version":"1"}}`,
-		"tools/list":      `{"resultType":"complete","tools":` + tools + `}`,
 		"tools/call":      `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`,
+	}
+	// Page i is asked for with the cursor "page-i"; the first with none.
+	for i, tools := range pages {
+		next := ""
+		if i+1 < len(pages) {
+			next = fmt.Sprintf(`,"nextCursor":"page-%d"`, i+1)
+		}
+		results[fmt.Sprintf("tools/list page-%d", i)] = `{"resultType":"complete","tools":` + strings.ReplaceAll(tools, "$SERVER", s.Base) + next + `}`
 	}
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/mcp" {
@@ -50,6 +58,9 @@ func newToolServer(t *testing.T, tools string) *toolServer {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Params struct {
+				Cursor string `json:"cursor"`
+			} `json:"params"`
 		}
 		if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&m) != nil {
 			http.Error(w, "POST JSON-RPC only", http.StatusMethodNotAllowed)
@@ -59,17 +70,36 @@ func newToolServer(t *testing.T, tools string) *toolServer {
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
-		if m.Method == "tools/call" {
-			s.mu.Lock()
+		s.mu.Lock()
+		switch m.Method {
+		case "tools/call":
 			s.calls = append(s.calls, r.Header.Clone())
-			s.mu.Unlock()
+		case "tools/list":
+			s.lists++
 		}
+		s.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
+		if m.Method == "tools/list" {
+			page, ok := results["tools/list "+cmp.Or(m.Params.Cursor, "page-0")]
+			if !ok {
+				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"no such page"}}`, m.ID)
+				return
+			}
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, page)
+			return
+		}
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, cmp.Or(results[m.Method], "{}"))
 	})
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return s
+}
+
+// Lists returns how many tools/list requests came so far.
+func (s *toolServer) Lists() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lists
 }
 
 // Calls returns the headers of the tools/call requests so far.

@@ -5,10 +5,10 @@ import (
 	"math"
 )
 
-// Ratio is the WCAG 2.x contrast ratio of two opaque colours, from 1 (the
+// ratio is the WCAG 2.x contrast ratio of two opaque colours, from 1 (the
 // same luminance) to 21 (black on white). Alpha is ignored: composite a
-// translucent colour with Over first.
-func Ratio(a, b color.Color) float64 {
+// translucent colour with over first.
+func ratio(a, b color.Color) float64 {
 	la, lb := luminance(a), luminance(b)
 	if la < lb {
 		la, lb = lb, la
@@ -31,11 +31,11 @@ func linear(v uint8) float64 {
 	return math.Pow((s+0.055)/1.055, 2.4)
 }
 
-// Over is top drawn over bottom, as Fyne draws a translucent fill over what
+// over is top drawn over bottom, as Fyne draws a translucent fill over what
 // lies beneath it (and as widget/button.go's blendColor mixes a focus or
 // hover colour into a button's fill): the source-over operator on
 // alpha-premultiplied sRGB values.
-func Over(bottom, top color.Color) color.Color {
+func over(bottom, top color.Color) color.Color {
 	br, bg, bb, ba := bottom.RGBA()
 	tr, tg, tb, ta := top.RGBA()
 	mix := func(t, b uint32) uint16 { return uint16(t + b*(0xffff-ta)/0xffff) }

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestRatio checks Ratio against published figures.
+// TestRatio checks ratio against published figures.
 func TestRatio(t *testing.T) {
 	f, err := os.Open("testdata/ratios.txt")
 	if err != nil {
@@ -30,9 +30,9 @@ func TestRatio(t *testing.T) {
 			t.Fatalf("%q: %v", line, err)
 		}
 		t.Run(fore+"_on_"+back, func(t *testing.T) {
-			got := Ratio(hex(t, fore), hex(t, back))
+			got := ratio(hex(t, fore), hex(t, back))
 			if math.Abs(got-want) > 0.005 {
-				t.Errorf("Ratio = %.4f, want %.2f", got, want)
+				t.Errorf("ratio = %.4f, want %.2f", got, want)
 			}
 		})
 	}
@@ -53,8 +53,8 @@ func TestOver(t *testing.T) {
 		{"half white over black is mid grey", black, color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0x80}, color.NRGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := color.NRGBAModel.Convert(Over(c.bottom, c.top)).(color.NRGBA); !near(got, c.want) {
-				t.Errorf("Over = %v, want %v", got, c.want)
+			if got := color.NRGBAModel.Convert(over(c.bottom, c.top)).(color.NRGBA); !near(got, c.want) {
+				t.Errorf("over = %v, want %v", got, c.want)
 			}
 		})
 	}
@@ -75,6 +75,20 @@ func hex(t *testing.T, s string) color.NRGBA {
 func near(a, b color.Color) bool {
 	x := color.NRGBAModel.Convert(a).(color.NRGBA)
 	y := color.NRGBAModel.Convert(b).(color.NRGBA)
-	d := func(p, q uint8) bool { return p-q <= 1 || q-p <= 1 }
+	d := func(p, q uint8) bool { n := int(p) - int(q); return -1 <= n && n <= 1 }
 	return d(x.R, y.R) && d(x.G, y.G) && d(x.B, y.B) && d(x.A, y.A)
+}
+
+// TestNear checks the helper the colour tests lean on, at the ends of a
+// channel's range where uint8 arithmetic would wrap around.
+func TestNear(t *testing.T) {
+	grey := func(v uint8) color.NRGBA { return color.NRGBA{R: v, G: v, B: v, A: 0xff} }
+	for _, c := range []struct {
+		a, b uint8
+		want bool
+	}{{0x80, 0x80, true}, {0x80, 0x81, true}, {0x81, 0x80, true}, {0x80, 0x82, false}, {0, 0xff, false}, {0xff, 0, false}, {3, 250, false}} {
+		if got := near(grey(c.a), grey(c.b)); got != c.want {
+			t.Errorf("near(%#x, %#x) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
 }

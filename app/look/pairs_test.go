@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
-	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -25,13 +24,13 @@ var variants = []struct {
 func TestPairsReadable(t *testing.T) {
 	test.NewTempApp(t)
 	th := New()
-	for _, p := range Pairs() {
+	for _, p := range pairs() {
 		for _, v := range variants {
-			name := fmt.Sprintf("%s/%v_on_%v/%s", v.name, p.Fore, p.On, p.Where)
+			name := fmt.Sprintf("%s/%v_on_%v/%s", v.name, p.fore, p.on, p.where)
 			t.Run(name, func(t *testing.T) {
-				r := p.Ratio(th, v.v)
-				if r < p.Kind.Min() {
-					t.Errorf("contrast %.2f:1, want at least %.1f:1", r, p.Kind.Min())
+				r := p.ratio(th, v.v)
+				if r < p.kind.minimum() {
+					t.Errorf("contrast %.2f:1, want at least %.1f:1", r, p.kind.minimum())
 				}
 				t.Logf("%.2f:1", r)
 			})
@@ -75,7 +74,7 @@ func drawn(t *testing.T, w fyne.Widget) (fyne.ThemeColorName, color.Color) {
 
 // TestWidgetsDrawListedPairs renders the widgets the app uses, in every
 // importance and state, and checks that each text colour and the fill it
-// sits on is a Text pair of the table: so the table, not a reading of
+// sits on is a text pair of the table: so the table, not a reading of
 // Fyne's code, is what the contrast test covers.
 func TestWidgetsDrawListedPairs(t *testing.T) {
 	a := test.NewTempApp(t)
@@ -129,9 +128,9 @@ func TestWidgetsDrawListedPairs(t *testing.T) {
 				w := c.build()
 				test.NewWindow(w)
 				fore, fill := drawn(t, w)
-				on := Over(back, fill)
-				for _, p := range Pairs() {
-					if p.Kind == Text && len(p.Fore) == 1 && p.Fore[0] == fore && p.On[0] == bg && near(p.On.In(th, v, color.Black), on) {
+				on := over(back, fill)
+				for _, p := range pairs() {
+					if p.kind == text && len(p.fore) == 1 && p.fore[0] == fore && p.on[0] == bg && near(p.on.in(th, v, color.Black), on) {
 						return
 					}
 				}
@@ -152,7 +151,7 @@ func inVariants(t *testing.T, a fyne.App, f func(t *testing.T, th fyne.Theme, v 
 }
 
 // TestAppTextColoursListed checks the colours the app's own code names for
-// text and status lights: each is a Text pair on the window background.
+// text and status lights: each is a text pair on the window background.
 func TestAppTextColoursListed(t *testing.T) {
 	known := map[fyne.ThemeColorName]string{
 		theme.ColorNamePrimary:  "a link's domain (app/link_window.go)",
@@ -161,13 +160,13 @@ func TestAppTextColoursListed(t *testing.T) {
 		theme.ColorNameError:    "a server's status light (app/serversview/rows.go)",
 		theme.ColorNameDisabled: "a server's status light (app/serversview/rows.go)",
 	}
-	for _, c := range LabelColors() {
+	for _, c := range labelColors() {
 		known[c] = "a label's importance (widget/label.go:163)"
 	}
 	for n, where := range known {
 		t.Run(string(n), func(t *testing.T) {
-			for _, p := range Pairs() {
-				if p.Kind == Text && len(p.Fore) == 1 && p.Fore[0] == n && len(p.On) == 1 && p.On[0] == bg {
+			for _, p := range pairs() {
+				if p.kind == text && len(p.fore) == 1 && p.fore[0] == n && len(p.on) == 1 && p.on[0] == bg {
 					return
 				}
 			}
@@ -176,17 +175,33 @@ func TestAppTextColoursListed(t *testing.T) {
 	}
 }
 
-// TestPairsDescribed keeps the table a readable reference.
-func TestPairsDescribed(t *testing.T) {
-	for i, p := range Pairs() {
-		if len(p.Fore) == 0 || len(p.On) == 0 || !strings.Contains(p.Where, ".go:") && !strings.Contains(p.Where, "(") {
-			t.Errorf("pair %d (%v on %v) says not where Fyne draws it: %q", i, p.Fore, p.On, p.Where)
+// TestPairsResolve checks that every colour a pair names is one the theme
+// draws, in both variants, and that what a pair sits on starts opaque: a
+// name the theme does not know comes back transparent and an unknown
+// bottom would be measured against black, and either would give a figure
+// no window shows.
+func TestPairsResolve(t *testing.T) {
+	th := New()
+	for i, p := range pairs() {
+		if len(p.fore) == 0 || len(p.on) == 0 || p.where == "" {
+			t.Errorf("pair %d (%v on %v, %q) is incomplete", i, p.fore, p.on, p.where)
+			continue
+		}
+		for _, v := range variants {
+			for _, n := range append(slices.Clone(p.fore), p.on...) {
+				if _, _, _, a := th.Color(n, v.v).RGBA(); a == 0 {
+					t.Errorf("%s: %s is transparent in the %s variant (%s)", p.where, n, v.name, p.fore)
+				}
+			}
+			if _, _, _, a := th.Color(p.on[0], v.v).RGBA(); a != 0xffff {
+				t.Errorf("%s: %s, what %v sits on, is not opaque in the %s variant", p.where, p.on[0], p.fore, v.name)
+			}
 		}
 	}
 }
 
 // TestFocusDrawnAsListed renders focused widgets and checks that the
-// indicator each draws is a NonText pair of the table, with the focus
+// indicator each draws is a nonText pair of the table, with the focus
 // colour, on the background.
 func TestFocusDrawnAsListed(t *testing.T) {
 	a := test.NewTempApp(t)
@@ -239,13 +254,13 @@ func TestFocusDrawnAsListed(t *testing.T) {
 				w := c.build()
 				test.NewWindow(w.(fyne.CanvasObject))
 				w.FocusGained()
-				got := Over(back, first(t, w.(fyne.Widget), c.pick))
-				for _, p := range Pairs() {
-					if p.Kind == NonText && slices.Contains(p.Fore, focus) && len(p.On) == 1 && p.On[0] == bg && near(p.Fore.In(th, v, back), got) {
+				got := over(back, first(t, w.(fyne.Widget), c.pick))
+				for _, p := range pairs() {
+					if p.kind == nonText && slices.Contains(p.fore, focus) && len(p.on) == 1 && p.on[0] == bg && near(p.fore.in(th, v, back), got) {
 						return
 					}
 				}
-				t.Errorf("focus drawn as %v is in no NonText pair on the background", color.NRGBAModel.Convert(got))
+				t.Errorf("focus drawn as %v is in no nonText pair on the background", color.NRGBAModel.Convert(got))
 			})
 		}
 	})

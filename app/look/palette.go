@@ -9,7 +9,7 @@ import (
 
 // paletteColor is the app's colour for n in variant v where it differs
 // from Fyne 2.8.1's (theme/color.go): the same hues, darker in the light
-// variant and lighter in the dark one until every pair in Pairs reads.
+// variant and lighter in the dark one until every pair that pairs lists reads.
 // Fyne takes primary, hyperlink, focus and selection from the person's
 // chosen primary colour (theme/theme.go:110-119); the app fixes them to
 // Fyne's blue so that the figures the tests compute are the ones shown.

@@ -1,7 +1,7 @@
 // Package look is the app's theme: Fyne's default look with the colours
 // that text and keyboard focus are drawn in made dark or light enough to
 // read (WCAG 2.2: 4.5:1 for text, 3:1 for focus indicators and control
-// boundaries) in both the light and the dark variant. Pairs lists every
+// boundaries) in both the light and the dark variant. pairs.go lists every
 // colour pair that must meet those figures, and where Fyne draws it.
 package look
 
@@ -12,22 +12,22 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
-// Theme is Fyne's default theme with the palette's colours in place of
+// appTheme is Fyne's default theme with the palette's colours in place of
 // its own; fonts, icons, sizes and every other colour are Fyne's.
-type Theme struct {
+type appTheme struct {
 	base fyne.Theme
 }
 
-var _ fyne.Theme = Theme{}
+var _ fyne.Theme = appTheme{}
 
 // New is the app's theme over Fyne's default one (which follows the
 // person's light or dark preference and FYNE_THEME).
-func New() Theme {
-	return Theme{base: theme.DefaultTheme()}
+func New() fyne.Theme {
+	return appTheme{base: theme.DefaultTheme()}
 }
 
 // Color is the palette's colour for n in variant v, or Fyne's.
-func (t Theme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+func (t appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 	if c, ok := paletteColor(n, v); ok {
 		return c
 	}
@@ -35,10 +35,10 @@ func (t Theme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
 }
 
 // Font is Fyne's.
-func (t Theme) Font(s fyne.TextStyle) fyne.Resource { return t.base.Font(s) }
+func (t appTheme) Font(s fyne.TextStyle) fyne.Resource { return t.base.Font(s) }
 
 // Icon is Fyne's.
-func (t Theme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.base.Icon(n) }
+func (t appTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.base.Icon(n) }
 
 // Size is Fyne's.
-func (t Theme) Size(n fyne.ThemeSizeName) float32 { return t.base.Size(n) }
+func (t appTheme) Size(n fyne.ThemeSizeName) float32 { return t.base.Size(n) }

@@ -136,7 +136,11 @@ func (e deskEndpoint) Servers(context.Context) ([]endpoint.ServerStatus, error) 
 	for _, s := range e.d.Servers() {
 		st := endpoint.ServerStatus{Name: s.Name, State: string(s.State), Since: s.Since}
 		if s.Err != nil {
-			st.Error = s.Err.Error()
+			x := servers.Explain(s.Err, s.Stderr)
+			st.Error = x.Summary
+			if d := string(x.Details); d != x.Summary {
+				st.Details = d
+			}
 		}
 		list = append(list, st)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io"
 	"os/signal"
 	"sync"
@@ -49,6 +50,7 @@ func openTarget(t *target, command []string, router *servers.Router, stderr term
 func runTools(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("tools")
 	t := addTargetFlags(fs)
+	verbose := verboseFlag(fs)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, stdout, stderr); done {
 		return code
@@ -56,9 +58,10 @@ func runTools(args []string, stdout, stderr terminal) int {
 	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
 	}
+	stderr = stderr.shared() // the connection's log writes too
 	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
 	if err != nil {
-		stderr.Linef("elicitdesk tools: %s", plainError(err))
+		failed(stderr, "tools", err, "", *verbose)
 		return 1
 	}
 	defer closeConn()
@@ -67,7 +70,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 		err = stdout.JSON(tools)
 	}
 	if err != nil {
-		stderr.Linef("elicitdesk tools: %s", plainError(err))
+		failed(stderr, "tools", err, conn.Stderr(), *verbose)
 		return 1
 	}
 	return 0
@@ -83,6 +86,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a `JSON` object")
 	answer := fs.String("answer", answerDefaults, "how to answer elicitations: "+answerDefaults+" (accept the schema's defaults), "+
 		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults")
+	verbose := verboseFlag(fs)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, stdout, stderr); done {
 		return code
@@ -98,11 +102,11 @@ func runCall(args []string, stdout, stderr terminal) int {
 	if *answer == answerDesk {
 		return callThroughDesk(t, command, *tool, toolArgs, stdout, stderr)
 	}
-	stderr = terminal{&syncWriter{w: stderr.w}} // the answerer and the connection's log write too
+	stderr = stderr.shared() // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, stderr.Logger())
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
-		stderr.Linef("elicitdesk call: %s", plainError(err))
+		failed(stderr, "call", err, "", *verbose)
 		return 1
 	}
 	defer closeConn()
@@ -128,10 +132,36 @@ func runCall(args []string, stdout, stderr terminal) int {
 		err = stdout.JSON(res)
 	}
 	if err != nil {
-		stderr.Linef("elicitdesk call: %s", plainError(err))
+		failed(stderr, "call", err, conn.Stderr(), *verbose)
 		return 1
 	}
 	return 0
+}
+
+// verboseFlag is -v of the commands that reach a server.
+func verboseFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("v", false, "after a failure's plain words, print the error chain behind them")
+}
+
+// failed prints why command could not reach or use a server, in plain
+// words (servers.Explain), and under -v the error chain behind them.
+// serverStderr is what a stdio server last wrote there.
+func failed(stderr terminal, command string, err error, serverStderr string, verbose bool) {
+	var signIn *signin.Error
+	if errors.As(err, &signIn) { // says itself, without the layers of the HTTP and MCP clients around it
+		stderr.Linef("elicitdesk %s: %s", command, signIn)
+		return
+	}
+	var start *servers.StartError
+	if errors.As(err, &start) {
+		serverStderr = start.Stderr
+	}
+	x := servers.Explain(err, serverStderr)
+	stderr.Linef("elicitdesk %s: %s", command, x.Summary)
+	if verbose && x.Details.Block() != x.Summary {
+		stderr.Linef("  the error chain:")
+		stderr.Block(x.Details)
+	}
 }
 
 // answerAll answers every elicitation the router gets until ctx ends.
@@ -155,6 +185,9 @@ func answerAll(ctx context.Context, router *servers.Router, answer string, stder
 		stderr.Linef("  answered %s", json.RawMessage(sent))
 	}
 }
+
+// shared is t for printing to from several goroutines.
+func (t terminal) shared() terminal { return terminal{&syncWriter{w: t.w}} }
 
 // syncWriter serialises writes from several goroutines.
 type syncWriter struct {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -35,12 +36,14 @@ type serverRow struct {
 	Since    *time.Time `json:"since,omitempty"` // when State began, while the app runs
 	Disabled bool       `json:"disabled,omitempty"`
 	Error    string     `json:"error,omitempty"`
+	Details  string     `json:"details,omitempty"` // the error chain behind a live Error; with -v
 	Warnings []string   `json:"warnings,omitempty"`
 }
 
 // serverRows lists cfg's servers in file order, each with its state in
 // live, the running app's statuses; nil live means the app is not running.
-func serverRows(cfg *config.File, live []endpoint.ServerStatus) []serverRow {
+// verbose keeps the error chains behind the app's plain words.
+func serverRows(cfg *config.File, live []endpoint.ServerStatus, verbose bool) []serverRow {
 	rows := []serverRow{}
 	for _, s := range cfg.Servers {
 		r := serverRow{Name: s.Name, Transport: s.Transport, Target: s.Target(), Disabled: s.Disabled, Warnings: s.Warnings}
@@ -57,6 +60,9 @@ func serverRows(cfg *config.File, live []endpoint.ServerStatus) []serverRow {
 			for _, st := range live {
 				if st.Name == s.Name {
 					r.State, r.Error, r.Since = st.State, st.Error, &st.Since
+					if verbose {
+						r.Details = st.Details
+					}
 					break
 				}
 			}
@@ -91,6 +97,7 @@ func runServers(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("servers")
 	path := configFlag(fs)
 	asJSON := fs.Bool("json", false, "print the servers as a JSON array, each with its state")
+	verbose := verboseFlag(fs)
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
@@ -103,7 +110,7 @@ func runServers(args []string, stdout, stderr terminal) int {
 		return 2
 	}
 	live, liveErr := liveStatuses()
-	rows := serverRows(cfg, live)
+	rows := serverRows(cfg, live, *verbose)
 	notes := stdout // what a person reads beside the list; stderr beside JSON
 	if *asJSON {
 		stdout.JSON(rows)
@@ -151,6 +158,10 @@ func printServers(rows []serverRow, stdout terminal) {
 			stdout.Linef("%s needs you to sign in: use Sign in in the app's Servers window.", r.Name)
 		case r.Error != "":
 			stdout.Linef("%s is %s: %s", r.Name, r.State, r.Error)
+			if r.Details != "" {
+				stdout.Linef("  the error chain:")
+				stdout.Block(untrusted.Text(r.Details))
+			}
 		}
 	}
 }

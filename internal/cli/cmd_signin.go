@@ -35,16 +35,6 @@ func signInWrap(cfg config.Server, stderr terminal, status func(signin.Status)) 
 	}
 }
 
-// plainError is err, or the sign-in failure inside it without the layers
-// of the HTTP and MCP clients around it.
-func plainError(err error) error {
-	var se *signin.Error
-	if errors.As(err, &se) {
-		return se
-	}
-	return err
-}
-
 // runLogin signs in to a remote server and keeps the tokens.
 func runLogin(args []string, stdout, stderr terminal) int {
 	return runSignIn("login", args, stdout, stderr, func(ctx context.Context, s *signin.Signer, cfg config.Server) error {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -54,16 +55,24 @@ type clientScenario struct {
 	explained  map[string]string
 }
 
+// id names the case: the scenario, at its revision when it has one.
+func (sc clientScenario) id() string {
+	if sc.spec == "" {
+		return sc.name
+	}
+	return sc.name + "@" + sc.spec
+}
+
 // clientScenarios are the client scenarios testdata/conformance/client.sh
-// maps: every one the suite lists that is neither auth/* nor an extension.
+// maps: every one the suite lists that is neither auth/* nor an extension,
+// some at more than one revision.
 var clientScenarios = []clientScenario{
 	{name: "initialize"},
 	{name: "tools_call"},
+	{name: "tools_call", spec: "2026-07-28"},
 	{name: "elicitation-sep1034-client-defaults"},
 	{name: "sep-2322-client-request-state", spec: "2026-07-28"},
-	{name: "sse-retry", explained: map[string]string{
-		"ClientRespectsRetryField": "a WARNING when the reconnection came over 200 ms after the 500 the server asked for: the suite times it by the wall clock, which a loaded machine slows",
-	}},
+	{name: "sse-retry"},
 	{name: "request-metadata", spec: "2026-07-28", explained: map[string]string{
 		"ClientDeclaresRootsCapability":    "Elicit Desk offers no roots, so declares none",
 		"ClientDeclaresSamplingCapability": "Elicit Desk does no sampling, so declares none",
@@ -81,6 +90,7 @@ var clientScenarios = []clientScenario{
 	{name: "http-custom-headers", spec: "2026-07-28"},
 	{name: "http-invalid-tool-headers", spec: "2026-07-28"},
 	{name: "json-schema-ref-no-deref", spec: "2026-07-28"},
+	{name: "json-schema-2020-12-preservation", spec: "2025-11-25"},
 	{name: "json-schema-2020-12-preservation", spec: "2026-07-28"},
 }
 
@@ -103,20 +113,30 @@ func TestConformance(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
-		mapped := map[string]bool{}
-		for _, sc := range clientScenarios {
-			mapped[sc.name] = true
-		}
 		_, client, _ := strings.Cut(string(out), "Client scenarios")
 		client, _, _ = strings.Cut(client, "\n\n")
+		listed := map[string][]string{} // the revisions of each
 		for _, m := range regexp.MustCompile(`(?m)^\s*- (\S+) \[(.*)\]`).FindAllStringSubmatch(client, -1) {
-			if name := m[1]; !strings.HasPrefix(name, "auth/") && m[2] != "extension" && !mapped[name] {
-				t.Errorf("the suite has client scenario %s [%s]: map it in client.sh and list it here", name, m[2])
+			if name := m[1]; !strings.HasPrefix(name, "auth/") && m[2] != "extension" {
+				listed[name] = strings.Split(m[2], ",")
+			}
+		}
+		if len(listed) == 0 {
+			t.Fatalf("the suite lists no client scenarios outside auth/* and the extensions:\n%s", out)
+		}
+		for name, specs := range listed {
+			if !slices.ContainsFunc(clientScenarios, func(sc clientScenario) bool { return sc.name == name }) {
+				t.Errorf("the suite has client scenario %s %v: map it in client.sh and list it here", name, specs)
+			}
+		}
+		for _, sc := range clientScenarios {
+			if specs, ok := listed[sc.name]; !ok || sc.spec != "" && !slices.Contains(specs, sc.spec) {
+				t.Errorf("%s is not a client scenario the suite lists: %v", sc.id(), specs)
 			}
 		}
 	})
 	for _, sc := range clientScenarios {
-		t.Run(sc.name, func(t *testing.T) {
+		t.Run(sc.id(), func(t *testing.T) {
 			results := t.TempDir()
 			args := []string{"client", "--command", script, "--scenario", sc.name, "--timeout", "60000", "-o", results}
 			if sc.spec != "" {

@@ -45,8 +45,9 @@ type statusDesk struct {
 func (d statusDesk) Servers(context.Context) ([]endpoint.ServerStatus, error) { return d.list, nil }
 
 // TestServersLive lists the servers with the app running (an endpoint in
-// this process) and without: live states and their errors, or the
-// configuration with a note that the app is not running.
+// this process) and without: live states and their errors, with the error
+// chain behind them under -v, or the configuration with a note that the
+// app is not running.
 func TestServersLive(t *testing.T) {
 	noApp(t)
 	config := writeConfig(t, twoServers)
@@ -66,14 +67,18 @@ func TestServersLive(t *testing.T) {
 			map[string]string{"demo": "ready", "github": "needs sign-in", "off": "disabled", "broken": "failed"},
 			[]string{"ready since " + since.Format(timeLayout), "broken is failed: servers.json:5: bad ⟨U+202E⟩command",
 				"github needs you to sign in: use Sign in in the app's Servers window."},
-			[]string{"not running", "enabled", "github is"}},
+			[]string{"not running", "enabled", "github is", "the error chain"}},
+		{"running, -v", true,
+			map[string]string{"demo": "ready", "github": "needs sign-in", "off": "disabled", "broken": "failed"},
+			[]string{"broken is failed: servers.json:5: bad ⟨U+202E⟩command\n  the error chain:\n  reading servers.json: line 5: bad ⟨U+202E⟩command\n"},
+			[]string{"not running", "github is"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.running {
 				ctx, cancel := context.WithCancel(t.Context())
 				desk := statusDesk{list: []endpoint.ServerStatus{
-					{Name: "broken", State: "failed", Error: "servers.json:5: bad \u202ecommand", Since: since},
+					{Name: "broken", State: "failed", Error: "servers.json:5: bad \u202ecommand", Details: "reading servers.json: line 5: bad \u202ecommand", Since: since},
 					{Name: "demo", State: "ready", Since: since},
 					{Name: "github", State: "needs sign-in", Error: "signing in to https://x/mcp: sign-in needed", Since: since},
 					{Name: "off", State: "disabled", Since: since},
@@ -88,7 +93,11 @@ func TestServersLive(t *testing.T) {
 				}
 				t.Cleanup(func() { cancel(); srv.Close() })
 			}
-			code, stdout, stderr := run("servers", "-config", config)
+			args := []string{"servers", "-config", config}
+			if strings.HasSuffix(tt.name, "-v") {
+				args = append(args, "-v")
+			}
+			code, stdout, stderr := run(args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}

@@ -95,10 +95,11 @@ type ToolCall struct {
 // ServerStatus is where the app's connection to one configured server
 // stands, for `elicitdesk servers`.
 type ServerStatus struct {
-	Name  string    `json:"name"`
-	State string    `json:"state"`           // connecting, ready, failed, stopped or disabled
-	Error string    `json:"error,omitempty"` // why it failed
-	Since time.Time `json:"since"`
+	Name    string    `json:"name"`
+	State   string    `json:"state"`             // connecting, ready, failed, stopped or disabled
+	Error   string    `json:"error,omitempty"`   // why it failed, in plain words
+	Details string    `json:"details,omitempty"` // the error chain behind Error, when it says more
+	Since   time.Time `json:"since"`
 }
 
 // Bridged is one host's session through the bridge with one server.

@@ -3,6 +3,8 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -73,4 +75,17 @@ func RawSchemas(ctx context.Context, tools []mcp.Tool) {
 			tools[i].OutputSchema, tools[i].RawOutputSchema = mcp.ToolOutputSchema{}, s.Output
 		}
 	}
+}
+
+// ListedTools names every tool the listings made with ctx (see
+// WithToolSchemas) had, as the server sent them: mcp-go leaves out a tool
+// whose x-mcp-header marks it can't mirror.
+func ListedTools(ctx context.Context) []string {
+	c := schemasFrom(ctx)
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Collect(maps.Keys(c.tools))
 }

@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -17,12 +18,15 @@ import (
 // post is what a test server saw of one POST.
 type post struct {
 	method, header, meta string // meta: the _meta protocol version
+	id                   string // as sent; "" for a notification
 }
 
 // versionServer is a Streamable HTTP server of revision 2026-07-28 that
 // answers server/discover number n (from 1) with reject(n) when that is
 // not nil, and the legacy initialize with 2025-11-25. It records every POST.
-func versionServer(t *testing.T, reject func(n int) []string) (url string, posts func() []post) {
+// When reject is nil for a discover, hold, if set, is called with the
+// request before it is answered.
+func versionServer(t *testing.T, reject func(n int) []string, hold ...func(*http.Request)) (url string, posts func() []post) {
 	var mu sync.Mutex
 	var seen []post
 	discovers := 0
@@ -41,7 +45,7 @@ func versionServer(t *testing.T, reject func(n int) []string) (url string, posts
 		json.NewDecoder(r.Body).Decode(&m)
 		meta, _ := m.Params.Meta[mcp.MetaKeyProtocolVersion].(string)
 		mu.Lock()
-		seen = append(seen, post{m.Method, r.Header.Get("MCP-Protocol-Version"), meta})
+		seen = append(seen, post{m.Method, r.Header.Get("MCP-Protocol-Version"), meta, string(m.ID)})
 		if m.Method == string(mcp.MethodServerDiscover) {
 			discovers++
 		}
@@ -61,6 +65,9 @@ func versionServer(t *testing.T, reject func(n int) []string) (url string, posts
 				w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32022,"message":"Unsupported protocol version","data":` + string(data) + `}}`))
 				return
 			}
+			for _, h := range hold {
+				h(r)
+			}
 			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}`
 		case string(mcp.MethodInitialize):
 			result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}`
@@ -79,8 +86,9 @@ func versionServer(t *testing.T, reject func(n int) []string) (url string, posts
 
 // TestDiscoverRetriesSupportedVersion is the regression for -32022: a
 // server that rejects server/discover but lists the version it carried
-// gets it once more (mcp-go v1.2.1 fell back to initialize), and every
-// POST of the modern session carries the version in its header and _meta.
+// gets it once more (mcp-go v1.2.1 fell back to initialize), under an id
+// of its own, and every POST of the modern session carries the version in
+// its header and _meta.
 func TestDiscoverRetriesSupportedVersion(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -124,10 +132,15 @@ func TestDiscoverRetriesSupportedVersion(t *testing.T) {
 				t.Fatal(err)
 			}
 			discovers := 0
+			ids := map[string]string{}
 			for _, p := range posts() {
 				if p.method == string(mcp.MethodServerDiscover) {
 					discovers++
 				}
+				if other, ok := ids[p.id]; ok && p.id != "" {
+					t.Errorf("%s went with id %s, as %s did before", p.method, p.id, other)
+				}
+				ids[p.id] = p.method
 				if mcp.IsModernProtocol(tt.version) && (p.header != tt.version || p.meta != tt.version) {
 					t.Errorf("%s went with header %q and _meta %q, want %q in both", p.method, p.header, p.meta, tt.version)
 				}
@@ -136,5 +149,45 @@ func TestDiscoverRetriesSupportedVersion(t *testing.T) {
 				t.Errorf("server/discover sent %d times, want %d", discovers, tt.discovers)
 			}
 		})
+	}
+}
+
+// TestDiscoverRetryHonoursContext: the retried server/discover ends when
+// the context of the connecting does, not when the server answers.
+func TestDiscoverRetryHonoursContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url, posts := versionServer(t, func(n int) []string {
+		if n == 1 {
+			return []string{"2026-07-28"}
+		}
+		return nil
+	}, func(r *http.Request) {
+		cancel()
+		<-r.Context().Done() // answers only once the client has gone
+	})
+	tr, err := NewStreamableHTTP(url, nil, nil, nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr)
+	defer c.Close()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
+	if _, err := c.Initialize(ctx, req); !errors.Is(err, context.Canceled) {
+		t.Errorf("Initialize: %v, want the context's end", err)
+	}
+	discovers := 0
+	for _, p := range posts() {
+		if p.method == string(mcp.MethodServerDiscover) {
+			discovers++
+		}
+	}
+	if discovers != 2 {
+		t.Errorf("server/discover sent %d times, want 2", discovers)
 	}
 }
