@@ -195,11 +195,14 @@ func (s *Session) working(c *call) (ctx context.Context, done func()) {
 	s.busy[key] = &busyCall{call: c, cancel: cancel}
 	s.mu.Unlock()
 	return ctx, func() {
-		s.mu.Lock()
-		if b := s.busy[key]; b != nil && b.call == c {
-			delete(s.busy, key)
+		// Work the session's end cut short stays owed: Run answers it.
+		if s.ctx.Err() == nil {
+			s.mu.Lock()
+			if b := s.busy[key]; b != nil && b.call == c {
+				delete(s.busy, key)
+			}
+			s.mu.Unlock()
 		}
-		s.mu.Unlock()
 		cancel(nil)
 	}
 }
