@@ -103,10 +103,11 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 	d.bridges = servers.NewBridges(func() { d.serversWin.BridgesChanged() })
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Manager: d.manager, Bridges: d.bridges, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
-		Do:   func(f func()) { d.do(f) }, // tests replace d.do after New
-		Keys: d.serversKeys,
+		Do:     func(f func()) { d.do(f) }, // tests replace d.do after New
+		Keys:   d.serversKeys,
+		Screen: d.screen,
 	})
-	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Exe: opts.Exe, ConfigPath: opts.ConfigPath, Log: d.log})
+	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Exe: opts.Exe, ConfigPath: opts.ConfigPath, Log: d.log, Screen: d.screen})
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { d.focused = true })
 	lc.SetOnExitedForeground(func() { d.focused = false })

@@ -55,6 +55,7 @@ func (d *Desk) showHistory() {
 			Dates:      d.opts.Dates,
 			Do:         d.do,
 			SaveDialog: saveDialog(),
+			Screen:     d.screen,
 			OnRetention: func(r time.Duration) {
 				d.settings.Retention = r
 				d.settings.save(d.fyne.Preferences())

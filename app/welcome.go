@@ -67,9 +67,7 @@ func (d *Desk) showWelcome() {
 	w.win.SetContent(container.NewBorder(nil,
 		container.NewPadded(container.NewHBox(layout.NewSpacer(), closeBtn)), nil, nil,
 		container.NewVScroll(container.New(layout.NewCustomPaddedLayout(theme.Padding(), theme.Padding(), 2*theme.Padding(), 4*theme.Padding()), content))))
-	w.win.Resize(fyne.NewSize(820, 720))
-	w.win.CenterOnScreen()
-	w.win.Show()
+	d.screen().Show(w.win, fyne.NewSize(820, 720)) // preferred
 }
 
 // showHosts lists the hosts found, each with the button that routes it,

@@ -98,3 +98,31 @@ func TestDriverScale(t *testing.T) {
 		})
 	}
 }
+
+func TestOpen(t *testing.T) {
+	type openCase struct {
+		Name      string
+		Work      Area
+		Scale     float32
+		Preferred [2]float32
+		Want      struct {
+			Size [2]float32
+			At   [2]int
+		}
+	}
+	for _, c := range load[openCase](t, "open.json") {
+		t.Run(c.Name, func(t *testing.T) {
+			s := Screen{Work: c.Work, Scale: c.Scale, Placeable: true}
+			o := s.Open(fyne.NewSize(c.Preferred[0], c.Preferred[1]))
+			if got := [2]float32{o.Size.Width, o.Size.Height}; got != c.Want.Size {
+				t.Errorf("size %v, want %v", got, c.Want.Size)
+			}
+			if got := [2]int{o.X, o.Y}; got != c.Want.At {
+				t.Errorf("at %v, want %v", got, c.Want.At)
+			}
+			if room := s.Size(); o.Size.Width > room.Width || o.Size.Height > room.Height {
+				t.Errorf("%v is bigger than the work area's %v", o.Size, room)
+			}
+		})
+	}
+}
