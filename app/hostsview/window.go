@@ -113,7 +113,8 @@ func (w *Window) open() {
 	room := s.Size()
 	width := min(windowWidth, room.Width)
 	w.win.Content().Resize(fyne.NewSize(width-pad, room.Height-pad))
-	s.Show(w.win, fyne.NewSize(width, w.top.MinSize().Height+w.inner.MinSize().Height+pad))
+	gap := theme.Padding() // the border layout's, between top and the scroll
+	s.Show(w.win, fyne.NewSize(width, w.top.MinSize().Height+gap+w.inner.MinSize().Height+pad))
 }
 
 // reload reads every host's config: small files, read when the person
@@ -151,12 +152,12 @@ func (w *Window) hostBlock(r hostRow, f hosts.Found) fyne.CanvasObject {
 	name.SizeName = theme.SizeNameSubHeadingText
 	path := widget.NewLabel(r.Path)
 	path.SizeName = theme.SizeNameCaptionText
-	path.Wrapping = fyne.TextWrapBreak // the file's name, at the end, always shows
+	path.Wrapping = fyne.TextWrapWord // the file's name, at the end, always shows
 	path.Selectable = true
-	heading := container.NewVBox(name, path)
 	box := container.NewVBox()
 	if r.Err != "" {
-		box.Add(heading)
+		box.Add(name)
+		box.Add(path)
 		problem := wrapped("Its config cannot be read, so nothing in it can be changed here: " + r.Err)
 		problem.Importance = widget.DangerImportance
 		box.Add(problem)
@@ -173,7 +174,8 @@ func (w *Window) hostBlock(r hostRow, f hosts.Found) fyne.CanvasObject {
 	if r.Routable == 0 {
 		route.Disable()
 	}
-	box.Add(container.NewBorder(nil, nil, nil, container.NewCenter(container.NewHBox(copyAll, route)), heading))
+	box.Add(container.NewBorder(nil, nil, nil, container.NewCenter(container.NewHBox(copyAll, route)), name))
+	box.Add(path) // below the buttons, as wide as the window: it wraps less
 	if len(r.Servers) == 0 {
 		none := widget.NewLabel("No servers configured.")
 		none.Importance = widget.LowImportance
@@ -192,7 +194,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 	name.Truncation = fyne.TextTruncateEllipsis
 	transport := widget.NewLabel(s.Transport)
 	runs := widget.NewLabelWithStyle(s.Runs, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	runs.Wrapping = fyne.TextWrapBreak // what runs, whole
+	runs.Wrapping = fyne.TextWrapWord // what runs, whole
 	middle := container.NewVBox(runs)
 	if s.Note != "" {
 		note := widget.NewLabel(s.Note)
