@@ -105,16 +105,12 @@ func (w *Window) build() {
 	w.win.SetCloseIntercept(w.win.Hide)
 }
 
-// open sizes the window to its content, which it lays out at the width it
-// gets first so that its wrapped texts are measured, and places it.
+// open sizes the window to its content and places it.
 func (w *Window) open() {
-	s := w.deps.Screen()
-	pad := 2 * theme.Padding() // around a padded window's content
-	room := s.Size()
-	width := min(windowWidth, room.Width)
-	w.win.Content().Resize(fyne.NewSize(width-pad, room.Height-pad))
-	gap := theme.Padding() // the border layout's, between top and the scroll
-	s.Show(w.win, fyne.NewSize(width, w.top.MinSize().Height+gap+w.inner.MinSize().Height+pad))
+	w.deps.Screen().ShowFitted(w.win, windowWidth, func() float32 {
+		gap := theme.Padding() // the border layout's, between top and the scroll
+		return w.top.MinSize().Height + gap + w.inner.MinSize().Height
+	})
 }
 
 // reload reads every host's config: small files, read when the person

@@ -3,6 +3,7 @@ package screen
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 )
 
 // Opening is the size and place a window opens at.
@@ -31,6 +32,21 @@ func (s Screen) Show(w fyne.Window, preferred fyne.Size) {
 		o = s.Open(preferred)
 		s.Put(w, o.Size, 0)
 	}
+}
+
+// ShowFitted opens w as wide as width, or the work area, and as tall as
+// its content needs at that width, within the work area. full is the
+// content's height once laid out at the window's width, so that wrapped
+// texts are measured; it does not count a padded window's padding.
+func (s Screen) ShowFitted(w fyne.Window, width float32, full func() float32) {
+	var pad float32 // around a padded window's content
+	if w.Padded() {
+		pad = 2 * theme.Padding()
+	}
+	room := s.Size()
+	width = min(width, room.Width)
+	w.Content().Resize(fyne.NewSize(width-pad, room.Height-pad))
+	s.Show(w, fyne.NewSize(width, full()+pad))
 }
 
 // Put gives w content of size and places it as Place does, or asks the

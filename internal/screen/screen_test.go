@@ -3,9 +3,13 @@ package screen
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // load reads a table of cases from testdata.
@@ -122,6 +126,38 @@ func TestOpen(t *testing.T) {
 			}
 			if room := s.Size(); o.Size.Width > room.Width || o.Size.Height > room.Height {
 				t.Errorf("%v is bigger than the work area's %v", o.Size, room)
+			}
+		})
+	}
+}
+
+// TestShowFitted opens a window of wrapped text: as wide as asked, as tall
+// as the text at that width, and no taller than the work area.
+func TestShowFitted(t *testing.T) {
+	test.NewTempApp(t)
+	for _, c := range []struct {
+		name   string
+		height int // the work area's
+		capped bool
+	}{{"room enough", 2000, false}, {"a short screen", 200, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			s := Screen{Work: Area{Width: 1000, Height: c.height}, Scale: 1}
+			text := widget.NewLabel(strings.Repeat("words wrapped at the window's width ", 40))
+			text.Wrapping = fyne.TextWrapWord
+			w := test.NewWindow(text)
+			defer w.Close()
+			s.ShowFitted(w, 300, func() float32 { return text.MinSize().Height })
+			pad := 2 * theme.Padding()
+			got := w.Canvas().Size()
+			want := fyne.NewSize(300, text.MinSize().Height+pad)
+			if c.capped {
+				want.Height = s.Size().Height
+			}
+			if got != want {
+				t.Errorf("window %v, want %v", got, want)
+			}
+			if text.MinSize().Height < 5*theme.TextSize() {
+				t.Errorf("the text is %v high: not wrapped at the window's width", text.MinSize().Height)
 			}
 		})
 	}
