@@ -30,7 +30,6 @@ func (d *Desk) newFormWindow(r *request, at place) *formWindow {
 		}
 	}
 	fw.view.Install(fw.w)
-	fw.w.SetContent(underQuestion(fw.w.Content()))
 	fw.size = newSized(fw.w, at, formWidth, func(width, height float32) float32 {
 		fw.w.Content().Resize(fyne.NewSize(width, height)) // wraps the texts at width
 		return fw.view.FullHeight()

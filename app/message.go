@@ -20,7 +20,7 @@ const (
 )
 
 // questionSize is the size of a request's message, the question: nothing
-// in its window is drawn larger (see questionFirst).
+// in its window is drawn larger (the form's review heading is as large).
 const questionSize = theme.SizeNameSubHeadingText
 
 // newMessageBox shows a server's message as plain, untrusted text: no

@@ -106,7 +106,7 @@ func TestReviewWrapsInsteadOfHiding(t *testing.T) {
 	if h.v.review.Wrapping == fyne.TextWrapOff {
 		t.Error("review does not wrap long values")
 	}
-	if s := h.v.card.Content.(*container.Scroll); s.Direction != container.ScrollVerticalOnly {
+	if s := h.v.reviewed; s.Direction != container.ScrollVerticalOnly {
 		t.Error("review scrolls sideways")
 	}
 	if after := h.v.MinSize().Width; after != before {

@@ -36,7 +36,8 @@ type View struct {
 	shown   look // what the widgets show now
 	rows    []row
 	review  *widget.Label
-	card    *widget.Card      // holds review
+	card    *widget.Card      // holds the review under its heading
+	promise *widget.Label     // what the review's JSON is, under its heading
 	summary *widget.Label     // why Accept sent nothing
 	help    fyne.CanvasObject // what the buttons do, in the summary's place
 	buttons []*widget.Button
@@ -108,6 +109,8 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 		boxes = append(boxes, r.box)
 	}
 
+	v.promise = widget.NewLabel("")
+	v.promise.Wrapping = fyne.TextWrapWord
 	v.review = widget.NewLabel("")
 	v.review.TextStyle = fyne.TextStyle{Monospace: true}
 	v.review.Wrapping = fyne.TextWrapWord // at spaces: a value too long for a line of its own still breaks, never hides
@@ -152,7 +155,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	var body fyne.CanvasObject = widget.NewLabel("No fields: " + accept.Text + " sends an empty answer.")
 	if len(v.rows) > 0 {
 		v.reviewed = container.NewVScroll(v.review)
-		v.card = widget.NewCard("Review", "", v.reviewed)
+		v.card = widget.NewCard("", "", container.NewBorder(reviewHeading(v.promise), nil, nil, nil, v.reviewed))
 		v.fields = wheel.NewVScroll(container.NewPadded(container.NewVBox(boxes...)))
 		v.split = container.NewHSplit(v.fields, v.card)
 		v.split.Offset = 0.62
@@ -163,9 +166,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	// now, which is most of the cost of a large form.
 	v.shown = v.m.look()
 	v.review.Text, v.review.TextStyle.Monospace = v.shown.review, v.shown.ready
-	if v.card != nil {
-		v.card.Subtitle = v.shown.promise
-	}
+	v.promise.Text = v.shown.promise
 	v.summary.Hide()
 	v.ExtendBaseWidget(v)
 	if opts.Replay != "" {
@@ -285,8 +286,8 @@ func (v *View) render() {
 		}
 	}
 	showIf(v.bar, !v.m.frozen)
-	if v.card != nil && l.promise != v.shown.promise {
-		v.card.SetSubTitle(l.promise)
+	if l.promise != v.shown.promise {
+		v.promise.SetText(l.promise)
 	}
 	v.shown = l
 }
@@ -452,4 +453,15 @@ func (v *View) window() fyne.Window {
 		}
 	}
 	return nil
+}
+
+// reviewHeading is "Review" over promise, drawn no larger than a request's
+// question: a card's own title is the theme's largest heading, and a
+// theme override per window to shrink it costs every window the parsing
+// of its fonts again, kept for the life of the app.
+func reviewHeading(promise *widget.Label) fyne.CanvasObject {
+	title := widget.NewLabel("Review")
+	title.SizeName = theme.SizeNameSubHeadingText
+	title.TextStyle = fyne.TextStyle{Bold: true}
+	return container.NewVBox(title, promise)
 }

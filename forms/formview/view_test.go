@@ -380,8 +380,8 @@ func TestFreezeDisablesEverythingAndSendsNothing(t *testing.T) {
 			if h.v.bar.Visible() {
 				t.Error("the buttons still show")
 			}
-			if h.v.card.Subtitle != tt.review {
-				t.Errorf("the review says %q, want %q", h.v.card.Subtitle, tt.review)
+			if h.v.promise.Text != tt.review {
+				t.Errorf("the review says %q, want %q", h.v.promise.Text, tt.review)
 			}
 			h.w.intercept()
 			h.v.Accept()
