@@ -61,7 +61,7 @@ type Desk struct {
 	manager *servers.Manager
 	bridges *servers.Bridges // the hosts' sessions through elicitdesk bridge
 	history *history.Store   // nil when it could not be opened
-	writes  sync.WaitGroup   // history writes under way
+	writes  writes           // history writes under way
 
 	settings   Settings
 	queue      queue[*request]
@@ -103,10 +103,11 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 	d.bridges = servers.NewBridges(func() { d.serversWin.BridgesChanged() })
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Manager: d.manager, Bridges: d.bridges, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
-		Do:   func(f func()) { d.do(f) }, // tests replace d.do after New
-		Keys: d.serversKeys,
+		Do:     func(f func()) { d.do(f) }, // tests replace d.do after New
+		Keys:   d.serversKeys,
+		Screen: d.screen,
 	})
-	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Exe: opts.Exe, ConfigPath: opts.ConfigPath, Log: d.log})
+	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Exe: opts.Exe, ConfigPath: opts.ConfigPath, Log: d.log, Screen: d.screen})
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { d.focused = true })
 	lc.SetOnExitedForeground(func() { d.focused = false })
@@ -157,7 +158,7 @@ func (d *Desk) Close() {
 	d.serversWin.Close() // first: the manager's last changes must not reach widgets
 	d.closeNotices()
 	d.manager.Close()
-	d.writes.Wait()
+	d.writes.Close()
 	if d.history != nil {
 		d.history.Close()
 	}
@@ -340,9 +341,7 @@ func (d *Desk) record(e history.Entry) {
 		return
 	}
 	e = history.Shorten(e) // what waits for the disk is small
-	d.writes.Add(1)
-	go func() {
-		defer d.writes.Done()
+	if !d.writes.Go(func() {
 		if _, err := d.history.Add(context.WithoutCancel(d.ctx), e); err != nil {
 			d.log.Error("history not written", "err", err)
 			return
@@ -352,5 +351,7 @@ func (d *Desk) record(e history.Entry) {
 				d.historyWin.Refresh()
 			}
 		})
-	}()
+	}) {
+		d.log.Warn("history not written: the app is closing", "server", e.Server, "outcome", e.Outcome)
+	}
 }

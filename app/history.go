@@ -31,15 +31,13 @@ func (d *Desk) prune() {
 		return
 	}
 	before := d.now().Add(-d.settings.Retention)
-	d.writes.Add(1)
-	go func() {
-		defer d.writes.Done()
+	d.writes.Go(func() {
 		if n, err := d.history.Prune(context.WithoutCancel(d.ctx), before); err != nil {
 			d.log.Error("history not pruned", "err", err)
 		} else if n > 0 {
 			d.log.Info("history pruned", "entries", n)
 		}
-	}()
+	})
 }
 
 // showHistory opens the History window, making it the first time: an
@@ -55,6 +53,7 @@ func (d *Desk) showHistory() {
 			Dates:      d.opts.Dates,
 			Do:         d.do,
 			SaveDialog: saveDialog(),
+			Screen:     d.screen,
 			OnRetention: func(r time.Duration) {
 				d.settings.Retention = r
 				d.settings.save(d.fyne.Preferences())

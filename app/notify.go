@@ -177,6 +177,5 @@ func (d *Desk) showError(title, text string) {
 	ok := widget.NewButton("OK", w.Close)
 	ok.Importance = widget.HighImportance
 	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewHBox(ok), widget.NewIcon(theme.ErrorIcon()), nil, msg)))
-	w.Resize(fyne.NewSize(440, 160))
-	w.Show()
+	d.screen().Show(w, fyne.NewSize(440, 160)) // preferred
 }

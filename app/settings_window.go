@@ -49,8 +49,7 @@ func (d *Desk) showSettings() {
 	form.Items[0].HintText = waitingHint(d.tray != nil)
 	w.SetContent(container.NewPadded(container.NewVBox(form, problem,
 		container.NewHBox(widget.NewButton("Cancel", w.Close), save))))
-	w.Resize(fyne.NewSize(480, 0))
-	w.Show()
+	d.screen().Show(w, fyne.NewSize(480, 0)) // as tall as its content
 }
 
 // waitingHint says where the requests past the limit wait: the tray menu

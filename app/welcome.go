@@ -64,12 +64,14 @@ func (d *Desk) showWelcome() {
 		w.hosts,
 		section("Your own servers", "Elicit Desk can connect to MCP servers itself, so you can call their tools.", add),
 	)
-	w.win.SetContent(container.NewBorder(nil,
-		container.NewPadded(container.NewHBox(layout.NewSpacer(), closeBtn)), nil, nil,
-		container.NewVScroll(container.New(layout.NewCustomPaddedLayout(theme.Padding(), theme.Padding(), 2*theme.Padding(), 4*theme.Padding()), content))))
-	w.win.Resize(fyne.NewSize(820, 720))
-	w.win.CenterOnScreen()
-	w.win.Show()
+	bottom := container.NewPadded(container.NewHBox(layout.NewSpacer(), closeBtn))
+	inner := container.New(layout.NewCustomPaddedLayout(theme.Padding(), theme.Padding(), 2*theme.Padding(), 4*theme.Padding()), content)
+	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, container.NewVScroll(inner)))
+	// As tall as its content, which scrolls on a small screen.
+	d.screen().ShowFitted(w.win, 820, func() float32 {
+		gap := theme.Padding() // the border layout's, between the scroll and Close
+		return inner.MinSize().Height + gap + bottom.MinSize().Height
+	})
 }
 
 // showHosts lists the hosts found, each with the button that routes it,

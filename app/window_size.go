@@ -2,7 +2,6 @@ package app
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/internal/screen"
@@ -68,13 +67,7 @@ func (z *sized) show() {
 
 // fit sizes the window and places it.
 func (z *sized) fit() {
-	size := z.size()
-	z.w.Resize(size)
-	if p, ok := z.w.(desktop.Window); ok && z.at.Placeable {
-		p.RequestPosition(z.at.Place(size, z.at.others))
-	} else {
-		z.w.CenterOnScreen()
-	}
+	z.at.Put(z.w, z.size(), z.at.others)
 }
 
 // size is the window's size on its screen: as its content needs, within

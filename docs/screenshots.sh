@@ -348,7 +348,7 @@ session() {
 
 	# History, the newest request (the one accepted) open below the list.
 	menu 3 # History…
-	id=$(window '^Elicit Desk .*History')
+	id=$(window '^History ')
 	settled "$(frame "$id")"
 	xdotool mousemove --window "$id" $((400 * scale)) $((105 * scale)) click 1
 	shot history "$id"

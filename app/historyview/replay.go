@@ -97,8 +97,7 @@ func (w *Window) replay(e history.Entry) {
 			rw.Close()
 		}
 	})
-	rw.Resize(fyne.NewSize(800, 600))
-	rw.Show()
+	w.opts.Screen().Show(rw, fyne.NewSize(800, 600)) // preferred
 }
 
 // replayBanner is the heading of a Replay window on a tinted band, with

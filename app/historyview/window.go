@@ -20,6 +20,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/screen"
 )
 
 // Options adjust the window for the app.
@@ -45,6 +46,9 @@ type Options struct {
 	// Dates is how a replayed form shows dates, as the app's live forms do;
 	// the zero value means formview's default.
 	Dates forms.DateStyle
+	// Screen says where a new window goes, on the UI goroutine; nil
+	// means screen.Fallback.
+	Screen func() screen.Screen
 }
 
 // typingDelay is how long the search waits after a keystroke, so a word
@@ -85,6 +89,9 @@ type Window struct {
 	entries   []history.Entry
 	names     []string // the servers in the history, as stored
 	selected  int64    // the shown entry's id, 0 for none
+	// opened is whether the window was sized and placed: later it keeps
+	// the size and place the person gave it.
+	opened bool
 }
 
 // New builds the History window over store; nothing is shown until Show.
@@ -99,6 +106,9 @@ func newWindow(a fyne.App, store *history.Store, opts Options, sizes []int64) *W
 	if opts.Do == nil {
 		opts.Do = fyne.Do
 	}
+	if opts.Screen == nil {
+		opts.Screen = screen.Fallback
+	}
 	w := &Window{app: a, store: store, opts: opts, sizes: sizes}
 	w.run = func(delay time.Duration, work func() func()) {
 		time.AfterFunc(delay, func() { opts.Do(work()) })
@@ -109,6 +119,10 @@ func newWindow(a fyne.App, store *history.Store, opts Options, sizes []int64) *W
 
 // Show shows the window, brings it to the front and reloads the list.
 func (w *Window) Show() {
+	if !w.opened {
+		w.opened = true
+		w.opts.Screen().Show(w.win, fyne.NewSize(1100, 700)) // preferred
+	}
 	w.win.Show()
 	w.win.RequestFocus()
 	w.load(0)
@@ -124,7 +138,7 @@ func (w *Window) Refresh() {
 func (w *Window) Window() fyne.Window { return w.win }
 
 func (w *Window) build() {
-	w.win = w.app.NewWindow("Elicit Desk — History")
+	w.win = w.app.NewWindow("History — Elicit Desk")
 	w.win.SetCloseIntercept(w.win.Hide)
 
 	w.search = widget.NewEntry()
@@ -160,11 +174,14 @@ func (w *Window) build() {
 	split.Offset = 0.45
 
 	w.status = widget.NewLabel("")
+	w.status.Wrapping = fyne.TextWrapWord // an error must not widen the window
 	w.retention = newRetention(w)
-	bottom := container.NewBorder(nil, nil, w.retention.object, container.NewHBox(
+	// Two rows, which fit a small screen: one row is wider than a 1440
+	// pixels wide screen at scale 2.
+	bottom := container.NewVBox(w.retention.object, container.NewBorder(nil, nil, nil, container.NewHBox(
 		widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), w.export),
 		widget.NewButtonWithIcon("Clear…", theme.DeleteIcon(), w.confirmClear),
-	), w.status)
+	), w.status))
 
 	top := filters
 	if n := w.store.Notice(); n != "" {
@@ -173,7 +190,6 @@ func (w *Window) build() {
 		top = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, banner), filters)
 	}
 	w.win.SetContent(container.NewBorder(top, bottom, nil, nil, split))
-	w.win.Resize(fyne.NewSize(1100, 700))
 }
 
 // load queries the history for the search and filters as they are now,

@@ -17,6 +17,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -27,6 +28,9 @@ type Deps struct {
 	Exe        string       // the elicitdesk binary that hosts run as the bridge
 	ConfigPath string       // servers.json, which Copy adds to
 	Log        *slog.Logger
+	// Screen says where a new window goes, on the UI goroutine; nil
+	// means screen.Fallback.
+	Screen func() screen.Screen
 }
 
 // Column widths of a server row; the command line takes the rest.
@@ -36,19 +40,31 @@ const (
 	switchWidth    = 210
 )
 
+// windowWidth is the window's preferred width, in Fyne units; it is as
+// tall as its content, within the work area.
+const windowWidth = 1040
+
 // Window is the Hosts window, made on first Show.
 type Window struct {
 	app   fyne.App
 	deps  Deps
 	win   fyne.Window
+	top   fyne.CanvasObject // the title, the intro and Read again
 	body  *fyne.Container
-	found []hosts.Found
+	inner fyne.CanvasObject // body and its padding, which scrolls
+	// opened is whether the window was sized and placed: later it keeps
+	// the size and place the person gave it.
+	opened bool
+	found  []hosts.Found
 }
 
 // New returns the Hosts window; nothing is shown until Show.
 func New(a fyne.App, d Deps) *Window {
 	if d.Log == nil {
 		d.Log = slog.Default()
+	}
+	if d.Screen == nil {
+		d.Screen = screen.Fallback
 	}
 	return &Window{app: a, deps: d}
 }
@@ -59,6 +75,10 @@ func (w *Window) Show() {
 		w.build()
 	}
 	w.reload()
+	if !w.opened {
+		w.opened = true
+		w.open()
+	}
 	w.win.Show()
 	w.win.RequestFocus()
 }
@@ -79,12 +99,18 @@ func (w *Window) build() {
 		"Each change to a host's config is shown before it is written, and the file as it was is kept beside it.")
 	again := widget.NewButtonWithIcon("Read again", theme.ViewRefreshIcon(), w.reload)
 	w.body = container.NewVBox()
-	w.win.SetContent(container.NewBorder(
-		container.NewPadded(container.NewBorder(nil, nil, nil, container.NewVBox(again), container.NewVBox(title, intro))),
-		nil, nil, nil,
-		container.NewVScroll(container.New(layout.NewCustomPaddedLayout(0, theme.Padding(), theme.Padding(), 4*theme.Padding()), w.body))))
-	w.win.Resize(fyne.NewSize(1040, 760))
+	w.top = container.NewPadded(container.NewBorder(nil, nil, nil, container.NewVBox(again), container.NewVBox(title, intro)))
+	w.inner = container.New(layout.NewCustomPaddedLayout(0, theme.Padding(), theme.Padding(), 4*theme.Padding()), w.body)
+	w.win.SetContent(container.NewBorder(w.top, nil, nil, nil, container.NewVScroll(w.inner)))
 	w.win.SetCloseIntercept(w.win.Hide)
+}
+
+// open sizes the window to its content and places it.
+func (w *Window) open() {
+	w.deps.Screen().ShowFitted(w.win, windowWidth, func() float32 {
+		gap := theme.Padding() // the border layout's, between top and the scroll
+		return w.top.MinSize().Height + gap + w.inner.MinSize().Height
+	})
 }
 
 // reload reads every host's config: small files, read when the person
@@ -122,12 +148,12 @@ func (w *Window) hostBlock(r hostRow, f hosts.Found) fyne.CanvasObject {
 	name.SizeName = theme.SizeNameSubHeadingText
 	path := widget.NewLabel(r.Path)
 	path.SizeName = theme.SizeNameCaptionText
-	path.Truncation = fyne.TextTruncateEllipsis
+	path.Wrapping = fyne.TextWrapWord // the file's name, at the end, always shows
 	path.Selectable = true
-	heading := container.NewVBox(name, path)
 	box := container.NewVBox()
 	if r.Err != "" {
-		box.Add(heading)
+		box.Add(name)
+		box.Add(path)
 		problem := wrapped("Its config cannot be read, so nothing in it can be changed here: " + r.Err)
 		problem.Importance = widget.DangerImportance
 		box.Add(problem)
@@ -144,7 +170,8 @@ func (w *Window) hostBlock(r hostRow, f hosts.Found) fyne.CanvasObject {
 	if r.Routable == 0 {
 		route.Disable()
 	}
-	box.Add(container.NewBorder(nil, nil, nil, container.NewCenter(container.NewHBox(copyAll, route)), heading))
+	box.Add(container.NewBorder(nil, nil, nil, container.NewCenter(container.NewHBox(copyAll, route)), name))
+	box.Add(path) // below the buttons, as wide as the window: it wraps less
 	if len(r.Servers) == 0 {
 		none := widget.NewLabel("No servers configured.")
 		none.Importance = widget.LowImportance
@@ -163,7 +190,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 	name.Truncation = fyne.TextTruncateEllipsis
 	transport := widget.NewLabel(s.Transport)
 	runs := widget.NewLabelWithStyle(s.Runs, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	runs.Truncation = fyne.TextTruncateEllipsis
+	runs.Wrapping = fyne.TextWrapWord // what runs, whole
 	middle := container.NewVBox(runs)
 	if s.Note != "" {
 		note := widget.NewLabel(s.Note)
@@ -192,7 +219,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 	}
 	return container.NewBorder(nil, nil,
 		container.NewHBox(container.New(FixedWidth(nameWidth), name), container.New(FixedWidth(transportWidth), transport)),
-		container.New(FixedWidth(switchWidth), right),
+		container.New(FixedWidth(switchWidth), container.NewVBox(right)), // at the top, by the name, when the command wraps
 		middle)
 }
 

@@ -179,6 +179,7 @@ func pairs() []pair {
 		add(nonText, "entry and check box border (widget/entry.go:1719, check.go:349)", layers{border}, layers{under})
 		add(nonText, "entry border on its fill (widget/entry.go:1719)", layers{border}, layers{under, input})
 		add(nonText, "check box in its focus circle (widget/check.go:351, 380)", layers{input}, layers{under, focus})
+		add(nonText, "check box border in its hover circle (widget/check.go:349, 385)", layers{border}, layers{under, hover})
 	}
 	add(nonText, "menu item active (widget/menu_item.go:295)", layers{focus}, layers{menu})
 	return ps

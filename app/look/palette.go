@@ -23,7 +23,7 @@ func paletteColor(n fyne.ThemeColorName, v fyne.ThemeVariant) (color.Color, bool
 		case hint:
 			return rgb(0x5e, 0x5e, 0x62), true // Fyne: #888888
 		case border:
-			return rgb(0x86, 0x86, 0x8a), true // Fyne: #e3e3e3
+			return rgb(0x6e, 0x6e, 0x72), true // Fyne: #e3e3e3; a check box is a thin line
 		case primary, link:
 			return rgb(0x1a, 0x58, 0xd0), true // Fyne: #296ff6
 		case focus:
@@ -47,7 +47,7 @@ func paletteColor(n fyne.ThemeColorName, v fyne.ThemeVariant) (color.Color, bool
 	case disabled:
 		return rgb(0xa0, 0xa0, 0xa2), true // Fyne: #39393a
 	case border:
-		return rgb(0x70, 0x70, 0x74), true // Fyne: #39393a
+		return rgb(0x88, 0x88, 0x8c), true // Fyne: #39393a; a check box is a thin line
 	case primary, link:
 		return rgb(0x78, 0xaf, 0xff), true // Fyne: #296ff6
 	case focus:

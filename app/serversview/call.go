@@ -60,7 +60,8 @@ func (w *Window) openCall(server string, t mcp.Tool) {
 	var why string
 	c.schema, why = argsForm(t)
 	c.win = w.app.NewWindow(fmt.Sprintf("Call %s on %s", toolTitle(t).Headline(60), untrusted.Text(server).Headline(40)))
-	c.win.Resize(fyne.NewSize(820, 620)) // first, so wrapped texts are measured at this width
+	at := w.deps.Screen()
+	c.win.Resize(at.Open(fyne.NewSize(callWidth, callHeight)).Size) // first, so wrapped texts are measured at this width
 	c.build(why)
 	c.win.SetOnClosed(c.closing)
 	// Escape closes the window, ending a running call; the form's own
@@ -71,8 +72,11 @@ func (w *Window) openCall(server string, t mcp.Tool) {
 		}
 	})
 	w.calls[key] = c
-	c.win.Show()
+	at.Show(c.win, fyne.NewSize(callWidth, callHeight))
 }
+
+// A call window's preferred size, in Fyne units.
+const callWidth, callHeight = 820, 620
 
 func (c *callWindow) build(why string) {
 	title := newValueLabel()

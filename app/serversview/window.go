@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -45,6 +46,9 @@ type Deps struct {
 	// Keys gets the keys that the window's widgets and dialogs leave,
 	// such as Escape with no dialog open; nil drops them.
 	Keys func(*fyne.KeyEvent)
+	// Screen says where a new window goes, on the UI goroutine; nil
+	// means screen.Fallback.
+	Screen func() screen.Screen
 }
 
 // Window is the Servers window. Its fyne.Window is made on first Show and
@@ -68,6 +72,9 @@ type Window struct {
 
 	// The rest belongs to the UI goroutine.
 	shown uint64 // the latest snapshot shown
+	// opened is whether the window was sized and placed: later it keeps
+	// the size and place the person gave it.
+	opened bool
 	// shownBridges is the latest list of bridged sessions shown.
 	shownBridges uint64
 	bridged      []servers.Bridged
@@ -101,6 +108,9 @@ func New(a fyne.App, d Deps) *Window {
 	if d.Tick == 0 {
 		d.Tick = time.Second
 	}
+	if d.Screen == nil {
+		d.Screen = screen.Fallback
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Window{app: a, deps: d, calls: map[string]*callWindow{}, escapes: map[fyne.CanvasObject]func(){}, quit: make(chan struct{}),
 		ctx: ctx, cancel: cancel, signIns: map[string]signInAttempt{}, cancels: map[string]context.CancelFunc{}}
@@ -108,6 +118,10 @@ func New(a fyne.App, d Deps) *Window {
 
 // Show shows the window and brings it to the front.
 func (w *Window) Show() {
+	if !w.opened {
+		w.opened = true
+		w.deps.Screen().Show(w.Window(), fyne.NewSize(1000, 660)) // preferred
+	}
 	w.Window().Show()
 	w.win.RequestFocus()
 	w.refresh()
@@ -256,13 +270,13 @@ func (w *Window) build() {
 	w.detail = newDetail(w)
 	w.tools = newToolsPane(w)
 	tabs := container.NewAppTabs(
-		container.NewTabItemWithIcon("Overview", theme.InfoIcon(), w.detail.content),
+		// Scrolled, so a small screen shows the window whole.
+		container.NewTabItemWithIcon("Overview", theme.InfoIcon(), container.NewVScroll(w.detail.content)),
 		container.NewTabItemWithIcon("Tools", theme.ListIcon(), w.tools.content),
 	)
 	split := container.NewHSplit(w.list.content, tabs)
 	split.Offset = 0.28
 	w.win.SetContent(split)
-	w.win.Resize(fyne.NewSize(1000, 660))
 	w.win.SetCloseIntercept(w.win.Hide)
 	w.win.Canvas().SetOnTypedKey(w.typedKey)
 	w.showRows()

@@ -3,9 +3,13 @@ package screen
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // load reads a table of cases from testdata.
@@ -94,6 +98,66 @@ func TestDriverScale(t *testing.T) {
 			m := monitor{goos: c.Monitor.GOOS, wayland: c.Monitor.Wayland, contentScale: c.Monitor.ContentScale, widthMM: c.Monitor.WidthMM, widthPx: c.Monitor.WidthPx}
 			if got := driverScale(m, userScale(c.Env, c.Setting), c.DPI); got != c.Want {
 				t.Errorf("scale %v, want %v", got, c.Want)
+			}
+		})
+	}
+}
+
+func TestOpen(t *testing.T) {
+	type openCase struct {
+		Name      string
+		Work      Area
+		Scale     float32
+		Preferred [2]float32
+		Want      struct {
+			Size [2]float32
+			At   [2]int
+		}
+	}
+	for _, c := range load[openCase](t, "open.json") {
+		t.Run(c.Name, func(t *testing.T) {
+			s := Screen{Work: c.Work, Scale: c.Scale, Placeable: true}
+			o := s.Open(fyne.NewSize(c.Preferred[0], c.Preferred[1]))
+			if got := [2]float32{o.Size.Width, o.Size.Height}; got != c.Want.Size {
+				t.Errorf("size %v, want %v", got, c.Want.Size)
+			}
+			if got := [2]int{o.X, o.Y}; got != c.Want.At {
+				t.Errorf("at %v, want %v", got, c.Want.At)
+			}
+			if room := s.Size(); o.Size.Width > room.Width || o.Size.Height > room.Height {
+				t.Errorf("%v is bigger than the work area's %v", o.Size, room)
+			}
+		})
+	}
+}
+
+// TestShowFitted opens a window of wrapped text: as wide as asked, as tall
+// as the text at that width, and no taller than the work area.
+func TestShowFitted(t *testing.T) {
+	test.NewTempApp(t)
+	for _, c := range []struct {
+		name   string
+		height int // the work area's
+		capped bool
+	}{{"room enough", 2000, false}, {"a short screen", 200, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			s := Screen{Work: Area{Width: 1000, Height: c.height}, Scale: 1}
+			text := widget.NewLabel(strings.Repeat("words wrapped at the window's width ", 40))
+			text.Wrapping = fyne.TextWrapWord
+			w := test.NewWindow(text)
+			defer w.Close()
+			s.ShowFitted(w, 300, func() float32 { return text.MinSize().Height })
+			pad := 2 * theme.Padding()
+			got := w.Canvas().Size()
+			want := fyne.NewSize(300, text.MinSize().Height+pad)
+			if c.capped {
+				want.Height = s.Size().Height
+			}
+			if got != want {
+				t.Errorf("window %v, want %v", got, want)
+			}
+			if text.MinSize().Height < 5*theme.TextSize() {
+				t.Errorf("the text is %v high: not wrapped at the window's width", text.MinSize().Height)
 			}
 		})
 	}

@@ -1,0 +1,61 @@
+package screen
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+)
+
+// Opening is the size and place a window opens at.
+type Opening struct {
+	Size fyne.Size // the content's, in Fyne units
+	X, Y int       // the content's top-left corner, as Place gives it
+}
+
+// Open is where a window that would like its content to be preferred big
+// opens: that big, but no bigger than the work area, and centred in it.
+func (s Screen) Open(preferred fyne.Size) Opening {
+	size := preferred.Min(s.Size())
+	x, y := s.Place(size, 0)
+	return Opening{Size: size, X: x, Y: y}
+}
+
+// Show opens w at s.Open(preferred) and shows it. Fyne chooses the
+// window's scale as it shows it: when that is not the one s predicted, the
+// window is sized and placed again.
+func (s Screen) Show(w fyne.Window, preferred fyne.Size) {
+	o := s.Open(preferred)
+	s.Put(w, o.Size, 0)
+	w.Show()
+	if got := w.Canvas().Scale(); got != s.scale() {
+		s.Scale = got
+		o = s.Open(preferred)
+		s.Put(w, o.Size, 0)
+	}
+}
+
+// ShowFitted opens w as wide as width, or the work area, and as tall as
+// its content needs at that width, within the work area. full is the
+// content's height once laid out at the window's width, so that wrapped
+// texts are measured; it does not count a padded window's padding.
+func (s Screen) ShowFitted(w fyne.Window, width float32, full func() float32) {
+	var pad float32 // around a padded window's content
+	if w.Padded() {
+		pad = 2 * theme.Padding()
+	}
+	room := s.Size()
+	width = min(width, room.Width)
+	w.Content().Resize(fyne.NewSize(width-pad, room.Height-pad))
+	s.Show(w, fyne.NewSize(width, full()+pad))
+}
+
+// Put gives w content of size and places it as Place does, or asks the
+// window system to centre it where windows cannot be placed.
+func (s Screen) Put(w fyne.Window, size fyne.Size, others int) {
+	w.Resize(size)
+	if p, ok := w.(desktop.Window); ok && s.Placeable {
+		p.RequestPosition(s.Place(size, others))
+	} else {
+		w.CenterOnScreen()
+	}
+}
