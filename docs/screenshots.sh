@@ -3,6 +3,9 @@
 # dark) and scale (1, 2) it starts a virtual X server with openbox, runs the
 # built app in a temporary HOME with the demo server and two MCP hosts, and
 # captures each window with its frame as docs/shots/NAME-THEME-SCALEx.png.
+# At scale 1 it also takes a request gone stale, a hostile server's request,
+# a bridged server's request with the Servers window listing its session,
+# and the Welcome window of a first start.
 # `make screenshots` builds the app and runs it from the repository root.
 #
 #   BIN=./elicitdesk OUT=docs/shots SHOTS_DISPLAY=:99 SHOTS_SCREEN=1440x900 docs/screenshots.sh
@@ -12,12 +15,13 @@
 set -euo pipefail
 
 BIN=$(realpath "${BIN:-./elicitdesk}")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-docs/shots}
 DISPLAY_NUM=${SHOTS_DISPLAY:-:99}
 SCREEN=${SHOTS_SCREEN:-1440x900} # in pixels, at either scale
 WAIT=${SHOTS_TIMEOUT:-30} # seconds any one wait may take
 
-for tool in Xvfb openbox xdotool xwininfo import convert; do
+for tool in Xvfb openbox xdotool xwininfo import convert jq; do
 	command -v "$tool" >/dev/null || { echo "screenshots: $tool is missing (make test-deps installs it)" >&2; exit 1; }
 done
 [ -x "$BIN" ] || { echo "screenshots: no app at $BIN: run make build" >&2; exit 1; }
@@ -139,8 +143,126 @@ hosts() {
 	EOF
 }
 
-# session takes every shot in one theme and scale.
-session() {
+# ready NAME waits until the app's server NAME is ready.
+ready() {
+	local deadline=$((SECONDS + WAIT))
+	until elicitdesk servers 2>/dev/null | grep -q "^$1 .* ready"; do
+		((SECONDS < deadline)) || fail "the server $1 was not ready within ${WAIT}s"
+		sleep 0.1
+	done
+}
+
+# outcome OUTCOME waits until the newest request in the history ended so.
+outcome() {
+	local deadline=$((SECONDS + WAIT))
+	until elicitdesk history -json -limit 1 2>/dev/null | jq -e --arg o "$1" '.outcome == $o' >/dev/null; do
+		((SECONDS < deadline)) || fail "no request ended $1 within ${WAIT}s"
+		sleep 0.1
+	done
+}
+
+# hostile writes a stdio MCP server whose one tool, upload, asks a form
+# request carrying the strings of testdata/hostile/strings.json, as does
+# its serverInfo, and adds it to servers.json as "files".
+hostile() {
+	cp "$ROOT/testdata/hostile/strings.json" "$tmp/bin/hostile.json"
+	cat >"$tmp/bin/hostile-server" <<-'EOF'
+	#!/usr/bin/env bash
+	h=$(jq -c .strings "$(dirname "$0")/hostile.json")
+	reply() { jq -nc --argjson id "$1" --argjson h "$h" "{jsonrpc: \"2.0\", id: \$id, result: ($2)}"; }
+	call=null
+	while IFS= read -r line; do
+		id=$(jq -c '.id // null' <<<"$line")
+		case $(jq -r '.method // ""' <<<"$line") in
+		initialize) reply "$id" '{protocolVersion: "2025-06-18", capabilities: {tools: {}},
+			serverInfo: {name: "files", title: ("Fi\u200bles " + $h["clear-screen"] + " (files" + $h["isolate"] + ")"), version: "1.0\u0007"}}' ;;
+		tools/list) reply "$id" '{tools: [{name: "upload", inputSchema: {type: "object"}}]}' ;;
+		tools/call)
+			call=$id
+			jq -nc --argjson h "$h" '{jsonrpc: "2.0", id: "ask", method: "elicitation/create", params: {
+				message: ("Please confirm the upload of " + $h["bidi-extension"] + "\n\n" + $h["clear-screen"] + "\n" + $h["zero-width"] + " needed"),
+				requestedSchema: {type: "object", required: ["kind"], properties: {
+					"file\u200bname": {type: "string", title: ("File " + $h["bidi-extension"]),
+						description: ($h["zero-width"] + " and " + $h["isolate"] + " " + $h["unbroken"]),
+						default: ($h["carriage-return"] + $h["bell"] + $h["osc8-link"])},
+					kind: {type: "string", title: "Kind", enum: [$h["bidi-extension"], "Plain choice"]}}}}}' ;;
+		ping) reply "$id" '{}' ;;
+		"") [ "$id" = '"ask"' ] && reply "$call" '{content: [{type: "text", text: "done"}]}' ;;
+		esac
+	done
+	EOF
+	chmod +x "$tmp/bin/hostile-server"
+	printf '{"mcpServers": {"demo": {"command": "elicitdesk", "args": ["demo-server"]}, "files": {"command": "hostile-server"}}}\n' \
+		>"$XDG_CONFIG_HOME/elicitdesk/servers.json"
+}
+
+# bridge NAME TITLE starts the bridge to the demo server for a host titled
+# TITLE, the host being this script: it writes JSON-RPC lines to
+# $tmp/NAME.in and reads the bridge's to $tmp/NAME.out. It initializes.
+bridge() {
+	local in=$tmp/$1.in out=$tmp/$1.out deadline=$((SECONDS + WAIT))
+	mkfifo "$in"
+	elicitdesk bridge -name "$1" -- elicitdesk demo-server <"$in" >"$out" 2>>"$tmp/bridge.log" &
+	pids+=($!)
+	sleep 3600 >"$in" & # keeps the bridge's input open
+	pids+=($!)
+	jq -nc --arg t "$2" '{jsonrpc: "2.0", id: 1, method: "initialize", params: {protocolVersion: "2025-06-18",
+		capabilities: {}, clientInfo: {name: ($t | ascii_downcase | gsub(" "; "-")), title: $t, version: "1.0.0"}}}' >"$in"
+	until grep -q '"id":1' "$out" 2>/dev/null; do
+		((SECONDS < deadline)) || fail "the bridge $1 did not initialize within ${WAIT}s: $(cat "$tmp/bridge.log")"
+		sleep 0.1
+	done
+	echo '{"jsonrpc":"2.0","method":"notifications/initialized"}' >"$in"
+}
+
+# extras takes the shots taken at scale 1 only, the app running with the
+# demo server.
+extras() {
+	local servers=$1 id width
+	# A request the server gave up on: frozen, nothing sent.
+	"$BIN" call -server demo -tool ask_then_give_up -args '{"seconds": 1}' -answer desk >>"$tmp/calls.log" 2>&1 &
+	pids+=($!)
+	id=$(window '^demo: Answer within')
+	outcome stale
+	shot request-stale "$id"
+	# Its banner's Close button, at the top right: the field the keyboard
+	# was in keeps Escape from the window.
+	width=$(xdotool getwindowgeometry --shell "$id" | sed -n 's/^WIDTH=//p')
+	xdotool mousemove --window "$id" $((width - 30 * scale)) $((20 * scale)) click 1
+	gone '^demo: Answer within'
+
+	# A bridged server's request: its configured name, then the host.
+	bridge github Cursor
+	bridge everything "Claude Desktop"
+	echo '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask_confirm","arguments":{}}}' >"$tmp/everything.in"
+	id=$(window '^everything: Do you want')
+	shot request-bridged "$id"
+	focus "$id"
+	xdotool key Escape
+	gone '^everything: Do you want'
+	focus "$servers" # raised, it draws what the request window covered
+	shot servers-bridged "$servers"
+
+	# A hostile server's request, shown with its markers.
+	hostile
+	ready files
+	"$BIN" call -server files -tool upload -answer desk >>"$tmp/calls.log" 2>&1 &
+	pids+=($!)
+	id=$(window 'Please confirm the upload')
+	shot request-hostile "$id"
+}
+
+# welcome takes the Welcome window of a first start: no servers.json yet.
+welcome() {
+	setup "$1" 1
+	app
+	shot welcome "$(window '^Welcome ')"
+	cleanup
+}
+
+# setup THEME SCALE makes a temporary HOME and starts a virtual X server
+# with openbox on it; the app is not started yet.
+setup() {
 	theme=$1 scale=$2
 	echo "$theme, scale $scale"
 	# The Hosts window shows where each config is: a fixed folder keeps
@@ -155,8 +277,6 @@ session() {
 	# "elicitdesk demo-server", not where this checkout is.
 	ln -s "$BIN" "$tmp/bin/elicitdesk"
 	export PATH=$tmp/bin:$PATH
-	printf '{"mcpServers": {"demo": {"command": "elicitdesk", "args": ["demo-server"]}}}\n' \
-		>"$XDG_CONFIG_HOME/elicitdesk/servers.json"
 	hosts
 
 	export DISPLAY=$DISPLAY_NUM FYNE_PLATFORM=x11 LANG=en_US.UTF-8 FYNE_THEME=$theme FYNE_SCALE=$scale
@@ -172,16 +292,24 @@ session() {
 	done
 	openbox --sm-disable >"$tmp/openbox.log" 2>&1 &
 	pids+=($!)
+}
+
+# app starts Elicit Desk.
+app() {
 	elicitdesk -v >"$tmp/app.log" 2>&1 &
 	pids+=($!)
+}
+
+# session takes every shot in one theme and scale.
+session() {
+	setup "$1" "$2"
+	printf '{"mcpServers": {"demo": {"command": "elicitdesk", "args": ["demo-server"]}}}\n' \
+		>"$XDG_CONFIG_HOME/elicitdesk/servers.json"
+	app
 	local servers id
 	servers=$(window '^Servers ')
 	# The demo server is ready before the first request is sent.
-	deadline=$((SECONDS + WAIT))
-	until elicitdesk servers 2>/dev/null | grep -q '^demo .* ready'; do
-		((SECONDS < deadline)) || fail "the demo server was not ready within ${WAIT}s"
-		sleep 0.1
-	done
+	ready demo
 
 	# A URL-mode request, cancelled.
 	call open_link
@@ -229,6 +357,7 @@ session() {
 	id=$(window '^Hosts ')
 	shot hosts "$id"
 
+	if ((scale == 1)); then extras "$servers"; fi
 	cleanup
 }
 
@@ -237,5 +366,6 @@ for theme in light dark; do
 	for scale in 1 2; do
 		session "$theme" "$scale"
 	done
+	welcome "$theme"
 done
 echo "screenshots: done in $((SECONDS - start))s"
