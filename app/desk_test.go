@@ -245,7 +245,7 @@ func TestFormRequestButtons(t *testing.T) {
 		{"decline", func(t *testing.T, r *request) { test.Tap(button(t, content(r), "Decline")) }, forms.Decline, ""},
 		{"cancel", func(t *testing.T, r *request) { test.Tap(button(t, content(r), "Cancel")) }, forms.Cancel, ""},
 		{"escape", func(t *testing.T, r *request) {
-			r.win.(*formWindow).w.Canvas().(interface{ OnTypedKey() func(*fyne.KeyEvent) }).OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+			pressKey(r.win.(*formWindow).w.Canvas(), fyne.KeyEscape)
 		}, forms.Cancel, ""},
 	}
 	for _, tt := range tests {
@@ -292,6 +292,37 @@ func TestStaleWhenTheServerCancels(t *testing.T) {
 	h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
 	if es := h.entries(); len(es) != 1 || es[0].Outcome != history.Stale || !strings.Contains(es[0].Reason, "took too long") {
 		t.Fatalf("history %+v", es)
+	}
+}
+
+// TestStaleClosesOnEscape checks that Escape closes a request gone stale
+// while a field had the keyboard.
+func TestStaleClosesOnEscape(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	h.askForm(ctx, "notes", "Who are you?")
+	r := h.request(0)
+	h.ui(func() {
+		if r.win.(*formWindow).w.Canvas().Focused() == nil {
+			t.Error("no field has the keyboard")
+		}
+	})
+	cancel(errors.New("the server cancelled the request"))
+	h.eventually("the stale banner", func() bool { return r.ended })
+	h.ui(func() { pressKey(r.win.(*formWindow).w.Canvas(), fyne.KeyEscape) })
+	h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
+}
+
+// pressKey sends a key where a window does: to the focused widget, or to
+// the canvas when none is.
+func pressKey(c fyne.Canvas, name fyne.KeyName) {
+	ev := &fyne.KeyEvent{Name: name}
+	if f := c.Focused(); f != nil {
+		f.TypedKey(ev)
+		return
+	}
+	if on := c.(interface{ OnTypedKey() func(*fyne.KeyEvent) }).OnTypedKey(); on != nil {
+		on(ev)
 	}
 }
 

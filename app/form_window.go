@@ -47,18 +47,20 @@ func (fw *formWindow) show() { fw.size.show() }
 func (fw *formWindow) stale(reason string) {
 	fw.view.Freeze()
 	fw.head.showStale(reason)
-	fw.w.Canvas().SetOnTypedKey(closeOnKeys(fw.close))
+	closeOnKeys(fw.w.Canvas(), fw.close)
 }
 
 // closeOnKeys lets Escape or Enter close a window with nothing left to
-// answer.
-func closeOnKeys(close func()) func(*fyne.KeyEvent) {
-	return func(ev *fyne.KeyEvent) {
+// answer. Nothing keeps the keyboard: a frozen field or a hidden button
+// would keep those keys to itself.
+func closeOnKeys(c fyne.Canvas, close func()) {
+	c.Unfocus()
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
 			close()
 		}
-	}
+	})
 }
 
 func (fw *formWindow) close() {

@@ -161,7 +161,7 @@ func (lw *linkWindow) stale(reason string) {
 	lw.buttons.Hide()
 	lw.waiting.Hide()
 	lw.head.showStale(reason)
-	lw.w.Canvas().SetOnTypedKey(closeOnKeys(lw.close))
+	closeOnKeys(lw.w.Canvas(), lw.close)
 }
 
 func (lw *linkWindow) tick(now time.Time) { lw.head.tick(now) }
