@@ -34,7 +34,7 @@ APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
 # installed by hand.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-test: test-deps peers build install-check
+test: test-deps peers build install-check package-check
 	$(GO) vet $(PKGS)
 	$(GO) run $(STATICCHECK) $(PKGS)
 	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -timeout 20m $(PKGS)
@@ -159,8 +159,8 @@ package-check: test-deps package
 	lintian --fail-on error,warning $(DEB)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	tar -xf "dist/Elicit Desk.tar.xz" -C $$tmp && \
-	desktop-file-validate $$tmp/usr/local/share/applications/*.desktop && \
-	$$tmp/usr/local/bin/$(BIN) --version && \
+	desktop-file-validate $$tmp/elicitdesk/usr/local/share/applications/*.desktop && \
+	$$tmp/elicitdesk/usr/local/bin/$(BIN) --version && \
 	echo "package-check: $(DEB) and dist/Elicit Desk.tar.xz are clean"
 
 test-deps:
