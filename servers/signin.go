@@ -26,29 +26,15 @@ func (m *Manager) UseSigner(s *signin.Signer) {
 }
 
 // signInWrap adds the sign-in to cfg's requests, failing them with
-// signin.ErrSignInNeeded rather than signing in; nil for a stdio server,
-// and for one whose entry sets Authorization itself: that person chose
-// their token.
+// signin.ErrSignInNeeded rather than signing in; nil for a server that
+// does not sign in (config.Server.SignsIn).
 func (m *Manager) signInWrap(cfg config.Server) wire.Wrap {
-	if m.signer == nil || !remote(cfg) || hasAuthorization(cfg.Headers) {
+	if m.signer == nil || !cfg.SignsIn() {
 		return nil
 	}
 	return func(base http.RoundTripper) http.RoundTripper {
 		return m.signer.Transport(cfg.URL, base, false, nil)
 	}
-}
-
-func remote(cfg config.Server) bool {
-	return cfg.Transport == config.TransportHTTP || cfg.Transport == config.TransportSSE
-}
-
-func hasAuthorization(headers map[string]string) bool {
-	for k := range headers {
-		if http.CanonicalHeaderKey(k) == "Authorization" {
-			return true
-		}
-	}
-	return false
 }
 
 // signedIn reports whether a sign-in to cfg's server is stored.

@@ -126,6 +126,23 @@ func TestBridgeSignsIn(t *testing.T) {
 	if s.Grants() != grants {
 		t.Error("the second bridge signed in again instead of using the stored sign-in")
 	}
+	// An entry's own Authorization is the person's choice: the stored
+	// sign-in does not stand in for it, and no sign-in starts.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	host := client.NewClient(transport.NewStdio(exe, os.Environ(), "bridge", "-url", s.URL(), "-header", "Authorization: Bearer mine"))
+	if err := host.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.ProtocolVersion20251125
+	if _, err := host.Initialize(ctx, init); err == nil {
+		t.Error("the server took the entry's own token: the stored sign-in stood in for it")
+	}
+	if s.Grants() != grants {
+		t.Error("a bridge with its own Authorization signed in")
+	}
 }
 
 // TestBridgeSignInFails: a sign-in that fails reaches the host as the

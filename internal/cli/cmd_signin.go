@@ -23,10 +23,10 @@ func newCLISigner(stderr terminal) *signin.Signer {
 }
 
 // signInWrap is the wrap that signs in to cfg's server when it asks,
-// telling the person on stderr; nil for a stdio server. status, if not
-// nil, hears each sign-in's phases.
+// telling the person on stderr; nil for a server that does not sign in
+// (config.Server.SignsIn). status, if not nil, hears each sign-in's phases.
 func signInWrap(cfg config.Server, stderr terminal, status func(signin.Status)) wire.Wrap {
-	if cfg.Transport == config.TransportStdio {
+	if !cfg.SignsIn() {
 		return nil
 	}
 	signer := newCLISigner(stderr)

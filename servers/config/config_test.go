@@ -484,3 +484,23 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+func TestSignsIn(t *testing.T) {
+	tests := []struct {
+		name string
+		s    Server
+		want bool
+	}{
+		{"stdio", Server{Transport: TransportStdio}, false},
+		{"http", Server{Transport: TransportHTTP, URL: "https://a.example/mcp"}, true},
+		{"sse", Server{Transport: TransportSSE, URL: "https://a.example/sse"}, true},
+		{"other headers", Server{Transport: TransportHTTP, Headers: map[string]string{"X-Api-Key": "k"}}, true},
+		{"own token", Server{Transport: TransportHTTP, Headers: map[string]string{"Authorization": "Bearer t"}}, false},
+		{"own token in lower case", Server{Transport: TransportSSE, Headers: map[string]string{"authorization": "Bearer t"}}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.s.SignsIn(); got != tt.want {
+			t.Errorf("%s: SignsIn() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
