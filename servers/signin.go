@@ -54,7 +54,7 @@ func (m *Manager) SignIn(ctx context.Context, name string, status func(signin.St
 	if err := m.signer.SignIn(ctx, s.cfg.URL, status); err != nil {
 		return err
 	}
-	s.reconnect()
+	m.reconnectURL(s.cfg.URL)
 	return nil
 }
 
@@ -68,8 +68,25 @@ func (m *Manager) SignOut(name string) error {
 	if err := m.signer.SignOut(s.cfg.URL); err != nil {
 		return err
 	}
-	s.reconnect()
+	m.reconnectURL(s.cfg.URL)
 	return nil
+}
+
+// reconnectURL connects again to every server at url that signs in: a
+// sign-in serves them all, and the browser's wait may have outlasted the
+// supervisor that asked (the entry was edited meanwhile).
+func (m *Manager) reconnectURL(url string) {
+	m.mu.Lock()
+	var due []*supervisor
+	for _, s := range m.sups {
+		if s.cfg.URL == url && m.signInWrap(s.cfg) != nil {
+			due = append(due, s)
+		}
+	}
+	m.mu.Unlock()
+	for _, s := range due {
+		s.reconnect()
+	}
 }
 
 // signInTarget is the supervisor of a server one can sign in to.

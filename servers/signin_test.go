@@ -234,3 +234,30 @@ func TestOwnTokenNoSignIn(t *testing.T) {
 		t.Error("SignIn of a server with its own token went ahead")
 	}
 }
+
+// TestSignInServesEveryEntry: two entries for one server both need a
+// sign-in; signing in through one connects both, and signing out through
+// the other leaves both needing it again.
+func TestSignInServesEveryEntry(t *testing.T) {
+	h := newSignInHarness(t, config.TransportHTTP, nil, nil)
+	other := h.cfg
+	other.Name = "guarded-too"
+	h.m.Apply(&config.File{Servers: []config.Server{h.cfg, other}})
+	waitFor(t, "both to need a sign-in", func() bool {
+		return statusOf(h.m, h.cfg.Name).State == StateNeedsSignIn && statusOf(h.m, other.Name).State == StateNeedsSignIn
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := h.m.SignIn(ctx, h.cfg.Name, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "both to connect", func() bool {
+		return statusOf(h.m, h.cfg.Name).State == StateReady && statusOf(h.m, other.Name).State == StateReady
+	})
+	if err := h.m.SignOut(other.Name); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "both to need a sign-in again", func() bool {
+		return statusOf(h.m, h.cfg.Name).State == StateNeedsSignIn && statusOf(h.m, other.Name).State == StateNeedsSignIn
+	})
+}
