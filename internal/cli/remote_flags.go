@@ -39,16 +39,15 @@ func (r *remoteFlags) apply(cfg *config.Server) error {
 	if cfg.Transport == config.TransportStdio {
 		return errors.New("-header, -header-env and -transport are for a remote server (-url)")
 	}
-	switch r.transport {
-	case "":
-	case "sse":
-		cfg.Transport = config.TransportSSE
-	case "http", "streamable-http", "streamableHttp":
-		if cfg.Transport == config.TransportSSE {
+	if r.transport != "" {
+		t, ok := config.HostRemoteTransport(r.transport)
+		switch {
+		case !ok:
+			return fmt.Errorf("-transport %q is none of %s", r.transport, strings.Join(config.HostRemoteTypes(), ", "))
+		case t == config.TransportHTTP && cfg.Transport == config.TransportSSE:
 			return fmt.Errorf("-sse and -transport %s disagree", r.transport)
 		}
-	default:
-		return fmt.Errorf("-transport %q is none of http, streamable-http, streamableHttp, sse", r.transport)
+		cfg.Transport = t
 	}
 	if len(r.headers)+len(r.fromEnv) == 0 {
 		return nil

@@ -191,7 +191,7 @@ func decodeJSON(v hujson.Value, into any) error {
 // transport is how the host reaches an entry with the given "type": a
 // remote type wins over a command the entry also has.
 func transport(kind string, command, url bool) config.Transport {
-	remote := kind == "http" || kind == "sse" || kind == "streamable-http" || kind == "streamableHttp"
+	_, remote := config.HostRemoteTransport(kind)
 	switch {
 	case command && !(remote && url):
 		return config.TransportStdio

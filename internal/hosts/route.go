@@ -34,6 +34,7 @@ const (
 	ReasonRouted   = "already routed through Elicit Desk"
 	ReasonUnrouted = "not routed through Elicit Desk"
 	ReasonEdited   = "its bridge arguments were changed after routing; Elicit Desk cannot tell what to give back (the backup beside the config has the entry as it was)"
+	ReasonURL      = "its URL carries a user name, password or query, which the bridge's command line would show to every user of this computer"
 )
 
 // Route plans putting the named servers (all when names is empty) behind

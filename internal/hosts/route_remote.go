@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
-)
 
-// remoteTypes are the "type" values of remote entries the bridge's
-// -transport takes.
-var remoteTypes = []string{"http", "streamable-http", "streamableHttp", "sse"}
+	"github.com/elicitdesk/elicitdesk/servers/config"
+)
 
 // routeRemoteEdits turn a remote entry into one that runs `exe bridge
 // -url URL`: the url member becomes the command and its literal moves
@@ -27,14 +26,18 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 	if !ok {
 		return nil, nil, uneditable("url")
 	}
+	if u, err := url.Parse(s.URL); err != nil || u.User != nil || u.RawQuery != "" {
+		return nil, nil, ReasonURL
+	}
 	lits := []string{quote("bridge"), quote(flag), e.cmd.of(c.data)}
 	to := []string{exe, "bridge", flag, s.URL}
 	edits := []edit{{e.key, c.keyText("command")}, {e.cmd, quote(exe)}}
 	if e.kind != (span{}) {
 		lit := e.kind.of(c.data)
 		var kind string
-		if json.Unmarshal([]byte(lit), &kind) != nil || !slices.Contains(remoteTypes, kind) {
-			return nil, nil, fmt.Sprintf("its type %s is none the bridge knows (%s)", lit, strings.Join(remoteTypes, ", "))
+		err := json.Unmarshal([]byte(lit), &kind)
+		if _, ok := config.HostRemoteTransport(kind); err != nil || !ok {
+			return nil, nil, fmt.Sprintf("its type %s is none the bridge knows (%s)", lit, strings.Join(config.HostRemoteTypes(), ", "))
 		}
 		lits, to = append(lits, quote(flagTransport), lit), append(to, flagTransport, kind)
 		edits = append(edits, edit{e.kind, quote("stdio")})
