@@ -58,16 +58,28 @@ func (r *remoteFlags) apply(cfg *config.Server) error {
 	}
 	for _, h := range r.headers {
 		name, value, _ := strings.Cut(h, ":")
-		cfg.Headers[strings.TrimSpace(name)] = strings.TrimSpace(value)
+		setHeader(cfg.Headers, strings.TrimSpace(name), strings.TrimSpace(value))
 	}
 	for _, name := range r.fromEnv {
 		value, ok := r.getenv(name)
 		if !ok {
 			return fmt.Errorf("-header-env %s: the environment has no %s (a host passes its entry's env)", name, name)
 		}
-		cfg.Headers[name] = value
+		setHeader(cfg.Headers, name, value)
 	}
 	return nil
+}
+
+// setHeader sets name in headers in place of any spelling of it in
+// another case: HTTP names are case-insensitive, and of two keys for one
+// header which would be sent is down to map order.
+func setHeader(headers map[string]string, name, value string) {
+	for k := range headers {
+		if strings.EqualFold(k, name) {
+			delete(headers, k)
+		}
+	}
+	headers[name] = value
 }
 
 // headerList is a repeated -header flag of "Name: value" lines.
