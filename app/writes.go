@@ -30,4 +30,3 @@ func (w *writes) Close() {
 	w.mu.Unlock()
 	w.wg.Wait()
 }
-
