@@ -365,9 +365,18 @@ func (s *supervisor) fail(err error, wait time.Duration) {
 }
 
 func (s *supervisor) update(state State, err error, conn *Conn, retryAt time.Time) {
-	signedIn := s.m.signedIn(s.cfg) // reads the keyring: not under the lock
+	// The keyring is read once a connection stands, not under the lock,
+	// and never on the way to Stopped: a locked keyring may ask the person
+	// to unlock it, which must not hold up Close.
+	var signedIn bool
+	if state == StateReady {
+		signedIn = s.m.signedIn(s.cfg)
+	}
 	s.mu.Lock()
-	s.st.SignedIn = signedIn
+	switch state {
+	case StateReady, StateNeedsSignIn, StateStopped:
+		s.st.SignedIn = signedIn
+	} // else as it was: a failure or a reconnect does not forget a sign-in
 	if s.conn != nil {
 		s.st.Stderr = s.conn.Stderr() // keep what the last server said
 	}
