@@ -11,13 +11,10 @@ import (
 	"syscall"
 
 	"fyne.io/fyne/v2"
-	fyneapp "fyne.io/fyne/v2/app"
 	"github.com/adrg/xdg"
 	"github.com/go-gl/glfw/v3.4/glfw"
 
 	"github.com/elicitdesk/elicitdesk/app"
-	"github.com/elicitdesk/elicitdesk/app/look"
-	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
@@ -57,9 +54,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	defer stop()
 
 	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
-	a := fyneapp.NewWithID(appID)
-	a.SetIcon(assets.Icon())
-	a.Settings().SetTheme(look.New())
+	a := newFyneApp()
 	d := app.New(ctx, a, app.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),

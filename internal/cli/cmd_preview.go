@@ -5,9 +5,7 @@ import (
 	"errors"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/app"
 
-	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
@@ -50,9 +48,7 @@ func runPreview(args []string, stdout, stderr terminal) int {
 		return 2
 	}
 
-	a := app.NewWithID(appID)
-	a.SetIcon(assets.Icon())
-	a.Settings().SetTheme(look.New())
+	a := newFyneApp()
 	w := a.NewWindow("Elicit Desk — form preview")
 	v := formview.New(forms.NewForm(schema), untrusted.Text(*message), formview.Options{})
 	v.OnResult = func(r forms.Result) {
