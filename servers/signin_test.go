@@ -136,7 +136,11 @@ func TestManagerSignIn(t *testing.T) {
 			if err := h.m.SignOut(h.cfg.Name); err != nil {
 				t.Fatal(err)
 			}
-			<-conn.Lost() // the connection made with the sign-in is closed
+			select { // the connection made with the sign-in is closed
+			case <-conn.Lost():
+			case <-ctx.Done():
+				t.Fatal("the signed-in connection stayed open after signing out")
+			}
 			if st := h.waitState(StateNeedsSignIn); st.SignedIn {
 				t.Error("signed out, the status says signed in")
 			}

@@ -96,7 +96,7 @@ type ToolCall struct {
 // stands, for `elicitdesk servers`.
 type ServerStatus struct {
 	Name    string    `json:"name"`
-	State   string    `json:"state"`             // connecting, ready, failed, stopped or disabled
+	State   string    `json:"state"`             // connecting, ready, needs sign-in, failed, stopped or disabled
 	Error   string    `json:"error,omitempty"`   // why it failed, in plain words
 	Details string    `json:"details,omitempty"` // the error chain behind Error, when it says more
 	Since   time.Time `json:"since"`
