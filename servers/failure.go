@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -64,7 +65,7 @@ func wentAway(err error) bool {
 // closedEarly reports whether the other side closed the connection.
 func closedEarly(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, wire.ErrServerClosed) ||
-		errors.Is(err, syscall.EPIPE) || errors.Is(err, transport.ErrTransportClosed)
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) || errors.Is(err, transport.ErrTransportClosed)
 }
 
 // explainSummary is the sentence for err, or "" when it is not one we know.

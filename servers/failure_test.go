@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log"
 	"net"
 	"net/http"
@@ -134,6 +135,17 @@ func TestExplainStderrIsNeutralised(t *testing.T) {
 	got := Explain(err, "ok\nbad \u202etxt.exe\n\n").Summary
 	if strings.ContainsRune(got, '\u202e') || !strings.Contains(got, "U+202E") {
 		t.Errorf("summary %q", got)
+	}
+}
+
+// TestExplainWriteToClosedPipe: a server that exits before the first
+// request is written leaves a write to a closed pipe, which "exits at once"
+// above meets only when the exit wins the race.
+func TestExplainWriteToClosedPipe(t *testing.T) {
+	closed := &fs.PathError{Op: "write", Path: "|1", Err: os.ErrClosed}
+	err := &StartError{Err: fmt.Errorf("initializing: %w", transport.NewError(fmt.Errorf("failed to write request: %w", closed)))}
+	if got, want := Explain(err, "").Summary, "The server closed the connection during start-up."; got != want {
+		t.Errorf("summary %q, want %q", got, want)
 	}
 }
 
