@@ -162,3 +162,24 @@ func TestShowFitted(t *testing.T) {
 		})
 	}
 }
+
+// TestShowFittedRescaled: when Fyne shows the window at another scale
+// than the screen predicted (4 predicted; the test driver's is 1), the
+// window gets the width it wanted and a height measured at that width.
+func TestShowFittedRescaled(t *testing.T) {
+	test.NewTempApp(t)
+	s := Screen{Work: Area{Width: 1000, Height: 2000}, Scale: 4} // 248 units wide, predicted
+	text := widget.NewLabel(strings.Repeat("words wrapped at the window's width ", 40))
+	text.Wrapping = fyne.TextWrapWord
+	w := test.NewWindow(text)
+	defer w.Close()
+	s.ShowFitted(w, 600, func() float32 { return text.MinSize().Height })
+	got := w.Canvas().Size()
+	pad := 2 * theme.Padding()
+	if got.Width != 600 {
+		t.Fatalf("window %v, want the 600 it asked for at scale 1", got)
+	}
+	if want := text.MinSize().Height + pad; got.Height != want {
+		t.Errorf("window %v high, want %v: the height of the text wrapped at 248 units, not at 600", got.Height, want)
+	}
+}
