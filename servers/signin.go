@@ -51,8 +51,12 @@ func (m *Manager) SignIn(ctx context.Context, name string, status func(signin.St
 	if err != nil {
 		return err
 	}
-	if err := m.signer.SignIn(ctx, s.cfg.URL, status); err != nil {
-		return err
+	// Signed in meanwhile by another program sharing the store
+	// (elicitdesk login, a bridge): no browser, just connect.
+	if m.signer.Status(s.cfg.URL).Phase != signin.SignedIn {
+		if err := m.signer.SignIn(ctx, s.cfg.URL, status); err != nil {
+			return err
+		}
 	}
 	m.reconnectURL(s.cfg.URL)
 	return nil

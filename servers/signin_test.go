@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -222,6 +223,17 @@ func TestManagerRevokedSignIn(t *testing.T) {
 	if got, want := Explain(st.Err, "").Summary, "The server needs you to sign in again: the server no longer accepts the saved sign-in. Sign in opens your browser."; got != want {
 		t.Errorf("explained as %q, want %q", got, want)
 	}
+	// The refused sign-in is not kept: Sign in goes to the browser again.
+	grants := h.f.Grants()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := h.m.SignIn(ctx, h.cfg.Name, nil); err != nil {
+		t.Fatal(err)
+	}
+	h.waitState(StateReady)
+	if h.f.Grants() == grants {
+		t.Error("Sign in after a revoked sign-in connected without signing in again")
+	}
 }
 
 // TestOwnTokenNoSignIn: an entry that sets Authorization itself keeps its
@@ -264,4 +276,30 @@ func TestSignInServesEveryEntry(t *testing.T) {
 	waitFor(t, "both to need a sign-in again", func() bool {
 		return statusOf(h.m, h.cfg.Name).State == StateNeedsSignIn && statusOf(h.m, other.Name).State == StateNeedsSignIn
 	})
+}
+
+// TestSignInMadeElsewhere: a sign-in another program made in the shared
+// store (elicitdesk login) while the app waited serves the app's Sign in
+// without the browser.
+func TestSignInMadeElsewhere(t *testing.T) {
+	var opened atomic.Int32
+	follow := signintest.Follow(nil, nil)
+	h := newSignInHarness(t, config.TransportHTTP, nil, signin.BrowserFunc(func(ctx context.Context, u string) error {
+		opened.Add(1)
+		return follow(ctx, u)
+	}))
+	h.start()
+	h.waitState(StateNeedsSignIn)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := h.signer.SignIn(ctx, h.cfg.URL, nil); err != nil { // as elicitdesk login does
+		t.Fatal(err)
+	}
+	if err := h.m.SignIn(ctx, h.cfg.Name, nil); err != nil {
+		t.Fatal(err)
+	}
+	h.waitState(StateReady)
+	if n := opened.Load(); n != 1 {
+		t.Errorf("the browser opened %d times, want once: by the other program only", n)
+	}
 }
