@@ -20,6 +20,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/serversview"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/gate"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
@@ -61,7 +62,7 @@ type Desk struct {
 	manager *servers.Manager
 	bridges *servers.Bridges // the hosts' sessions through elicitdesk bridge
 	history *history.Store   // nil when it could not be opened
-	writes  writes           // history writes under way
+	writes  gate.Gate        // history writes: shut by Close, which waits for them
 
 	settings   Settings
 	queue      queue[*request]

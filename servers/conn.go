@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/gate"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
@@ -30,7 +31,7 @@ type Conn struct {
 	router *Router
 	log    *slog.Logger
 	client *client.Client
-	logs   *logGate // what log passes through; shut by Close
+	logs   *gate.Gate // what log passes through; shut by Close
 	stderr *tail
 	proc   *Process // stdio only
 
@@ -85,8 +86,8 @@ func DialWith(ctx context.Context, cfg config.Server, router *Router, log *slog.
 
 func newConn(cfg config.Server, router *Router, log *slog.Logger) *Conn {
 	lost, markLost := context.WithCancelCause(context.Background())
-	logs := &logGate{}
-	return &Conn{cfg: cfg, router: router, log: logs.logger(log.With("server", cfg.Name)), logs: logs, stderr: newTail(stderrTail), lost: lost, markLost: markLost}
+	logs := &gate.Gate{}
+	return &Conn{cfg: cfg, router: router, log: gatedLogger(log.With("server", cfg.Name), logs), logs: logs, stderr: newTail(stderrTail), lost: lost, markLost: markLost}
 }
 
 // DialPipe connects over an already open pair of streams, such as an
@@ -251,7 +252,7 @@ func (c *Conn) Close() error {
 	if c.proc != nil {
 		c.proc.Stop(2 * time.Second)
 	}
-	c.logs.close()
+	c.logs.Close()
 	return err
 }
 

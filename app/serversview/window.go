@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/elicitdesk/elicitdesk/internal/gate"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -62,11 +63,8 @@ type Window struct {
 	// takenBridges counts the lists of bridged sessions taken.
 	takenBridges uint64
 
-	closing sync.Mutex     // guards closed; held only briefly
-	closed  bool           // Close was called: no more updates
-	working sync.WaitGroup // goDo's goroutines and the ticker
-	quit    chan struct{}  // closed by Close: the ticker ends
-	// ctx ends at Close, and with it the sign-ins under way.
+	work gate.Gate // goDo's goroutines and the ticker; shut by Close: no more updates
+	// ctx ends at Close, and with it the ticker and the sign-ins under way.
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -112,7 +110,7 @@ func New(a fyne.App, d Deps) *Window {
 		d.Screen = screen.Fallback
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Window{app: a, deps: d, calls: map[string]*callWindow{}, escapes: map[fyne.CanvasObject]func(){}, quit: make(chan struct{}),
+	return &Window{app: a, deps: d, calls: map[string]*callWindow{}, escapes: map[fyne.CanvasObject]func(){},
 		ctx: ctx, cancel: cancel, signIns: map[string]signInAttempt{}, cancels: map[string]context.CancelFunc{}}
 }
 
@@ -171,26 +169,12 @@ func (w *Window) goDo(work func() (show func())) {
 
 // goWork runs f in a goroutine that Close waits for, unless the window
 // is closed.
-func (w *Window) goWork(f func()) {
-	w.closing.Lock()
-	defer w.closing.Unlock()
-	if w.closed {
-		return
-	}
-	w.working.Add(1)
-	go func() {
-		defer w.working.Done()
-		f()
-	}()
-}
+func (w *Window) goWork(f func()) { w.work.Go(f) }
 
 // do runs f on the UI goroutine, unless the window is closed by then.
 func (w *Window) do(f func()) {
 	w.deps.Do(func() {
-		w.closing.Lock()
-		closed := w.closed
-		w.closing.Unlock()
-		if !closed {
+		if !w.work.IsShut() {
 			f()
 		}
 	})
@@ -200,14 +184,9 @@ func (w *Window) do(f func()) {
 // manager's last status changes, as it shuts down after the UI loop has
 // ended, must not reach widgets. Call it before closing the manager.
 func (w *Window) Close() {
-	w.closing.Lock()
-	if !w.closed {
-		close(w.quit)
-	}
-	w.closed = true
-	w.closing.Unlock()
+	w.work.Shut()
 	w.cancel()
-	w.working.Wait()
+	w.work.Wait()
 }
 
 // now is the window's clock.
@@ -246,7 +225,7 @@ func (w *Window) keepTicking(need bool) {
 					w.do(w.tick)
 				case <-stop:
 					return
-				case <-w.quit:
+				case <-w.ctx.Done():
 					return
 				}
 			}
