@@ -9,7 +9,7 @@ PKGS  := ./...
 # headers of GLFW; tests add a virtual X server and screenshot tools.
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
-TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 openbox jq \
+TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 openbox xterm jq \
               desktop-file-utils appstream help2man lintian
 
 .PHONY: run build test bench fuzz deps test-deps peers clean install uninstall install-check package package-check screenshots

@@ -138,10 +138,10 @@ func (d *Desk) Start() error {
 		w := d.serversWin.Window()
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
 		w.SetCloseIntercept(d.closeWithoutTray)
-		d.serversWin.Show()
+		d.serversWin.Appear()
 	}
 	if first {
-		d.showWelcome()
+		d.welcomeBy(byApp)
 	}
 	return nil
 }
@@ -220,7 +220,7 @@ func (d *Desk) arrive(e *servers.Elicitation) {
 	d.log.Debug("request arrived", "server", e.Server.Name, "id", e.ID, "mode", e.Mode)
 	r := d.newRequest(e)
 	if d.queue.add(r) {
-		d.open(r)
+		d.openBy(r, byApp)
 	}
 	d.notify(r)
 	d.refreshTray()
@@ -247,21 +247,26 @@ func (d *Desk) newRequest(e *servers.Elicitation) *request {
 	return r
 }
 
-// open gives a request its window, or raises it; its notification, no
-// longer needed, goes.
-func (d *Desk) open(r *request) {
+// open gives a request its window, or raises it, with the keyboard: the
+// person asked for it (the tray menu, a notification, a second start).
+func (d *Desk) open(r *request) { d.openBy(r, byPerson) }
+
+// openBy gives a request its window, or raises it; its notification, no
+// longer needed, goes. A window the app opens by itself leaves the
+// keyboard where it is.
+func (d *Desk) openBy(r *request, by opener) {
 	d.withdraw(r)
 	if r.win != nil {
-		r.win.show()
+		r.win.show(by)
 		return
 	}
 	at := place{d.screen(), d.queue.opened() - 1} // r is one of the opened
 	if r.Mode == servers.ModeURL {
-		r.win = d.newLinkWindow(r, at)
+		r.win = d.newLinkWindow(r, at, by)
 	} else {
-		r.win = d.newFormWindow(r, at)
+		r.win = d.newFormWindow(r, at, by)
 	}
-	r.win.show()
+	r.win.show(by)
 	// The UI goroutine's next turn: the window exists and is mapped; its
 	// first frame follows within one frame interval.
 	d.do(func() {
@@ -294,7 +299,7 @@ func (d *Desk) windowClosed(r *request) {
 // drop forgets a request and opens the windows its place frees.
 func (d *Desk) drop(r *request) {
 	for _, next := range d.queue.remove(r) {
-		d.open(next)
+		d.openBy(next, byApp)
 	}
 	d.refreshTray()
 }

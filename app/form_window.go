@@ -15,16 +15,21 @@ type formWindow struct {
 	head   *header
 	view   *formview.View
 	size   *sized
+	hold   *keyHold // nil when the person opened it
 	closed bool
 }
 
 // newFormWindow builds the window of a form request, from the schema
-// parsed when the request arrived, sized to it and placed at.
-func (d *Desk) newFormWindow(r *request, at place) *formWindow {
+// parsed when the request arrived, sized to it and placed at. A window the
+// app opens by itself holds the keyboard until the person takes it.
+func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
 	fw := &formWindow{w: d.fyne.NewWindow(title(r.Elicitation))}
 	fw.head = newHeader(r.Elicitation, d.others(r.Server.Name), fw.close)
 	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: fw.head.object, Dates: d.opts.Dates})
 	fw.view.OnResult = func(res forms.Result) {
+		if !fw.hold.mayAnswer() {
+			return // a click or a key aimed at what was there before the window
+		}
 		if r.reply(res) {
 			fw.close()
 		}
@@ -34,7 +39,10 @@ func (d *Desk) newFormWindow(r *request, at place) *formWindow {
 		fw.w.Content().Resize(fyne.NewSize(width, height)) // wraps the texts at width
 		return fw.view.FullHeight()
 	})
-	fw.view.FocusFirst(fw.w.Canvas()) // a new content has no focus
+	if by == byPerson {
+		fw.view.FocusFirst(fw.w.Canvas()) // a new content has no focus
+	}
+	fw.hold = holdKeys(fw.w, by, d.now, func() { fw.view.FocusFirst(fw.w.Canvas()) })
 	fw.w.SetOnClosed(func() {
 		fw.closed = true
 		d.windowClosed(r)
@@ -42,7 +50,7 @@ func (d *Desk) newFormWindow(r *request, at place) *formWindow {
 	return fw
 }
 
-func (fw *formWindow) show() { fw.size.show() }
+func (fw *formWindow) show(by opener) { fw.size.show(by) }
 
 func (fw *formWindow) stale(reason string) {
 	fw.view.Freeze()

@@ -33,7 +33,7 @@ type linkWindow struct {
 
 // newLinkWindow builds the window of a URL request, sized to it and placed
 // at.
-func (d *Desk) newLinkWindow(r *request, at place) *linkWindow {
+func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 	lw := &linkWindow{w: d.fyne.NewWindow(title(r.Elicitation)), gone: make(chan struct{})}
 	lw.head = newHeader(r.Elicitation, d.others(r.Server.Name), lw.close)
 	link := trust.InspectLink(r.URL)
@@ -155,7 +155,7 @@ func (lw *linkWindow) await(r *request, do func(func())) {
 	}()
 }
 
-func (lw *linkWindow) show() { lw.size.show() }
+func (lw *linkWindow) show(by opener) { lw.size.show(by) }
 
 func (lw *linkWindow) stale(reason string) {
 	lw.buttons.Hide()

@@ -31,7 +31,9 @@ type request struct {
 
 // window is what a request's window does for its request.
 type window interface {
-	show()
+	// show shows the window or raises it; with the keyboard when the
+	// person asked for it.
+	show(by opener)
 	// stale turns the window read-only, saying why.
 	stale(reason string)
 	// tick updates how long ago the request arrived.

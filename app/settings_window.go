@@ -78,7 +78,7 @@ func (d *Desk) applySettings(s Settings) {
 	d.settings = s
 	s.save(d.fyne.Preferences())
 	for _, r := range d.queue.setMax(s.MaxWindows) {
-		d.open(r)
+		d.openBy(r, byApp)
 	}
 	d.refreshTray()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/xwin"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
@@ -25,12 +26,19 @@ type welcome struct {
 	tried *widget.Label // how the demo request went
 }
 
-// showWelcome opens the Welcome window, or brings it forward.
-func (d *Desk) showWelcome() {
+// showWelcome opens the Welcome window, or brings it forward: the person
+// asked for it.
+func (d *Desk) showWelcome() { d.welcomeBy(byPerson) }
+
+// welcomeBy opens the Welcome window, or brings it forward; with the
+// keyboard only when the person asked for it.
+func (d *Desk) welcomeBy(by opener) {
 	if d.welcome != nil {
 		d.welcome.showHosts()
 		d.welcome.win.Show()
-		d.welcome.win.RequestFocus()
+		if by == byPerson {
+			d.welcome.win.RequestFocus()
+		}
 		return
 	}
 	w := &welcome{d: d, win: d.fyne.NewWindow("Welcome — Elicit Desk")}
@@ -67,6 +75,9 @@ func (d *Desk) showWelcome() {
 	bottom := container.NewPadded(container.NewHBox(layout.NewSpacer(), closeBtn))
 	inner := container.New(layout.NewCustomPaddedLayout(theme.Padding(), theme.Padding(), 2*theme.Padding(), 4*theme.Padding()), content)
 	w.win.SetContent(container.NewBorder(nil, bottom, nil, nil, container.NewVScroll(inner)))
+	if by == byApp {
+		xwin.Quiet(w.win)
+	}
 	// As tall as its content, which scrolls on a small screen.
 	d.screen().ShowFitted(w.win, 820, func() float32 {
 		gap := theme.Padding() // the border layout's, between the scroll and Close

@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/internal/screen"
+	"github.com/elicitdesk/elicitdesk/internal/xwin"
 )
 
 // Preferred widths of request windows, in Fyne units.
@@ -49,10 +50,11 @@ func newSized(w fyne.Window, at place, width float32, full func(width, height fl
 	return z
 }
 
-// show fits the window the first time and shows it. Once shown, Fyne has
-// chosen its scale: when it is not the one the screen predicted, the
-// window is fitted again.
-func (z *sized) show() {
+// show fits the window the first time and shows it: with the keyboard
+// when the person asked for it, otherwise marked as wanting their
+// attention. Once shown, Fyne has chosen its scale: when it is not the one
+// the screen predicted, the window is fitted again.
+func (z *sized) show(by opener) {
 	if !z.fitted {
 		z.fitted = true
 		z.fit()
@@ -62,7 +64,11 @@ func (z *sized) show() {
 		z.at.Scale = got
 		z.fit()
 	}
-	z.w.RequestFocus()
+	if by == byPerson {
+		z.w.RequestFocus()
+	} else {
+		xwin.Attention(z.w)
+	}
 }
 
 // fit sizes the window and places it.

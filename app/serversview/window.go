@@ -18,6 +18,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/gate"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
+	"github.com/elicitdesk/elicitdesk/internal/xwin"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -114,14 +115,29 @@ func New(a fyne.App, d Deps) *Window {
 		ctx: ctx, cancel: cancel, signIns: map[string]signInAttempt{}, cancels: map[string]context.CancelFunc{}}
 }
 
-// Show shows the window and brings it to the front.
+// Show shows the window and brings it to the front with the keyboard: the
+// person asked for it.
 func (w *Window) Show() {
+	w.show()
+	w.win.RequestFocus()
+}
+
+// Appear shows the window without taking the keyboard from the application
+// the person works in: the app opened it by itself, at a start without a
+// tray.
+func (w *Window) Appear() {
+	if !w.opened {
+		xwin.Quiet(w.Window())
+	}
+	w.show()
+}
+
+func (w *Window) show() {
 	if !w.opened {
 		w.opened = true
 		w.deps.Screen().Show(w.Window(), fyne.NewSize(1000, 660)) // preferred
 	}
 	w.Window().Show()
-	w.win.RequestFocus()
 	w.refresh()
 }
 

@@ -69,7 +69,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		}, nil),
 		Dates: forms.DateStyleFor(forms.LocaleOf(os.Getenv)),
 	})
-	setWindowClass(a, appName, appCommand) // the desktop entry's StartupWMClass
+	setWindowHints(a, appName, appCommand)
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server
 	if err == nil {

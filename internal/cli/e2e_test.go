@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/app"
 )
 
 // binEnv names the built elicitdesk binary; make test sets it, so the
@@ -193,13 +195,16 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// keys focuses window id and types: text, then each key.
+// keys switches to request window id as a person does, once it has been
+// seen, and types: text, then each key. A request window takes no keys for
+// the app's guard time after it appears: switching to it sooner counts as
+// the window manager's doing, and its keys are dropped.
 func (d *desktop) keys(id, text string, keys ...string) {
 	d.t.Helper()
+	time.Sleep(app.GuardTime + 250*time.Millisecond) // the window appeared no earlier than d.window found it
 	if _, err := d.run("xdotool", "windowfocus", "--sync", id); err != nil {
 		d.t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // the first frame, before typing
 	if text != "" {
 		if _, err := d.run("xdotool", "type", "--delay", "20", text); err != nil {
 			d.t.Fatal(err)

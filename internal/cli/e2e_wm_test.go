@@ -58,14 +58,7 @@ func (d *desktop) busesLeft() []string {
 // call starts `elicitdesk call -answer desk` of a demo tool.
 func (d *desktop) call(tool string) (*exec.Cmd, *bytes.Buffer) {
 	d.t.Helper()
-	c := exec.Command(d.bin, "call", "-server", "demo", "-tool", tool, "-answer", "desk")
-	c.Env = d.env
-	var out bytes.Buffer
-	c.Stdout, c.Stderr = &out, &out
-	if err := c.Start(); err != nil {
-		d.t.Fatal(err)
-	}
-	return c, &out
+	return d.callArgs(tool, "{}")
 }
 
 // quitAndCheckBuses ends the app with an interrupt and checks that it left no

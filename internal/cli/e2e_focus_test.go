@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTypingElsewhere is a person typing in a terminal while requests
+// arrive: every keystroke reaches the terminal, no request is answered,
+// and once the person clicks a request window its form answers as usual.
+func TestTypingElsewhere(t *testing.T) {
+	d := startDesktopWith(t, "", true)
+	d.window("Servers") // the app is up
+	if _, err := exec.LookPath("xterm"); err != nil {
+		t.Fatalf("xterm is needed (make test-deps installs it): %v", err)
+	}
+	typed := filepath.Join(t.TempDir(), "typed")
+	term := exec.Command("xterm", "-title", "terminal", "-e", "sh", "-c", `exec cat >"$0"`, typed)
+	term.Env = d.env
+	if err := term.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		term.Process.Kill()
+		term.Wait()
+	})
+	xt := d.window("^terminal$")
+	if _, err := d.run("xdotool", "windowactivate", "--sync", xt, "mousemove", "--window", xt, "40", "40"); err != nil {
+		t.Fatal(err)
+	}
+
+	// The person types a long line while four requests arrive, one of
+	// them a form whose first field has a default.
+	const line = "git status && git log --oneline -5 && echo all keys reached the terminal"
+	typing := exec.Command("xdotool", "type", "--delay", "40", line+"\n")
+	typing.Env = d.env
+	if err := typing.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var calls []*exec.Cmd
+	var outs []*bytes.Buffer
+	start := func(tool, args string) {
+		c, out := d.callArgs(tool, args)
+		calls, outs = append(calls, c), append(outs, out)
+	}
+	start("ask_every_field", "{}")
+	for i := 1; i <= 3; i++ {
+		start("ask_confirm", fmt.Sprintf(`{"message": "Delete database %d?"}`, i))
+	}
+	t.Cleanup(func() {
+		for _, c := range calls {
+			c.Process.Kill()
+			c.Wait()
+		}
+	})
+	if err := typing.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	d.waitFile(typed, line+"\n")
+	if focus, err := d.run("xdotool", "getwindowfocus"); err != nil || strings.TrimSpace(focus) != xt {
+		t.Errorf("the keyboard left the terminal: %q %v", focus, err)
+	}
+	for i, c := range calls {
+		if c.ProcessState != nil {
+			t.Errorf("request %d was answered while the person typed elsewhere:\n%s", i, outs[i])
+		}
+	}
+
+	// The person clicks a request window, moves to its check box, ticks it
+	// and presses Enter.
+	w := d.window("^demo: Delete database 2")
+	if _, err := d.run("xdotool", "mousemove", "--window", w, "12", "12", "click", "1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.run("xdotool", "key", "Tab", "space", "Return"); err != nil {
+		t.Fatal(err)
+	}
+	if err := calls[2].Wait(); err != nil {
+		t.Fatalf("call: %v\n%s", err, outs[2])
+	}
+	if !strings.Contains(outs[2].String(), `{\"action\":\"accept\",\"content\":{\"confirm\":true}}`) {
+		t.Errorf("the clicked request did not answer the person's choice:\n%s", outs[2])
+	}
+}
+
+// callArgs starts `elicitdesk call -answer desk` of a demo tool with args.
+func (d *desktop) callArgs(tool, args string) (*exec.Cmd, *bytes.Buffer) {
+	d.t.Helper()
+	c := exec.Command(d.bin, "call", "-server", "demo", "-tool", tool, "-args", args, "-answer", "desk")
+	c.Env = d.env
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Start(); err != nil {
+		d.t.Fatal(err)
+	}
+	return c, &out
+}
+
+// waitFile waits for the file at path to hold want.
+func (d *desktop) waitFile(path, want string) {
+	d.t.Helper()
+	var got []byte
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if got, _ = os.ReadFile(path); string(got) == want {
+			return
+		}
+	}
+	d.t.Fatalf("the terminal got %q, not %q", got, want)
+}

@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"fyne.io/fyne/v2"
+	"github.com/go-gl/glfw/v3.4/glfw"
+)
+
+// setWindowHints sets, once for every window the app shows from now on,
+// the GLFW hints Fyne leaves alone. Fyne neither sets nor resets them, so
+// setting them before any window is shown holds for all. GLFW takes hints
+// only once initialised, which Fyne does when the first window is made: a
+// window is made for that, never shown.
+//
+//   - The X11 WM_CLASS class and instance: without them GLFW takes each
+//     window's first title ("Servers — Elicit Desk"), which no desktop
+//     entry's StartupWMClass can match, so docks and launchers would not
+//     group the windows under Elicit Desk's icon. The class is the app's
+//     name, which is what `fyne package` writes as StartupWMClass too.
+//     Wayland takes the app ID, which Fyne sets.
+//   - No focus on show: GLFW would otherwise ask the window manager to
+//     focus every window it maps, taking the keyboard from the application
+//     the person types in whenever a request arrives. Windows the person
+//     opens ask for the focus themselves (RequestFocus).
+func setWindowHints(a fyne.App, class, instance string) {
+	a.NewWindow(instance)
+	fyne.DoAndWait(func() { // GLFW's hints belong to the main thread
+		glfw.GetError() // one left from Fyne's start (a cursor shape the X server lacks) is not ours
+		glfw.WindowHintString(glfw.X11ClassName, class)
+		glfw.WindowHintString(glfw.X11InstanceName, instance)
+		if code, _ := glfw.GetError(); code != glfw.NoError {
+			return // no display: that error must not surface in Fyne's next call
+		}
+		glfw.WindowHint(glfw.FocusOnShow, glfw.False)
+	})
+}

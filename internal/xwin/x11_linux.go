@@ -1,0 +1,49 @@
+//go:build linux && !wayland
+
+package xwin
+
+// #cgo pkg-config: x11
+// #include <X11/Xlib.h>
+// #include <X11/Xatom.h>
+// #include <X11/Xutil.h>
+//
+// static void no_focus_on_map(Display *d, Window w) {
+// 	long zero = 0;
+// 	XChangeProperty(d, w, XInternAtom(d, "_NET_WM_USER_TIME", False), XA_CARDINAL, 32,
+// 		PropModeReplace, (unsigned char *)&zero, 1);
+// 	XFlush(d);
+// }
+//
+// static void demand_attention(Display *d, Window w) {
+// 	XWMHints *h = XGetWMHints(d, w);
+// 	if (h == NULL) h = XAllocWMHints();
+// 	if (h != NULL) {
+// 		h->flags |= XUrgencyHint;
+// 		XSetWMHints(d, w, h);
+// 		XFree(h);
+// 	}
+// 	XEvent e = {0};
+// 	e.xclient.type = ClientMessage;
+// 	e.xclient.window = w;
+// 	e.xclient.message_type = XInternAtom(d, "_NET_WM_STATE", False);
+// 	e.xclient.format = 32;
+// 	e.xclient.data.l[0] = 1; // _NET_WM_STATE_ADD
+// 	e.xclient.data.l[1] = XInternAtom(d, "_NET_WM_STATE_DEMANDS_ATTENTION", False);
+// 	e.xclient.data.l[3] = 1; // from an application
+// 	XSendEvent(d, DefaultRootWindow(d), False, SubstructureNotifyMask | SubstructureRedirectMask, &e);
+// 	XFlush(d);
+// }
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/go-gl/glfw/v3.4/glfw"
+)
+
+// display is GLFW's own connection: the window is its, and so are the
+// calls on the main thread.
+func display() *C.Display { return (*C.Display)(unsafe.Pointer(glfw.GetX11Display())) }
+
+func noFocusOnMap(w uintptr)    { C.no_focus_on_map(display(), C.Window(w)) }
+func demandAttention(w uintptr) { C.demand_attention(display(), C.Window(w)) }

@@ -1,0 +1,6 @@
+//go:build !linux || wayland
+
+package xwin
+
+func noFocusOnMap(uintptr)    {}
+func demandAttention(uintptr) {}

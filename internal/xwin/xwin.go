@@ -1,0 +1,68 @@
+package xwin
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver"
+)
+
+// Quiet makes w, a window the app opens by itself, appear without taking
+// the keyboard. It wraps w's content: call it once the content is set and
+// before the window is first shown.
+func Quiet(w fyne.Window) {
+	w.SetContent(&fyne.Container{Layout: &beforeMap{w: w}, Objects: []fyne.CanvasObject{w.Content()}})
+}
+
+// Attention marks a shown window as waiting for the person, so that the
+// taskbar flashes it; focusing the window clears the mark.
+func Attention(w fyne.Window) {
+	withX11(w, demandAttention)
+}
+
+// beforeMap lays its one object out over the whole window, and on the
+// first measure that finds the X11 window made (inside Fyne's first Show,
+// before it maps the window) asks the window manager not to focus it.
+type beforeMap struct {
+	w    fyne.Window
+	done bool
+}
+
+func (b *beforeMap) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func (b *beforeMap) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	if !b.done {
+		b.done = withX11(b.w, noFocusOnMap)
+	}
+	var m fyne.Size
+	for _, o := range objs {
+		m = m.Max(o.MinSize())
+	}
+	return m
+}
+
+// withX11 runs f with w's X11 window and reports whether w has a native
+// window yet: true also where it is not an X11 one, as there is then
+// nothing to do.
+func withX11(w fyne.Window, f func(uintptr)) (made bool) {
+	nw, ok := w.(driver.NativeWindow)
+	if !ok {
+		return true // the test driver's windows
+	}
+	nw.RunNative(func(ctx any) {
+		x, ok := ctx.(driver.X11WindowContext)
+		if !ok {
+			made = true
+			return
+		}
+		if x.WindowHandle == 0 {
+			return
+		}
+		made = true
+		f(x.WindowHandle)
+	})
+	return made
+}
