@@ -64,4 +64,3 @@ func (t *tapArea) Tapped(*fyne.PointEvent) { t.onTap() }
 
 // Cursor shows the pointer is over something to click.
 func (t *tapArea) Cursor() desktop.Cursor { return desktop.PointerCursor }
-
