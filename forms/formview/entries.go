@@ -98,6 +98,10 @@ func (e *entry) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
+// AcceptsTab is false even for several lines: Tab leaves the field, as
+// from every other one, rather than trapping the keyboard in it.
+func (e *entry) AcceptsTab() bool { return false }
+
 func (e *entry) TypedShortcut(s fyne.Shortcut) {
 	if !e.keys.shortcut(s) {
 		e.Entry.TypedShortcut(s)

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
@@ -169,7 +170,8 @@ func newCheckList(f *forms.Form, field *forms.Field, k keys, changed func()) con
 		}
 		checks[i], boxes[i] = c, c
 	}
-	list := container.NewVBox(boxes...)
+	// One under another as close as lines of text, as a check group is.
+	list := container.New(layout.NewCustomPaddedVBoxLayout(0), boxes...)
 	if sideBySide(titles) {
 		list = container.NewHBox(boxes...)
 	}

@@ -46,7 +46,7 @@ type View struct {
 	win     fyne.Window // where Install put the view; nil when embedded
 	may     func() bool // Options.MayAnswer
 	asking  dialog.Dialog
-	content fyne.CanvasObject
+	content *fyne.Container
 
 	// What FullHeight measures.
 	fields   *wheel.Scroll // nil without fields
@@ -192,7 +192,24 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 
 // CreateRenderer implements fyne.Widget.
 func (v *View) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(v.content)
+	return &viewRenderer{WidgetRenderer: widget.NewSimpleRenderer(v.content), content: v.content}
+}
+
+// viewRenderer lays the view's content out again each time the view is,
+// even at the same size. With the header first, as Tab needs it, a
+// header that grows (a request gone stale shows a banner) in the same
+// frame as a field or the review changes would otherwise keep its old
+// place: Fyne 2.8.1's canvas (EnsureMinSize) remembers one container to
+// lay out again at a time, and the change further on replaces it. The
+// view itself is laid out again then, as its size needed changes.
+type viewRenderer struct {
+	fyne.WidgetRenderer
+	content *fyne.Container
+}
+
+func (r *viewRenderer) Layout(size fyne.Size) {
+	r.content.Resize(size)
+	r.content.Layout.Layout(r.content.Objects, size)
 }
 
 // FullHeight is the height the view needs, at its current width, to show
