@@ -29,11 +29,43 @@ type interceptWindow struct {
 	fyne.Window
 	intercept func()
 	closed    bool
+	canvas    *shortcutCanvas
 }
 
 func (w *interceptWindow) SetCloseIntercept(f func()) {
 	w.intercept = f
 	w.Window.SetCloseIntercept(f)
+}
+
+// Canvas is the window's canvas, recording its shortcuts so that a test
+// can type them as the desktop driver does; the test canvas drops them.
+func (w *interceptWindow) Canvas() fyne.Canvas {
+	if w.canvas == nil {
+		w.canvas = &shortcutCanvas{Canvas: w.Window.Canvas(), handlers: map[string]func(fyne.Shortcut){}}
+	}
+	return w.canvas
+}
+
+type shortcutCanvas struct {
+	fyne.Canvas
+	handlers map[string]func(fyne.Shortcut)
+}
+
+func (c *shortcutCanvas) AddShortcut(s fyne.Shortcut, handler func(fyne.Shortcut)) {
+	c.handlers[s.ShortcutName()] = handler
+	c.Canvas.AddShortcut(s, handler)
+}
+
+// TypedShortcut implements fyne.Shortcutable, as the desktop canvas does.
+func (c *shortcutCanvas) TypedShortcut(s fyne.Shortcut) {
+	if h := c.handlers[s.ShortcutName()]; h != nil {
+		h(s)
+	}
+}
+
+// OnTypedKey is the key handler Install set.
+func (c *shortcutCanvas) OnTypedKey() func(*fyne.KeyEvent) {
+	return c.Canvas.(interface{ OnTypedKey() func(*fyne.KeyEvent) }).OnTypedKey()
 }
 
 func (w *interceptWindow) Close() {
@@ -391,6 +423,10 @@ func TestFreezeDisablesEverythingAndSendsNothing(t *testing.T) {
 			}
 			if h.v.promise.Text != tt.review {
 				t.Errorf("the review says %q, want %q", h.v.promise.Text, tt.review)
+			}
+			// A stale request has nothing pending: no "Not ready", nothing left out.
+			if stale := tt.replay == ""; stale && (h.v.review.Text != "" || h.v.notSent.Visible()) {
+				t.Errorf("a stale form's review still says %q, %q", h.v.review.Text, h.v.notSent.Text)
 			}
 			h.w.intercept()
 			h.v.Accept()
