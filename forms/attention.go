@@ -47,3 +47,22 @@ func (f *Form) NotReady() string {
 	}
 	return summary + strings.Join(names, ", ")
 }
+
+// NotSent names the booleans the person has not set, which the content
+// leaves out, in form order: "Not set, so not sent: Newsletter, Beta".
+// It is "" when every boolean holds an answer.
+func (f *Form) NotSent() string {
+	var names []string
+	for i, field := range f.Schema.Fields {
+		if field.Kind == Boolean && f.inputs[i].unset {
+			names = append(names, field.Label().Headline(nameMax))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	if len(names) > namedMax {
+		names = append(names[:namedMax], fmt.Sprintf("and %d more", len(names)-namedMax))
+	}
+	return "Not set, so not sent: " + strings.Join(names, ", ")
+}

@@ -49,3 +49,26 @@ func TestNotReadyCountsPastTheNamed(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+func TestNotSentNamesUnsetBooleans(t *testing.T) {
+	f := NewForm(mustParse(t, `{"type":"object","properties":{
+		"news":{"type":"boolean","title":"Newsletter"},
+		"beta":{"type":"boolean"},
+		"agree":{"type":"boolean"},
+		"dark":{"type":"boolean","default":false}
+	},"required":["agree"]}`))
+	for _, tt := range []struct {
+		do   func()
+		want string
+	}{
+		{func() {}, "Not set, so not sent: Newsletter, beta"},
+		{func() { f.SetChecked("news", false) }, "Not set, so not sent: beta"},
+		{func() { f.SetChecked("beta", true) }, ""},
+		{func() { f.ClearChecked("news") }, "Not set, so not sent: Newsletter"},
+	} {
+		tt.do()
+		if got := f.NotSent(); got != tt.want {
+			t.Errorf("NotSent %q, want %q", got, tt.want)
+		}
+	}
+}

@@ -24,6 +24,7 @@ type Form struct {
 type input struct {
 	text    string   // Text, Number, Integer: what was typed
 	checked bool     // Boolean
+	unset   bool     // a TriState boolean not answered yet: checked means nothing, and nothing is sent
 	chosen  []string // Choice (at most one) and MultiChoice, in option order
 	invalid string   // a widget's own complaint, such as an unfinished date
 }
@@ -33,6 +34,7 @@ func NewForm(s *Schema) *Form {
 	f := &Form{Schema: s, inputs: make([]input, len(s.Fields))}
 	for i := range s.Fields {
 		field, in := &s.Fields[i], &f.inputs[i]
+		in.unset = field.TriState()
 		switch d := field.Default.(type) {
 		case string:
 			if field.Kind == Choice {
@@ -83,8 +85,12 @@ func (f *Form) at(name string) (*Field, *input) {
 // Text returns what is typed in a text or number field.
 func (f *Form) Text(name string) string { _, in := f.at(name); return in.text }
 
-// Checked returns the state of a boolean field.
-func (f *Form) Checked(name string) bool { _, in := f.at(name); return in.checked }
+// Checked returns the state of a boolean field: false while it is unset.
+func (f *Form) Checked(name string) bool { _, in := f.at(name); return in.checked && !in.unset }
+
+// Unset reports whether a boolean field holds no answer: a TriState field
+// the person has not set, or has set back to not set. It is not sent.
+func (f *Form) Unset(name string) bool { _, in := f.at(name); return in.unset }
 
 // Chosen returns the selected values of a choice field.
 func (f *Form) Chosen(name string) []string { _, in := f.at(name); return slices.Clone(in.chosen) }
@@ -95,8 +101,19 @@ func (f *Form) SetText(name, text string) {
 	in.text, in.invalid = text, ""
 }
 
-// SetChecked records the state of a boolean field.
-func (f *Form) SetChecked(name string, on bool) { _, in := f.at(name); in.checked = on }
+// SetChecked records the state of a boolean field, which is then set.
+func (f *Form) SetChecked(name string, on bool) {
+	_, in := f.at(name)
+	in.checked, in.unset = on, false
+}
+
+// ClearChecked sets a TriState boolean field back to not set, so that it
+// is left out of the content; other fields do not change.
+func (f *Form) ClearChecked(name string) {
+	if field, in := f.at(name); field != nil && field.TriState() {
+		in.unset = true
+	}
+}
 
 // SetChosen records the selection of a choice field; unknown values are dropped.
 func (f *Form) SetChosen(name string, values ...string) {
@@ -132,7 +149,8 @@ func (f *Form) Errors() FieldErrors {
 }
 
 // Content returns the JSON object Accept would send, fields in schema order.
-// Optional fields left empty are left out, not sent as "".
+// Optional fields left empty are left out, not sent as "", and so is a
+// boolean the person has not set (see Field.TriState).
 func (f *Form) Content() json.RawMessage { return f.content(false) }
 
 // Review is Content as a person may see it: the value of each masked field
@@ -181,6 +199,9 @@ func (f *Form) value(i int) (v any, sent bool, msg string) {
 	}
 	switch field.Kind {
 	case Boolean:
+		if in.unset {
+			return nil, false, ""
+		}
 		return in.checked, true, ""
 	case MultiChoice:
 		if len(in.chosen) == 0 && !field.Required {

@@ -79,7 +79,8 @@ func TestFormDefaultsAndContent(t *testing.T) {
 		t.Fatalf("errors of the untouched form: %v", errs)
 	}
 	f.SetText("name", "Ada Lovelace")
-	want := `{"name":"Ada Lovelace","check":false,"firstLine":"It was a dark and stormy night.","integer":42,"number":3.14,` +
+	// check is an optional boolean without a default: not set, so not sent.
+	want := `{"name":"Ada Lovelace","firstLine":"It was a dark and stormy night.","integer":42,"number":3.14,` +
 		`"untitledSingleSelectEnum":"Monica","untitledMultipleSelectEnum":["Guitar"],"titledSingleSelectEnum":"hero-1",` +
 		`"titledMultipleSelectEnum":["fish-1"],"legacyTitledEnum":"pet-1"}`
 	if got := string(f.Content()); got != want {
@@ -319,4 +320,84 @@ func TestFormSet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBooleanStates follows each kind of boolean through a person's steps:
+// an optional one without a default starts not set and is sent only once
+// set; a required one, or one with a default, is always sent. Every
+// content on the way is valid to both validators.
+func TestBooleanStates(t *testing.T) {
+	s := mustParse(t, `{"type":"object","properties":{
+		"maybe":{"type":"boolean"},
+		"usual":{"type":"boolean","default":true},
+		"agree":{"type":"boolean"}
+	},"required":["agree"]}`)
+	f := NewForm(s)
+	for _, tt := range []struct {
+		name  string
+		do    func()
+		unset bool // maybe is not set
+		want  string
+	}{
+		{"untouched", func() {}, true, `{"usual":true,"agree":false}`},
+		{"set to no", func() { f.SetChecked("maybe", false) }, false, `{"maybe":false,"usual":true,"agree":false}`},
+		{"set to yes", func() { f.SetChecked("maybe", true) }, false, `{"maybe":true,"usual":true,"agree":false}`},
+		{"back to not set", func() { f.ClearChecked("maybe") }, true, `{"usual":true,"agree":false}`},
+		{"others never unset", func() { f.ClearChecked("usual"); f.ClearChecked("agree") }, true, `{"usual":true,"agree":false}`},
+		{"set by a script", func() { f.Set("maybe", false) }, false, `{"maybe":false,"usual":true,"agree":false}`},
+	} {
+		tt.do()
+		if got := string(f.Content()); got != tt.want {
+			t.Errorf("%s: content %s, want %s", tt.name, got, tt.want)
+		}
+		if f.Unset("maybe") != tt.unset || f.Unset("usual") || f.Unset("agree") {
+			t.Errorf("%s: unset %v %v %v", tt.name, f.Unset("maybe"), f.Unset("usual"), f.Unset("agree"))
+		}
+		if f.Unset("maybe") && f.Checked("maybe") {
+			t.Errorf("%s: a field not set reads as checked", tt.name)
+		}
+		mine, err := s.ValidateJSON(f.Content())
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, err := s.Verify(f.Content())
+		if err != nil || len(mine) > 0 || len(theirs) > 0 {
+			t.Errorf("%s: form says %v, JSON Schema says %v %v", tt.name, mine, theirs, err)
+		}
+	}
+	for name, tri := range map[string]bool{"maybe": true, "usual": false, "agree": false} {
+		if s.Field(name).TriState() != tri {
+			t.Errorf("%s: TriState %v", name, !tri)
+		}
+	}
+}
+
+// TestUntouchedBooleansAcrossCorpus checks every schema of the corpus: an
+// untouched form sends each boolean that is required or has a default,
+// and no other.
+func TestUntouchedBooleansAcrossCorpus(t *testing.T) {
+	booleans := 0
+	for _, file := range append(corpus(t, "ok"), corpus(t, "warn")...) {
+		s, err := Parse(readFile(t, file))
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		var content map[string]json.RawMessage
+		if err := json.Unmarshal(NewForm(s).Content(), &content); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, field := range s.Fields {
+			if field.Kind != Boolean {
+				continue
+			}
+			booleans++
+			if _, sent := content[field.Name]; sent == field.TriState() {
+				t.Errorf("%s: %s (required %v, default %v) sent: %v", filepath.Base(file), field.Name, field.Required, field.Default, sent)
+			}
+		}
+	}
+	if booleans == 0 {
+		t.Fatal("the corpus has no boolean; this test proves nothing")
+	}
+	t.Logf("%d booleans", booleans)
 }

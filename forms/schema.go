@@ -66,6 +66,13 @@ const longText = 200
 // MultiLine reports whether a text field takes several lines.
 func (f *Field) MultiLine() bool { return f.MaxLength != nil && *f.MaxLength > longText }
 
+// TriState reports whether a boolean field may stay unanswered: it is
+// optional and has no default. Such a field starts "not set" and is sent
+// only once the person sets it, so that an answer never holds a choice
+// they did not make. A required boolean, or one with a default, starts
+// false or at its default and is always sent.
+func (f *Field) TriState() bool { return f.Kind == Boolean && !f.Required && f.Default == nil }
+
 // Label is what the person sees as the field's name: its title, or else
 // its property name, both the server's words.
 func (f *Field) Label() untrusted.Text {

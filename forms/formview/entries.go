@@ -13,17 +13,71 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 )
 
-// keys carries the two keys a form handles wherever focus is: an Entry would
-// otherwise swallow Escape, and Fyne has no shortcut without a modifier.
+// keys is how a field's controls reach the form wherever the keyboard
+// is: an Entry would otherwise swallow Escape, Enter and Ctrl+Enter, and
+// Fyne has no shortcut without a modifier, nor a word when focus moves.
 type keys struct {
 	onEscape func()
-	onEnter  func()
+	// onAnswer runs for Enter in a field where Enter means nothing else,
+	// and for Ctrl+Enter, which a focused entry would keep to itself.
+	onAnswer func()
+	// onFocus runs when a control of the field takes the keyboard, with
+	// that control, or nil for the whole field.
+	onFocus func(fyne.CanvasObject)
 }
 
-// entry is a text entry that passes Escape and Enter on to the form.
+// handle runs the form's action for Escape, and for Enter where Enter
+// means nothing else, reporting whether it did.
+func (k keys) handle(ev *fyne.KeyEvent, enter bool) bool {
+	switch {
+	case ev.Name == fyne.KeyEscape:
+		k.onEscape()
+	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && enter:
+		k.onAnswer()
+	default:
+		return false
+	}
+	return true
+}
+
+// shortcut runs the form's answer for Ctrl+Enter, reporting whether s was it.
+func (k keys) shortcut(s fyne.Shortcut) bool {
+	if !isAnswerShortcut(s) {
+		return false
+	}
+	k.onAnswer()
+	return true
+}
+
+// focused tells the form that o, a control of the field, took the keyboard.
+func (k keys) focused(o fyne.CanvasObject) {
+	if k.onFocus != nil {
+		k.onFocus(o)
+	}
+}
+
+// answerShortcuts are Ctrl+Enter (Cmd+Enter on a Mac), from the main
+// keyboard or the keypad: they answer from anywhere in the form.
+var answerShortcuts = []*desktop.CustomShortcut{
+	{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault},
+	{KeyName: fyne.KeyEnter, Modifier: fyne.KeyModifierShortcutDefault},
+}
+
+func isAnswerShortcut(s fyne.Shortcut) bool {
+	for _, a := range answerShortcuts {
+		if s.ShortcutName() == a.ShortcutName() {
+			return true
+		}
+	}
+	return false
+}
+
+// entry is a text entry that passes Escape, Enter and Ctrl+Enter on to
+// the form, and that the keyboard enters at the end of its text.
 type entry struct {
 	widget.Entry
-	keys keys
+	keys    keys
+	entered bool // has had the keyboard once
 }
 
 func newEntry(k keys, password, multiLine bool) *entry {
@@ -44,18 +98,27 @@ func (e *entry) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// handle runs the form's action for Escape, and for Enter where Enter
-// means nothing else, reporting whether it did.
-func (k keys) handle(ev *fyne.KeyEvent, enter bool) bool {
-	switch {
-	case ev.Name == fyne.KeyEscape:
-		k.onEscape()
-	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && enter:
-		k.onEnter()
-	default:
-		return false
+// AcceptsTab is false even for several lines: Tab leaves the field, as
+// from every other one, rather than trapping the keyboard in it.
+func (e *entry) AcceptsTab() bool { return false }
+
+func (e *entry) TypedShortcut(s fyne.Shortcut) {
+	if !e.keys.shortcut(s) {
+		e.Entry.TypedShortcut(s)
 	}
-	return true
+}
+
+// FocusGained puts the caret at the end of a pre-filled text the first
+// time the entry gets the keyboard, so that typing adds to the text
+// rather than before it. A click places the caret where it points after
+// this; later, the caret stays where the person left it.
+func (e *entry) FocusGained() {
+	if !e.entered {
+		e.entered = true
+		e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown}) // the end of the last line, in every kind of entry
+	}
+	e.Entry.FocusGained()
+	e.keys.focused(nil)
 }
 
 // check is a checkbox that passes Escape and Enter on to the form: once
@@ -78,6 +141,23 @@ func (c *check) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
+func (c *check) FocusGained() {
+	c.Check.FocusGained()
+	c.keys.focused(c)
+}
+
+// toggle is a tap on the check's label: it focuses the box and ticks or
+// unticks it, as a tap on the box does.
+func (c *check) toggle() {
+	if c.Disabled() {
+		return
+	}
+	if cv := fyne.CurrentApp().Driver().CanvasForObject(c); cv != nil {
+		cv.Focus(c)
+	}
+	c.SetChecked(!c.Checked)
+}
+
 // choice is a drop-down that passes Escape and Enter on to the form, as
 // check does.
 type choice struct {
@@ -97,6 +177,11 @@ func (s *choice) TypedKey(ev *fyne.KeyEvent) {
 	if !s.keys.handle(ev, true) {
 		s.Select.TypedKey(ev)
 	}
+}
+
+func (s *choice) FocusGained() {
+	s.Select.FocusGained()
+	s.keys.focused(s)
 }
 
 // numericEntry refuses characters that cannot be part of a number, so a
@@ -131,7 +216,7 @@ func (e *numericEntry) TypedShortcut(s fyne.Shortcut) {
 		}
 		return
 	}
-	e.Entry.TypedShortcut(s)
+	e.entry.TypedShortcut(s)
 }
 
 // dateEntry takes a date typed the way the person's locale writes it (or

@@ -1,11 +1,13 @@
 package formview
 
 import (
+	"slices"
 	"time"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
@@ -41,18 +43,17 @@ func newControl(f *forms.Form, field *forms.Field, k keys, opts Options, changed
 	name := field.Name
 	switch field.Kind {
 	case forms.Boolean:
-		c := newCheck(k, "") // its label is the row's
+		if field.TriState() {
+			return newTriState(f, field, k, changed)
+		}
+		c := newCheck(k, "") // its label is the row's, beside it
 		c.Checked = f.Checked(name)
 		c.OnChanged = func(on bool) { f.SetChecked(name, on); changed() }
 		return control{field: field, object: c, focus: c}
 	case forms.Choice:
 		return newChoice(f, field, k, changed)
 	case forms.MultiChoice:
-		titles, values := optionTitles(field)
-		g := &widget.CheckGroup{Options: titles, Selected: translate(f.Chosen(name), values, titles), Horizontal: sideBySide(titles)}
-		g.ExtendBaseWidget(g) // NewCheckGroup would render every box at once
-		g.OnChanged = func(selected []string) { f.SetChosen(name, translate(selected, titles, values)...); changed() }
-		return control{field: field, object: g, wide: true}
+		return newCheckList(f, field, k, changed)
 	case forms.Number, forms.Integer:
 		e := newNumericEntry(k, field.Kind == forms.Integer, field.Masked())
 		e.Text = f.Text(name)
@@ -101,17 +102,84 @@ func newChoice(f *forms.Form, field *forms.Field, k keys, changed func()) contro
 		changed()
 	}
 	if len(titles) <= radioLimit {
-		r := widget.NewRadioGroup(titles, nil)
-		r.Horizontal = sideBySide(titles)
-		r.Required = field.Required
-		r.Selected = selected
-		r.OnChanged = set
-		return control{field: field, object: r, wide: true}
+		r := newRadios(k, titles, sideBySide(titles))
+		r.required = field.Required
+		r.setSelected(selected)
+		r.onChanged = set
+		return control{field: field, object: r, focus: r, wide: true}
 	}
 	s := newChoiceSelect(k, titles)
 	s.Selected = selected
 	s.OnChanged = set
 	return control{field: field, object: s, focus: s}
+}
+
+// The three states of an optional boolean without a default, as a row of
+// radio buttons: a check box cannot say that nothing was chosen.
+const (
+	yes    = "Yes"
+	no     = "No"
+	notSet = "Not set"
+)
+
+// newTriState shows an optional boolean without a default as Yes, No or
+// Not set, which it starts as: it is sent only once the person sets it.
+func newTriState(f *forms.Form, field *forms.Field, k keys, changed func()) control {
+	name := field.Name
+	r := newRadios(k, []string{yes, no, notSet}, true)
+	r.required = true // Not set is a choice of its own
+	switch {
+	case f.Unset(name):
+		r.setSelected(notSet)
+	case f.Checked(name):
+		r.setSelected(yes)
+	default:
+		r.setSelected(no)
+	}
+	r.onChanged = func(option string) {
+		if option == notSet {
+			f.ClearChecked(name)
+		} else {
+			f.SetChecked(name, option == yes)
+		}
+		changed()
+	}
+	return control{field: field, object: r, focus: r, wide: true}
+}
+
+// newCheckList shows a multiple choice as one check box per option, each
+// a Tab stop of its own, as check boxes are.
+func newCheckList(f *forms.Form, field *forms.Field, k keys, changed func()) control {
+	name := field.Name
+	titles, values := optionTitles(field)
+	chosen := translate(f.Chosen(name), values, titles)
+	checks := make([]*check, len(titles))
+	boxes := make([]fyne.CanvasObject, len(titles))
+	for i, t := range titles {
+		c := newCheck(k, t)
+		c.Checked = slices.Contains(chosen, t)
+		c.OnChanged = func(bool) {
+			var selected []string
+			for j, c := range checks {
+				if c.Checked {
+					selected = append(selected, titles[j])
+				}
+			}
+			f.SetChosen(name, translate(selected, titles, values)...)
+			changed()
+		}
+		checks[i], boxes[i] = c, c
+	}
+	// One under another as close as lines of text, as a check group is.
+	list := container.New(layout.NewCustomPaddedVBoxLayout(0), boxes...)
+	if sideBySide(titles) {
+		list = container.NewHBox(boxes...)
+	}
+	var first fyne.Focusable
+	if len(checks) > 0 {
+		first = checks[0]
+	}
+	return control{field: field, object: list, focus: first, wide: true}
 }
 
 // optionTitles returns the titles to show, made unique so that each maps

@@ -54,6 +54,7 @@ func TestReviewFollowsEveryKeystroke(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.locale+" "+tt.typed, func(t *testing.T) {
 			h := openWith(t, meetingSchema, Options{Zone: time.UTC, Dates: forms.DateStyleFor(tt.locale)})
+			h.w.Canvas().Focus(h.row("start").focus)
 			test.Type(h.row("start").focus, tt.typed)
 			if h.w.Canvas().Focused() != h.row("start").focus {
 				t.Fatal("focus moved")

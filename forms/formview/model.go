@@ -42,6 +42,7 @@ type look struct {
 	promise string // over the review: what it is
 	review  string // the exact JSON Accept sends, or why it would refuse
 	ready   bool   // Accept would send review
+	notSent string // under the review: the booleans left out as not set
 	summary string // beside the buttons once Accept was refused: "2 fields need attention"
 	buttons bool   // the buttons are live
 }
@@ -86,11 +87,14 @@ func (m *model) look() look {
 	} else {
 		l.promise, l.review = m.words.waiting, m.form.NotReady()
 	}
+	l.notSent = m.form.NotSent()
 	switch {
 	case m.replay != "":
 		l.promise = m.replay
 	case m.frozen:
-		l.promise = "Nothing was sent"
+		// The request is over: nothing is pending, and what Accept would
+		// have sent, or why not, no longer matters.
+		l.promise, l.review, l.ready, l.notSent = "Nothing was sent", "", false, ""
 	}
 	if m.attempted && !l.ready && !m.done {
 		l.summary = refusal(m.form, errs, err)

@@ -57,3 +57,35 @@ func TestLook(t *testing.T) {
 		t.Error("a form typed in is not dirty")
 	}
 }
+
+// TestFrozenLook freezes a model in each state a request can go stale in:
+// the review says only that nothing was sent, whatever Accept would have
+// said, and nothing is summed up beside the (gone) buttons.
+func TestFrozenLook(t *testing.T) {
+	s, err := forms.Parse([]byte(`{"type":"object","properties":{
+		"name":{"type":"string","title":"Name"},
+		"news":{"type":"boolean","title":"Newsletter"}
+	},"required":["name"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		do   func(m *model)
+	}{
+		{"not ready", func(*model) {}},
+		{"refused", func(m *model) { m.attempted = true }},
+		{"ready", func(m *model) { m.form.SetText("name", "Ada") }},
+	} {
+		m := newModel(forms.NewForm(s), false)
+		tt.do(m)
+		if l := m.look(); l.review == "" || l.notSent == "" {
+			t.Fatalf("%s: before freezing, review %q, not sent %q", tt.name, l.review, l.notSent)
+		}
+		m.done, m.frozen = true, true
+		l := m.look()
+		if l.promise != "Nothing was sent" || l.review != "" || l.notSent != "" || l.summary != "" || l.ready || l.buttons {
+			t.Errorf("%s: frozen look %+v", tt.name, l)
+		}
+	}
+}

@@ -36,6 +36,7 @@ type View struct {
 	shown   look // what the widgets show now
 	rows    []row
 	review  *widget.Label
+	notSent *widget.Label     // under the review: booleans left out as not set
 	card    *widget.Card      // holds the review under its heading
 	promise *widget.Label     // what the review's JSON is, under its heading
 	summary *widget.Label     // why Accept sent nothing
@@ -43,8 +44,9 @@ type View struct {
 	buttons []*widget.Button
 	bar     *fyne.Container
 	win     fyne.Window // where Install put the view; nil when embedded
+	may     func() bool // Options.MayAnswer
 	asking  dialog.Dialog
-	content fyne.CanvasObject
+	content *fyne.Container
 
 	// What FullHeight measures.
 	fields   *wheel.Scroll // nil without fields
@@ -77,23 +79,27 @@ type Options struct {
 	// start, as Freeze leaves a form, with Replay heading the review in
 	// place of what Accept would send: what its JSON was then.
 	Replay string
+	// MayAnswer tells whether a key may answer now: Enter in a field and
+	// Ctrl+Enter anywhere accept only while it returns true, so that the
+	// window can refuse keys meant for another one, such as typing that
+	// began before it appeared. Nil always allows. The buttons always work.
+	MayAnswer func() bool
 }
 
 // New builds the view of a form under a message from the server.
 func New(f *forms.Form, message untrusted.Text, opts Options) *View {
-	v := &View{m: newModel(f, opts.ToolCall)}
+	v := &View{m: newModel(f, opts.ToolCall), may: opts.MayAnswer}
 	if opts.Zone == nil {
 		opts.Zone = time.Local
 	}
 	if opts.Dates == (forms.DateStyle{}) {
 		opts.Dates = forms.DateStyleFor(forms.LocaleOf(os.Getenv))
 	}
-	k := keys{onEscape: v.escape, onEnter: v.Accept}
-
 	var boxes []fyne.CanvasObject
 	labels := &labelColumn{}
 	for i := range f.Schema.Fields {
 		field := &f.Schema.Fields[i]
+		k := keys{onEscape: v.escape, onAnswer: v.answer, onFocus: func(o fyne.CanvasObject) { v.follow(i, o) }}
 		c := newControl(f, field, k, opts, func() { v.changed(i) })
 		r := row{control: c, hint: widget.NewLabel(field.Description.Block()), err: widget.NewLabel("")}
 		r.hint.Wrapping, r.err.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
@@ -114,6 +120,9 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	v.review = widget.NewLabel("")
 	v.review.TextStyle = fyne.TextStyle{Monospace: true}
 	v.review.Wrapping = fyne.TextWrapWord // at spaces: a value too long for a line of its own still breaks, never hides
+	v.notSent = widget.NewLabel("")
+	v.notSent.Wrapping = fyne.TextWrapWord
+	v.notSent.Importance = widget.LowImportance
 	v.summary = widget.NewLabel("")
 	v.summary.Importance = widget.DangerImportance
 	v.summary.Wrapping = fyne.TextWrapWord
@@ -154,19 +163,24 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	}
 	var body fyne.CanvasObject = widget.NewLabel("No fields: " + accept.Text + " sends an empty answer.")
 	if len(v.rows) > 0 {
-		v.reviewed = container.NewVScroll(v.review)
+		v.reviewed = container.NewVScroll(container.NewVBox(v.review, v.notSent))
 		v.card = widget.NewCard("", "", container.NewBorder(reviewHeading(v.promise), nil, nil, nil, v.reviewed))
 		v.fields = wheel.NewVScroll(container.NewPadded(container.NewVBox(boxes...)))
 		v.split = container.NewHSplit(v.fields, v.card)
 		v.split.Offset = 0.62
 		body = v.split
 	}
-	v.content = container.NewBorder(top, v.bar, nil, nil, body)
+	// In reading order, which is Tab's: what is asked, the fields, then
+	// the buttons. NewBorder would put the fields first, so that Tab from
+	// the last field went up to the header before reaching the buttons.
+	v.content = container.New(layout.NewBorderLayout(top, v.bar, nil, nil), top, body, v.bar)
 	// The first look set directly: Set* calls would build every renderer
 	// now, which is most of the cost of a large form.
 	v.shown = v.m.look()
 	v.review.Text, v.review.TextStyle.Monospace = v.shown.review, v.shown.ready
 	v.promise.Text = v.shown.promise
+	v.notSent.Text = v.shown.notSent
+	showIf(v.notSent, v.shown.notSent != "")
 	v.summary.Hide()
 	v.ExtendBaseWidget(v)
 	if opts.Replay != "" {
@@ -178,7 +192,24 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 
 // CreateRenderer implements fyne.Widget.
 func (v *View) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(v.content)
+	return &viewRenderer{WidgetRenderer: widget.NewSimpleRenderer(v.content), content: v.content}
+}
+
+// viewRenderer lays the view's content out again each time the view is,
+// even at the same size. With the header first, as Tab needs it, a
+// header that grows (a request gone stale shows a banner) in the same
+// frame as a field or the review changes would otherwise keep its old
+// place: Fyne 2.8.1's canvas (EnsureMinSize) remembers one container to
+// lay out again at a time, and the change further on replaces it. The
+// view itself is laid out again then, as its size needed changes.
+type viewRenderer struct {
+	fyne.WidgetRenderer
+	content *fyne.Container
+}
+
+func (r *viewRenderer) Layout(size fyne.Size) {
+	r.content.Resize(size)
+	r.content.Layout.Layout(r.content.Objects, size)
 }
 
 // FullHeight is the height the view needs, at its current width, to show
@@ -208,8 +239,13 @@ func fieldBox(r row, labels *labelColumn) fyne.CanvasObject {
 	l := widget.NewLabel(label.Line())
 	l.TextStyle = fyne.TextStyle{Bold: true}
 	l.Wrapping = fyne.TextWrapWord
-	labels.texts = append(labels.texts, l, r.hint)
 	left := container.New(snug{}, l, container.New(tallest{}, r.hint, r.err))
+	if c, ok := r.object.(*check); ok {
+		// A check box before its label, as everywhere: the label is the
+		// box's, and a click on it ticks the box.
+		return container.New(boxFirst{}, container.NewStack(c, r.outline), newTapArea(left, c.toggle))
+	}
+	labels.texts = append(labels.texts, l, r.hint)
 	right := container.NewVBox(container.NewStack(r.object, r.outline))
 	if r.field.Masked() {
 		w := widget.NewLabelWithStyle(secretWarning, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
@@ -270,6 +306,10 @@ func (v *View) render() {
 	if l.review != v.shown.review {
 		v.review.TextStyle.Monospace = l.ready // JSON in code type, "Not ready" in words
 		v.review.SetText(l.review)
+	}
+	if l.notSent != v.shown.notSent {
+		v.notSent.SetText(l.notSent)
+		showIf(v.notSent, l.notSent != "")
 	}
 	if l.summary != v.shown.summary {
 		v.summary.SetText(l.summary)
@@ -388,22 +428,54 @@ func (v *View) FocusFirst(c fyne.Canvas) {
 
 // Install shows the view as the whole content of w: Escape and closing
 // the window cancel (asking first when the person changed something), and
-// Enter accepts from anywhere in the window.
+// Ctrl+Enter accepts from anywhere in the window while MayAnswer allows.
+// It leaves the keyboard where it is: a window the app opens by itself
+// must not take typing meant for another; FocusFirst gives it a field.
 func (v *View) Install(w fyne.Window) {
 	v.win = w
 	w.SetContent(v)
 	w.SetCloseIntercept(func() { v.leave(w.Close) })
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		switch ev.Name {
-		case fyne.KeyEscape:
+		if ev.Name == fyne.KeyEscape {
 			v.escape()
-		case fyne.KeyReturn, fyne.KeyEnter:
-			if v.asking == nil { // Enter under the question must not send
-				v.Accept()
-			}
 		}
 	})
-	v.FocusFirst(w.Canvas())
+	for _, s := range answerShortcuts {
+		w.Canvas().AddShortcut(s, func(fyne.Shortcut) { v.answer() })
+	}
+}
+
+// answer accepts for a key, Enter in a field or Ctrl+Enter: only while
+// the window lets keys answer, and never under the question whether to
+// discard the answers.
+func (v *View) answer() {
+	if v.asking == nil && (v.may == nil || v.may()) {
+		v.Accept()
+	}
+}
+
+// follow scrolls the fields so that row i, whose control o (nil for the
+// whole row) took the keyboard, shows whole: Tab never leaves the focus
+// out of sight. A row taller than the fields' view shows o.
+func (v *View) follow(i int, o fyne.CanvasObject) {
+	if v.fields == nil {
+		return
+	}
+	d := fyne.CurrentApp().Driver()
+	origin := d.AbsolutePositionForObject(v.fields.Content).Y
+	span := func(x fyne.CanvasObject) (top, bottom float32) {
+		top = d.AbsolutePositionForObject(x).Y - origin
+		return top, top + x.Size().Height
+	}
+	view := v.fields.Size().Height
+	top, bottom := span(v.rows[i].box)
+	if o != nil && bottom-top > view {
+		top, bottom = span(o)
+	}
+	at := scrollToShow(v.fields.Offset.Y, view, v.fields.Content.Size().Height, top, bottom, theme.Padding())
+	if at != v.fields.Offset.Y {
+		v.fields.ScrollToOffset(fyne.NewPos(0, at))
+	}
 }
 
 // escape cancels, asking first when that would lose the person's answers.
