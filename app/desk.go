@@ -70,13 +70,13 @@ type Desk struct {
 	hostsWin   *hostsview.Window
 	welcome    *welcome // the Welcome window, while it is open
 	settingsW  fyne.Window
-	tray       *tray         // nil where there is no tray
-	trayShown  bool          // a tray host shows the icon; else the Servers window stands in
-	asking     *asking       // the quit question, while it shows
-	focused    bool          // one of our windows has focus
-	notifier   notifier      // nil where no notification server answers
-	notices    notices       // the notifications shown, by request or server
-	downs      downWatch     // which servers' failures were told
+	tray       *tray     // nil where there is no tray
+	trayShown  bool      // a tray host shows the icon; else the Servers window stands in
+	asking     *asking   // the quit question, while it shows
+	focused    bool      // one of our windows has focus
+	notifier   notifier  // nil where no notification server answers
+	notices    notices   // the notifications shown, by request or server
+	downs      downWatch // which servers' failures were told
 	noticing   sync.WaitGroup
 
 	openURL func(*url.URL) error

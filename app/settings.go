@@ -62,7 +62,9 @@ func loadSettings(p fyne.Preferences) Settings {
 		func(s *Settings) {
 			s.HistoryMaxBytes = int64(p.IntWithFallback(prefHistoryMaxMB, int(d.HistoryMaxBytes>>20))) << 20
 		},
-		func(s *Settings) { s.NoTrayClose = noTrayClose(p.StringWithFallback(prefNoTrayClose, string(d.NoTrayClose))) },
+		func(s *Settings) {
+			s.NoTrayClose = noTrayClose(p.StringWithFallback(prefNoTrayClose, string(d.NoTrayClose)))
+		},
 	} {
 		next := s
 		read(&next)
