@@ -20,6 +20,7 @@ var quitShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.Ke
 // question is what a quit asks before it goes ahead: a plain value that
 // one window renders.
 type question struct {
+	Window      string // the window's title
 	Title, Text string
 	Keep, Quit  string // the buttons: Keep is the default, Quit goes ahead
 }
@@ -27,7 +28,7 @@ type question struct {
 // quitQuestion is what quitting asks while waiting requests would be
 // lost; ok is false when nothing waits and the app just quits.
 func quitQuestion(waiting int) (q question, ok bool) {
-	q = question{Keep: "Keep running", Quit: "Quit anyway"}
+	q = question{Window: "Quit Elicit Desk?", Keep: "Keep running", Quit: "Quit anyway"}
 	switch waiting {
 	case 0:
 		return question{}, false
@@ -45,7 +46,8 @@ func quitQuestion(waiting int) (q question, ok bool) {
 // no tray icon stands in for the app: without one, a closed window would
 // leave nothing on screen that says the app still runs.
 var backgroundQuestion = question{
-	Title: "Keep Elicit Desk running without a window?",
+	Window: "Closing Servers — Elicit Desk",
+	Title:  "Keep Elicit Desk running without a window?",
 	Text: "There is no tray icon on this desktop. Quitting stops answering requests: every server stops until Elicit Desk starts again.\n\n" +
 		"In the background, Elicit Desk keeps the servers connected and opens a window for each request. Start Elicit Desk again to see this window. Closing it then keeps running without asking again.",
 	Keep: "Keep running in the background",
@@ -94,7 +96,7 @@ func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 		d.asking.w.RequestFocus()
 		return
 	}
-	w := d.fyne.NewWindow("Quit Elicit Desk?")
+	w := d.fyne.NewWindow(q.Window)
 	a := &asking{w: w, q: q, counted: counted, title: widget.NewLabelWithStyle(q.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
 	a.title.Wrapping = fyne.TextWrapWord
 	d.asking = a

@@ -82,7 +82,7 @@ func TestWindowsFitSmallScreen(t *testing.T) {
 		t.Run(q.name, func(t *testing.T) {
 			h.ui(func() {
 				q.ask()
-				w := windowTitled("Quit Elicit Desk?")
+				w := h.question()
 				if w == nil {
 					t.Fatal("no question")
 				}
