@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
@@ -71,12 +70,13 @@ type Desk struct {
 	hostsWin   *hostsview.Window
 	welcome    *welcome // the Welcome window, while it is open
 	settingsW  fyne.Window
-	tray       *tray         // nil where there is no tray
-	trayShown  bool          // a tray host shows the icon; else the Servers window stands in
-	asking     *widget.PopUp // the quit question, while it shows
-	focused    bool          // one of our windows has focus
-	notifier   notifier      // nil where no notification server answers
-	notices    notices       // the notifications shown, by request
+	tray       *tray     // nil where there is no tray
+	trayShown  bool      // a tray host shows the icon; else the Servers window stands in
+	asking     *asking   // the quit question, while it shows
+	focused    bool      // one of our windows has focus
+	notifier   notifier  // nil where no notification server answers
+	notices    notices   // the notifications shown, by request or server
+	downs      downWatch // which servers' failures were told
 	noticing   sync.WaitGroup
 
 	openURL func(*url.URL) error
@@ -96,7 +96,7 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 	d.router.OnRefused(func(x servers.Refusal) { d.record(refusalEntry(x)) })
 	d.manager = servers.NewManager(d.router, d.log, func(s servers.Status) {
 		d.log.Info("server", "name", s.Name, "state", s.State, "err", s.Err)
-		d.do(func() { d.serversWin.Update(s) })
+		d.do(func() { d.serverChanged(s) })
 	})
 	if opts.Signer != nil {
 		d.manager.UseSigner(opts.Signer)
@@ -105,7 +105,6 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Manager: d.manager, Bridges: d.bridges, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
 		Do:     func(f func()) { d.do(f) }, // tests replace d.do after New
-		Keys:   d.serversKeys,
 		Screen: d.screen,
 	})
 	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Exe: opts.Exe, ConfigPath: opts.ConfigPath, Log: d.log, Screen: d.screen})
@@ -133,8 +132,8 @@ func (d *Desk) Start() error {
 	go d.clock()
 	if d.tray, d.trayShown = newTray(d); !d.trayShown {
 		// The Servers window stands in for the tray: its menu reaches the
-		// other windows, and closing it quits, asking first while
-		// requests wait.
+		// other windows, and closing it keeps running in the background
+		// or quits, as the person chose the first time.
 		w := d.serversWin.Window()
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
 		w.SetCloseIntercept(d.closeWithoutTray)
@@ -143,14 +142,16 @@ func (d *Desk) Start() error {
 	if first {
 		d.welcomeBy(byApp)
 	}
+	d.addQuitKeys()
 	return nil
 }
 
-// quit ends the app. The context goes first: requests turning stale as
-// their servers stop must not touch a tray that is already gone.
-func (d *Desk) quit() {
-	d.cancel()
-	d.fyne.Quit()
+// serverChanged follows a server's new status: the Servers window, the
+// tray, and a notification when a ready server failed.
+func (d *Desk) serverChanged(s servers.Status) {
+	d.serversWin.Update(s)
+	d.refreshTray()
+	d.noticeDown(s)
 }
 
 // Close stops every server and finishes writing the history.
@@ -175,6 +176,7 @@ func (d *Desk) Front() {
 		}
 	}
 	d.serversWin.Show()
+	d.addQuitKeys()
 }
 
 // take hands each request the router queues to the UI goroutine.
@@ -266,6 +268,7 @@ func (d *Desk) openBy(r *request, by opener) {
 	} else {
 		r.win = d.newFormWindow(r, at, by)
 	}
+	d.addQuitKeys()
 	r.win.show(by)
 	// The UI goroutine's next turn: the window exists and is mapped; its
 	// first frame follows within one frame interval.

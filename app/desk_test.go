@@ -468,7 +468,7 @@ func TestAtMostMaxWindows(t *testing.T) {
 		if len(h.d.queue.open) != 3 || len(h.d.queue.waiting) != 2 {
 			t.Fatalf("open %d waiting %d", len(h.d.queue.open), len(h.d.queue.waiting))
 		}
-		if n := len(h.d.trayItems()); n != 1+5+9 {
+		if n := len(h.d.trayItems(h.d.trayState())); n != 1+(2+3)+(2+2)+9 {
 			t.Errorf("tray menu has %d items", n)
 		}
 		first = h.d.queue.open[0]

@@ -14,6 +14,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/notify"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // notifier shows and withdraws the desktop's notifications; it tells the
@@ -56,7 +57,7 @@ func (d *Desk) notify(r *request) {
 		if id == 0 {
 			return // one that cannot be withdrawn
 		}
-		d.notices.add(r, id)
+		d.notices.add(notice{r: r}, id)
 		d.do(func() {
 			// Answered, gone stale or its window opened meanwhile.
 			if !r.notifying || r.ended {
@@ -84,12 +85,84 @@ func (d *Desk) withdraw(r *request) {
 	}()
 }
 
-// clicked opens the request whose notification the person clicked.
+// clicked opens the request whose notification the person clicked, or
+// the Servers window at the server it was about.
 func (d *Desk) clicked(id uint32) {
-	if r := d.notices.request(id); r != nil {
-		d.queue.promote(r)
-		d.open(r) // withdraws the notification
+	n := d.notices.get(id)
+	switch {
+	case n.r != nil:
+		d.queue.promote(n.r)
+		d.open(n.r) // withdraws the notification
+	case n.server != "":
+		d.notices.forget(id)
+		d.serversWin.ShowServer(n.server)
+		d.addQuitKeys()
 	}
+}
+
+// downQuiet is how long after telling of a server's failure its next one
+// goes untold, so that a server that flaps is one notification.
+const downQuiet = 15 * time.Minute
+
+// downWatch decides which servers' failures are worth a notification: a
+// ready server that failed, once, and no more often than downQuiet. A
+// server that never connected is not told (the tray and the Servers
+// window show it), nor are its retries. It belongs to the UI goroutine.
+type downWatch struct {
+	ready map[string]bool      // ready at its last status
+	told  map[string]time.Time // when its last failure was told
+}
+
+// fell reports whether s, a server's new status at now, is a failure to
+// tell the person of.
+func (w *downWatch) fell(s servers.Status, now time.Time) bool {
+	if w.ready == nil {
+		w.ready, w.told = map[string]bool{}, map[string]time.Time{}
+	}
+	was := w.ready[s.Name]
+	w.ready[s.Name] = s.State == servers.StateReady
+	if !was || !cannotConnect(s) {
+		return false
+	}
+	if last, ok := w.told[s.Name]; ok && now.Sub(last) < downQuiet {
+		return false
+	}
+	w.told[s.Name] = now
+	return true
+}
+
+// noticeDown tells the person, once, that a server that was ready failed,
+// and why; a click opens the Servers window at that server.
+func (d *Desk) noticeDown(s servers.Status) {
+	if !d.downs.fell(s, d.now()) || d.notifier == nil || d.ctx.Err() != nil {
+		return
+	}
+	n := downNotification(s)
+	d.noticing.Add(1)
+	go func() {
+		defer d.noticing.Done()
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(d.ctx), busTimeout)
+		defer cancel()
+		id, err := d.notifier.Notify(ctx, n)
+		if err != nil {
+			d.log.Warn("notification not shown", "err", err)
+			return
+		}
+		if id != 0 {
+			d.notices.add(notice{server: s.Name}, id)
+		}
+	}()
+}
+
+// downNotification says which server cannot connect and why, in plain words.
+func downNotification(s servers.Status) notify.Notice {
+	body := "Elicit Desk tries again by itself. Click to see the server."
+	if s.State == servers.StateNeedsSignIn {
+		body = "It needs you to sign in again. Click to see the server."
+	} else if s.Err != nil {
+		body = servers.Explain(s.Err, s.Stderr).Summary // safe to show
+	}
+	return notify.Notice{Summary: untrusted.Text(s.Name).Line() + " can't connect", Body: body, Urgency: notify.Normal}
 }
 
 // closeNotices withdraws every notification still shown, then closes the
@@ -109,25 +182,32 @@ func (d *Desk) closeNotices() {
 	d.notifier.Close()
 }
 
-// notices are the notifications on screen, by request. The notifier's
-// goroutines add to them and Close drains them after the UI has stopped,
-// so they have a lock of their own.
+// notices are the notifications on screen, by request or server. The
+// notifier's goroutines add to them and Close drains them after the UI has
+// stopped, so they have a lock of their own.
 type notices struct {
 	mu   sync.Mutex
-	byID map[uint32]*request
+	byID map[uint32]notice
 }
 
-func (n *notices) add(r *request, id uint32) {
+// notice is what a notification is about: a request, or a server that
+// cannot connect.
+type notice struct {
+	r      *request
+	server string
+}
+
+func (n *notices) add(x notice, id uint32) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.byID == nil {
-		n.byID = map[uint32]*request{}
+		n.byID = map[uint32]notice{}
 	}
-	n.byID[id] = r
+	n.byID[id] = x
 }
 
-// request is the request of notification id, nil for none.
-func (n *notices) request(id uint32) *request {
+// get is what notification id is about; zero for none.
+func (n *notices) get(id uint32) notice {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.byID[id]
@@ -138,7 +218,7 @@ func (n *notices) take(r *request) (uint32, bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	for id, x := range n.byID {
-		if x == r {
+		if x.r == r {
 			delete(n.byID, id)
 			return id, true
 		}

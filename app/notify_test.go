@@ -96,8 +96,8 @@ func TestNotificationsGoAway(t *testing.T) {
 		}, true},
 		{"picked in the tray menu", func(t *testing.T, h *harness, r *request, id uint32, _ context.CancelCauseFunc) {
 			h.ui(func() {
-				items := h.d.trayItems()
-				items[2].Action() // the summary, the first request, then r
+				items := h.d.trayItems(h.d.trayState())
+				menuItem(t, items, menuLabel(r)).Action()
 			})
 		}, true},
 		{"brought forward", func(t *testing.T, h *harness, r *request, id uint32, _ context.CancelCauseFunc) {
@@ -120,13 +120,13 @@ func TestNotificationsGoAway(t *testing.T) {
 			h.askForm(ctx, "second", "Two?")
 			id := <-f.notified
 			r := h.request(1)
-			h.eventually("the notice to be kept", func() bool { return h.d.notices.request(id) == r })
+			h.eventually("the notice to be kept", func() bool { return h.d.notices.get(id).r == r })
 			if r.win != nil {
 				t.Fatal("the second request has a window beyond the limit")
 			}
 			tt.end(t, h, r, id, cancel)
 			f.waitWithdrawn(id)
-			h.eventually("the notice to be forgotten", func() bool { return h.d.notices.request(id) == nil })
+			h.eventually("the notice to be forgotten", func() bool { return h.d.notices.get(id).r == nil })
 			var opened bool
 			h.ui(func() { opened = r.win != nil })
 			if opened != tt.opens {
@@ -151,7 +151,7 @@ func TestNotificationsWithdrawnOnQuit(t *testing.T) {
 	h.askForm(context.Background(), "a", "One?")
 	h.askForm(context.Background(), "b", "Two?")
 	a, b := <-f.notified, <-f.notified
-	h.eventually("both notices kept", func() bool { return h.d.notices.request(a) != nil && h.d.notices.request(b) != nil })
+	h.eventually("both notices kept", func() bool { return h.d.notices.get(a).r != nil && h.d.notices.get(b).r != nil })
 	h.d.closeNotices()
 	if left := <-f.closed; len(left) != 0 {
 		t.Errorf("notices %v still shown when the connection closed", left)

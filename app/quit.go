@@ -5,63 +5,200 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
-// quitQuestion is what closing the Servers window asks when it would quit
-// the app with requests waiting; "" when nothing waits and it just quits.
-func quitQuestion(waiting int) string {
-	switch waiting {
-	case 0:
-		return ""
-	case 1:
-		return "A request is waiting for your answer. Quitting cancels it and Elicit Desk stops taking requests."
-	}
-	return fmt.Sprintf("%d requests are waiting for your answer. Quitting cancels them and Elicit Desk stops taking requests.", waiting)
+// quitShortcut is Ctrl+Q (Cmd+Q on macOS), in every window of the app.
+var quitShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
+
+// question is what a quit asks before it goes ahead: a plain value that
+// one window renders.
+type question struct {
+	Window      string // the window's title
+	Title, Text string
+	Keep, Quit  string // the buttons: Keep is the default, Quit goes ahead
 }
 
-// closeWithoutTray is closing the Servers window where it stands in for
-// the tray: closing it quits, so it asks first while requests wait.
-func (d *Desk) closeWithoutTray() {
-	q := quitQuestion(d.pending())
-	if q == "" {
+// quitQuestion is what quitting asks while waiting requests would be
+// lost; ok is false when nothing waits and the app just quits.
+func quitQuestion(waiting int) (q question, ok bool) {
+	q = question{Window: "Quit Elicit Desk?", Keep: "Keep running", Quit: "Quit anyway"}
+	switch waiting {
+	case 0:
+		return question{}, false
+	case 1:
+		q.Title = "A request is waiting. Quit anyway?"
+		q.Text = "Quitting answers it “cancel” and notes it in History. Elicit Desk then stops every server until it starts again."
+	default:
+		q.Title = fmt.Sprintf("%d requests are waiting. Quit anyway?", waiting)
+		q.Text = "Quitting answers them “cancel” and notes them in History. Elicit Desk then stops every server until it starts again."
+	}
+	return q, true
+}
+
+// backgroundQuestion is what closing the Servers window asks, once, where
+// no tray icon stands in for the app: without one, a closed window would
+// leave nothing on screen that says the app still runs.
+var backgroundQuestion = question{
+	Window: "Closing Servers — Elicit Desk",
+	Title:  "Keep Elicit Desk running without a window?",
+	Text: "There is no tray icon on this desktop. Quitting stops answering requests: every server stops until Elicit Desk starts again.\n\n" +
+		"In the background, Elicit Desk keeps the servers connected and opens a window for each request. Start Elicit Desk again to see this window. Closing it then keeps running without asking again.",
+	Keep: "Keep running in the background",
+	Quit: "Quit",
+}
+
+// asking is the question shown while a quit waits for the person.
+type asking struct {
+	w     fyne.Window
+	title *widget.Label
+	q     question
+	// counted: the question is quitQuestion's, whose count follows the
+	// requests as they come and go.
+	counted bool
+}
+
+// update shows the count of waiting requests in the quit question; a
+// question that no longer applies stays, for the person to answer.
+func (a *asking) update(waiting int) {
+	if a == nil || !a.counted {
+		return
+	}
+	if q, ok := quitQuestion(waiting); ok {
+		a.title.SetText(q.Title)
+	}
+}
+
+// askQuit is every way to quit: the tray's Quit, Ctrl+Q in any window and
+// the Servers window's menu. While requests wait it asks first.
+func (d *Desk) askQuit() {
+	q, ok := quitQuestion(d.pending())
+	if !ok {
 		d.quit()
 		return
 	}
+	d.ask(q, true, nil, d.quit)
+}
+
+// ask shows q in a window of its own, since a quit may come from the tray
+// with no window open; the person asked for it, so it takes the focus.
+// Keep, Escape and closing the window run onKeep (nil: nothing more); the
+// Quit button runs onQuit.
+func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 	if d.asking != nil {
-		return // already asking
+		d.asking.w.Show()
+		d.asking.w.RequestFocus()
+		return
 	}
-	text := widget.NewLabel(q)
-	text.Wrapping = fyne.TextWrapWord
-	keep := widget.NewButton("Keep running", d.keepRunning)
-	keep.Importance = widget.HighImportance
-	quit := widget.NewButtonWithIcon("Quit", theme.LogoutIcon(), func() {
-		d.keepRunning()
-		d.quit()
+	w := d.fyne.NewWindow(q.Window)
+	a := &asking{w: w, q: q, counted: counted, title: widget.NewLabelWithStyle(q.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
+	a.title.Wrapping = fyne.TextWrapWord
+	d.asking = a
+	answer := func(then func()) func() {
+		return func() {
+			if d.asking != a {
+				return // answered already
+			}
+			d.asking = nil
+			w.Close()
+			if then != nil {
+				then()
+			}
+		}
+	}
+	keep := answer(onKeep)
+	w.SetCloseIntercept(keep)
+	w.SetOnClosed(func() { // closed by the app, as it quits
+		if d.asking == a {
+			d.asking = nil
+		}
 	})
-	quit.Importance = widget.DangerImportance
-	body := container.NewBorder(
-		widget.NewLabelWithStyle("Quit Elicit Desk?", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		container.NewHBox(layout.NewSpacer(), quit, keep), nil, nil, text)
-	d.asking = widget.NewModalPopUp(container.NewPadded(body), d.serversWin.Window().Canvas())
-	d.asking.Resize(fyne.NewSize(460, 200))
-	d.asking.Show()
+	text := widget.NewLabel(q.Text)
+	text.Wrapping = fyne.TextWrapWord
+	keepButton := widget.NewButton(q.Keep, keep)
+	keepButton.Importance = widget.HighImportance
+	quitButton := widget.NewButtonWithIcon(q.Quit, theme.LogoutIcon(), answer(onQuit))
+	quitButton.Importance = widget.DangerImportance
+	w.SetContent(container.NewPadded(container.NewBorder(
+		container.NewBorder(nil, nil, widget.NewIcon(theme.QuestionIcon()), nil, a.title),
+		container.NewHBox(layout.NewSpacer(), quitButton, keepButton), nil, nil, text)))
+	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		switch ev.Name {
+		case fyne.KeyEscape:
+			keep()
+		case fyne.KeyReturn, fyne.KeyEnter:
+			keep() // the default; a focused button takes Return itself
+		}
+	})
+	d.screen().Show(w, fyne.NewSize(480, 200)) // preferred
+	w.RequestFocus()
 }
 
-// keepRunning puts the question away.
-func (d *Desk) keepRunning() {
-	if d.asking != nil {
-		d.asking.Hide()
-		d.asking = nil
+// quit answers every waiting request “cancel”, noting in History that the
+// app quit, and ends the app. The context goes after the answers and
+// before Fyne: requests turning stale as their servers stop must not touch
+// a tray that is already gone.
+func (d *Desk) quit() {
+	for _, r := range d.queue.all() {
+		r.cancelForQuit()
 	}
+	d.cancel()
+	d.fyne.Quit()
 }
 
-// serversKeys handles keys the Servers window's widgets leave: Escape
-// puts the quit question away and never quits, wherever it came from.
-func (d *Desk) serversKeys(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape {
-		d.keepRunning()
+// cancelForQuit answers r “cancel” because the app quits.
+func (r *request) cancelForQuit() {
+	if r.ended {
+		return
+	}
+	if err := r.Reply(forms.Result{Action: forms.Cancel}); err != nil {
+		r.goStale(staleReason(r.Context()))
+		return
+	}
+	r.end(history.AppQuit, "", nil)
+}
+
+// closeWithoutTray is closing the Servers window where it stands in for
+// the tray. The first time it asks whether to keep running in the
+// background, and remembers the answer (Keep, Escape or closing the
+// question keep running); Quit then goes the way of every quit, asking
+// while requests wait.
+func (d *Desk) closeWithoutTray() {
+	switch d.settings.NoTrayClose {
+	case closeKeepsRunning:
+		d.serversWin.Window().Hide()
+		return
+	case closeQuits:
+		d.askQuit()
+		return
+	}
+	d.ask(backgroundQuestion, false, func() {
+		d.rememberNoTrayClose(closeKeepsRunning)
+		d.serversWin.Window().Hide()
+	}, func() {
+		d.rememberNoTrayClose(closeQuits)
+		d.askQuit()
+	})
+}
+
+// rememberNoTrayClose keeps what closing the Servers window does from now
+// on.
+func (d *Desk) rememberNoTrayClose(c noTrayClose) {
+	d.settings.NoTrayClose = c
+	d.settings.save(d.fyne.Preferences())
+}
+
+// addQuitKeys gives every window of the app Ctrl+Q, which asks to quit.
+// A canvas keeps one handler per shortcut, so adding it again is harmless;
+// a focused text field keeps the keys for itself.
+func (d *Desk) addQuitKeys() {
+	for _, w := range d.fyne.Driver().AllWindows() {
+		w.Canvas().AddShortcut(quitShortcut, func(fyne.Shortcut) { d.askQuit() })
 	}
 }

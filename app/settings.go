@@ -17,7 +17,19 @@ type Settings struct {
 	// HistoryMaxBytes is the size the history keeps under, one of
 	// historyview.SizeChoices.
 	HistoryMaxBytes int64
+	// NoTrayClose is what closing the Servers window does where no tray
+	// icon stands in for the app: asked the first time, then kept.
+	NoTrayClose noTrayClose
 }
+
+// noTrayClose is the person's answer to backgroundQuestion.
+type noTrayClose string
+
+const (
+	closeAsks         noTrayClose = "" // not asked yet
+	closeKeepsRunning noTrayClose = "keep-running"
+	closeQuits        noTrayClose = "quit"
+)
 
 // DefaultSettings: three windows, ninety days, 256 MB.
 var DefaultSettings = Settings{MaxWindows: 3, Retention: history.DefaultRetention, HistoryMaxBytes: history.DefaultMaxBytes}
@@ -33,6 +45,7 @@ const (
 	prefMaxWindows    = "maxWindows"
 	prefRetentionDays = "retentionDays"
 	prefHistoryMaxMB  = "historyMaxMB" // in MB, as a preference is an int
+	prefNoTrayClose   = "noTrayClose"
 )
 
 func loadSettings(p fyne.Preferences) Settings {
@@ -49,6 +62,9 @@ func loadSettings(p fyne.Preferences) Settings {
 		func(s *Settings) {
 			s.HistoryMaxBytes = int64(p.IntWithFallback(prefHistoryMaxMB, int(d.HistoryMaxBytes>>20))) << 20
 		},
+		func(s *Settings) {
+			s.NoTrayClose = noTrayClose(p.StringWithFallback(prefNoTrayClose, string(d.NoTrayClose)))
+		},
 	} {
 		next := s
 		read(&next)
@@ -63,6 +79,7 @@ func (s Settings) save(p fyne.Preferences) {
 	p.SetInt(prefMaxWindows, s.MaxWindows)
 	p.SetInt(prefRetentionDays, int(s.Retention/day))
 	p.SetInt(prefHistoryMaxMB, int(s.HistoryMaxBytes>>20))
+	p.SetString(prefNoTrayClose, string(s.NoTrayClose))
 }
 
 const day = 24 * time.Hour
@@ -76,6 +93,8 @@ func (s Settings) check() string {
 		return "Keep the history between 1 and 3650 days."
 	case !slices.Contains(historyview.SizeChoices(), s.HistoryMaxBytes):
 		return "Keep the history at 64 MB, 256 MB or 1 GB."
+	case !slices.Contains([]noTrayClose{closeAsks, closeKeepsRunning, closeQuits}, s.NoTrayClose):
+		return "Closing the Servers window keeps running or quits."
 	}
 	return ""
 }

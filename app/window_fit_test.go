@@ -72,18 +72,34 @@ func TestWindowsFitSmallScreen(t *testing.T) {
 			})
 		})
 	}
-	t.Run("the quit question", func(t *testing.T) {
-		h.ui(func() {
-			h.d.closeWithoutTray()
-			if h.d.asking == nil {
-				t.Fatal("no question")
-			}
-			if m, got := h.d.asking.Content.MinSize(), h.d.asking.Content.Size(); m.Width > room.Width || m.Height > room.Height || got.Width > room.Width || got.Height > room.Height {
-				t.Errorf("needs %v, shown at %v, more than %v", m, got, room)
-			}
-			h.d.keepRunning()
+	for _, q := range []struct {
+		name string
+		ask  func()
+	}{
+		{"the quit question", func() { h.d.ask(must(quitQuestion(12)), true, nil, func() {}) }},
+		{"the background question", func() { h.d.ask(backgroundQuestion, false, nil, func() {}) }},
+	} {
+		t.Run(q.name, func(t *testing.T) {
+			h.ui(func() {
+				q.ask()
+				w := h.question()
+				if w == nil {
+					t.Fatal("no question")
+				}
+				if m := needs(w); m.Width > room.Width || m.Height > room.Height {
+					t.Errorf("needs %v, more than %v", m, room)
+				}
+				pressKey(w.Canvas(), fyne.KeyEscape)
+			})
 		})
-	})
+	}
+}
+
+func must(q question, ok bool) question {
+	if !ok {
+		panic("no question")
+	}
+	return q
 }
 
 // windowTitled is the app's window called title.

@@ -14,15 +14,25 @@ var (
 	trayPNG []byte
 	//go:embed tray-waiting.png
 	trayWaitingPNG []byte
+	//go:embed tray-problem.png
+	trayProblemPNG []byte
+	//go:embed tray-waiting-problem.png
+	trayWaitingProblemPNG []byte
 )
 
 // Icon returns the app icon (FyneApp.toml names the same file).
 func Icon() fyne.Resource { return fyne.NewStaticResource("icon.png", iconPNG) }
 
 // TrayIcon returns the tray icon: small, with a dot when requests wait,
-// so the person sees at a glance that someone is asking.
-func TrayIcon(waiting bool) fyne.Resource {
-	if waiting {
+// so the person sees at a glance that someone is asking, and a warning
+// mark when a server cannot connect; both can show at once.
+func TrayIcon(waiting, problem bool) fyne.Resource {
+	switch {
+	case waiting && problem:
+		return fyne.NewStaticResource("tray-waiting-problem.png", trayWaitingProblemPNG)
+	case problem:
+		return fyne.NewStaticResource("tray-problem.png", trayProblemPNG)
+	case waiting:
 		return fyne.NewStaticResource("tray-waiting.png", trayWaitingPNG)
 	}
 	return fyne.NewStaticResource("tray.png", trayPNG)

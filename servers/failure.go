@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
@@ -49,10 +51,33 @@ func Explain(err error, stderr string) Explanation {
 	if x.Summary == "" {
 		x.Summary = untrusted.Text(err.Error()).Block()
 	}
-	if line := lastLine(stderr); line != "" && wentAway(err) {
-		x.Summary += " Its last words: " + untrusted.Text(line).Quote()
+	if words := LastWords(stderr); words != "" && wentAway(err) {
+		if signalled(err) { // stopped from outside: its words may not say why
+			x.Summary += " Its last words: " + untrusted.Text(words).Quote()
+		} else { // why it gave up, in its words; the exit code is in Details
+			x.Summary = stoppedSentence(err) + ": " + untrusted.Text(words).Quote() + "."
+		}
 	}
 	return x
+}
+
+// stoppedSentence says that a server ended on its own, and when.
+func stoppedSentence(err error) string {
+	var start *StartError
+	if errors.As(err, &start) {
+		return "The server stopped during start-up"
+	}
+	return "The server stopped"
+}
+
+// signalled reports whether err says a stdio server was killed by a signal.
+func signalled(err error) bool {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return false
+	}
+	ws, ok := exit.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled()
 }
 
 // wentAway reports whether err says a stdio server ended, when its last
@@ -201,11 +226,42 @@ func address(err error) string {
 // quoteCommand shows a command name in a sentence.
 func quoteCommand(name string) string { return "`" + untrusted.Text(name).Line() + "`" }
 
-// lastLine is the last line of s that is not blank.
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimRight(s, " \t\r\n"), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
+// LastWords is why a stdio server gave up, from what it wrote to stderr:
+// its last line that is not a stack frame or a runtime's sign-off, without
+// colours and without a leading "Error:" or the like, so that it reads as
+// a reason. "" when there is none. It is the server's text: show it
+// through untrusted.
+func LastWords(stderr string) string {
+	lines := strings.Split(ansiColour.ReplaceAllString(stderr, ""), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := strings.TrimSpace(lines[i])
+		if line == "" || noise.MatchString(lines[i]) {
+			continue
+		}
+		for {
+			rest := levelPrefix.ReplaceAllString(line, "")
+			if rest == line || rest == "" {
+				break
+			}
+			line = rest
+		}
+		first, size := utf8.DecodeRuneInString(line)
+		return string(unicode.ToUpper(first)) + line[size:]
+	}
+	return ""
 }
+
+var (
+	// ansiColour is a terminal's colour or style escape, which servers
+	// that log in colour write even to a pipe.
+	ansiColour = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+	// noise are lines that never say why: stack frames of Node, Python
+	// and Go, a caret under a source line, Node's version line, npm's
+	// pointer to its log, and a bare exit status.
+	noise = regexp.MustCompile(`^(\s+at |\s+File "|\t|goroutine \d+ \[|\s*[\^~]+\s*$|Node\.js v\d|npm (error|ERR!) A complete log of this run|exit status \d+$|[\w./*()\[\]-]+\([^ ]*\)$)`)
+	// levelPrefix is the severity a logger puts before the message.
+	levelPrefix = regexp.MustCompile(`(?i)^(npm (error|ERR!)|\[?(error|fatal|fatal error|critical|err)\]?)(:\s*|\s+)`)
+)
 
 // StartError is why a connection could not be made: the handshake's error,
 // with what a stdio server wrote to stderr and how it ended, when it ended

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -184,7 +185,46 @@ func TestFailedStartKeepsStderr(t *testing.T) {
 	if st.Stderr != "no token set\n" {
 		t.Errorf("stderr %q", st.Stderr)
 	}
-	if got, want := Explain(st.Err, st.Stderr).Summary, "The server exited with code 2 during start-up. Its last words: “no token set”"; got != want {
+	if got, want := Explain(st.Err, st.Stderr).Summary, "The server stopped during start-up: “No token set”."; got != want {
 		t.Errorf("summary %q, want %q", got, want)
+	}
+}
+
+// TestLastWords reads why a server gave up out of what runtimes and
+// loggers really write to stderr.
+func TestLastWords(t *testing.T) {
+	raw, err := os.ReadFile("testdata/explain/last_words.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct{ Name, Stderr, Want string }
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			if got := LastWords(tc.Stderr); got != tc.Want {
+				t.Errorf("LastWords = %q, want %q", got, tc.Want)
+			}
+		})
+	}
+}
+
+// TestExplainGivesTheLastWordsAsTheReason: a server that exits at start
+// is explained by what it said, the exit code kept for the details.
+func TestExplainGivesTheLastWordsAsTheReason(t *testing.T) {
+	exit := exec.Command("/bin/sh", "-c", "exit 1").Run()
+	stderr := "Warning: Cannot access directory /home/me/projects, skipping\nError: None of the specified directories are accessible\n"
+	err := &StartError{Err: fmt.Errorf("initializing: %w", transport.ErrTransportClosed), Stderr: stderr, Exit: exit}
+	x := Explain(err, stderr)
+	if want := "The server stopped during start-up: “None of the specified directories are accessible”."; x.Summary != want {
+		t.Errorf("summary %q, want %q", x.Summary, want)
+	}
+	if !strings.Contains(string(x.Details), "exit status 1") {
+		t.Errorf("details %q lack the exit status", x.Details)
+	}
+	lost := Explain(fmt.Errorf("reading: %w", io.EOF), "ready\nout of memory\n")
+	if want := "The server stopped: “Out of memory”."; lost.Summary != want {
+		t.Errorf("a server that went away later: %q, want %q", lost.Summary, want)
 	}
 }

@@ -33,7 +33,7 @@ const (
 type Status struct {
 	Name  string
 	State State
-	Err   error     // why it failed
+	Err   error     // why it failed; while connecting again after a failure, why that failed
 	Since time.Time // when State began
 	// FailedSince is when the server first failed since it was last ready
 	// (or configured): retries do not move it. Zero while all is well.
@@ -386,6 +386,9 @@ func (s *supervisor) update(state State, err error, conn *Conn, retryAt time.Tim
 	}
 	now := s.m.now()
 	s.conn = conn
+	if state == StateConnecting && err == nil && !s.st.FailedSince.IsZero() {
+		err = s.st.Err // trying again: the last failure still says why it is down
+	}
 	s.st.State, s.st.Err, s.st.Since, s.st.RetryAt = state, err, now, retryAt
 	switch {
 	case state == StateFailed && s.st.FailedSince.IsZero():

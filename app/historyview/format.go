@@ -100,8 +100,11 @@ func identityText(id servers.Identity) string {
 // outcomeLabel is an outcome for the list. A request no window could
 // show reads apart from the person's own cancel or decline.
 func outcomeLabel(o history.Outcome) string {
-	if o == history.NoWindow {
+	switch o {
+	case history.NoWindow:
 		return "no window (cancelled unseen)"
+	case history.AppQuit:
+		return "app quit (cancelled)"
 	}
 	return untrusted.Text(o).Line() // read back from the file
 }
@@ -109,8 +112,11 @@ func outcomeLabel(o history.Outcome) string {
 // outcomeText is the outcome with its reason, when there is one.
 func outcomeText(e history.Entry) string {
 	text := string(e.Outcome)
-	if e.Outcome == history.NoWindow {
+	switch e.Outcome {
+	case history.NoWindow:
 		text = "no window: answered cancel without asking, as no window could be shown"
+	case history.AppQuit:
+		text = "app quit: answered cancel, as Elicit Desk was quit while the request waited"
 	}
 	if e.Reason == "" {
 		return text

@@ -98,6 +98,10 @@ func TestNoWindowReadsApart(t *testing.T) {
 	if got, want := outcomeText(e), "no window: answered cancel without asking, as no window could be shown: Elicit Desk is not running"; got != want {
 		t.Errorf("outcomeText = %q, want %q", got, want)
 	}
+	quit := history.Entry{Outcome: history.AppQuit}
+	if got := rowOf(quit).outcome; got != "app quit (cancelled)" {
+		t.Errorf("app-quit listed as %q", got)
+	}
 }
 
 func TestEntryJSONIsOneObject(t *testing.T) {

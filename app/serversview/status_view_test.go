@@ -3,9 +3,12 @@ package serversview
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -29,7 +32,15 @@ func TestViewStatus(t *testing.T) {
 		Name: "r", State: servers.StateFailed, Err: chain, Since: now.Add(-time.Second), FailedSince: first, RetryAt: now.Add(7200 * time.Millisecond),
 	}}
 	retrying := failed
-	retrying.Status.State, retrying.Status.Err, retrying.Status.RetryAt = servers.StateConnecting, nil, time.Time{}
+	// Trying again, the manager keeps the last failure's reason.
+	retrying.Status.State, retrying.Status.RetryAt = servers.StateConnecting, time.Time{}
+	exitErr := exec.Command("/bin/sh", "-c", "exit 1").Run()
+	lastWords := "Warning: Cannot access directory /home/me/projects, skipping\nError: None of the specified directories are accessible\n"
+	startErr := &servers.StartError{Err: fmt.Errorf("initializing: %w", io.EOF), Stderr: lastWords, Exit: exitErr}
+	local := config.Server{Name: "files", Command: "npx", Transport: config.TransportStdio}
+	exited := row{Name: "files", Entry: local, InFile: true, Status: servers.Status{
+		Name: "files", State: servers.StateFailed, Err: startErr, Stderr: lastWords, Since: first, FailedSince: first, RetryAt: now.Add(2 * time.Second),
+	}}
 	ready := row{Name: "r", Entry: remote, InFile: true, Status: servers.Status{Name: "r", State: servers.StateReady, Since: first}}
 	broken := row{Name: "b", Entry: config.Server{Name: "b", Err: errors.New("servers.json:4:9: url and command both set")}, InFile: true,
 		Status: servers.Status{Name: "b", State: servers.StateFailed, Err: errors.New("servers.json:4:9: url and command both set"), Since: first, FailedSince: first}}
@@ -49,7 +60,10 @@ func TestViewStatus(t *testing.T) {
 	}{
 		{"failed, waiting", failed, signInAttempt{}, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13 · Retrying in 8 s", CanRetry: true, Ticking: true,
 			Problem: "Can't reach 127.0.0.1:9: nothing is listening there. Is the server running?", Details: chain.Error()}},
-		{"trying again", retrying, signInAttempt{}, statusView{Light: theme.ColorNameWarning, Headline: "Failed since 16:02:13 · Trying again…"}},
+		{"trying again", retrying, signInAttempt{}, statusView{Light: theme.ColorNameWarning, Headline: "Failed since 16:02:13 · Trying again…",
+			Problem: "Can't reach 127.0.0.1:9: nothing is listening there. Is the server running?", Details: chain.Error()}},
+		{"exited at start: its last words", exited, signInAttempt{}, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13 · Retrying in 2 s", CanRetry: true, Ticking: true,
+			Problem: "The server stopped during start-up: “None of the specified directories are accessible”.", Details: strings.TrimSuffix(startErr.Error(), "\n")}},
 		{"ready", ready, signInAttempt{}, statusView{Light: theme.ColorNameSuccess, Headline: "Ready since 16:02:13"}},
 		{"broken entry: no retry, the file must change", broken, signInAttempt{}, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13",
 			Problem: "servers.json:4:9: url and command both set"}},

@@ -141,6 +141,15 @@ func (w *Window) show() {
 	w.refresh()
 }
 
+// ShowServer shows the window with name selected, for the tray's line
+// about servers that cannot connect.
+func (w *Window) ShowServer(name string) {
+	w.Window()
+	w.selected = name
+	w.showRows()
+	w.Show()
+}
+
 // Window is the window itself, made on first use.
 func (w *Window) Window() fyne.Window {
 	if w.win == nil {

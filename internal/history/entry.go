@@ -20,11 +20,12 @@ const (
 	RateLimited Outcome = "rate-limited" // refused by the server's limits and answered with cancel
 	Error       Outcome = "error"        // answered with a JSON-RPC error
 	NoWindow    Outcome = "no-window"    // answered cancel without asking: no window could be shown
+	AppQuit     Outcome = "app-quit"     // answered cancel because the person quit the app while it waited
 )
 
 // Outcomes lists every outcome, for filters and flag checks.
 func Outcomes() []Outcome {
-	return []Outcome{Accepted, Declined, Cancelled, Stale, RateLimited, Error, NoWindow}
+	return []Outcome{Accepted, Declined, Cancelled, Stale, RateLimited, Error, NoWindow, AppQuit}
 }
 
 // Entry is one request and how it ended.
@@ -100,7 +101,8 @@ func (e Entry) Request() json.RawMessage {
 }
 
 // Response is what went back to the server: the ElicitResult for an answer
-// (a refusal by the limits, and a request no window could show, is a cancel), {"error": {"message": reason}} for an
+// (a refusal by the limits, a request no window could show and one
+// the app quit on are a cancel), {"error": {"message": reason}} for an
 // error, and {"sent": false, "reason": reason} for a stale request, to which
 // nothing was sent.
 func (e Entry) Response() json.RawMessage {
@@ -110,7 +112,7 @@ func (e Entry) Response() json.RawMessage {
 		v = forms.Result{Action: forms.Accept, Content: e.Content}
 	case Declined:
 		v = forms.Result{Action: forms.Decline}
-	case Cancelled, RateLimited, NoWindow:
+	case Cancelled, RateLimited, NoWindow, AppQuit:
 		v = forms.Result{Action: forms.Cancel}
 	case Error:
 		type rpcError struct {

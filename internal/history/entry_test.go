@@ -24,6 +24,7 @@ func TestRequestResponse(t *testing.T) {
 		{"cancelled", f[3], "", `{"action":"cancel"}`},
 		{"rate limited is a cancel", f[5], "", `{"action":"cancel"}`},
 		{"error", f[6], "", `{"error":{"message":"nested objects are not allowed"}}`},
+		{"app quit is a cancel", Entry{Outcome: AppQuit}, "", `{"action":"cancel"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
