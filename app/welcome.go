@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -36,6 +37,7 @@ func (d *Desk) showWelcome() {
 	w := &welcome{d: d, win: d.fyne.NewWindow("Welcome — Elicit Desk")}
 	d.welcome = w
 	w.win.SetOnClosed(func() { d.welcome = nil })
+	keys.Close(w.win, nil)
 
 	icon := canvas.NewImageFromResource(assets.Icon())
 	icon.FillMode = canvas.ImageFillContain

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
@@ -103,6 +104,7 @@ func (w *Window) build() {
 	w.inner = container.New(layout.NewCustomPaddedLayout(0, theme.Padding(), theme.Padding(), 4*theme.Padding()), w.body)
 	w.win.SetContent(container.NewBorder(w.top, nil, nil, nil, container.NewVScroll(w.inner)))
 	w.win.SetCloseIntercept(w.win.Hide)
+	keys.Close(w.win, w.win.Hide)
 }
 
 // open sizes the window to its content and places it.
