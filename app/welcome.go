@@ -89,7 +89,7 @@ func (w *welcome) showHosts() {
 		name := widget.NewLabelWithStyle(f.Host.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		name.Truncation = fyne.TextTruncateEllipsis
 		route := widget.NewButtonWithIcon("Route through Elicit Desk…", theme.MailForwardIcon(), func() {
-			hostsview.RouteAll(w.win, f.Config, w.d.opts.Exe, w.d.log, func() {
+			hostsview.RouteAll(w.win, w.d.screen, f.Config, w.d.opts.Exe, w.d.log, func() {
 				w.showHosts()
 				w.d.hostsWin.Refresh()
 			})
