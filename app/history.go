@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"time"
 
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -49,19 +48,10 @@ func (d *Desk) showHistory() {
 	}
 	if d.historyWin == nil {
 		d.historyWin = historyview.New(d.fyne, d.history, historyview.Options{
-			Retention:  d.settings.Retention,
 			Dates:      d.opts.Dates,
 			Do:         d.do,
 			SaveDialog: saveDialog(),
 			Screen:     d.screen,
-			OnRetention: func(r time.Duration) {
-				d.settings.Retention = r
-				d.settings.save(d.fyne.Preferences())
-			},
-			OnMaxBytes: func(n int64) {
-				d.settings.HistoryMaxBytes = n
-				d.settings.save(d.fyne.Preferences())
-			},
 		})
 	}
 	d.historyWin.Show()

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/xwin"
@@ -44,6 +45,7 @@ func (d *Desk) welcomeBy(by opener) {
 	w := &welcome{d: d, win: d.fyne.NewWindow("Welcome — Elicit Desk")}
 	d.welcome = w
 	w.win.SetOnClosed(func() { d.welcome = nil })
+	keys.Close(w.win, nil)
 
 	icon := canvas.NewImageFromResource(assets.Icon())
 	icon.FillMode = canvas.ImageFillContain
@@ -98,7 +100,7 @@ func (w *welcome) showHosts() {
 		name := widget.NewLabelWithStyle(f.Host.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		name.Truncation = fyne.TextTruncateEllipsis
 		route := widget.NewButtonWithIcon("Route through Elicit Desk…", theme.MailForwardIcon(), func() {
-			hostsview.RouteAll(w.win, f.Config, w.d.opts.Exe, w.d.log, func() {
+			hostsview.RouteAll(w.win, w.d.screen, f.Config, w.d.opts.Exe, w.d.log, func() {
 				w.showHosts()
 				w.d.hostsWin.Refresh()
 			})

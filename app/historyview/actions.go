@@ -18,12 +18,30 @@ import (
 // exportName is the file name the Save dialog suggests.
 const exportName = "elicitdesk-history.jsonl"
 
-// export asks for a file and writes the entries the search and filters
-// select there as JSON Lines, every match rather than the list's newest
-// 200. It asks through the system's Save dialog when the app gave one,
-// and through Fyne's when it did not or no system dialog shows.
-func (w *Window) export() {
-	q := query(w.search.Text, w.server.Selected, w.outcome.Selected, w.names)
+// exportLabel is what the Export button says it exports, for the n
+// entries the list shows, found with q: all of the history when nothing
+// narrows it, else those shown, or every match when the list shows only
+// the newest.
+func exportLabel(n int, q history.Query) string {
+	switch {
+	case q.Text == "" && q.Server == "" && q.Outcome == "":
+		return "Export all…"
+	case n >= listLimit:
+		return "Export all that match…"
+	case n == 1:
+		return "Export 1 shown…"
+	}
+	return fmt.Sprintf("Export %d shown…", n)
+}
+
+// exportShown exports what the list shows, as its button says.
+func (w *Window) exportShown() { w.exportQuery(w.shown) }
+
+// exportQuery asks for a file and writes the entries q selects there as
+// JSON Lines, every match rather than the list's newest 200. It asks
+// through the system's Save dialog when the app gave one, and through
+// Fyne's when it did not or no system dialog shows.
+func (w *Window) exportQuery(q history.Query) {
 	q.Limit = 0
 	if w.opts.SaveDialog == nil {
 		w.exportWithFyne(q)

@@ -70,6 +70,6 @@ func BenchmarkShowAFullList(b *testing.B) {
 	w.win.Resize(fyne.NewSize(1000, 700))
 	b.ResetTimer()
 	for range b.N {
-		w.show(entries, nil, nil)
+		w.show(history.Query{}, entries, nil, nil)
 	}
 }

@@ -42,7 +42,7 @@ func query(text, server, outcome string, names []string) history.Query {
 		}
 	}
 	if outcome != allOutcomes {
-		q.Outcome = history.Outcome(outcome)
+		q.Outcome = outcomeNamed(outcome)
 	}
 	return q
 }
@@ -57,13 +57,54 @@ func serverChoices(names []string) []string {
 	return choices
 }
 
-// outcomeChoices are the outcome filter's options: all, then each outcome.
+// outcomeChoices are the outcome filter's options: all, then each
+// outcome by its label.
 func outcomeChoices() []string {
 	choices := []string{allOutcomes}
 	for _, o := range history.Outcomes() {
-		choices = append(choices, string(o))
+		choices = append(choices, outcomeLabel(o))
 	}
 	return choices
+}
+
+// outcomeWord is how the window names an outcome: its label in the list
+// and the filter, and what it means, said in the detail.
+type outcomeWord struct{ label, means string }
+
+// outcomeWords name each outcome in the words a person uses; the history
+// stores (and the CLI's history -outcome takes) the outcome's own word.
+// An outcome is one line here.
+func outcomeWords() map[history.Outcome]outcomeWord {
+	return map[history.Outcome]outcomeWord{
+		history.Accepted:    {"Accepted", "you sent the answer"},
+		history.Declined:    {"Declined", "you said no"},
+		history.Cancelled:   {"Cancelled", "you dismissed it"},
+		history.Stale:       {"Gone stale", "the server stopped waiting; nothing was sent"},
+		history.RateLimited: {"Too many requests", "the server asked too often, so Elicit Desk answered cancel without asking"},
+		history.Error:       {"Error", "answered with an error"},
+		history.NoWindow:    {"No window could be shown", "answered cancel without asking, as no window could be shown"},
+		history.AppQuit:     {"Quit while waiting", "answered cancel, as Elicit Desk was quit while the request waited"},
+	}
+}
+
+// outcomeLabel is an outcome as the list and the filter name it. One the
+// window does not know, read back from a newer file, shows as stored.
+func outcomeLabel(o history.Outcome) string {
+	if w, ok := outcomeWords()[o]; ok {
+		return w.label
+	}
+	return untrusted.Text(o).Line()
+}
+
+// outcomeNamed is the outcome whose label is label, or label itself when
+// none has it.
+func outcomeNamed(label string) history.Outcome {
+	for o, w := range outcomeWords() {
+		if w.label == label {
+			return o
+		}
+	}
+	return history.Outcome(label)
 }
 
 // row is one line of the list.
@@ -97,26 +138,12 @@ func identityText(id servers.Identity) string {
 	return text
 }
 
-// outcomeLabel is an outcome for the list. A request no window could
-// show reads apart from the person's own cancel or decline.
-func outcomeLabel(o history.Outcome) string {
-	switch o {
-	case history.NoWindow:
-		return "no window (cancelled unseen)"
-	case history.AppQuit:
-		return "app quit (cancelled)"
-	}
-	return untrusted.Text(o).Line() // read back from the file
-}
-
-// outcomeText is the outcome with its reason, when there is one.
+// outcomeText is the outcome, what it means, and its reason when there
+// is one, for the detail.
 func outcomeText(e history.Entry) string {
-	text := string(e.Outcome)
-	switch e.Outcome {
-	case history.NoWindow:
-		text = "no window: answered cancel without asking, as no window could be shown"
-	case history.AppQuit:
-		text = "app quit: answered cancel, as Elicit Desk was quit while the request waited"
+	text := outcomeLabel(e.Outcome)
+	if w, ok := outcomeWords()[e.Outcome]; ok {
+		text += ": " + w.means
 	}
 	if e.Reason == "" {
 		return text

@@ -19,7 +19,8 @@ func TestQuery(t *testing.T) {
 		{"", allServers, allOutcomes, history.Query{Limit: listLimit}},
 		{"deploy now", allServers, allOutcomes, history.Query{Text: "deploy now", Limit: listLimit}},
 		{"", "files", allOutcomes, history.Query{Server: "files", Limit: listLimit}},
-		{"x", "files", "stale", history.Query{Text: "x", Server: "files", Outcome: history.Stale, Limit: listLimit}},
+		{"x", "files", "Gone stale", history.Query{Text: "x", Server: "files", Outcome: history.Stale, Limit: listLimit}},
+		{"", allServers, "No window could be shown", history.Query{Outcome: history.NoWindow, Limit: listLimit}},
 	}
 	for _, tt := range tests {
 		if got := query(tt.text, tt.server, tt.outcome, nil); got != tt.want {
@@ -63,10 +64,10 @@ func TestEntryTexts(t *testing.T) {
 		Server: servers.Identity{Name: "files"}, Message: "\nDelete it?\nReally.", Outcome: history.Stale,
 		Reason: "the server cancelled", Received: received, Answered: received.Add(90 * time.Second),
 	}
-	if got, want := rowOf(e), (row{"2026-05-04 10:00", "files", "stale", "Delete it?"}); got != want {
+	if got, want := rowOf(e), (row{"2026-05-04 10:00", "files", "Gone stale", "Delete it?"}); got != want {
 		t.Errorf("rowOf = %+v, want %+v", got, want)
 	}
-	if got, want := outcomeText(e), "stale: the server cancelled"; got != want {
+	if got, want := outcomeText(e), "Gone stale: the server stopped waiting; nothing was sent: the server cancelled"; got != want {
 		t.Errorf("outcomeText = %q, want %q", got, want)
 	}
 	if got, want := timesText(e), "Received 2026-05-04 10:00:00, ended 2026-05-04 10:01:30 (after 1m30s)"; got != want {
@@ -92,15 +93,56 @@ func TestNoWindowReadsApart(t *testing.T) {
 		}
 		labels[label] = o
 	}
-	if got := rowOf(e).outcome; !strings.Contains(got, "no window") {
+	if got := rowOf(e).outcome; got != "No window could be shown" {
 		t.Errorf("listed as %q", got)
 	}
-	if got, want := outcomeText(e), "no window: answered cancel without asking, as no window could be shown: Elicit Desk is not running"; got != want {
+	if got, want := outcomeText(e), "No window could be shown: answered cancel without asking, as no window could be shown: Elicit Desk is not running"; got != want {
 		t.Errorf("outcomeText = %q, want %q", got, want)
 	}
 	quit := history.Entry{Outcome: history.AppQuit}
 	if got := rowOf(quit).outcome; got != "app quit (cancelled)" {
 		t.Errorf("app-quit listed as %q", got)
+	}
+}
+
+// TestOutcomeLabels checks that every outcome the history stores has a
+// label in a person's words, one of its own, that the filter maps back to
+// the stored word; an outcome added to the history needs its line in
+// outcomeWords.
+func TestOutcomeLabels(t *testing.T) {
+	want := map[history.Outcome]string{
+		history.Accepted:    "Accepted",
+		history.Declined:    "Declined",
+		history.Cancelled:   "Cancelled",
+		history.Stale:       "Gone stale",
+		history.RateLimited: "Too many requests",
+		history.Error:       "Error",
+		history.NoWindow:    "No window could be shown",
+	}
+	seen := map[string]history.Outcome{}
+	for _, o := range history.Outcomes() {
+		t.Run(string(o), func(t *testing.T) {
+			w, ok := outcomeWords()[o]
+			if !ok || w.label == "" || w.means == "" {
+				t.Fatalf("%q has no label in outcomeWords", o)
+			}
+			if label, known := want[o]; known && w.label != label {
+				t.Errorf("labelled %q, want %q", w.label, label)
+			}
+			if other, dup := seen[w.label]; dup {
+				t.Errorf("%q and %q both read %q", o, other, w.label)
+			}
+			seen[w.label] = o
+			if got := outcomeNamed(w.label); got != o {
+				t.Errorf("the filter %q selects %q", w.label, got)
+			}
+			if strings.ContainsAny(w.label, "-_") {
+				t.Errorf("%q reads as a stored word", w.label)
+			}
+		})
+	}
+	if got := outcomeLabel("later"); got != "later" {
+		t.Errorf("an outcome the window does not know reads %q", got)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -26,7 +27,7 @@ const replayHeading = "Replay — nothing will be sent to the server"
 // replayTitle is a Replay window's title, which the taskbar and Alt-Tab
 // show apart from a live request's "… asks".
 func replayTitle(e history.Entry) string {
-	return "Replay: " + untrusted.Text(e.Server.Name).Line() + " — " + e.Headline(40)
+	return "Replay: " + untrusted.Text(e.Server.Name).Line() + " — " + e.Headline(40) + " — Elicit Desk"
 }
 
 // replayForm is the entry's form filled in with the answer that was sent,
@@ -93,10 +94,11 @@ func (w *Window) replay(e history.Entry) {
 	rw.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), done), nil, nil, v))
 	rw.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
-		case fyne.KeyEscape, fyne.KeyReturn, fyne.KeyEnter:
+		case fyne.KeyReturn, fyne.KeyEnter: // its one button
 			rw.Close()
 		}
 	})
+	keys.Close(rw, nil)
 	w.opts.Screen().Show(rw, fyne.NewSize(800, 600)) // preferred
 }
 

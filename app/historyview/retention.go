@@ -9,24 +9,66 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
-// retention is the "Keep requests for N days and at most S" setting: the
-// one place for how much history is kept. A change of days applies when the
-// person presses Apply (or Enter), not on every keystroke, since a shorter
-// time deletes entries; a size applies when chosen. Either asks first when
-// it would delete entries.
-type retention struct {
-	w      *Window
+// RetentionOptions adjust the retention setting for the app.
+type RetentionOptions struct {
+	// Retention is how long entries are kept now; 0 means
+	// history.DefaultRetention.
+	Retention time.Duration
+	// OnRetention, if not nil, is told when the person changes the
+	// retention, so the app can store it. The setting prunes the history
+	// itself.
+	OnRetention func(time.Duration)
+	// OnMaxBytes, if not nil, is told when the person changes the size the
+	// history keeps under, one of SizeChoices, so the app can store it.
+	// The setting sets it on the store, which says what it is now.
+	OnMaxBytes func(int64)
+	// OnPruned, if not nil, is told once entries were deleted, so an open
+	// History window can show what is left.
+	OnPruned func()
+	// Do runs a function on the UI goroutine, later; nil means fyne.Do.
+	Do func(func())
+}
+
+// Retention is the "Keep requests for N days and at most S" setting: the
+// one place for how much history is kept, for the Settings window. A
+// change of days applies when the person presses Apply (or Enter), not on
+// every keystroke, since a shorter time deletes entries; a size applies
+// when chosen. Either asks first, over its window, when it would delete
+// entries.
+type Retention struct {
+	win    fyne.Window
+	store  *history.Store
+	opts   RetentionOptions
+	sizes  []int64 // SizeChoices, or smaller ones in tests
 	object fyne.CanvasObject
 	days   *widget.Entry
 	apply  *widget.Button
-	size   *widget.Select // w.sizes, as sizeText
+	size   *widget.Select // sizes, as sizeText
+	// run does work off the UI goroutine, then applies what it returns on
+	// the UI goroutine; tests replace it to do both at once.
+	run func(work func() (apply func()))
 }
 
-func newRetention(w *Window) *retention {
-	r := &retention{w: w, days: widget.NewEntry()}
-	r.days.SetText(daysText(w.opts.Retention))
+// NewRetention builds the setting over store, asking its questions over
+// win. Place Object() in the window.
+func NewRetention(win fyne.Window, store *history.Store, opts RetentionOptions) *Retention {
+	return newRetention(win, store, opts, SizeChoices())
+}
+
+func newRetention(win fyne.Window, store *history.Store, opts RetentionOptions, sizes []int64) *Retention {
+	if opts.Retention <= 0 {
+		opts.Retention = history.DefaultRetention
+	}
+	if opts.Do == nil {
+		opts.Do = fyne.Do
+	}
+	r := &Retention{win: win, store: store, opts: opts, sizes: sizes, days: widget.NewEntry()}
+	r.run = func(work func() func()) { go func() { opts.Do(work()) }() }
+	r.days.SetText(daysText(opts.Retention))
 	r.days.Validator = func(s string) error {
 		_, err := parseDays(s)
 		return err
@@ -34,7 +76,7 @@ func newRetention(w *Window) *retention {
 	r.apply = widget.NewButton("Apply", r.submit)
 	r.apply.Disable()
 	r.days.OnChanged = func(s string) {
-		if d, err := parseDays(s); err == nil && d != w.opts.Retention {
+		if d, err := parseDays(s); err == nil && d != r.opts.Retention {
 			r.apply.Enable()
 		} else {
 			r.apply.Disable()
@@ -42,7 +84,7 @@ func newRetention(w *Window) *retention {
 	}
 	r.days.OnSubmitted = func(string) { r.submit() }
 	var labels []string
-	for _, n := range w.sizes {
+	for _, n := range sizes {
 		labels = append(labels, sizeText(n))
 	}
 	r.size = widget.NewSelect(labels, nil)
@@ -53,16 +95,19 @@ func newRetention(w *Window) *retention {
 	return r
 }
 
+// Object is the setting's row of widgets.
+func (r *Retention) Object() fyne.CanvasObject { return r.object }
+
 // showSize selects the store's size cap.
-func (r *retention) showSize() { r.size.SetSelected(sizeText(r.w.store.MaxBytes())) }
+func (r *Retention) showSize() { r.size.SetSelected(sizeText(r.store.MaxBytes())) }
 
 // submit applies the entered retention, asking first when it is shorter.
-func (r *retention) submit() {
+func (r *Retention) submit() {
 	d, err := parseDays(r.days.Text)
-	if err != nil || d == r.w.opts.Retention {
+	if err != nil || d == r.opts.Retention {
 		return
 	}
-	if d > r.w.opts.Retention {
+	if d > r.opts.Retention {
 		r.set(d)
 		return
 	}
@@ -72,56 +117,47 @@ func (r *retention) submit() {
 			if ok {
 				r.set(d)
 			} else {
-				r.days.SetText(daysText(r.w.opts.Retention))
+				r.days.SetText(daysText(r.opts.Retention))
 			}
-		}, r.w.win)
+		}, r.win)
 }
 
 // set makes d the retention: the app is told, and older entries go.
-func (r *retention) set(d time.Duration) {
-	w := r.w
-	w.opts.Retention = d
+func (r *Retention) set(d time.Duration) {
+	r.opts.Retention = d
 	r.apply.Disable()
-	if w.opts.OnRetention != nil {
-		w.opts.OnRetention(d)
+	if r.opts.OnRetention != nil {
+		r.opts.OnRetention(d)
 	}
 	cut := time.Now().Add(-d)
-	w.run(0, func() func() {
-		ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
-		defer cancel()
-		_, err := w.store.Prune(ctx, cut)
-		return func() {
-			if err != nil {
-				dialog.ShowError(fmt.Errorf("old requests were not deleted: %w", err), w.win)
-			}
-			w.load(0)
-		}
+	r.prune(func(ctx context.Context) error {
+		_, err := r.store.Prune(ctx, cut)
+		return err
 	})
 }
 
 // submitSize applies the chosen size cap, asking first when the history
 // is over it.
-func (r *retention) submitSize() {
-	w := r.w
+func (r *Retention) submitSize() {
 	i := r.size.SelectedIndex()
-	if i < 0 || w.sizes[i] == w.store.MaxBytes() {
+	if i < 0 || r.sizes[i] == r.store.MaxBytes() {
 		return
 	}
-	n := w.sizes[i]
-	if n > w.store.MaxBytes() {
+	n := r.sizes[i]
+	if n > r.store.MaxBytes() {
 		r.setSize(n, false)
 		return
 	}
-	w.run(0, func() func() {
+	r.run(func() func() {
 		ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
 		defer cancel()
-		used, err := w.store.UsedBytes(ctx)
+		used, err := r.store.UsedBytes(ctx)
 		return func() {
 			switch {
 			case r.size.SelectedIndex() != i:
 				// A later choice replaced this one.
 			case err != nil:
-				dialog.ShowError(fmt.Errorf("the size of the history cannot be read: %w", err), w.win)
+				dialog.ShowError(fmt.Errorf("the size of the history cannot be read: %w", err), r.win)
 				r.showSize()
 			case used <= n:
 				r.setSize(n, false)
@@ -135,7 +171,7 @@ func (r *retention) submitSize() {
 						} else {
 							r.showSize()
 						}
-					}, w.win)
+					}, r.win)
 			}
 		}
 	})
@@ -144,24 +180,32 @@ func (r *retention) submitSize() {
 // setSize makes n the size cap: the store and the app are told, and when
 // prune the oldest entries over it go now rather than at the store's next
 // check.
-func (r *retention) setSize(n int64, prune bool) {
-	w := r.w
-	w.store.SetMaxBytes(n)
-	if w.opts.OnMaxBytes != nil {
-		w.opts.OnMaxBytes(n)
+func (r *Retention) setSize(n int64, prune bool) {
+	r.store.SetMaxBytes(n)
+	if r.opts.OnMaxBytes != nil {
+		r.opts.OnMaxBytes(n)
 	}
-	if !prune {
-		return
+	if prune {
+		r.prune(func(ctx context.Context) error {
+			_, err := r.store.PruneToMaxBytes(ctx)
+			return err
+		})
 	}
-	w.run(0, func() func() {
+}
+
+// prune deletes entries with del off the UI goroutine, then says so.
+func (r *Retention) prune(del func(context.Context) error) {
+	r.run(func() func() {
 		ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
 		defer cancel()
-		_, err := w.store.PruneToMaxBytes(ctx)
+		err := del(ctx)
 		return func() {
 			if err != nil {
-				dialog.ShowError(fmt.Errorf("old requests were not deleted: %w", err), w.win)
+				dialog.ShowError(fmt.Errorf("old requests were not deleted: %w", err), r.win)
 			}
-			w.load(0)
+			if r.opts.OnPruned != nil {
+				r.opts.OnPruned()
+			}
 		}
 	})
 }

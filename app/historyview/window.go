@@ -1,8 +1,8 @@
 // Package historyview is the History window: every recorded request,
 // searched as you type and filtered by server and outcome, with the detail of
 // the selected one (who asked, the message, the raw request and response),
-// Copy as JSON, Replay, export as JSON Lines, the settings of how long and how
-// much the history keeps, and Clear.
+// Copy as JSON, Replay, export as JSON Lines, and Clear. How long and how
+// much the history keeps is set in the Settings window, with Retention.
 // The Fyne code is kept thin: what to query and how to word an entry are
 // plain functions tested without a window.
 package historyview
@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
@@ -25,15 +26,6 @@ import (
 
 // Options adjust the window for the app.
 type Options struct {
-	// Retention is how long entries are kept; 0 means history.DefaultRetention.
-	Retention time.Duration
-	// OnRetention, if not nil, is told when the person changes the retention,
-	// so the app can store it. The window prunes the history itself.
-	OnRetention func(time.Duration)
-	// OnMaxBytes, if not nil, is told when the person changes the size the
-	// history keeps under, one of SizeChoices, so the app can store it. The
-	// window sets it on the store, which says what it is now.
-	OnMaxBytes func(int64)
 	// Do runs a function on the UI goroutine, later; nil means fyne.Do.
 	Do func(func())
 	// SaveDialog, if not nil, shows the system's Save dialog, suggesting
@@ -64,7 +56,6 @@ type Window struct {
 	app   fyne.App
 	store *history.Store
 	opts  Options
-	sizes []int64 // SizeChoices, or smaller ones in tests
 	// run does work off the UI goroutine after a delay, then applies what it
 	// returns on the UI goroutine; tests replace it to do both at once.
 	run func(delay time.Duration, work func() (apply func()))
@@ -73,22 +64,24 @@ type Window struct {
 	searches atomic.Uint64
 
 	// The rest belongs to the UI goroutine.
-	win       fyne.Window
-	search    *widget.Entry
-	server    *widget.Select
-	outcome   *widget.Select
-	list      *widget.List
-	cols      columns         // the list's column widths, for what it shows
-	head      *fyne.Container // the headings above the list
-	empty     *widget.Label
-	clear     *widget.Button // clears the search, under empty
-	emptyBox  fyne.CanvasObject
-	status    *widget.Label
-	detail    *detail
-	retention *retention
-	entries   []history.Entry
-	names     []string // the servers in the history, as stored
-	selected  int64    // the shown entry's id, 0 for none
+	win      fyne.Window
+	hide     func() // puts the window away, for Ctrl+W and Escape
+	search   *keys.Entry
+	server   *widget.Select
+	outcome  *widget.Select
+	list     *widget.List
+	cols     columns         // the list's column widths, for what it shows
+	head     *fyne.Container // the headings above the list
+	empty    *widget.Label
+	clear    *widget.Button // clears the search, under empty
+	emptyBox fyne.CanvasObject
+	status   *widget.Label
+	export   *widget.Button
+	detail   *detail
+	entries  []history.Entry
+	shown    history.Query // what entries are: the search and filters they were found with
+	names    []string      // the servers in the history, as stored
+	selected int64         // the shown entry's id, 0 for none
 	// opened is whether the window was sized and placed: later it keeps
 	// the size and place the person gave it.
 	opened bool
@@ -96,20 +89,13 @@ type Window struct {
 
 // New builds the History window over store; nothing is shown until Show.
 func New(a fyne.App, store *history.Store, opts Options) *Window {
-	return newWindow(a, store, opts, SizeChoices())
-}
-
-func newWindow(a fyne.App, store *history.Store, opts Options, sizes []int64) *Window {
-	if opts.Retention <= 0 {
-		opts.Retention = history.DefaultRetention
-	}
 	if opts.Do == nil {
 		opts.Do = fyne.Do
 	}
 	if opts.Screen == nil {
 		opts.Screen = screen.Fallback
 	}
-	w := &Window{app: a, store: store, opts: opts, sizes: sizes}
+	w := &Window{app: a, store: store, opts: opts}
 	w.run = func(delay time.Duration, work func() func()) {
 		time.AfterFunc(delay, func() { opts.Do(work()) })
 	}
@@ -121,7 +107,7 @@ func newWindow(a fyne.App, store *history.Store, opts Options, sizes []int64) *W
 func (w *Window) Show() {
 	if !w.opened {
 		w.opened = true
-		w.opts.Screen().Show(w.win, fyne.NewSize(1100, 700)) // preferred
+		w.opts.Screen().Show(w.win, fyne.NewSize(defaultWidth, defaultHeight)) // preferred
 	}
 	w.win.Show()
 	w.win.RequestFocus()
@@ -140,8 +126,11 @@ func (w *Window) Window() fyne.Window { return w.win }
 func (w *Window) build() {
 	w.win = w.app.NewWindow("History — Elicit Desk")
 	w.win.SetCloseIntercept(w.win.Hide)
+	w.hide = w.win.Hide
+	k := keys.Close(w.win, func() { w.hide() })
 
-	w.search = widget.NewEntry()
+	w.search = k.NewEntry()
+	k.Find(w.search)
 	w.search.SetPlaceHolder("Search messages, servers, URLs and answers")
 	w.search.OnChanged = func(string) { w.load(typingDelay) }
 	w.server = widget.NewSelect(serverChoices(nil), nil)
@@ -170,18 +159,16 @@ func (w *Window) build() {
 	listArea := container.NewBorder(container.NewVBox(w.head, widget.NewSeparator()), nil, nil, nil, container.NewStack(w.list, w.emptyBox))
 	w.detail = newDetail(w)
 	// The list above the detail: the message column gets the window's width.
-	split := container.NewVSplit(listArea, w.detail.object)
-	split.Offset = 0.45
+	split := container.NewVSplit(container.NewThemeOverride(listArea, compact{}), w.detail.object)
+	split.Offset = listShare
 
 	w.status = widget.NewLabel("")
 	w.status.Wrapping = fyne.TextWrapWord // an error must not widen the window
-	w.retention = newRetention(w)
-	// Two rows, which fit a small screen: one row is wider than a 1440
-	// pixels wide screen at scale 2.
-	bottom := container.NewVBox(w.retention.object, container.NewBorder(nil, nil, nil, container.NewHBox(
-		widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), w.export),
+	w.export = widget.NewButtonWithIcon(exportLabel(0, history.Query{}), theme.DocumentSaveIcon(), w.exportShown)
+	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(
+		w.export,
 		widget.NewButtonWithIcon("Clear…", theme.DeleteIcon(), w.confirmClear),
-	), w.status))
+	), w.status)
 
 	top := filters
 	if n := w.store.Notice(); n != "" {
@@ -210,22 +197,28 @@ func (w *Window) load(delay time.Duration) {
 		}
 		return func() {
 			if w.searches.Load() == n {
-				w.show(entries, names, err)
+				w.show(q, entries, names, err)
 			}
 		}
 	})
 }
 
-// show puts a query's result in the list, keeping the selection when the
+// show puts the result of q in the list, keeping the selection when the
 // selected entry is still there.
-func (w *Window) show(entries []history.Entry, names []string, err error) {
+func (w *Window) show(q history.Query, entries []history.Entry, names []string, err error) {
 	if err != nil {
 		w.status.SetText("The history cannot be read: " + err.Error())
 		return
 	}
 	w.names = names
 	w.server.SetOptions(serverChoices(names))
-	w.entries = entries
+	w.entries, w.shown = entries, q
+	w.export.SetText(exportLabel(len(entries), q))
+	if len(entries) == 0 {
+		w.export.Disable()
+	} else {
+		w.export.Enable()
+	}
 	rows := make([]row, len(entries))
 	for i, e := range entries {
 		rows[i] = rowOf(e)

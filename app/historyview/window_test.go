@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -12,10 +13,14 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -164,8 +169,8 @@ func TestSearchFiltersList(t *testing.T) {
 		{"a word as typed", "deplo", allServers, allOutcomes, []string{"Deploy to production?", "Deploy staging"}},
 		{"two words", "deploy prod", allServers, allOutcomes, []string{"Deploy to production?"}},
 		{"a server", "", "files", allOutcomes, []string{all[1]}},
-		{"an outcome", "", allServers, "stale", []string{"Sign in"}},
-		{"words and filters", "deploy", "deployer", "cancelled", []string{"Deploy staging"}},
+		{"an outcome", "", allServers, "Gone stale", []string{"Sign in"}},
+		{"words and filters", "deploy", "deployer", "Cancelled", []string{"Deploy staging"}},
 		{"no match", "zebra", allServers, allOutcomes, nil},
 		{"query syntax is text", `"deploy" OR (`, allServers, allOutcomes, nil},
 	}
@@ -258,14 +263,14 @@ func TestReplay(t *testing.T) {
 		review  string // heads that review
 	}{
 		{"Deploy to production?", `"region": "eu"`, "filled in with the answer you sent then", "What you sent then"},
-		{"Deploy staging", `{}`, "as it first showed (cancelled)", "Not sent: the form as it first showed"},
+		{"Deploy staging", `{}`, "as it first showed (Cancelled)", "Not sent: the form as it first showed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.message, func(t *testing.T) {
 			h.selectMessage(tt.message)
 			test.Tap(h.button("Replay"))
 			ws := replays()
-			if len(ws) != 1 || ws[0].Title() != "Replay: deployer — "+tt.message {
+			if len(ws) != 1 || ws[0].Title() != "Replay: deployer — "+tt.message+" — Elicit Desk" {
 				t.Fatalf("replay windows: %v", ws)
 			}
 			shown := test.RenderObjectToMarkup(ws[0].Content())
@@ -305,7 +310,7 @@ func TestEmptyStates(t *testing.T) {
 	if got := shown(); got != "Nothing matches “zebra”." || !h.w.clear.Visible() {
 		t.Errorf("a search that finds nothing shows %q, Clear search %v", got, h.w.clear.Visible())
 	}
-	h.w.outcome.SetSelected("stale")
+	h.w.outcome.SetSelected("Gone stale")
 	test.Tap(h.w.clear)
 	if got := shown(); got != "" || len(h.messages()) != 4 || h.w.search.Text != "" || h.w.outcome.Selected != allOutcomes {
 		t.Errorf("after Clear search: %q, %d entries, search %q, outcome %q", got, len(h.messages()), h.w.search.Text, h.w.outcome.Selected)
@@ -376,12 +381,13 @@ func TestRetention(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var told time.Duration
-			h := open(t, Options{OnRetention: func(d time.Duration) { told = d }})
-			if h.w.retention.days.Text != "90" {
-				t.Errorf("the setting starts at %q days", h.w.retention.days.Text)
+			h := open(t, Options{})
+			r := h.retention(RetentionOptions{OnRetention: func(d time.Duration) { told = d }}, SizeChoices())
+			if r.days.Text != "90" {
+				t.Errorf("the setting starts at %q days", r.days.Text)
 			}
-			h.w.retention.days.SetText(tt.days)
-			test.Tap(h.button("Apply"))
+			r.days.SetText(tt.days)
+			test.Tap(r.apply)
 			if tt.confirm != "" {
 				test.Tap(h.button(tt.confirm))
 			}
@@ -393,6 +399,15 @@ func TestRetention(t *testing.T) {
 			}
 		})
 	}
+}
+
+// retention is the retention setting over h's store, asking over h's
+// window, with its work done at once; what it deletes shows in the list.
+func (h *harness) retention(opts RetentionOptions, sizes []int64) *Retention {
+	opts.OnPruned = func() { h.w.load(0) }
+	r := newRetention(h.w.win, h.store, opts, sizes)
+	r.run = func(work func() func()) { work()() }
+	return r
 }
 
 func TestNoticeBanner(t *testing.T) {
@@ -442,16 +457,15 @@ func TestSizeCap(t *testing.T) {
 			// Sizes small enough for a test, the smallest under the history.
 			small := used / 2 &^ 1023
 			h.store.SetMaxBytes(start)
-			h.w = newWindow(h.app, h.store, Options{OnMaxBytes: func(n int64) { told = n }}, []int64{small, 2 << 20, start, 8 << 20})
-			h.w.run = func(_ time.Duration, work func() func()) { work()() }
-			h.w.Show()
-			if got := h.w.retention.size.Selected; got != "4 MB" {
+			h.w.Refresh()
+			r := h.retention(RetentionOptions{OnMaxBytes: func(n int64) { told = n }}, []int64{small, 2 << 20, start, 8 << 20})
+			if got := r.size.Selected; got != "4 MB" {
 				t.Errorf("the setting starts at %q", got)
 			}
 			all := len(h.messages())
 
 			choose := cmp.Or(tt.choose, small)
-			h.w.retention.size.SetSelected(sizeText(choose))
+			r.size.SetSelected(sizeText(choose))
 			if tt.confirm != "" {
 				test.Tap(h.button(tt.confirm))
 			} else if top := h.w.win.Canvas().Overlays().Top(); top != nil {
@@ -470,7 +484,7 @@ func TestSizeCap(t *testing.T) {
 			if got := h.store.MaxBytes(); got != want {
 				t.Errorf("the store keeps under %d, want %d", got, want)
 			}
-			if got := h.w.retention.size.Selected; got != sizeText(want) {
+			if got := r.size.Selected; got != sizeText(want) {
 				t.Errorf("the setting shows %q, want %q", got, sizeText(want))
 			}
 			left := h.messages()
@@ -488,4 +502,75 @@ func TestSizeCap(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDefaultSizeShowsRows opens the window at its default size with a
+// long history: the list shows at least minRows whole rows, and the
+// detail keeps room for the selected request.
+func TestDefaultSizeShowsRows(t *testing.T) {
+	h := open(t, Options{Screen: func() screen.Screen { return screen.Screen{Work: screen.Area{Width: 1440, Height: 900}, Scale: 1} }})
+	h.app.Settings().SetTheme(look.New()) // the app's sizes, not the test theme's
+	h.w.win.Resize(fyne.NewSize(defaultWidth, defaultHeight))
+	at := time.Now().Add(-time.Minute)
+	for i := range 30 {
+		if _, err := h.store.Add(context.Background(), history.Entry{Server: servers.Identity{Name: "demo"}, Message: untrusted.Text(fmt.Sprintf("Request number %d", i)),
+			Mode: servers.ModeForm, Outcome: history.NoWindow, Received: at.Add(time.Duration(i) * time.Second)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.w.Refresh()
+	if got := h.w.win.Canvas().Size(); got != fyne.NewSize(defaultWidth, defaultHeight) {
+		t.Fatalf("the window opened at %v", got)
+	}
+	d := fyne.CurrentApp().Driver()
+	bottom := d.AbsolutePositionForObject(h.w.list).Y + h.w.list.Size().Height
+	rows := 0
+	for _, o := range test.LaidOutObjects(h.w.list) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "Request number ") && l.Visible() &&
+			d.AbsolutePositionForObject(l).Y+l.Size().Height <= bottom+1 {
+			rows++
+		}
+	}
+	if rows < minRows {
+		t.Errorf("the list shows %d whole rows, want at least %d", rows, minRows)
+	}
+	if got := h.w.detail.object.Size().Height; got < 180 {
+		t.Errorf("the detail has %v high", got)
+	}
+}
+
+// TestKeys closes the window with Ctrl+W and Escape, also while typing in
+// the search, and focuses the search with Ctrl+F.
+func TestKeys(t *testing.T) {
+	tests := []struct {
+		name    string
+		focused bool // the search has the keyboard
+		press   func(c fyne.Canvas, search *keys.Entry)
+	}{
+		{"Escape", false, func(c fyne.Canvas, _ *keys.Entry) { c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) }},
+		{"Escape in the search", true, func(_ fyne.Canvas, s *keys.Entry) { s.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) }},
+		{"Ctrl+W in the search", true, func(_ fyne.Canvas, s *keys.Entry) { s.TypedShortcut(ctrl(fyne.KeyW)) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := open(t, Options{})
+			closed := 0
+			h.w.hide = func() { closed++ }
+			c := h.w.win.Canvas()
+			if tt.focused {
+				h.w.search.TypedShortcut(ctrl(fyne.KeyF)) // as the canvas passes it on
+				if c.Focused() != h.w.search {
+					t.Fatalf("Ctrl+F focused %v, not the search", c.Focused())
+				}
+			}
+			tt.press(c, h.w.search)
+			if closed != 1 {
+				t.Errorf("the window was put away %d times", closed)
+			}
+		})
+	}
+}
+
+func ctrl(k fyne.KeyName) fyne.Shortcut {
+	return &desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}
 }

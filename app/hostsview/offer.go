@@ -8,8 +8,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/cmdtext"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
@@ -17,14 +19,16 @@ import (
 // over win: what changes, then, once confirmed, the change written and a
 // reminder to restart the host. done runs once the person has decided,
 // whatever they decided, so the caller shows the configs as they are now.
-func RouteAll(win fyne.Window, c *hosts.Config, exe string, log *slog.Logger, done func()) {
+// at says where win is, so that a window too short for the list of
+// changes grows to show it.
+func RouteAll(win fyne.Window, at func() screen.Screen, c *hosts.Config, exe string, log *slog.Logger, done func()) {
 	p, err := c.Route(exe)
-	offer(win, p, err, true, log, done)
+	offer(win, at, p, err, true, log, done)
 }
 
 // offer shows what p changes and writes it when the person confirms. A
 // plan that could not be made (err) is reported instead.
-func offer(win fyne.Window, p *hosts.Plan, err error, routing bool, log *slog.Logger, done func()) {
+func offer(win fyne.Window, at func() screen.Screen, p *hosts.Plan, err error, routing bool, log *slog.Logger, done func()) {
 	if err != nil {
 		tell(win, "Nothing was changed", untrusted.Text(err.Error()).Block(), done)
 		return
@@ -35,7 +39,7 @@ func offer(win fyne.Window, p *hosts.Plan, err error, routing bool, log *slog.Lo
 	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { hide(); done() })
 	if v.Verb == "" {
 		cancel.SetText("Close")
-		hide = modal.Show(win.Canvas(), v.Title, planContent(v), planSize(v), cancel)
+		hide = showFitted(win, at, v.Title, planContent(v), cancel)
 		return
 	}
 	apply := widget.NewButtonWithIcon(v.Verb, theme.ConfirmIcon(), func() {
@@ -51,7 +55,26 @@ func offer(win fyne.Window, p *hosts.Plan, err error, routing bool, log *slog.Lo
 		done()
 	})
 	apply.Importance = widget.HighImportance
-	hide = modal.Show(win.Canvas(), v.Title, planContent(v), planSize(v), cancel, apply)
+	hide = showFitted(win, at, v.Title, planContent(v), cancel, apply)
+}
+
+// planWidth is the width of a plan's dialog, in Fyne units.
+const planWidth = 720
+
+// showFitted shows a dialog over win as tall as its content, growing win
+// first when it is too short for it, as far as the work area allows;
+// what still does not fit scrolls, above the buttons.
+func showFitted(win fyne.Window, at func() screen.Screen, title string, content fyne.CanvasObject, buttons ...*widget.Button) (hide func()) {
+	need := modal.Height(title, content, planWidth, buttons...)
+	if room := win.Canvas().Size(); room.Height < need+modal.Margin || room.Width < planWidth+modal.Margin {
+		s := at()
+		most := s.Size()
+		grown := fyne.NewSize(min(max(room.Width, planWidth+modal.Margin), most.Width), min(max(room.Height, need+modal.Margin), most.Height))
+		if grown != room {
+			s.Put(win, grown, 0)
+		}
+	}
+	return modal.Show(win.Canvas(), title, content, fyne.NewSize(planWidth, need), buttons...)
 }
 
 // planContent lists a plan's changes, each server's command line before
@@ -73,23 +96,11 @@ func planContent(v planView) fyne.CanvasObject {
 	return container.NewVScroll(box)
 }
 
-// planSize fits the dialog to a short plan and lets a long one scroll.
-func planSize(v planView) fyne.Size {
-	lines := 3 + 3*len(v.Changes) + 2*len(v.Skipped)
-	if len(v.Skipped) > 0 {
-		lines++
-	}
-	return fyne.NewSize(720, min(520, 110+float32(lines)*34))
-}
-
-// commandRow is a command line under a caption, wrapped at any character
-// so that none of it is hidden.
+// commandRow is a command line beside a caption, wrapped at spaces and
+// path separators so that all of it shows.
 func commandRow(caption, line string) fyne.CanvasObject {
 	c := widget.NewLabel(caption)
-	l := widget.NewLabelWithStyle(line, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	l.Wrapping = fyne.TextWrapBreak
-	l.Selectable = true
-	return container.NewBorder(nil, nil, container.New(FixedWidth(64), c), nil, l)
+	return container.NewBorder(nil, nil, container.New(FixedWidth(64), c), nil, cmdtext.New(line))
 }
 
 func wrapped(text string) *widget.Label {

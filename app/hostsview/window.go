@@ -15,6 +15,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/cmdtext"
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
@@ -103,6 +105,7 @@ func (w *Window) build() {
 	w.inner = container.New(layout.NewCustomPaddedLayout(0, theme.Padding(), theme.Padding(), 4*theme.Padding()), w.body)
 	w.win.SetContent(container.NewBorder(w.top, nil, nil, nil, container.NewVScroll(w.inner)))
 	w.win.SetCloseIntercept(w.win.Hide)
+	keys.Close(w.win, w.win.Hide)
 }
 
 // open sizes the window to its content and places it.
@@ -164,7 +167,7 @@ func (w *Window) hostBlock(r hostRow, f hosts.Found) fyne.CanvasObject {
 		copyAll.Disable()
 	}
 	route := widget.NewButtonWithIcon("Route all through Elicit Desk…", theme.MailForwardIcon(), func() {
-		RouteAll(w.win, f.Config, w.deps.Exe, w.deps.Log, w.reload)
+		RouteAll(w.win, w.deps.Screen, f.Config, w.deps.Exe, w.deps.Log, w.reload)
 	})
 	route.Importance = widget.HighImportance
 	if r.Routable == 0 {
@@ -189,8 +192,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 	name := widget.NewLabel(s.Name)
 	name.Truncation = fyne.TextTruncateEllipsis
 	transport := widget.NewLabel(s.Transport)
-	runs := widget.NewLabelWithStyle(s.Runs, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	runs.Wrapping = fyne.TextWrapWord // what runs, whole
+	runs := cmdtext.New(s.Runs) // what runs, whole
 	middle := container.NewVBox(runs)
 	if s.Note != "" {
 		note := widget.NewLabel(s.Note)
@@ -213,7 +215,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 			} else {
 				p, err = c.Unroute(s.Key)
 			}
-			offer(w.win, p, err, on, w.deps.Log, w.reload)
+			offer(w.win, w.deps.Screen, p, err, on, w.deps.Log, w.reload)
 		}
 		right = sw
 	}

@@ -11,10 +11,14 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/cmdtext"
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/internal/uitest"
 )
 
@@ -168,7 +172,7 @@ func TestHostileHosts(t *testing.T) {
 			w := newWindow(t, found[0])
 			uitest.Check(t, "Hosts", uitest.WindowTexts(w.win))
 			uitest.CheckWidth(t, "Hosts", w.win.Content(), 1040)
-			RouteAll(w.win, found[0].Config, exe, w.deps.Log, w.reload)
+			RouteAll(w.win, w.deps.Screen, found[0].Config, exe, w.deps.Log, w.reload)
 			uitest.Check(t, "Route all", uitest.WindowTexts(w.win))
 			tapDialog(t, w, "Cancel")
 
@@ -200,5 +204,51 @@ func TestSwitchRoutesRemote(t *testing.T) {
 	tapDialog(t, w, "OK")
 	if !checks(w)[4].Checked || !strings.Contains(fmt.Sprint(uitest.Texts(w.body)), "https://mcp.notion.com/mcp") {
 		t.Errorf("after routing notion the window shows:\n%s", uitest.Texts(w.body))
+	}
+}
+
+// TestRouteAllFitsAShortWindow opens Route all in a window made short:
+// the window grows, here to the screen's height as the plan is long, and
+// the plan shows above its buttons; no command line is cut inside a word.
+func TestRouteAllFitsAShortWindow(t *testing.T) {
+	f := sample(t)
+	w := newWindow(t, f)
+	w.win.Resize(fyne.NewSize(windowWidth, 300))
+	for _, b := range all[*widget.Button](w.win.Content()) {
+		if b.Text == "Route all through Elicit Desk…" {
+			test.Tap(b)
+			break
+		}
+	}
+	top := w.win.Canvas().Overlays().Top()
+	if top == nil {
+		t.Fatal("Route all showed nothing")
+	}
+	room := w.win.Canvas().Size()
+	if room.Height <= 300 {
+		t.Errorf("the window stayed %v", room)
+	}
+	pops := all[*widget.PopUp](top)
+	if len(pops) != 1 {
+		t.Fatalf("%d pop-ups", len(pops))
+	}
+	pop := pops[0]
+	if got := pop.Content.Size(); got.Height+modal.Margin > room.Height+1 {
+		t.Errorf("the dialog is %v in a window of %v", got, room)
+	}
+	if room.Height < screen.Fallback().Size().Height-1 { // the window could grow for all of it
+		t.Errorf("the window grew to %v, less than the screen's %v", room, screen.Fallback().Size())
+	}
+	for _, s := range all[*container.Scroll](pop.Content) {
+		if s.Content != nil && s.Size().Height < 200 {
+			t.Errorf("the plan shows %v of %v", s.Size().Height, s.Content.MinSize().Height)
+		}
+	}
+	for _, l := range all[*cmdtext.Label](pop.Content) {
+		for _, line := range strings.Split(l.Label.Text, "\n") {
+			if !strings.Contains(" "+l.Text()+" ", line) {
+				t.Errorf("%q is not a part of %q", line, l.Text())
+			}
+		}
 	}
 }

@@ -10,13 +10,37 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// margin keeps a dialog off its window's edges.
-const margin = 40
+// Margin keeps a dialog off its window's edges: a window holds a dialog
+// of height h when it is h+Margin high.
+const Margin = 40
 
-// Show shows content over c under title, with buttons on the right, at
-// size or as much of it as c has room for. The buttons' own actions
-// decide when it hides; hide closes it.
+// Show shows content over c under title, with buttons on the right: as
+// wide as size, and as tall as the content needs at that width up to
+// size's height, each within what c has room for. Content taller than
+// that should be a *container.Scroll, which then scrolls while the
+// buttons stay in view. The buttons' own actions decide when it hides;
+// hide closes it.
 func Show(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size, buttons ...*widget.Button) (hide func()) {
+	body := dialog(title, content, buttons)
+	if room := c.Size(); room.Width > Margin && room.Height > Margin {
+		size.Width = min(size.Width, room.Width-Margin)
+		size.Height = min(size.Height, room.Height-Margin)
+	}
+	size.Height = min(size.Height, fullHeight(body, content, size.Width))
+	pop := widget.NewModalPopUp(body, c)
+	pop.Resize(size)
+	pop.Show()
+	return pop.Hide
+}
+
+// Height is how tall Show's dialog is at width with all of its content in
+// view, for a window to make room for it.
+func Height(title string, content fyne.CanvasObject, width float32, buttons ...*widget.Button) float32 {
+	return fullHeight(dialog(title, content, buttons), content, width)
+}
+
+// dialog lays out a dialog's parts.
+func dialog(title string, content fyne.CanvasObject, buttons []*widget.Button) fyne.CanvasObject {
 	heading := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	heading.Wrapping = fyne.TextWrapWord
 	bar := container.NewHBox(layout.NewSpacer())
@@ -24,11 +48,19 @@ func Show(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size
 		bar.Add(b)
 	}
 	body := container.NewBorder(heading, container.NewVBox(widget.NewSeparator(), bar), nil, nil, content)
-	pop := widget.NewModalPopUp(container.NewPadded(body), c)
-	if room := c.Size(); room.Width > margin && room.Height > margin {
-		size = fyne.NewSize(min(size.Width, room.Width-margin), min(size.Height, room.Height-margin))
+	return container.NewPadded(body)
+}
+
+// fullHeight is how tall body is at width with all of content in view:
+// wrapped texts are measured at that width, and a scroll counts what it
+// holds.
+func fullHeight(body, content fyne.CanvasObject, width float32) float32 {
+	// Twice: a wrapped text's height follows the width it was laid out at.
+	body.Resize(fyne.NewSize(width, 10000))
+	body.Resize(fyne.NewSize(width, 10001))
+	h := body.MinSize().Height
+	if s, ok := content.(*container.Scroll); ok && s.Content != nil {
+		h += max(0, s.Content.MinSize().Height-s.MinSize().Height)
 	}
-	pop.Resize(size)
-	pop.Show()
-	return pop.Hide
+	return h
 }

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
@@ -59,18 +60,14 @@ func (w *Window) openCall(server string, t mcp.Tool) {
 	c := &callWindow{w: w, key: key, server: server, tool: t, stop: func() {}, closed: make(chan struct{})}
 	var why string
 	c.schema, why = argsForm(t)
-	c.win = w.app.NewWindow(fmt.Sprintf("Call %s on %s", toolTitle(t).Headline(60), untrusted.Text(server).Headline(40)))
+	c.win = w.app.NewWindow(fmt.Sprintf("Call %s on %s — Elicit Desk", toolTitle(t).Headline(60), untrusted.Text(server).Headline(40)))
 	at := w.deps.Screen()
 	c.win.Resize(at.Open(fyne.NewSize(callWidth, callHeight)).Size) // first, so wrapped texts are measured at this width
 	c.build(why)
 	c.win.SetOnClosed(c.closing)
-	// Escape closes the window, ending a running call; the form's own
-	// inputs do the same through its Cancel.
-	c.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyEscape {
-			c.win.Close()
-		}
-	})
+	// Ctrl+W and Escape close the window, ending a running call; the
+	// form's own inputs do the same through its Cancel.
+	keys.Close(c.win, nil)
 	w.calls[key] = c
 	at.Show(c.win, fyne.NewSize(callWidth, callHeight))
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -167,6 +168,15 @@ func TestCallWithoutFormOrConnection(t *testing.T) {
 	test.Tap(c.edit)
 	if want := "{\n  \"filter\": {\n    \"name\": \"x\"\n  }\n}"; c.jsonText.Text != want || !c.argsPage.Visible() {
 		t.Errorf("Edit arguments shows %q", c.jsonText.Text)
+	}
+	if got := c.win.Title(); got != "Call search on gone — Elicit Desk" {
+		t.Errorf("titled %q", got)
+	}
+	// Escape with nothing focused closes the window, as Ctrl+W does.
+	c.win.Canvas().Unfocus()
+	c.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if _, open := w.calls["gone\x00search"]; open {
+		t.Error("Escape left the call window open")
 	}
 }
 

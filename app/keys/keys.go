@@ -1,0 +1,110 @@
+// Package keys gives the app's own windows (History, Hosts, Welcome,
+// Settings, a tool call…, never a request window) the keys a person
+// expects of a desktop window: Ctrl+W and Escape close it, and Ctrl+F goes
+// to its search. One place installs them, so every such window behaves
+// alike.
+//
+// Fyne hands a key to the focused widget first: an entry keeps Escape
+// and every shortcut it is given. An Entry made by Keys.NewEntry passes
+// them on.
+package keys
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+)
+
+// The shortcuts, with the platform's modifier (Ctrl, or Cmd on macOS).
+var (
+	closeShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
+	findShortcut  = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
+)
+
+// Keys are the keys of one window.
+type Keys struct {
+	win    fyne.Window
+	close  func()
+	search fyne.Focusable // nil for none
+}
+
+// Close makes Ctrl+W and Escape close w by calling close (w.Close when
+// nil, which a close intercept may turn into hiding). Escape leaves a
+// dialog shown over w to that dialog, and keys w's canvas handled before
+// still reach that handler.
+func Close(w fyne.Window, close func()) *Keys {
+	if close == nil {
+		close = w.Close
+	}
+	k := &Keys{win: w, close: close}
+	c := w.Canvas()
+	c.AddShortcut(closeShortcut, func(fyne.Shortcut) { k.close() })
+	c.AddShortcut(findShortcut, func(fyne.Shortcut) { k.find() })
+	before := c.OnTypedKey()
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if !k.TypedKey(ev) && before != nil {
+			before(ev)
+		}
+	})
+	return k
+}
+
+// Find makes Ctrl+F focus search, so the person can type at once.
+func (k *Keys) Find(search fyne.Focusable) { k.search = search }
+
+func (k *Keys) find() {
+	if k.search != nil {
+		k.win.Canvas().Focus(k.search)
+	}
+}
+
+// TypedKey handles Escape, closing the window unless a dialog is over it,
+// and says whether it handled ev.
+func (k *Keys) TypedKey(ev *fyne.KeyEvent) bool {
+	if ev.Name != fyne.KeyEscape || k.win.Canvas().Overlays().Top() != nil {
+		return false
+	}
+	k.close()
+	return true
+}
+
+// TypedShortcut handles Ctrl+W and Ctrl+F, and says whether it handled s.
+func (k *Keys) TypedShortcut(s fyne.Shortcut) bool {
+	switch s.ShortcutName() {
+	case closeShortcut.ShortcutName():
+		k.close()
+	case findShortcut.ShortcutName():
+		k.find()
+	default:
+		return false
+	}
+	return true
+}
+
+// Entry is a single-line entry that passes Escape, Ctrl+W and Ctrl+F on
+// to its window's Keys, so they work while the person types in it.
+type Entry struct {
+	widget.Entry
+	keys *Keys
+}
+
+// NewEntry returns an empty Entry of k's window.
+func (k *Keys) NewEntry() *Entry {
+	e := &Entry{keys: k}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey implements fyne.Focusable.
+func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
+	if !e.keys.TypedKey(ev) {
+		e.Entry.TypedKey(ev)
+	}
+}
+
+// TypedShortcut implements fyne.Shortcutable.
+func (e *Entry) TypedShortcut(s fyne.Shortcut) {
+	if !e.keys.TypedShortcut(s) {
+		e.Entry.TypedShortcut(s)
+	}
+}
