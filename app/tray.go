@@ -101,6 +101,9 @@ func (d *Desk) menuItems() []*fyne.MenuItem {
 		fyne.NewMenuItem("Welcome…", d.showWelcome),
 		login,
 		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Help", d.showHelp),
+		fyne.NewMenuItem("About Elicit Desk…", d.showAbout),
+		fyne.NewMenuItemSeparator(),
 		{Label: "Quit", IsQuit: true, Action: d.quit},
 	}
 }

@@ -165,3 +165,7 @@ func (r *retention) setSize(n int64, prune bool) {
 		}
 	})
 }
+
+// SizeText writes a size cap as the History window does: "64 MB", "1 GB".
+// The Settings window offers SizeChoices in these words.
+func SizeText(n int64) string { return sizeText(n) }

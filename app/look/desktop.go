@@ -44,6 +44,9 @@ const (
 // up dark on a light desktop. The other fields are what desktops without
 // the portal say.
 type Desktop struct {
+	// Native says Fyne reads the desktop's variant itself and follows it:
+	// macOS and Windows.
+	Native bool
 	// Portal is the settings portal's color-scheme, when HasPortal.
 	Portal    uint32
 	HasPortal bool
@@ -56,11 +59,14 @@ type Desktop struct {
 	GTKThemeEnv string
 }
 
-// Variant is the desktop's variant, and whether the portal said it, in
-// which case Fyne follows the portal's changes itself. What the person set
+// Variant is the desktop's variant, and whether Fyne follows it itself:
+// natively, or because the portal said it (Fyne follows its changes). What the person set
 // for this session ($GTK_THEME) comes before what is set for every session
 // (gsettings); a desktop that says nothing is light, as most are.
-func (d Desktop) Variant() (v fyne.ThemeVariant, portal bool) {
+func (d Desktop) Variant() (v fyne.ThemeVariant, fyneFollows bool) {
+	if d.Native {
+		return theme.VariantLight, true // Fyne's, whichever it is
+	}
 	if d.HasPortal {
 		switch d.Portal {
 		case SchemeDark:
@@ -109,7 +115,7 @@ func For(c Choice, d Desktop) fyne.Theme {
 	case Dark:
 		return Fixed(theme.VariantDark)
 	}
-	if v, portal := d.Variant(); !portal {
+	if v, fyneFollows := d.Variant(); !fyneFollows {
 		return Fixed(v)
 	}
 	return New()

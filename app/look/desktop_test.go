@@ -63,6 +63,7 @@ func TestForDrawsTheChoice(t *testing.T) {
 		{"desktop with portal: Fyne's, dark", FollowDesktop, portalDark, dark, dark},
 		{"desktop without portal, dark GTK", FollowDesktop, noPortalDark, light, dark},
 		{"desktop without anything: light, though Fyne says dark", FollowDesktop, Desktop{}, dark, light},
+		{"native: Fyne's", FollowDesktop, Desktop{Native: true}, dark, dark},
 		{"an unknown choice follows the desktop", Choice("sepia"), Desktop{}, dark, light},
 	}
 	for _, tt := range tests {
