@@ -21,7 +21,7 @@ const desktopTimeout = time.Second
 func readDesktop(ctx context.Context) look.Desktop {
 	ctx, cancel := context.WithTimeout(ctx, desktopTimeout)
 	defer cancel()
-	d := look.Desktop{GTKThemeEnv: os.Getenv("GTK_THEME")}
+	d := look.Desktop{GTKThemeEnv: os.Getenv("GTK_THEME"), FyneThemeEnv: os.Getenv("FYNE_THEME")}
 	if conn, err := privateBus(); err == nil {
 		d.Portal, err = portal.ColorScheme(ctx, conn)
 		d.HasPortal = err == nil

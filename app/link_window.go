@@ -23,30 +23,36 @@ type linkPhase int
 const (
 	linkAsking   linkPhase = iota // Open link, Decline, Cancel
 	linkOpening                   // the browser is starting
-	linkWaiting                   // the browser started; the server has not said the step is complete
-	linkFailed                    // the browser did not start: the link is there to copy
+	linkWaiting                   // the server has not said the step is complete
 	linkComplete                  // the server says the step is complete
 	linkStale                     // the request no longer waits
 )
 
 // linkState is what a URL request's window shows.
 type linkState struct {
-	phase   linkPhase
-	openErr error // why the browser did not start, in linkFailed
+	phase linkPhase
+	// openErr says why the browser did not start: the person copies the
+	// link instead, and is told even when the server completes the step.
+	openErr error
 }
 
 // linkStatus is the sentence under the link after Open link; server is
 // the configured server's name as a line.
 func linkStatus(s linkState, server string) string {
+	failed := ""
+	if s.openErr != nil {
+		failed = "Could not open the browser: " + s.openErr.Error() + ". "
+	}
 	switch s.phase {
 	case linkOpening:
 		return "Opening the browser…"
 	case linkWaiting:
+		if failed != "" {
+			return failed + "Copy the link and open it in a browser yourself; press Done when you have finished."
+		}
 		return "Waiting for " + server + " to finish. Press Done when you have finished in the browser."
-	case linkFailed:
-		return "Could not open the browser: " + s.openErr.Error() + ". Copy the link and open it in a browser yourself; press Done when you have finished."
 	case linkComplete:
-		return server + " says this step is complete."
+		return failed + server + " says this step is complete."
 	}
 	return ""
 }
@@ -183,22 +189,24 @@ func (lw *linkWindow) open(r *request, u *url.URL, d *Desk) {
 			d.log.Warn("the browser did not open", "err", err)
 		}
 		d.do(func() {
-			if lw.closed || lw.state.phase != linkOpening {
-				return // closed, stale or complete meanwhile
+			s := lw.state
+			switch {
+			case lw.closed || s.phase == linkStale:
+				return
+			case s.phase == linkOpening:
+				s.phase = linkWaiting
 			}
-			if err != nil {
-				lw.set(linkState{phase: linkFailed, openErr: err})
-			} else {
-				lw.set(linkState{phase: linkWaiting})
-			}
+			s.openErr = err
+			lw.set(s)
 		})
 	}()
 	go func() {
 		select {
 		case <-r.Completed():
 			d.do(func() {
-				if lw.state.phase != linkStale {
-					lw.set(linkState{phase: linkComplete})
+				if s := lw.state; s.phase != linkStale {
+					s.phase = linkComplete
+					lw.set(s)
 				}
 			})
 		case <-lw.gone:
@@ -217,7 +225,7 @@ func (lw *linkWindow) render() {
 	s := lw.state
 	visible(lw.buttons, s.phase == linkAsking)
 	visible(lw.waiting, s.phase != linkAsking && s.phase != linkStale)
-	busy := s.phase == linkOpening || s.phase == linkWaiting
+	busy := s.phase == linkOpening || (s.phase == linkWaiting && s.openErr == nil)
 	visible(lw.progress, busy)
 	if busy {
 		lw.progress.Start()
@@ -225,7 +233,7 @@ func (lw *linkWindow) render() {
 		lw.progress.Stop()
 	}
 	lw.status.Importance = widget.MediumImportance
-	if s.phase == linkFailed {
+	if s.openErr != nil {
 		lw.status.Importance = widget.DangerImportance
 	}
 	lw.status.SetText(linkStatus(s, lw.server))

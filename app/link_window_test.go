@@ -103,6 +103,10 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 	h.eventually("the failure to show", func() bool {
 		return strings.HasPrefix(lw.status.Text, "Could not open the browser: xdg-open found no browser to start.")
 	})
+	h.d.router.Complete("shop", "e")
+	h.eventually("completion, with the failure still said", func() bool {
+		return strings.HasPrefix(lw.status.Text, "Could not open the browser: xdg-open found no browser to start. shop says this step is complete.")
+	})
 	h.ui(func() {
 		if lw.closed || h.d.queue.len() != 1 {
 			t.Error("the window closed")
@@ -119,6 +123,7 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 }
 
 func TestLinkStatus(t *testing.T) {
+	failed := errors.New("no browser")
 	tests := []struct {
 		s    linkState
 		want string
@@ -126,9 +131,10 @@ func TestLinkStatus(t *testing.T) {
 		{linkState{phase: linkAsking}, ""},
 		{linkState{phase: linkOpening}, "Opening the browser…"},
 		{linkState{phase: linkWaiting}, "Waiting for shop to finish."},
-		{linkState{phase: linkFailed, openErr: errors.New("no browser")}, "Could not open the browser: no browser. Copy the link"},
+		{linkState{phase: linkWaiting, openErr: failed}, "Could not open the browser: no browser. Copy the link"},
 		{linkState{phase: linkComplete}, "shop says this step is complete."},
-		{linkState{phase: linkStale}, ""},
+		{linkState{phase: linkComplete, openErr: failed}, "Could not open the browser: no browser. shop says this step is complete."},
+		{linkState{phase: linkStale, openErr: failed}, ""},
 	}
 	for _, tt := range tests {
 		if got := linkStatus(tt.s, "shop"); !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {

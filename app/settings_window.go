@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"time"
 
@@ -21,7 +20,7 @@ import (
 type settingsForm struct {
 	windows *spin
 	login   *widget.Check
-	look    *widget.RadioGroup // look.Choices' labels
+	look    *widget.Select // look.Choices' labels
 	notify  *widget.Check
 	days    *spin
 	size    *widget.Select // historyview.SizeChoices' texts
@@ -43,9 +42,7 @@ func newSettingsForm(cur Settings, login, tray bool) *settingsForm {
 	for _, c := range look.Choices() {
 		looks = append(looks, c.Label())
 	}
-	f.look = widget.NewRadioGroup(looks, nil)
-	f.look.Horizontal = true
-	f.look.Required = true
+	f.look = widget.NewSelect(looks, nil)
 	f.look.Selected = cur.Theme.Label()
 	f.notify = widget.NewCheck("Notify me when a request arrives while I work elsewhere", nil)
 	f.notify.Checked = cur.Notify
@@ -67,7 +64,7 @@ func newSettingsForm(cur Settings, login, tray bool) *settingsForm {
 	form := widget.NewForm(
 		widget.NewFormItem("Request windows at once", f.windows.object),
 		widget.NewFormItem("Launch at login", f.login),
-		widget.NewFormItem("Look", f.look),
+		widget.NewFormItem("Look", container.NewHBox(f.look)),
 		widget.NewFormItem("Notifications", f.notify),
 		widget.NewFormItem("Keep requests for", container.NewHBox(f.days.object, widget.NewLabel("days"))),
 		widget.NewFormItem("History size at most", container.NewHBox(f.size)),
@@ -96,7 +93,7 @@ func (f *settingsForm) read() (s Settings, login bool, problem string) {
 	if i := f.size.SelectedIndex(); i >= 0 {
 		s.HistoryMaxBytes = historyview.SizeChoices()[i]
 	}
-	if i := slices.Index(f.look.Options, f.look.Selected); i >= 0 {
+	if i := f.look.SelectedIndex(); i >= 0 {
 		s.Theme = look.Choices()[i]
 	}
 	s.Notify = f.notify.Checked

@@ -26,10 +26,6 @@ func newSpin(value, min, max int) *spin {
 	s := &spin{min: min, max: max}
 	s.ExtendBaseWidget(s)
 	s.SetText(strconv.Itoa(value))
-	s.Validator = func(text string) error {
-		_, err := s.parse(text)
-		return err
-	}
 	s.down = widget.NewButtonWithIcon("", theme.ContentRemoveIcon(), func() { s.step(-1) })
 	s.up = widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { s.step(+1) })
 	s.OnChanged = func(text string) {
@@ -40,7 +36,9 @@ func newSpin(value, min, max int) *spin {
 	}
 	s.bounds()
 	// Wide enough for the largest number and no wider: it is one figure.
-	width := widget.NewLabel(strings.Repeat("0", len(strconv.Itoa(max))+2)).MinSize().Width
+	// A number out of bounds shows no mark of its own: its buttons stop at
+	// the bounds, and Save says what is wrong.
+	width := widget.NewLabel(strings.Repeat("0", len(strconv.Itoa(max))+1)).MinSize().Width + 2*theme.InnerPadding()
 	s.object = container.NewHBox(container.NewGridWrap(fyne.NewSize(width, s.MinSize().Height), s), s.down, s.up)
 	return s
 }

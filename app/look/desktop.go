@@ -57,6 +57,10 @@ type Desktop struct {
 	GTKTheme    string
 	// GTKThemeEnv is $GTK_THEME ("Adwaita:dark").
 	GTKThemeEnv string
+	// FyneThemeEnv is $FYNE_THEME: "light" or "dark" sets the variant for
+	// this app whatever the desktop says (Fyne's own portal watcher would
+	// override it).
+	FyneThemeEnv string
 }
 
 // Variant is the desktop's variant, and whether Fyne follows it itself:
@@ -64,6 +68,12 @@ type Desktop struct {
 // for this session ($GTK_THEME) comes before what is set for every session
 // (gsettings); a desktop that says nothing is light, as most are.
 func (d Desktop) Variant() (v fyne.ThemeVariant, fyneFollows bool) {
+	switch strings.ToLower(strings.TrimSpace(d.FyneThemeEnv)) {
+	case "light":
+		return theme.VariantLight, false
+	case "dark":
+		return theme.VariantDark, false
+	}
 	if d.Native {
 		return theme.VariantLight, true // Fyne's, whichever it is
 	}

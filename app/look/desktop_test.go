@@ -28,6 +28,10 @@ func TestDesktopVariant(t *testing.T) {
 		{"GTK_THEME dark theme name", Desktop{GTKThemeEnv: "Arc-Dark"}, dark, false},
 		{"GTK_THEME light over gsettings dark", Desktop{GTKThemeEnv: "Adwaita", ColorScheme: "'prefer-dark'"}, light, false},
 		{"GTK_THEME dark over a light GTK theme", Desktop{GTKThemeEnv: "Adwaita:dark", GTKTheme: "'Adwaita'"}, dark, false},
+		{"FYNE_THEME dark over the portal", Desktop{FyneThemeEnv: "dark", HasPortal: true, Portal: SchemeLight}, dark, false},
+		{"FYNE_THEME light over GTK_THEME", Desktop{FyneThemeEnv: "light", GTKThemeEnv: "Adwaita:dark"}, light, false},
+		{"FYNE_THEME light natively", Desktop{FyneThemeEnv: "light", Native: true}, light, false},
+		{"FYNE_THEME unknown is ignored", Desktop{FyneThemeEnv: "sepia", GTKThemeEnv: "Adwaita:dark"}, dark, false},
 		{"a name with dark inside is not dark", Desktop{GTKTheme: "'Darkish-Blue'"}, light, false},
 	}
 	for _, tt := range tests {
