@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/historyview"
@@ -64,10 +65,10 @@ func newSettingsForm(cur Settings, login, tray bool) *settingsForm {
 	form := widget.NewForm(
 		widget.NewFormItem("Request windows at once", f.windows.object),
 		widget.NewFormItem("Launch at login", f.login),
-		widget.NewFormItem("Look", container.NewHBox(f.look)),
+		widget.NewFormItem("Look", choice(f.look)),
 		widget.NewFormItem("Notifications", f.notify),
 		widget.NewFormItem("Keep requests for", container.NewHBox(f.days.object, widget.NewLabel("days"))),
-		widget.NewFormItem("History size at most", container.NewHBox(f.size)),
+		widget.NewFormItem("History size at most", choice(f.size)),
 	)
 	form.Items[0].HintText = waitingHint(tray)
 	form.Items[4].HintText = "The History window lists what was asked and answered."
@@ -75,6 +76,13 @@ func newSettingsForm(cur Settings, login, tray bool) *settingsForm {
 	buttons := container.NewBorder(nil, nil, nil, container.NewHBox(f.cancel, f.save), f.problem)
 	f.object = container.NewPadded(container.NewBorder(nil, buttons, nil, nil, container.NewVBox(form, layout.NewSpacer())))
 	return f
+}
+
+// choice gives the drop-downs of Settings one width, that of its longest
+// choice: a Select is only as wide as its shortest.
+func choice(s *widget.Select) fyne.CanvasObject {
+	width := widget.NewLabel(look.FollowDesktop.Label()).MinSize().Width + theme.IconInlineSize() + 2*theme.InnerPadding()
+	return container.NewHBox(container.NewGridWrap(fyne.NewSize(width, s.MinSize().Height), s))
 }
 
 // read is the settings the form shows and whether to start at login, or
