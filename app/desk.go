@@ -16,6 +16,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/serversview"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
@@ -48,6 +49,8 @@ type Options struct {
 	// Dates is how the person's locale writes dates, found once at start:
 	// every form, and every replay of one, shows and reads dates so.
 	Dates forms.DateStyle
+	// Version says which build this is, for the About window.
+	Version string
 }
 
 // Desk is the running app.
@@ -64,19 +67,21 @@ type Desk struct {
 	writes  gate.Gate        // history writes: shut by Close, which waits for them
 
 	settings   Settings
+	desktop    look.Desktop // the desktop's light or dark, read at start
 	queue      queue[*request]
 	serversWin *serversview.Window
 	historyWin *historyview.Window // made when first shown: windows cost memory
 	hostsWin   *hostsview.Window
 	welcome    *welcome // the Welcome window, while it is open
 	settingsW  fyne.Window
-	tray       *tray     // nil where there is no tray
-	trayShown  bool      // a tray host shows the icon; else the Servers window stands in
-	asking     *asking   // the quit question, while it shows
-	focused    bool      // one of our windows has focus
-	notifier   notifier  // nil where no notification server answers
-	notices    notices   // the notifications shown, by request or server
-	downs      downWatch // which servers' failures were told
+	aboutW     fyne.Window // the About window, while it is open
+	tray       *tray       // nil where there is no tray
+	trayShown  bool        // a tray host shows the icon; else the Servers window stands in
+	asking     *asking     // the quit question, while it shows
+	focused    bool        // one of our windows has focus
+	notifier   notifier    // nil where no notification server answers
+	notices    notices     // the notifications shown, by request or server
+	downs      downWatch   // which servers' failures were told
 	noticing   sync.WaitGroup
 
 	openURL func(*url.URL) error
@@ -89,7 +94,7 @@ type Desk struct {
 // New prepares the app; Start connects the servers.
 func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
-	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, now: time.Now, openURL: a.OpenURL, do: fyne.Do}
+	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, now: time.Now, openURL: browserOpener(a), do: fyne.Do}
 	d.settings = loadSettings(a.Preferences())
 	d.queue.max = d.settings.MaxWindows
 	d.router = servers.NewRouter(servers.DefaultLimits, d.log)
@@ -123,6 +128,8 @@ func (d *Desk) Start() error {
 	if _, err := config.Ensure(d.opts.ConfigPath, d.opts.Demo); err != nil {
 		return err
 	}
+	d.desktop = readDesktop(d.ctx)
+	d.applyTheme()
 	d.openHistory()
 	d.notifier = d.newNotifier()
 	if err := d.manager.Watch(d.ctx, d.opts.ConfigPath); err != nil {

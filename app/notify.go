@@ -37,7 +37,7 @@ const busTimeout = 2 * time.Second
 // The server is asked on a goroutine of its own, as it may be slow to
 // answer.
 func (d *Desk) notify(r *request) {
-	if d.focused || d.notifier == nil || d.ctx.Err() != nil {
+	if d.focused || !d.settings.Notify || d.notifier == nil || d.ctx.Err() != nil {
 		return
 	}
 	r.notifying = true

@@ -189,3 +189,19 @@ func TestClosedWindowGivesUpFocus(t *testing.T) {
 	h.askForm(context.Background(), "b", "Two?")
 	<-f.notified
 }
+
+// TestNotificationsCanBeTurnedOff: with the setting off, a request that
+// arrives unseen gets its window or its place in the tray, no notice.
+func TestNotificationsCanBeTurnedOff(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		h, _ := notifying(t)
+		h.ui(func() { h.d.settings.Notify = on })
+		h.askForm(context.Background(), "first", "One?")
+		r := h.request(0)
+		var notifying bool
+		h.ui(func() { notifying = r.notifying }) // set as it arrives
+		if notifying != on {
+			t.Errorf("notifications %v: the request notified %v", on, notifying)
+		}
+	}
+}

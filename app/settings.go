@@ -2,15 +2,19 @@ package app
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
 	"fyne.io/fyne/v2"
 
 	"github.com/elicitdesk/elicitdesk/app/historyview"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
 // Settings are the person's choices, kept in the app's preferences.
+// Launch at login is not among them: the autostart entry on disk is where
+// it is kept.
 type Settings struct {
 	MaxWindows int           // request windows open at once; the rest wait in the tray menu
 	Retention  time.Duration // how long the history keeps a request
@@ -20,6 +24,8 @@ type Settings struct {
 	// NoTrayClose is what closing the Servers window does where no tray
 	// icon stands in for the app: asked the first time, then kept.
 	NoTrayClose noTrayClose
+	Theme       look.Choice // light, dark or the desktop's
+	Notify      bool        // a notification when a request arrives unseen
 }
 
 // noTrayClose is the person's answer to backgroundQuestion.
@@ -31,14 +37,18 @@ const (
 	closeQuits        noTrayClose = "quit"
 )
 
-// DefaultSettings: three windows, ninety days, 256 MB.
-var DefaultSettings = Settings{MaxWindows: 3, Retention: history.DefaultRetention, HistoryMaxBytes: history.DefaultMaxBytes}
+// DefaultSettings: three windows, ninety days, 256 MB, the desktop's look,
+// notifications on.
+var DefaultSettings = Settings{MaxWindows: 3, Retention: history.DefaultRetention, HistoryMaxBytes: history.DefaultMaxBytes,
+	Theme: look.FollowDesktop, Notify: true}
 
 // Bounds of the settings, so a typo cannot hide every request or keep
 // nothing.
 const (
-	maxMaxWindows = 20
-	maxRetention  = 10 * 365 * 24 * time.Hour
+	minMaxWindows    = 1
+	maxMaxWindows    = 20
+	minRetentionDays = 1
+	maxRetentionDays = 3650
 )
 
 const (
@@ -46,6 +56,8 @@ const (
 	prefRetentionDays = "retentionDays"
 	prefHistoryMaxMB  = "historyMaxMB" // in MB, as a preference is an int
 	prefNoTrayClose   = "noTrayClose"
+	prefTheme         = "theme"
+	prefNotify        = "notifications"
 )
 
 func loadSettings(p fyne.Preferences) Settings {
@@ -65,6 +77,8 @@ func loadSettings(p fyne.Preferences) Settings {
 		func(s *Settings) {
 			s.NoTrayClose = noTrayClose(p.StringWithFallback(prefNoTrayClose, string(d.NoTrayClose)))
 		},
+		func(s *Settings) { s.Theme = look.Choice(p.StringWithFallback(prefTheme, string(d.Theme))) },
+		func(s *Settings) { s.Notify = p.BoolWithFallback(prefNotify, d.Notify) },
 	} {
 		next := s
 		read(&next)
@@ -80,6 +94,8 @@ func (s Settings) save(p fyne.Preferences) {
 	p.SetInt(prefRetentionDays, int(s.Retention/day))
 	p.SetInt(prefHistoryMaxMB, int(s.HistoryMaxBytes>>20))
 	p.SetString(prefNoTrayClose, string(s.NoTrayClose))
+	p.SetString(prefTheme, string(s.Theme))
+	p.SetBool(prefNotify, s.Notify)
 }
 
 const day = 24 * time.Hour
@@ -87,14 +103,38 @@ const day = 24 * time.Hour
 // check says what is wrong with s, in words for the Settings window.
 func (s Settings) check() string {
 	switch {
-	case s.MaxWindows < 1 || s.MaxWindows > maxMaxWindows:
+	case s.MaxWindows < minMaxWindows || s.MaxWindows > maxMaxWindows:
 		return "Open between 1 and 20 request windows at once."
-	case s.Retention < day || s.Retention > maxRetention:
+	case s.Retention < minRetentionDays*day || s.Retention > maxRetentionDays*day || s.Retention%day != 0:
 		return "Keep the history between 1 and 3650 days."
 	case !slices.Contains(historyview.SizeChoices(), s.HistoryMaxBytes):
 		return "Keep the history at 64 MB, 256 MB or 1 GB."
 	case !slices.Contains([]noTrayClose{closeAsks, closeKeepsRunning, closeQuits}, s.NoTrayClose):
 		return "Closing the Servers window keeps running or quits."
+	case !slices.Contains(look.Choices(), s.Theme):
+		return "Choose the desktop's look, light or dark."
 	}
 	return ""
+}
+
+// losses says, one sentence each, what changing from s to next deletes
+// from the history now: the Settings window asks before it saves.
+func (s Settings) losses(next Settings) []string {
+	var say []string
+	if next.Retention < s.Retention {
+		say = append(say, "Requests older than "+daysText(next.Retention)+" will be deleted now.")
+	}
+	if next.HistoryMaxBytes < s.HistoryMaxBytes {
+		say = append(say, "If the history takes more than "+historyview.SizeText(next.HistoryMaxBytes)+
+			", its oldest requests will be deleted now to keep it under.")
+	}
+	return say
+}
+
+// daysText is a retention in words: "1 day", "90 days".
+func daysText(d time.Duration) string {
+	if n := int(d / day); n != 1 {
+		return strconv.Itoa(n) + " days"
+	}
+	return "1 day"
 }

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
@@ -67,8 +69,51 @@ func TestABadSettingKeepsTheOthers(t *testing.T) {
 	p.SetInt(prefRetentionDays, 365)
 	p.SetInt(prefMaxWindows, 5)
 	p.SetInt(prefHistoryMaxMB, 3) // no longer a choice
-	want := Settings{MaxWindows: 5, Retention: 365 * day, HistoryMaxBytes: DefaultSettings.HistoryMaxBytes}
+	want := DefaultSettings
+	want.MaxWindows, want.Retention = 5, 365*day
 	if got := loadSettings(p); got != want {
 		t.Errorf("loaded %+v, want %+v", got, want)
+	}
+}
+
+// TestSettingsLoadSave keeps every option, and a stored value out of
+// bounds falls back to its default.
+func TestSettingsLoadSave(t *testing.T) {
+	tests := []struct {
+		name string
+		set  func(p fyne.Preferences)
+		want func(s *Settings)
+	}{
+		{"defaults", func(fyne.Preferences) {}, func(*Settings) {}},
+		{"every option", func(p fyne.Preferences) {
+			Settings{MaxWindows: 20, Retention: 3650 * day, HistoryMaxBytes: 64 << 20, Theme: look.Light, Notify: false}.save(p)
+		}, func(s *Settings) {
+			*s = Settings{MaxWindows: 20, Retention: 3650 * day, HistoryMaxBytes: 64 << 20, Theme: look.Light, Notify: false}
+		}},
+		{"the smallest", func(p fyne.Preferences) { p.SetInt(prefMaxWindows, 1); p.SetInt(prefRetentionDays, 1) },
+			func(s *Settings) { s.MaxWindows, s.Retention = 1, day }},
+		{"too many windows", func(p fyne.Preferences) { p.SetInt(prefMaxWindows, 21) }, func(*Settings) {}},
+		{"no windows", func(p fyne.Preferences) { p.SetInt(prefMaxWindows, 0) }, func(*Settings) {}},
+		{"no days", func(p fyne.Preferences) { p.SetInt(prefRetentionDays, 0) }, func(*Settings) {}},
+		{"too many days", func(p fyne.Preferences) { p.SetInt(prefRetentionDays, 3651) }, func(*Settings) {}},
+		{"an unknown look", func(p fyne.Preferences) { p.SetString(prefTheme, "sepia") }, func(*Settings) {}},
+		{"dark", func(p fyne.Preferences) { p.SetString(prefTheme, "dark") }, func(s *Settings) { s.Theme = look.Dark }},
+		{"notifications off", func(p fyne.Preferences) { p.SetBool(prefNotify, false) }, func(s *Settings) { s.Notify = false }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := test.NewTempApp(t).Preferences()
+			tt.set(p)
+			want := DefaultSettings
+			tt.want(&want)
+			got := loadSettings(p)
+			if got != want {
+				t.Errorf("loaded %+v, want %+v", got, want)
+			}
+			got.save(p)
+			if again := loadSettings(p); again != got {
+				t.Errorf("saved %+v, loaded %+v", got, again)
+			}
+		})
 	}
 }

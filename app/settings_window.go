@@ -1,13 +1,112 @@
 package app
 
 import (
-	"strconv"
+	"context"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/historyview"
+	"github.com/elicitdesk/elicitdesk/app/look"
 )
+
+// settingsForm is the Settings window's content: every option, and the
+// buttons that keep or drop the changes. Nothing changes until Save.
+type settingsForm struct {
+	windows *spin
+	login   *widget.Check
+	look    *widget.Select // look.Choices' labels
+	notify  *widget.Check
+	days    *spin
+	size    *widget.Select // historyview.SizeChoices' texts
+	problem *widget.Label
+	save    *widget.Button
+	cancel  *widget.Button
+	object  fyne.CanvasObject
+	cur     Settings
+}
+
+// newSettingsForm shows cur and whether the app starts at login; tray
+// says whether requests past the limit wait in a tray menu.
+func newSettingsForm(cur Settings, login, tray bool) *settingsForm {
+	f := &settingsForm{cur: cur}
+	f.windows = newSpin(cur.MaxWindows, minMaxWindows, maxMaxWindows)
+	f.login = widget.NewCheck("Start Elicit Desk when I log in", nil)
+	f.login.Checked = login
+	var looks []string
+	for _, c := range look.Choices() {
+		looks = append(looks, c.Label())
+	}
+	f.look = widget.NewSelect(looks, nil)
+	f.look.Selected = cur.Theme.Label()
+	f.notify = widget.NewCheck("Notify me when a request arrives while I work elsewhere", nil)
+	f.notify.Checked = cur.Notify
+	f.days = newSpin(int(cur.Retention/day), minRetentionDays, maxRetentionDays)
+	var sizes []string
+	for _, n := range historyview.SizeChoices() {
+		sizes = append(sizes, historyview.SizeText(n))
+	}
+	f.size = widget.NewSelect(sizes, nil)
+	f.size.Selected = historyview.SizeText(cur.HistoryMaxBytes)
+	f.problem = widget.NewLabel("")
+	f.problem.Importance = widget.DangerImportance
+	f.problem.Wrapping = fyne.TextWrapWord
+	f.problem.Hide()
+	f.save = widget.NewButton("Save", nil)
+	f.save.Importance = widget.HighImportance
+	f.cancel = widget.NewButton("Cancel", nil)
+
+	form := widget.NewForm(
+		widget.NewFormItem("Request windows at once", f.windows.object),
+		widget.NewFormItem("Launch at login", f.login),
+		widget.NewFormItem("Look", choice(f.look)),
+		widget.NewFormItem("Notifications", f.notify),
+		widget.NewFormItem("Keep requests for", container.NewHBox(f.days.object, widget.NewLabel("days"))),
+		widget.NewFormItem("History size at most", choice(f.size)),
+	)
+	form.Items[0].HintText = waitingHint(tray)
+	form.Items[4].HintText = "The History window lists what was asked and answered."
+	form.Items[5].HintText = "Past it, the oldest requests are deleted first."
+	buttons := container.NewBorder(nil, nil, nil, container.NewHBox(f.cancel, f.save), f.problem)
+	f.object = container.NewPadded(container.NewBorder(nil, buttons, nil, nil, container.NewVBox(form, layout.NewSpacer())))
+	return f
+}
+
+// choice gives the drop-downs of Settings one width, that of its longest
+// choice: a Select is only as wide as its shortest.
+func choice(s *widget.Select) fyne.CanvasObject {
+	width := widget.NewLabel(look.FollowDesktop.Label()).MinSize().Width + theme.IconInlineSize() + 2*theme.InnerPadding()
+	return container.NewHBox(container.NewGridWrap(fyne.NewSize(width, s.MinSize().Height), s))
+}
+
+// read is the settings the form shows and whether to start at login, or
+// what is wrong with them.
+func (f *settingsForm) read() (s Settings, login bool, problem string) {
+	s = f.cur
+	var err error
+	if s.MaxWindows, err = f.windows.Value(); err != nil {
+		return f.cur, false, "Open " + err.Error() + " request windows at once."
+	}
+	days, err := f.days.Value()
+	if err != nil {
+		return f.cur, false, "Keep requests for " + err.Error() + " days."
+	}
+	s.Retention = day * time.Duration(days)
+	if i := f.size.SelectedIndex(); i >= 0 {
+		s.HistoryMaxBytes = historyview.SizeChoices()[i]
+	}
+	if i := f.look.SelectedIndex(); i >= 0 {
+		s.Theme = look.Choices()[i]
+	}
+	s.Notify = f.notify.Checked
+	return s, f.login.Checked, s.check()
+}
 
 // showSettings opens the Settings window, or brings it forward.
 func (d *Desk) showSettings() {
@@ -19,37 +118,41 @@ func (d *Desk) showSettings() {
 	w := d.fyne.NewWindow("Settings — Elicit Desk")
 	d.settingsW = w
 	w.SetOnClosed(func() { d.settingsW = nil })
-
-	windows := widget.NewEntry()
-	windows.SetText(strconv.Itoa(d.settings.MaxWindows))
-	login := widget.NewCheck("Start Elicit Desk when I log in", nil)
-	login.Checked = d.autostartEnabled()
-	problem := widget.NewLabel("")
-	problem.Importance = widget.DangerImportance
-	problem.Hide()
-
-	save := widget.NewButton("Save", func() {
-		s, msg := parseSettings(windows.Text, d.settings)
-		if msg != "" {
-			problem.SetText(msg)
-			problem.Show()
-			return
-		}
+	f := newSettingsForm(d.settings, d.autostartEnabled(), d.tray != nil)
+	keep := func(s Settings, login bool) {
 		d.applySettings(s)
-		if login.Checked != d.autostartEnabled() {
-			d.setAutostart(login.Checked)
+		if login != d.autostartEnabled() {
+			d.setAutostart(login)
 		}
 		w.Close()
+	}
+	f.save.OnTapped = func() {
+		s, login, msg := f.read()
+		if msg != "" {
+			f.problem.SetText(msg)
+			f.problem.Show()
+			return
+		}
+		if losses := d.settings.losses(s); len(losses) > 0 {
+			dialog.ShowConfirm("Delete from the history?", strings.Join(losses, " "), func(ok bool) {
+				if ok {
+					keep(s, login)
+				}
+			}, w)
+			return
+		}
+		keep(s, login)
+	}
+	f.cancel.OnTapped = w.Close
+	f.windows.OnSubmitted = func(string) { f.save.OnTapped() }
+	f.days.OnSubmitted = f.windows.OnSubmitted
+	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyEscape {
+			w.Close()
+		}
 	})
-	save.Importance = widget.HighImportance
-	form := widget.NewForm(
-		widget.NewFormItem("Request windows at once", windows),
-		widget.NewFormItem("Launch at login", login),
-	)
-	form.Items[0].HintText = waitingHint(d.tray != nil)
-	w.SetContent(container.NewPadded(container.NewVBox(form, problem,
-		container.NewHBox(widget.NewButton("Cancel", w.Close), save))))
-	d.screen().Show(w, fyne.NewSize(480, 0)) // as tall as its content
+	w.SetContent(f.object)
+	d.screen().Show(w, fyne.NewSize(620, 0)) // as tall as its content
 }
 
 // waitingHint says where the requests past the limit wait: the tray menu
@@ -61,26 +164,58 @@ func waitingHint(tray bool) string {
 	return "More requests wait their turn, oldest first: each gets a window when one closes."
 }
 
-// parseSettings reads the Settings window's field over cur. Retention is
-// set in the History window, which asks before it deletes anything.
-func parseSettings(windows string, cur Settings) (Settings, string) {
-	n, err := strconv.Atoi(strings.TrimSpace(windows))
-	if err != nil {
-		return cur, "Type a whole number."
-	}
-	cur.MaxWindows = n
-	return cur, cur.check()
-}
-
 // applySettings keeps s and acts on it now: waiting requests get the
-// windows a higher limit allows.
+// windows a higher limit allows, the look changes, and the history drops
+// what it no longer keeps.
 func (d *Desk) applySettings(s Settings) {
+	was := d.settings
 	d.settings = s
 	s.save(d.fyne.Preferences())
 	for _, r := range d.queue.setMax(s.MaxWindows) {
 		d.openBy(r, byApp)
 	}
+	if s.Theme != was.Theme {
+		d.applyTheme()
+	}
+	d.shrinkHistory(was, s)
 	d.refreshTray()
+}
+
+// shrinkHistory applies a new retention and size cap to the history now,
+// not at its next daily prune, and shows the History window what is left.
+func (d *Desk) shrinkHistory(was, s Settings) {
+	if d.history == nil {
+		return
+	}
+	d.history.SetMaxBytes(s.HistoryMaxBytes)
+	older, larger := s.Retention < was.Retention, s.HistoryMaxBytes < was.HistoryMaxBytes
+	if !older && !larger {
+		return
+	}
+	before := d.now().Add(-s.Retention)
+	d.writes.Go(func() {
+		ctx := context.WithoutCancel(d.ctx)
+		if older {
+			if _, err := d.history.Prune(ctx, before); err != nil {
+				d.log.Error("history not pruned", "err", err)
+			}
+		}
+		if larger {
+			if _, err := d.history.PruneToMaxBytes(ctx); err != nil {
+				d.log.Error("history not pruned to its size", "err", err)
+			}
+		}
+		d.do(func() {
+			if d.historyWin != nil {
+				d.historyWin.Refresh()
+			}
+		})
+	})
+}
+
+// applyTheme draws the app in the look the person chose, or the desktop's.
+func (d *Desk) applyTheme() {
+	d.fyne.Settings().SetTheme(look.For(d.settings.Theme, d.desktop))
 }
 
 func (d *Desk) autostartEnabled() bool {

@@ -3,10 +3,155 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/internal/uitest"
 )
 
 func TestWaitingHintPromisesNoMissingTray(t *testing.T) {
 	if !strings.Contains(waitingHint(true), "tray") || strings.Contains(waitingHint(false), "tray") {
 		t.Errorf("hints: %q, %q", waitingHint(true), waitingHint(false))
 	}
+}
+
+// TestSettingsFormReads sets every option in the window and reads them
+// back, or says what is wrong.
+func TestSettingsFormReads(t *testing.T) {
+	test.NewTempApp(t)
+	tests := []struct {
+		name    string
+		set     func(f *settingsForm)
+		want    func(s *Settings)
+		login   bool
+		problem string
+	}{
+		{"unchanged", func(*settingsForm) {}, func(*Settings) {}, false, ""},
+		{"every option", func(f *settingsForm) {
+			f.windows.SetText("7")
+			f.login.SetChecked(true)
+			f.look.SetSelected("Dark")
+			f.notify.SetChecked(false)
+			f.days.SetText("30")
+			f.size.SetSelected("1 GB")
+		}, func(s *Settings) {
+			s.MaxWindows, s.Theme, s.Notify, s.Retention, s.HistoryMaxBytes = 7, look.Dark, false, 30*day, 1<<30
+		}, true, ""},
+		{"too many windows", func(f *settingsForm) { f.windows.SetText("21") }, nil, false, "from 1 to 20"},
+		{"no windows", func(f *settingsForm) { f.windows.SetText("0") }, nil, false, "from 1 to 20"},
+		{"no days", func(f *settingsForm) { f.days.SetText("") }, nil, false, "from 1 to 3650"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newSettingsForm(DefaultSettings, false, true)
+			tt.set(f)
+			s, login, problem := f.read()
+			if tt.problem != "" {
+				if !strings.Contains(problem, tt.problem) {
+					t.Errorf("problem %q, want one saying %q", problem, tt.problem)
+				}
+				return
+			}
+			want := DefaultSettings
+			tt.want(&want)
+			if s != want || login != tt.login || problem != "" {
+				t.Errorf("read %+v, login %v, %q; want %+v, %v", s, login, problem, want, tt.login)
+			}
+		})
+	}
+}
+
+// TestSpinKeepsBounds steps and types past the bounds.
+func TestSpinKeepsBounds(t *testing.T) {
+	test.NewTempApp(t)
+	s := newSpin(19, 1, 20)
+	w := test.NewWindow(s.object)
+	defer w.Close()
+	test.Tap(s.up)
+	test.Tap(s.up)
+	if n, err := s.Value(); n != 20 || err != nil || !s.up.Disabled() {
+		t.Errorf("stepped up to %d, %v; + disabled %v", n, err, s.up.Disabled())
+	}
+	s.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if n, _ := s.Value(); n != 19 || s.up.Disabled() {
+		t.Errorf("Down gave %d", n)
+	}
+	s.SetText("")
+	test.Type(s, "4x2")
+	if s.Text != "42" {
+		t.Errorf("typed %q: only digits are taken", s.Text)
+	}
+	if _, err := s.Value(); err == nil {
+		t.Error("42 is past 20 and valid")
+	}
+	test.Tap(s.down) // from an invalid value: the nearest bound
+	if n, _ := s.Value(); n != 20 {
+		t.Errorf("stepped down from 42 to %d", n)
+	}
+	s.SetText("1")
+	if !s.down.Disabled() {
+		t.Error("− steps below 1")
+	}
+}
+
+func TestSettingsLosses(t *testing.T) {
+	d := DefaultSettings
+	tests := []struct {
+		name string
+		next func(s *Settings)
+		want []string
+	}{
+		{"nothing", func(*Settings) {}, nil},
+		{"longer, larger", func(s *Settings) { s.Retention, s.HistoryMaxBytes = 365*day, 1<<30 }, nil},
+		{"shorter", func(s *Settings) { s.Retention = day }, []string{"older than 1 day"}},
+		{"smaller", func(s *Settings) { s.HistoryMaxBytes = 64 << 20 }, []string{"more than 64 MB"}},
+		{"both", func(s *Settings) { s.Retention, s.HistoryMaxBytes = 30*day, 64<<20 }, []string{"older than 30 days", "64 MB"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			next := d
+			tt.next(&next)
+			got := d.losses(next)
+			if len(got) != len(tt.want) {
+				t.Fatalf("losses %q, want %d", got, len(tt.want))
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("loss %q does not say %q", got[i], w)
+				}
+			}
+		})
+	}
+}
+
+// TestSettingsWindow opens Settings from the Desk: every option shows,
+// the buttons sit bottom right with Save last, and Save keeps the choice.
+func TestSettingsWindow(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.ui(func() {
+		h.d.showSettings()
+		w := h.d.settingsW
+		if w.Title() != "Settings — Elicit Desk" {
+			t.Errorf("title %q", w.Title())
+		}
+		var texts []string
+		for _, s := range uitest.WindowTexts(w) {
+			texts = append(texts, s.Text)
+		}
+		all := strings.Join(texts, "\n")
+		for _, want := range []string{"Request windows at once", "Launch at login", "Follow the desktop", "Notifications", "Keep requests for", "History size at most"} {
+			if !strings.Contains(all, want) {
+				t.Errorf("Settings lacks %q", want)
+			}
+		}
+		cancel, save := button(t, w.Content(), "Cancel"), button(t, w.Content(), "Save")
+		d := fyne.CurrentApp().Driver()
+		c, s := d.AbsolutePositionForObject(cancel), d.AbsolutePositionForObject(save)
+		if c.X >= s.X || s.X+save.Size().Width < w.Canvas().Size().Width-3*theme.Padding() {
+			t.Errorf("Cancel at %v, Save at %v in a window %v wide: not bottom right, Save last", c, s, w.Canvas().Size().Width)
+		}
+	})
 }

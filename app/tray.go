@@ -200,6 +200,9 @@ func (d *Desk) menuItems() []*fyne.MenuItem {
 		fyne.NewMenuItem("Welcome…", shown(d.showWelcome)),
 		login,
 		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Help", d.showHelp),
+		fyne.NewMenuItem("About Elicit Desk…", shown(d.showAbout)),
+		fyne.NewMenuItemSeparator(),
 		{Label: "Quit", IsQuit: true, Action: d.askQuit, Shortcut: quitShortcut},
 	}
 }

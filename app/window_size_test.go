@@ -26,7 +26,8 @@ import (
 
 // TestLinkStaysInView gives a URL request a long serverInfo and message:
 // the link, where it leads, its warnings and Open link stay inside the
-// window, and the server's words scroll below the link.
+// window, and the server's words scroll above the link, as in a form
+// window.
 func TestLinkStaysInView(t *testing.T) {
 	h := start(t, `{"mcpServers":{}}`)
 	long := untrusted.Text(strings.Repeat("words the server wrote ", 300))
@@ -71,8 +72,8 @@ func TestLinkStaysInView(t *testing.T) {
 		inView("where the link leads", leads)
 		inView("the link's warning", warn)
 		d := fyne.CurrentApp().Driver()
-		if d.AbsolutePositionForObject(said).Y < d.AbsolutePositionForObject(warn).Y {
-			t.Error("the server's words come before the link's warning")
+		if d.AbsolutePositionForObject(said).Y > d.AbsolutePositionForObject(warn).Y {
+			t.Error("the link's warning comes before who asks, unlike a form window")
 		}
 	})
 }

@@ -209,3 +209,7 @@ func (r *Retention) prune(del func(context.Context) error) {
 		}
 	})
 }
+
+// SizeText writes a size cap as the History window does: "64 MB", "1 GB".
+// The Settings window offers SizeChoices in these words.
+func SizeText(n int64) string { return sizeText(n) }

@@ -15,19 +15,31 @@ import (
 // appTheme is Fyne's default theme with the palette's colours in place of
 // its own; fonts, icons, sizes and every other colour are Fyne's.
 type appTheme struct {
-	base fyne.Theme
+	base    fyne.Theme
+	fixed   bool // draw variant, whatever Fyne asks for
+	variant fyne.ThemeVariant
 }
 
 var _ fyne.Theme = appTheme{}
 
-// New is the app's theme over Fyne's default one (which follows the
-// person's light or dark preference and FYNE_THEME).
+// New is the app's theme over Fyne's default one, in the variant Fyne
+// asks for: the desktop's as the settings portal says (Fyne follows its
+// changes), or FYNE_THEME.
 func New() fyne.Theme {
 	return appTheme{base: theme.DefaultTheme()}
 }
 
+// Fixed is the app's theme always drawn in variant v, whatever Fyne asks
+// for: the person's choice, or the desktop's where Fyne cannot read it.
+func Fixed(v fyne.ThemeVariant) fyne.Theme {
+	return appTheme{base: theme.DefaultTheme(), fixed: true, variant: v}
+}
+
 // Color is the palette's colour for n in variant v, or Fyne's.
 func (t appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if t.fixed {
+		v = t.variant
+	}
 	if c, ok := paletteColor(n, v); ok {
 		return c
 	}

@@ -67,7 +67,8 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Signer: newSigner(log, func(err error) {
 			log.Warn("sign-ins to remote servers are kept in memory only, for this run; set "+tokenFileEnv+"=FILE to keep them in a file only you can read", "err", err)
 		}, nil),
-		Dates: forms.DateStyleFor(forms.LocaleOf(os.Getenv)),
+		Dates:   forms.DateStyleFor(forms.LocaleOf(os.Getenv)),
+		Version: versionText(version, buildInfo()),
 	})
 	setWindowHints(a, appName, appCommand)
 	path, err := endpoint.DefaultPath()

@@ -19,9 +19,14 @@ func runVersion(args []string, stdout, stderr terminal) int {
 	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
 	}
-	info, _ := debug.ReadBuildInfo()
-	stdout.Linef("%s", versionText(version, info))
+	stdout.Linef("%s", versionText(version, buildInfo()))
 	return 0
+}
+
+// buildInfo is this binary's build information; nil when it has none.
+func buildInfo() *debug.BuildInfo {
+	info, _ := debug.ReadBuildInfo()
+	return info
 }
 
 // versionText says which build this is: the release (or module version),

@@ -1,0 +1,106 @@
+package app
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// spin is a whole number from min to max: typed (digits only), or stepped
+// with its − and + buttons or the Up and Down keys, which stop at the
+// bounds.
+type spin struct {
+	widget.Entry
+	min, max  int
+	down, up  *widget.Button
+	object    fyne.CanvasObject // the entry with its buttons
+	onChanged func(int)         // told of each valid value
+}
+
+func newSpin(value, min, max int) *spin {
+	s := &spin{min: min, max: max}
+	s.ExtendBaseWidget(s)
+	s.SetText(strconv.Itoa(value))
+	s.down = widget.NewButtonWithIcon("", theme.ContentRemoveIcon(), func() { s.step(-1) })
+	s.up = widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { s.step(+1) })
+	s.OnChanged = func(text string) {
+		s.bounds()
+		if n, err := s.parse(text); err == nil && s.onChanged != nil {
+			s.onChanged(n)
+		}
+	}
+	s.bounds()
+	// Wide enough for the largest number and no wider: it is one figure.
+	// A number out of bounds shows no mark of its own: its buttons stop at
+	// the bounds, and Save says what is wrong.
+	width := widget.NewLabel(strings.Repeat("0", len(strconv.Itoa(max))+1)).MinSize().Width + 2*theme.InnerPadding()
+	s.object = container.NewHBox(container.NewGridWrap(fyne.NewSize(width, s.MinSize().Height), s), s.down, s.up)
+	return s
+}
+
+// Value is the number typed, or why it is not one within the bounds.
+func (s *spin) Value() (int, error) { return s.parse(s.Text) }
+
+func (s *spin) parse(text string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(text))
+	if err != nil || n < s.min || n > s.max {
+		return 0, fmt.Errorf("a whole number from %d to %d", s.min, s.max)
+	}
+	return n, nil
+}
+
+// step adds by to the value, within the bounds; a value not yet valid
+// steps from the nearest bound.
+func (s *spin) step(by int) {
+	n, err := s.Value()
+	if err != nil {
+		n = s.min
+		if by < 0 {
+			n = s.max
+		}
+		by = 0
+	}
+	s.SetText(strconv.Itoa(min(max(n+by, s.min), s.max)))
+}
+
+// bounds disables the button that would step past a bound.
+func (s *spin) bounds() {
+	n, err := s.Value()
+	enable(s.down, err != nil || n > s.min)
+	enable(s.up, err != nil || n < s.max)
+}
+
+func enable(b *widget.Button, on bool) {
+	if b == nil {
+		return
+	}
+	if on {
+		b.Enable()
+	} else {
+		b.Disable()
+	}
+}
+
+// TypedRune takes digits only: the field holds a number.
+func (s *spin) TypedRune(r rune) {
+	if r >= '0' && r <= '9' {
+		s.Entry.TypedRune(r)
+	}
+}
+
+// TypedKey steps on Up and Down.
+func (s *spin) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyUp:
+		s.step(+1)
+	case fyne.KeyDown:
+		s.step(-1)
+	default:
+		s.Entry.TypedKey(ev)
+	}
+}
