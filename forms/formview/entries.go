@@ -23,7 +23,8 @@ type keys struct {
 // entry is a text entry that passes Escape and Enter on to the form.
 type entry struct {
 	widget.Entry
-	keys keys
+	keys  keys
+	title string // what a screen reader calls it (a11y.go)
 }
 
 func newEntry(k keys, password, multiLine bool) *entry {
@@ -62,7 +63,8 @@ func (k keys) handle(ev *fyne.KeyEvent, enter bool) bool {
 // focused, it would swallow them.
 type check struct {
 	widget.Check
-	keys keys
+	keys  keys
+	title string // what a screen reader calls it (a11y.go)
 }
 
 func newCheck(k keys, label string) *check {
@@ -82,7 +84,8 @@ func (c *check) TypedKey(ev *fyne.KeyEvent) {
 // check does.
 type choice struct {
 	widget.Select
-	keys keys
+	keys  keys
+	title string // what a screen reader calls it (a11y.go)
 }
 
 func newChoiceSelect(k keys, options []string) *choice {
@@ -176,6 +179,7 @@ func newDateEntry(k keys, dates forms.DateStyle) *dateEntry {
 type picker struct {
 	widget.Icon
 	onTap func()
+	title string // what a screen reader calls it (a11y.go)
 }
 
 func newPicker(icon fyne.Resource, onTap func()) *picker {
