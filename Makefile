@@ -12,7 +12,7 @@ BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr
 TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 openbox xterm jq \
               desktop-file-utils appstream help2man lintian
 
-.PHONY: run build test bench fuzz deps test-deps peers clean install uninstall install-check package package-check screenshots
+.PHONY: run build test bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
 
 # The release, as FyneApp.toml says: `elicitdesk --version`, the .deb and the
 # fyne package archive all take it from there.
@@ -151,6 +151,26 @@ package: deps build
 		status=$$?; mv dist/FyneApp.toml FyneApp.toml; exit $$status
 	mv "Elicit Desk.tar.xz" dist/
 	rm -rf dist/root dist/$(BIN)
+
+# make package-darwin and make package-windows build the release for macOS
+# (dist/Elicit Desk.app) and for Windows (dist/Elicit Desk.exe) with fyne
+# package, from source. Run each on its own system: cgo needs the platform's
+# SDK (a Windows build also cross-compiles from Linux with mingw-w64:
+# CC=x86_64-w64-mingw32-gcc). Both carry the accessibility build tag:
+# without it Fyne 2.8 tells a screen reader nothing (README, Accessibility).
+# fyne package takes the version's -ldflags from GOFLAGS.
+RELEASE_TAGS := accessibility
+app_ext_darwin  := app
+app_ext_windows := exe
+
+package-darwin package-windows: package-%:
+	mkdir -p dist
+	@# fyne package counts a build into FyneApp.toml and rewrites it: keep it as committed
+	cp FyneApp.toml dist/FyneApp.toml
+	GOFLAGS=-ldflags=$(LDFLAGS) $(GO) run $(FYNE) package -os $* -release -tags $(RELEASE_TAGS); \
+		status=$$?; mv dist/FyneApp.toml FyneApp.toml; exit $$status
+	rm -rf "dist/Elicit Desk.$(app_ext_$*)"
+	mv "Elicit Desk.$(app_ext_$*)" dist/
 
 # package-check builds both packages and lints them: lintian must find
 # neither an error nor a warning in the .deb, and the archive's desktop

@@ -95,6 +95,7 @@ func (c *callWindow) build(why string) {
 
 	// The arguments page: a form, or a JSON editor.
 	c.jsonText = newEscEntry(c.win.Close, true)
+	c.jsonText.label = "Arguments as JSON"
 	c.jsonText.TextStyle = fyne.TextStyle{Monospace: true}
 	c.jsonText.SetText("{}")
 	c.jsonText.OnChanged = func(string) { c.jsonErr.Hide() }

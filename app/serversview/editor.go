@@ -120,6 +120,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	e.saveErr.Importance = widget.DangerImportance
 	e.saveErr.Hide()
 	e.body = container.NewBorder(top, e.saveErr, nil, nil, container.NewVScroll(container.NewVBox(form, developer)))
+	labelInputs(e.body)
 
 	title := "Add server"
 	if original != "" {

@@ -14,6 +14,7 @@ import (
 type escEntry struct {
 	widget.Entry
 	onEscape func()
+	label    string // what a screen reader calls it (a11y.go)
 }
 
 func newEscEntry(onEscape func(), multiLine bool) *escEntry {
@@ -33,6 +34,7 @@ func (e *escEntry) TypedKey(ev *fyne.KeyEvent) { escapeOr(ev, e.onEscape, e.Entr
 type escSelect struct {
 	widget.Select
 	onEscape func()
+	label    string // what a screen reader calls it (a11y.go)
 }
 
 func newEscSelect(onEscape func(), options []string) *escSelect {
@@ -49,6 +51,7 @@ func (s *escSelect) TypedKey(ev *fyne.KeyEvent) { escapeOr(ev, s.onEscape, s.Sel
 type escCheck struct {
 	widget.Check
 	onEscape func()
+	label    string // what a screen reader calls it (a11y.go)
 }
 
 func newEscCheck(onEscape func(), label string) *escCheck {

@@ -77,7 +77,8 @@ func isAnswerShortcut(s fyne.Shortcut) bool {
 type entry struct {
 	widget.Entry
 	keys    keys
-	entered bool // has had the keyboard once
+	entered bool   // has had the keyboard once
+	title   string // what a screen reader calls it (a11y.go)
 }
 
 func newEntry(k keys, password, multiLine bool) *entry {
@@ -125,7 +126,8 @@ func (e *entry) FocusGained() {
 // focused, it would swallow them.
 type check struct {
 	widget.Check
-	keys keys
+	keys  keys
+	title string // what a screen reader calls it (a11y.go)
 }
 
 func newCheck(k keys, label string) *check {
@@ -162,7 +164,8 @@ func (c *check) toggle() {
 // check does.
 type choice struct {
 	widget.Select
-	keys keys
+	keys  keys
+	title string // what a screen reader calls it (a11y.go)
 }
 
 func newChoiceSelect(k keys, options []string) *choice {
@@ -261,6 +264,7 @@ func newDateEntry(k keys, dates forms.DateStyle) *dateEntry {
 type picker struct {
 	widget.Icon
 	onTap func()
+	title string // what a screen reader calls it (a11y.go)
 }
 
 func newPicker(icon fyne.Resource, onTap func()) *picker {

@@ -101,6 +101,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 		field := &f.Schema.Fields[i]
 		k := keys{onEscape: v.escape, onAnswer: v.answer, onFocus: func(o fyne.CanvasObject) { v.follow(i, o) }}
 		c := newControl(f, field, k, opts, func() { v.changed(i) })
+		c.name(field)
 		r := row{control: c, hint: widget.NewLabel(field.Description.Block()), err: widget.NewLabel("")}
 		r.hint.Wrapping, r.err.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
 		r.hint.Importance, r.err.Importance = widget.LowImportance, widget.DangerImportance

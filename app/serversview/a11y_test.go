@@ -1,0 +1,55 @@
+package serversview
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/internal/a11y/a11ytest"
+	"github.com/elicitdesk/elicitdesk/internal/uitest"
+)
+
+// TestAccessible checks each custom widget of the package says what it is
+// called and holds: the Add server dialog's inputs by the labels beside
+// them, and a tool's row by the tool.
+func TestAccessible(t *testing.T) {
+	h := newHarness(t, configBytes(t))
+	test.Tap(h.w.list.add)
+	e := h.w.editor
+	if e == nil {
+		t.Fatal("Add server… opened nothing")
+	}
+	test.Type(e.name, "files")
+	row := newToolRow(mcp.Tool{Name: "search_files", Title: "Search files", Description: "Finds files by name.\nSlowly."}, func() {})
+	a11ytest.Check(t, ".", e.name, e.transport, e.disabled, row)
+
+	tests := []struct {
+		o    fyne.Accessible
+		want string
+	}{
+		{e.name, "Name: “files”"},
+		{e.cwd, "Working directory: empty"},
+		{e.env.entry, "Environment: empty"},
+		{e.transport, "Connects by: " + e.transport.Selected},
+		{e.protocol, "MCP revision: " + e.protocol.Selected},
+		{e.disabled, "Keep the entry without connecting to it: not checked"},
+		{row, "Call Search files (search_files): Finds files by name."},
+	}
+	for _, tt := range tests {
+		if got := tt.o.AccessibilityLabel(); got != tt.want {
+			t.Errorf("label = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+// TestAccessibleHostile checks a tool's row reads a server's words only
+// through untrusted views.
+func TestAccessibleHostile(t *testing.T) {
+	test.NewTempApp(t)
+	for _, h := range uitest.HostileStrings(t) {
+		row := newToolRow(mcp.Tool{Name: h.Text, Title: h.Text, Description: h.Text}, func() {})
+		uitest.Check(t, h.Name, []uitest.Seen{{Widget: "toolRow accessibility label", Text: row.AccessibilityLabel()}})
+	}
+}

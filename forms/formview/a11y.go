@@ -1,0 +1,173 @@
+package formview
+
+import (
+	"cmp"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/a11y"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+)
+
+// What a screen reader gets from a form (see package a11y). Fyne 2.8 reads
+// nothing inside a widget, and a View is one: its label is the whole form.
+// Each control says its field's title and value too, for the day Fyne
+// reads inside widgets, and the View's label is made of theirs.
+
+var (
+	_ fyne.Accessible = (*View)(nil)
+	_ fyne.Accessible = (*entry)(nil)
+	_ fyne.Accessible = (*numericEntry)(nil)
+	_ fyne.Accessible = (*dateEntry)(nil)
+	_ fyne.Accessible = (*check)(nil)
+	_ fyne.Accessible = (*choice)(nil)
+	_ fyne.Accessible = (*picker)(nil)
+)
+
+// AccessibilityLabel implements fyne.Accessible: the form as it reads, who
+// asks and the message, each field with its value, description and error,
+// then what the bar says and its buttons.
+func (v *View) AccessibilityLabel() string {
+	var said []string
+	// content is header, body (the fields, or the words "No fields"),
+	// bar: the order the form reads in.
+	parts := v.content.Objects
+	said = append(said, a11y.Said(parts[0])...)
+	if len(v.rows) == 0 {
+		said = append(said, a11y.Said(parts[1])...)
+	}
+	for _, r := range v.rows {
+		said = append(said, r.said()...)
+	}
+	said = append(said, a11y.Said(v.bar)...)
+	return strings.Join(said, "\n")
+}
+
+// AccessibilityRole implements fyne.Accessible. The form is text, not a
+// container: Windows leaves containers out, and Fyne would not read inside.
+func (v *View) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }
+
+// said is what a row says: its control's title and value (a radio or
+// check group, Fyne's own, says nothing), then its hint or error, then
+// the warning a credential-looking field shows.
+func (r row) said() []string {
+	var said []string
+	switch o := r.object.(type) {
+	case *widget.RadioGroup:
+		said = append(said, fieldTitle(r.field)+": "+cmp.Or(o.Selected, "nothing chosen"))
+	case *widget.CheckGroup:
+		chosen := strings.Join(o.Selected, ", ")
+		said = append(said, fieldTitle(r.field)+": "+cmp.Or(chosen, "nothing chosen"))
+	default:
+		said = append(said, a11y.Said(r.object)...)
+	}
+	said = append(said, a11y.Said(r.hint)...)
+	said = append(said, a11y.Said(r.err)...)
+	if r.field.Masked() {
+		said = append(said, secretWarning)
+	}
+	return said
+}
+
+// fieldTitle is what a screen reader calls a field: its label, on one line.
+func fieldTitle(f *forms.Field) string {
+	title := f.Label().Line()
+	if f.Required {
+		title += " (required)"
+	}
+	return title
+}
+
+// name gives the control's widgets their field's title; a date-time's
+// two entries say which part they take.
+func (c control) name(f *forms.Field) {
+	title := fieldTitle(f)
+	switch o := c.object.(type) {
+	case *entry:
+		o.title = title
+	case *numericEntry:
+		o.title = title
+	case *dateEntry:
+		o.name(title)
+	case *check:
+		o.title = title
+	case *choice:
+		o.title = title
+	case *fyne.Container:
+		nameDateTime(o, title)
+	}
+}
+
+// nameDateTime names the entries of a dateTimeInput's object.
+func nameDateTime(o fyne.CanvasObject, title string) {
+	switch o := o.(type) {
+	case *dateEntry:
+		o.name(title + ", date")
+	case *entry:
+		o.title = title + ", time of day"
+	case *fyne.Container:
+		for _, c := range o.Objects {
+			nameDateTime(c, title)
+		}
+	}
+}
+
+// name gives the entry and its calendar button their title.
+func (e *dateEntry) name(title string) {
+	e.title = title
+	if p, ok := e.ActionItem.(*picker); ok {
+		p.title = "Calendar for " + title
+	}
+}
+
+// AccessibilityLabel implements fyne.Accessible: the field's title and
+// what the entry holds, never a password.
+func (e *entry) AccessibilityLabel() string {
+	return cmp.Or(e.title, "Text field") + ": " + typed(e.Text, e.Password)
+}
+
+// AccessibilityRole implements fyne.Accessible.
+func (e *entry) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }
+
+// typed is what an entry holds, as a screen reader should say it: the
+// text on one line, quoted and cut short (it may be a server's default).
+func typed(text string, password bool) string {
+	switch {
+	case text == "":
+		return "empty"
+	case password:
+		return "hidden"
+	}
+	return untrusted.Text(text).Quote()
+}
+
+// AccessibilityLabel implements fyne.Accessible.
+func (c *check) AccessibilityLabel() string {
+	state := "not checked"
+	if c.Checked {
+		state = "checked"
+	}
+	return cmp.Or(c.title, c.Text, "Checkbox") + ": " + state
+}
+
+// AccessibilityRole implements fyne.Accessible: a checkbox is pressed.
+func (c *check) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }
+
+// AccessibilityLabel implements fyne.Accessible. The options are titles
+// already made safe (optionTitles).
+func (s *choice) AccessibilityLabel() string {
+	return cmp.Or(s.title, "Choice") + ": " + cmp.Or(s.Selected, "nothing chosen")
+}
+
+// AccessibilityRole implements fyne.Accessible: a drop-down is a button
+// that opens a menu, as on macOS.
+func (s *choice) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }
+
+// AccessibilityLabel implements fyne.Accessible.
+func (p *picker) AccessibilityLabel() string { return cmp.Or(p.title, "Calendar") }
+
+// AccessibilityRole implements fyne.Accessible.
+func (p *picker) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }
