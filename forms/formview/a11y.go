@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/a11y"
@@ -25,6 +24,8 @@ var (
 	_ fyne.Accessible = (*check)(nil)
 	_ fyne.Accessible = (*choice)(nil)
 	_ fyne.Accessible = (*picker)(nil)
+	_ fyne.Accessible = (*radios)(nil)
+	_ fyne.Accessible = (*tapArea)(nil)
 )
 
 // AccessibilityLabel implements fyne.Accessible: the form as it reads, who
@@ -50,18 +51,15 @@ func (v *View) AccessibilityLabel() string {
 // container: Windows leaves containers out, and Fyne would not read inside.
 func (v *View) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }
 
-// said is what a row says: its control's title and value (a radio or
-// check group, Fyne's own, says nothing), then its hint or error, then
-// the warning a credential-looking field shows.
+// said is what a row says: its control's title and value (a multiple
+// choice says its title and the options chosen, in one line, as a
+// drop-down would), then its hint or error, then the warning a
+// credential-looking field shows.
 func (r row) said() []string {
 	var said []string
-	switch o := r.object.(type) {
-	case *widget.RadioGroup:
-		said = append(said, fieldTitle(r.field)+": "+cmp.Or(o.Selected, "nothing chosen"))
-	case *widget.CheckGroup:
-		chosen := strings.Join(o.Selected, ", ")
-		said = append(said, fieldTitle(r.field)+": "+cmp.Or(chosen, "nothing chosen"))
-	default:
+	if r.field.Kind == forms.MultiChoice {
+		said = append(said, fieldTitle(r.field)+": "+cmp.Or(strings.Join(chosen(r.object), ", "), "nothing chosen"))
+	} else {
 		said = append(said, a11y.Said(r.object)...)
 	}
 	said = append(said, a11y.Said(r.hint)...)
@@ -70,6 +68,20 @@ func (r row) said() []string {
 		said = append(said, secretWarning)
 	}
 	return said
+}
+
+// chosen is the titles of the ticked options of a multiple choice's list
+// of checks (newCheckList), titles already made safe (optionTitles).
+func chosen(list fyne.CanvasObject) []string {
+	var titles []string
+	if c, ok := list.(*fyne.Container); ok {
+		for _, o := range c.Objects {
+			if box, ok := o.(*check); ok && box.Checked {
+				titles = append(titles, box.Text)
+			}
+		}
+	}
+	return titles
 }
 
 // fieldTitle is what a screen reader calls a field: its label, on one line.
@@ -82,10 +94,17 @@ func fieldTitle(f *forms.Field) string {
 }
 
 // name gives the control's widgets their field's title; a date-time's
-// two entries say which part they take.
+// two entries say which part they take, and a multiple choice's checks
+// which option each is.
 func (c control) name(f *forms.Field) {
 	title := fieldTitle(f)
 	switch o := c.object.(type) {
+	case *fyne.Container:
+		if f.Kind == forms.MultiChoice {
+			nameOptions(o, title)
+		} else {
+			nameDateTime(o, title)
+		}
 	case *entry:
 		o.title = title
 	case *numericEntry:
@@ -96,8 +115,18 @@ func (c control) name(f *forms.Field) {
 		o.title = title
 	case *choice:
 		o.title = title
-	case *fyne.Container:
-		nameDateTime(o, title)
+	case *radios:
+		o.title = title
+	}
+}
+
+// nameOptions names the checks of a multiple choice's list: "Tags, work",
+// as a check alone would not say which field it belongs to.
+func nameOptions(list *fyne.Container, title string) {
+	for _, o := range list.Objects {
+		if c, ok := o.(*check); ok {
+			c.title = title + ", " + c.Text
+		}
 	}
 }
 
@@ -171,3 +200,25 @@ func (p *picker) AccessibilityLabel() string { return cmp.Or(p.title, "Calendar"
 
 // AccessibilityRole implements fyne.Accessible.
 func (p *picker) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }
+
+// AccessibilityLabel implements fyne.Accessible: the field's title and
+// the option chosen. The options are titles already made safe
+// (optionTitles), or the words of a yes/no.
+func (r *radios) AccessibilityLabel() string {
+	return cmp.Or(r.title, "Options") + ": " + cmp.Or(r.Selected(), "nothing chosen")
+}
+
+// AccessibilityRole implements fyne.Accessible: a radio group is pressed
+// or arrowed to a choice, as a drop-down is.
+func (r *radios) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }
+
+// AccessibilityLabel implements fyne.Accessible: the text it shows, a
+// check box's label and hint or error, as a label tied to a control
+// reads. The box says its own title and state; a click here is the box's.
+func (t *tapArea) AccessibilityLabel() string {
+	return strings.Join(a11y.Said(t.content), "\n")
+}
+
+// AccessibilityRole implements fyne.Accessible: text, as the keyboard and
+// a screen reader press the box itself.
+func (t *tapArea) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }

@@ -3,6 +3,7 @@ package formview
 import (
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,20 @@ func widgetsOf(v *View) []fyne.CanvasObject {
 	return out
 }
 
+// tapAreasOf is the check boxes' clickable labels, which are beside the
+// rows' controls, not in them.
+func tapAreasOf(v *View) []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	for _, r := range v.rows {
+		visit(r.box, func(o fyne.CanvasObject) {
+			if a, ok := o.(*tapArea); ok {
+				out = append(out, a)
+			}
+		})
+	}
+	return out
+}
+
 // TestAccessible checks every custom widget of the package, as a form
 // builds it, says something to a screen reader, and what.
 func TestAccessible(t *testing.T) {
@@ -61,7 +76,7 @@ func TestAccessible(t *testing.T) {
 	here := reflect.TypeOf(v).Elem().PkgPath()
 	seen := map[reflect.Type]bool{}
 	var table []fyne.CanvasObject
-	for _, o := range append([]fyne.CanvasObject{v}, widgetsOf(v)...) {
+	for _, o := range slices.Concat([]fyne.CanvasObject{v}, widgetsOf(v), tapAreasOf(v)) {
 		typ := reflect.TypeOf(o)
 		if typ.Elem().PkgPath() == here && !seen[typ] {
 			seen[typ] = true
@@ -87,6 +102,9 @@ func TestAccessible(t *testing.T) {
 		"Meeting, time of day: empty",
 		"Newsletter: checked",
 		"Colour: blue",
+		"Size: M",
+		"Tags, work: not checked",
+		"Tags, home: not checked",
 	}
 	// The date-time's zone offset is a stock label, not a control.
 	got = dropPrefix(got, "UTC")
@@ -94,13 +112,21 @@ func TestAccessible(t *testing.T) {
 		t.Errorf("controls say\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
-	// The view says the whole form, in the order it shows.
+	// A check box's clickable label reads as its text; the box says its state.
+	areas := tapAreasOf(v)
+	if len(areas) != 1 || areas[0].(*tapArea).AccessibilityLabel() != "Newsletter\nOne email a month" {
+		t.Errorf("the check box's label area says %q, want its label and hint", labels(areas))
+	}
+
+	// The view says the whole form, in the order it shows: a group of
+	// options in one line, its title and what is chosen.
 	label := v.AccessibilityLabel()
 	order := []string{
 		"Please answer",
 		"Name (required): “Ada”", "What to call you",
 		"API token: empty", secretWarning,
-		"Newsletter: checked",
+		"Newsletter: checked", "One email a month",
+		"Colour: blue",
 		"Size: M",
 		"Tags: nothing chosen",
 		forms.DeclineHelp,
@@ -114,13 +140,20 @@ func TestAccessible(t *testing.T) {
 		}
 		at += i + len(w)
 	}
+	if strings.Contains(label, "work") {
+		t.Errorf("the view's label reads an option not chosen:\n%s", label)
+	}
 
 	// Values the person types are read back; a password never is.
 	v.rows[0].object.(*entry).SetText("Grace")
 	v.rows[2].object.(*entry).SetText("s3cret")
+	v.rows[7].object.(*radios).TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	for _, o := range v.rows[8].object.(*fyne.Container).Objects {
+		test.Tap(o.(*check))
+	}
 	v.Accept()
 	label = v.AccessibilityLabel()
-	for _, w := range []string{"Name (required): “Grace”", "API token: hidden"} {
+	for _, w := range []string{"Name (required): “Grace”", "API token: hidden", "Size: S", "Tags: work, home"} {
 		if !strings.Contains(label, w) {
 			t.Errorf("the view's label lacks %q:\n%s", w, label)
 		}
@@ -128,6 +161,18 @@ func TestAccessible(t *testing.T) {
 	if strings.Contains(label, "s3cret") {
 		t.Errorf("the view's label reads a password out:\n%s", label)
 	}
+	if got := v.rows[8].object.(*fyne.Container).Objects[0].(*check).AccessibilityLabel(); got != "Tags, work: checked" {
+		t.Errorf("a ticked option says %q, want \"Tags, work: checked\"", got)
+	}
+}
+
+// labels is what each object says to a screen reader.
+func labels(objects []fyne.CanvasObject) []string {
+	var out []string
+	for _, o := range objects {
+		out = append(out, o.(fyne.Accessible).AccessibilityLabel())
+	}
+	return out
 }
 
 func dropPrefix(ss []string, prefix string) []string {
@@ -166,7 +211,7 @@ func TestAccessibleHostile(t *testing.T) {
 			}
 			v := New(forms.NewForm(s), untrusted.Text(h.Text), Options{Zone: time.UTC})
 			seen := []uitest.Seen{{Widget: "View accessibility label", Text: v.AccessibilityLabel()}}
-			for _, o := range widgetsOf(v) {
+			for _, o := range slices.Concat(widgetsOf(v), tapAreasOf(v)) {
 				if a, ok := o.(fyne.Accessible); ok {
 					seen = append(seen, uitest.Seen{Widget: reflect.TypeOf(o).String() + " accessibility label", Text: a.AccessibilityLabel()})
 				}
