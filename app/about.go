@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/assets"
 )
 
@@ -96,6 +97,7 @@ func (d *Desk) showAbout() {
 	w := d.fyne.NewWindow("About — Elicit Desk")
 	d.aboutW = w
 	w.SetOnClosed(func() { d.aboutW = nil })
+	keys.Close(w, nil)
 
 	icon := canvas.NewImageFromResource(assets.Icon())
 	icon.FillMode = canvas.ImageFillContain

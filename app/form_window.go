@@ -25,7 +25,8 @@ type formWindow struct {
 func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
 	fw := &formWindow{w: d.fyne.NewWindow(title(r.Elicitation))}
 	fw.head = newHeader(r.Elicitation, d.others(r.Server.Name), fw.close)
-	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: fw.head.object, Dates: d.opts.Dates})
+	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: fw.head.object, Dates: d.opts.Dates,
+		MayAnswer: func() bool { return fw.hold.mayAnswer() }})
 	fw.view.OnResult = func(res forms.Result) {
 		if !fw.hold.mayAnswer() {
 			return // a click or a key aimed at what was there before the window

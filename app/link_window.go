@@ -72,6 +72,7 @@ type linkWindow struct {
 	status   *widget.Label
 	progress *widget.ProgressBarInfinite
 	size     *sized
+	hold     *keyHold      // nil when the person opened it
 	gone     chan struct{} // closed with the window
 	closed   bool
 }
@@ -86,7 +87,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 	// The same buttons, icons and order as a form window's: Decline,
 	// Cancel, then the answer that goes ahead.
 	open := widget.NewButtonWithIcon("Open link", theme.ConfirmIcon(), func() {
-		if r.reply(forms.Result{Action: forms.Accept}) {
+		if lw.hold.mayAnswer() && r.reply(forms.Result{Action: forms.Accept}) {
 			lw.open(r, link.URL, d)
 		}
 	})
@@ -100,12 +101,12 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 		})
 	}
 	decline := widget.NewButton("Decline", func() {
-		if r.reply(forms.Result{Action: forms.Decline}) {
+		if lw.hold.mayAnswer() && r.reply(forms.Result{Action: forms.Decline}) {
 			lw.close()
 		}
 	})
 	cancel := widget.NewButton("Cancel", func() {
-		if r.reply(forms.Result{Action: forms.Cancel}) {
+		if lw.hold.mayAnswer() && r.reply(forms.Result{Action: forms.Cancel}) {
 			lw.close()
 		}
 	})
@@ -130,6 +131,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 		c.Resize(fyne.NewSize(width, height)) // wraps the texts at width
 		return c.MinSize().Height - said.MinSize().Height + said.Content.MinSize().Height
 	})
+	lw.hold = holdKeys(lw.w, by, d.now, func() {})
 	lw.w.SetCloseIntercept(func() {
 		r.reply(forms.Result{Action: forms.Cancel})
 		lw.close()

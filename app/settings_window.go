@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/historyview"
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
 )
 
@@ -118,6 +119,7 @@ func (d *Desk) showSettings() {
 	w := d.fyne.NewWindow("Settings — Elicit Desk")
 	d.settingsW = w
 	w.SetOnClosed(func() { d.settingsW = nil })
+	keys.Close(w, nil)
 	f := newSettingsForm(d.settings, d.autostartEnabled(), d.tray != nil)
 	keep := func(s Settings, login bool) {
 		d.applySettings(s)
