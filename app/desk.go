@@ -86,6 +86,9 @@ type Desk struct {
 
 	openURL func(*url.URL) error
 	now     func() time.Time
+	// guard is how long a request window the app opened ignores answers:
+	// GuardTime, which tests that play the person who has seen it set to 0.
+	guard time.Duration
 	// do runs f on the UI goroutine, later: fyne.Do, which tests replace
 	// because the test driver runs it at once on the caller's goroutine.
 	do func(f func())
@@ -94,7 +97,7 @@ type Desk struct {
 // New prepares the app; Start connects the servers.
 func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
-	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, now: time.Now, openURL: browserOpener(a), do: fyne.Do}
+	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do}
 	d.settings = loadSettings(a.Preferences())
 	d.queue.max = d.settings.MaxWindows
 	d.router = servers.NewRouter(servers.DefaultLimits, d.log)

@@ -136,6 +136,7 @@ func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string) {
 		Log:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	h.d.do = func(f func()) { uiLoop <- f }
+	h.d.guard = 0 // the tests answer as a person who has seen the window (TestKeyHold tests the guard)
 	h.d.openURL = func(u *url.URL) error {
 		h.mu.Lock()
 		defer h.mu.Unlock()

@@ -43,6 +43,7 @@ type keyHold struct {
 	canvas fyne.Canvas
 	shown  time.Time
 	now    func() time.Time
+	guard  time.Duration // GuardTime, but in tests
 	// free: the person took the window; focusFirst gives the form the
 	// keyboard when that was by switching to the window.
 	free       bool
@@ -55,17 +56,17 @@ type keyHold struct {
 // keyboard from the start, and asks the window manager not to focus the
 // window when it appears. A window the person opened gets neither: nil.
 // Call it once the content is set, before the window is first shown.
-func holdKeys(w fyne.Window, by opener, now func() time.Time, focusFirst func()) *keyHold {
+func holdKeys(w fyne.Window, by opener, now func() time.Time, guard time.Duration, focusFirst func()) *keyHold {
 	if by == byPerson {
 		return nil
 	}
-	k := &keyHold{canvas: w.Canvas(), shown: now(), now: now, focusFirst: focusFirst}
+	k := &keyHold{canvas: w.Canvas(), shown: now(), now: now, guard: guard, focusFirst: focusFirst}
 	k.ExtendBaseWidget(k)
 	// At no size under the content: a click anywhere is on something else,
 	// which takes the focus from it.
 	w.SetContent(container.NewStack(container.NewWithoutLayout(k), w.Content()))
+	xwin.Quiet(w) // sets the content again, which forgets the focus: first
 	w.Canvas().Focus(k)
-	xwin.Quiet(w)
 	return k
 }
 
@@ -74,7 +75,7 @@ func holdKeys(w fyne.Window, by opener, now func() time.Time, focusFirst func())
 // the window appearing. Keys cannot answer while the hold lasts, as none
 // reach the form. A nil keyHold, a window the person opened, always may.
 func (k *keyHold) mayAnswer() bool {
-	return k == nil || k.now().Sub(k.shown) >= GuardTime
+	return k == nil || k.now().Sub(k.shown) >= k.guard
 }
 
 // held reports whether the keyboard is still kept from the form: keyHold
@@ -88,7 +89,7 @@ func (k *keyHold) held() bool {
 // person switching to the window.
 func (k *keyHold) FocusGained() {
 	k.had = true
-	if k.free || k.now().Sub(k.shown) < GuardTime {
+	if k.free || k.now().Sub(k.shown) < k.guard {
 		return
 	}
 	k.free = true

@@ -131,7 +131,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 		c.Resize(fyne.NewSize(width, height)) // wraps the texts at width
 		return c.MinSize().Height - said.MinSize().Height + said.Content.MinSize().Height
 	})
-	lw.hold = holdKeys(lw.w, by, d.now, func() {})
+	lw.hold = holdKeys(lw.w, by, d.now, d.guard, func() {})
 	lw.w.SetCloseIntercept(func() {
 		r.reply(forms.Result{Action: forms.Cancel})
 		lw.close()

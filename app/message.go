@@ -32,7 +32,9 @@ func newMessageBox(message untrusted.Text) fyne.CanvasObject {
 	label.Wrapping = fyne.TextWrapWord
 	label.TextStyle = fyne.TextStyle{Bold: true}
 	label.SizeName = questionSize // the primary text of the window
-	label.Selectable = true
+	// Not selectable: a selectable label is a Tab stop that shows no focus,
+	// the first one of the window, before the form's first field. History
+	// keeps the message to copy, and a long one has Copy message here.
 	if !folded {
 		return label
 	}

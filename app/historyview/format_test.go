@@ -100,7 +100,7 @@ func TestNoWindowReadsApart(t *testing.T) {
 		t.Errorf("outcomeText = %q, want %q", got, want)
 	}
 	quit := history.Entry{Outcome: history.AppQuit}
-	if got := rowOf(quit).outcome; got != "app quit (cancelled)" {
+	if got := rowOf(quit).outcome; got != "Quit while waiting" {
 		t.Errorf("app-quit listed as %q", got)
 	}
 }

@@ -1,0 +1,39 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+)
+
+// What a screen reader gets from the app's own widgets (see package a11y).
+
+var (
+	_ fyne.Accessible = (*keyHold)(nil)
+	_ fyne.Accessible = (*spin)(nil)
+)
+
+// AccessibilityLabel implements fyne.Accessible: keyHold has the
+// keyboard of a window the app opened by itself, so a person who lands on
+// it hears why typing does nothing and how to reach the form.
+func (k *keyHold) AccessibilityLabel() string {
+	return "Keys are held until you click in this window or switch to it"
+}
+
+// AccessibilityRole implements fyne.Accessible.
+func (k *keyHold) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }
+
+// AccessibilityLabel implements fyne.Accessible: the bounds, which the
+// field does not show, and the number it holds. The form's label beside
+// it names what the number is.
+func (s *spin) AccessibilityLabel() string {
+	held := strings.TrimSpace(s.Text)
+	if held == "" {
+		held = "empty"
+	}
+	return fmt.Sprintf("Number from %d to %d: %s", s.min, s.max, held)
+}
+
+// AccessibilityRole implements fyne.Accessible.
+func (s *spin) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }

@@ -1,0 +1,39 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/internal/a11y/a11ytest"
+)
+
+// TestAccessible checks each custom widget of the package says what it is
+// and holds: the key hold of a request window the app opened, and a
+// number field by its bounds and value.
+func TestAccessible(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel("form"))
+	k := holdKeys(w, byApp, time.Now, GuardTime, func() {})
+	s := newSpin(7, 1, 20)
+	a11ytest.Check(t, ".", k, s)
+
+	empty := newSpin(3, 1, 20)
+	empty.SetText("")
+	tests := []struct {
+		o    fyne.Accessible
+		want string
+	}{
+		{k, "Keys are held until you click in this window or switch to it"},
+		{s, "Number from 1 to 20: 7"},
+		{empty, "Number from 1 to 20: empty"},
+	}
+	for _, tt := range tests {
+		if got := tt.o.AccessibilityLabel(); got != tt.want {
+			t.Errorf("label = %q, want %q", got, tt.want)
+		}
+	}
+}
