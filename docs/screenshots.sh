@@ -102,8 +102,11 @@ shot() {
 	echo "  $file $(identify -format '%wx%h' "$file")"
 }
 
-# focus ID gives window ID the keyboard, through the window manager.
+# focus ID gives window ID the keyboard, through the window manager, as a
+# person does once the window is there: a request window the app opened
+# takes no keys until 0.75 s after it appeared (app.GuardTime).
 focus() {
+	sleep 0.8
 	xdotool windowactivate --sync "$1" >/dev/null 2>&1 || xdotool windowfocus --sync "$1"
 	sleep 0.2 # Fyne takes the focus change on its next event loop turn
 }
@@ -356,6 +359,11 @@ session() {
 	menu 2 # Hosts…
 	id=$(window '^Hosts ')
 	shot hosts "$id"
+
+	menu 4 # Settings…
+	shot settings "$(window '^Settings ')"
+	menu 8 # About Elicit Desk… (the separators take no key)
+	shot about "$(window '^About ')"
 
 	if ((scale == 1)); then extras "$servers"; fi
 	cleanup
