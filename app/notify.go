@@ -41,7 +41,18 @@ func (d *Desk) notify(r *request) {
 		return
 	}
 	r.notifying = true
-	n := notification(r)
+	d.send(notification(r), notice{r: r}, func() {
+		// Answered, gone stale or its window opened meanwhile.
+		if !r.notifying || r.ended {
+			d.withdraw(r)
+		}
+	})
+}
+
+// send shows n on a goroutine of its own, as the notification server may
+// be slow to answer, and keeps it as x so that it can be withdrawn; then,
+// on the UI goroutine, shown runs (nil: nothing).
+func (d *Desk) send(n notify.Notice, x notice, shown func()) {
 	d.noticing.Add(1)
 	go func() {
 		defer d.noticing.Done()
@@ -57,13 +68,10 @@ func (d *Desk) notify(r *request) {
 		if id == 0 {
 			return // one that cannot be withdrawn
 		}
-		d.notices.add(notice{r: r}, id)
-		d.do(func() {
-			// Answered, gone stale or its window opened meanwhile.
-			if !r.notifying || r.ended {
-				d.withdraw(r)
-			}
-		})
+		d.notices.add(x, id)
+		if shown != nil {
+			d.do(shown)
+		}
 	}()
 }
 
@@ -137,21 +145,7 @@ func (d *Desk) noticeDown(s servers.Status) {
 	if !d.downs.fell(s, d.now()) || d.notifier == nil || d.ctx.Err() != nil {
 		return
 	}
-	n := downNotification(s)
-	d.noticing.Add(1)
-	go func() {
-		defer d.noticing.Done()
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(d.ctx), busTimeout)
-		defer cancel()
-		id, err := d.notifier.Notify(ctx, n)
-		if err != nil {
-			d.log.Warn("notification not shown", "err", err)
-			return
-		}
-		if id != 0 {
-			d.notices.add(notice{server: s.Name}, id)
-		}
-	}()
+	d.send(downNotification(s), notice{server: s.Name}, nil)
 }
 
 // downNotification says which server cannot connect and why, in plain words.
