@@ -86,7 +86,7 @@ func typeKeys(c fyne.Canvas, s string) {
 			if t, ok := f.(fyne.Tabbable); ok && t.AcceptsTab() {
 				f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyTab})
 			} else {
-				c.(test.WindowlessCanvas).FocusNext()
+				c.FocusNext()
 			}
 		case '\n':
 			if f != nil {
