@@ -41,9 +41,12 @@ func secretTerms() []secretTerm {
 		{"mot de passe", words}, {"senha", words},
 		{"hasło", words}, {"haslo", words}, {"şifre", words}, {"sifre", words},
 		{"parola", words}, {"암호", words}, {"كلمة المرور", words}, {"كلمة السر", words},
+		// "Paste your secret value here": a description that says secret
+		// means it, while "secretary" and "secretly" are other words.
+		{"secret", words},
 
 		// Whole words in name and title only.
-		{"pin", label}, {"token", label}, {"secret", label}, {"authorization", label},
+		{"pin", label}, {"token", label}, {"authorization", label},
 	}
 }
 
