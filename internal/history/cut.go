@@ -24,19 +24,22 @@ const (
 // Cut says that the history kept only a prefix of an entry's message or
 // schema, and what the whole was, so a person sees it was cut.
 type Cut struct {
-	Size   int64  `json:"size"`   // bytes of the message and schema as received
-	SHA256 string `json:"sha256"` // hex SHA-256 of the message followed by the schema
+	Size   int64  `json:"size"`   // bytes of the message and schema (its secret defaults redacted)
+	SHA256 string `json:"sha256"` // hex SHA-256 of the message followed by that schema
 }
 
-// Shorten returns e as Add stores it: its message and schema cut to the
+// Shorten returns e as Add stores it: the defaults of its secret-looking
+// fields redacted (see redactSchema), its message and schema cut to the
 // limits of its outcome, in copies that hold nothing of the originals, and
-// Cut set when anything went. A cut schema is kept as a JSON string of its
+// Cut set when anything went. Redacting first keeps a secret out of the
+// prefix and the checksum of a cut schema. A cut schema is kept as a JSON string of its
 // prefix, so the column stays JSON. Shortening before queuing a write keeps
 // a flood of large requests from piling up in memory.
 func Shorten(e Entry) Entry {
 	if e.Cut != nil {
 		return e // already shortened
 	}
+	e.Schema = redactSchema(e.Schema)
 	maxMessage, maxSchema := MaxMessageBytes, MaxSchemaBytes
 	if e.Outcome == RateLimited || e.Outcome == Error {
 		maxMessage, maxSchema = MaxRefusedMessageBytes, MaxRefusedSchemaBytes

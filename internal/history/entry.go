@@ -34,7 +34,7 @@ type Entry struct {
 	Server  servers.Identity
 	Message untrusted.Text
 	Mode    servers.Mode
-	Schema  json.RawMessage // form mode: requestedSchema byte for byte, so fields keep their order
+	Schema  json.RawMessage // form mode: requestedSchema byte for byte, so fields keep their order (secret defaults redacted)
 	URL     untrusted.Text  // url mode
 	Outcome Outcome
 	Reason  string          // why it went stale, was refused or failed, in plain words

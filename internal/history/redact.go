@@ -8,7 +8,8 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 )
 
-// redacted replaces the value of every secret-looking field in stored content.
+// redacted replaces the value of every secret-looking field in stored content,
+// and its default in the stored schema.
 const redacted = "[redacted]"
 
 // redact returns content with the value of each secret-looking field replaced
@@ -22,11 +23,66 @@ func redact(schema, content json.RawMessage) json.RawMessage {
 	if len(content) == 0 {
 		return nil
 	}
+	out, ok := rewriteObject(content, redactIf(secretFields(schema)))
+	if !ok {
+		whole, _ := json.Marshal(redacted)
+		return whole
+	}
+	return out
+}
+
+// redactSchema returns schema with the default of each secret-looking field
+// (as redact judges them) replaced by redacted, so that a secret the server
+// offered, and the person accepted, is not kept through the schema either.
+// A schema with nothing to redact comes back as it is, byte for byte; one
+// with something, compacted and keys in their order.
+func redactSchema(schema json.RawMessage) json.RawMessage {
+	// Most schemas have no default at all; a key may hide behind escapes.
+	if !bytes.Contains(schema, []byte("default")) && !bytes.Contains(schema, []byte(`\u`)) {
+		return schema
+	}
+	secret := secretFields(schema)
+	changed := false
+	defaults := func(key string, value json.RawMessage) json.RawMessage {
+		if key != "default" {
+			return value
+		}
+		changed = true
+		return redactedJSON()
+	}
+	fields := func(name string, value json.RawMessage) json.RawMessage {
+		if !secret(name) {
+			return value
+		}
+		if out, ok := rewriteObject(value, defaults); ok {
+			return out
+		}
+		return value
+	}
+	top := func(key string, value json.RawMessage) json.RawMessage {
+		if key != "properties" {
+			return value
+		}
+		if out, ok := rewriteObject(value, fields); ok {
+			return out
+		}
+		return value
+	}
+	out, ok := rewriteObject(schema, top)
+	if !ok || !changed {
+		return schema
+	}
+	return out
+}
+
+// secretFields returns the check redact and redactSchema share: whether the
+// field of schema with this name looks secret.
+func secretFields(schema json.RawMessage) func(name string) bool {
 	var parsed *forms.Schema
 	if s, err := forms.Parse(schema); err == nil {
 		parsed = s
 	}
-	secret := func(name string) bool {
+	return func(name string) bool {
 		if parsed != nil {
 			if f := parsed.Field(name); f != nil {
 				return f.Secret()
@@ -35,17 +91,28 @@ func redact(schema, content json.RawMessage) json.RawMessage {
 		f := forms.Field{Name: name}
 		return f.Secret()
 	}
-	out, ok := redactObject(content, secret)
-	if !ok {
-		whole, _ := json.Marshal(redacted)
-		return whole
-	}
-	return out
 }
 
-// redactObject rewrites a JSON object member by member; ok is false when
-// content is not exactly one JSON object.
-func redactObject(content []byte, secret func(string) bool) (out json.RawMessage, ok bool) {
+// redactIf replaces the value of each member whose key is secret.
+func redactIf(secret func(string) bool) func(string, json.RawMessage) json.RawMessage {
+	return func(key string, value json.RawMessage) json.RawMessage {
+		if secret(key) {
+			return redactedJSON()
+		}
+		return value
+	}
+}
+
+// redactedJSON is redacted as a JSON value.
+func redactedJSON() json.RawMessage {
+	v, _ := json.Marshal(redacted)
+	return v
+}
+
+// rewriteObject rewrites a JSON object member by member through rewrite,
+// keys in their order, compacted; ok is false when content is not exactly one
+// JSON object.
+func rewriteObject(content []byte, rewrite func(key string, value json.RawMessage) json.RawMessage) (out json.RawMessage, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(content))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, false
@@ -62,9 +129,7 @@ func redactObject(content []byte, secret func(string) bool) (out json.RawMessage
 		if err := dec.Decode(&value); err != nil {
 			return nil, false
 		}
-		if secret(key) {
-			value, _ = json.Marshal(redacted)
-		}
+		value = rewrite(key, value)
 		if buf.Len() > 1 {
 			buf.WriteByte(',')
 		}

@@ -194,7 +194,8 @@ func scan(row interface{ Scan(...any) error }) (Entry, error) {
 	}
 	e.Mode, e.Outcome = servers.Mode(mode), Outcome(outcome)
 	if len(schema) > 0 {
-		e.Schema = schema
+		// Rows written before defaults were redacted may still hold them.
+		e.Schema = redactSchema(schema)
 	}
 	if len(content) > 0 {
 		e.Content = content
