@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
@@ -17,6 +19,8 @@ import (
 // place. Headers become the env, whose names the args list: their values,
 // often secrets, stay out of the command line, which every user of the
 // machine can read, and a host expands variables in env as in headers.
+// Each name takes HeaderEnvPrefix, so that no header becomes a variable
+// that changes how a process runs (LD_PRELOAD, PATH, HTTPS_PROXY).
 // Every literal moves as written, so that unrouteRemoteEdits puts it back.
 func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []string, string) {
 	if e.refuse != "" {
@@ -43,7 +47,7 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 		edits = append(edits, edit{e.kind, quote("stdio")})
 	}
 	if len(s.Headers) > 0 {
-		if len(e.maps) == 0 {
+		if len(e.maps) == 0 || len(e.names) != len(s.Headers) {
 			return nil, nil, uneditable("headers")
 		}
 		for _, m := range e.maps {
@@ -53,7 +57,14 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 			edits = append(edits, edit{m, c.keyText("env")})
 		}
 		for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
+			if !httpguts.ValidHeaderFieldName(name) {
+				return nil, nil, fmt.Sprintf("its header name %q is not a valid HTTP header name", name)
+			}
 			lits, to = append(lits, quote(flagHeaderEnv), quote(name)), append(to, flagHeaderEnv, name)
+		}
+		for _, n := range e.names {
+			at := c.nameStart(n)
+			edits = append(edits, edit{span{at, at}, HeaderEnvPrefix})
 		}
 	}
 	edits = append(edits, edit{span{e.addAt, e.addAt}, e.addPrefix + "[" + strings.Join(lits, ",") + "]"})
@@ -95,8 +106,27 @@ func (c *Config) unrouteRemoteEdits(e entry, b remoteBridge) ([]edit, string) {
 			}
 			edits = append(edits, edit{m, c.keyText(c.headersKey())})
 		}
+		for _, n := range e.names {
+			// An entry routed before names took the prefix has none to take off.
+			if at := c.nameStart(n); strings.HasPrefix(string(c.data[at:n.end]), HeaderEnvPrefix) {
+				edits = append(edits, edit{span{at, at + len(HeaderEnvPrefix)}, ""})
+			}
+		}
 	}
 	return edits, ""
+}
+
+// HeaderEnvPrefix starts the name of the variable a routed remote entry's
+// env gives a header's value in; the bridge's -header-env NAME reads it.
+const HeaderEnvPrefix = "ELICITDESK_HEADER_"
+
+// nameStart is where the characters of the key literal n start: after its
+// quote, when it has one.
+func (c *Config) nameStart(n span) int {
+	if n.start < n.end && (c.data[n.start] == '"' || c.data[n.start] == '\'') {
+		return n.start + 1
+	}
+	return n.start
 }
 
 // keyText is how routing writes the key name in c's format.

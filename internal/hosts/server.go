@@ -92,7 +92,11 @@ func (s Server) RoutedRemote() (Server, bool) {
 		if r.Headers == nil {
 			r.Headers = map[string]string{}
 		}
-		r.Headers[h] = s.Env[h]
+		v, ok := s.Env[HeaderEnvPrefix+h]
+		if !ok { // routed before names took the prefix
+			v = s.Env[h]
+		}
+		r.Headers[h] = v
 	}
 	return r, true
 }
