@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/http/httpguts"
 
@@ -30,8 +31,8 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 	if !ok {
 		return nil, nil, uneditable("url")
 	}
-	if u, err := url.Parse(s.URL); err != nil || u.User != nil || u.RawQuery != "" {
-		return nil, nil, ReasonURL
+	if reason := urlReason(s.URL); reason != "" {
+		return nil, nil, reason
 	}
 	lits := []string{quote("bridge"), quote(flag), e.cmd.of(c.data)}
 	to := []string{exe, "bridge", flag, s.URL}
@@ -69,6 +70,53 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 	}
 	edits = append(edits, edit{span{e.addAt, e.addAt}, e.addPrefix + "[" + strings.Join(lits, ",") + "]"})
 	return edits, to, ""
+}
+
+// urlReason says why raw cannot go on the bridge's command line, which
+// every user of the computer can read: a part of it that often carries a
+// credential. "" when it can.
+func urlReason(raw string) string {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.User != nil || u.RawQuery != "":
+		return ReasonURL
+	case u.Fragment != "":
+		return "its URL has a fragment (#…), which may be a token and which the bridge's command line would show to every user of this computer"
+	case strings.Contains(u.Path, ";"):
+		return "its URL has ;parameters, which may be a token and which the bridge's command line would show to every user of this computer"
+	}
+	for seg := range strings.SplitSeq(u.Path, "/") {
+		if tokenLike(seg) {
+			return "its URL has a path segment that looks like a token, which the bridge's command line would show to every user of this computer"
+		}
+	}
+	return ""
+}
+
+// tokenLike reports whether a path segment looks like a generated secret
+// (an API key, a UUID, base64): long, with letters and digits mixed many
+// times over, which names people choose ("mcp", "v2", "server-2024") are not.
+func tokenLike(seg string) bool {
+	if len(seg) < 16 {
+		return false
+	}
+	switches, last := 0, 0 // 1 after a letter, 2 after a digit
+	for _, r := range seg {
+		class := 0
+		switch {
+		case unicode.IsLetter(r):
+			class = 1
+		case unicode.IsDigit(r):
+			class = 2
+		default:
+			continue
+		}
+		if last != 0 && class != last {
+			switches++
+		}
+		last = class
+	}
+	return switches >= 4
 }
 
 // unrouteRemoteEdits undo routeRemoteEdits, taking each literal back from
