@@ -434,3 +434,29 @@ func TestHeaderNames(t *testing.T) {
 		})
 	}
 }
+
+// TestOurs: an entry is Elicit Desk's by the exact name of its binary or
+// the path of this one, never by a name that only starts the same.
+func TestOurs(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		ours    bool
+	}{
+		{exe, true},
+		{oldExe, true},
+		{"elicitdesk", true},
+		{`C:\Program Files\Elicit Desk\ElicitDesk.exe`, true},
+		{"/opt/elicitdesk-proxy", false},
+		{"/usr/bin/elicitdesk2", false},
+		{"elicitdesk.sh", false},
+	} {
+		s := Server{Transport: config.TransportStdio, Command: tc.command, Args: []string{"bridge", "--", "upstream"}}
+		if s.Routed() != tc.ours {
+			t.Errorf("%s bridge -- upstream: routed %v, want %v", tc.command, s.Routed(), tc.ours)
+		}
+	}
+	proxy := Server{Transport: config.TransportStdio, Command: "/opt/elicitdesk-proxy", Args: []string{"bridge", "--", "upstream"}}
+	if !proxy.routedBy("/opt/elicitdesk-proxy") {
+		t.Error("exe's own path is not ours")
+	}
+}
