@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
@@ -26,7 +27,7 @@ func addRemoteFlags(fs *flag.FlagSet, t *target) *remoteFlags {
 	r := &remoteFlags{getenv: os.LookupEnv}
 	fs.StringVar(&t.url, "serverUrl", "", "the same as -url")
 	fs.Var(&r.headers, "header", "send this `Name: value` header with every request to the -url server; repeat for more")
-	fs.Var(&r.fromEnv, "header-env", "send the header `NAME` with the value of the environment variable NAME, which keeps a secret off the command line; repeat for more")
+	fs.Var(&r.fromEnv, "header-env", "send the header `NAME` with the value of the environment variable "+hosts.HeaderEnvPrefix+"NAME (or NAME), which keeps a secret off the command line; repeat for more")
 	fs.StringVar(&r.transport, "transport", "", "the -url server's `transport` as hosts name it: http, streamable-http, streamableHttp or sse")
 	return r
 }
@@ -61,9 +62,14 @@ func (r *remoteFlags) apply(cfg *config.Server) error {
 		setHeader(cfg.Headers, strings.TrimSpace(name), strings.TrimSpace(value))
 	}
 	for _, name := range r.fromEnv {
-		value, ok := r.getenv(name)
+		// `hosts route` writes the prefixed name, which no program reads as
+		// its own setting; an entry routed before it did has the bare one.
+		value, ok := r.getenv(hosts.HeaderEnvPrefix + name)
 		if !ok {
-			return fmt.Errorf("-header-env %s: the environment has no %s (a host passes its entry's env)", name, name)
+			value, ok = r.getenv(name)
+		}
+		if !ok {
+			return fmt.Errorf("-header-env %s: the environment has neither %s%s nor %s (a host passes its entry's env)", name, hosts.HeaderEnvPrefix, name, name)
 		}
 		setHeader(cfg.Headers, name, value)
 	}

@@ -13,7 +13,7 @@ import (
 // TestRemoteFlags: the bridge's flags for a routed remote entry, and the
 // mistakes they refuse.
 func TestRemoteFlags(t *testing.T) {
-	env := map[string]string{"Authorization": "Bearer from-env"}
+	env := map[string]string{"Authorization": "Bearer from-env", "ELICITDESK_HEADER_X-Api-Key": "routed", "X-Api-Key": "not this one"}
 	remote := config.Server{URL: "https://x.example/mcp", Transport: config.TransportHTTP, Headers: map[string]string{"X-Conf": "1"}}
 	tests := []struct {
 		name    string
@@ -28,12 +28,14 @@ func TestRemoteFlags(t *testing.T) {
 		{"a header replaces its spelling in another case", []string{"-header-env", "Authorization"},
 			config.Server{URL: remote.URL, Transport: config.TransportHTTP, Headers: map[string]string{"authorization": "Bearer conf"}},
 			config.Server{URL: remote.URL, Transport: config.TransportHTTP, Headers: map[string]string{"Authorization": "Bearer from-env"}}, ""},
+		{"a routed entry's header from its prefixed variable", []string{"-header-env", "X-Api-Key"}, remote,
+			config.Server{URL: remote.URL, Transport: config.TransportHTTP, Headers: map[string]string{"X-Conf": "1", "X-Api-Key": "routed"}}, ""},
 		{"sse by the host's name", []string{"-transport", "sse"}, remote, config.Server{URL: remote.URL, Transport: config.TransportSSE, Headers: remote.Headers}, ""},
 		{"streamable-http", []string{"-transport", "streamable-http"}, remote, remote, ""},
 		{"an unknown transport", []string{"-transport", "websocket"}, remote, config.Server{}, `-transport "websocket" is none of`},
 		{"-sse against -transport http", []string{"-transport", "http"}, config.Server{URL: remote.URL, Transport: config.TransportSSE}, config.Server{}, "disagree"},
 		{"a header for a stdio server", []string{"-header", "A: b"}, config.Server{Command: "x", Transport: config.TransportStdio}, config.Server{}, "are for a remote server"},
-		{"a header the environment lacks", []string{"-header-env", "X-Missing"}, remote, config.Server{}, "the environment has no X-Missing"},
+		{"a header the environment lacks", []string{"-header-env", "X-Missing"}, remote, config.Server{}, "the environment has neither ELICITDESK_HEADER_X-Missing nor X-Missing"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -27,6 +27,10 @@ type entry struct {
 	// of the headers member, which routing renames to env. TOML may name
 	// a table in more than one place.
 	maps []span
+	// names are the key literals of the members of maps: a remote entry's
+	// header names, which routing prefixes with HeaderEnvPrefix, or a
+	// routed entry's env names, which unrouting takes it off again.
+	names []span
 	// refuse says why a remote entry cannot be routed as written.
 	refuse string
 }

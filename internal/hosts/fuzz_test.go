@@ -19,11 +19,13 @@ func FuzzRoundTrip(f *testing.F) {
 		data, _ := os.ReadFile(s)
 		f.Add(data)
 	}
-	edge, _ := os.ReadFile(filepath.Join("testdata", "edge.json"))
-	var cases []struct{ Config string }
-	json.Unmarshal(edge, &cases)
-	for _, c := range cases {
-		f.Add([]byte(c.Config))
+	for _, name := range []string{"edge.json", "headers.json"} {
+		cases, _ := os.ReadFile(filepath.Join("testdata", name))
+		var configs []struct{ Config string }
+		json.Unmarshal(cases, &configs)
+		for _, c := range configs {
+			f.Add([]byte(c.Config))
+		}
 	}
 	hosts := Known(Env{GOOS: "linux", Getenv: func(string) string { return "" }})
 	f.Fuzz(func(t *testing.T, data []byte) {

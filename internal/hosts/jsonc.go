@@ -133,7 +133,7 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 		e.kind = valueSpan(kind.Value)
 	}
 	if env, _ := member(data, line, "env"); env != nil {
-		e.maps = []span{valueSpan(env.Name)}
+		e.maps, e.names = []span{valueSpan(env.Name)}, memberNames(env.Value)
 	}
 	if arr != nil {
 		e.args = &array{open: args.Value.StartOffset + 1}
@@ -169,7 +169,7 @@ func jsonRemote(data []byte, obj *hujson.Object) entry {
 		e.kind = valueSpan(kind.Value)
 	}
 	if h, _ := member(data, obj, "headers"); h != nil {
-		e.maps = []span{valueSpan(h.Name)}
+		e.maps, e.names = []span{valueSpan(h.Name)}, memberNames(h.Value)
 	}
 	for _, key := range []string{"command", "args", "env"} {
 		if m, _ := member(data, obj, key); m != nil {
@@ -177,6 +177,19 @@ func jsonRemote(data []byte, obj *hujson.Object) entry {
 		}
 	}
 	return e
+}
+
+// memberNames are the key literals of v's members, when v is an object.
+func memberNames(v hujson.Value) []span {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return nil
+	}
+	names := make([]span, len(obj.Members))
+	for i, m := range obj.Members {
+		names[i] = valueSpan(m.Name)
+	}
+	return names
 }
 
 func valueSpan(v hujson.Value) span { return span{v.StartOffset, v.EndOffset} }

@@ -7,6 +7,9 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
+
+	"golang.org/x/net/http/httpguts"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -17,6 +20,8 @@ import (
 // place. Headers become the env, whose names the args list: their values,
 // often secrets, stay out of the command line, which every user of the
 // machine can read, and a host expands variables in env as in headers.
+// Each name takes HeaderEnvPrefix, so that no header becomes a variable
+// that changes how a process runs (LD_PRELOAD, PATH, HTTPS_PROXY).
 // Every literal moves as written, so that unrouteRemoteEdits puts it back.
 func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []string, string) {
 	if e.refuse != "" {
@@ -26,8 +31,8 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 	if !ok {
 		return nil, nil, uneditable("url")
 	}
-	if u, err := url.Parse(s.URL); err != nil || u.User != nil || u.RawQuery != "" {
-		return nil, nil, ReasonURL
+	if reason := urlReason(s.URL); reason != "" {
+		return nil, nil, reason
 	}
 	lits := []string{quote("bridge"), quote(flag), e.cmd.of(c.data)}
 	to := []string{exe, "bridge", flag, s.URL}
@@ -43,7 +48,7 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 		edits = append(edits, edit{e.kind, quote("stdio")})
 	}
 	if len(s.Headers) > 0 {
-		if len(e.maps) == 0 {
+		if len(e.maps) == 0 || len(e.names) != len(s.Headers) {
 			return nil, nil, uneditable("headers")
 		}
 		for _, m := range e.maps {
@@ -53,11 +58,65 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 			edits = append(edits, edit{m, c.keyText("env")})
 		}
 		for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
+			if !httpguts.ValidHeaderFieldName(name) {
+				return nil, nil, fmt.Sprintf("its header name %q is not a valid HTTP header name", name)
+			}
 			lits, to = append(lits, quote(flagHeaderEnv), quote(name)), append(to, flagHeaderEnv, name)
+		}
+		for _, n := range e.names {
+			at := c.nameStart(n)
+			edits = append(edits, edit{span{at, at}, HeaderEnvPrefix})
 		}
 	}
 	edits = append(edits, edit{span{e.addAt, e.addAt}, e.addPrefix + "[" + strings.Join(lits, ",") + "]"})
 	return edits, to, ""
+}
+
+// urlReason says why raw cannot go on the bridge's command line, which
+// every user of the computer can read: a part of it that often carries a
+// credential. "" when it can.
+func urlReason(raw string) string {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.User != nil || u.RawQuery != "":
+		return ReasonURL
+	case u.Fragment != "":
+		return "its URL has a fragment (#…), which may be a token and which the bridge's command line would show to every user of this computer"
+	case strings.Contains(u.Path, ";"):
+		return "its URL has ;parameters, which may be a token and which the bridge's command line would show to every user of this computer"
+	}
+	for seg := range strings.SplitSeq(u.Path, "/") {
+		if tokenLike(seg) {
+			return "its URL has a path segment that looks like a token, which the bridge's command line would show to every user of this computer"
+		}
+	}
+	return ""
+}
+
+// tokenLike reports whether a path segment looks like a generated secret
+// (an API key, a UUID, base64): long, with letters and digits mixed many
+// times over, which names people choose ("mcp", "v2", "server-2024") are not.
+func tokenLike(seg string) bool {
+	if len(seg) < 16 {
+		return false
+	}
+	switches, last := 0, 0 // 1 after a letter, 2 after a digit
+	for _, r := range seg {
+		class := 0
+		switch {
+		case unicode.IsLetter(r):
+			class = 1
+		case unicode.IsDigit(r):
+			class = 2
+		default:
+			continue
+		}
+		if last != 0 && class != last {
+			switches++
+		}
+		last = class
+	}
+	return switches >= 4
 }
 
 // unrouteRemoteEdits undo routeRemoteEdits, taking each literal back from
@@ -95,8 +154,27 @@ func (c *Config) unrouteRemoteEdits(e entry, b remoteBridge) ([]edit, string) {
 			}
 			edits = append(edits, edit{m, c.keyText(c.headersKey())})
 		}
+		for _, n := range e.names {
+			// An entry routed before names took the prefix has none to take off.
+			if at := c.nameStart(n); strings.HasPrefix(string(c.data[at:n.end]), HeaderEnvPrefix) {
+				edits = append(edits, edit{span{at, at + len(HeaderEnvPrefix)}, ""})
+			}
+		}
 	}
 	return edits, ""
+}
+
+// HeaderEnvPrefix starts the name of the variable a routed remote entry's
+// env gives a header's value in; the bridge's -header-env NAME reads it.
+const HeaderEnvPrefix = "ELICITDESK_HEADER_"
+
+// nameStart is where the characters of the key literal n start: after its
+// quote, when it has one.
+func (c *Config) nameStart(n span) int {
+	if n.start < n.end && (c.data[n.start] == '"' || c.data[n.start] == '\'') {
+		return n.start + 1
+	}
+	return n.start
 }
 
 // keyText is how routing writes the key name in c's format.

@@ -374,3 +374,89 @@ func TestEdgeCases(t *testing.T) {
 		})
 	}
 }
+
+// TestHeaderNames: a routed remote entry's headers reach the bridge as
+// variables named with HeaderEnvPrefix, never as variables a process
+// reads (LD_PRELOAD, PATH, HTTPS_PROXY); a name that is no HTTP token is
+// refused, saying so; and unroute gives the file back (testdata/headers.json).
+func TestHeaderNames(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "headers.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		What, Host, Config, Error string
+		Routed, Skipped           []string
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.What, func(t *testing.T) {
+			h := sample(t, tc.Host)
+			os.WriteFile(h.Config, []byte(tc.Config), 0o640)
+			before := read(t, h)
+			p := apply(t, h, route())
+			var routed, skipped []string
+			for _, ch := range p.Changes {
+				routed = append(routed, ch.Server)
+			}
+			for _, s := range p.Skipped {
+				skipped = append(skipped, s.Server)
+				if !strings.Contains(s.Reason, tc.Error) {
+					t.Errorf("%s skipped for %q, want %q", s.Server, s.Reason, tc.Error)
+				}
+			}
+			if !slices.Equal(routed, tc.Routed) || !slices.Equal(skipped, tc.Skipped) {
+				t.Fatalf("routed %q skipped %+v, want %q and %q", routed, p.Skipped, tc.Routed, tc.Skipped)
+			}
+			for _, s := range read(t, h).Servers {
+				if !slices.Contains(tc.Routed, s.Name) {
+					continue
+				}
+				orig, _ := before.Server(s.Name)
+				if len(s.Env) != len(orig.Headers) {
+					t.Errorf("%s: env %q for headers %q", s.Name, s.Env, orig.Headers)
+				}
+				for k := range s.Env {
+					if !strings.HasPrefix(k, HeaderEnvPrefix) {
+						t.Errorf("%s: header became the variable %q", s.Name, k)
+					}
+				}
+				if r, ok := s.RoutedRemote(); !ok || !reflect.DeepEqual(r.Headers, orig.Headers) {
+					t.Errorf("%s: the bridge sends %q, want %q", s.Name, r.Headers, orig.Headers)
+				}
+			}
+			apply(t, h, unroute())
+			if got, _ := os.ReadFile(h.Config); string(got) != tc.Config {
+				t.Errorf("not given back:\n%s", diff([]byte(tc.Config), got))
+			}
+		})
+	}
+}
+
+// TestOurs: an entry is Elicit Desk's by the exact name of its binary or
+// the path of this one, never by a name that only starts the same.
+func TestOurs(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		ours    bool
+	}{
+		{exe, true},
+		{oldExe, true},
+		{"elicitdesk", true},
+		{`C:\Program Files\Elicit Desk\ElicitDesk.exe`, true},
+		{"/opt/elicitdesk-proxy", false},
+		{"/usr/bin/elicitdesk2", false},
+		{"elicitdesk.sh", false},
+	} {
+		s := Server{Transport: config.TransportStdio, Command: tc.command, Args: []string{"bridge", "--", "upstream"}}
+		if s.Routed() != tc.ours {
+			t.Errorf("%s bridge -- upstream: routed %v, want %v", tc.command, s.Routed(), tc.ours)
+		}
+	}
+	proxy := Server{Transport: config.TransportStdio, Command: "/opt/elicitdesk-proxy", Args: []string{"bridge", "--", "upstream"}}
+	if !proxy.routedBy("/opt/elicitdesk-proxy") {
+		t.Error("exe's own path is not ours")
+	}
+}

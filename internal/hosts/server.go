@@ -37,7 +37,7 @@ func (s Server) routedBy(exe string) bool {
 
 // Unrouted returns the command line a routed entry hands to the bridge:
 // what follows "--" in `elicitdesk bridge [FLAGS] -- COMMAND ARGS...`. The
-// command is known as ours by its name, so an entry routed by an
+// command is known as ours by its name, exactly, so an entry routed by an
 // elicitdesk since moved is found; another program that has a bridge
 // command of its own is not ours.
 func (s Server) Unrouted() (argv []string, ok bool) { return s.routedThrough("") }
@@ -54,10 +54,12 @@ func (s Server) routedThrough(exe string) (argv []string, ok bool) {
 	return s.Args[i+1:], true
 }
 
-// ours reports whether s runs `elicitdesk bridge`.
+// ours reports whether s runs `elicitdesk bridge`: exe, or a binary
+// installed under Elicit Desk's own name, elsewhere or since moved. A
+// name that only starts so (elicitdesk-proxy) is another program's.
 func (s Server) ours(exe string) bool {
-	name := strings.ToLower(BaseName(s.Command))
-	ours := strings.HasPrefix(name, "elicitdesk") || (exe != "" && s.Command == exe)
+	name := BaseName(s.Command)
+	ours := strings.EqualFold(name, "elicitdesk") || strings.EqualFold(name, "elicitdesk.exe") || (exe != "" && s.Command == exe)
 	return ours && s.Transport == config.TransportStdio && len(s.Args) > 0 && s.Args[0] == "bridge"
 }
 
@@ -92,7 +94,11 @@ func (s Server) RoutedRemote() (Server, bool) {
 		if r.Headers == nil {
 			r.Headers = map[string]string{}
 		}
-		r.Headers[h] = s.Env[h]
+		v, ok := s.Env[HeaderEnvPrefix+h]
+		if !ok { // routed before names took the prefix
+			v = s.Env[h]
+		}
+		r.Headers[h] = v
 	}
 	return r, true
 }

@@ -48,10 +48,10 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 		s := tomlServer(name, table[name])
 		te := w.at[name]
 		e := te.stdio
-		e.maps = te.env
+		e.maps, e.names = te.env, te.envNames
 		if s.Err == nil && s.Transport != config.TransportStdio {
 			e = te.remote
-			e.maps = te.headers
+			e.maps, e.names = te.headers, te.headerNames
 			e.refuse = tomlRefusal(table[name].(map[string]any))
 			if e.cmd == (span{}) {
 				e.refuse = uneditable("url")
@@ -160,10 +160,12 @@ type tomlWalk struct {
 }
 
 // tomlEntry is what the walk found of one server: its entry as a command
-// and as a url, and the key literals of its env and http_headers tables.
+// and as a url, and the key literals of its env and http_headers tables
+// and of their members.
 type tomlEntry struct {
-	stdio, remote entry
-	env, headers  []span
+	stdio, remote         entry
+	env, headers          []span
+	envNames, headerNames []span
 }
 
 func (w *tomlWalk) walk() {
@@ -240,10 +242,27 @@ func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
 		}
 		return
 	}
+	last := nodes[len(nodes)-1]
+	if len(path) == 4 && len(parts) > 0 { // a member of env or http_headers
+		at := span{int(last.Raw.Offset), int(last.Raw.Offset + last.Raw.Length)}
+		switch path[2] {
+		case "env":
+			te.envNames = append(te.envNames, at)
+		case "http_headers":
+			te.headerNames = append(te.headerNames, at)
+		}
+		return
+	}
 	if len(path) != 3 {
 		return
 	}
-	last := nodes[len(nodes)-1]
+	if (path[2] == "env" || path[2] == "http_headers") && value.Kind == unstable.InlineTable {
+		members := value.Children()
+		for members.Next() {
+			w.keyValue(members.Node(), path, true)
+		}
+		return
+	}
 	switch path[2] {
 	case "command", "url":
 		if value.Kind != unstable.String {
