@@ -17,6 +17,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/gate"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/bridge"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
@@ -121,7 +122,8 @@ func (c *Conn) start(ctx context.Context, tr transport.Interface) error {
 		client.WithClientCapabilities(mcp.ClientCapabilities{
 			Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}},
 		}),
-		client.WithElicitationHandler(inputHandler{c}), // 2026-07-28 input requests
+		client.WithElicitationHandler(inputHandler{c}),       // 2026-07-28 input requests
+		client.WithMaxInputRoundTrips(bridge.MaxInputRounds), // as for bridged hosts
 	}
 	switch {
 	case c.cfg.ProtocolVersion != "":

@@ -37,6 +37,8 @@ func (s *Session) elicit(m link.Message) {
 		s.toHost(s.relatedToHost(m))
 	case ctx.Err() != nil:
 		// The server cancelled, or the session is over: nobody waits.
+	case errors.As(err, new(*unshown)):
+		s.toServer(result(m.ID, answer)) // cancel: the server asked once, and may go on without
 	case err != nil:
 		var refused *endpoint.Error
 		if errors.As(err, &refused) {
@@ -72,7 +74,8 @@ var errToHost = errors.New("passed to the host")
 
 // ask shows one elicitation at the desk while keeping waiting alive with
 // progress. With no window it returns errToHost when the host can take
-// the elicitation, and cancel otherwise, recorded. When the app goes away
+// the elicitation, and otherwise cancel with an *unshown error, recorded.
+// When the app goes away
 // mid-question it answers cancel and tells the host why.
 func (s *Session) ask(ctx context.Context, params json.RawMessage, waiting []*call) (json.RawMessage, error) {
 	defer s.keepAlive(ctx, waiting)()
@@ -89,11 +92,11 @@ func (s *Session) ask(ctx context.Context, params json.RawMessage, waiting []*ca
 		if can.allows(params) {
 			return nil, errToHost
 		}
-		s.opts.Log.Warn("answered cancel: no window could show the elicitation and the host declared no elicitation", "reason", err)
+		s.opts.Log.Warn("no window could show the elicitation and the host declared no elicitation", "reason", err)
 		if s.opts.Unshown != nil {
 			s.opts.Unshown(q, err)
 		}
-		return cancelAnswer, nil
+		return cancelAnswer, &unshown{err}
 	default:
 		msg := fmt.Sprintf("the elicitation could not be asked in Elicit Desk (%v); the server was told cancel", err)
 		if errors.Is(err, endpoint.ErrDisconnected) {
@@ -104,6 +107,13 @@ func (s *Session) ask(ctx context.Context, params json.RawMessage, waiting []*ca
 		return cancelAnswer, nil
 	}
 }
+
+// unshown is the error of an elicitation no window could show and the
+// host could not take; its answer is cancel.
+type unshown struct{ err error }
+
+func (u *unshown) Error() string { return u.err.Error() } // wraps ErrNoWindow, which says so
+func (u *unshown) Unwrap() error { return u.err }
 
 // waitingCalls returns the host requests that wait on a server's request:
 // the one it is related to, or, where the transport does not tell, every

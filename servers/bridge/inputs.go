@@ -34,15 +34,27 @@ func needsInput(m link.Message) bool {
 // host the final result under its own id. Input requests the bridge does
 // not answer (sampling, roots) still reach the host, in a result without
 // the answered ones; the answers join the host's retry (see mergeAnswers).
+// The host gets an error instead when the server asks more than
+// MaxInputRounds times, or when nobody could answer an input request (no
+// window, or the app refused it): a server told cancel would only ask again.
 func (s *Session) answerInputs(c *call, res link.Message) {
 	ctx, done := s.working(c)
 	defer done()
-	for needsInput(res) {
+	for rounds := 0; needsInput(res); rounds++ {
+		if rounds == MaxInputRounds {
+			s.finish(c, failure(c.hostID, rpcError{Code: codeInputFailed, Message: fmt.Sprintf(
+				"the server still asked for input after %d rounds, the most Elicit Desk answers for one request", MaxInputRounds)}))
+			return
+		}
 		r := gjson.GetBytes(res.Raw, "result")
 		answers, rest, err := s.answerElicitations(ctx, c, r.Get("inputRequests"))
+		var nobody *unanswered
 		switch {
 		case errors.Is(err, errToHost):
 			s.finish(c, res)
+			return
+		case errors.As(err, &nobody):
+			s.finish(c, failure(c.hostID, rpcError{Code: codeInputFailed, Message: nobody.Error()}))
 			return
 		case err != nil:
 			return // the host cancelled, or the session is over
@@ -71,9 +83,29 @@ func (s *Session) answerInputs(c *call, res link.Message) {
 	s.finish(c, res)
 }
 
+// MaxInputRounds is the most input_required results the bridge answers
+// for one host request; a server that asks again after that gets no more
+// answers, and the host an error.
+const MaxInputRounds = 8
+
+// unanswered is why an input request got no answer from a person: no
+// window could show it, or the app refused it (over its server's limits,
+// or unusable as sent).
+type unanswered struct {
+	key string
+	err error
+}
+
+func (u *unanswered) Error() string {
+	return fmt.Sprintf("nobody could answer the server's input request %q: %v", u.key, u.err)
+}
+
+func (u *unanswered) Unwrap() error { return u.err }
+
 // answerElicitations asks the person each elicitation of inputs, in the
 // server's order, and returns the answers by key and the keys of the
-// other input requests.
+// other input requests; an *unanswered error stops at the first input
+// request nobody answered.
 func (s *Session) answerElicitations(ctx context.Context, c *call, inputs gjson.Result) (map[string]json.RawMessage, []string, error) {
 	answers := map[string]json.RawMessage{}
 	var rest []string
@@ -85,12 +117,11 @@ func (s *Session) answerElicitations(ctx context.Context, c *call, inputs gjson.
 		}
 		var answer json.RawMessage
 		answer, err = s.ask(ctx, json.RawMessage(in.Get("params").Raw), []*call{c})
-		var refused *endpoint.Error
-		if errors.As(err, &refused) {
-			// An input response cannot be an error: the refusal is logged
-			// (and recorded by the app), the server told cancel.
-			s.opts.Log.Warn("an input request was refused", "key", key.String(), "reason", refused.Message)
-			answer, err = cancelAnswer, nil
+		if errors.As(err, new(*endpoint.Error)) || errors.As(err, new(*unshown)) {
+			// An input response cannot be an error, and a cancel nobody
+			// chose lets the server ask again at once: the call ends.
+			s.opts.Log.Warn("an input request was not answered", "key", key.String(), "reason", err)
+			err = &unanswered{key: key.String(), err: err}
 		}
 		answers[key.String()] = answer
 		return err == nil

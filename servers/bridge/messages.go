@@ -13,6 +13,7 @@ const (
 	codeParse          = -32700
 	codeInvalidRequest = -32600
 	codeServerGone     = -32000 // the server went away before answering
+	codeInputFailed    = -32603 // input_required rounds the bridge could not finish
 )
 
 // codeURLRequired is 2025-11-25's URLElicitationRequiredError.

@@ -370,3 +370,59 @@ func TestServerGoesAwayMidRetry(t *testing.T) {
 	<-s.ended
 	s.ended <- nil
 }
+
+// TestInputRoundsEnd ends a call whose input requests cannot be answered
+// with an error for the host: after MaxInputRounds rounds of a server that
+// asks without end, or at once when nobody answered (no window, the app
+// refused it), with no retry the server could answer by asking again.
+func TestInputRoundsEnd(t *testing.T) {
+	ask := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"result":{"resultType":"input_required","inputRequests":{"again":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}},"requestState":"s"}}`
+	}
+	tests := []struct {
+		name     string
+		noWindow bool
+		answer   answer // each question's answer at the desk
+		retries  int
+		want     string // in the host's error message
+	}{
+		{"endless server", false, answer{raw: []byte(`{"action":"decline"}`)}, MaxInputRounds, "after 8 rounds"},
+		{"no window", true, answer{}, 0, "no window can be shown"},
+		{"rate limited", false, answer{err: &endpoint.Error{Code: -32000, Message: "rate limited: 30 requests in the last minute"}}, 0, "rate limited: 30 requests in the last minute"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			desk := newDesk()
+			desk.noWindow = tt.noWindow
+			s := start(t, desk, Options{})
+			s.host.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`)
+			s.server.next()
+			s.server.send(ask("7"))
+			retries := 0
+			for retries == 0 || retries < tt.retries {
+				if !tt.noWindow {
+					s.desk.question(t).answer <- tt.answer
+				}
+				if retries == tt.retries {
+					break
+				}
+				retry := s.server.next()
+				if gjson.Get(retry, "method").String() != "tools/call" {
+					t.Fatalf("the server got %s, want a retry", retry)
+				}
+				retries++
+				s.server.send(ask(gjson.Get(retry, "id").Raw))
+			}
+			got := s.host.next()
+			if gjson.Get(got, "id").Raw != "7" || gjson.Get(got, "error.code").Int() != codeInputFailed || !strings.Contains(gjson.Get(got, "error.message").String(), tt.want) {
+				t.Fatalf("the host got %s, want error %d saying %q", got, codeInputFailed, tt.want)
+			}
+			// The server sees no retry: the next thing it gets is the host's.
+			s.host.send(`{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+			if next := s.server.next(); gjson.Get(next, "method").String() != "ping" {
+				t.Errorf("after the error the server got %s, want the host's ping", next)
+			}
+			t.Logf("%s: %d retries, then %s", tt.name, retries, got)
+		})
+	}
+}
