@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,10 +39,13 @@ func TestBadInput(t *testing.T) {
 			want: `the server's sign-in metadata is for another resource ("https://evil.example.com/mcp"`},
 		{name: "discovery redirected to another host", setup: func(f *signintest.Server) { f.PRMTo = f.AS.URL + "/.well-known/oauth-protected-resource" },
 			want: "redirected to another host"},
-		{name: "state mismatch", browser: func(context.CancelCauseFunc) Browser {
-			return BrowserFunc(signintest.Follow(nil, setQuery("state", "forged")))
+		{name: "only answers with another state", browser: func(stop context.CancelCauseFunc) Browser {
+			return BrowserFunc(func(ctx context.Context, raw string) error {
+				defer stop(context.DeadlineExceeded) // the time limit, once the forged answer is in
+				return signintest.Follow(nil, setQuery("state", "forged"))(ctx, raw)
+			})
 		},
-			want: "state mismatch"},
+			want: "the browser did not come back in time"},
 		{name: "iss of another server", browser: func(context.CancelCauseFunc) Browser {
 			return BrowserFunc(signintest.Follow(nil, setQuery("iss", "https://evil.example.com")))
 		},
@@ -144,7 +148,7 @@ func TestRevokedRefreshToken(t *testing.T) {
 
 // TestNoSecretInCallbackPage: what the browser shows holds no secret.
 func TestNoSecretInCallbackPage(t *testing.T) {
-	r, err := listenRedirect()
+	r, err := listenRedirect("x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,5 +164,50 @@ func TestNoSecretInCallbackPage(t *testing.T) {
 	}
 	if q, err := r.wait(context.Background()); err != nil || q.Get("state") != "x" {
 		t.Errorf("the listener got %v, %v", q, err)
+	}
+}
+
+// TestForgedCallback: requests to the redirect listener that do not carry
+// the sign-in's state (anything on this machine can send them) get a 400
+// page and are ignored; the sign-in goes on to the browser's real answer.
+func TestForgedCallback(t *testing.T) {
+	tests := []struct {
+		name  string
+		query string // of the forged request
+	}{
+		{"wrong state", "code=forged&state=forged"},
+		{"no state", "code=forged"},
+		{"refusal with a wrong state", "error=access_denied&state=forged"},
+		{"state twice", "code=forged&state=forged&state=forged"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := signintest.New(t)
+			var forged []int // status codes of the forged requests
+			approve := signintest.Follow(nil, nil)
+			h := newHarness(BrowserFunc(func(ctx context.Context, raw string) error {
+				u, _ := url.Parse(raw)
+				back := u.Query().Get("redirect_uri") + "?" + tt.query
+				for range 3 {
+					resp, err := http.Get(back)
+					if err != nil {
+						return err
+					}
+					resp.Body.Close()
+					forged = append(forged, resp.StatusCode)
+				}
+				return approve(ctx, raw)
+			}))
+			if err := h.SignIn(context.Background(), f.URL(), nil); err != nil {
+				t.Fatalf("the sign-in ended on forged answers: %v", err)
+			}
+			if want := []int{400, 400, 400}; !slices.Equal(forged, want) {
+				t.Errorf("forged requests answered %v, want %v", forged, want)
+			}
+			if got := f.LastGrant(); f.Grants() != 1 || got.Get("code") == "forged" {
+				t.Errorf("%d code exchanges, the last with code %q; want 1, with the server's code", f.Grants(), got.Get("code"))
+			}
+			t.Logf("forged requests answered %v; %d code exchange with the real code", forged, f.Grants())
+		})
 	}
 }
