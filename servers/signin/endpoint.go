@@ -41,6 +41,29 @@ func isLoopback(host string) bool {
 // origin is the scheme and host of u, as a URL prefix.
 func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
 
+// sameOrigin reports whether a and b have one origin (RFC 6454): scheme,
+// host and port, the port a scheme's default when it is not given.
+func sameOrigin(a, b *url.URL) bool {
+	if a == nil || b == nil || !strings.EqualFold(a.Scheme, b.Scheme) || !strings.EqualFold(a.Hostname(), b.Hostname()) {
+		return false
+	}
+	return port(a) == port(b)
+}
+
+// port is u's port, or its scheme's default.
+func port(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return "443"
+	case "http":
+		return "80"
+	}
+	return ""
+}
+
 // covers reports whether the protected resource metadata's resource names
 // the server at serverURL (RFC 9728 §3.3, MCP canonical server URI): the
 // same origin, and a path that is the server's or a parent of it.
