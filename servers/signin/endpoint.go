@@ -29,6 +29,17 @@ func checkEndpoint(what, raw string) error {
 	return fmt.Errorf("the %s %q is not http or https", what, raw)
 }
 
+// onOrigin refuses a URL that is not on the origin of owner, the URL of
+// the server whose word it is.
+func onOrigin(what, raw, owner string) error {
+	u, err1 := url.Parse(raw)
+	o, err2 := url.Parse(owner)
+	if err1 != nil || err2 != nil || !sameOrigin(u, o) {
+		return fmt.Errorf("the %s %q is on another origin than %q: sign-in sends nothing there", what, raw, owner)
+	}
+	return nil
+}
+
 // isLoopback reports whether host names this machine.
 func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
