@@ -50,7 +50,8 @@ func (s *Signer) authorize(ctx context.Context, serverURL string, ch Challenge, 
 	}
 	scopes := chooseScopes(ch, prm, md, asked)
 
-	redirect, err := listenRedirect()
+	state := rand.Text()
+	redirect, err := listenRedirect(state)
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,6 @@ func (s *Signer) authorize(ctx context.Context, serverURL string, ch Challenge, 
 		return err
 	}
 	cfg := oauthConfig(md, cl, redirect.uri, scopes)
-	state := rand.Text()
 	verifier := oauth2.GenerateVerifier()
 	authURL := cfg.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), resourceParam(resource))
 
@@ -73,7 +73,7 @@ func (s *Signer) authorize(ctx context.Context, serverURL string, ch Challenge, 
 	if err != nil {
 		return err
 	}
-	code, err := checkReturn(q, state, md)
+	code, err := checkReturn(q, md)
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,17 @@
 package signin
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,10 +42,13 @@ func TestBadInput(t *testing.T) {
 			want: `the server's sign-in metadata is for another resource ("https://evil.example.com/mcp"`},
 		{name: "discovery redirected to another host", setup: func(f *signintest.Server) { f.PRMTo = f.AS.URL + "/.well-known/oauth-protected-resource" },
 			want: "redirected to another host"},
-		{name: "state mismatch", browser: func(context.CancelCauseFunc) Browser {
-			return BrowserFunc(signintest.Follow(nil, setQuery("state", "forged")))
+		{name: "only answers with another state", browser: func(stop context.CancelCauseFunc) Browser {
+			return BrowserFunc(func(ctx context.Context, raw string) error {
+				defer stop(context.DeadlineExceeded) // the time limit, once the forged answer is in
+				return signintest.Follow(nil, setQuery("state", "forged"))(ctx, raw)
+			})
 		},
-			want: "state mismatch"},
+			want: "the browser did not come back in time"},
 		{name: "iss of another server", browser: func(context.CancelCauseFunc) Browser {
 			return BrowserFunc(signintest.Follow(nil, setQuery("iss", "https://evil.example.com")))
 		},
@@ -144,7 +151,7 @@ func TestRevokedRefreshToken(t *testing.T) {
 
 // TestNoSecretInCallbackPage: what the browser shows holds no secret.
 func TestNoSecretInCallbackPage(t *testing.T) {
-	r, err := listenRedirect()
+	r, err := listenRedirect("x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,5 +167,117 @@ func TestNoSecretInCallbackPage(t *testing.T) {
 	}
 	if q, err := r.wait(context.Background()); err != nil || q.Get("state") != "x" {
 		t.Errorf("the listener got %v, %v", q, err)
+	}
+}
+
+// TestForgedCallback: requests to the redirect listener that do not carry
+// the sign-in's state (anything on this machine can send them) get a 400
+// page and are ignored; the sign-in goes on to the browser's real answer.
+func TestForgedCallback(t *testing.T) {
+	tests := []struct {
+		name  string
+		query string // of the forged request
+	}{
+		{"wrong state", "code=forged&state=forged"},
+		{"no state", "code=forged"},
+		{"refusal with a wrong state", "error=access_denied&state=forged"},
+		{"state twice", "code=forged&state=forged&state=forged"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := signintest.New(t)
+			var forged []int // status codes of the forged requests
+			approve := signintest.Follow(nil, nil)
+			h := newHarness(BrowserFunc(func(ctx context.Context, raw string) error {
+				u, _ := url.Parse(raw)
+				back := u.Query().Get("redirect_uri") + "?" + tt.query
+				for range 3 {
+					resp, err := http.Get(back)
+					if err != nil {
+						return err
+					}
+					resp.Body.Close()
+					forged = append(forged, resp.StatusCode)
+				}
+				return approve(ctx, raw)
+			}))
+			if err := h.SignIn(context.Background(), f.URL(), nil); err != nil {
+				t.Fatalf("the sign-in ended on forged answers: %v", err)
+			}
+			if want := []int{400, 400, 400}; !slices.Equal(forged, want) {
+				t.Errorf("forged requests answered %v, want %v", forged, want)
+			}
+			if got := f.LastGrant(); f.Grants() != 1 || got.Get("code") == "forged" {
+				t.Errorf("%d code exchanges, the last with code %q; want 1, with the server's code", f.Grants(), got.Get("code"))
+			}
+			t.Logf("forged requests answered %v; %d code exchange with the real code", forged, f.Grants())
+		})
+	}
+}
+
+// TestDiscoveryStaysOnOrigin: sign-in fetches and sends nothing to a URL
+// the server or its authorization server names on another origin (here
+// another port of 127.0.0.1): the resource metadata must be on the
+// server's origin, the endpoints on the issuer's. The authorization
+// server itself, named by the resource metadata, is on another port in
+// every test of this package.
+func TestDiscoveryStaysOnOrigin(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(f *signintest.Server, other string)
+		want  string
+	}{
+		{name: "resource metadata on another origin",
+			setup: func(f *signintest.Server, other string) {
+				f.PRMURL = other + "/.well-known/oauth-protected-resource/mcp"
+			},
+			want: "the protected resource metadata URL %q is on another origin than %q"},
+		{name: "token endpoint on another origin",
+			setup: func(f *signintest.Server, other string) { f.TokenURL = other + "/token" },
+			want:  "the token endpoint %q is on another origin than %q"},
+		{name: "authorization endpoint on another origin",
+			setup: func(f *signintest.Server, other string) { f.AuthURL = other + "/authorize" },
+			want:  "the authorization endpoint %q is on another origin than %q"},
+		{name: "registration endpoint on another origin",
+			setup: func(f *signintest.Server, other string) { f.RegURL = other + "/register" },
+			want:  "the registration endpoint %q is on another origin than %q"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var seen []string // the requests the other origin received
+			other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				seen = append(seen, r.Method+" "+r.URL.Path)
+				mu.Unlock()
+				http.NotFound(w, r)
+			}))
+			defer other.Close()
+			f := signintest.New(t)
+			tt.setup(f, other.URL)
+			approve := signintest.Follow(nil, nil)
+			h := newHarness(BrowserFunc(func(ctx context.Context, raw string) error {
+				if !strings.HasPrefix(raw, f.AS.URL+"/") {
+					return errors.New("the browser was sent elsewhere") // no answer would come back
+				}
+				return approve(ctx, raw)
+			}))
+			// The interactive transport, as the CLI: the challenge's
+			// resource_metadata is read.
+			_, err := get(t, h.Transport(f.URL(), nil, true, nil), f.URL())
+			bad, owner := cmp.Or(f.PRMURL, f.TokenURL, f.AuthURL, f.RegURL), f.AS.URL
+			if f.PRMURL != "" {
+				owner = f.URL()
+			}
+			if want := fmt.Sprintf(tt.want, bad, owner); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("got %v, want an error with %q", err, want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(seen) != 0 {
+				t.Errorf("the other origin received %q, want nothing", seen)
+			}
+			t.Logf("%v; the other origin received %d requests", err, len(seen))
+		})
 	}
 }

@@ -29,6 +29,17 @@ func checkEndpoint(what, raw string) error {
 	return fmt.Errorf("the %s %q is not http or https", what, raw)
 }
 
+// onOrigin refuses a URL that is not on the origin of owner, the URL of
+// the server whose word it is.
+func onOrigin(what, raw, owner string) error {
+	u, err1 := url.Parse(raw)
+	o, err2 := url.Parse(owner)
+	if err1 != nil || err2 != nil || !sameOrigin(u, o) {
+		return fmt.Errorf("the %s %q is on another origin than %q: sign-in sends nothing there", what, raw, owner)
+	}
+	return nil
+}
+
 // isLoopback reports whether host names this machine.
 func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
@@ -40,6 +51,29 @@ func isLoopback(host string) bool {
 
 // origin is the scheme and host of u, as a URL prefix.
 func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// sameOrigin reports whether a and b have one origin (RFC 6454): scheme,
+// host and port, the port a scheme's default when it is not given.
+func sameOrigin(a, b *url.URL) bool {
+	if a == nil || b == nil || !strings.EqualFold(a.Scheme, b.Scheme) || !strings.EqualFold(a.Hostname(), b.Hostname()) {
+		return false
+	}
+	return port(a) == port(b)
+}
+
+// port is u's port, or its scheme's default.
+func port(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return "443"
+	case "http":
+		return "80"
+	}
+	return ""
+}
 
 // covers reports whether the protected resource metadata's resource names
 // the server at serverURL (RFC 9728 §3.3, MCP canonical server URI): the

@@ -66,10 +66,16 @@ func getJSON(ctx context.Context, hc *http.Client, u string, v any) error {
 
 // resourceMetadataURLs lists where a server's protected resource metadata
 // may be, in the order RFC 9728 §3.1 and the MCP spec give: the URL its
-// challenge names, else the path-based well-known URL, then the root one.
+// challenge names (on the server's own origin), else the path-based well-known URL, then the root one.
 func resourceMetadataURLs(serverURL string, ch Challenge) ([]string, error) {
 	if ch.ResourceMetadata != "" {
 		if err := checkEndpoint("protected resource metadata URL", ch.ResourceMetadata); err != nil {
+			return nil, err
+		}
+		// RFC 9728 §3: the metadata is published by the resource itself;
+		// a challenge naming another origin would have Elicit Desk fetch
+		// whatever URL the server likes.
+		if err := onOrigin("protected resource metadata URL", ch.ResourceMetadata, serverURL); err != nil {
 			return nil, err
 		}
 		return []string{ch.ResourceMetadata}, nil
@@ -165,21 +171,25 @@ func discoverServer(ctx context.Context, hc *http.Client, issuer string) (*serve
 	return md, md.check()
 }
 
-// check refuses metadata whose endpoints a sign-in must not use.
+// check refuses metadata whose endpoints a sign-in must not use: each
+// must be on the issuer's origin, so that metadata cannot send the
+// browser, the registration or the code and its verifier elsewhere.
 func (md *serverMetadata) check() error {
 	if md.AuthorizationEndpoint == "" || md.TokenEndpoint == "" {
 		return errors.New("the authorization server's metadata lacks an authorization or token endpoint")
 	}
-	for what, u := range map[string]string{
-		"authorization endpoint": md.AuthorizationEndpoint,
-		"token endpoint":         md.TokenEndpoint,
+	for _, e := range []struct{ what, url string }{
+		{"authorization endpoint", md.AuthorizationEndpoint},
+		{"token endpoint", md.TokenEndpoint},
+		{"registration endpoint", md.RegistrationEndpoint},
 	} {
-		if err := checkEndpoint(what, u); err != nil {
+		if e.url == "" { // only the registration endpoint may be absent
+			continue
+		}
+		if err := checkEndpoint(e.what, e.url); err != nil {
 			return err
 		}
-	}
-	if md.RegistrationEndpoint != "" {
-		if err := checkEndpoint("registration endpoint", md.RegistrationEndpoint); err != nil {
+		if err := onOrigin(e.what, e.url, md.Issuer); err != nil {
 			return err
 		}
 	}

@@ -14,7 +14,7 @@ const callbackPath = "/callback"
 
 // redirectListener is the loopback HTTP server the authorization server
 // sends the browser back to (RFC 8252 §7.3): 127.0.0.1, a port the system
-// picks, one answer taken.
+// picks, one answer taken: the first that carries the sign-in's state.
 type redirectListener struct {
 	uri  string
 	srv  *http.Server
@@ -22,8 +22,11 @@ type redirectListener struct {
 	done chan struct{}
 }
 
-// listenRedirect starts a redirect listener.
-func listenRedirect() (*redirectListener, error) {
+// listenRedirect starts a redirect listener for the sign-in whose state
+// is state. A request with another state is not this sign-in's answer
+// (anything on this machine can send one): it gets a plain 400 page and
+// the listener keeps waiting, so a forged request cannot end the sign-in.
+func listenRedirect(state string) (*redirectListener, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("cannot listen for the browser's return: %w", err)
@@ -31,6 +34,10 @@ func listenRedirect() (*redirectListener, error) {
 	r := &redirectListener{uri: "http://" + ln.Addr().String() + callbackPath, got: make(chan url.Values, 1), done: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+callbackPath, func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Query().Get("state") != state {
+			http.Error(w, "This is not the answer of the sign-in Elicit Desk is waiting for.", http.StatusBadRequest)
+			return
+		}
 		select {
 		case r.got <- req.URL.Query():
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -71,15 +78,12 @@ func (r *redirectListener) close() {
 	<-r.done
 }
 
-// checkReturn checks the browser's return against what the sign-in sent
-// and returns the authorization code: the state must be ours, an error is
-// the server's refusal, and the iss parameter (RFC 9207) must name the
+// checkReturn checks the browser's return (its state already checked by
+// the listener) and returns the authorization code: an error is the
+// server's refusal, and the iss parameter (RFC 9207) must name the
 // issuer whose metadata we read, exactly, whenever it is present, and must
 // be present when the metadata says the server sends it.
-func checkReturn(q url.Values, state string, md *serverMetadata) (string, error) {
-	if q.Get("state") != state {
-		return "", errors.New("the browser came back with another sign-in's answer (state mismatch)")
-	}
+func checkReturn(q url.Values, md *serverMetadata) (string, error) {
 	iss, hasIss := q["iss"]
 	switch {
 	case hasIss && (len(iss) != 1 || iss[0] != md.Issuer):

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -216,4 +217,62 @@ func TestRefreshRace(t *testing.T) {
 		t.Errorf("the app's refresh after the CLI's: %v, want the token the CLI kept", err)
 	}
 	noSecrets(t, app)
+}
+
+// TestTokenStaysOnItsOrigin: a server that redirects a request sends the
+// token along only when the redirect stays on its origin; another port of
+// the same host is another origin.
+func TestTokenStaysOnItsOrigin(t *testing.T) {
+	tests := []struct {
+		name      string
+		status    int
+		elsewhere bool // to another origin, else to another path of the server
+	}{
+		{"307 to another port", http.StatusTemporaryRedirect, true},
+		{"308 to another port", http.StatusPermanentRedirect, true},
+		{"302 to another port", http.StatusFound, true},
+		{"307 to another path of the server", http.StatusTemporaryRedirect, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var seen, withToken int // requests the other origin received
+			other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				seen++
+				if r.Header.Get("Authorization") != "" {
+					withToken++
+				}
+				mu.Unlock()
+				io.WriteString(w, "elsewhere")
+			}))
+			defer other.Close()
+			f := signintest.New(t)
+			target, want, wantSeen := f.RS.URL+"/moved", "moved", 0
+			if tt.elsewhere {
+				target, want, wantSeen = other.URL+"/mcp", "elsewhere", 1
+			}
+			f.MCP = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/mcp" {
+					http.Redirect(w, r, target, tt.status)
+					return
+				}
+				io.WriteString(w, "moved") // reached only with the token
+			})
+			h := newHarness(BrowserFunc(signintest.Follow(nil, nil)))
+			if err := h.SignIn(context.Background(), f.URL(), nil); err != nil {
+				t.Fatal(err)
+			}
+			body, err := get(t, h.Transport(f.URL(), nil, false, nil), f.URL())
+			if err != nil || body != want {
+				t.Fatalf("got %q, %v; want %q", body, err, want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if withToken != 0 || seen != wantSeen {
+				t.Errorf("the other origin saw %d requests, %d with Authorization; want %d, none with it", seen, withToken, wantSeen)
+			}
+			t.Logf("the other origin saw %d requests, %d with Authorization", seen, withToken)
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"sync"
 )
 
@@ -23,12 +24,14 @@ func (s *Signer) Transport(serverURL string, base http.RoundTripper, interactive
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &transport{s: s, server: serverURL, base: base, interactive: interactive, status: status}
+	u, _ := url.Parse(serverURL) // one that does not parse is no request's origin
+	return &transport{s: s, server: serverURL, origin: u, base: base, interactive: interactive, status: status}
 }
 
 type transport struct {
 	s           *Signer
 	server      string
+	origin      *url.URL // the server's: the only one its token goes to
 	base        http.RoundTripper
 	interactive bool
 	status      func(Status)
@@ -38,6 +41,13 @@ type transport struct {
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !sameOrigin(req.URL, t.origin) {
+		// A redirect to another origin: the token was issued for the
+		// server alone, and another origin's 401 is no reason to sign in
+		// to the server. http.Client strips only the headers its caller
+		// set, not those a RoundTripper adds, so this is the one check.
+		return t.base.RoundTrip(req)
+	}
 	ctx := req.Context()
 	signIns := 0
 	for attempt := 0; ; attempt++ {

@@ -38,6 +38,9 @@ type Server struct {
 
 	Issuer     string                           // metadata's issuer, "" for the right one
 	TokenURL   string                           // metadata's token endpoint, "" for the right one
+	AuthURL    string                           // metadata's authorization endpoint, "" for the right one
+	RegURL     string                           // metadata's registration endpoint, "" for the right one
+	PRMURL     string                           // the resource_metadata the resource's challenges name, "" for its own
 	TokenReply func(w http.ResponseWriter) bool // answers token requests instead, when it returns true
 	Need       func(n int) string               // scope the resource wants for its n'th refusal; nil: none
 	PRMTo      string                           // where the metadata request is redirected, "" for nowhere
@@ -73,7 +76,7 @@ func (f *Server) Registrations() int {
 func (f *Server) URL() string { return f.RS.URL + "/mcp" }
 
 func (f *Server) serveRS(w http.ResponseWriter, r *http.Request) {
-	prm := f.RS.URL + "/.well-known/oauth-protected-resource/mcp"
+	prm := cmp.Or(f.PRMURL, f.RS.URL+"/.well-known/oauth-protected-resource/mcp")
 	switch r.URL.Path {
 	case "/.well-known/oauth-protected-resource/mcp":
 		if f.PRMTo != "" {
@@ -134,8 +137,10 @@ func (f *Server) serveAS(w http.ResponseWriter, r *http.Request) {
 		if f.Issuer != "" {
 			md["issuer"] = f.Issuer
 		}
-		if f.TokenURL != "" {
-			md["token_endpoint"] = f.TokenURL
+		for key, u := range map[string]string{"token_endpoint": f.TokenURL, "authorization_endpoint": f.AuthURL, "registration_endpoint": f.RegURL} {
+			if u != "" {
+				md[key] = u
+			}
 		}
 		json.NewEncoder(w).Encode(md)
 	case "/register":
