@@ -299,6 +299,7 @@ func (d *Desk) screen() screen.Screen {
 
 // windowClosed lets the next waiting requests in.
 func (d *Desk) windowClosed(r *request) {
+	d.log.Debug("request window closed", "server", r.Server.Name, "id", r.ID, "answered", r.ended)
 	// Fyne never says that a closed window had focus, and then says
 	// nothing more until one of ours gains and loses it: without this,
 	// answering a request would end its notifications for good.
