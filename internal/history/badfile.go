@@ -28,6 +28,13 @@ func open(path string, log *slog.Logger, busy time.Duration) (*Store, error) {
 		return nil, err
 	}
 	s, cause := openAt(path, busy)
+	// Busy is most often another Elicit Desk process (the app, a bridge)
+	// setting up or writing the same file at that moment: try again a few
+	// times, a little later each, before taking it for locked for good.
+	for wait := busy / 16; cause != nil && locked(cause) && wait <= busy/2; wait *= 2 {
+		time.Sleep(wait)
+		s, cause = openAt(path, busy)
+	}
 	if cause == nil {
 		return s, nil
 	}
