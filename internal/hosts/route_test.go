@@ -326,18 +326,7 @@ func TestDuplicateKeyInEntry(t *testing.T) {
 // testdata/edge.json): which entries route, which are left alone, and
 // that unroute still gives the file back.
 func TestEdgeCases(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "edge.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		What, Host, Config, Error string
-		Routed, Skipped           []string
-	}
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range cases {
+	for _, tc := range routeCases(t, "edge.json") {
 		t.Run(tc.What, func(t *testing.T) {
 			h := sample(t, tc.Host)
 			os.WriteFile(h.Config, []byte(tc.Config), 0o640)
@@ -380,18 +369,7 @@ func TestEdgeCases(t *testing.T) {
 // reads (LD_PRELOAD, PATH, HTTPS_PROXY); a name that is no HTTP token is
 // refused, saying so; and unroute gives the file back (testdata/headers.json).
 func TestHeaderNames(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "headers.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		What, Host, Config, Error string
-		Routed, Skipped           []string
-	}
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range cases {
+	for _, tc := range routeCases(t, "headers.json") {
 		t.Run(tc.What, func(t *testing.T) {
 			h := sample(t, tc.Host)
 			os.WriteFile(h.Config, []byte(tc.Config), 0o640)
@@ -459,4 +437,24 @@ func TestOurs(t *testing.T) {
 	if !proxy.routedBy("/opt/elicitdesk-proxy") {
 		t.Error("exe's own path is not ours")
 	}
+}
+
+// routeCase is a config to route and what routing it must do, as
+// testdata/edge.json and testdata/headers.json hold them.
+type routeCase struct {
+	What, Host, Config, Error string
+	Routed, Skipped           []string
+}
+
+func routeCases(t *testing.T, name string) []routeCase {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []routeCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
 }
