@@ -36,8 +36,9 @@ type Options struct {
 	Demo        config.Server // the entry a first start writes to servers.json
 	Autostart   autostart.Entry
 	Log         *slog.Logger
-	// Exe is this elicitdesk binary: the bridge that hosts' configs run.
-	Exe string
+	// Bridge is this elicitdesk binary, the bridge that hosts' configs run,
+	// and those an earlier route wrote.
+	Bridge hosts.Binaries
 	// Hosts are the MCP hosts whose configs the Hosts window reads.
 	Hosts []hosts.Host
 	// Screen finds where a new window goes, on the UI goroutine; nil or
@@ -115,7 +116,7 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 		Do:     func(f func()) { d.do(f) }, // tests replace d.do after New
 		Screen: d.screen,
 	})
-	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Exe: opts.Exe, ConfigPath: opts.ConfigPath, Log: d.log, Screen: d.screen})
+	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Bridge: opts.Bridge, ConfigPath: opts.ConfigPath, Log: d.log, Screen: d.screen})
 	lc := a.Lifecycle()
 	lc.SetOnEnteredForeground(func() { d.focused = true })
 	lc.SetOnExitedForeground(func() { d.focused = false })

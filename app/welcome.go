@@ -91,16 +91,16 @@ func (d *Desk) welcomeBy(by opener) {
 // reading their configs again: small files, read on a click.
 func (w *welcome) showHosts() {
 	w.hosts.RemoveAll()
-	found := hosts.Find(w.d.opts.Hosts)
+	found := hosts.Find(w.d.opts.Hosts, w.d.opts.Bridge)
 	if len(found) == 0 {
 		w.hosts.Add(paragraph("No MCP host's config was found on this computer (Claude Desktop, Cursor, VS Code, Zed, Codex…)."))
 	}
 	for _, f := range found {
-		sum := hostsview.Summarize(f, w.d.opts.Exe)
+		sum := hostsview.Summarize(f, w.d.opts.Bridge)
 		name := widget.NewLabelWithStyle(f.Host.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		name.Truncation = fyne.TextTruncateEllipsis
 		route := widget.NewButtonWithIcon("Route through Elicit Desk…", theme.MailForwardIcon(), func() {
-			hostsview.RouteAll(w.win, w.d.screen, f.Config, w.d.opts.Exe, w.d.log, func() {
+			hostsview.RouteAll(w.win, w.d.screen, f.Config, w.d.log, func() {
 				w.showHosts()
 				w.d.hostsWin.Refresh()
 			})

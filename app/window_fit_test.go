@@ -45,7 +45,7 @@ func TestWindowsFitSmallScreen(t *testing.T) {
 	h.request(0)
 	h.ui(func() {
 		h.d.opts.Hosts = []hosts.Host{cursor}
-		h.d.hostsWin = hostsview.New(h.d.fyne, hostsview.Deps{Hosts: h.d.opts.Hosts, Exe: "/opt/elicitdesk", ConfigPath: h.d.opts.ConfigPath, Log: h.d.log})
+		h.d.hostsWin = hostsview.New(h.d.fyne, hostsview.Deps{Hosts: h.d.opts.Hosts, Bridge: hosts.Binaries{Exe: "/opt/elicitdesk"}, ConfigPath: h.d.opts.ConfigPath, Log: h.d.log})
 	})
 	room := smallRoom()
 	for _, c := range []struct {

@@ -15,14 +15,14 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
-// RouteAll offers to route every stdio server of c through exe's bridge,
+// RouteAll offers to route every stdio server of c through the bridge,
 // over win: what changes, then, once confirmed, the change written and a
 // reminder to restart the host. done runs once the person has decided,
 // whatever they decided, so the caller shows the configs as they are now.
 // at says where win is, so that a window too short for the list of
 // changes grows to show it.
-func RouteAll(win fyne.Window, at func() screen.Screen, c *hosts.Config, exe string, log *slog.Logger, done func()) {
-	p, err := c.Route(exe)
+func RouteAll(win fyne.Window, at func() screen.Screen, c *hosts.Config, log *slog.Logger, done func()) {
+	p, err := c.Route()
 	offer(win, at, p, err, true, log, done)
 }
 

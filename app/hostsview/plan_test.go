@@ -12,7 +12,7 @@ import (
 
 func TestDescribePlan(t *testing.T) {
 	f := sample(t)
-	p, err := f.Config.Route(exe, "files", "mine")
+	p, err := f.Config.Route("files", "mine")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestDescribePlan(t *testing.T) {
 	}
 
 	// A remote server: Now its URL, After the bridge that signs in for the host.
-	p, err = f.Config.Route(exe, "notion")
+	p, err = f.Config.Route("notion")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestDescribePlan(t *testing.T) {
 	if v := describePlan(p, false); v.Title != "Stop routing “mine” through Elicit Desk?" || len(v.Changes) != 1 || v.Changes[0].To != "uvx mcp-server-time" {
 		t.Errorf("unroute %+v", v)
 	}
-	p, err = f.Config.Route(exe, "mine")
+	p, err = f.Config.Route("mine")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestDescribePlan(t *testing.T) {
 	}
 
 	// Names from the file are shown through untrusted's views.
-	p, err = f.Config.Route(exe, "hidden\u202egnp.exe")
+	p, err = f.Config.Route("hidden\u202egnp.exe")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestDescribePlan(t *testing.T) {
 
 func TestApplyMessages(t *testing.T) {
 	f := sample(t)
-	p, err := f.Config.Route(exe, "github")
+	p, err := f.Config.Route("github")
 	if err != nil {
 		t.Fatal(err)
 	}

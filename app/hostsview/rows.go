@@ -44,7 +44,7 @@ type serverRow struct {
 
 // hostRows lists each found host with its servers. A server routed through
 // another elicitdesk binary shows as routed: the bridge is ours either way.
-func hostRows(found []hosts.Found, exe string) []hostRow {
+func hostRows(found []hosts.Found, bin hosts.Binaries) []hostRow {
 	rows := make([]hostRow, 0, len(found))
 	for _, f := range found {
 		r := hostRow{ID: f.Host.ID, Name: f.Host.Name, Path: untrusted.Text(f.Host.Config).Line()}
@@ -56,7 +56,7 @@ func hostRows(found []hosts.Found, exe string) []hostRow {
 		r.Path = untrusted.Text(f.Config.Path).Line()
 		for _, s := range f.Config.Servers {
 			sr := serverRowOf(s)
-			if sr.Switch == switchOff || sr.Switch == switchOn && s.Command != exe {
+			if sr.Switch == switchOff || sr.Switch == switchOn && s.Command != bin.Exe {
 				r.Routable++
 			}
 			r.Servers = append(r.Servers, sr)
@@ -107,8 +107,8 @@ type Summary struct {
 }
 
 // Summarize says what a found host runs and how much of it is routed.
-func Summarize(f hosts.Found, exe string) Summary {
-	r := hostRows([]hosts.Found{f}, exe)[0]
+func Summarize(f hosts.Found, bin hosts.Binaries) Summary {
+	r := hostRows([]hosts.Found{f}, bin)[0]
 	switch {
 	case r.Err != "":
 		return Summary{Line: "Its config cannot be read: " + r.Err}

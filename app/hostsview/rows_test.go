@@ -12,6 +12,10 @@ import (
 
 const exe = "/opt/elicitdesk"
 
+// bin are the binaries the tests route with: exe, and one an earlier
+// route recorded.
+var bin = hosts.Binaries{Exe: exe, Recorded: []string{"/usr/bin/elicitdesk"}}
+
 // sample is testdata/mcp.json, copied, as Cursor's config.
 func sample(t *testing.T) hosts.Found {
 	t.Helper()
@@ -24,7 +28,7 @@ func sample(t *testing.T) hosts.Found {
 		t.Fatal(err)
 	}
 	h := hosts.Host{ID: "cursor", Name: "Cursor", Config: path, Key: "mcpServers", Format: hosts.JSON}
-	found := hosts.Find([]hosts.Host{h})
+	found := hosts.Find([]hosts.Host{h}, bin)
 	if len(found) != 1 || found[0].Err != nil {
 		t.Fatalf("found %+v", found)
 	}
@@ -32,7 +36,7 @@ func sample(t *testing.T) hosts.Found {
 }
 
 func TestHostRows(t *testing.T) {
-	rows := hostRows([]hosts.Found{sample(t)}, exe)
+	rows := hostRows([]hosts.Found{sample(t)}, bin)
 	if len(rows) != 1 {
 		t.Fatalf("%d rows", len(rows))
 	}
@@ -65,30 +69,30 @@ func TestHostRows(t *testing.T) {
 
 func TestHostRowsUnreadable(t *testing.T) {
 	f := hosts.Found{Host: hosts.Host{Name: "Zed", Config: "/home/x/.config/zed/settings.json"}, Err: errors.New("settings.json:3:1: bad\u202e")}
-	r := hostRows([]hosts.Found{f}, exe)[0]
+	r := hostRows([]hosts.Found{f}, bin)[0]
 	if r.Path != f.Host.Config || !strings.Contains(r.Err, "⟨U+202E⟩") || len(r.Servers) != 0 {
 		t.Errorf("unreadable host = %+v", r)
 	}
-	if sum := Summarize(f, exe); sum.Routable || sum.Done || !strings.HasPrefix(sum.Line, "Its config cannot be read") {
+	if sum := Summarize(f, bin); sum.Routable || sum.Done || !strings.HasPrefix(sum.Line, "Its config cannot be read") {
 		t.Errorf("Summarize = %+v", sum)
 	}
 }
 
 func TestSummary(t *testing.T) {
 	f := sample(t)
-	if sum := Summarize(f, exe); sum != (Summary{"7 servers, 2 of 6 routed through Elicit Desk.", true, false}) {
+	if sum := Summarize(f, bin); sum != (Summary{"7 servers, 2 of 6 routed through Elicit Desk.", true, false}) {
 		t.Errorf("Summarize = %+v", sum)
 	}
-	p, err := f.Config.Route(exe)
+	p, err := f.Config.Route()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Apply(); err != nil {
 		t.Fatal(err)
 	}
-	f = hosts.Find([]hosts.Host{f.Host})[0]
+	f = hosts.Find([]hosts.Host{f.Host}, bin)[0]
 	// The broken entry cannot be routed.
-	if sum := Summarize(f, exe); sum != (Summary{"7 servers: the 6 that can be are routed through Elicit Desk.", false, true}) {
+	if sum := Summarize(f, bin); sum != (Summary{"7 servers: the 6 that can be are routed through Elicit Desk.", false, true}) {
 		t.Errorf("Summarize after Route all = %+v", sum)
 	}
 }

@@ -26,9 +26,9 @@ import (
 
 // Deps are what the window works with.
 type Deps struct {
-	Hosts      []hosts.Host // where to look, from hosts.Known
-	Exe        string       // the elicitdesk binary that hosts run as the bridge
-	ConfigPath string       // servers.json, which Copy adds to
+	Hosts      []hosts.Host   // where to look, from hosts.Known
+	Bridge     hosts.Binaries // the elicitdesk binaries that hosts run as the bridge
+	ConfigPath string         // servers.json, which Copy adds to
 	Log        *slog.Logger
 	// Screen says where a new window goes, on the UI goroutine; nil
 	// means screen.Fallback.
@@ -119,14 +119,14 @@ func (w *Window) open() {
 // reload reads every host's config: small files, read when the person
 // asks, so on the UI goroutine.
 func (w *Window) reload() {
-	w.found = hosts.Find(w.deps.Hosts)
+	w.found = hosts.Find(w.deps.Hosts, w.deps.Bridge)
 	w.render()
 }
 
 // render shows w.found.
 func (w *Window) render() {
 	w.body.RemoveAll()
-	rows := hostRows(w.found, w.deps.Exe)
+	rows := hostRows(w.found, w.deps.Bridge)
 	if len(rows) == 0 {
 		var names []string
 		for _, h := range w.deps.Hosts {
@@ -167,7 +167,7 @@ func (w *Window) hostBlock(r hostRow, f hosts.Found) fyne.CanvasObject {
 		copyAll.Disable()
 	}
 	route := widget.NewButtonWithIcon("Route all through Elicit Desk…", theme.MailForwardIcon(), func() {
-		RouteAll(w.win, w.deps.Screen, f.Config, w.deps.Exe, w.deps.Log, w.reload)
+		RouteAll(w.win, w.deps.Screen, f.Config, w.deps.Log, w.reload)
 	})
 	route.Importance = widget.HighImportance
 	if r.Routable == 0 {
@@ -211,7 +211,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 			var p *hosts.Plan
 			var err error
 			if on {
-				p, err = c.Route(w.deps.Exe, s.Key)
+				p, err = c.Route(s.Key)
 			} else {
 				p, err = c.Unroute(s.Key)
 			}

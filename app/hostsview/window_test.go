@@ -29,7 +29,7 @@ func newWindow(t *testing.T, f hosts.Found) *Window {
 	if err := os.WriteFile(servers, []byte(`{"mcpServers": {}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	w := New(test.NewTempApp(t), Deps{Hosts: []hosts.Host{f.Host}, Exe: exe, ConfigPath: servers, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	w := New(test.NewTempApp(t), Deps{Hosts: []hosts.Host{f.Host}, Bridge: bin, ConfigPath: servers, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	w.Show()
 	return w
 }
@@ -111,7 +111,7 @@ func TestSwitchRoutes(t *testing.T) {
 		t.Errorf("after writing:\n%s", text)
 	}
 	tapDialog(t, w, "OK")
-	c, err := hosts.Read(f.Host)
+	c, err := hosts.Read(f.Host, bin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,14 +165,14 @@ func TestHostileHosts(t *testing.T) {
 				t.Fatal(err)
 			}
 			h := hosts.Host{ID: "cursor", Name: "Cursor", Config: path, Key: "mcpServers", Format: hosts.JSON}
-			found := hosts.Find([]hosts.Host{h})
+			found := hosts.Find([]hosts.Host{h}, bin)
 			if len(found) != 1 || found[0].Err != nil {
 				t.Fatalf("found %+v", found)
 			}
 			w := newWindow(t, found[0])
 			uitest.Check(t, "Hosts", uitest.WindowTexts(w.win))
 			uitest.CheckWidth(t, "Hosts", w.win.Content(), 1040)
-			RouteAll(w.win, w.deps.Screen, found[0].Config, exe, w.deps.Log, w.reload)
+			RouteAll(w.win, w.deps.Screen, found[0].Config, w.deps.Log, w.reload)
 			uitest.Check(t, "Route all", uitest.WindowTexts(w.win))
 			tapDialog(t, w, "Cancel")
 

@@ -49,7 +49,10 @@ func runApp(args []string, stdout, stderr terminal) int {
 		return 2
 	}
 	exe, _ := os.Executable()
-	bridgeExe, _ := hosts.Exe()
+	bridge, err := bridgeBinaries()
+	if err != nil {
+		log.Warn("hosts routed by an earlier elicitdesk may show as not routed", "err", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -61,7 +64,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Demo:        demo,
 		Autostart:   autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}},
 		Log:         log,
-		Exe:         bridgeExe,
+		Bridge:      bridge,
 		Hosts:       hosts.Known(hosts.Here()),
 		Screen:      func() (screen.Screen, bool) { return screen.Find(a) },
 		Signer: newSigner(log, func(err error) {

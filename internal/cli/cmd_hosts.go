@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"strings"
+
+	"github.com/adrg/xdg"
 
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
@@ -32,7 +35,12 @@ func runHosts(args []string, stdout, stderr terminal) int {
 	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
 	}
-	found := hosts.Find(known)
+	bin, err := bridgeBinaries()
+	if err != nil {
+		stderr.Linef("elicitdesk hosts: %s", err)
+		return 1
+	}
+	found := hosts.Find(known, bin)
 	if *asJSON {
 		stdout.JSON(hostsJSON(found))
 		return 0
@@ -119,7 +127,12 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 		stderr.Linef("elicitdesk hosts %s: no host %q; the hosts are %s", verb, args[0], strings.Join(ids, ", "))
 		return 1
 	}
-	c, err := hosts.Read(h)
+	bin, err := bridgeBinaries()
+	if err != nil {
+		stderr.Linef("elicitdesk hosts %s: %s", verb, err)
+		return 1
+	}
+	c, err := hosts.Read(h, bin)
 	if os.IsNotExist(err) {
 		stderr.Linef("elicitdesk hosts %s: %s has no config at %s", verb, h.Name, h.Config)
 		return 1
@@ -130,12 +143,7 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 	}
 	plan := c.Unroute
 	if verb == "route" {
-		exe, err := hosts.Exe()
-		if err != nil {
-			stderr.Linef("elicitdesk hosts route: cannot tell where elicitdesk is: %s", err)
-			return 1
-		}
-		plan = func(names ...string) (*hosts.Plan, error) { return c.Route(exe, names...) }
+		plan = c.Route
 	}
 	p, err := plan(args[1:]...)
 	if err != nil {
@@ -206,4 +214,14 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// bridgeBinaries are the elicitdesk binaries whose bridge entries are
+// ours: this one, as routed entries run it, and those route recorded.
+func bridgeBinaries() (hosts.Binaries, error) {
+	exe, err := hosts.Exe()
+	if err != nil {
+		return hosts.Binaries{}, fmt.Errorf("cannot tell where elicitdesk is: %w", err)
+	}
+	return hosts.LoadBinaries(exe, hosts.RecordPath(xdg.StateHome))
 }

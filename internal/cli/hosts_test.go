@@ -10,17 +10,23 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/adrg/xdg"
+
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
 )
 
 // hostsHome gives this process a private HOME with a Cursor config
 // holding content, and returns the config's path.
 func hostsHome(t *testing.T, content string) string {
 	t.Helper()
+	t.Cleanup(xdg.Reload) // last, once the environment is back
 	home := t.TempDir()
-	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "APPDATA"} {
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "APPDATA"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("HOME", home)
+	xdg.Reload() // where route records its binary
 	path := filepath.Join(home, ".cursor", "mcp.json")
 	os.MkdirAll(filepath.Dir(path), 0o700)
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
@@ -88,6 +94,10 @@ func TestHostsCommands(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("route: exit %d, %q lacks %q", code, out, want)
 		}
+	}
+	exe, _ := hosts.Exe()
+	if got, err := os.ReadFile(hosts.RecordPath(filepath.Join(filepath.Dir(filepath.Dir(path)), ".local", "state"))); string(got) != exe+"\n" {
+		t.Errorf("route recorded %q, %v; want %s", got, err, exe)
 	}
 	if code, out, _ = runCLI("hosts", "route", "cursor"); code != 0 || !strings.Contains(out, "files: already routed") {
 		t.Errorf("routing twice: exit %d: %s", code, out)

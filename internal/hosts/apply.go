@@ -49,6 +49,11 @@ func (p *Plan) Apply() (backup string, err error) {
 	if err != nil {
 		return "", err
 	}
+	if p.routes {
+		if err := c.bin.remember(); err != nil {
+			return "", fmt.Errorf("cannot record %s as Elicit Desk's own in %s: %w; nothing was changed", c.bin.Exe, c.bin.Record, err)
+		}
+	}
 	backup = c.Path + BackupSuffix
 	// A new file, not written through a link nor keeping an older mode:
 	// the backup is exactly as private as the config.

@@ -17,6 +17,7 @@ type Config struct {
 	Path    string
 	Servers []Server
 
+	bin     Binaries // the binaries whose bridge entries are ours
 	data    []byte
 	entries []entry // where each of Servers is in data
 }
@@ -28,12 +29,13 @@ type Found struct {
 	Err    error
 }
 
-// Find reads the config of each host that has one. A file that exists but
-// cannot be read is found, with its error.
-func Find(hosts []Host) []Found {
+// Find reads the config of each host that has one, knowing the entries
+// that run one of bin as routed. A file that exists but cannot be read is
+// found, with its error.
+func Find(hosts []Host, bin Binaries) []Found {
 	var found []Found
 	for _, h := range hosts {
-		c, err := Read(h)
+		c, err := Read(h, bin)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -45,14 +47,16 @@ func Find(hosts []Host) []Found {
 // Read reads h's config. It fails, with the line to look at, when the
 // file is not valid in h's format or its server list is not an object
 // with one entry per name; an entry that cannot be routed only has Err set.
-func Read(h Host) (*Config, error) {
+// The entries that run one of bin are known as routed, and Route points
+// entries at bin.Exe.
+func Read(h Host, bin Binaries) (*Config, error) {
 	chain := atomicfile.LinkChain(h.Config)
 	path := chain[len(chain)-1]
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	c, err := parse(h, data)
+	c, err := parse(h, data, bin)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -61,7 +65,7 @@ func Read(h Host) (*Config, error) {
 }
 
 // parse reads data as h's config.
-func parse(h Host, data []byte) (*Config, error) {
+func parse(h Host, data []byte, bin Binaries) (*Config, error) {
 	parse := parseJSON
 	if h.Format == TOML {
 		parse = parseTOML
@@ -70,7 +74,10 @@ func parse(h Host, data []byte) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Config{Host: h, Servers: servers, data: data, entries: entries}, nil
+	for i := range servers {
+		servers[i].known = bin.Has(servers[i].Command)
+	}
+	return &Config{Host: h, Servers: servers, bin: bin, data: data, entries: entries}, nil
 }
 
 // Server returns the entry called name.

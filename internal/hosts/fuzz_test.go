@@ -31,15 +31,15 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, h := range hosts {
 			id := h.ID
-			c, err := parse(h, data)
+			c, err := parse(h, data, ours())
 			if err != nil {
 				continue
 			}
-			p, err := c.Route(exe)
+			p, err := c.Route()
 			if err != nil {
 				t.Fatal(err)
 			}
-			routed, err := parse(h, p.data)
+			routed, err := parse(h, p.data, ours())
 			if err != nil {
 				t.Fatalf("%s: the routed file cannot be read: %v\n%s", id, err, p.data)
 			}

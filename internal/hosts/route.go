@@ -15,7 +15,8 @@ type Plan struct {
 	Changes []Change // the entries the plan rewrites
 	Skipped []Skip   // the entries it leaves alone, and why
 
-	data []byte // the whole file after the edits
+	data   []byte // the whole file after the edits
+	routes bool   // the edits write Binaries.Exe, which Apply records first
 }
 
 // Change is one entry's command line before and after.
@@ -39,11 +40,13 @@ const (
 
 // Route plans putting the named servers (all when names is empty) behind
 // the bridge: a stdio server as `exe bridge -- COMMAND ARGS...`, a remote
-// one as `exe bridge -url URL`, which signs in for the host. An entry
-// routed through another elicitdesk binary is pointed at exe.
-func (c *Config) Route(exe string, names ...string) (*Plan, error) {
-	return c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
-		if s.routedBy(exe) {
+// one as `exe bridge -url URL`, which signs in for the host, where exe is
+// the config's Binaries.Exe. An entry routed through another of its
+// Binaries is pointed at exe.
+func (c *Config) Route(names ...string) (*Plan, error) {
+	exe := c.bin.Exe
+	p, err := c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
+		if s.Routed() {
 			if s.Command == exe {
 				return nil, nil, ReasonRouted
 			}
@@ -54,6 +57,10 @@ func (c *Config) Route(exe string, names ...string) (*Plan, error) {
 		}
 		return c.routeEdits(e, exe), append(append([]string{exe}, bridgeArgs()...), argvOf(s)...), ""
 	})
+	if p != nil {
+		p.routes = true
+	}
+	return p, err
 }
 
 // Unroute plans giving the named routed servers (all when names is empty)
@@ -61,7 +68,7 @@ func (c *Config) Route(exe string, names ...string) (*Plan, error) {
 // it was added, so the file comes back byte for byte.
 func (c *Config) Unroute(names ...string) (*Plan, error) {
 	return c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
-		if b, ok := s.remoteThrough(""); ok {
+		if b, ok := s.remoteThrough(); ok {
 			edits, reason := c.unrouteRemoteEdits(e, b)
 			return edits, []string{s.Args[2]}, reason
 		}

@@ -19,6 +19,10 @@ const (
 	oldExe = "/usr/local/bin/elicitdesk"
 )
 
+// ours are the binaries the tests route with: exe, and oldExe, which an
+// earlier route recorded.
+func ours() Binaries { return Binaries{Exe: exe, Recorded: []string{oldExe}} }
+
 // sample is a host of the table whose config is a copy of the sample
 // under testdata/samples named for it.
 func sample(t *testing.T, id string) Host {
@@ -49,7 +53,7 @@ func copyFile(t *testing.T, from, to string) {
 
 func read(t *testing.T, h Host) *Config {
 	t.Helper()
-	c, err := Read(h)
+	c, err := Read(h, ours())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +74,7 @@ func apply(t *testing.T, h Host, plan func(*Config) (*Plan, error)) *Plan {
 }
 
 func route(names ...string) func(*Config) (*Plan, error) {
-	return func(c *Config) (*Plan, error) { return c.Route(exe, names...) }
+	return func(c *Config) (*Plan, error) { return c.Route(names...) }
 }
 
 func unroute(names ...string) func(*Config) (*Plan, error) {
@@ -180,7 +184,15 @@ func TestRouteOne(t *testing.T) {
 func TestReroute(t *testing.T) {
 	h := sample(t, "cursor")
 	orig, _ := os.ReadFile(h.Config)
-	apply(t, h, func(c *Config) (*Plan, error) { return c.Route(oldExe) })
+	old, err := Read(h, Binaries{Exe: oldExe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := old.Route(); err != nil {
+		t.Fatal(err)
+	} else if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
 	p := apply(t, h, route())
 	if len(p.Changes) == 0 {
 		t.Fatal("re-route changed nothing")
@@ -206,7 +218,7 @@ func TestRefused(t *testing.T) {
 	} {
 		h := sample(t, tc.host)
 		copyFile(t, filepath.Join("testdata", "samples", tc.file), h.Config)
-		if _, err := Read(h); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Read(h, ours()); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.file, err, tc.want)
 		}
 	}
@@ -216,7 +228,7 @@ func TestNotObject(t *testing.T) {
 	h := sample(t, "cursor")
 	copyFile(t, filepath.Join("testdata", "samples", "not-object.json"), h.Config)
 	orig, _ := os.ReadFile(h.Config)
-	p, err := read(t, h).Route(exe)
+	p, err := read(t, h).Route()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +251,7 @@ func TestNotObject(t *testing.T) {
 // our write keeps its change; nothing of ours is written.
 func TestChangedUnderUs(t *testing.T) {
 	h := sample(t, "zed")
-	p, err := read(t, h).Route(exe)
+	p, err := read(t, h).Route()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +295,7 @@ func TestReadOnly(t *testing.T) {
 	h := sample(t, "lmstudio")
 	orig, _ := os.ReadFile(h.Config)
 	os.Chmod(h.Config, 0o440)
-	p, err := read(t, h).Route(exe)
+	p, err := read(t, h).Route()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +325,7 @@ func TestDuplicateKeyInEntry(t *testing.T) {
   "twice": {"command": "a", "command": "b"},
   "once": {"command": "c"}
 }}`), 0o640)
-	p, err := read(t, h).Route(exe)
+	p, err := read(t, h).Route()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +343,7 @@ func TestEdgeCases(t *testing.T) {
 			h := sample(t, tc.Host)
 			os.WriteFile(h.Config, []byte(tc.Config), 0o640)
 			c := read(t, h)
-			p, err := c.Route(exe)
+			p, err := c.Route()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -413,29 +425,107 @@ func TestHeaderNames(t *testing.T) {
 	}
 }
 
-// TestOurs: an entry is Elicit Desk's by the exact name of its binary or
-// the path of this one, never by a name that only starts the same.
+// TestOurs: an entry is Elicit Desk's by the binary it runs, the same
+// file as this one or one route recorded, never by a name that only looks
+// like it.
 func TestOurs(t *testing.T) {
-	for _, tc := range []struct {
-		command string
-		ours    bool
-	}{
-		{exe, true},
-		{oldExe, true},
-		{"elicitdesk", true},
-		{`C:\Program Files\Elicit Desk\ElicitDesk.exe`, true},
-		{"/opt/elicitdesk-proxy", false},
-		{"/usr/bin/elicitdesk2", false},
-		{"elicitdesk.sh", false},
-	} {
-		s := Server{Transport: config.TransportStdio, Command: tc.command, Args: []string{"bridge", "--", "upstream"}}
-		if s.Routed() != tc.ours {
-			t.Errorf("%s bridge -- upstream: routed %v, want %v", tc.command, s.Routed(), tc.ours)
+	dir := t.TempDir()
+	this := filepath.Join(dir, "bin", "elicitdesk")
+	link := filepath.Join(dir, "link", "elicitdesk")
+	for _, p := range []string{this, filepath.Join(dir, "other", "elicitdesk"), filepath.Join(dir, "proxy", "elicitdesk-proxy")} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
 		}
 	}
-	proxy := Server{Transport: config.TransportStdio, Command: "/opt/elicitdesk-proxy", Args: []string{"bridge", "--", "upstream"}}
-	if !proxy.routedBy("/opt/elicitdesk-proxy") {
-		t.Error("exe's own path is not ours")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(this, link); err != nil {
+		t.Fatal(err)
+	}
+	bin := Binaries{Exe: this, Recorded: []string{oldExe}}
+	for _, tc := range []struct {
+		command, path string // path: PATH while reading
+		ours          bool
+	}{
+		{this, "", true},
+		{oldExe, "", true}, // recorded, since moved or removed
+		{link, "", true},   // the same file
+		{"elicitdesk", filepath.Dir(this), true},
+		{"elicitdesk", filepath.Join(dir, "other"), false}, // another program of that name
+		{filepath.Join(dir, "other", "elicitdesk"), "", false},
+		{filepath.Join(dir, "proxy", "elicitdesk-proxy"), "", false},
+		{"elicitdesk-proxy", filepath.Join(dir, "proxy"), false},
+		{"/usr/bin/elicitdesk2", "", false},
+		{"bin/elicitdesk", "", false}, // relative to wherever the host starts it
+		{`C:\Program Files\Elicit Desk\ElicitDesk.exe`, "", false},
+		{"", "", false},
+	} {
+		t.Setenv("PATH", tc.path)
+		s := Server{Transport: config.TransportStdio, Command: tc.command, Args: []string{"bridge", "--", "upstream"}, known: bin.Has(tc.command)}
+		if s.Routed() != tc.ours {
+			t.Errorf("%s bridge -- upstream (PATH=%s): routed %v, want %v", tc.command, tc.path, s.Routed(), tc.ours)
+		}
+	}
+}
+
+// TestRecorded: route records the binary it writes, before the config, so
+// that after an upgrade moves it the entries are still found, pointed at
+// the new binary, and given back byte for byte; another program's bridge
+// entry is never taken.
+func TestRecorded(t *testing.T) {
+	h := sample(t, "cursor")
+	orig, _ := os.ReadFile(h.Config)
+	record := RecordPath(t.TempDir())
+	before, err := LoadBinaries("/opt/elicitdesk-1.0/bin/elicitdesk", record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Read(h, before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Route()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := LoadBinaries("/opt/elicitdesk-1.1/bin/elicitdesk", record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(after.Recorded, []string{before.Exe}) {
+		t.Fatalf("recorded %q, want %q", after.Recorded, before.Exe)
+	}
+	if info, err := os.Stat(record); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("record: %v %v, want 0600", info, err)
+	}
+	c, err = Read(h, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range c.Servers {
+		if s.Transport == config.TransportStdio && s.Err == nil && !s.Routed() {
+			t.Errorf("%s is not known as routed after the upgrade", s.Name)
+		}
+	}
+	if p, err = c.Route(); err != nil {
+		t.Fatal(err)
+	} else if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(record); string(got) != before.Exe+"\n"+after.Exe+"\n" {
+		t.Errorf("record holds %q", got)
+	}
+	c, _ = Read(h, Binaries{Exe: after.Exe}) // the record lost: the new binary's entries are still its own
+	if p, err = c.Unroute(); err != nil {
+		t.Fatal(err)
+	} else if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(h.Config); !bytes.Equal(got, orig) {
+		t.Errorf("not given back:\n%s", diff(orig, got))
 	}
 }
 

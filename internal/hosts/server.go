@@ -20,31 +20,26 @@ type Server struct {
 	// Err says why the entry cannot be read or routed, with its line; the
 	// other fields are then only what could be read.
 	Err error
+
+	known bool // Command is one of the Binaries the config was read with
 }
 
 // Routed reports whether the host runs s through `elicitdesk bridge`.
-func (s Server) Routed() bool { return s.routedBy("") }
-
-// routedBy is Routed that also knows exe, under whatever name it was
-// built (a test binary, a `go build -o`).
-func (s Server) routedBy(exe string) bool {
-	if _, ok := s.routedThrough(exe); ok {
+func (s Server) Routed() bool {
+	if _, ok := s.Unrouted(); ok {
 		return true
 	}
-	_, ok := s.remoteThrough(exe)
+	_, ok := s.remoteThrough()
 	return ok
 }
 
 // Unrouted returns the command line a routed entry hands to the bridge:
-// what follows "--" in `elicitdesk bridge [FLAGS] -- COMMAND ARGS...`. The
-// command is known as ours by its name, exactly, so an entry routed by an
-// elicitdesk since moved is found; another program that has a bridge
-// command of its own is not ours.
-func (s Server) Unrouted() (argv []string, ok bool) { return s.routedThrough("") }
-
-// routedThrough is Unrouted that also knows exe.
-func (s Server) routedThrough(exe string) (argv []string, ok bool) {
-	if !s.ours(exe) {
+// what follows "--" in `elicitdesk bridge [FLAGS] -- COMMAND ARGS...`.
+// The command is known as ours by its path (see Binaries), so an entry
+// routed by an elicitdesk since moved is found; another program that has
+// a bridge command of its own is not ours, whatever its name.
+func (s Server) Unrouted() (argv []string, ok bool) {
+	if !s.ours() {
 		return nil, false
 	}
 	i := slices.Index(s.Args, "--")
@@ -54,13 +49,10 @@ func (s Server) routedThrough(exe string) (argv []string, ok bool) {
 	return s.Args[i+1:], true
 }
 
-// ours reports whether s runs `elicitdesk bridge`: exe, or a binary
-// installed under Elicit Desk's own name, elsewhere or since moved. A
-// name that only starts so (elicitdesk-proxy) is another program's.
-func (s Server) ours(exe string) bool {
-	name := BaseName(s.Command)
-	ours := strings.EqualFold(name, "elicitdesk") || strings.EqualFold(name, "elicitdesk.exe") || (exe != "" && s.Command == exe)
-	return ours && s.Transport == config.TransportStdio && len(s.Args) > 0 && s.Args[0] == "bridge"
+// ours reports whether s runs `elicitdesk bridge` of one of the config's
+// Binaries.
+func (s Server) ours() bool {
+	return s.known && s.Transport == config.TransportStdio && len(s.Args) > 0 && s.Args[0] == "bridge"
 }
 
 // remoteBridge is what a routed remote entry's bridge arguments say: the
@@ -82,7 +74,7 @@ const (
 // RoutedRemote returns the remote server a routed entry's bridge
 // connects to: its URL, transport and headers.
 func (s Server) RoutedRemote() (Server, bool) {
-	b, ok := s.remoteThrough("")
+	b, ok := s.remoteThrough()
 	if !ok {
 		return Server{}, false
 	}
@@ -106,9 +98,9 @@ func (s Server) RoutedRemote() (Server, bool) {
 // remoteThrough reads the bridge arguments Route writes for a remote
 // entry: bridge -url URL [-transport T] [-header-env NAME]...; nothing
 // else, so that unroute can give back what route took.
-func (s Server) remoteThrough(exe string) (remoteBridge, bool) {
+func (s Server) remoteThrough() (remoteBridge, bool) {
 	a := s.Args
-	if !s.ours(exe) || len(a) < 3 || (a[1] != flagURL && a[1] != flagServerURL) || slices.Contains(a, "--") {
+	if !s.ours() || len(a) < 3 || (a[1] != flagURL && a[1] != flagServerURL) || slices.Contains(a, "--") {
 		return remoteBridge{}, false
 	}
 	b := remoteBridge{urlFlag: a[1]}
