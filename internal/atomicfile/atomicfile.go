@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Write replaces path with data through a temporary file beside it, fsync
@@ -20,7 +21,8 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 
 // WriteChecked is Write that calls check, when it is not nil, just before
 // the rename, and writes nothing if it fails: the last moment to find that
-// another program changed the file since it was read.
+// another program changed the file since it was read. A temporary file
+// that a writer killed before its rename left beside path is removed.
 func WriteChecked(path string, data []byte, perm fs.FileMode, check func() error) error {
 	chain := LinkChain(path)
 	path = chain[len(chain)-1]
@@ -28,10 +30,12 @@ func WriteChecked(path string, data []byte, perm fs.FileMode, check func() error
 	if statErr == nil {
 		perm = old.Mode().Perm()
 	}
+	removeAbandoned(path)
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
+	defer claim(f.Name())()
 	if statErr == nil {
 		keepOwner(f, old)
 	}
@@ -55,4 +59,25 @@ func WriteChecked(path string, data []byte, perm fs.FileMode, check func() error
 		os.Remove(f.Name())
 	}
 	return err
+}
+
+// removeAbandoned removes the temporary files of writes to path whose
+// writer died before renaming them (see claim); a live writer's stay.
+func removeAbandoned(path string) {
+	dir, base := filepath.Split(path)
+	entries, err := os.ReadDir(filepath.Clean(dir))
+	if err != nil {
+		return
+	}
+	prefix := "." + base + "."
+	for _, e := range entries {
+		rest, ours := strings.CutPrefix(e.Name(), prefix)
+		random, tmp := strings.CutSuffix(rest, ".tmp")
+		if !ours || !tmp || random == "" || strings.Trim(random, "0123456789") != "" || !e.Type().IsRegular() {
+			continue // CreateTemp's names are the pattern with digits for "*"
+		}
+		if p := filepath.Join(dir, e.Name()); abandoned(p) {
+			os.Remove(p)
+		}
+	}
 }
