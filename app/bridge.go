@@ -30,7 +30,7 @@ func (d *Desk) Elicit(ctx context.Context, session string, who servers.Identity,
 		<-ctx.Done()
 		return nil, errQuitting
 	}
-	d.bridges.Asked(session)
+	defer d.bridges.Asking(session)()
 	// The request's own context, so that its cause says why in words.
 	asking, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancel(nil)

@@ -14,6 +14,7 @@ type Bridged struct {
 	Protocol string   // the negotiated revision, if known
 	Since    time.Time
 	Asked    int // elicitations of the session the app was asked
+	Open     int // of those, the ones not answered yet
 }
 
 // Bridges is the live list of bridged sessions. Its methods may be called
@@ -22,14 +23,20 @@ type Bridged struct {
 type Bridges struct {
 	onChange func()
 
-	mu   sync.Mutex
-	live []*Bridged // in the order they came
+	mu     sync.Mutex
+	live   []*Bridged        // in the order they came
+	counts map[string]*count // by session id, listed or not yet
 }
+
+// count is the requests of one session id. It is kept apart from the
+// listing: a session's listing and its first request reach the app on
+// their own, in either order.
+type count struct{ asked, open int }
 
 // NewBridges returns an empty list that calls onChange (if not nil) after
 // each change.
 func NewBridges(onChange func()) *Bridges {
-	return &Bridges{onChange: onChange}
+	return &Bridges{onChange: onChange, counts: map[string]*count{}}
 }
 
 // Add lists session b and returns the function that takes that very entry
@@ -51,7 +58,17 @@ func (l *Bridges) Remove(id string) {
 func (l *Bridges) remove(match func(*Bridged) bool) {
 	l.mu.Lock()
 	n := len(l.live)
-	l.live = slices.DeleteFunc(l.live, match)
+	var gone []string
+	l.live = slices.DeleteFunc(l.live, func(b *Bridged) bool {
+		if match(b) {
+			gone = append(gone, b.ID)
+			return true
+		}
+		return false
+	})
+	for _, id := range gone {
+		l.forget(id)
+	}
 	changed := len(l.live) != n
 	l.mu.Unlock()
 	if changed {
@@ -59,19 +76,37 @@ func (l *Bridges) remove(match func(*Bridged) bool) {
 	}
 }
 
-// Asked counts one elicitation of session id; an id not listed is ignored.
-func (l *Bridges) Asked(id string) {
+// Asking counts one elicitation of session id, open until done is
+// called. A session listed after its request came counts it too.
+func (l *Bridges) Asking(id string) (done func()) {
 	l.mu.Lock()
-	var found bool
-	for _, b := range l.live {
-		if b.ID == id {
-			b.Asked++
-			found = true
-		}
+	c := l.counts[id]
+	if c == nil {
+		c = &count{}
+		l.counts[id] = c
 	}
+	c.asked++
+	c.open++
 	l.mu.Unlock()
-	if found {
-		l.changed()
+	l.changed()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			c.open--
+			l.forget(id)
+			l.mu.Unlock()
+			l.changed()
+		})
+	}
+}
+
+// forget drops the count of id once nothing lists or asks through it;
+// l.mu is held.
+func (l *Bridges) forget(id string) {
+	c := l.counts[id]
+	if c != nil && c.open == 0 && !slices.ContainsFunc(l.live, func(b *Bridged) bool { return b.ID == id }) {
+		delete(l.counts, id)
 	}
 }
 
@@ -82,6 +117,9 @@ func (l *Bridges) List() []Bridged {
 	out := make([]Bridged, len(l.live))
 	for i, b := range l.live {
 		out[i] = *b
+		if c := l.counts[b.ID]; c != nil {
+			out[i].Asked, out[i].Open = c.asked, c.open
+		}
 	}
 	return out
 }

@@ -26,9 +26,16 @@ func TestBridges(t *testing.T) {
 		{"count and remove", []step{
 			{add("a"), map[string]int{"a": 0}, 1},
 			{add("b"), map[string]int{"a": 0, "b": 0}, 2},
-			{func(l *Bridges, _ map[string]func()) { l.Asked("b"); l.Asked("b"); l.Asked("zz") }, map[string]int{"a": 0, "b": 2}, 4},
-			{func(l *Bridges, _ map[string]func()) { l.Remove("a") }, map[string]int{"b": 2}, 5},
-			{func(l *Bridges, _ map[string]func()) { l.Remove("a") }, map[string]int{"b": 2}, 5},
+			{func(l *Bridges, _ map[string]func()) { l.Asking("b")(); l.Asking("b")(); l.Asking("zz")() }, map[string]int{"a": 0, "b": 2}, 8},
+			{func(l *Bridges, _ map[string]func()) { l.Remove("a") }, map[string]int{"b": 2}, 9},
+			{func(l *Bridges, _ map[string]func()) { l.Remove("a") }, map[string]int{"b": 2}, 9},
+		}},
+		{"a request before its session is listed", []step{
+			{func(l *Bridges, r map[string]func()) { r["ask"] = l.Asking("a") }, map[string]int{}, 1},
+			{add("a"), map[string]int{"a": 1}, 2},
+			{func(l *Bridges, r map[string]func()) { r["ask"]() }, map[string]int{"a": 1}, 3},
+			{func(l *Bridges, r map[string]func()) { r["a"]() }, map[string]int{}, 4},
+			{add("a"), map[string]int{"a": 0}, 5}, // a new session of that id starts at nothing
 		}},
 		{"an old session's end keeps a new one with its id", []step{
 			{add("a"), map[string]int{"a": 0}, 1},

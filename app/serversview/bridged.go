@@ -27,7 +27,7 @@ type bridgedView struct {
 type bridgedRow struct {
 	Server string // the name the bridge was given
 	Host   string // "for Claude Desktop"
-	Detail string // "since 10:42:07 · 2 requests asked"
+	Detail string // "since 10:42:07 · 1 waiting of 2 requests asked"
 }
 
 // bridgedViewOf is the section for sessions at now.
@@ -41,22 +41,29 @@ func bridgedViewOf(sessions []servers.Bridged, now time.Time) bridgedView {
 		r := bridgedRow{
 			Server: untrusted.Text(s.Server.Name).Line(),
 			Host:   "for " + host,
-			Detail: "since " + sinceText(s.Since, now) + " · " + askedText(s.Asked),
+			Detail: "since " + sinceText(s.Since, now) + " · " + askedText(s.Asked, s.Open),
 		}
 		v.Rows = append(v.Rows, r)
 	}
 	return v
 }
 
-// askedText counts a session's requests.
-func askedText(n int) string {
-	switch n {
+// askedText counts a session's requests, and those still waiting for
+// the person.
+func askedText(asked, open int) string {
+	var text string
+	switch asked {
 	case 0:
 		return "nothing asked yet"
 	case 1:
-		return "1 request asked"
+		text = "1 request asked"
+	default:
+		text = fmt.Sprintf("%d requests asked", asked)
 	}
-	return fmt.Sprintf("%d requests asked", n)
+	if open > 0 {
+		text = fmt.Sprintf("%d waiting of %s", open, text)
+	}
+	return text
 }
 
 // bridgedSection is the widgets of the section, at the foot of the

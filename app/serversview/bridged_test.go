@@ -28,6 +28,8 @@ func TestBridgedViewOf(t *testing.T) {
 	untitled.Server.Host.Title = ""
 	nameless := claude("3", morning, 0)
 	nameless.Server.Host = servers.ServerInfo{}
+	waiting := claude("5", morning, 3)
+	waiting.Open = 1
 	tests := []struct {
 		name     string
 		sessions []servers.Bridged
@@ -36,6 +38,9 @@ func TestBridgedViewOf(t *testing.T) {
 		{"none", nil, bridgedView{Hidden: true, Title: "Bridged sessions (0)"}},
 		{"host by title", []servers.Bridged{claude("1", morning, 2)}, bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
 			{Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 2 requests asked"},
+		}}},
+		{"waiting", []servers.Bridged{waiting}, bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
+			{Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 1 waiting of 3 requests asked"},
 		}}},
 		{"host by name, and none", []servers.Bridged{untitled, nameless}, bridgedView{Title: "Bridged sessions (2)", Rows: []bridgedRow{
 			{Server: "files", Host: "for claude-ai", Detail: "since 10:42:07 · 1 request asked"},
@@ -74,8 +79,11 @@ func TestBridgedSessionsLive(t *testing.T) {
 	remove := make(chan func(), 1)
 	go func() { remove <- h.bridges.Add(claude("s1", time.Now(), 0)) }()
 	h.waitFor("the session listed", func() bool { return section.content.Visible() && strings.Contains(markup(), "for Claude Desktop") })
-	go h.bridges.Asked("s1")
-	h.waitFor("the request counted", func() bool { return strings.Contains(markup(), "1 request asked") })
+	answered := make(chan func(), 1)
+	go func() { answered <- h.bridges.Asking("s1") }()
+	h.waitFor("the request counted", func() bool { return strings.Contains(markup(), "1 waiting of 1 request asked") })
+	go (<-answered)()
+	h.waitFor("the request answered", func() bool { return strings.Contains(markup(), "· 1 request asked") })
 	if m := markup(); !strings.Contains(m, "Bridged sessions (1)") || !strings.Contains(m, "files") {
 		t.Errorf("the section lacks its title or the server:\n%s", m)
 	}
