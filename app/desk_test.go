@@ -26,6 +26,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // demoEnv makes the test binary the demo server, for tests that need a
@@ -500,7 +501,8 @@ func TestRefusalsAreRecorded(t *testing.T) {
 	h.d.router.SetLimits("flood", servers.Limits{Waiting: 1, PerMinute: 10})
 	h.askForm(context.Background(), "flood", "first")
 	h.request(0)
-	if a := <-h.askForm(context.Background(), "flood", "second"); a.res.Action != forms.Cancel {
+	var refused *wire.RPCError
+	if a := <-h.askForm(context.Background(), "flood", "second"); !errors.As(a.err, &refused) || refused.Code != wire.CodeRateLimited {
 		t.Fatalf("over the limit: %+v", a)
 	}
 	es := h.entries()

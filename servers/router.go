@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Limits keep one flooding server from starving the others.
@@ -34,8 +35,10 @@ func (l Limits) For(s config.Server) Limits {
 	return l
 }
 
-// ErrRateLimited is the cause of a request refused by Limits; it is answered
-// with cancel.
+// ErrRateLimited is the cause of a request refused by Limits. It is
+// answered with a JSON-RPC error, never cancel, which a server (or a
+// bridge retrying an input_required call) takes for the person's answer
+// and asks again at once.
 var ErrRateLimited = errors.New("rate limited")
 
 // Router turns requests from every connection into one queue the app takes
@@ -70,13 +73,14 @@ func NewRouter(limits Limits, log *slog.Logger) *Router {
 
 // Ask routes one request from server who and blocks until the person answers
 // or ctx ends (the server cancelled, disconnected or stopped waiting). A
-// request over the server's limits is answered with cancel at once, and logged.
+// request over the server's limits is refused at once with a
+// *wire.RPCError (CodeRateLimited), and logged.
 func (r *Router) Ask(ctx context.Context, who Identity, p Params) (forms.Result, error) {
 	e, err := r.submit(ctx, who, p)
 	if errors.Is(err, ErrRateLimited) {
 		r.log.Warn("elicitation refused", "server", who.Name, "reason", err)
 		r.refuse(who, p, err)
-		return forms.Result{Action: forms.Cancel}, nil
+		return forms.Result{}, &wire.RPCError{Code: wire.CodeRateLimited, Message: err.Error()}
 	}
 	if err != nil {
 		return forms.Result{}, err

@@ -80,7 +80,7 @@ func outcomeWords() map[history.Outcome]outcomeWord {
 		history.Declined:    {"Declined", "you said no"},
 		history.Cancelled:   {"Cancelled", "you dismissed it"},
 		history.Stale:       {"Gone stale", "the server stopped waiting; nothing was sent"},
-		history.RateLimited: {"Too many requests", "the server asked too often, so Elicit Desk answered cancel without asking"},
+		history.RateLimited: {"Too many requests", "the server asked too often, so Elicit Desk refused it without asking"},
 		history.Error:       {"Error", "answered with an error"},
 		history.NoWindow:    {"No window could be shown", "answered cancel without asking, as no window could be shown"},
 		history.AppQuit:     {"Quit while waiting", "answered cancel, as Elicit Desk was quit while the request waited"},

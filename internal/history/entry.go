@@ -17,7 +17,7 @@ const (
 	Declined    Outcome = "declined"     // the person said no
 	Cancelled   Outcome = "cancelled"    // the person dismissed it
 	Stale       Outcome = "stale"        // the server stopped waiting; nothing was sent
-	RateLimited Outcome = "rate-limited" // refused by the server's limits and answered with cancel
+	RateLimited Outcome = "rate-limited" // refused by the server's limits with an error
 	Error       Outcome = "error"        // answered with a JSON-RPC error
 	NoWindow    Outcome = "no-window"    // answered cancel without asking: no window could be shown
 	AppQuit     Outcome = "app-quit"     // answered cancel because the person quit the app while it waited
@@ -112,9 +112,9 @@ func (e Entry) Response() json.RawMessage {
 		v = forms.Result{Action: forms.Accept, Content: e.Content}
 	case Declined:
 		v = forms.Result{Action: forms.Decline}
-	case Cancelled, RateLimited, NoWindow, AppQuit:
+	case Cancelled, NoWindow, AppQuit:
 		v = forms.Result{Action: forms.Cancel}
-	case Error:
+	case Error, RateLimited:
 		type rpcError struct {
 			Message string `json:"message"`
 		}

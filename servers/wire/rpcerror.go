@@ -6,6 +6,11 @@ import "fmt"
 // parameters cannot be used.
 const CodeInvalidParams = -32602
 
+// CodeRateLimited is the JSON-RPC error code of a request refused because
+// its server asked too often (one of the codes JSON-RPC leaves to
+// implementations).
+const CodeRateLimited = -32000
+
 // RPCError is a JSON-RPC error to send back instead of a result.
 type RPCError struct {
 	Code    int    `json:"code"`
