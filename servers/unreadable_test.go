@@ -112,12 +112,12 @@ func TestUndecodableRequestsAnswered(t *testing.T) {
 }
 
 // TestCutRequestsAnswered is the regression test for an elicitation line
-// longer than wire.MaxMessage whose id comes after its params: the tap
+// longer than link.MaxMessage whose id comes after its params: the tap
 // handed mcp-go the cut line without its newline, which swallowed the
 // next message. With an id it gets -32602, without one it is dropped, and
 // the next message works either way.
 func TestCutRequestsAnswered(t *testing.T) {
-	params := `{"message":"` + strings.Repeat("x", 5<<20) + `"}`
+	params := `{"message":"` + strings.Repeat("x", 9<<20) + `"}`
 	tests := []struct {
 		name, line string
 		answered   bool

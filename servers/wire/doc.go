@@ -2,6 +2,13 @@
 // HTTP and HTTP+SSE) where they fall short of a client whose answers come
 // from a person and may take minutes. Each gap it fills:
 //
+//   - mcp-go reads every line, event and JSON body whole, however long:
+//     one 1000 MiB line took the app past 3 GB. The taps read no message
+//     past link.MaxMessage, the bridge's limit too, on every transport: a
+//     longer one is followed to its end for its envelope only, then a
+//     request in it is refused, an answer ends its call at once with
+//     ErrAnswerTooLarge, anything else is dropped, and the next message
+//     reads as usual; a longer JSON body ends in ErrAnswerTooLarge;
 //   - elicitation/create arrives decoded into maps, which loses the order of
 //     the schema's fields: taps (lineTap on stdio, sseTap on HTTP) keep each
 //     request's raw bytes, and the wire answers from them;

@@ -121,22 +121,28 @@ func (h head) ID() (mcp.RequestId, bool) {
 	return id, true
 }
 
-// maxIDText bounds the id an idScanner keeps; a longer one is unreadable.
+// maxIDText bounds an id or method an envelope keeps; a longer one is
+// unreadable.
 const maxIDText = 1 << 10
 
-// idScanner reads a message in pieces for the raw value of its last
-// top-level "id", keeping nothing else: it finds the id of a line too long
-// to keep. id is nil when there is none, empty when it is over maxIDText.
-type idScanner struct {
-	id                           []byte
-	value                        []byte // the id being read
-	key                          []byte // the top-level key being read, cut past "id"
+// envelope reads a message in pieces for what says what it is, keeping
+// nothing else: the raw values of its last top-level "id" and "method",
+// and whether it has a top-level "result" or "error", as an answer does.
+// It tells what a message too long to keep was. id and method are nil
+// when absent, empty when over maxIDText.
+type envelope struct {
+	id, method []byte
+	answer     bool
+
+	field                        *[]byte // id or method while its value is read
+	value                        []byte  // that value
+	key                          []byte  // the top-level key being read, cut past "method"
 	depth                        int
 	inString, escaped, expectKey bool
-	inKey, inID, tooLong         bool
+	inKey, tooLong               bool
 }
 
-func (s *idScanner) write(p []byte) {
+func (s *envelope) write(p []byte) {
 	for _, c := range p {
 		if s.inString {
 			s.keep(c)
@@ -149,7 +155,7 @@ func (s *idScanner) write(p []byte) {
 				s.inString, s.inKey = false, false
 				continue
 			}
-			if s.inKey && len(s.key) <= len("id") {
+			if s.inKey && len(s.key) <= len("method") {
 				s.key = append(s.key, c)
 			}
 			continue
@@ -161,9 +167,17 @@ func (s *idScanner) write(p []byte) {
 				s.inKey, s.expectKey, s.key = true, false, s.key[:0]
 			}
 		case ':':
-			if s.depth == 1 && string(s.key) == "id" {
-				s.inID, s.tooLong, s.value = true, false, s.value[:0]
-				continue
+			if s.depth == 1 {
+				switch string(s.key) {
+				case "id":
+					s.field, s.tooLong, s.value = &s.id, false, s.value[:0]
+					continue
+				case "method":
+					s.field, s.tooLong, s.value = &s.method, false, s.value[:0]
+					continue
+				case "result", "error":
+					s.answer = true
+				}
 			}
 		case '{', '[':
 			s.depth++
@@ -171,12 +185,12 @@ func (s *idScanner) write(p []byte) {
 				s.expectKey = c == '{'
 			}
 		case '}', ']', ',':
-			if s.depth == 1 && s.inID {
-				s.inID = false
-				s.id = []byte{}
+			if s.depth == 1 && s.field != nil {
+				*s.field = []byte{}
 				if !s.tooLong {
-					s.id = append(s.id, bytes.TrimSpace(s.value)...)
+					*s.field = append(*s.field, bytes.TrimSpace(s.value)...)
 				}
+				s.field = nil
 			}
 			if c == ',' {
 				s.expectKey = s.depth == 1
@@ -188,9 +202,9 @@ func (s *idScanner) write(p []byte) {
 	}
 }
 
-// keep adds c to the id being read, if one is.
-func (s *idScanner) keep(c byte) {
-	if !s.inID {
+// keep adds c to the value being read, if one is.
+func (s *envelope) keep(c byte) {
+	if s.field == nil {
 		return
 	}
 	if len(s.value) == maxIDText {

@@ -59,7 +59,7 @@ func newHTTPWire(headers map[string]string, wrap Wrap, log *slog.Logger) *httpWi
 		rt = wrap(rt)
 	}
 	// No client timeout: event streams and tool calls last as long as a person takes.
-	w.client = &http.Client{Transport: &sseTap{base: rt, onRequest: w.goServe}}
+	w.client = &http.Client{Transport: &sseTap{base: rt, onRequest: w.goServe, log: log}}
 	return w
 }
 
@@ -143,11 +143,14 @@ func (w *httpWire) serve(ctx context.Context, raw json.RawMessage, size int) {
 		w.log.Warn("dropped a request whose id cannot be read: it gets no answer", "method", method, "bytes", size)
 		return
 	}
+	req := tappedFrom(h, len(raw), size)
 	var resp *transport.JSONRPCResponse
-	switch method {
-	case string(mcp.MethodElicitationCreate):
-		resp = w.elicit(ctx, id, tappedFrom(h, len(raw), size))
-	case string(mcp.MethodPing):
+	switch {
+	case method == string(mcp.MethodElicitationCreate):
+		resp = w.elicit(ctx, id, req)
+	case req.refused != nil: // too long to read, whatever it asks
+		resp = transport.NewJSONRPCErrorResponse(id, req.refused.Code, req.refused.Message, nil)
+	case method == string(mcp.MethodPing):
 		resp = &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Result: json.RawMessage(`{}`)}
 	default:
 		resp = transport.NewJSONRPCErrorResponse(id, mcp.METHOD_NOT_FOUND, "Elicit Desk does not handle "+method, nil)

@@ -3,12 +3,16 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
 // TestHTTPAnswersUnreadable is the Streamable HTTP side of the regression
@@ -64,4 +68,40 @@ func TestHTTPAnswersUnreadable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBoundedBody checks that a body passes whole up to link.MaxMessage
+// bytes, and that a longer one ends in ErrAnswerTooLarge once the limit
+// is passed, without being read further.
+func TestBoundedBody(t *testing.T) {
+	for _, size := range []int{0, link.MaxMessage, link.MaxMessage + 1, 100 << 20} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			src := &countingReader{r: io.LimitReader(zeros{}, int64(size))}
+			got, err := io.ReadAll(&boundedBody{ReadCloser: io.NopCloser(src), left: link.MaxMessage})
+			switch {
+			case size <= link.MaxMessage && (err != nil || len(got) != size):
+				t.Errorf("read %d of %d bytes: %v", len(got), size, err)
+			case size > link.MaxMessage && (!errors.Is(err, ErrAnswerTooLarge) || len(got) != link.MaxMessage):
+				t.Errorf("read %d bytes: %v", len(got), err)
+			}
+			if src.n > link.MaxMessage+1 {
+				t.Errorf("read %d bytes from the server", src.n)
+			}
+		})
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }

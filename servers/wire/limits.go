@@ -14,9 +14,6 @@ import (
 const (
 	// MaxParams is the largest elicitation parameters read, in bytes.
 	MaxParams = 4 << 20
-	// MaxMessage is the longest message a tap keeps whole, in bytes; of a
-	// longer one only the head is read, to answer it.
-	MaxMessage = MaxParams + 64<<10
 	// MaxDepth is how deeply parameters may nest objects and arrays.
 	MaxDepth = 64
 )

@@ -64,30 +64,41 @@ func TestReadHead(t *testing.T) {
 	}
 }
 
-// TestIDScanner checks that the id of a message read one byte at a time is
-// its last top-level one, nil when it has none and empty when too long.
-func TestIDScanner(t *testing.T) {
+// TestEnvelope checks that the envelope of a message read one byte at a
+// time holds its last top-level id and method, nil when it has none and
+// empty when too long, and whether it answers.
+func TestEnvelope(t *testing.T) {
 	tests := []struct {
-		name, msg string
-		id        []byte
+		name, msg  string
+		id, method []byte
+		answer     bool
 	}{
-		{"after params", `{"method":"m","params":{"id":1,"s":"\"id\":2"},"id":"a,}"}`, []byte(`"a,}"`)},
-		{"spaced, last of two", `{"id":1, "id" : 7 }`, []byte(`7`)},
-		{"key in a value", `{"a":"id","b":{"id":3}}`, nil},
-		{"escaped key", `{"i\d":3}`, nil},
-		{"longer key", `{"idx":3}`, nil},
-		{"object id", `{"id":{"a":[1,2]}}`, []byte(`{"a":[1,2]}`)},
-		{"too long", `{"id":"` + strings.Repeat("x", maxIDText) + `"}`, []byte{}},
-		{"cut short", `{"id":"abc`, nil},
+		{"after params", `{"method":"m","params":{"id":1,"s":"\"id\":2"},"id":"a,}"}`, []byte(`"a,}"`), []byte(`"m"`), false},
+		{"spaced, last of two", `{"id":1, "id" : 7 }`, []byte(`7`), nil, false},
+		{"key in a value", `{"a":"id","b":{"id":3,"method":"m"}}`, nil, nil, false},
+		{"escaped key", `{"i\d":3}`, nil, nil, false},
+		{"longer key", `{"idx":3,"methods":"m"}`, nil, nil, false},
+		{"object id", `{"id":{"a":[1,2]}}`, []byte(`{"a":[1,2]}`), nil, false},
+		{"too long", `{"id":"` + strings.Repeat("x", maxIDText) + `"}`, []byte{}, nil, false},
+		{"cut short", `{"id":"abc`, nil, nil, false},
+		{"result", `{"jsonrpc":"2.0","result":{"id":2,"method":"m"},"id":1}`, []byte(`1`), nil, true},
+		{"error, cut short", `{"id":"e","error":{"message":"`, []byte(`"e"`), nil, true},
+		{"method too long", `{"method":"` + strings.Repeat("m", maxIDText) + `","id":1}`, []byte(`1`), []byte{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var s idScanner
+			var s envelope
 			for i := range len(tt.msg) {
 				s.write([]byte{tt.msg[i]})
 			}
 			if (s.id == nil) != (tt.id == nil) || string(s.id) != string(tt.id) {
-				t.Fatalf("id %q (nil %v), want %q (nil %v)", s.id, s.id == nil, tt.id, tt.id == nil)
+				t.Errorf("id %q (nil %v), want %q (nil %v)", s.id, s.id == nil, tt.id, tt.id == nil)
+			}
+			if (s.method == nil) != (tt.method == nil) || string(s.method) != string(tt.method) {
+				t.Errorf("method %q (nil %v), want %q (nil %v)", s.method, s.method == nil, tt.method, tt.method == nil)
+			}
+			if s.answer != tt.answer {
+				t.Errorf("answer %v, want %v", s.answer, tt.answer)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
 // AnswerFunc answers one elicitation from its raw parameters: a result to
@@ -302,12 +303,16 @@ func (r *rawRequests) len() int {
 // mcp-go drops a line it cannot decode (a number beyond float64, nesting
 // past 10,000) and the server would wait for ever. For the same reason any
 // other request mcp-go cannot decode is kept as its refusal, behind a stub.
-// An elicitation/create line longer than MaxMessage is not kept: its head
-// is read to refuse it. Other lines pass whole, however long: a tool's
-// result may be large.
+// A line longer than link.MaxMessage is never held: it is read to its end
+// for its envelope (see oversized), a request in it refused behind a stub,
+// an answer replaced by an error answer.
 type lineTap struct {
 	br     *bufio.Reader
-	buf    bytes.Buffer
+	out    []byte     // what mcp-go reads next
+	line   []byte     // the line read so far, while within link.MaxMessage
+	size   int        // the line's length so far
+	cut    *oversized // the line, once over link.MaxMessage
+	err    error      // why the stream ended
 	raw    *rawRequests
 	log    *slog.Logger
 	closed func(error) // the server's side of the stream ended
@@ -318,48 +323,91 @@ func newLineTap(r io.Reader, raw *rawRequests, log *slog.Logger, closed func(err
 }
 
 func (t *lineTap) Read(p []byte) (int, error) {
-	for t.buf.Len() == 0 {
-		line, size, id, err := t.readLine()
-		if len(line) > 0 {
-			t.buf.Write(t.observe(line, size, id))
+	for len(t.out) == 0 {
+		if t.err != nil {
+			return 0, io.EOF
 		}
-		if err != nil {
+		chunk, err := t.br.ReadSlice('\n')
+		t.take(chunk, err == nil)
+		if err != nil && err != bufio.ErrBufferFull {
+			if t.size > 0 { // a last line without its newline
+				t.end()
+			}
 			if err == io.EOF {
 				err = ErrServerClosed
 			}
+			t.err = err
 			t.closed(err)
-			if t.buf.Len() == 0 {
-				return 0, io.EOF
-			}
-			break
 		}
 	}
-	return t.buf.Read(p)
+	n := copy(p, t.out)
+	t.out = t.out[n:]
+	return n, nil
 }
 
-// observe returns what mcp-go gets of a line of size bytes, of which line
-// holds at most MaxMessage, and whose raw id is cutID when it was cut.
-func (t *lineTap) observe(line []byte, size int, cutID []byte) []byte {
-	h := readHead(line)
-	method := h.Method()
-	if size > len(line) { // never handed on: mcp-go would join it to the next line
-		h.id = cutID
-		if cutID == nil {
-			t.log.Warn("dropped a request too long to read that has no id: it gets no answer", "method", method, "bytes", size)
-			return []byte("\n")
+// take reads the next chunk of a line, the last one if it ends the line.
+func (t *lineTap) take(chunk []byte, ends bool) {
+	t.size += len(chunk)
+	length := t.size // without the newline
+	if ends {
+		length--
+	}
+	switch {
+	case t.cut != nil:
+		t.cut.env.write(chunk)
+	case length > link.MaxMessage:
+		t.cut = &oversized{}
+		t.cut.env.write(t.line)
+		t.cut.env.write(chunk)
+		t.line = nil // let the long line's buffer go
+	default:
+		t.line = append(t.line, chunk...)
+	}
+	if t.cut != nil {
+		if answer := t.cut.reply(false); answer != nil {
+			t.emit(append(answer, '\n'))
 		}
 	}
+	if ends {
+		t.end()
+	}
+}
+
+// end ends the line read so far.
+func (t *lineTap) end() {
+	line, size, cut := t.line, t.size, t.cut
+	t.line, t.size, t.cut = nil, 0, nil
+	if cut != nil {
+		t.emit(t.afterCut(cut, size))
+	} else {
+		t.emit(t.observe(line))
+	}
+}
+
+// emit hands b on to mcp-go after what it has not read yet.
+func (t *lineTap) emit(b []byte) {
+	if len(t.out) == 0 {
+		t.out = b
+	} else {
+		t.out = append(t.out, b...)
+	}
+}
+
+// observe returns what mcp-go gets of a line within link.MaxMessage.
+func (t *lineTap) observe(line []byte) []byte {
+	h := readHead(line)
+	method := h.Method()
 	if method == "" || h.id == nil {
 		return line
 	}
 	id, ok := h.ID()
 	if !ok {
-		t.log.Warn("dropped a request whose id cannot be read: it gets no answer", "method", method, "bytes", size)
+		t.log.Warn("dropped a request whose id cannot be read: it gets no answer", "method", method, "bytes", len(line))
 		return nil
 	}
 	switch {
 	case method == string(mcp.MethodElicitationCreate):
-		t.raw.put(requestKey(method, id), tappedFrom(h, len(line), size))
+		t.raw.put(requestKey(method, id), tapped{params: h.params})
 	case json.Valid(line) && h.badNumber == nil:
 		return line // mcp-go decodes it
 	default:
@@ -370,36 +418,28 @@ func (t *lineTap) observe(line []byte, size int, cutID []byte) []byte {
 		t.log.Warn("refusing a request mcp-go cannot decode", "method", method, "reason", refused.Message)
 		t.raw.put(requestKey(method, id), tapped{refused: refused})
 	}
-	stub, _ := json.Marshal(transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: struct{}{}})
-	return append(stub, '\n')
+	return stub(id, method)
 }
 
-// readLine reads up to and including the next newline; size is the
-// line's length. Of an elicitation/create request longer than MaxMessage,
-// told by the head of its first MaxMessage bytes, only those are kept, and
-// id is its top-level id, which may come after them.
-func (t *lineTap) readLine() (line []byte, size int, id []byte, err error) {
-	keep, checked := true, false
-	var ids idScanner // of a cut line
-	for {
-		chunk, err := t.br.ReadSlice('\n')
-		size += len(chunk)
-		if keep {
-			line = append(line, chunk...)
-		} else {
-			ids.write(chunk)
-		}
-		if !checked && len(line) >= MaxMessage {
-			checked = true
-			keep = readHead(line).Method() != string(mcp.MethodElicitationCreate)
-			if !keep {
-				ids.write(line)
-			}
-		}
-		if err != bufio.ErrBufferFull {
-			return line, size, ids.id, err
-		}
+// afterCut returns what mcp-go gets, at its end, of a line of size bytes
+// over link.MaxMessage: the stub of a request, now refused, or the error
+// answer unless it went already.
+func (t *lineTap) afterCut(o *oversized, size int) []byte {
+	id, method, answer := o.end(t.log, size)
+	switch {
+	case method != "":
+		t.raw.put(requestKey(method, id), tapped{refused: tooLarge(size)})
+		return stub(id, method)
+	case answer != nil:
+		return append(answer, '\n')
 	}
+	return nil
+}
+
+// stub is the line mcp-go gets in place of a request the wire answers.
+func stub(id mcp.RequestId, method string) []byte {
+	b, _ := json.Marshal(transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: struct{}{}})
+	return append(b, '\n')
 }
 
 // ErrServerClosed is the cause when a stdio server closes its output.
