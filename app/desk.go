@@ -52,6 +52,11 @@ type Options struct {
 	Dates forms.DateStyle
 	// Version says which build this is, for the About window.
 	Version string
+	// Background: a bridge started the app for a request, not the person.
+	// It opens no window of its own before that request: where no tray
+	// host shows the icon, the Servers window would cover it, and the
+	// Welcome of a first start waits until the requests are answered.
+	Background bool
 }
 
 // Desk is the running app.
@@ -74,16 +79,19 @@ type Desk struct {
 	historyWin *historyview.Window // made when first shown: windows cost memory
 	hostsWin   *hostsview.Window
 	welcome    *welcome // the Welcome window, while it is open
-	settingsW  fyne.Window
-	aboutW     fyne.Window // the About window, while it is open
-	tray       *tray       // nil where there is no tray
-	trayShown  bool        // a tray host shows the icon; else the Servers window stands in
-	asking     *asking     // the quit question, while it shows
-	focused    bool        // one of our windows has focus
-	notifier   notifier    // nil where no notification server answers
-	notices    notices     // the notifications shown, by request or server
-	downs      downWatch   // which servers' failures were told
-	noticing   sync.WaitGroup
+	// afterRequests are windows the app opens by itself once no request
+	// is left (see Options.Background).
+	afterRequests []func()
+	settingsW     fyne.Window
+	aboutW        fyne.Window // the About window, while it is open
+	tray          *tray       // nil where there is no tray
+	trayShown     bool        // a tray host shows the icon; else the Servers window stands in
+	asking        *asking     // the quit question, while it shows
+	focused       bool        // one of our windows has focus
+	notifier      notifier    // nil where no notification server answers
+	notices       notices     // the notifications shown, by request or server
+	downs         downWatch   // which servers' failures were told
+	noticing      sync.WaitGroup
 
 	openURL func(*url.URL) error
 	now     func() time.Time
@@ -148,10 +156,12 @@ func (d *Desk) Start() error {
 		w := d.serversWin.Window()
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
 		w.SetCloseIntercept(d.closeWithoutTray)
-		d.serversWin.Appear()
+		if !d.opts.Background {
+			d.serversWin.Appear()
+		}
 	}
 	if first {
-		d.welcomeBy(byApp)
+		d.whenNoRequests(func() { d.welcomeBy(byApp) })
 	}
 	d.addQuitKeys()
 	return nil
@@ -311,12 +321,31 @@ func (d *Desk) windowClosed(r *request) {
 	d.drop(r)
 }
 
-// drop forgets a request and opens the windows its place frees.
+// drop forgets a request and opens the windows its place frees, or,
+// when it was the last, those that waited for the requests.
 func (d *Desk) drop(r *request) {
 	for _, next := range d.queue.remove(r) {
 		d.openBy(next, byApp)
 	}
 	d.refreshTray()
+	if d.queue.len() == 0 {
+		later := d.afterRequests
+		d.afterRequests = nil
+		for _, f := range later {
+			f()
+		}
+	}
+}
+
+// whenNoRequests runs f, which opens a window of the app's own accord,
+// now, or once the requests are answered when a bridge started the app
+// for one: such a window must not cover a request's.
+func (d *Desk) whenNoRequests(f func()) {
+	if d.opts.Background {
+		d.afterRequests = append(d.afterRequests, f)
+		return
+	}
+	f()
 }
 
 // others are the identities of every server but name, which a message

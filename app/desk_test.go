@@ -95,6 +95,12 @@ func demoEntry(t testing.TB, name string) config.Server {
 // the demo server when config is empty).
 func start(t testing.TB, config string) *harness {
 	t.Helper()
+	return startWith(t, config, func(*Options) {})
+}
+
+// startWith is start with the Options as edit leaves them.
+func startWith(t testing.TB, config string, edit func(*Options)) *harness {
+	t.Helper()
 	dir := t.TempDir()
 	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
 		t.Setenv(v, filepath.Join(dir, strings.ToLower(v)))
@@ -109,7 +115,7 @@ func start(t testing.TB, config string) *harness {
 	}
 	a := test.NewTempApp(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	h.ui(func() { h.start(ctx, a, cfgPath) })
+	h.ui(func() { h.start(ctx, a, cfgPath, edit) })
 	t.Cleanup(h.close(cancel))
 	return h
 }
@@ -127,15 +133,17 @@ func (h *harness) close(cancel context.CancelFunc) func() {
 }
 
 // start builds and starts the Desk on the UI goroutine.
-func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string) {
+func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string, edit func(*Options)) {
 	t, dir := h.t, h.dir
-	h.d = New(ctx, a, Options{
+	opts := Options{
 		ConfigPath:  cfgPath,
 		HistoryPath: filepath.Join(dir, "history.db"),
 		Demo:        demoEntry(t, "demo"),
 		Autostart:   autostart.Entry{ID: "io.github.elicitdesk.test", Name: "Elicit Desk", Exec: []string{"elicitdesk"}, Dir: filepath.Join(dir, "autostart")},
 		Log:         slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	}
+	edit(&opts)
+	h.d = New(ctx, a, opts)
 	h.d.do = func(f func()) { uiLoop <- f }
 	h.d.guard = 0 // the tests answer as a person who has seen the window (TestKeyHold tests the guard)
 	h.d.openURL = func(u *url.URL) error {

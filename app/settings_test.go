@@ -54,7 +54,7 @@ func TestHistoryOpensWithItsCap(t *testing.T) {
 	a.Preferences().SetInt(prefHistoryMaxMB, 64)
 	h := &harness{t: t, dir: dir}
 	ctx, cancel := context.WithCancel(context.Background())
-	h.ui(func() { h.start(ctx, a, filepath.Join(dir, "servers.json")) })
+	h.ui(func() { h.start(ctx, a, filepath.Join(dir, "servers.json"), func(*Options) {}) })
 	t.Cleanup(h.close(cancel))
 	if got := h.d.history.MaxBytes(); got != 64<<20 {
 		t.Errorf("the history keeps under %d, want 64 MB", got)

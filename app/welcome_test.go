@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -35,4 +36,25 @@ func TestWelcomeAtFirstStart(t *testing.T) {
 	h.eventually("the demo's outcome", func() bool {
 		return strings.HasPrefix(h.d.welcome.tried.Text, "Done:")
 	})
+}
+
+// TestWelcomeWaitsForRequests: an app a bridge started for a request
+// (Options.Background) opens the first start's Welcome window only once
+// the requests are answered, so that it covers none of them.
+func TestWelcomeWaitsForRequests(t *testing.T) {
+	h := startWith(t, "", func(o *Options) { o.Background = true })
+	h.ui(func() {
+		if h.d.welcome != nil {
+			t.Fatal("the Welcome window opened before the request came")
+		}
+	})
+	h.askForm(context.Background(), "files", "Your name?")
+	r := h.request(0)
+	h.ui(func() {
+		if h.d.welcome != nil {
+			t.Fatal("the Welcome window opened while a request was open")
+		}
+		test.Tap(button(t, content(r), "Decline"))
+	})
+	h.eventually("the Welcome window, once the request is answered", func() bool { return h.d.welcome != nil })
 }

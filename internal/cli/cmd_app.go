@@ -31,6 +31,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet(appCommand)
 	config := configFlag(fs)
 	verbose := fs.Bool("v", false, "log every request and connection step")
+	background := fs.Bool("background", false, "started by a bridge for a request: open no window before it (the bridge passes it)")
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
@@ -70,8 +71,9 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Signer: newSigner(log, func(err error) {
 			log.Warn("sign-ins to remote servers are kept in memory only, for this run; set "+tokenFileEnv+"=FILE to keep them in a file only you can read", "err", err)
 		}, nil),
-		Dates:   forms.DateStyleFor(forms.LocaleOf(os.Getenv)),
-		Version: versionText(version, buildInfo()),
+		Dates:      forms.DateStyleFor(forms.LocaleOf(os.Getenv)),
+		Version:    versionText(version, buildInfo()),
+		Background: *background,
 	})
 	setWindowHints(a, appName, appCommand)
 	path, err := endpoint.DefaultPath()

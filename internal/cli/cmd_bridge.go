@@ -144,7 +144,7 @@ func bridgeDesk(log *slog.Logger) (bridge.Desk, error) {
 	if err != nil {
 		return noDesk{}, err
 	}
-	return newAppDesk(path, []string{exe}, log), nil
+	return newAppDesk(path, []string{exe, "-background"}, log), nil
 }
 
 // dialUpstream connects to the server of cfg and returns the link and a
