@@ -22,15 +22,20 @@ func unshownRecorder(path string, log *slog.Logger) func(endpoint.Question, erro
 			return
 		}
 		defer store.Close()
-		p := servers.LooseParams(q.Params)
-		now := time.Now()
-		_, err = store.Add(context.Background(), history.Entry{
-			Server: bridgedIdentity(q.Session), Message: p.Message, Mode: p.Mode, Schema: p.Schema, URL: p.URL,
-			Outcome: history.NoWindow, Reason: "answered cancel without asking: " + reason.Error(),
-			Received: now, Answered: now,
-		})
+		_, err = store.Add(context.Background(), unshownEntry(endpoint.Unshown{Question: q, Reason: reason.Error(), At: time.Now()}))
 		if err != nil {
 			log.Warn("cannot keep the unshown elicitation in the history", "err", err)
 		}
+	}
+}
+
+// unshownEntry is the history's entry of u, for the bridge and the app
+// alike.
+func unshownEntry(u endpoint.Unshown) history.Entry {
+	p := servers.LooseParams(u.Question.Params)
+	return history.Entry{
+		Server: bridgedIdentity(u.Question.Session), Message: p.Message, Mode: p.Mode, Schema: p.Schema, URL: p.URL,
+		Outcome: history.NoWindow, Reason: "answered cancel without asking: " + u.Reason,
+		Received: u.At, Answered: u.At,
 	}
 }
