@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -47,6 +48,22 @@ func (d *Desk) Elicit(ctx context.Context, session string, who servers.Identity,
 // {"action":"cancel"}.
 func resultJSON(r forms.Result) (json.RawMessage, error) {
 	return json.Marshal(r)
+}
+
+// Unshown keeps e, an elicitation of a bridged server that no window
+// could show and the bridge answered cancel, in the history as the app's
+// own entries are kept: while the app runs, it alone writes the history.
+// It returns once the write is queued; an error says e was not taken, and
+// the bridge keeps it itself.
+func (d *Desk) Unshown(ctx context.Context, e history.Entry) error {
+	select {
+	case <-d.opened: // the endpoint serves before Start has opened the history
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-d.ctx.Done():
+		return errQuitting
+	}
+	return d.keep(e)
 }
 
 // Bridge lists session s in the Servers window until ctx ends.

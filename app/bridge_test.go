@@ -104,3 +104,24 @@ func TestBridgedRequests(t *testing.T) {
 	}
 	h.eventually("the session gone", func() bool { return len(h.d.Bridged()) == 0 })
 }
+
+// TestBridgedUnshown: an elicitation the bridge could not show, handed to
+// the running app, is in the app's history as the bridge had it; once the
+// app quits, it takes no more, so the bridge keeps them itself.
+func TestBridgedUnshown(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	at := time.Date(2026, 11, 23, 10, 42, 0, 0, time.UTC)
+	e := history.Entry{Server: bridgedWho, Message: "Pick a folder", Mode: servers.ModeForm, Outcome: history.NoWindow,
+		Reason: "answered cancel without asking: no window can be shown", Received: at, Answered: at}
+	if err := h.d.Unshown(context.Background(), e); err != nil {
+		t.Fatal(err)
+	}
+	es := h.entries()
+	if len(es) != 1 || es[0].Server != bridgedWho || es[0].Outcome != history.NoWindow || es[0].Reason != e.Reason || !es[0].Received.Equal(at) {
+		t.Fatalf("history %+v, want the unshown entry", es)
+	}
+	h.d.Close()
+	if err := h.d.Unshown(context.Background(), e); err == nil {
+		t.Error("a closed app took an entry")
+	}
+}

@@ -7,6 +7,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/url"
 	"sync"
@@ -70,6 +71,7 @@ type Desk struct {
 	manager *servers.Manager
 	bridges *servers.Bridges // the hosts' sessions through elicitdesk bridge
 	history *history.Store   // nil when it could not be opened
+	opened  chan struct{}    // closed once Start has set history
 	writes  gate.Gate        // history writes: shut by Close, which waits for them
 
 	settings   Settings
@@ -106,7 +108,8 @@ type Desk struct {
 // New prepares the app; Start connects the servers.
 func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
-	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do}
+	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
+		opened: make(chan struct{})}
 	d.settings = loadSettings(a.Preferences())
 	d.queue.max = d.settings.MaxWindows
 	d.router = servers.NewRouter(servers.DefaultLimits, d.log)
@@ -387,8 +390,20 @@ func (d *Desk) showLinks(who servers.Identity, links []servers.Params) <-chan st
 
 // record keeps an entry in the history without holding up the window.
 func (d *Desk) record(e history.Entry) {
+	if err := d.keep(e); errors.Is(err, errQuitting) {
+		d.log.Warn("history not written: the app is closing", "server", e.Server, "outcome", e.Outcome)
+	}
+}
+
+// errNoHistory is why the app takes no entry: the history could not be
+// opened.
+var errNoHistory = errors.New("Elicit Desk runs without a history")
+
+// keep has e written to the history after it returns; an error says it
+// will not be: there is no history, or the app is quitting.
+func (d *Desk) keep(e history.Entry) error {
 	if d.history == nil {
-		return
+		return errNoHistory
 	}
 	e = history.Shorten(e) // what waits for the disk is small
 	if !d.writes.Go(func() {
@@ -402,6 +417,7 @@ func (d *Desk) record(e history.Entry) {
 			}
 		})
 	}) {
-		d.log.Warn("history not written: the app is closing", "server", e.Server, "outcome", e.Outcome)
+		return errQuitting
 	}
+	return nil
 }

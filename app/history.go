@@ -7,10 +7,12 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
-// openHistory opens the history database. A broken one never stops the
-// app: the store starts a fresh file beside it and says so, and when even
-// that fails the app runs without a history and says that.
+// openHistory opens the history database. A damaged one never stops the
+// app: the store keeps it aside, starts a fresh file and says so; when the
+// file stays busy (another program holds it) or even that fails, the app
+// runs without a history and says that.
 func (d *Desk) openHistory() {
+	defer close(d.opened)
 	s, err := history.Open(d.opts.HistoryPath, d.log, history.Options{MaxBytes: d.settings.HistoryMaxBytes})
 	if err != nil {
 		d.log.Error("running without a history", "err", err)

@@ -66,6 +66,21 @@ func (d *appDesk) Ask(ctx context.Context, q endpoint.Question) (json.RawMessage
 	}
 }
 
+// Unshown hands the app an entry for its history, over the connection
+// the bridge has or a new one; it never starts the app. The error says
+// the app did not take it.
+func (d *appDesk) Unshown(ctx context.Context, u endpoint.Unshown) error {
+	c, err := d.connect(ctx, false)
+	if err != nil {
+		return err
+	}
+	err = c.Unshown(ctx, u)
+	if errors.Is(err, endpoint.ErrDisconnected) {
+		d.drop(c) // the app quit: the next question starts it again
+	}
+	return err
+}
+
 func (d *appDesk) Complete(x endpoint.Completion) {
 	d.mu.Lock()
 	c := d.client

@@ -37,6 +37,9 @@ func (p person) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessag
 }
 func (p person) Bridge(ctx context.Context, _ endpoint.Bridged) error { <-ctx.Done(); return nil }
 func (p person) Complete(endpoint.Completion)                         {}
+func (p person) Unshown(context.Context, endpoint.Unshown) error {
+	return fmt.Errorf("not the app")
+}
 
 // TestBridge2026Host: a 2026-07-28 host with no elicitation handler (mcp-go's
 // client) calls the demo's input_required tool through the bridge; the

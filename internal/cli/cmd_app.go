@@ -156,6 +156,12 @@ func (e deskEndpoint) Elicit(ctx context.Context, q endpoint.Question) (json.Raw
 	return res, endpointError(err)
 }
 
+// Unshown keeps a bridged server's elicitation that no window could show
+// in the app's history, so that while the app runs it alone writes it.
+func (e deskEndpoint) Unshown(ctx context.Context, u endpoint.Unshown) error {
+	return e.d.Unshown(ctx, unshownEntry(u))
+}
+
 // endpointError is err as the endpoint sends it: a *wire.RPCError keeps
 // its code, message and data; others are the endpoint's generic failure.
 func endpointError(err error) error {

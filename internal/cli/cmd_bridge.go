@@ -66,11 +66,16 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	desk, err := bridgeDesk(log)
-	if err != nil {
+	var desk bridge.Desk = noDesk{}
+	var handOff func(context.Context, endpoint.Unshown) error
+	if app, err := bridgeDesk(log); err != nil {
 		log.Warn("no way to the app's windows; elicitations go to the host if it takes them, else are answered cancel", "err", err)
+	} else {
+		desk, handOff = app, app.Unshown
 	}
-	opts := bridge.Options{Desk: desk, Log: log, Unshown: unshownRecorder(history.DefaultPath(xdg.DataHome), log)}
+	unshown := newUnshownLog(history.DefaultPath(xdg.DataHome), handOff, log)
+	defer unshown.Close(unshownFlush)
+	opts := bridge.Options{Desk: desk, Log: log, Unshown: unshown.Record}
 	// The host cannot sign in for a remote server: the bridge does, in
 	// the browser, with the sign-ins the CLI and the app keep.
 	wrap := signInWrap(cfg, stderr, func(st signin.Status) {
@@ -135,14 +140,14 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap wire.
 }
 
 // bridgeDesk is the app's endpoint, started by this same executable.
-func bridgeDesk(log *slog.Logger) (bridge.Desk, error) {
+func bridgeDesk(log *slog.Logger) (*appDesk, error) {
 	path, err := endpoint.DefaultPath()
 	if err != nil {
-		return noDesk{}, err
+		return nil, err
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return noDesk{}, err
+		return nil, err
 	}
 	return newAppDesk(path, []string{exe, "-background"}, log), nil
 }

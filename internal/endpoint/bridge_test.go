@@ -192,3 +192,40 @@ func TestAppGoesAway(t *testing.T) {
 		}
 	}
 }
+
+// TestUnshown checks that bridge/unshown hands the app the elicitation as
+// the bridge had it (the params byte for byte, the reason, the time), that
+// an app that does not take it says so, and that one without a question
+// is refused as invalid.
+func TestUnshown(t *testing.T) {
+	_, path, h := startServer(t, defaultLimits())
+	c := dialClient(t, path)
+	u := Unshown{
+		Question: Question{Session: session("s1", "files"), Params: json.RawMessage(`{"message":"Pick \u202e one","requestedSchema":{"type":"object","properties":{}}}`)},
+		Reason:   "no window can be shown: there is no display",
+		At:       time.Date(2026, 11, 23, 10, 42, 1, 0, time.UTC),
+	}
+	if err := c.Unshown(t.Context(), u); err != nil {
+		t.Fatal(err)
+	}
+	got := await(t, h.unshown, "the entry in the app")
+	if string(got.Question.Params) != string(u.Question.Params) || got.Question.Session.ID != "s1" || got.Question.Session.Host != u.Question.Session.Host ||
+		got.Reason != u.Reason || !got.At.Equal(u.At) {
+		t.Errorf("the app got %+v, want %+v", got, u)
+	}
+
+	refused := u
+	refused.Question.Session.Server = "refuse"
+	var e *Error
+	if err := c.Unshown(t.Context(), refused); !errors.As(err, &e) || e.Code != codeFailed {
+		t.Errorf("Unshown to an app that does not take it = %#v, want its refusal", err)
+	}
+	if err := c.call(t.Context(), methodUnshown, Unshown{Reason: "no question"}, nil); !errors.As(err, &e) || e.Code != codeInvalidParams {
+		t.Errorf("Unshown without a question = %#v, want %d", err, codeInvalidParams)
+	}
+	select {
+	case u := <-h.unshown:
+		t.Errorf("the app took %+v", u)
+	default:
+	}
+}

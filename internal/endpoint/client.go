@@ -118,6 +118,14 @@ func (c *Client) Elicit(ctx context.Context, q Question) (json.RawMessage, error
 	return res, err
 }
 
+// Unshown hands the app an elicitation no window could show, for its
+// history. nil means the app has taken it; an error that it has not (an
+// *Error with codeNoMethod from an app of an older release), and the
+// caller keeps it itself.
+func (c *Client) Unshown(ctx context.Context, u Unshown) error {
+	return c.call(ctx, methodUnshown, u, nil)
+}
+
 // Bridge has the app list session s until ctx ends, and returns then
 // (with ctx's cause, after telling the app) or when the connection breaks
 // (an error wrapping ErrDisconnected).

@@ -27,6 +27,13 @@ func (s *Server) dispatch(ctx context.Context, m *message) (any, error) {
 		}
 		s.log.Debug("elicitation through the bridge", "session", q.Session.ID, "server", q.Session.Server)
 		return s.h.Elicit(ctx, q)
+	case methodUnshown:
+		var u Unshown
+		if err := json.Unmarshal(m.Params, &u); err != nil || u.Question.Session.ID == "" || u.Question.Session.Server == "" || len(u.Question.Params) == 0 {
+			return nil, errorf(codeInvalidParams, "%s needs params with a question (a session and the elicitation's params)", methodUnshown)
+		}
+		s.log.Debug("unshown elicitation through the bridge", "session", u.Question.Session.ID, "server", u.Question.Session.Server)
+		return struct{}{}, s.h.Unshown(ctx, u)
 	case methodBridge:
 		var b Bridged
 		if err := json.Unmarshal(m.Params, &b); err != nil || b.ID == "" || b.Server == "" {

@@ -24,7 +24,10 @@
 //     the ElicitResult to send back, or an *Error (code, message, data)
 //     that refuses it;
 //   - bridge/complete (Client.Complete), a notification passing on the
-//     server's notifications/elicitation/complete.
+//     server's notifications/elicitation/complete;
+//   - bridge/unshown (Client.Unshown), an elicitation no window could show,
+//     which the bridge answered cancel, for the app's history: the app
+//     writes the history while it runs, the bridge only when it does not.
 //
 // Raw JSON (a server's params, the result for it) crosses unchanged but
 // for the whitespace between tokens: one message is one line. A Client

@@ -21,6 +21,9 @@ type Handler interface {
 	// the ElicitResult to send to the server as JSON. An *Error refuses
 	// the request with its code, message and data.
 	Elicit(ctx context.Context, q Question) (json.RawMessage, error)
+	// Unshown keeps an elicitation of a bridged server that no window
+	// could show in the app's history; an error says it was not taken.
+	Unshown(ctx context.Context, u Unshown) error
 	// Bridge keeps session s listed until ctx ends (the bridge cancelled
 	// the request or went away), and blocks until then.
 	Bridge(ctx context.Context, s Bridged) error

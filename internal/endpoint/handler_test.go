@@ -23,6 +23,7 @@ type testHandler struct {
 	bridged   chan Bridged    // a session as Bridge starts
 	unbridged chan error      // a Bridge's ctx.Err() as it ends
 	completes chan Completion // one per Complete
+	unshown   chan Unshown    // one per Unshown taken
 }
 
 func newHandler() *testHandler {
@@ -35,6 +36,7 @@ func newHandler() *testHandler {
 		bridged:   make(chan Bridged, 64),
 		unbridged: make(chan error, 64),
 		completes: make(chan Completion, 64),
+		unshown:   make(chan Unshown, 64),
 	}
 }
 
@@ -151,3 +153,13 @@ func (h *testHandler) Bridge(ctx context.Context, s Bridged) error {
 }
 
 func (h *testHandler) Complete(c Completion) { h.completes <- c }
+
+// Unshown takes the entry, but for the "refuse" server's, which it
+// refuses as an app without a history does.
+func (h *testHandler) Unshown(_ context.Context, u Unshown) error {
+	if u.Question.Session.Server == "refuse" {
+		return errors.New("there is no history")
+	}
+	h.unshown <- u
+	return nil
+}

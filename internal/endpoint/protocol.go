@@ -41,6 +41,12 @@ const (
 	// request is cancelled (notifications/cancelled) or the connection
 	// closes. Result {} when it ends.
 	methodBridge = "bridge/session"
+	// methodUnshown hands the app a bridged server's elicitation that no
+	// window could show, which the bridge answered cancel without asking,
+	// for the app's history: params Unshown, result {} once the app has
+	// taken it. An app that does not know it answers codeNoMethod, and
+	// the bridge keeps the entry itself.
+	methodUnshown = "bridge/unshown"
 	// methodComplete is a notification: params Completion, a bridged
 	// server's notifications/elicitation/complete.
 	methodComplete = "bridge/complete"
@@ -125,6 +131,14 @@ type Peer struct {
 type Question struct {
 	Session Bridged         `json:"session"`
 	Params  json.RawMessage `json:"params"` // elicitation/create's params, byte for byte as the server sent them
+}
+
+// Unshown is an elicitation of a bridged server that no window could
+// show, which the bridge answered cancel without asking.
+type Unshown struct {
+	Question Question  `json:"question"`
+	Reason   string    `json:"reason"` // why no window could show it, in plain words
+	At       time.Time `json:"at"`     // when the bridge answered it
 }
 
 // Completion is a bridged server's notifications/elicitation/complete.

@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"modernc.org/sqlite"
@@ -27,44 +25,53 @@ func open(path string, log *slog.Logger, busy time.Duration) (*Store, error) {
 	if err := ensureDir(path); err != nil {
 		return nil, err
 	}
-	s, cause := openAt(path, busy)
+	var s *Store
 	// Busy is most often another Elicit Desk process (the app, a bridge)
-	// setting up or writing the same file at that moment: try again a few
-	// times, a little later each, before taking it for locked for good.
-	for wait := busy / 16; cause != nil && locked(cause) && wait <= busy/2; wait *= 2 {
-		time.Sleep(wait)
-		s, cause = openAt(path, busy)
-	}
-	if cause == nil {
-		return s, nil
-	}
-	stamp := time.Now().UTC().Format("20060102T150405Z")
-	var fresh, notice string
+	// setting up or writing the same file at that moment. The file is
+	// theirs too: it is waited for, never replaced by one beside it.
+	cause := retryBusy(context.Background(), busy, func() error {
+		var err error
+		s, err = openAt(path, busy)
+		return err
+	})
 	switch {
-	case corrupt(cause):
-		aside, err := moveAside(path, stamp)
-		if err != nil {
-			return nil, fmt.Errorf("history %s is damaged (%v) and could not be moved aside: %w", path, cause, err)
-		}
-		log.Warn("history file is damaged; moved it aside and started a new one", "path", path, "kept_as", aside, "err", cause)
-		fresh = path
-		notice = fmt.Sprintf("The history file was damaged (%v). It was kept as %s and a new history was started.", cause, aside)
+	case cause == nil:
+		return s, nil
 	case locked(cause):
-		fresh = freeName(func(n string) string {
-			ext := filepath.Ext(path)
-			return strings.TrimSuffix(path, ext) + "-" + stamp + n + ext
-		})
-		log.Warn("history file is locked by another program; recording into a new file", "path", path, "new_path", fresh, "err", cause)
-		notice = fmt.Sprintf("The history file %s is locked by another program, so this session's history is kept in %s.", path, fresh)
-	default:
+		return nil, fmt.Errorf("history %s is held by another program and stayed busy; nothing was changed in it: %w", path, cause)
+	case !corrupt(cause):
 		return nil, fmt.Errorf("history %s: %w", path, cause)
 	}
-	s, err := openAt(fresh, busy)
+	aside, err := moveAside(path, time.Now().UTC().Format("20060102T150405Z"))
+	if err != nil {
+		return nil, fmt.Errorf("history %s is damaged (%v) and could not be moved aside: %w", path, cause, err)
+	}
+	log.Warn("history file is damaged; moved it aside and started a new one", "path", path, "kept_as", aside, "err", cause)
+	s, err = openAt(path, busy)
 	if err != nil {
 		return nil, err
 	}
-	s.notice = notice
+	s.notice = fmt.Sprintf("The history file was damaged (%v). It was kept as %s and a new history was started.", cause, aside)
 	return s, nil
+}
+
+// retryBusy runs f, and again while it fails because another connection
+// holds the database: a few times, a little later each, for about busy
+// in all on top of the busy timeout each try waits. It returns f's last
+// error, or ctx's when ctx ends first.
+func retryBusy(ctx context.Context, busy time.Duration, f func() error) error {
+	err := f()
+	for wait := busy / 16; err != nil && locked(err) && wait <= busy/2; wait *= 2 {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+		err = f()
+	}
+	return err
 }
 
 // openAt opens and prepares the database at path.
@@ -79,7 +86,7 @@ func openAt(path string, busy time.Duration) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db, path: path}, nil
+	return &Store{db: db, path: path, busy: busy}, nil
 }
 
 // corrupt reports whether err says the file is not a sound database.

@@ -57,7 +57,7 @@ func TestReadOnlyVersion1(t *testing.T) {
 // (id 1000, message "old"), and returns its path.
 func writeVersion1(t *testing.T) string { return writeVersion(t, 1) }
 
-// writeVersion writes a history as version v (1 or 2) had it, holding one
+// writeVersion writes a history as version v (1 to 3) had it, holding one
 // entry (id 1000, message "old"), and returns its path.
 func writeVersion(t *testing.T, v int) string {
 	t.Helper()
@@ -93,11 +93,12 @@ func writeVersion(t *testing.T, v int) string {
 	return path
 }
 
-// TestOlderVersions checks that histories of versions 1 and 2, written
-// before the host was kept, open read-only unchanged and read-write
-// brought to version 3, and keep their entries; a new entry keeps its host.
+// TestOlderVersions checks that histories of versions 1 to 3, written
+// before the host or the size cap was kept in them, open read-only
+// unchanged and read-write brought to the current version, and keep their
+// entries; a new entry keeps its host.
 func TestOlderVersions(t *testing.T) {
-	for _, v := range []int{1, 2} {
+	for _, v := range []int{1, 2, 3} {
 		t.Run(fmt.Sprintf("version %d", v), func(t *testing.T) {
 			path := writeVersion(t, v)
 			ro, err := OpenReadOnly(path)

@@ -1,11 +1,13 @@
 package history
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,13 +35,14 @@ func TestSizeCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// At most capCheckEvery writes land between two checks.
-	bound := int64(maxBytes + capCheckEvery*(len(message)+4<<10))
-	if used > bound {
-		t.Errorf("%d bytes in use, over %d", used, bound)
+	// Each write that would pass the cap prunes first.
+	if used > maxBytes {
+		t.Errorf("%d bytes in use, over %d", used, maxBytes)
 	}
-	// The file also holds the pages freed by the last deletion.
-	if info, err := os.Stat(path); err != nil || info.Size() > 2*bound {
+	// The file also holds the pages freed by the last deletion, which the
+	// next writes take, and those the full-text index's merges took before
+	// they freed others.
+	if info, err := os.Stat(path); err != nil || info.Size() > maxBytes+maxBytes/64 {
 		t.Errorf("file of %d bytes for a cap of %d (%v)", info.Size(), maxBytes, err)
 	}
 	if _, err := s.Get(t.Context(), last); err != nil {
@@ -120,15 +123,14 @@ func TestSetMaxBytesPrunes(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for i := range capCheckEvery {
+		for i := range 32 {
 			last = add(100 + i)
 		}
 	}()
 	s.SetMaxBytes(capped / 2)
 	<-done
-	bound := capped/2 + capCheckEvery*int64(len(message)+4<<10)
-	if used, err := s.UsedBytes(t.Context()); err != nil || used > bound {
-		t.Errorf("%d bytes in use after the writes, over %d (%v)", used, bound, err)
+	if used, err := s.UsedBytes(t.Context()); err != nil || used > capped/2 {
+		t.Errorf("%d bytes in use after the writes, over %d (%v)", used, capped/2, err)
 	}
 	if _, err := s.Get(t.Context(), last); err != nil {
 		t.Errorf("the newest entry went: %v", err)
@@ -158,7 +160,7 @@ func TestSizeCapKeepsHistoryWithAFullIndex(t *testing.T) {
 		if newest, err = s.Add(t.Context(), e); err != nil {
 			t.Fatal(err)
 		}
-		if (i+1)%capCheckEvery == 0 {
+		if (i+1)%32 == 0 {
 			var n int
 			if err := s.db.QueryRowContext(t.Context(), `SELECT count(*) FROM entries`).Scan(&n); err != nil || n == 0 {
 				t.Fatalf("after %d writes the history holds %d entries (%v)", i+1, n, err)
@@ -172,7 +174,192 @@ func TestSizeCapKeepsHistoryWithAFullIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bound := int64(maxBytes + capCheckEvery*32<<10); used > bound {
-		t.Errorf("%d bytes in use, over %d", used, bound)
+	if used > maxBytes {
+		t.Errorf("%d bytes in use, over %d", used, maxBytes)
+	}
+}
+
+// TestPruneStopsAtTarget grows histories of several kinds of entries a
+// tenth past their cap, then lowers the cap to them: pruning must bring
+// them down to its target, an eighth under the cap, and no further than
+// about an entry below it. A 1.1 GB history with a 1 GB cap whose oldest
+// entries were the large ones was pruned to 658 MB, as if every entry
+// took the same room.
+func TestPruneStopsAtTarget(t *testing.T) {
+	const maxBytes = 4 << 20
+	at := func(i int) time.Time { return time.UnixMilli(int64(1_000_000 + i)) }
+	schema := func(n int) json.RawMessage { return json.RawMessage(`"` + strings.Repeat("s", n) + `"`) }
+	words := func(i int) untrusted.Text {
+		rng := rand.New(rand.NewPCG(uint64(i), 2))
+		w := make([]string, 400)
+		for j := range w {
+			w[j] = strconv.FormatUint(rng.Uint64(), 36)
+		}
+		return untrusted.Text(strings.Join(w, " "))
+	}
+	tests := []struct {
+		name  string
+		entry func(i int) Entry
+	}{
+		{"large schemas", func(i int) Entry {
+			return Entry{Message: "m", Mode: "form", Outcome: NoWindow, Schema: schema(250 << 10), Received: at(i)}
+		}},
+		{"small entries", func(i int) Entry {
+			return Entry{Message: "hello there", Mode: "form", Outcome: Declined, Received: at(i)}
+		}},
+		{"distinct words", func(i int) Entry {
+			return Entry{Message: words(i), Mode: "form", Outcome: Declined, Received: at(i)}
+		}},
+		{"oldest large", func(i int) Entry {
+			size := 250 << 10
+			if i >= 8 {
+				size = 2 << 10
+			}
+			return Entry{Message: "m", Mode: "form", Outcome: NoWindow, Schema: schema(size), Received: at(i)}
+		}},
+		{"oldest small", func(i int) Entry {
+			size := 2 << 10
+			if i >= 600 {
+				size = 250 << 10
+			}
+			return Entry{Message: "m", Mode: "form", Outcome: NoWindow, Schema: schema(size), Received: at(i)}
+		}},
+		{"mixed", func(i int) Entry {
+			e := Entry{Message: words(i), Mode: "form", Outcome: Declined, Received: at(i)}
+			if i%3 == 0 {
+				e.Schema = schema(100 << 10)
+			}
+			return e
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Open(filepath.Join(isolate(t), "history.db"), quiet(), Options{MaxBytes: 1 << 40})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			var newest int64
+			for i := 0; ; i += 20 {
+				batch := make([]Entry, 20)
+				for j := range batch {
+					batch[j] = tt.entry(i + j)
+				}
+				ids, err := s.addAll(t.Context(), batch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				newest = ids[len(ids)-1]
+				if used, err := s.UsedBytes(t.Context()); err != nil || used > maxBytes*11/10 {
+					break
+				}
+			}
+			s.SetMaxBytes(maxBytes)
+			if _, err := s.PruneToMaxBytes(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			used, err := s.UsedBytes(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			target := targetBytes(maxBytes)
+			if low := target - maxBytes/16; used > target || used < low {
+				t.Errorf("pruned to %d bytes in use, want %d to %d", used, low, target)
+			}
+			if _, err := s.Get(t.Context(), newest); err != nil {
+				t.Errorf("the newest entry went: %v", err)
+			}
+		})
+	}
+}
+
+// TestConcurrentPrunes has two stores on one file find it past the cap
+// at once, as the app and a bridge may: only one pruning's worth goes.
+func TestConcurrentPrunes(t *testing.T) {
+	const maxBytes = 4 << 20
+	path := filepath.Join(isolate(t), "history.db")
+	stores := make([]*Store, 2)
+	for i := range stores {
+		s, err := Open(path, quiet(), Options{MaxBytes: 1 << 40})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores[i] = s
+	}
+	for i := 0; ; i++ {
+		e := Entry{Message: "m", Mode: "form", Outcome: NoWindow, Schema: json.RawMessage(`"` + strings.Repeat("s", 100<<10) + `"`), Received: time.UnixMilli(int64(1_000_000 + i))}
+		if _, err := stores[0].Add(t.Context(), e); err != nil {
+			t.Fatal(err)
+		}
+		if used, err := stores[0].UsedBytes(t.Context()); err != nil || used > maxBytes*11/10 {
+			break
+		}
+	}
+	var wg sync.WaitGroup
+	for _, s := range stores {
+		s.SetMaxBytes(maxBytes)
+		wg.Go(func() {
+			if _, err := s.PruneToMaxBytes(t.Context()); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	target := targetBytes(maxBytes)
+	if used, err := stores[1].UsedBytes(t.Context()); err != nil || used > target || used < target-maxBytes/16 {
+		t.Errorf("pruned to %d bytes in use (%v), want %d to %d", used, err, target-maxBytes/16, target)
+	}
+}
+
+// TestFileKeepsCap: the cap the app gave its store is kept in the file,
+// and a store opened without one (the bridge's) keeps to it, and to a
+// change the app makes later, rather than to DefaultMaxBytes.
+func TestFileKeepsCap(t *testing.T) {
+	path := filepath.Join(isolate(t), "history.db")
+	fresh, err := Open(path, quiet(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fresh.MaxBytes(); got != DefaultMaxBytes {
+		t.Errorf("a new history without a cap keeps to %d, want DefaultMaxBytes", got)
+	}
+	fresh.Close()
+
+	app, err := Open(path, quiet(), Options{MaxBytes: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer app.Close()
+	bridge, err := Open(path, quiet(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bridge.Close()
+	if got := bridge.MaxBytes(); got != 1<<30 {
+		t.Errorf("the bridge's store keeps to %d, want the app's %d", got, 1<<30)
+	}
+
+	// The app lowers the cap; the bridge's next write past it prunes to it.
+	const small = 1 << 20
+	app.SetMaxBytes(small)
+	if _, err := app.PruneToMaxBytes(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var newest int64
+	for i := range 20 {
+		e := Entry{Message: "m", Mode: "form", Outcome: NoWindow, Schema: json.RawMessage(`"` + strings.Repeat("s", 100<<10) + `"`), Received: time.UnixMilli(int64(1_000_000 + i))}
+		if newest, err = bridge.Add(t.Context(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if used, err := bridge.UsedBytes(t.Context()); err != nil || used > small {
+		t.Errorf("%d bytes in use for the app's cap of %d (%v)", used, small, err)
+	}
+	if got := bridge.MaxBytes(); got != small {
+		t.Errorf("the bridge's store keeps to %d, want the app's %d", got, small)
+	}
+	if _, err := bridge.Get(t.Context(), newest); err != nil {
+		t.Errorf("the newest entry went: %v", err)
 	}
 }

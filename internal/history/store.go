@@ -38,24 +38,37 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	notice   string
-	maxBytes atomic.Int64 // see SetMaxBytes; 0 in a read-only store
-	writes   atomic.Int64 // for afterWrite
-	log      *slog.Logger // nil in a read-only store
-	version  int          // the file's user_version; an older one only in a read-only store
+	busy     time.Duration // how long a statement waits for another's lock
+	maxBytes atomic.Int64  // the cap in force (see Options); 0 in a read-only store
+	ownCap   atomic.Bool   // maxBytes is the store's own, not the file's
+	log      *slog.Logger  // nil in a read-only store
+	version  int           // the file's user_version; an older one only in a read-only store
 }
 
 // Open opens the history at path, creating it and its directories when
-// missing. A file that is corrupt is moved aside and a locked one left alone;
-// either way a fresh history is started, log (slog.Default when nil) is told
-// and Notice says what happened, so the app keeps recording. Other failures
-// are returned.
+// missing. A file that is corrupt is moved aside and a fresh history
+// started; log (slog.Default when nil) is told and Notice says so, so the
+// app keeps recording. A file another process holds is waited for and
+// tried again, never replaced: past that, and for other failures, Open
+// returns an error.
 func Open(path string, log *slog.Logger, opts Options) (*Store, error) {
 	s, err := open(path, log, busyTimeout)
 	if err != nil {
 		return nil, err
 	}
 	s.log = cmp.Or(log, slog.Default())
-	s.SetMaxBytes(opts.MaxBytes)
+	if opts.MaxBytes > 0 {
+		s.SetMaxBytes(opts.MaxBytes)
+	}
+	// The cap in force from the start: the store's own, kept in the file
+	// for other writers, or the file's.
+	if err := retryBusy(context.Background(), s.busy, func() error {
+		_, err := s.syncCap(context.Background(), s.db)
+		return err
+	}); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("history %s: %w", path, err)
+	}
 	return s, nil
 }
 
@@ -74,12 +87,11 @@ func OpenReadOnly(path string) (*Store, error) {
 	return &Store{db: db, path: path, version: version}, nil
 }
 
-// Path is the file the store writes to, which differs from the path given to
-// Open when it had to start a fresh file beside a locked one.
+// Path is the file the store reads and writes.
 func (s *Store) Path() string { return s.path }
 
 // Notice is empty, or says in plain words why Open started a fresh history
-// and where the old file is, for the UI to show.
+// and where the damaged file is kept, for the UI to show.
 func (s *Store) Notice() string { return s.notice }
 
 // Close closes the database.
@@ -116,7 +128,7 @@ func connect(path string, readOnly bool, busy time.Duration) (*sql.DB, error) {
 }
 
 // schemaVersion is stored in user_version once the tables exist.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // ddl creates the tables. The full-text index is contentless: it holds only
 // the index, and entries keeps the text. Its rowid is the entry's id; its
@@ -155,18 +167,22 @@ CREATE VIRTUAL TABLE entries_fts USING fts5(
 
 // addCut and addHost are the columns versions 2 and 3 added. The host's
 // have defaults, so an older app writing into a newer file still can.
+// addSettings is the table version 4 added: settings every process writing
+// the file shares, such as the size cap the app was given.
 const (
-	addCut  = `ALTER TABLE entries ADD COLUMN size INTEGER; ALTER TABLE entries ADD COLUMN sha256 TEXT;`
-	addHost = `ALTER TABLE entries ADD COLUMN host_name TEXT NOT NULL DEFAULT '';
+	addSettings = `CREATE TABLE settings (name TEXT PRIMARY KEY, value) WITHOUT ROWID;`
+	addCut      = `ALTER TABLE entries ADD COLUMN size INTEGER; ALTER TABLE entries ADD COLUMN sha256 TEXT;`
+	addHost     = `ALTER TABLE entries ADD COLUMN host_name TEXT NOT NULL DEFAULT '';
 		ALTER TABLE entries ADD COLUMN host_title TEXT NOT NULL DEFAULT '';
 		ALTER TABLE entries ADD COLUMN host_version TEXT NOT NULL DEFAULT '';`
 )
 
 // migrations[v] brings a database of user_version v to schemaVersion.
 var migrations = []string{
-	0: ddl,
-	1: addCut + addHost,
-	2: addHost,
+	0: ddl + addSettings,
+	1: addCut + addHost + addSettings,
+	2: addHost + addSettings,
+	3: addSettings,
 }
 
 // prepare checks the database and creates its tables when it is new. The

@@ -22,17 +22,62 @@ func (s *Store) Add(ctx context.Context, e Entry) (int64, error) {
 }
 
 // addAll records entries in one transaction, the way Add records one.
+// Before writing, it makes room for them under the cap (see makeRoom); a
+// busy database is tried again a few times (see retryBusy).
 func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 	for _, e := range entries {
 		if err := check(e); err != nil {
 			return nil, err
 		}
 	}
+	rows := make([]stored, len(entries))
+	var need int64
+	for i, e := range entries {
+		content := redact(e.Schema, e.Content)
+		rows[i] = stored{Shorten(e), content}
+		need += rows[i].size()
+	}
+	var ids []int64
+	err := retryBusy(ctx, s.busy, func() error {
+		var err error
+		ids, err = s.insert(ctx, rows, need)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The entries are stored: a size check that fails is not their failure.
+	if err := s.afterWrite(ctx); err != nil {
+		s.log.Warn("history: cannot keep the file under its size", "err", err)
+	}
+	return ids, nil
+}
+
+// stored is an entry as it goes into the file: shortened, its content
+// redacted.
+type stored struct {
+	Entry
+	content json.RawMessage
+}
+
+// size is what storing e adds to the file, estimated on the high side:
+// its columns, the full-text index of its text (taken as large again) and
+// the slack of its pages.
+func (e stored) size() int64 {
+	text := len(e.Message) + len(e.content) + len(e.URL) + len(e.Server.Name) + len(e.Server.Target)
+	return int64(len(e.Schema)+len(e.Reason)+2*text) + 8<<10
+}
+
+// insert writes entries, of about need bytes in all, in one transaction.
+func (s *Store) insert(ctx context.Context, entries []stored, need int64) ([]int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
+	if err := s.makeRoom(ctx, tx, need); err != nil {
+		return nil, err
+	}
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO entries
 		(id, server_name, server_target, reported_name, reported_title, reported_version,
 		 message, mode, schema, url, outcome, reason, content, received, answered, size, sha256,
@@ -48,17 +93,15 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 	}
 	ids := make([]int64, 0, len(entries))
 	for _, e := range entries {
-		content := redact(e.Schema, e.Content)
-		e = Shorten(e)
 		var size, sum any
 		if e.Cut != nil {
 			size, sum = e.Cut.Size, e.Cut.SHA256
 		}
 		r, host := e.Server.Reported, e.Server.Host
-		id := firstID(e)
+		id := firstID(e.Entry)
 		for {
 			res, err := insert.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name, r.Title, r.Version,
-				e.Message, string(e.Mode), blob(e.Schema), e.URL, string(e.Outcome), e.Reason, blob(content),
+				e.Message, string(e.Mode), blob(e.Schema), e.URL, string(e.Outcome), e.Reason, blob(e.content),
 				unixNano(e.Received), unixNano(e.Answered), size, sum, host.Name, host.Title, host.Version)
 			if err != nil {
 				return nil, err
@@ -73,19 +116,12 @@ func (s *Store) addAll(ctx context.Context, entries []Entry) ([]int64, error) {
 		// The index's reported column holds what both peers say of
 		// themselves: a search for the host finds its entries.
 		if _, err := index.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name+" "+r.Title+" "+host.Name+" "+host.Title,
-			e.Message, e.URL, string(content), serverTag(e.Server.Name)+" "+outcomeTag(e.Outcome)); err != nil {
+			e.Message, e.URL, string(e.content), serverTag(e.Server.Name)+" "+outcomeTag(e.Outcome)); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
 	}
-	if err := tx.Commit(); err != nil {
-		return nil, err
-	}
-	// The entries are stored: a size check that fails is not their failure.
-	if err := s.afterWrite(ctx); err != nil {
-		s.log.Warn("history: cannot keep the file under its size", "err", err)
-	}
-	return ids, nil
+	return ids, tx.Commit()
 }
 
 // firstID is the id an entry asks for: its received time (failing that, its
@@ -132,16 +168,23 @@ func unixNano(t time.Time) sql.NullInt64 {
 // setting, and returns how many went. It goes by id, which follows the
 // received time (see firstID), so it reads only what it deletes.
 func (s *Store) Prune(ctx context.Context, olderThan time.Time) (int64, error) {
-	return s.deleteBefore(ctx, olderThan.UnixMilli())
+	var n int64
+	err := retryBusy(ctx, s.busy, func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if n, err = deleteBefore(ctx, tx, olderThan.UnixMilli()); err != nil {
+			return err
+		}
+		return tx.Commit()
+	})
+	return n, err
 }
 
-// deleteBefore deletes the entries whose id is below cut.
-func (s *Store) deleteBefore(ctx context.Context, cut int64) (int64, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
+// deleteBefore deletes the entries whose id is below cut, within tx.
+func deleteBefore(ctx context.Context, tx query, cut int64) (int64, error) {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE id < ?)`, cut); err != nil {
 		return 0, err
 	}
@@ -149,11 +192,7 @@ func (s *Store) deleteBefore(ctx context.Context, cut int64) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, err
-	}
-	return n, tx.Commit()
+	return res.RowsAffected()
 }
 
 // Clear deletes every entry, then rewrites the file so the deleted text does

@@ -28,7 +28,8 @@ type Options struct {
 	// person answers; 10 s if zero.
 	KeepAlive time.Duration
 	// Unshown records an elicitation answered cancel because no window
-	// could show it; may be nil.
+	// could show it; may be nil. It runs on the elicitation's goroutine
+	// before the answer goes to the server, so it must return soon.
 	Unshown func(q endpoint.Question, reason error)
 	// Log is where the session reports; a host shows the bridge's stderr
 	// in its MCP logs.
