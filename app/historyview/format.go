@@ -83,6 +83,7 @@ func outcomeWords() map[history.Outcome]outcomeWord {
 		history.RateLimited: {"Too many requests", "the server asked too often, so Elicit Desk refused it without asking"},
 		history.Error:       {"Error", "answered with an error"},
 		history.NoWindow:    {"No window could be shown", "answered cancel without asking, as no window could be shown"},
+		history.ToHost:      {"Given to the host", "no window could be shown, so the host got it and answered it its own way, not you"},
 		history.AppQuit:     {"Quit while waiting", "answered cancel, as Elicit Desk was quit while the request waited"},
 	}
 }

@@ -131,7 +131,9 @@ func (d *appDesk) list(c *endpoint.Client, id string) {
 
 // connect returns the client of the running app, dialling it if need be.
 // With start, an app that does not run is started, if a window can be
-// shown at all, and waited for; the error then wraps bridge.ErrNoWindow.
+// shown at all, and waited for. The error wraps bridge.ErrNoWindow when
+// there is no display; any other reason the app cannot be reached is
+// the server's error, never a hand-over to the host.
 func (d *appDesk) connect(ctx context.Context, start bool) (*endpoint.Client, error) {
 	d.dialling.Lock()
 	defer d.dialling.Unlock()
@@ -145,8 +147,11 @@ func (d *appDesk) connect(ctx context.Context, start bool) (*endpoint.Client, er
 	if errors.Is(err, endpoint.ErrNotRunning) && start {
 		c, err = d.start(ctx)
 	}
-	if err != nil {
+	if errors.Is(err, errNoDisplay) {
 		return nil, fmt.Errorf("%w: %v", bridge.ErrNoWindow, err)
+	}
+	if err != nil {
+		return nil, err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -171,7 +176,7 @@ func (d *appDesk) drop(c *endpoint.Client) {
 // host, and waits until it answers on the endpoint.
 func (d *appDesk) start(ctx context.Context) (*endpoint.Client, error) {
 	if !canShowWindows() {
-		return nil, errors.New("there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
+		return nil, errNoDisplay
 	}
 	cmd := exec.Command(d.app[0], d.app[1:]...)
 	detach(cmd)
@@ -203,6 +208,9 @@ func (d *appDesk) start(ctx context.Context) (*endpoint.Client, error) {
 		}
 	}
 }
+
+// errNoDisplay is why no window can be shown at all.
+var errNoDisplay = errors.New("there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
 
 // canShowWindows reports whether a window could appear: on Linux and the
 // BSDs only with a display to show it on.

@@ -147,7 +147,7 @@ func TestUnshownToTheApp(t *testing.T) {
 	l := newUnshownLog(path, desk.Unshown, log)
 	schema := floodSchema(1000)
 	for i := range 3 {
-		l.Record(floodQuestion(i, schema), bridge.ErrNoWindow)
+		l.Record(endpoint.Unshown{Question: floodQuestion(i, schema), Reason: bridge.ErrNoWindow.Error(), At: time.Now()})
 	}
 	for i := range 3 {
 		u := await(t, app.took, "an entry in the app")
@@ -161,7 +161,7 @@ func TestUnshownToTheApp(t *testing.T) {
 	}
 
 	srv.Close()
-	l.Record(floodQuestion(3, schema), bridge.ErrNoWindow)
+	l.Record(endpoint.Unshown{Question: floodQuestion(3, schema), Reason: bridge.ErrNoWindow.Error(), At: time.Now()})
 	l.Close(time.Minute)
 	if f := readHistory(t, path); f.entries != 1 || f.newest != "Question 3" {
 		t.Errorf("the history holds %d entries, the newest %q; want the one asked after the app quit", f.entries, f.newest)

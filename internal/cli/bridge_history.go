@@ -65,12 +65,10 @@ func newUnshownLog(path string, app func(context.Context, endpoint.Unshown) erro
 	return l
 }
 
-// Record queues the entry of q, which no window could show for reason,
-// as bridge.Options.Unshown asks. It waits for room in a full queue while
-// the writer takes entries, but not once the writer has taken none for
-// unshownStuck, nor once Close has begun.
-func (l *unshownLog) Record(q endpoint.Question, reason error) {
-	u := endpoint.Unshown{Question: q, Reason: reason.Error(), At: time.Now()}
+// Record queues the entry u, as bridge.Options.Unshown asks. It waits
+// for room in a full queue while the writer takes entries, but not once
+// the writer has taken none for unshownStuck, nor once Close has begun.
+func (l *unshownLog) Record(u endpoint.Unshown) {
 	if !l.senders.Enter() {
 		l.drop("the bridge is exiting")
 		return
@@ -184,9 +182,13 @@ func (l *unshownLog) handOff(ctx context.Context, u endpoint.Unshown) bool {
 // alike.
 func unshownEntry(u endpoint.Unshown) history.Entry {
 	p := servers.LooseParams(u.Question.Params)
-	return history.Entry{
+	e := history.Entry{
 		Server: bridgedIdentity(u.Question.Session), Message: p.Message, Mode: p.Mode, Schema: p.Schema, URL: p.URL,
 		Outcome: history.NoWindow, Reason: "answered cancel without asking: " + u.Reason,
 		Received: u.At, Answered: u.At,
 	}
+	if u.ToHost {
+		e.Outcome, e.Reason = history.ToHost, "given to the host, which answered it its own way: "+u.Reason
+	}
+	return e
 }

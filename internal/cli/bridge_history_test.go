@@ -151,7 +151,9 @@ func TestThousandUnshown(t *testing.T) {
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { l.Record(floodQuestion(i, schema), bridge.ErrNoWindow) })
+		wg.Go(func() {
+			l.Record(endpoint.Unshown{Question: floodQuestion(i, schema), Reason: bridge.ErrNoWindow.Error(), At: time.Now()})
+		})
 	}
 	wg.Wait()
 	l.Close(time.Minute)
@@ -181,5 +183,24 @@ func await[T any](t *testing.T, ch <-chan T, what string) T {
 	case <-time.After(time.Minute):
 		t.Fatalf("%s did not happen", what)
 		panic("unreachable")
+	}
+}
+
+// TestUnshownEntry: History tells an elicitation the bridge answered
+// cancel from one it gave the host, whose answer is not the person's.
+func TestUnshownEntry(t *testing.T) {
+	at := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		toHost  bool
+		outcome history.Outcome
+		reason  string
+	}{
+		{false, history.NoWindow, "answered cancel without asking: no window can be shown"},
+		{true, history.ToHost, "given to the host, which answered it its own way: no window can be shown"},
+	} {
+		e := unshownEntry(endpoint.Unshown{Question: floodQuestion(1, floodSchema(10)), Reason: bridge.ErrNoWindow.Error(), At: at, ToHost: tt.toHost})
+		if e.Outcome != tt.outcome || e.Reason != tt.reason || e.Message != "Question 1" || !e.Answered.Equal(at) || e.Server.Host.Name != "host" {
+			t.Errorf("toHost %v: %+v", tt.toHost, e)
+		}
 	}
 }

@@ -139,6 +139,9 @@ type Unshown struct {
 	Question Question  `json:"question"`
 	Reason   string    `json:"reason"` // why no window could show it, in plain words
 	At       time.Time `json:"at"`     // when the bridge answered it
+	// ToHost: the bridge gave it to the host, which declared elicitation,
+	// instead of answering cancel; the host's answer is not the person's.
+	ToHost bool `json:"toHost,omitempty"`
 }
 
 // Completion is a bridged server's notifications/elicitation/complete.

@@ -20,12 +20,13 @@ const (
 	RateLimited Outcome = "rate-limited" // refused by the server's limits with an error
 	Error       Outcome = "error"        // answered with a JSON-RPC error
 	NoWindow    Outcome = "no-window"    // answered cancel without asking: no window could be shown
+	ToHost      Outcome = "to-host"      // no window could be shown: the bridge gave it to the host, which answered it its own way
 	AppQuit     Outcome = "app-quit"     // answered cancel because the person quit the app while it waited
 )
 
 // Outcomes lists every outcome, for filters and flag checks.
 func Outcomes() []Outcome {
-	return []Outcome{Accepted, Declined, Cancelled, Stale, RateLimited, Error, NoWindow, AppQuit}
+	return []Outcome{Accepted, Declined, Cancelled, Stale, RateLimited, Error, NoWindow, ToHost, AppQuit}
 }
 
 // Entry is one request and how it ended.

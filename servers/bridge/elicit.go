@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -45,7 +46,7 @@ func (s *Session) elicit(m link.Message) {
 			s.toServer(failure(m.ID, rpcError{Code: refused.Code, Message: refused.Message, Data: refused.Data}))
 			return
 		}
-		s.toServer(result(m.ID, cancelAnswer))
+		s.toServer(failure(m.ID, rpcError{Code: codeNotAsked, Message: err.Error()}))
 	default:
 		if gjson.GetBytes(answer, "action").String() != "accept" {
 			s.markOurs(urlID, false) // no completion will follow
@@ -74,9 +75,11 @@ var errToHost = errors.New("passed to the host")
 
 // ask shows one elicitation at the desk while keeping waiting alive with
 // progress. With no window it returns errToHost when the host can take
-// the elicitation, and otherwise cancel with an *unshown error, recorded.
-// When the app goes away
-// mid-question it answers cancel and tells the host why.
+// the elicitation, and otherwise cancel with an *unshown error; either is
+// recorded. When Elicit Desk cannot be reached for another reason, or
+// goes away mid-question, it returns a *notAsked error, which the server
+// gets as a JSON-RPC error, and tells the host why: a cancel would read
+// as the person's.
 func (s *Session) ask(ctx context.Context, params json.RawMessage, waiting []*call) (json.RawMessage, error) {
 	defer s.keepAlive(ctx, waiting)()
 	q := endpoint.Question{Session: s.snapshot(), Params: params}
@@ -89,24 +92,35 @@ func (s *Session) ask(ctx context.Context, params json.RawMessage, waiting []*ca
 		s.mu.Lock()
 		can := s.hostCan
 		s.mu.Unlock()
-		if can.allows(params) {
-			return nil, errToHost
+		toHost := can.allows(params)
+		if toHost {
+			s.opts.Log.Warn("no window could show the elicitation: the host, which declared elicitation, gets it; its answer is the host's, not the person's", "reason", err)
+		} else {
+			s.opts.Log.Warn("no window could show the elicitation and the host declared no elicitation: the server is told cancel", "reason", err)
 		}
-		s.opts.Log.Warn("no window could show the elicitation and the host declared no elicitation", "reason", err)
 		if s.opts.Unshown != nil {
-			s.opts.Unshown(q, err)
+			s.opts.Unshown(endpoint.Unshown{Question: q, Reason: err.Error(), At: time.Now(), ToHost: toHost})
+		}
+		if toHost {
+			return nil, errToHost
 		}
 		return cancelAnswer, &unshown{err}
 	default:
-		msg := fmt.Sprintf("the elicitation could not be asked in Elicit Desk (%v); the server was told cancel", err)
+		msg := fmt.Sprintf("the elicitation could not be asked in Elicit Desk: %v", err)
 		if errors.Is(err, endpoint.ErrDisconnected) {
-			msg = fmt.Sprintf("Elicit Desk went away before the person answered (%v); the server was told cancel", err)
+			msg = fmt.Sprintf("Elicit Desk went away before the person answered: %v", err)
 		}
-		s.opts.Log.Warn(msg)
-		s.toHost(notification("notifications/message", map[string]any{"level": "warning", "logger": "elicitdesk", "data": msg}, nil))
-		return cancelAnswer, nil
+		s.opts.Log.Warn(msg + "; the server gets an error")
+		s.toHost(notification("notifications/message", map[string]any{"level": "warning", "logger": "elicitdesk", "data": msg + "; the server gets an error"}, nil))
+		return nil, &notAsked{msg}
 	}
 }
+
+// notAsked is the error of an elicitation Elicit Desk could not ask, for
+// another reason than no window: its words go to the server.
+type notAsked struct{ msg string }
+
+func (n *notAsked) Error() string { return n.msg }
 
 // unshown is the error of an elicitation no window could show and the
 // host could not take; its answer is cancel.

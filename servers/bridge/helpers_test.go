@@ -152,17 +152,17 @@ type session struct {
 	host, server *end
 	desk         *fakeDesk
 	ended        chan error
-	unshown      chan error
+	unshown      chan endpoint.Unshown
 }
 
 func start(t *testing.T, desk *fakeDesk, opts Options) *session {
 	t.Helper()
 	hl, host := pipe(t)
 	sl, server := pipe(t)
-	s := &session{host: host, server: server, desk: desk, ended: make(chan error, 1), unshown: make(chan error, 10)}
+	s := &session{host: host, server: server, desk: desk, ended: make(chan error, 1), unshown: make(chan endpoint.Unshown, 10)}
 	opts.Desk = desk
 	opts.Info = endpoint.Bridged{ID: "s1", Server: "everything", Target: "everything --stdio"}
-	opts.Unshown = func(_ endpoint.Question, err error) { s.unshown <- err }
+	opts.Unshown = func(u endpoint.Unshown) { s.unshown <- u }
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { s.ended <- New(hl, sl, opts).Run(ctx) }()
 	t.Cleanup(func() {

@@ -117,7 +117,7 @@ func (s *Session) answerElicitations(ctx context.Context, c *call, inputs gjson.
 		}
 		var answer json.RawMessage
 		answer, err = s.ask(ctx, json.RawMessage(in.Get("params").Raw), []*call{c})
-		if errors.As(err, new(*endpoint.Error)) || errors.As(err, new(*unshown)) {
+		if errors.As(err, new(*endpoint.Error)) || errors.As(err, new(*unshown)) || errors.As(err, new(*notAsked)) {
 			// An input response cannot be an error, and a cancel nobody
 			// chose lets the server ask again at once: the call ends.
 			s.opts.Log.Warn("an input request was not answered", "key", key.String(), "reason", err)

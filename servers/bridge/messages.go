@@ -14,6 +14,7 @@ const (
 	codeInvalidRequest = -32600
 	codeServerGone     = -32000 // the server went away before answering
 	codeInputFailed    = -32603 // input_required rounds the bridge could not finish
+	codeNotAsked       = -32603 // an elicitation Elicit Desk could not ask the person
 )
 
 // codeURLRequired is 2025-11-25's URLElicitationRequiredError.

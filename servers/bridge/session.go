@@ -27,10 +27,11 @@ type Options struct {
 	// KeepAlive is the time between progress notifications while a
 	// person answers; 10 s if zero.
 	KeepAlive time.Duration
-	// Unshown records an elicitation answered cancel because no window
-	// could show it; may be nil. It runs on the elicitation's goroutine
-	// before the answer goes to the server, so it must return soon.
-	Unshown func(q endpoint.Question, reason error)
+	// Unshown records an elicitation no window could show, answered
+	// cancel or given to the host; may be nil. It runs on the
+	// elicitation's goroutine before the answer goes on, so it must
+	// return soon.
+	Unshown func(endpoint.Unshown)
 	// Log is where the session reports; a host shows the bridge's stderr
 	// in its MCP logs.
 	Log *slog.Logger

@@ -112,7 +112,7 @@ func TestDeskRefuses(t *testing.T) {
 }
 
 // TestNoWindow gives the elicitation to a host that declared the mode,
-// and answers cancel, recorded, when it did not.
+// and answers cancel when it did not; either is recorded, as what it was.
 func TestNoWindow(t *testing.T) {
 	elicit := `{"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com","elicitationId":"e1"}}`
 	tests := []struct {
@@ -130,12 +130,12 @@ func TestNoWindow(t *testing.T) {
 			s := start(t, desk, Options{})
 			s.initialize(t, tt.caps)
 			s.server.send(elicit)
+			if u := <-s.unshown; u.ToHost != tt.toHost || !strings.Contains(u.Reason, "no window") || !strings.Contains(string(u.Question.Params), "Sign in") {
+				t.Errorf("recorded %+v, want toHost %v", u, tt.toHost)
+			}
 			if !tt.toHost {
 				if got, want := s.server.next(), `{"jsonrpc":"2.0","id":5,"result":{"action":"cancel"}}`; got != want {
 					t.Errorf("the server got %s, want %s", got, want)
-				}
-				if err := <-s.unshown; !errors.Is(err, ErrNoWindow) {
-					t.Errorf("recorded %v", err)
 				}
 				return
 			}
@@ -248,17 +248,31 @@ func TestCancellation(t *testing.T) {
 	})
 }
 
-// TestDeskGoesAway answers cancel when the app quits mid-question, and
-// tells the host why.
+// TestDeskGoesAway: when Elicit Desk goes away mid-question, or cannot be
+// reached for another reason than no window, the server gets a JSON-RPC
+// error naming the reason, never a cancel it would take for the person's,
+// and the host is told why.
 func TestDeskGoesAway(t *testing.T) {
-	s := start(t, newDesk(), Options{})
-	s.server.send(`{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}`)
-	s.desk.question(t).answer <- answer{err: fmt.Errorf("%w: connection reset", endpoint.ErrDisconnected)}
-	if got, want := s.server.next(), `{"jsonrpc":"2.0","id":3,"result":{"action":"cancel"}}`; got != want {
-		t.Errorf("the server got %s, want %s", got, want)
-	}
-	if got := s.host.nextMethod("notifications/message"); !strings.Contains(got, "went away") {
-		t.Errorf("the host was told %s", got)
+	for _, tt := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"went away", fmt.Errorf("%w: connection reset", endpoint.ErrDisconnected), "Elicit Desk went away before the person answered"},
+		{"cannot start", errors.New("Elicit Desk did not answer within 5s of starting"), "could not be asked in Elicit Desk: Elicit Desk did not answer"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := start(t, newDesk(), Options{})
+			s.server.send(`{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}`)
+			s.desk.question(t).answer <- answer{err: tt.err}
+			got := s.server.next()
+			if gjson.Get(got, "id").Int() != 3 || gjson.Get(got, "error.code").Int() != codeNotAsked || !strings.Contains(gjson.Get(got, "error.message").String(), tt.want) {
+				t.Errorf("the server got %s, want an error saying %q", got, tt.want)
+			}
+			if got := s.host.nextMethod("notifications/message"); !strings.Contains(got, tt.want) {
+				t.Errorf("the host was told %s", got)
+			}
+		})
 	}
 }
 
