@@ -18,6 +18,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -66,7 +67,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	desk, err := bridgeDesk(log)
+	desk, err := bridgeDesk(log, func(line string) { stderr.Linef("elicitdesk bridge: %s", line) })
 	if err != nil {
 		log.Warn("no way to the app's windows; elicitations go to the host if it takes them, else are answered cancel", "err", err)
 	}
@@ -134,8 +135,10 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap wire.
 	}
 }
 
-// bridgeDesk is the app's endpoint, started by this same executable.
-func bridgeDesk(log *slog.Logger) (bridge.Desk, error) {
+// bridgeDesk is the app's endpoint, started by the session bus from the
+// app's D-Bus service file, else by this same executable; tell says on the
+// bridge's stderr what the person should do when neither can.
+func bridgeDesk(log *slog.Logger, tell func(string)) (bridge.Desk, error) {
 	path, err := endpoint.DefaultPath()
 	if err != nil {
 		return noDesk{}, err
@@ -144,7 +147,8 @@ func bridgeDesk(log *slog.Logger) (bridge.Desk, error) {
 	if err != nil {
 		return noDesk{}, err
 	}
-	return newAppDesk(path, []string{exe, "-background"}, log), nil
+	activate := func(ctx context.Context) error { return sessionbus.Start(ctx, appID) }
+	return newAppDesk(path, activate, []string{exe, "-background"}, log, tell), nil
 }
 
 // dialUpstream connects to the server of cfg and returns the link and a
