@@ -6,10 +6,11 @@ BIN   := elicitdesk
 PKGS  := ./...
 
 # Debian/Ubuntu packages: cgo needs the C toolchain and the X11/GL/Wayland
-# headers of GLFW; tests add a virtual X server and screenshot tools.
+# headers of GLFW; tests add a virtual X server, screenshot tools and
+# dbus-daemon, whose dbus-run-session the D-Bus activation test runs.
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
-TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 openbox xterm jq \
+TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq \
               desktop-file-utils appstream help2man lintian
 
 .PHONY: run build test bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
@@ -68,16 +69,29 @@ deps:
 	@$(call install,$(BUILD_DEPS))
 
 # make install puts Elicit Desk in this user's application menu, no root
-# needed: the binary in ~/.local/bin, a desktop entry, hicolor icons and
-# AppStream metadata under ~/.local/share. PREFIX=/usr DESTDIR=DIR stages a
-# system install in DIR, which make package packs.
+# needed: the binary in ~/.local/bin, a desktop entry, hicolor icons,
+# AppStream metadata, a D-Bus service file and a systemd user unit under
+# ~/.local/share. PREFIX=/usr DESTDIR=DIR stages a system install in DIR,
+# which make package packs.
+# A bridge that finds the app not running has the session bus start it, so
+# that it runs with the session's display and bus, not the host's: the
+# D-Bus service file names the installed binary, and where systemd runs the
+# session the bus has it start the user unit instead. The session bus reads
+# share/dbus-1/services under any XDG data directory; systemd reads user
+# units from lib/systemd/user under /usr and /usr/local, and from
+# share/systemd/user under the user's own data home.
 APP_ID     := io.github.elicitdesk
 PREFIX     ?= $(HOME)/.local
 DESTDIR    ?=
 ICON_SIZES := 16 24 32 48 64 128 256
 icon        = share/icons/hicolor/$(1)x$(1)/apps/$(APP_ID).png
 ICONS      := $(foreach s,$(ICON_SIZES),$(call icon,$(s)))
-INSTALLED  := bin/$(BIN) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS)
+DBUS_SERVICE := share/dbus-1/services/$(APP_ID).service
+user_unit     = $(if $(filter /usr /usr/local,$(1)),lib,share)/systemd/user/$(BIN).service
+USER_UNIT    := $(call user_unit,$(PREFIX))
+installed     = bin/$(BIN) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS) \
+                $(DBUS_SERVICE) $(call user_unit,$(1))
+INSTALLED  := $(call installed,$(PREFIX))
 ROOT       := $(DESTDIR)$(PREFIX)
 
 # INSTALL_BIN is the binary installed: this build, or make package's release.
@@ -89,13 +103,19 @@ install: deps build
 	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/$(BIN)|' assets/linux/$(APP_ID).desktop >$(ROOT)/share/applications/$(APP_ID).desktop
 	chmod 644 $(ROOT)/share/applications/$(APP_ID).desktop
 	install -m644 assets/linux/$(APP_ID).metainfo.xml $(ROOT)/share/metainfo/
+	install -d $(dir $(ROOT)/$(DBUS_SERVICE)) $(dir $(ROOT)/$(USER_UNIT))
+	sed 's|^Exec=[^ ]*|Exec=$(PREFIX)/bin/$(BIN)|' assets/linux/$(APP_ID).service >$(ROOT)/$(DBUS_SERVICE)
+	sed 's|^ExecStart=[^ ]*|ExecStart=$(PREFIX)/bin/$(BIN)|' assets/linux/$(BIN).service >$(ROOT)/$(USER_UNIT)
+	chmod 644 $(ROOT)/$(DBUS_SERVICE) $(ROOT)/$(USER_UNIT)
 	$(GO) run ./assets/icongen -src assets/icon.png $(foreach s,$(ICON_SIZES),$(s):$(ROOT)/$(call icon,$(s)))
 	@$(refresh-menus)
+	@$(refresh-session)
 
 uninstall:
 	rm -f $(addprefix $(ROOT)/,$(INSTALLED))
 	-@for s in $(ICON_SIZES); do rmdir $(ROOT)/share/icons/hicolor/$${s}x$${s}/apps $(ROOT)/share/icons/hicolor/$${s}x$${s} 2>/dev/null; done; true
 	@$(refresh-menus)
+	@$(refresh-session)
 
 # refresh-menus tells a real install's desktop about the change; a staged
 # one (DESTDIR) leaves that to the package's triggers. An icon cache is
@@ -108,14 +128,31 @@ define refresh-menus
 	fi; true
 endef
 
+# refresh-session has a real install's session see the D-Bus service file
+# and the user unit now: systemd and dbus-broker read them again only when
+# told (dbus-daemon looks by itself). Never a bus of its own: dbus-send is
+# only run with a session's address.
+define refresh-session
+	if [ -z "$(DESTDIR)" ]; then \
+		command -v systemctl >/dev/null && systemctl --user daemon-reload 2>/dev/null; \
+		[ -n "$$DBUS_SESSION_BUS_ADDRESS" ] && command -v dbus-send >/dev/null && \
+			dbus-send --session --type=method_call --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.ReloadConfig 2>/dev/null; \
+	fi; true
+endef
+
 # install-check installs into a temporary root, validates the desktop entry
-# and the AppStream metadata there, and uninstalls: no file may be left.
+# and the AppStream metadata there, checks that the D-Bus service file and
+# the user unit start the installed binary, and uninstalls: no file may be
+# left.
 install-check: test-deps
 	@root=$$(mktemp -d) && trap 'rm -rf "$$root"' EXIT && \
 	$(MAKE) --no-print-directory install DESTDIR=$$root PREFIX=/usr >/dev/null && \
 	desktop-file-validate $$root/usr/share/applications/$(APP_ID).desktop && \
 	appstreamcli validate --no-net --no-color $$root/usr/share/metainfo/$(APP_ID).metainfo.xml >/dev/null && \
-	for f in $(INSTALLED); do [ -s $$root/usr/$$f ] || { echo "make install did not install $$f"; exit 1; }; done && \
+	for f in $(call installed,/usr); do [ -s $$root/usr/$$f ] || { echo "make install did not install $$f"; exit 1; }; done && \
+	{ grep -qx 'Exec=/usr/bin/$(BIN) -background' $$root/usr/$(DBUS_SERVICE) && \
+	  grep -qx 'ExecStart=/usr/bin/$(BIN) -background' $$root/usr/$(call user_unit,/usr) || \
+	  { echo "the D-Bus service file and the systemd unit must start the installed binary"; exit 1; }; } && \
 	$(MAKE) --no-print-directory uninstall DESTDIR=$$root PREFIX=/usr >/dev/null && \
 	left=$$(find $$root -type f) && [ -z "$$left" ] || { echo "make uninstall left: $$left"; exit 1; }; \
 	echo "install-check: make install and make uninstall are clean"

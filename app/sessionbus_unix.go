@@ -5,9 +5,10 @@ package app
 import (
 	"context"
 	"os"
-	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
 )
 
 // busEnv is where godbus, and so Fyne and its tray, find the session bus.
@@ -19,36 +20,24 @@ const noBus = "disabled:"
 
 // GuardSessionBus makes sure nothing in the process autolaunches a session
 // bus. Run it before Fyne starts: Fyne's theme watcher and notifications
-// dial the bus with autolaunch. It reports whether a bus answers; when
-// none does, the address is set to one that cannot be dialled, so the tray
-// and notifications stay off.
+// dial the bus with autolaunch. It reports whether a bus answers; when one
+// does, its address is set for the whole process, the one a bridge finds
+// (sessionbus.Address); when none does, the address is set to one that
+// cannot be dialled, so the tray and notifications stay off.
 func GuardSessionBus(ctx context.Context) bool {
-	if busAnswers(ctx) {
-		return true
+	addr, err := sessionbus.Address()
+	if err == nil {
+		var conn *dbus.Conn
+		if conn, err = sessionbus.Dial(ctx); err == nil {
+			conn.Close()
+		}
 	}
-	os.Setenv(busEnv, noBus)
-	return false
-}
-
-// busAnswers tells whether a session bus is there without starting one.
-func busAnswers(ctx context.Context) bool {
-	// NoAutoStartup: an empty address finds $XDG_RUNTIME_DIR/bus or fails.
-	conn, err := dbus.SessionBusPrivateNoAutoStartup()
 	if err != nil {
+		os.Setenv(busEnv, noBus)
 		return false
 	}
-	defer conn.Close()
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	ok := make(chan bool, 1)
-	go func() { ok <- conn.Auth(nil) == nil && conn.Hello() == nil }()
-	select {
-	case answered := <-ok:
-		return answered
-	case <-ctx.Done():
-		conn.Close() // ends the handshake; the goroutine returns
-		return false
-	}
+	os.Setenv(busEnv, addr)
+	return true
 }
 
 // privateBus is a session bus connection of the app's own, for a client

@@ -19,14 +19,22 @@ import (
 // appStartWait is how long the bridge waits for an app it started.
 const appStartWait = 5 * time.Second
 
+// notRunning tells the person, on the bridge's stderr, which hosts show
+// in their MCP logs, what to do when the app cannot be reached or started:
+// a host's stripped environment has neither display nor bus.
+const notRunning = "Elicit Desk is not running: start it from your applications menu"
+
 // appDesk is the bridge's way to the person: the running app, reached
 // over the private endpoint when an elicitation needs it and started
 // when it does not run. It lists the bridge's sessions in the app while
 // connected, again after the app restarts.
 type appDesk struct {
-	path string   // the endpoint
-	app  []string // the command that starts the app
-	log  *slog.Logger
+	path     string                          // the endpoint
+	activate func(ctx context.Context) error // has the session bus start the app
+	app      []string                        // the command that starts the app itself
+	log      *slog.Logger
+	tell     func(line string) // tells the person, on the bridge's stderr
+	told     sync.Once         // that the app is not running, once
 
 	dialling sync.Mutex // one connect at a time: one app started
 
@@ -42,8 +50,8 @@ type attached struct {
 	cancel context.CancelFunc // ends its listing on the current client
 }
 
-func newAppDesk(path string, app []string, log *slog.Logger) *appDesk {
-	return &appDesk{path: path, app: app, log: log, sessions: map[string]attached{}}
+func newAppDesk(path string, activate func(context.Context) error, app []string, log *slog.Logger, tell func(string)) *appDesk {
+	return &appDesk{path: path, activate: activate, app: app, log: log, tell: tell, sessions: map[string]attached{}}
 }
 
 func (d *appDesk) Ask(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
@@ -145,7 +153,10 @@ func (d *appDesk) connect(ctx context.Context, start bool) (*endpoint.Client, er
 	}
 	c, err := endpoint.Dial(ctx, d.path)
 	if errors.Is(err, endpoint.ErrNotRunning) && start {
-		c, err = d.start(ctx)
+		if c, err = d.start(ctx); err != nil && ctx.Err() == nil {
+			d.log.Debug("cannot start Elicit Desk", "err", err)
+			d.told.Do(func() { d.tell(notRunning) })
+		}
 	}
 	if errors.Is(err, errNoDisplay) {
 		return nil, fmt.Errorf("%w: %v", bridge.ErrNoWindow, err)
@@ -172,12 +183,38 @@ func (d *appDesk) drop(c *endpoint.Client) {
 	}
 }
 
-// start starts the app, detached from the bridge so that it outlives the
-// host, and waits until it answers on the endpoint.
+// start starts the app and waits until it answers on the endpoint. The
+// session bus starts it when it can (D-Bus activation: the app then runs
+// with the session's environment, display and bus, not the host's, and is
+// no child of the host, which may end its server's children); else the
+// bridge does, detached, when there is a display to show it on.
 func (d *appDesk) start(ctx context.Context) (*endpoint.Client, error) {
-	if !canShowWindows() {
-		return nil, errNoDisplay
+	ctx, cancel := context.WithTimeout(ctx, appStartWait)
+	defer cancel()
+	err := d.activate(ctx)
+	if err == nil {
+		d.log.Info("the session bus started Elicit Desk")
+		return d.await(ctx, nil)
 	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("the session bus did not start Elicit Desk within %s (%v)", appStartWait, err)
+	}
+	d.log.Debug("the session bus cannot start Elicit Desk", "err", err)
+	// An app that found another one running hands over and exits, which
+	// the bus reports as a failed start: the other one answers.
+	if c, derr := endpoint.Dial(ctx, d.path); derr == nil {
+		return c, nil
+	}
+	if !canShowWindows() {
+		return nil, fmt.Errorf("the session bus cannot start it (%v), and %w", err, errNoDisplay)
+	}
+	return d.spawn(ctx)
+}
+
+// spawn starts the app itself, detached from the bridge so that it
+// outlives a host that ends the bridge's process group, and waits until it
+// answers on the endpoint.
+func (d *appDesk) spawn(ctx context.Context) (*endpoint.Client, error) {
 	cmd := exec.Command(d.app[0], d.app[1:]...)
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
@@ -186,8 +223,12 @@ func (d *appDesk) start(ctx context.Context) (*endpoint.Client, error) {
 	d.log.Info("started Elicit Desk", "pid", cmd.Process.Pid)
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	ctx, cancel := context.WithTimeout(ctx, appStartWait)
-	defer cancel()
+	return d.await(ctx, exited)
+}
+
+// await waits until the app answers on the endpoint, until ctx ends or
+// the app exits (on exited, which may be nil).
+func (d *appDesk) await(ctx context.Context, exited <-chan error) (*endpoint.Client, error) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {

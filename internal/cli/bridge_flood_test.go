@@ -4,6 +4,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -143,7 +144,7 @@ func TestUnshownToTheApp(t *testing.T) {
 	}
 	path := history.DefaultPath(t.TempDir())
 	log := slog.New(slog.DiscardHandler)
-	desk := newAppDesk(ep, []string{"no-app-to-start"}, log)
+	desk := newAppDesk(ep, func(context.Context) error { return errors.New("no bus") }, []string{"no-app-to-start"}, log, func(string) {})
 	l := newUnshownLog(path, desk.Unshown, log)
 	schema := floodSchema(1000)
 	for i := range 3 {

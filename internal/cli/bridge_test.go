@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,13 +17,15 @@ import (
 
 	"github.com/adrg/xdg"
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
-// noApp makes the bridges a test starts find no app and no display: their
-// elicitations go to the host if it declared them, else are answered cancel.
+// noApp makes the bridges a test starts find no app, no display and no
+// session bus to start one: their elicitations go to the host if it
+// declared them, else are answered cancel.
 func noApp(t *testing.T) {
 	t.Helper()
 	t.Cleanup(xdg.Reload) // last, once the environment is back
@@ -33,6 +36,7 @@ func noApp(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
 	xdg.Reload() // so this process finds the same endpoint as its children
 }
 
@@ -152,4 +156,87 @@ func bridgedCall(exe string, demo []string, i int) error {
 		return fmt.Errorf("host %d got %s, want the demo's report of a cancel", i, text)
 	}
 	return nil
+}
+
+// bridged is a host's session through a bridge the test started.
+type bridged struct {
+	host   *client.Client
+	cmd    *exec.Cmd // the bridge
+	stdin  io.Closer
+	stderr *logBuffer
+	ended  sync.Once
+}
+
+// startBridge starts cmd, a bridge, and initializes a host's session
+// through it; the session ends with t.
+func startBridge(t *testing.T, ctx context.Context, cmd *exec.Cmd) *bridged {
+	t.Helper()
+	b := &bridged{cmd: cmd, stderr: &logBuffer{}}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = b.stderr // cmd.Wait waits for all of it
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	b.stdin = stdin
+	b.host = client.NewClient(transport.NewIO(stdout, stdin, io.NopCloser(strings.NewReader(""))))
+	t.Cleanup(b.end)
+	if err := b.host.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "stripped-host"}
+	if _, err := b.host.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize: %v\n%s", err, b.stderr)
+	}
+	return b
+}
+
+// confirm calls the demo's ask_confirm and returns what the demo reports.
+func (b *bridged) confirm(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "ask_confirm"
+	res, err := b.host.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("ask_confirm: %v\nthe bridge said:\n%s", err, b.stderr)
+	}
+	return fmt.Sprint(res.Content)
+}
+
+// end closes the host's side, as a host that goes away does, and waits
+// for the bridge to exit.
+func (b *bridged) end() {
+	b.ended.Do(func() {
+		b.stdin.Close()
+		b.cmd.Wait()
+		b.host.Close()
+	})
+}
+
+// TestBridgeSaysAppNotRunning: a bridge that can neither reach the app nor
+// have it started (no bus, no display) says on stderr what the person
+// should do, once, whoever then answers: hosts show it in their MCP logs.
+func TestBridgeSaysAppNotRunning(t *testing.T) {
+	noApp(t)
+	exe := asElicitdesk(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b := startBridge(t, ctx, exec.Command(exe, append([]string{"bridge", "--"}, demoCommand(t)[1:]...)...))
+	for range 2 {
+		if got := b.confirm(t, ctx); !strings.Contains(got, "The client cancelled.") {
+			t.Errorf("the host got %s, want the bridge's cancel for the person it could not ask", got)
+		}
+	}
+	b.end()
+	if n := strings.Count(b.stderr.String(), "elicitdesk bridge: "+notRunning+"\n"); n != 1 {
+		t.Errorf("the bridge said %d times what to do, want once:\n%s", n, b.stderr)
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
+	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
@@ -96,6 +97,9 @@ func runApp(args []string, stdout, stderr terminal) int {
 		stderr.Linef("elicitdesk: %s", err)
 		return 2
 	}
+	if ep != nil { // the one app, which bridges reach
+		defer holdBusName(ctx, log)()
+	}
 	err = runDriver(a)
 	stop()
 	ep.Close() // before the desk: no request may reach a UI that is gone
@@ -105,6 +109,21 @@ func runApp(args []string, stdout, stderr terminal) int {
 		return 1
 	}
 	return 0
+}
+
+// holdBusName owns the app's name on the session bus, once the app
+// answers on its endpoint, until ctx ends or release is called. A bridge
+// that finds no app has the bus start it (the D-Bus service file that make
+// install and the package install), and the bus takes the name as the sign
+// that the app is up. The name is never taken from another owner; without
+// a bus, a bridge starts the app itself.
+func holdBusName(ctx context.Context, log *slog.Logger) (release func()) {
+	conn, err := sessionbus.Own(ctx, appID)
+	if err != nil {
+		log.Debug("bridges cannot have the session bus start the app", "err", err)
+		return func() {}
+	}
+	return func() { conn.Close() }
 }
 
 // deskEndpoint answers the endpoint's requests with the app: a second start

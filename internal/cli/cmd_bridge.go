@@ -18,6 +18,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -68,7 +69,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 
 	var desk bridge.Desk = noDesk{}
 	var handOff func(context.Context, endpoint.Unshown) error
-	if app, err := bridgeDesk(log); err != nil {
+	if app, err := bridgeDesk(log, func(line string) { stderr.Linef("elicitdesk bridge: %s", line) }); err != nil {
 		log.Warn("no way to the app's windows; elicitations go to the host if it takes them, else are answered cancel", "err", err)
 	} else {
 		desk, handOff = app, app.Unshown
@@ -139,8 +140,10 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap wire.
 	}
 }
 
-// bridgeDesk is the app's endpoint, started by this same executable.
-func bridgeDesk(log *slog.Logger) (*appDesk, error) {
+// bridgeDesk is the app's endpoint, started by the session bus from the
+// app's D-Bus service file, else by this same executable; tell says on the
+// bridge's stderr what the person should do when neither can.
+func bridgeDesk(log *slog.Logger, tell func(string)) (*appDesk, error) {
 	path, err := endpoint.DefaultPath()
 	if err != nil {
 		return nil, err
@@ -149,7 +152,8 @@ func bridgeDesk(log *slog.Logger) (*appDesk, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newAppDesk(path, []string{exe, "-background"}, log), nil
+	activate := func(ctx context.Context) error { return sessionbus.Start(ctx, appID) }
+	return newAppDesk(path, activate, []string{exe, "-background"}, log, tell), nil
 }
 
 // dialUpstream connects to the server of cfg and returns the link and a

@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(floodEnv) == "1" {
 		os.Exit(serveFlood())
 	}
+	if os.Getenv(fakeCoreEnv) == "1" {
+		os.Exit(serveFakeCore(os.Args[1:]))
+	}
 	if os.Getenv(cliEnv) == "1" {
 		os.Exit(Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -4,7 +4,11 @@ package dbustest
 
 import (
 	"bufio"
+	"fmt"
+	"html"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,11 +20,50 @@ import (
 // installed.
 func Bus(t testing.TB) string {
 	t.Helper()
+	return start(t, "--session")
+}
+
+// ActivatingBus starts a bus as Bus does that starts, when asked for their
+// names, the services whose service files are in dir (D-Bus activation).
+// They get the test's environment, plus the bus's address.
+func ActivatingBus(t testing.TB, dir string) string {
+	t.Helper()
+	config := filepath.Join(t.TempDir(), "session.conf")
+	if err := os.WriteFile(config, []byte(Config("unix:tmpdir="+os.TempDir(), dir)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return start(t, "--config-file="+config)
+}
+
+// Config is the configuration of a session bus that listens at the D-Bus
+// address listen and activates the services of the service files in dir,
+// with nothing denied: for dbus-daemon --config-file and dbus-run-session.
+func Config(listen, dir string) string {
+	return fmt.Sprintf(`<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>%s</listen>
+  <auth>EXTERNAL</auth>
+  <servicedir>%s</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`, html.EscapeString(listen), html.EscapeString(dir))
+}
+
+// start runs dbus-daemon with config, the option that names its
+// configuration, until t ends, and returns its address.
+func start(t testing.TB, config string) string {
+	t.Helper()
 	daemon, err := exec.LookPath("dbus-daemon")
 	if err != nil {
-		t.Skip("dbus-daemon is not installed")
+		t.Skip("dbus-daemon is not installed (make test-deps installs it)")
 	}
-	cmd := exec.Command(daemon, "--session", "--nofork", "--print-address")
+	cmd := exec.Command(daemon, config, "--nofork", "--print-address")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
