@@ -18,6 +18,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(hostileEnv) == "1" {
 		os.Exit(serveHostile(os.Args[1:]))
 	}
+	if brief := os.Getenv(strangerEnv); brief != "" {
+		os.Exit(actAsStranger(brief, os.Stdout))
+	}
 	if os.Getenv(cliEnv) == "1" {
 		os.Exit(Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -15,14 +15,15 @@ import (
 )
 
 // Listener serves the MCP Streamable HTTP transport to hosts on this
-// machine and hands out one Link per host session. Hosts of revisions up
-// to 2025-11-25 start a session with initialize and get an Mcp-Session-Id;
-// hosts of 2026-07-28 have no sessions, so all their requests share one
-// Link, the sessionless one.
+// machine that present its secret, and hands out one Link per host
+// session. Hosts of revisions up to 2025-11-25 start a session with
+// initialize and get an Mcp-Session-Id; hosts of 2026-07-28 have no
+// sessions, so all their requests share one Link, the sessionless one.
 type Listener struct {
 	ln      net.Listener
 	srv     *http.Server
 	log     *slog.Logger
+	secret  string
 	accepts chan *hostSession
 	served  chan struct{} // closed when Serve has returned
 
@@ -42,10 +43,14 @@ const acceptBacklog = 16
 const sessionlessVersion = "2026-07-28"
 
 // Listen starts serving on addr, which must be a loopback address:
-// 127.0.0.1, [::1] or localhost, with a port (0 picks one). ctx bounds
-// only the setting up. log nil means slog.Default().
-func Listen(ctx context.Context, addr string, log *slog.Logger) (*Listener, error) {
+// 127.0.0.1, [::1] or localhost, with a port (0 picks one), to hosts that
+// present secret (see NewSecret). ctx bounds only the setting up. log nil
+// means slog.Default().
+func Listen(ctx context.Context, addr, secret string, log *slog.Logger) (*Listener, error) {
 	if err := checkListenAddr(addr); err != nil {
+		return nil, err
+	}
+	if err := CheckSecret(secret); err != nil {
 		return nil, err
 	}
 	if log == nil {
@@ -57,7 +62,7 @@ func Listen(ctx context.Context, addr string, log *slog.Logger) (*Listener, erro
 		return nil, err
 	}
 	l := &Listener{
-		ln: ln, log: log,
+		ln: ln, log: log, secret: secret,
 		accepts:  make(chan *hostSession, acceptBacklog),
 		served:   make(chan struct{}),
 		done:     make(chan struct{}),
@@ -77,6 +82,14 @@ func Listen(ctx context.Context, addr string, log *slog.Logger) (*Listener, erro
 
 // Addr is the address the Listener serves on.
 func (l *Listener) Addr() net.Addr { return l.ln.Addr() }
+
+// URL is the address a host reaches the Listener at with the secret in
+// the path: http://ADDR/SECRET/mcp.
+func (l *Listener) URL() string { return "http://" + l.ln.Addr().String() + "/" + l.secret + "/mcp" }
+
+// HeaderURL is the address a host reaches the Listener at when it sends
+// the secret as "Authorization: Bearer SECRET" instead: http://ADDR/mcp.
+func (l *Listener) HeaderURL() string { return "http://" + l.ln.Addr().String() + "/mcp" }
 
 // Accept waits for the next host session and returns its Link. After
 // Close it returns net.ErrClosed.
@@ -116,8 +129,8 @@ func (l *Listener) Close() error {
 	return nil
 }
 
-// ServeHTTP checks that the request comes from this machine, then serves
-// the MCP endpoint.
+// ServeHTTP checks that the request comes from this machine and carries
+// the secret, then serves the MCP endpoint.
 func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !loopbackHostHeader(r.Host) {
 		l.log.Warn("mcp request refused: Host is not loopback (DNS rebinding?)", "host", r.Host, "remote", r.RemoteAddr)
@@ -127,6 +140,15 @@ func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
 		l.log.Warn("mcp request refused: Origin is not loopback", "origin", o, "remote", r.RemoteAddr)
 		writeError(w, http.StatusForbidden, nil, codeInvalidRequest, "Origin is not a page on this machine")
+		return
+	}
+	if !presents(r, l.secret) {
+		// Neither the path nor the header is logged: either may hold a
+		// secret, this one mistyped or another's.
+		l.log.Warn("mcp request refused: no secret, or a wrong one", "method", r.Method, "remote", r.RemoteAddr, "user-agent", r.UserAgent())
+		w.Header().Set("WWW-Authenticate", `Bearer realm="elicitdesk bridge"`)
+		writeError(w, http.StatusUnauthorized, nil, codeInvalidRequest,
+			"this bridge serves only hosts that present its secret: use the URL it printed when it started, or send the secret as Authorization: Bearer")
 		return
 	}
 	switch r.Method {
