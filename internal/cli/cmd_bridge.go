@@ -104,9 +104,9 @@ func withSession(opts bridge.Options, cfg config.Server) bridge.Options {
 }
 
 // serveBridge serves hosts over Streamable HTTP at addr until ctx ends:
-// each host session gets a session of its own with the server of cfg.
-// Only hosts that present the address's secret are served: any user of
-// the machine can reach a loopback port.
+// each host session gets a session of its own with the server of cfg, up
+// to link.MaxSessions at once. Only hosts that present the address's
+// secret are served: any user of the machine can reach a loopback port.
 func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap wire.Wrap, opts bridge.Options, stderr terminal) int {
 	secret, kept, err := listenSecret(listenSecretDir(xdg.StateHome), addr, opts.Log)
 	if err != nil {

@@ -172,3 +172,137 @@ func TestListenerSecret(t *testing.T) {
 		})
 	}
 }
+
+// TestListenerSessionLimit checks a listener runs at most MaxSessions
+// sessions, each a server: one more is refused with 503 and Retry-After,
+// before any Link is offered, and a session that ends, by DELETE or on
+// the bridge's side, frees its place.
+func TestListenerSessionLimit(t *testing.T) {
+	defer leaktest.Check(t)()
+	l := listen(t)
+	defer l.Close()
+	hc := boundedHTTP()
+	defer hc.CloseIdleConnections()
+	url := l.URL()
+	sids := make([]string, MaxSessions)
+	links := make([]Link, MaxSessions)
+	for i := range MaxSessions {
+		sids[i], links[i] = openSession(t, l, hc, url)
+	}
+
+	full := func(t *testing.T) {
+		t.Helper()
+		for _, tt := range []struct {
+			name string
+			hdr  []string
+		}{
+			{"initialize", nil},
+			{"2026-07-28", []string{headerVersion, "2026-07-28"}},
+		} {
+			resp := hostReq(t, hc, "POST", url, "", initialize, tt.hdr...)
+			if resp.Header.Get("Retry-After") == "" {
+				t.Errorf("%s: no Retry-After", tt.name)
+			}
+			if msg := refusal(t, resp, http.StatusServiceUnavailable); !strings.Contains(msg, "at most 8") {
+				t.Errorf("%s: %q does not say why", tt.name, msg)
+			}
+		}
+		l.mu.Lock()
+		n := len(l.sessions)
+		l.mu.Unlock()
+		if n != MaxSessions || len(l.accepts) != 0 {
+			t.Errorf("%d sessions, %d waiting for Accept; want %d and none", n, len(l.accepts), MaxSessions)
+		}
+	}
+	// Each step needs the one before: the sessions are as it left them.
+	if !t.Run("full", full) {
+		return
+	}
+	if !t.Run("DELETE frees a place", func(t *testing.T) {
+		resp := hostReq(t, hc, "DELETE", url, sids[0], "")
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("DELETE: %s", resp.Status)
+		}
+		sids[0], links[0] = openSession(t, l, hc, url)
+		full(t)
+	}) {
+		return
+	}
+	if !t.Run("an ended session frees a place", func(t *testing.T) {
+		links[1].Close() // as the bridge does when the server exits
+		sids[1], links[1] = openSession(t, l, hc, url)
+		full(t)
+	}) {
+		return
+	}
+
+	t.Run("the sessions still work", func(t *testing.T) {
+		for i, sid := range sids {
+			resp := hostReq(t, hc, "POST", url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusAccepted {
+				t.Errorf("session %d: %s", i, resp.Status)
+			}
+			if m, err := links[i].Read(); err != nil || m.Method != "notifications/initialized" {
+				t.Errorf("session %d read %s %v", i, m.Raw, err)
+			}
+		}
+	})
+}
+
+// TestListenerStaleSession checks a full listener makes room by ending
+// the session that has had no request open for longest, if that is long
+// enough (a host that left without DELETE), and never one with a request
+// open.
+func TestListenerStaleSession(t *testing.T) {
+	defer leaktest.Check(t)()
+	l := listen(t)
+	defer l.Close()
+	l.staleAfter = 0 // every session without a request open is stale
+	hc := boundedHTTP()
+	defer hc.CloseIdleConnections()
+	url := l.URL()
+	sids := make([]string, MaxSessions)
+	links := make([]Link, MaxSessions)
+	for i := range MaxSessions {
+		sids[i], links[i] = openSession(t, l, hc, url)
+	}
+	const left = 3 // the host that went away; every other keeps its GET stream open
+	for i, sid := range sids {
+		if i == left {
+			continue
+		}
+		get := hostReq(t, hc, "GET", url, sid, "")
+		defer get.Body.Close()
+		if get.StatusCode != http.StatusOK {
+			t.Fatalf("GET %d: %s", i, get.Status)
+		}
+	}
+
+	newSid, newLink := openSession(t, l, hc, url)
+	ended := make(chan error, 1)
+	go func() {
+		_, err := links[left].Read()
+		ended <- err
+	}()
+	select {
+	case err := <-ended:
+		if err != io.EOF {
+			t.Errorf("the stale session's Link read %v, want io.EOF", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stale session's Link did not end")
+	}
+	resp := hostReq(t, hc, "POST", url, sids[left], `{"jsonrpc":"2.0","method":"x"}`)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the stale session's host got %s, want 404 (so that it starts anew)", resp.Status)
+	}
+
+	// The new session has a request open: no session is stale now.
+	get := hostReq(t, hc, "GET", url, newSid, "")
+	defer get.Body.Close()
+	refusal(t, hostReq(t, hc, "POST", url, "", initialize), http.StatusServiceUnavailable)
+	newLink.Close()
+}
