@@ -1,6 +1,7 @@
 // Package atomicfile replaces files so that readers never see half of one:
-// servers.json, which other clients read too, and autostart entries, which
-// the desktop reads at login.
+// servers.json, which other clients read too, autostart entries, which
+// the desktop reads at login, and the bridge's listen secrets, which two
+// bridges may make at once.
 package atomicfile
 
 import (
@@ -30,14 +31,54 @@ func WriteChecked(path string, data []byte, perm fs.FileMode, check func() error
 	if statErr == nil {
 		perm = old.Mode().Perm()
 	}
-	removeAbandoned(path)
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, release, err := writeTemp(path, data, perm, func(f *os.File) {
+		if statErr == nil {
+			keepOwner(f, old)
+		}
+	})
 	if err != nil {
 		return err
 	}
-	defer claim(f.Name())()
-	if statErr == nil {
-		keepOwner(f, old)
+	defer release()
+	if check != nil {
+		err = check()
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// CreateNew makes a new file at path holding data, whole or not at all,
+// and fails with an error that is fs.ErrExist if path exists: of two
+// programs that create it at once, one writes it and the other can read
+// what the first wrote, never half of it.
+func CreateNew(path string, data []byte, perm fs.FileMode) error {
+	tmp, release, err := writeTemp(path, data, perm, nil)
+	if err != nil {
+		return err
+	}
+	defer release()
+	defer os.Remove(tmp)
+	return os.Link(tmp, path)
+}
+
+// writeTemp writes data to a new temporary file beside path, with perm
+// and synced, and returns its name, claimed until release (see claim).
+// prepare, if not nil, sees the file before anything is written. The
+// temporary files of writers that died first are removed.
+func writeTemp(path string, data []byte, perm fs.FileMode, prepare func(*os.File)) (tmp string, release func(), err error) {
+	removeAbandoned(path)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return "", nil, err
+	}
+	release = claim(f.Name())
+	if prepare != nil {
+		prepare(f)
 	}
 	_, err = f.Write(data)
 	if err == nil {
@@ -49,16 +90,12 @@ func WriteChecked(path string, data []byte, perm fs.FileMode, check func() error
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && check != nil {
-		err = check()
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
 	if err != nil {
 		os.Remove(f.Name())
+		release()
+		return "", nil, err
 	}
-	return err
+	return f.Name(), release, nil
 }
 
 // removeAbandoned removes the temporary files of writes to path whose

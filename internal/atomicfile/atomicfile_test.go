@@ -1,6 +1,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -23,6 +25,28 @@ func TestWrite(t *testing.T) {
 		if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
 			t.Errorf("mode %v", fi.Mode())
 		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// TestCreateNew checks a new file is made whole with its mode, and an
+// existing one is left as it is, with an error that says it exists.
+func TestCreateNew(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "secret")
+	if err := CreateNew(path, []byte("first"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := CreateNew(path, []byte("second"), 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("over an existing file: %v, want fs.ErrExist", err)
+	}
+	if got, err := os.ReadFile(path); err != nil || string(got) != "first" {
+		t.Errorf("read %q %v, want the first", got, err)
+	}
+	if fi, _ := os.Stat(path); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)

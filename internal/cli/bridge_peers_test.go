@@ -174,14 +174,13 @@ func TestBridgeTypeScriptHost(t *testing.T) {
 }
 
 // startBridgeHTTP starts `elicitdesk bridge -listen ADDR -url url` where no
-// app is reachable, and returns the URL a host reaches it at.
+// app is reachable, and returns the URL a host reaches it at, the secret
+// in it.
 func startBridgeHTTP(t testing.TB, url string) string {
 	t.Helper()
-	addr := freeAddr(t)
-	cmd := exec.Command(elicitdeskBin(t), "bridge", "-listen", addr, "-url", url)
-	cmd.Env = noAppEnv(t)
-	startListener(t, cmd, addr)
-	return "http://" + addr + "/mcp"
+	bin := elicitdeskBin(t) // before the environment, which it may change
+	bridged, _ := startBridgeListen(t, bin, noAppEnv(t), "-url", url)
+	return bridged
 }
 
 // conformance is the suite's command line, run by the pinned Node 22,

@@ -37,7 +37,7 @@ const serverGrace = 250 * time.Millisecond
 func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr terminal) int {
 	fs := stderr.FlagSet("bridge")
 	t := addTargetFlags(fs)
-	listen := fs.String("listen", "", "serve the host over Streamable HTTP at this loopback `address` (127.0.0.1:PORT) instead of stdio")
+	listen := fs.String("listen", "", "serve the host over Streamable HTTP at this loopback `address` (127.0.0.1:PORT) instead of stdio, to hosts that present the secret in the URL it prints")
 	name := fs.String("name", "", "the `name` the person knows the server by, such as its key in the host's config; windows show it first")
 	verbose := fs.Bool("v", false, "log each elicitation and connection step")
 	remote := addRemoteFlags(fs, t)
@@ -110,14 +110,27 @@ func withSession(opts bridge.Options, cfg config.Server) bridge.Options {
 }
 
 // serveBridge serves hosts over Streamable HTTP at addr until ctx ends:
-// each host session gets a session of its own with the server of cfg.
+// each host session gets a session of its own with the server of cfg, up
+// to link.MaxSessions at once. Only hosts that present the address's
+// secret are served: any user of the machine can reach a loopback port.
 func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap wire.Wrap, opts bridge.Options, stderr terminal) int {
-	l, err := link.Listen(ctx, addr, opts.Log)
+	secret, kept, err := listenSecret(listenSecretDir(xdg.StateHome), addr, opts.Log)
+	if err != nil {
+		stderr.Linef("elicitdesk bridge: the listen secret: %s", err)
+		return 1
+	}
+	l, err := link.Listen(ctx, addr, secret, opts.Log)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
 		return 1
 	}
-	stderr.Linef("elicitdesk bridge: serving MCP at http://%s/mcp for %s", l.Addr(), cfg.Name)
+	stderr.Linef("elicitdesk bridge: serving MCP for %s at %s", cfg.Name, l.URL())
+	stderr.Linef("elicitdesk bridge: or, to a host that sends the header \"Authorization: Bearer %s\", at %s", secret, l.HeaderURL())
+	if kept != "" {
+		stderr.Linef("elicitdesk bridge: the secret stays the same at each start (kept in %s; delete that file for a new one)", kept)
+	} else {
+		stderr.Linef("elicitdesk bridge: the secret is new at each start on port 0; give a port to keep it")
+	}
 	context.AfterFunc(ctx, func() { l.Close() })
 	var sessions sync.WaitGroup
 	defer sessions.Wait()

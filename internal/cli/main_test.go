@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(fakeCoreEnv) == "1" {
 		os.Exit(serveFakeCore(os.Args[1:]))
 	}
+	if brief := os.Getenv(strangerEnv); brief != "" {
+		os.Exit(actAsStranger(brief, os.Stdout))
+	}
 	if os.Getenv(cliEnv) == "1" {
 		os.Exit(Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

@@ -269,9 +269,9 @@ func startEverythingHTTP(t testing.TB) string {
 }
 
 // startListener starts cmd, which is to listen on addr, and returns once it
-// does; it fails the test, with what cmd printed, if cmd exits or 30 s pass
-// first. The test's end stops cmd.
-func startListener(t testing.TB, cmd *exec.Cmd, addr string) {
+// does, with what cmd prints; it fails the test, with what cmd printed, if
+// cmd exits or 30 s pass first. The test's end stops cmd.
+func startListener(t testing.TB, cmd *exec.Cmd, addr string) *logBuffer {
 	t.Helper()
 	log := &logBuffer{}
 	cmd.Stdout, cmd.Stderr = log, log
@@ -288,10 +288,11 @@ func startListener(t testing.TB, cmd *exec.Cmd, addr string) {
 		default:
 		}
 		if listening(addr, 100*time.Millisecond) {
-			return
+			return log
 		}
 	}
 	t.Fatalf("%s did not listen on %s:\n%s", cmd.Path, addr, log)
+	return nil
 }
 
 // freeAddr returns a loopback address with a port nobody listens on now.

@@ -49,6 +49,7 @@ type Session struct {
 
 	mu      sync.Mutex
 	info    endpoint.Bridged
+	named   bool                                  // info.Host is set, for good
 	hostCan modes                                 // the elicitation modes the host declared
 	calls   map[string]*call                      // host requests the server has not answered, by upstream id
 	own     map[string]*ownRequest                // the bridge's own requests upstream, by id
@@ -223,15 +224,13 @@ func (s *Session) hostRequest(m link.Message) {
 	switch {
 	case m.Method == "initialize":
 		s.hostCan = declared(gjson.GetBytes(raw, pathCapabilities))
-		s.info.Host = peer(gjson.GetBytes(raw, pathClientInfo))
+		s.nameHost(gjson.GetBytes(raw, pathClientInfo))
 		raw = s.declare(raw, pathCapabilities)
 	case gjson.GetBytes(raw, pathMetaVersion).Exists():
 		s.hostCan = declared(gjson.GetBytes(raw, pathMetaCapabilities))
 		before := s.info
 		s.info.Protocol = gjson.GetBytes(raw, pathMetaVersion).String()
-		if info := gjson.GetBytes(raw, pathMetaClientInfo); info.Exists() {
-			s.info.Host = peer(info)
-		}
+		s.nameHost(gjson.GetBytes(raw, pathMetaClientInfo))
 		if s.info != before {
 			defer s.opts.Desk.Attach(s.ctx, s.info) // after the message is on its way
 		}
@@ -250,6 +249,17 @@ func (s *Session) hostRequest(m link.Message) {
 	s.calls[up.Key()] = c
 	s.mu.Unlock()
 	s.toServer(up)
+}
+
+// nameHost takes the host's clientInfo as the name the windows give it
+// ("for Claude Desktop"), the first time the host gives one: a later
+// initialize or request of the session cannot rename the host the person
+// has been answering for. s.mu is held.
+func (s *Session) nameHost(info gjson.Result) {
+	if s.named || !info.Exists() {
+		return
+	}
+	s.info.Host, s.named = peer(info), true
 }
 
 // declare sets the elicitation capability at path; s.mu is held.

@@ -75,6 +75,47 @@ func TestDeclaresElicitation(t *testing.T) {
 	}
 }
 
+// TestHostNamedOnce checks the windows' "for HOST" is what the host first
+// said of itself: a later initialize, or a later request's 2026-07-28
+// clientInfo, does not rename it (issue 22).
+func TestHostNamedOnce(t *testing.T) {
+	const (
+		init       = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"clientInfo":{"name":"claude","title":"Claude Desktop"}}}`
+		reinit     = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"evil","title":"Trusted Host"}}}`
+		meta       = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"claude","title":"Claude Desktop"}}}}`
+		metaOther  = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"evil","title":"Trusted Host"}}}}`
+		metaNoInfo = `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
+	)
+	for _, tt := range []struct {
+		name string
+		sent []string
+	}{
+		{"initialize again", []string{init, reinit}},
+		{"a request after initialize", []string{init, metaOther}},
+		{"a later 2026-07-28 request", []string{meta, metaOther}},
+		{"a first request without clientInfo", []string{metaNoInfo, meta, reinit, metaOther}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := start(t, newDesk(), Options{})
+			for _, m := range tt.sent {
+				s.host.send(m)
+				s.server.next()
+			}
+			s.server.send(`{"jsonrpc":"2.0","id":"e","method":"elicitation/create","params":{"message":"hi","requestedSchema":{"type":"object","properties":{}}}}`)
+			if h := s.desk.question(t).q.Session.Host; h.Title != "Claude Desktop" || h.Name != "claude" {
+				t.Errorf("the desk was told the host is %+v, want Claude Desktop", h)
+			}
+			s.desk.mu.Lock()
+			defer s.desk.mu.Unlock()
+			for _, b := range s.desk.listed {
+				if b.Host.Name == "evil" {
+					t.Errorf("the session was listed as %+v", b)
+				}
+			}
+		})
+	}
+}
+
 // TestElicitationAtTheDesk answers a server's elicitation/create with the
 // person's answer; the host never sees it.
 func TestElicitationAtTheDesk(t *testing.T) {

@@ -9,7 +9,8 @@
 // A Link is one conversation with one peer: Lines over a pair of streams
 // (a host's stdin and stdout, a stdio server's pipes), StreamableClient and
 // SSEClient for remote servers, and the Links a Listener hands out, one per
-// host session, for hosts that speak Streamable HTTP to the bridge.
+// host session, for hosts that speak Streamable HTTP to the bridge and
+// present its secret.
 //
 // Over HTTP a message carries more than its bytes: Related says which
 // request's response stream it came on (the Listener puts it back on that

@@ -33,7 +33,7 @@ type forwarder struct {
 
 func startForwarder(t *testing.T, upstream string) *forwarder {
 	t.Helper()
-	l, err := Listen(context.Background(), "127.0.0.1:0", slog.New(slog.DiscardHandler))
+	l, err := Listen(context.Background(), "127.0.0.1:0", NewSecret(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func pump(from, to Link) {
 	}
 }
 
-func (f *forwarder) url() string { return "http://" + f.l.Addr().String() + "/mcp" }
+func (f *forwarder) url() string { return f.l.URL() }
 
 func (f *forwarder) close() {
 	f.l.Close()
@@ -270,7 +270,7 @@ func startEverything(t *testing.T) string {
 
 func freePort(t *testing.T) string {
 	t.Helper()
-	l, err := Listen(context.Background(), "127.0.0.1:0", slog.New(slog.DiscardHandler))
+	l, err := Listen(context.Background(), "127.0.0.1:0", NewSecret(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,6 +48,9 @@ type hostSession struct {
 	get     *stream
 	queue   []Message
 	claimed bool // one POST is offering the session to Accept
+
+	open      int       // the host's requests being served: POSTs, the GET
+	idleSince time.Time // when open last fell to 0
 }
 
 // stream is one open response to the host: a POST's or the GET's. out
@@ -67,9 +70,33 @@ func newHostSession(id string, forget func()) *hostSession {
 	return &hostSession{
 		id: id, in: newInbox(), forget: forget,
 		done: make(chan struct{}), wake: make(chan struct{}, 1),
-		pending: make(map[string]*stream),
-		offered: make(chan struct{}),
+		pending:   make(map[string]*stream),
+		offered:   make(chan struct{}),
+		idleSince: time.Now(),
 	}
+}
+
+// enter and leave bracket each of the host's requests to s: a session
+// with none open for a while may belong to a host that went away.
+func (s *hostSession) enter() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.open++
+}
+
+func (s *hostSession) leave() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open--; s.open == 0 {
+		s.idleSince = time.Now()
+	}
+}
+
+// idle reports whether s has no request open, and since how long.
+func (s *hostSession) idle(now time.Time) (time.Duration, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return now.Sub(s.idleSince), s.open == 0
 }
 
 // claimOffer reports whether the caller is the one to offer s to Accept.

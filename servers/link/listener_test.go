@@ -16,7 +16,7 @@ import (
 
 func TestListenRefusesNonLoopback(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "192.168.1.2:0", "example.com:80"} {
-		if l, err := Listen(context.Background(), addr, nil); err == nil {
+		if l, err := Listen(context.Background(), addr, NewSecret(), nil); err == nil {
 			l.Close()
 			t.Errorf("Listen(%q): no error", addr)
 		} else if !strings.Contains(err.Error(), "loopback") {
@@ -89,14 +89,14 @@ func nextData(t *testing.T, br *bufio.Reader) string {
 
 func TestListener(t *testing.T) {
 	defer leaktest.Check(t)()
-	l, err := Listen(context.Background(), "127.0.0.1:0", slog.New(slog.DiscardHandler))
+	l, err := Listen(context.Background(), "127.0.0.1:0", NewSecret(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
 	hc := testHTTP()
 	defer hc.CloseIdleConnections()
-	url := "http://" + l.Addr().String() + "/mcp"
+	url := l.URL()
 
 	t.Run("rebinding", func(t *testing.T) {
 		for _, h := range [][]string{
@@ -290,14 +290,14 @@ func TestListener(t *testing.T) {
 // see each other's messages.
 func TestListenerStreams(t *testing.T) {
 	defer leaktest.Check(t)()
-	l, err := Listen(context.Background(), "[::1]:0", slog.New(slog.DiscardHandler))
+	l, err := Listen(context.Background(), "[::1]:0", NewSecret(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Skipf("no IPv6 loopback: %v", err)
 	}
 	defer l.Close()
 	hc := testHTTP()
 	defer hc.CloseIdleConnections()
-	url := "http://" + l.Addr().String() + "/mcp"
+	url := l.URL()
 	ctx := context.Background()
 	write := func(link Link, raw string) {
 		t.Helper()
@@ -427,7 +427,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // and the late answer goes nowhere.
 func TestSessionlessCancel(t *testing.T) {
 	defer leaktest.Check(t)()
-	l, err := Listen(context.Background(), "localhost:0", slog.New(slog.DiscardHandler))
+	l, err := Listen(context.Background(), "localhost:0", NewSecret(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,7 +435,7 @@ func TestSessionlessCancel(t *testing.T) {
 	hc := testHTTP()
 	defer hc.CloseIdleConnections()
 	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, "POST", "http://"+l.Addr().String()+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":"x","method":"tools/call"}`))
+	req, _ := http.NewRequestWithContext(ctx, "POST", l.URL(), strings.NewReader(`{"jsonrpc":"2.0","id":"x","method":"tools/call"}`))
 	req.Header.Set(headerVersion, "2026-07-28")
 	done := make(chan struct{})
 	go func() {

@@ -19,8 +19,8 @@ func isLoopbackHost(host string) bool {
 }
 
 // checkListenAddr refuses an address that is not on the loopback
-// interface: the bridge has no authentication, so only this machine may
-// reach it.
+// interface: hosts send the Listener's secret over plain HTTP, which only
+// this machine may carry.
 func checkListenAddr(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
