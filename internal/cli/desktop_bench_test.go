@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -80,9 +81,10 @@ func reportSpread(b *testing.B, ds []time.Duration, unit string) {
 	b.ReportMetric(ms(ds[len(ds)*9/10]), unit+"-p90")
 }
 
-// BenchmarkIdleMemory10Servers measures the resident memory of the app
-// itself (its servers are other processes) with ten servers connected,
-// after it has sat idle.
+// BenchmarkIdleMemory10Servers measures the app itself (its servers are
+// other processes) with ten servers connected and sitting idle for 20 s:
+// its resident memory, its wakeups a second (context switches of all its
+// threads) and the share of one core it used.
 func BenchmarkIdleMemory10Servers(b *testing.B) {
 	var entries []string
 	for i := range 10 {
@@ -97,12 +99,60 @@ func BenchmarkIdleMemory10Servers(b *testing.B) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	var rss float64
+	const idle = 20 * time.Second
+	pid := d.app.Process.Pid
+	var rss, wakeups, core float64
 	for b.Loop() {
-		time.Sleep(10 * time.Second)
-		rss = residentMB(b, d.app.Process.Pid)
+		switches, ticks := contextSwitches(b, pid), cpuTicks(b, pid)
+		time.Sleep(idle)
+		wakeups = float64(contextSwitches(b, pid)-switches) / idle.Seconds()
+		core = 100 * float64(cpuTicks(b, pid)-ticks) / clockTicks / idle.Seconds()
+		rss = residentMB(b, pid)
 	}
 	b.ReportMetric(rss, "MB-RSS")
+	b.ReportMetric(wakeups, "wakeups/s")
+	b.ReportMetric(core, "%core")
+}
+
+// clockTicks is the kernel's USER_HZ, in which /proc reports CPU time: 100
+// on every Linux architecture Go supports.
+const clockTicks = 100
+
+// contextSwitches sums the voluntary and involuntary context switches of
+// every thread of a process: how often it woke up.
+func contextSwitches(b *testing.B, pid int) int {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+	if err != nil || len(tasks) == 0 {
+		b.Fatalf("threads of %d: %v", pid, err)
+	}
+	n := 0
+	for _, t := range tasks {
+		raw, err := os.ReadFile(t)
+		if err != nil {
+			continue // a thread that ended
+		}
+		for _, line := range strings.Split(string(raw), "\n") {
+			if f := strings.Fields(line); len(f) == 2 && strings.HasSuffix(f[0], "ctxt_switches:") {
+				v, _ := strconv.Atoi(f[1])
+				n += v
+			}
+		}
+	}
+	return n
+}
+
+// cpuTicks is a process's user and system time, in clock ticks.
+func cpuTicks(b *testing.B, pid int) int {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The fields after the command, which is in parentheses and may hold
+	// spaces: utime and stime are the 12th and 13th of them.
+	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+1:]))
+	utime, _ := strconv.Atoi(f[11])
+	stime, _ := strconv.Atoi(f[12])
+	return utime + stime
 }
 
 func countReady(d *desktop) int {
