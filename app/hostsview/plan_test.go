@@ -22,7 +22,7 @@ func TestDescribePlan(t *testing.T) {
 	}
 	want := changeView{"files",
 		`'C:\Program Files\nodejs\npx.cmd' -y @modelcontextprotocol/server-filesystem 'C:\Users\Zoë\Desktop'`,
-		`/opt/elicitdesk bridge -- 'C:\Program Files\nodejs\npx.cmd' -y @modelcontextprotocol/server-filesystem 'C:\Users\Zoë\Desktop'`}
+		`/opt/elicitdesk bridge -name=files -- 'C:\Program Files\nodejs\npx.cmd' -y @modelcontextprotocol/server-filesystem 'C:\Users\Zoë\Desktop'`}
 	if len(v.Changes) != 1 || v.Changes[0] != want {
 		t.Errorf("changes %+v, want %+v", v.Changes, want)
 	}
@@ -37,7 +37,7 @@ func TestDescribePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	v = describePlan(p, true)
-	want = changeView{"notion", "https://mcp.notion.com/mcp", "/opt/elicitdesk bridge -url https://mcp.notion.com/mcp"}
+	want = changeView{"notion", "https://mcp.notion.com/mcp", "/opt/elicitdesk bridge -name=notion -url https://mcp.notion.com/mcp"}
 	if len(v.Changes) != 1 || v.Changes[0] != want || !strings.Contains(v.Intro, "Elicit Desk signs in for it, in your browser") {
 		t.Errorf("remote plan %+v, want %+v", v, want)
 	}

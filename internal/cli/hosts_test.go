@@ -90,7 +90,7 @@ func TestHostsCommands(t *testing.T) {
 	}
 
 	code, out, _ = runCLI("hosts", "route", "cursor")
-	for _, want := range []string{"Routed 2 servers of Cursor", "bridge -- npx -y server-filesystem /tmp", "bridge -url https://mcp.example.com/mcp", `both: it has a url and "command" too`, "Restart Cursor"} {
+	for _, want := range []string{"Routed 2 servers of Cursor", "bridge -name=files -- npx -y server-filesystem /tmp", "bridge -name=remote -url https://mcp.example.com/mcp", `both: it has a url and "command" too`, "Restart Cursor"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("route: exit %d, %q lacks %q", code, out, want)
 		}
@@ -153,7 +153,7 @@ func TestRoutedEntryInTypeScriptHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := routed.MCPServers["everything"]
-	if e.Command != bin || !slices.Equal(e.Args, []string{"bridge", "--", node, entry, "stdio"}) {
+	if e.Command != bin || !slices.Equal(e.Args, []string{"bridge", "-name=everything", "--", node, entry, "stdio"}) {
 		t.Fatalf("routed entry runs %s %q", e.Command, e.Args)
 	}
 

@@ -39,23 +39,22 @@ const (
 )
 
 // Route plans putting the named servers (all when names is empty) behind
-// the bridge: a stdio server as `exe bridge -- COMMAND ARGS...`, a remote
-// one as `exe bridge -url URL`, which signs in for the host, where exe is
-// the config's Binaries.Exe. An entry routed through another of its
-// Binaries is pointed at exe.
+// the bridge: a stdio server as `exe bridge -name=KEY -- COMMAND ARGS...`,
+// a remote one as `exe bridge -name=KEY -url URL`, which signs in for the
+// host, where exe is the config's Binaries.Exe and KEY the entry's name in
+// the config. An entry routed before is brought up to date: pointed at
+// exe when it runs another of the Binaries, and named when it was routed
+// before entries carried their names.
 func (c *Config) Route(names ...string) (*Plan, error) {
 	exe := c.bin.Exe
 	p, err := c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
 		if s.Routed() {
-			if s.Command == exe {
-				return nil, nil, ReasonRouted
-			}
-			return []edit{{e.cmd, quote(exe)}}, append([]string{exe}, s.Args...), ""
+			return c.rerouteEdits(s, e, exe)
 		}
 		if s.Transport != config.TransportStdio {
 			return c.routeRemoteEdits(s, e, exe)
 		}
-		return c.routeEdits(e, exe), append(append([]string{exe}, bridgeArgs()...), argvOf(s)...), ""
+		return c.routeEdits(s, e, exe), append(append([]string{exe}, bridgeArgs(s.Name)...), argvOf(s)...), ""
 	})
 	if p != nil {
 		p.routes = true
@@ -70,7 +69,7 @@ func (c *Config) Unroute(names ...string) (*Plan, error) {
 	return c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
 		if b, ok := s.remoteThrough(); ok {
 			edits, reason := c.unrouteRemoteEdits(e, b)
-			return edits, []string{s.Args[2]}, reason
+			return edits, []string{b.url}, reason
 		}
 		argv, ok := s.Unrouted()
 		if !ok {
@@ -113,13 +112,35 @@ func (c *Config) plan(names []string, rewrite func(Server, entry) (edits []edit,
 	return p, nil
 }
 
-// routeEdits move the command into the args, after "bridge", "--", as its
-// own literal, and put exe in its place. A missing args member is added in
-// compact form (no spaces), which an edit of an existing array never
-// writes: that is how unrouteEdits knows to remove it again.
-func (c *Config) routeEdits(e entry, exe string) []edit {
+// rerouteEdits bring s, routed before, up to date: pointed at exe, and
+// named after it, when it was routed before entries carried their names.
+// The name goes after "bridge" with the separator the args already use,
+// so that unroute still finds the args as route writes them.
+func (c *Config) rerouteEdits(s Server, e entry, exe string) ([]edit, []string, string) {
+	var edits []edit
+	to := append([]string{exe}, s.Args...)
+	if s.Command != exe {
+		edits = append(edits, edit{e.cmd, quote(exe)})
+	}
+	if s.Name != "" && !s.named() && e.args != nil {
+		first := e.args.elems[0]
+		edits = append(edits, edit{span{first.end, first.end}, elementSeparator(c.data, e.args) + quote(flagName+s.Name)})
+		to = slices.Insert(to, 2, flagName+s.Name)
+	}
+	if len(edits) == 0 {
+		return nil, nil, ReasonRouted
+	}
+	return edits, to, ""
+}
+
+// routeEdits move the command into the args, after the bridge's
+// arguments, as its own literal, and put exe in its place. A missing args
+// member is added in compact form (no spaces), which an edit of an
+// existing array never writes: that is how unrouteEdits knows to remove
+// it again.
+func (c *Config) routeEdits(s Server, e entry, exe string) []edit {
 	cmd := e.cmd.of(c.data)
-	head := append(quoted(bridgeArgs()), cmd)
+	head := append(quoted(bridgeArgs(s.Name)), cmd)
 	edits := []edit{{e.cmd, quote(exe)}}
 	switch {
 	case e.args == nil:
@@ -135,15 +156,19 @@ func (c *Config) routeEdits(e entry, exe string) []edit {
 }
 
 // unrouteEdits undo routeEdits: the command's literal goes back from the
-// args, and what came before it in the args goes.
+// args, and the bridge's arguments before it go, as they are written: an
+// entry routed before entries carried their names has none.
 func (c *Config) unrouteEdits(s Server, e entry) []edit {
 	k := slices.Index(s.Args, "--") + 1 // the command's element
 	elems := e.args.elems
-	cmd := elems[k].of(c.data)
-	edits := []edit{{e.cmd, cmd}}
-	added := e.addPrefix + "[" + strings.Join(append(quoted(bridgeArgs()), cmd), ",") + "]"
+	lits := make([]string, k+1)
+	for i, el := range elems[:k+1] {
+		lits[i] = el.of(c.data)
+	}
+	edits := []edit{{e.cmd, lits[k]}}
+	added := e.addPrefix + "[" + strings.Join(lits, ",") + "]"
 	switch {
-	case k == 2 && len(elems) == 3 && strings.HasPrefix(string(c.data[e.addAt:]), added):
+	case len(elems) == k+1 && strings.HasPrefix(string(c.data[e.addAt:]), added):
 		edits = append(edits, edit{span{e.addAt, e.addAt + len(added)}, ""})
 	case len(elems) > k+1:
 		edits = append(edits, edit{span{elems[0].start, elems[k+1].start}, ""})
