@@ -27,12 +27,14 @@ func FuzzRoundTrip(f *testing.F) {
 			f.Add([]byte(c.Config))
 		}
 	}
-	upgrades, _ := os.ReadFile(filepath.Join("testdata", "upgrade.json"))
-	var routed []struct{ Original, Routed string }
-	json.Unmarshal(upgrades, &routed)
-	for _, c := range routed {
-		f.Add([]byte(c.Original))
-		f.Add([]byte(c.Routed))
+	for _, name := range []string{"upgrade.json", "limits.json"} {
+		cases, _ := os.ReadFile(filepath.Join("testdata", name))
+		var routed []struct{ Original, Config, Routed string }
+		json.Unmarshal(cases, &routed)
+		for _, c := range routed {
+			f.Add([]byte(c.Original + c.Config))
+			f.Add([]byte(c.Routed))
+		}
 	}
 	hosts := Known(Env{GOOS: "linux", Getenv: func(string) string { return "" }})
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -615,3 +615,59 @@ func TestUpgrade(t *testing.T) {
 		})
 	}
 }
+
+// TestLimits: routing a Codex entry gives each tool call LimitSeconds,
+// marked with a note, or raises a smaller number and keeps it in the
+// note; the person's longer limit, and one routing cannot mark, stay; and
+// unroute gives every byte back (testdata/limits.json, the files exactly).
+func TestLimits(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "limits.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		What, Config, Routed string
+		Skipped              []string
+		Limits               map[string]string
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.What, func(t *testing.T) {
+			h := sample(t, "codex")
+			os.WriteFile(h.Config, []byte(tc.Config), 0o640)
+			p := apply(t, h, route())
+			if got, _ := os.ReadFile(h.Config); string(got) != tc.Routed {
+				t.Errorf("routed:\n%s", diff([]byte(tc.Routed), got))
+			}
+			var skipped []string
+			for _, s := range p.Skipped {
+				skipped = append(skipped, s.Server)
+				if s.Reason != ReasonLimitNote {
+					t.Errorf("%s skipped for %q", s.Server, s.Reason)
+				}
+			}
+			if !slices.Equal(skipped, tc.Skipped) {
+				t.Errorf("skipped %q, want %q", skipped, tc.Skipped)
+			}
+			for _, ch := range p.Changes {
+				if ch.Limit != tc.Limits[ch.Server] {
+					t.Errorf("%s: limit %q, want %q", ch.Server, ch.Limit, tc.Limits[ch.Server])
+				}
+			}
+			if again := apply(t, h, route()); len(again.Changes) != 0 {
+				t.Errorf("routing twice changed %+v", again.Changes)
+			}
+			back := apply(t, h, unroute())
+			if got, _ := os.ReadFile(h.Config); string(got) != tc.Config {
+				t.Errorf("not given back:\n%s", diff([]byte(tc.Config), got))
+			}
+			for _, ch := range back.Changes {
+				if (ch.Limit == "") != (tc.Limits[ch.Server] == "") {
+					t.Errorf("%s: unroute says the limit %q", ch.Server, ch.Limit)
+				}
+			}
+		})
+	}
+}

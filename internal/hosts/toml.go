@@ -62,10 +62,25 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 		}
 		if s.Err != nil {
 			e = entry{}
+		} else {
+			e.limit = tomlLimit(te.limit, table[name].(map[string]any)[limitKey])
 		}
 		servers, entries = append(servers, s), append(entries, e)
 	}
 	return servers, entries, nil
+}
+
+// tomlLimit is an entry's time limit on a tool call, where the walk found
+// it (at) and as decoded (v, nil when the entry gives none).
+func tomlLimit(at limit, v any) limit {
+	at.known, at.given, at.secs = true, v != nil, -1
+	switch n := v.(type) {
+	case int64:
+		at.secs = float64(n)
+	case float64:
+		at.secs = n
+	}
+	return at
 }
 
 // tomlRefusal says why a remote entry of Codex cannot be routed, if it
@@ -160,12 +175,13 @@ type tomlWalk struct {
 }
 
 // tomlEntry is what the walk found of one server: its entry as a command
-// and as a url, and the key literals of its env and http_headers tables
-// and of their members.
+// and as a url, the key literals of its env and http_headers tables and
+// of their members, and its time limit on a tool call.
 type tomlEntry struct {
 	stdio, remote         entry
 	env, headers          []span
 	envNames, headerNames []span
+	limit                 limit
 }
 
 func (w *tomlWalk) walk() {
@@ -283,6 +299,11 @@ func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
 		e.addPrefix = lineIndent(w.data[:kv.Raw.Offset]) + prefix
 		if e.addPrefix[0] == ' ' { // the file's first line
 			e.addPrefix = "\n" + prefix
+		}
+	case limitKey:
+		if !inline && (value.Kind == unstable.Integer || value.Kind == unstable.Float) {
+			end := int(kv.Raw.Offset + kv.Raw.Length)
+			te.limit = limit{value: span{int(value.Raw.Offset), int(value.Raw.Offset + value.Raw.Length)}, start: int(kv.Raw.Offset), end: lineEnd(w.data, end)}
 		}
 	case "args":
 		if value.Kind != unstable.Array {
