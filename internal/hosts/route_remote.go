@@ -47,6 +47,9 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 		lits, to = append(lits, quote(flagTransport), lit), append(to, flagTransport, kind)
 		edits = append(edits, edit{e.kind, quote("stdio")})
 	}
+	if !config.IsRemoteURL(s.URL) {
+		return nil, nil, "its url is not an http or https address, which the bridge cannot reach"
+	}
 	if len(s.Headers) > 0 {
 		if len(e.maps) == 0 || len(e.names) != len(s.Headers) {
 			return nil, nil, uneditable("headers")
