@@ -616,7 +616,7 @@ func TestUpgrade(t *testing.T) {
 	}
 }
 
-// TestLimits: routing a Codex entry gives each tool call LimitSeconds,
+// TestLimits: routing a Codex or Zed entry gives each tool call LimitSeconds,
 // marked with a note, or raises a smaller number and keeps it in the
 // note; the person's longer limit, and one routing cannot mark, stay; and
 // unroute gives every byte back (testdata/limits.json, the files exactly).
@@ -626,16 +626,16 @@ func TestLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cases []struct {
-		What, Config, Routed string
-		Skipped              []string
-		Limits               map[string]string
+		What, Host, Config, Routed string
+		Skipped                    []string
+		Limits                     map[string]string
 	}
 	if err := json.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.What, func(t *testing.T) {
-			h := sample(t, "codex")
+			h := sample(t, tc.Host)
 			os.WriteFile(h.Config, []byte(tc.Config), 0o640)
 			p := apply(t, h, route())
 			if got, _ := os.ReadFile(h.Config); string(got) != tc.Routed {
