@@ -19,7 +19,7 @@ import (
 var bridgedWho = servers.Identity{
 	Name: "files", Target: "npx files-mcp",
 	Reported: servers.ServerInfo{Name: "files-mcp", Version: "1.2"},
-	Host:     servers.ServerInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"},
+	Host:     servers.HostInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"},
 }
 
 // elicit asks as the bridge would, and returns the answer later.

@@ -82,10 +82,10 @@ func small(text string, style fyne.TextStyle) *widget.TextSegment {
 		SizeName: theme.SizeNameCaptionText, TextStyle: style, ColorName: theme.ColorNameForeground}}
 }
 
-// hostLine names the host a bridged server asks for, by its title, else
-// its name: "for Claude Desktop"; "" outside the bridge.
+// hostLine names the host a bridged server asks for as HostInfo.Label
+// does: "for Claude Desktop"; "" outside the bridge.
 func hostLine(id servers.Identity) string {
-	if id.Host == (servers.ServerInfo{}) {
+	if id.Host == (servers.HostInfo{}) {
 		return ""
 	}
 	if l := id.Host.Label(); l != "" {

@@ -16,7 +16,7 @@ import (
 // hostileIdentity is a server whose every word is s.
 func hostileIdentity(s string) servers.Identity {
 	info := untrusted.Text(s)
-	return servers.Identity{Name: s, Target: s, Reported: servers.ServerInfo{Name: info, Title: info, Version: info}, Host: servers.ServerInfo{Name: info, Title: info, Version: info}}
+	return servers.Identity{Name: s, Target: s, Reported: servers.ServerInfo{Name: info, Title: info, Version: info}, Host: servers.HostInfo{Name: info, Title: info, Version: info}}
 }
 
 // TestHostileWindows sends requests written entirely in each hostile

@@ -51,22 +51,13 @@ func (i ServerInfo) String() string {
 	return strings.Join(parts, " ")
 }
 
-// Label is the name to call the implementation by, safe to show: its
-// title, else its name; "" when it gave neither.
-func (i ServerInfo) Label() string {
-	if i.Title != "" {
-		return i.Title.Line()
-	}
-	return i.Name.Line()
-}
-
 // Identity is who asks: the entry the person configured, and what the server
 // says about itself, kept apart.
 type Identity struct {
 	Name     string     // the configured name under mcpServers
 	Target   string     // the configured command line or URL
 	Reported ServerInfo // the server's own serverInfo
-	Host     ServerInfo // the host the server asks for, from its clientInfo; zero outside the bridge
+	Host     HostInfo   // the host the server asks for, from its clientInfo; zero outside the bridge
 }
 
 // Elicitation is one request for the person, whichever spec revision or

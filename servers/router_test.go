@@ -336,7 +336,7 @@ func TestRouterExpectCompletes(t *testing.T) {
 // refused with the error to send back and reported with who asked (the
 // host too), usable ones are queued with the whole identity.
 func TestAskRaw(t *testing.T) {
-	who := Identity{Name: "files", Target: "npx files", Reported: ServerInfo{Name: "files-srv"}, Host: ServerInfo{Name: "claude-ai", Title: "Claude Desktop"}}
+	who := Identity{Name: "files", Target: "npx files", Reported: ServerInfo{Name: "files-srv"}, Host: HostInfo{Name: "claude-ai", Title: "Claude Desktop"}}
 	tests := []struct {
 		name    string
 		raw     string

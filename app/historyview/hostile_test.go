@@ -24,7 +24,7 @@ func TestHostileHistory(t *testing.T) {
 			s := hs.Text
 			h := open(t, Options{})
 			info := untrusted.Text(s)
-			who := servers.Identity{Name: s, Target: s, Reported: servers.ServerInfo{Name: info, Title: info, Version: info}, Host: servers.ServerInfo{Name: info, Title: info, Version: info}}
+			who := servers.Identity{Name: s, Target: s, Reported: servers.ServerInfo{Name: info, Title: info, Version: info}, Host: servers.HostInfo{Name: info, Title: info, Version: info}}
 			content, _ := json.Marshal(map[string]string{s: s})
 			for _, e := range []history.Entry{
 				{Server: who, Message: info, Mode: servers.ModeForm, Schema: uitest.HostileSchema(s), Outcome: history.Accepted, Content: content},

@@ -2,6 +2,7 @@ package hostsview
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -30,14 +31,22 @@ func describePlan(p *hosts.Plan, routing bool) planView {
 	if len(p.Changes) == 1 {
 		what, these, their = untrusted.Text(p.Changes[0].Server).Quote(), "this server", "its"
 	}
+	limits := slices.ContainsFunc(p.Changes, func(c hosts.Change) bool { return c.Limit != "" })
+	changes := "Only the command lines change"
+	if limits {
+		changes += fmt.Sprintf(", and the time %s waits for a call, which becomes %d minutes so that you have time to answer", host, hosts.LimitSeconds/60)
+	}
 	v := planView{
 		Title: "Route " + what + " through Elicit Desk?",
-		Intro: host + " will start " + these + " through Elicit Desk, which shows " + their + " requests as windows. Only the command lines change; the servers stay the same.",
+		Intro: host + " will start " + these + " through Elicit Desk, which shows " + their + " requests as windows. " + changes + "; the servers stay the same.",
 		Verb:  "Change " + host + "'s config",
 	}
 	if !routing {
 		v.Title = "Stop routing " + what + " through Elicit Desk?"
 		v.Intro = host + " will start " + these + " itself again, and show " + their + " requests itself."
+		if limits {
+			v.Intro += " The time it waits for a call goes back to what it was."
+		}
 	}
 	if routing && slices.ContainsFunc(p.Changes, func(c hosts.Change) bool { return remote(p.Config, c.Server) }) {
 		v.Intro += " When a remote server asks " + host + " to sign in, Elicit Desk signs in for it, in your browser."

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ func TestDescribePlan(t *testing.T) {
 	}
 	want := changeView{"files",
 		`'C:\Program Files\nodejs\npx.cmd' -y @modelcontextprotocol/server-filesystem 'C:\Users\Zoë\Desktop'`,
-		`/opt/elicitdesk bridge -- 'C:\Program Files\nodejs\npx.cmd' -y @modelcontextprotocol/server-filesystem 'C:\Users\Zoë\Desktop'`}
+		`/opt/elicitdesk bridge -name=files -- 'C:\Program Files\nodejs\npx.cmd' -y @modelcontextprotocol/server-filesystem 'C:\Users\Zoë\Desktop'`}
 	if len(v.Changes) != 1 || v.Changes[0] != want {
 		t.Errorf("changes %+v, want %+v", v.Changes, want)
 	}
@@ -37,7 +38,7 @@ func TestDescribePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	v = describePlan(p, true)
-	want = changeView{"notion", "https://mcp.notion.com/mcp", "/opt/elicitdesk bridge -url https://mcp.notion.com/mcp"}
+	want = changeView{"notion", "https://mcp.notion.com/mcp", "/opt/elicitdesk bridge -name=notion -url https://mcp.notion.com/mcp"}
 	if len(v.Changes) != 1 || v.Changes[0] != want || !strings.Contains(v.Intro, "Elicit Desk signs in for it, in your browser") {
 		t.Errorf("remote plan %+v, want %+v", v, want)
 	}
@@ -92,5 +93,33 @@ func TestApplyMessages(t *testing.T) {
 	if msg := applied("Cursor", "/x/mcp.json"+hosts.BackupSuffix); msg !=
 		"Restart Cursor so it picks up the change.\n\nThe config as it was is kept in /x/mcp.json.elicitdesk-backup" {
 		t.Errorf("applied says %q", msg)
+	}
+}
+
+// TestDescribeLimitPlan: routing a Codex entry says that Codex will wait
+// longer for a call, and unrouting that the wait goes back.
+func TestDescribeLimitPlan(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte("[mcp_servers.a]\ncommand = \"npx\"\ntool_timeout_sec = 60\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := hosts.Host{ID: "codex", Name: "Codex", Config: path, Key: "mcp_servers", Format: hosts.TOML}
+	f := hosts.Find([]hosts.Host{h}, bin)[0]
+	p, err := f.Config.Route()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := describePlan(p, true); !strings.Contains(v.Intro, "the time Codex waits for a call, which becomes 30 minutes so that you have time to answer") {
+		t.Errorf("route intro %q", v.Intro)
+	}
+	if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	f = hosts.Find([]hosts.Host{h}, bin)[0]
+	if p, err = f.Config.Unroute(); err != nil {
+		t.Fatal(err)
+	}
+	if v := describePlan(p, false); !strings.Contains(v.Intro, "The time it waits for a call goes back to what it was.") {
+		t.Errorf("unroute intro %q", v.Intro)
 	}
 }

@@ -97,7 +97,7 @@ func TestSwitchRoutes(t *testing.T) {
 
 	// Cancel leaves the file and puts the switch back.
 	test.Tap(checks(w)[0])
-	if text := dialogText(w); !strings.Contains(text, "Route “github” through Elicit Desk?") || !strings.Contains(text, "/opt/elicitdesk bridge -- /usr/local/lib/node/bin/npx") {
+	if text := dialogText(w); !strings.Contains(text, "Route “github” through Elicit Desk?") || !strings.Contains(text, "/opt/elicitdesk bridge -name=github -- /usr/local/lib/node/bin/npx") {
 		t.Errorf("the plan shows:\n%s", text)
 	}
 	tapDialog(t, w, "Cancel")
@@ -195,7 +195,7 @@ func TestSwitchRoutesRemote(t *testing.T) {
 	notion := checks(w)[4]
 	test.Tap(notion)
 	text := dialogText(w)
-	for _, want := range []string{"Route “notion” through Elicit Desk?", "https://mcp.notion.com/mcp", "/opt/elicitdesk bridge -url https://mcp.notion.com/mcp", "Elicit Desk signs in for it, in your browser"} {
+	for _, want := range []string{"Route “notion” through Elicit Desk?", "https://mcp.notion.com/mcp", "/opt/elicitdesk bridge -name=notion -url https://mcp.notion.com/mcp", "Elicit Desk signs in for it, in your browser"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the plan lacks %q:\n%s", want, text)
 		}

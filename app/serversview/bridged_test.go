@@ -17,7 +17,7 @@ func claude(id string, since time.Time, asked int) servers.Bridged {
 	return servers.Bridged{ID: id, Since: since, Asked: asked, Server: servers.Identity{
 		Name: "files", Target: "npx files-mcp",
 		Reported: servers.ServerInfo{Name: "files-mcp", Version: "1.2"},
-		Host:     servers.ServerInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"},
+		Host:     servers.HostInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"},
 	}}
 }
 
@@ -26,8 +26,10 @@ func TestBridgedViewOf(t *testing.T) {
 	morning := time.Date(2026, 11, 23, 10, 42, 7, 0, time.Local)
 	untitled := claude("2", morning, 1)
 	untitled.Server.Host.Title = ""
+	unknown := claude("6", morning, 1)
+	unknown.Server.Host = servers.HostInfo{Name: "my-agent"}
 	nameless := claude("3", morning, 0)
-	nameless.Server.Host = servers.ServerInfo{}
+	nameless.Server.Host = servers.HostInfo{}
 	waiting := claude("5", morning, 3)
 	waiting.Open = 1
 	tests := []struct {
@@ -42,11 +44,12 @@ func TestBridgedViewOf(t *testing.T) {
 		{"waiting", []servers.Bridged{waiting}, bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
 			{Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 1 waiting of 3 requests asked"},
 		}}},
-		{"host by name, and none", []servers.Bridged{untitled, nameless}, bridgedView{Title: "Bridged sessions (2)", Rows: []bridgedRow{
-			{Server: "files", Host: "for claude-ai", Detail: "since 10:42:07 · 1 request asked"},
+		{"host by the name people know, by its own, and none", []servers.Bridged{untitled, unknown, nameless}, bridgedView{Title: "Bridged sessions (3)", Rows: []bridgedRow{
+			{Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 1 request asked"},
+			{Server: "files", Host: "for my-agent", Detail: "since 10:42:07 · 1 request asked"},
 			{Server: "files", Host: "for an unnamed host", Detail: "since 10:42:07 · nothing asked yet"},
 		}}},
-		{"hidden characters", []servers.Bridged{{ID: "4", Since: morning, Server: servers.Identity{Name: "fi\u202eles", Host: servers.ServerInfo{Name: untrusted.Text("Cl\u200baude\nDesktop")}}}},
+		{"hidden characters", []servers.Bridged{{ID: "4", Since: morning, Server: servers.Identity{Name: "fi\u202eles", Host: servers.HostInfo{Name: untrusted.Text("Cl\u200baude\nDesktop")}}}},
 			bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
 				{Server: "fi⟨U+202E⟩les", Host: "for Cl⟨U+200B⟩aude⟨U+000A⟩Desktop", Detail: "since 10:42:07 · nothing asked yet"},
 			}}},
@@ -100,7 +103,7 @@ func TestHostileBridgedSessions(t *testing.T) {
 			s := hs.Text
 			info := servers.ServerInfo{Name: untrusted.Text(s), Title: untrusted.Text(s), Version: untrusted.Text(s)}
 			h := newHarness(t, []byte(`{"mcpServers":{}}`))
-			h.bridges.Add(servers.Bridged{ID: s, Since: time.Now(), Server: servers.Identity{Name: s, Target: s, Reported: info, Host: info}})
+			h.bridges.Add(servers.Bridged{ID: s, Since: time.Now(), Server: servers.Identity{Name: s, Target: s, Reported: info, Host: servers.HostInfo(info)}})
 			h.waitFor("the session listed", func() bool { return h.w.list.bridged.content.Visible() })
 			uitest.Check(t, "bridged sessions", uitest.WindowTexts(h.w.win))
 			uitest.CheckWidth(t, "bridged sessions", h.w.win.Content(), 1000)

@@ -50,7 +50,7 @@ func TestBridgedIdentity(t *testing.T) {
 		Host:     endpoint.Peer{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"}, Since: time.Now()}
 	want := servers.Identity{Name: "files", Target: "npx files",
 		Reported: servers.ServerInfo{Name: "files-mcp", Version: "1"},
-		Host:     servers.ServerInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"}}
+		Host:     servers.HostInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"}}
 	if got := bridgedIdentity(b); got != want {
 		t.Errorf("bridgedIdentity = %+v, want %+v", got, want)
 	}

@@ -43,7 +43,8 @@ func (p person) Unshown(context.Context, endpoint.Unshown) error {
 
 // TestBridge2026Host: a 2026-07-28 host with no elicitation handler (mcp-go's
 // client) calls the demo's input_required tool through the bridge; the
-// person answers at the endpoint and the host gets the final result.
+// person answers at the endpoint, asked by the server under the name the
+// bridge was given, and the host gets the final result.
 func TestBridge2026Host(t *testing.T) {
 	noApp(t)
 	exe := asElicitdesk(t)
@@ -60,7 +61,7 @@ func TestBridge2026Host(t *testing.T) {
 	}
 	defer srv.Close()
 
-	tr := transport.NewStdio(exe, os.Environ(), append([]string{"bridge", "--"}, demoCommand(t)[1:]...)...)
+	tr := transport.NewStdio(exe, os.Environ(), append([]string{"bridge", "-name=my demo", "--"}, demoCommand(t)[1:]...)...)
 	host := client.NewClient(tr, client.WithProtocolVersion(mcp.ProtocolVersion20260728))
 	if err := host.Start(ctx); err != nil {
 		t.Fatal(err)
@@ -87,8 +88,8 @@ func TestBridge2026Host(t *testing.T) {
 	default:
 		t.Fatalf("the call ended without asking the person: %+v", res)
 	}
-	if !strings.Contains(string(q.Params), "pick a colour") || q.Session.Host.Title != "A 2026 host" {
-		t.Errorf("the person was asked %s for %+v", q.Params, q.Session.Host)
+	if !strings.Contains(string(q.Params), "pick a colour") || q.Session.Host.Title != "A 2026 host" || q.Session.Server != "my demo" {
+		t.Errorf("the person was asked %s by %q for %+v", q.Params, q.Session.Server, q.Session.Host)
 	}
 	text := fmt.Sprint(res.Content)
 	if res.IsError || !strings.Contains(text, `"color":"green"`) || !strings.Contains(text, "accepted the input request") {

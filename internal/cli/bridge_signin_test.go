@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -241,7 +242,7 @@ func TestRoutedRemoteEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := cfg.MCPServers["protected"]
-	if len(e.Args) < 3 || e.Args[0] != "bridge" || e.Args[2] != s.URL() || strings.Contains(strings.Join(e.Args, " "), "key-of-the-entry") {
+	if !slices.Equal(e.Args[:min(4, len(e.Args))], []string{"bridge", "-name=protected", "-url", s.URL()}) || strings.Contains(strings.Join(e.Args, " "), "key-of-the-entry") {
 		t.Fatalf("the routed entry runs %s %q", e.Command, e.Args)
 	}
 	for k, v := range e.Env {

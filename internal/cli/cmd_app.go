@@ -209,11 +209,7 @@ func (e deskEndpoint) Complete(c endpoint.Completion) { e.d.Complete(c.Server, c
 // bridgedIdentity is who asks through a bridged session: the name and
 // target the bridge was given, and what the server and the host said.
 func bridgedIdentity(b endpoint.Bridged) servers.Identity {
-	return servers.Identity{Name: b.Server, Target: b.Target, Reported: serverInfo(b.Reported), Host: serverInfo(b.Host)}
-}
-
-func serverInfo(p endpoint.Peer) servers.ServerInfo {
-	return servers.ServerInfo{Name: p.Name, Title: p.Title, Version: p.Version}
+	return servers.Identity{Name: b.Server, Target: b.Target, Reported: servers.ServerInfo(b.Reported), Host: servers.HostInfo(b.Host)}
 }
 
 // runDriver runs Fyne's event loop until the app quits. A display that

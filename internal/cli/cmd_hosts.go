@@ -161,6 +161,9 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 		stdout.Linef("%sd %d server%s of %s (%s):", strings.ToUpper(verb[:1])+verb[1:], len(p.Changes), plural(len(p.Changes)), h.Name, c.Path)
 		for _, ch := range p.Changes {
 			stdout.Linef("  %s: %s", ch.Server, commandLine(ch.To))
+			if ch.Limit != "" {
+				stdout.Linef("    and %s", ch.Limit)
+			}
 		}
 	}
 	if len(p.Skipped) > 0 {

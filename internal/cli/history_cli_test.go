@@ -50,7 +50,7 @@ func writeHistory(t *testing.T, path string) {
 			Schema: json.RawMessage(`{"type":"object","properties":{}}`), Outcome: history.Declined},
 		{Server: servers.Identity{Name: "auth"}, Message: "Sign in to continue", Mode: servers.ModeURL,
 			URL: "https://auth.example.com/login", Outcome: history.Stale, Reason: "the server cancelled"},
-		{Server: servers.Identity{Name: "files", Host: servers.ServerInfo{Name: "claude-ai", Title: "Claude \u202eDesktop"}}, Message: "Pick a directory", Mode: servers.ModeForm,
+		{Server: servers.Identity{Name: "files", Host: servers.HostInfo{Name: "claude-ai", Title: "Claude \u202eDesktop"}}, Message: "Pick a directory", Mode: servers.ModeForm,
 			Schema: json.RawMessage(`{"type":"object","properties":{}}`), Outcome: history.NoWindow, Reason: "Elicit Desk is not running"},
 	} {
 		e.Received = at.Add(time.Duration(i) * time.Minute)

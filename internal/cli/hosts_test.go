@@ -90,7 +90,7 @@ func TestHostsCommands(t *testing.T) {
 	}
 
 	code, out, _ = runCLI("hosts", "route", "cursor")
-	for _, want := range []string{"Routed 2 servers of Cursor", "bridge -- npx -y server-filesystem /tmp", "bridge -url https://mcp.example.com/mcp", `both: it has a url and "command" too`, "Restart Cursor"} {
+	for _, want := range []string{"Routed 2 servers of Cursor", "bridge -name=files -- npx -y server-filesystem /tmp", "bridge -name=remote -url https://mcp.example.com/mcp", `both: it has a url and "command" too`, "Restart Cursor"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("route: exit %d, %q lacks %q", code, out, want)
 		}
@@ -153,7 +153,7 @@ func TestRoutedEntryInTypeScriptHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := routed.MCPServers["everything"]
-	if e.Command != bin || !slices.Equal(e.Args, []string{"bridge", "--", node, entry, "stdio"}) {
+	if e.Command != bin || !slices.Equal(e.Args, []string{"bridge", "-name=everything", "--", node, entry, "stdio"}) {
 		t.Fatalf("routed entry runs %s %q", e.Command, e.Args)
 	}
 
@@ -179,5 +179,26 @@ func TestRoutedEntryInTypeScriptHost(t *testing.T) {
 	hostsCmd("unroute", "cursor")
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, orig) {
 		t.Errorf("unroute did not give the config back:\n%s", got)
+	}
+}
+
+// TestHostsLimit: routing Codex's servers says what their time limit on a
+// call becomes, and unrouting what it goes back to, in the file as it was.
+func TestHostsLimit(t *testing.T) {
+	hostsHome(t, `{"mcpServers": {}}`)
+	codex := filepath.Join(t.TempDir(), "codex")
+	t.Setenv("CODEX_HOME", codex)
+	os.MkdirAll(codex, 0o700)
+	const config = "[mcp_servers.everything]\ncommand = \"npx\"\nargs = [\"-y\", \"@modelcontextprotocol/server-everything\"]\ntool_timeout_sec = 60\n"
+	path := filepath.Join(codex, "config.toml")
+	os.WriteFile(path, []byte(config), 0o600)
+	if code, out, errs := runCLI("hosts", "route", "codex"); code != 0 || !strings.Contains(out, "everything: ") || !strings.Contains(out, "    and tool_timeout_sec = 1800 (was 60)") {
+		t.Errorf("route: exit %d: %s%s", code, out, errs)
+	}
+	if code, out, errs := runCLI("hosts", "unroute", "codex"); code != 0 || !strings.Contains(out, "    and tool_timeout_sec = 60") {
+		t.Errorf("unroute: exit %d: %s%s", code, out, errs)
+	}
+	if got, _ := os.ReadFile(path); string(got) != config {
+		t.Errorf("not given back: %s", got)
 	}
 }

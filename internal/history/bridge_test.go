@@ -19,7 +19,7 @@ func bridgedEntry(n int) Entry {
 		Server: servers.Identity{
 			Name: "files", Target: "npx files-mcp",
 			Reported: servers.ServerInfo{Name: "files-mcp"},
-			Host:     servers.ServerInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"},
+			Host:     servers.HostInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"},
 		},
 		Message: "Pick a folder", Mode: servers.ModeForm,
 		Schema:  json.RawMessage(`{"type":"object","properties":{}}`),

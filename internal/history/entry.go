@@ -67,7 +67,7 @@ type serverJSON struct {
 	Name     string             `json:"name"`
 	Target   string             `json:"target"`
 	Reported servers.ServerInfo `json:"reported"`
-	Host     servers.ServerInfo `json:"host,omitzero"` // the host a bridged server asked for
+	Host     servers.HostInfo   `json:"host,omitzero"` // the host a bridged server asked for
 }
 
 // MarshalJSON writes the entry with lower-case keys, as Export does: one

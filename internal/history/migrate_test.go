@@ -105,7 +105,7 @@ func TestOlderVersions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if list, err := ro.Search(t.Context(), Query{}); err != nil || len(list) != 1 || list[0].Message != "old" || list[0].Server.Host != (servers.ServerInfo{}) {
+			if list, err := ro.Search(t.Context(), Query{}); err != nil || len(list) != 1 || list[0].Message != "old" || list[0].Server.Host != (servers.HostInfo{}) {
 				t.Fatalf("read-only Search = %+v, %v", list, err)
 			}
 			var version int
@@ -122,7 +122,7 @@ func TestOlderVersions(t *testing.T) {
 			if e, err := s.Get(t.Context(), 1000); err != nil || e.Message != "old" {
 				t.Fatalf("old entry %+v %v", e, err)
 			}
-			host := servers.ServerInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"}
+			host := servers.HostInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"}
 			id, err := s.Add(t.Context(), Entry{Server: servers.Identity{Name: "files", Host: host}, Message: "new", Mode: "form", Outcome: NoWindow, Received: time.UnixMilli(2000)})
 			if err != nil {
 				t.Fatal(err)

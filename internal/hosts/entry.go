@@ -33,6 +33,9 @@ type entry struct {
 	names []span
 	// refuse says why a remote entry cannot be routed as written.
 	refuse string
+	// limit is the entry's time limit on a tool call, where its host has
+	// one per server.
+	limit limit
 }
 
 // span is the bytes [start, end) of a value.

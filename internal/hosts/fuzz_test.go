@@ -11,8 +11,8 @@ import (
 
 // FuzzRoundTrip reads any bytes as the config of each host: reading never
 // panics, and whatever Route writes, Read reads back with every server
-// routed, stdio and remote, but those Route said why it left alone, and
-// Unroute turns back into the very same bytes.
+// routed under its name, stdio and remote, but those Route said why it
+// left alone, and Unroute turns back into the very same bytes.
 func FuzzRoundTrip(f *testing.F) {
 	samples, _ := filepath.Glob(filepath.Join("testdata", "samples", "*"))
 	for _, s := range samples {
@@ -25,6 +25,15 @@ func FuzzRoundTrip(f *testing.F) {
 		json.Unmarshal(cases, &configs)
 		for _, c := range configs {
 			f.Add([]byte(c.Config))
+		}
+	}
+	for _, name := range []string{"upgrade.json", "limits.json"} {
+		cases, _ := os.ReadFile(filepath.Join("testdata", name))
+		var routed []struct{ Original, Config, Routed string }
+		json.Unmarshal(cases, &routed)
+		for _, c := range routed {
+			f.Add([]byte(c.Original + c.Config))
+			f.Add([]byte(c.Routed))
 		}
 	}
 	hosts := Known(Env{GOOS: "linux", Getenv: func(string) string { return "" }})
@@ -44,8 +53,9 @@ func FuzzRoundTrip(f *testing.F) {
 				t.Fatalf("%s: the routed file cannot be read: %v\n%s", id, err, p.data)
 			}
 			for _, s := range routed.Servers {
-				if s.Err == nil && !s.Routed() && !slices.ContainsFunc(p.Skipped, func(k Skip) bool { return k.Server == s.Name }) {
-					t.Fatalf("%s: %q is not routed:\n%s", id, s.Name, p.data)
+				skipped := slices.ContainsFunc(p.Skipped, func(k Skip) bool { return k.Server == s.Name && k.Reason != ReasonRouted })
+				if s.Err == nil && !skipped && (!s.Routed() || s.Name != "" && !s.named()) {
+					t.Fatalf("%s: %q is not routed under its name:\n%s", id, s.Name, p.data)
 				}
 			}
 			back, err := routed.Unroute()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/tailscale/hujson"
 
@@ -37,6 +38,12 @@ func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("%q at %s is not an object", h.Key, lineCol(data, list.Value.StartOffset))
 	}
+	limit, global := limitKey(h)
+	longer := false // the host's own limit for all entries is long enough
+	if g, _ := member(data, top, global); global != "" && g != nil {
+		var secs float64
+		longer = decodeJSON(g.Value, &secs) == nil && secs >= LimitSeconds
+	}
 	names := make(map[string]int, len(obj.Members))
 	var servers []Server
 	var entries []entry
@@ -46,7 +53,8 @@ func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
 			return nil, nil, fmt.Errorf("server %q is named twice in %q, at %s and %s; the host uses only one of them", name, h.Key, lineCol(data, at), lineCol(data, m.Name.StartOffset))
 		}
 		names[name] = m.Name.StartOffset
-		s, e := jsonServer(data, name, &m.Value)
+		s, e := jsonServer(data, name, &m.Value, limit)
+		e.limit.add = e.limit.add && !longer
 		servers, entries = append(servers, s), append(entries, e)
 	}
 	return servers, entries, nil
@@ -69,9 +77,11 @@ func member(data []byte, obj *hujson.Object, key string) (*hujson.ObjectMember, 
 	return found, nil
 }
 
-// jsonServer reads one entry. Zed's older entries nest the command line as
-// "command": {"path", "args", "env"}; the rest put it in the entry itself.
-func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
+// jsonServer reads one entry, and its time limit on a tool call called
+// limit (none when ""). Zed's older entries nest the command line as
+// "command": {"path", "args", "env", "timeout"}; the rest put it in the
+// entry itself.
+func jsonServer(data []byte, name string, v *hujson.Value, limit string) (Server, entry) {
 	s := Server{Name: name}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
@@ -125,7 +135,9 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 		return s, entry{}
 	}
 	if s.Transport != config.TransportStdio {
-		return s, jsonRemote(data, obj)
+		e := jsonRemote(data, obj)
+		e.limit = jsonLimit(data, obj, limit)
+		return s, e
 	}
 	cmd, _ := member(data, line, cmdKey)
 	e := jsonEntry(cmd)
@@ -141,7 +153,33 @@ func jsonServer(data []byte, name string, v *hujson.Value) (Server, entry) {
 			e.args.elems = append(e.args.elems, span{el.StartOffset, el.EndOffset})
 		}
 	}
+	e.limit = jsonLimit(data, line, limit)
 	return s, e
+}
+
+// jsonLimit is the time limit on a tool call that obj gives as its member
+// key, where the host has one ("" when it has none).
+func jsonLimit(data []byte, obj *hujson.Object, key string) limit {
+	l := limit{key: key, add: true, secs: -1, from: -1}
+	if key == "" {
+		return limit{}
+	}
+	m, err := member(data, obj, key)
+	if l.given = m != nil || err != nil; m == nil || err != nil {
+		return l
+	}
+	lit, ok := m.Value.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '0' {
+		return l
+	}
+	if secs, err := strconv.ParseFloat(string(lit), 64); err == nil {
+		l.secs = secs
+	}
+	l.value, l.note = valueSpan(m.Value), m.Value.EndOffset
+	if comma := m.Name.StartOffset - len(m.Name.BeforeExtra) - 1; comma >= 0 && data[comma] == ',' {
+		l.from = comma
+	}
+	return l
 }
 
 // jsonEntry is the entry whose command, or url, is m.

@@ -23,6 +23,10 @@ type Plan struct {
 type Change struct {
 	Server   string
 	From, To []string
+	// Limit is the time limit on a tool call the change writes or gives
+	// back, as the config says it ("tool_timeout_sec = 1800 (was 60)");
+	// "" when it leaves the limit as it is.
+	Limit string
 }
 
 // Skip is an entry a plan leaves alone.
@@ -39,23 +43,39 @@ const (
 )
 
 // Route plans putting the named servers (all when names is empty) behind
-// the bridge: a stdio server as `exe bridge -- COMMAND ARGS...`, a remote
-// one as `exe bridge -url URL`, which signs in for the host, where exe is
-// the config's Binaries.Exe. An entry routed through another of its
-// Binaries is pointed at exe.
+// the bridge: a stdio server as `exe bridge -name=KEY -- COMMAND ARGS...`,
+// a remote one as `exe bridge -name=KEY -url URL`, which signs in for the
+// host, where exe is the config's Binaries.Exe and KEY the entry's name in
+// the config. Where the host limits a tool call's time per server (Codex),
+// the limit is raised to LimitSeconds, so that a person has time to
+// answer. An entry routed before is brought up to date: pointed at exe
+// when it runs another of the Binaries, named when it was routed before
+// entries carried their names, and given the time.
 func (c *Config) Route(names ...string) (*Plan, error) {
 	exe := c.bin.Exe
-	p, err := c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
-		if s.Routed() {
-			if s.Command == exe {
-				return nil, nil, ReasonRouted
-			}
-			return []edit{{e.cmd, quote(exe)}}, append([]string{exe}, s.Args...), ""
+	p, err := c.plan(names, func(s Server, e entry) (rewrite, string) {
+		var r rewrite
+		var skip string
+		switch {
+		case s.Routed():
+			r.edits, r.to = c.rerouteEdits(s, e, exe)
+		case s.Transport != config.TransportStdio:
+			r.edits, r.to, skip = c.routeRemoteEdits(s, e, exe)
+		default:
+			r.edits, r.to = c.routeEdits(s, e, exe), append(append([]string{exe}, bridgeArgs(s.Name)...), argvOf(s)...)
 		}
-		if s.Transport != config.TransportStdio {
-			return c.routeRemoteEdits(s, e, exe)
+		if skip != "" {
+			return rewrite{}, skip
 		}
-		return c.routeEdits(e, exe), append(append([]string{exe}, bridgeArgs()...), argvOf(s)...), ""
+		limit, change, skip := c.limitEdits(e, s.Routed())
+		if skip != "" {
+			return rewrite{}, skip
+		}
+		r.edits, r.limit = append(r.edits, limit...), change
+		if len(r.edits) == 0 {
+			return rewrite{}, ReasonRouted
+		}
+		return r, ""
 	})
 	if p != nil {
 		p.routes = true
@@ -64,24 +84,39 @@ func (c *Config) Route(names ...string) (*Plan, error) {
 }
 
 // Unroute plans giving the named routed servers (all when names is empty)
-// their own command lines, or URLs, back. What Route added is removed as
-// it was added, so the file comes back byte for byte.
+// their own command lines, or URLs, back, and their time limits. What
+// Route added is removed as it was added, so the file comes back byte for
+// byte.
 func (c *Config) Unroute(names ...string) (*Plan, error) {
-	return c.plan(names, func(s Server, e entry) ([]edit, []string, string) {
+	return c.plan(names, func(s Server, e entry) (rewrite, string) {
+		var r rewrite
 		if b, ok := s.remoteThrough(); ok {
 			edits, reason := c.unrouteRemoteEdits(e, b)
-			return edits, []string{s.Args[2]}, reason
+			if reason != "" {
+				return rewrite{}, reason
+			}
+			r.edits, r.to = edits, []string{b.url}
+		} else if argv, ok := s.Unrouted(); ok {
+			r.edits, r.to = c.unrouteEdits(s, e), argv
+		} else {
+			return rewrite{}, ReasonUnrouted
 		}
-		argv, ok := s.Unrouted()
-		if !ok {
-			return nil, nil, ReasonUnrouted
-		}
-		return c.unrouteEdits(s, e), argv, ""
+		limit, change := c.unlimitEdits(e)
+		r.edits, r.limit = append(r.edits, limit...), change
+		return r, ""
 	})
 }
 
+// rewrite is what a plan does to one entry: its edits, the command line
+// they give it, and the time limit they write or give back.
+type rewrite struct {
+	edits []edit
+	to    []string
+	limit string
+}
+
 // plan applies rewrite to each named entry that can be rewritten.
-func (c *Config) plan(names []string, rewrite func(Server, entry) (edits []edit, to []string, skip string)) (*Plan, error) {
+func (c *Config) plan(names []string, rewrite func(Server, entry) (r rewrite, skip string)) (*Plan, error) {
 	for _, n := range names {
 		if _, ok := c.Server(n); !ok {
 			return nil, fmt.Errorf("%s's config has no server %q", c.Host.Name, n)
@@ -93,16 +128,14 @@ func (c *Config) plan(names []string, rewrite func(Server, entry) (edits []edit,
 		if len(names) > 0 && !slices.Contains(names, s.Name) {
 			continue
 		}
-		var reason string
-		switch {
-		case s.Err != nil:
+		reason := ""
+		if s.Err != nil {
 			reason = s.Err.Error()
-		default:
-			var es []edit
-			var to []string
-			if es, to, reason = rewrite(s, c.entries[i]); reason == "" {
-				edits = append(edits, es...)
-				p.Changes = append(p.Changes, Change{Server: s.Name, From: argvOf(s), To: to})
+		} else {
+			r, skip := rewrite(s, c.entries[i])
+			if reason = skip; reason == "" {
+				edits = append(edits, r.edits...)
+				p.Changes = append(p.Changes, Change{Server: s.Name, From: argvOf(s), To: r.to, Limit: r.limit})
 			}
 		}
 		if reason != "" {
@@ -113,13 +146,32 @@ func (c *Config) plan(names []string, rewrite func(Server, entry) (edits []edit,
 	return p, nil
 }
 
-// routeEdits move the command into the args, after "bridge", "--", as its
-// own literal, and put exe in its place. A missing args member is added in
-// compact form (no spaces), which an edit of an existing array never
-// writes: that is how unrouteEdits knows to remove it again.
-func (c *Config) routeEdits(e entry, exe string) []edit {
+// rerouteEdits bring s, routed before, up to date: pointed at exe, and
+// named after it, when it was routed before entries carried their names.
+// The name goes after "bridge" with the separator the args already use,
+// so that unroute still finds the args as route writes them.
+func (c *Config) rerouteEdits(s Server, e entry, exe string) ([]edit, []string) {
+	var edits []edit
+	to := append([]string{exe}, s.Args...)
+	if s.Command != exe {
+		edits = append(edits, edit{e.cmd, quote(exe)})
+	}
+	if s.Name != "" && !s.named() && e.args != nil {
+		first := e.args.elems[0]
+		edits = append(edits, edit{span{first.end, first.end}, elementSeparator(c.data, e.args) + quote(flagName+s.Name)})
+		to = slices.Insert(to, 2, flagName+s.Name)
+	}
+	return edits, to
+}
+
+// routeEdits move the command into the args, after the bridge's
+// arguments, as its own literal, and put exe in its place. A missing args
+// member is added in compact form (no spaces), which an edit of an
+// existing array never writes: that is how unrouteEdits knows to remove
+// it again.
+func (c *Config) routeEdits(s Server, e entry, exe string) []edit {
 	cmd := e.cmd.of(c.data)
-	head := append(quoted(bridgeArgs()), cmd)
+	head := append(quoted(bridgeArgs(s.Name)), cmd)
 	edits := []edit{{e.cmd, quote(exe)}}
 	switch {
 	case e.args == nil:
@@ -135,15 +187,19 @@ func (c *Config) routeEdits(e entry, exe string) []edit {
 }
 
 // unrouteEdits undo routeEdits: the command's literal goes back from the
-// args, and what came before it in the args goes.
+// args, and the bridge's arguments before it go, as they are written: an
+// entry routed before entries carried their names has none.
 func (c *Config) unrouteEdits(s Server, e entry) []edit {
 	k := slices.Index(s.Args, "--") + 1 // the command's element
 	elems := e.args.elems
-	cmd := elems[k].of(c.data)
-	edits := []edit{{e.cmd, cmd}}
-	added := e.addPrefix + "[" + strings.Join(append(quoted(bridgeArgs()), cmd), ",") + "]"
+	lits := make([]string, k+1)
+	for i, el := range elems[:k+1] {
+		lits[i] = el.of(c.data)
+	}
+	edits := []edit{{e.cmd, lits[k]}}
+	added := e.addPrefix + "[" + strings.Join(lits, ",") + "]"
 	switch {
-	case k == 2 && len(elems) == 3 && strings.HasPrefix(string(c.data[e.addAt:]), added):
+	case len(elems) == k+1 && strings.HasPrefix(string(c.data[e.addAt:]), added):
 		edits = append(edits, edit{span{e.addAt, e.addAt + len(added)}, ""})
 	case len(elems) > k+1:
 		edits = append(edits, edit{span{elems[0].start, elems[k+1].start}, ""})
@@ -167,9 +223,10 @@ type edit struct {
 	text string
 }
 
-// applyEdits returns data with edits made; they do not overlap.
+// applyEdits returns data with edits made; they do not overlap, and
+// insertions at one place are made in the order given.
 func applyEdits(data []byte, edits []edit) []byte {
-	slices.SortFunc(edits, func(a, b edit) int { return a.at.start - b.at.start })
+	slices.SortStableFunc(edits, func(a, b edit) int { return a.at.start - b.at.start })
 	out := make([]byte, 0, len(data)+64*len(edits))
 	prev := 0
 	for _, ed := range edits {

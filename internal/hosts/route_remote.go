@@ -15,7 +15,7 @@ import (
 )
 
 // routeRemoteEdits turn a remote entry into one that runs `exe bridge
-// -url URL`: the url member becomes the command and its literal moves
+// -name=KEY -url URL`: the url member becomes the command and its literal moves
 // into the args, as the type's literal does, and "stdio" takes the type's
 // place. Headers become the env, whose names the args list: their values,
 // often secrets, stay out of the command line, which every user of the
@@ -34,8 +34,8 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 	if reason := urlReason(s.URL); reason != "" {
 		return nil, nil, reason
 	}
-	lits := []string{quote("bridge"), quote(flag), e.cmd.of(c.data)}
-	to := []string{exe, "bridge", flag, s.URL}
+	lits := append(quoted(nameArgs(s.Name, []string{"bridge"})), quote(flag), e.cmd.of(c.data))
+	to := append(nameArgs(s.Name, []string{exe, "bridge"}), flag, s.URL)
 	edits := []edit{{e.key, c.keyText("command")}, {e.cmd, quote(exe)}}
 	if e.kind != (span{}) {
 		lit := e.kind.of(c.data)
@@ -46,6 +46,9 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 		}
 		lits, to = append(lits, quote(flagTransport), lit), append(to, flagTransport, kind)
 		edits = append(edits, edit{e.kind, quote("stdio")})
+	}
+	if !config.IsRemoteURL(s.URL) {
+		return nil, nil, "its url is not an http or https address, which the bridge cannot reach"
 	}
 	if len(s.Headers) > 0 {
 		if len(e.maps) == 0 || len(e.names) != len(s.Headers) {
@@ -137,12 +140,12 @@ func (c *Config) unrouteRemoteEdits(e entry, b remoteBridge) ([]edit, string) {
 	if b.urlFlag == flagServerURL {
 		key = "serverUrl"
 	}
-	edits := []edit{{e.key, c.keyText(key)}, {e.cmd, lits[2]}, {span{e.addAt, e.addAt + len(added)}, ""}}
+	edits := []edit{{e.key, c.keyText(key)}, {e.cmd, lits[b.urlAt]}, {span{e.addAt, e.addAt + len(added)}, ""}}
 	if b.transport != "" {
 		if e.kind == (span{}) || e.kind.of(c.data) != quote("stdio") {
 			return nil, ReasonEdited
 		}
-		edits = append(edits, edit{e.kind, lits[4]})
+		edits = append(edits, edit{e.kind, lits[b.urlAt+2]})
 	}
 	if len(b.headers) > 0 {
 		if len(e.maps) == 0 {

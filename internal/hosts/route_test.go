@@ -120,7 +120,7 @@ func TestRoundTrip(t *testing.T) {
 				if !reflect.DeepEqual(entryOf(got), entryOf(s)) || (got.Err == nil) != (s.Err == nil) {
 					t.Errorf("after route %s:\n got %+v\nwant %+v", s.Name, entryOf(got), entryOf(s))
 				}
-				if slices.Contains(routed, s.Name) && (got.Command != exe || !got.Routed() || got.Transport != config.TransportStdio) {
+				if slices.Contains(routed, s.Name) && (got.Command != exe || !got.Routed() || got.Transport != config.TransportStdio || !namedAs(got, s.Name)) {
 					t.Errorf("after route the host runs %s as %s %q", s.Name, got.Command, got.Args)
 				}
 			}
@@ -139,6 +139,15 @@ func TestRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// namedAs reports whether routed s passes the bridge name as the
+// server's name, right after "bridge"; an entry without a name, none.
+func namedAs(s Server, name string) bool {
+	if name == "" {
+		return !s.named()
+	}
+	return len(s.Args) > 1 && s.Args[1] == flagName+name
 }
 
 // entryOf is s.Entry() where no args and empty args are the same.
@@ -363,9 +372,9 @@ func TestEdgeCases(t *testing.T) {
 			if _, err := p.Apply(); err != nil {
 				t.Fatal(err)
 			}
-			for _, s := range read(t, h).Servers {
-				if slices.Contains(tc.Routed, s.Name) && (s.Command != exe || !s.Routed()) {
-					t.Errorf("%s runs %s %q", s.Name, s.Command, s.Args)
+			for i, s := range read(t, h).Servers {
+				if slices.Contains(tc.Routed, s.Name) && (s.Command != exe || !s.Routed() || !namedAs(s, s.Name) || !reflect.DeepEqual(entryOf(s), entryOf(c.Servers[i]))) {
+					t.Errorf("%q runs %s %q", s.Name, s.Command, s.Args)
 				}
 			}
 			apply(t, h, unroute())
@@ -547,4 +556,118 @@ func routeCases(t *testing.T, name string) []routeCase {
 		t.Fatal(err)
 	}
 	return cases
+}
+
+// TestUpgrade: entries routed before entries carried their names
+// (testdata/upgrade.json, as that route wrote them) are brought up to
+// date by routing again, to what routing the original writes, and
+// unroute still gives the original back; a name the person gave is kept.
+func TestUpgrade(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "upgrade.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct{ What, Host, Original, Routed string }
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.What, func(t *testing.T) {
+			h := sample(t, tc.Host)
+			os.WriteFile(h.Config, []byte(tc.Routed), 0o640)
+			before := read(t, h)
+			for _, s := range before.Servers {
+				if !s.Routed() {
+					t.Fatalf("%s is not known as routed: %s %q", s.Name, s.Command, s.Args)
+				}
+			}
+			p := apply(t, h, route())
+			upgraded, _ := os.ReadFile(h.Config)
+			if tc.Original == "" {
+				if len(p.Changes) != 0 || string(upgraded) != tc.Routed {
+					t.Fatalf("changed %+v:\n%s", p.Changes, diff([]byte(tc.Routed), upgraded))
+				}
+				return
+			}
+			if len(p.Changes) != len(before.Servers) {
+				t.Errorf("brought %d of %d entries up to date; skipped %+v", len(p.Changes), len(before.Servers), p.Skipped)
+			}
+			for _, ch := range p.Changes {
+				if !slices.Contains(ch.To, flagName+ch.Server) || ch.To[0] != exe {
+					t.Errorf("%s: plan runs %q", ch.Server, ch.To)
+				}
+			}
+			fresh, err := parse(h, []byte(tc.Original), ours())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := fresh.Route()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(upgraded, want.data) {
+				t.Errorf("brought up to date unlike a fresh route:\n%s", diff(want.data, upgraded))
+			}
+			apply(t, h, unroute())
+			if got, _ := os.ReadFile(h.Config); string(got) != tc.Original {
+				t.Errorf("not given back:\n%s", diff([]byte(tc.Original), got))
+			}
+		})
+	}
+}
+
+// TestLimits: routing a Codex or Zed entry gives each tool call LimitSeconds,
+// marked with a note, or raises a smaller number and keeps it in the
+// note; the person's longer limit, and one routing cannot mark, stay; and
+// unroute gives every byte back (testdata/limits.json, the files exactly).
+func TestLimits(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "limits.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		What, Host, Config, Routed string
+		Skipped                    []string
+		Limits                     map[string]string
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.What, func(t *testing.T) {
+			h := sample(t, tc.Host)
+			os.WriteFile(h.Config, []byte(tc.Config), 0o640)
+			p := apply(t, h, route())
+			if got, _ := os.ReadFile(h.Config); string(got) != tc.Routed {
+				t.Errorf("routed:\n%s", diff([]byte(tc.Routed), got))
+			}
+			var skipped []string
+			for _, s := range p.Skipped {
+				skipped = append(skipped, s.Server)
+				if s.Reason != ReasonLimitNote {
+					t.Errorf("%s skipped for %q", s.Server, s.Reason)
+				}
+			}
+			if !slices.Equal(skipped, tc.Skipped) {
+				t.Errorf("skipped %q, want %q", skipped, tc.Skipped)
+			}
+			for _, ch := range p.Changes {
+				if ch.Limit != tc.Limits[ch.Server] {
+					t.Errorf("%s: limit %q, want %q", ch.Server, ch.Limit, tc.Limits[ch.Server])
+				}
+			}
+			if again := apply(t, h, route()); len(again.Changes) != 0 {
+				t.Errorf("routing twice changed %+v", again.Changes)
+			}
+			back := apply(t, h, unroute())
+			if got, _ := os.ReadFile(h.Config); string(got) != tc.Config {
+				t.Errorf("not given back:\n%s", diff([]byte(tc.Config), got))
+			}
+			for _, ch := range back.Changes {
+				if (ch.Limit == "") != (tc.Limits[ch.Server] == "") {
+					t.Errorf("%s: unroute says the limit %q", ch.Server, ch.Limit)
+				}
+			}
+		})
+	}
 }

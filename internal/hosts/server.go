@@ -59,12 +59,15 @@ func (s Server) ours() bool {
 // URL, and how the host's entry wrote it, for unroute to write it back.
 type remoteBridge struct {
 	urlFlag   string   // -url, or -serverUrl for an entry that called it so
+	url       string   // the server's URL
+	urlAt     int      // the index of the URL in the args
 	transport string   // the entry's "type", "" without one
 	headers   []string // the names of the headers, whose values are in the env
 }
 
-// The bridge's flags a routed remote entry is written with, in this order.
+// The bridge's flags a routed entry is written with, in this order.
 const (
+	flagName      = "-name=" // with the entry's key: one argument, so that no key reads as a flag or as "--"
 	flagURL       = "-url"
 	flagServerURL = "-serverUrl"
 	flagTransport = "-transport"
@@ -78,7 +81,7 @@ func (s Server) RoutedRemote() (Server, bool) {
 	if !ok {
 		return Server{}, false
 	}
-	r := Server{Name: s.Name, Transport: config.TransportHTTP, URL: s.Args[2]}
+	r := Server{Name: s.Name, Transport: config.TransportHTTP, URL: b.url}
 	if b.transport == "sse" {
 		r.Transport = config.TransportSSE
 	}
@@ -96,15 +99,23 @@ func (s Server) RoutedRemote() (Server, bool) {
 }
 
 // remoteThrough reads the bridge arguments Route writes for a remote
-// entry: bridge -url URL [-transport T] [-header-env NAME]...; nothing
-// else, so that unroute can give back what route took.
+// entry: bridge [-name=KEY] -url URL [-transport T] [-header-env NAME]...;
+// nothing else, so that unroute can give back what route took. Entries
+// routed before they carried their names have no -name.
 func (s Server) remoteThrough() (remoteBridge, bool) {
 	a := s.Args
-	if !s.ours() || len(a) < 3 || (a[1] != flagURL && a[1] != flagServerURL) || slices.Contains(a, "--") {
+	if !s.ours() || slices.Contains(a, "--") {
 		return remoteBridge{}, false
 	}
-	b := remoteBridge{urlFlag: a[1]}
-	rest := a[3:]
+	at := 1
+	if len(a) > at && strings.HasPrefix(a[at], flagName) {
+		at++
+	}
+	if len(a) < at+2 || (a[at] != flagURL && a[at] != flagServerURL) {
+		return remoteBridge{}, false
+	}
+	b := remoteBridge{urlFlag: a[at], url: a[at+1], urlAt: at + 1}
+	rest := a[at+2:]
 	if len(rest) >= 2 && rest[0] == flagTransport {
 		b.transport, rest = rest[1], rest[2:]
 	}
@@ -120,10 +131,37 @@ func BaseName(path string) string {
 	return path[strings.LastIndexAny(path, `/\`)+1:]
 }
 
-// bridgeArgs are the arguments that put command behind the bridge. The
-// host config's name is not passed: the bridge names the server from its
-// command and the server's own serverInfo.
-func bridgeArgs() []string { return []string{"bridge", "--"} }
+// bridgeArgs are the arguments that put a command behind the bridge for
+// the entry called name: the bridge calls the server by the name the
+// person gave it in the host's config, not by its program ("node").
+func bridgeArgs(name string) []string {
+	return append(nameArgs(name, []string{"bridge"}), "--")
+}
+
+// nameArgs is args with the bridge's -name for the entry called name
+// added; args as they are for an entry without a name.
+func nameArgs(name string, args []string) []string {
+	if name == "" {
+		return args
+	}
+	return append(args, flagName+name)
+}
+
+// named reports whether a routed entry's bridge arguments name it: an
+// entry routed before entries carried their names does not, and route
+// then adds the name. Any spelling the bridge reads counts, so that a
+// name the person gave is not given twice.
+func (s Server) named() bool {
+	flags := s.Args
+	if i := slices.Index(flags, "--"); i >= 0 {
+		flags = flags[:i]
+	}
+	return slices.ContainsFunc(flags, func(a string) bool {
+		flag, ok := strings.CutPrefix(a, "-")
+		flag = strings.TrimPrefix(flag, "-")
+		return ok && (flag == "name" || strings.HasPrefix(flag, "name="))
+	})
+}
 
 // Entry is s as an entry of Elicit Desk's own servers.json, for import:
 // a routed entry brings the server it routes, not the bridge.

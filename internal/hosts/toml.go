@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -34,7 +35,8 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("%q is not a table", h.Key)
 	}
-	w := tomlWalk{data: data, key: h.Key, at: map[string]*tomlEntry{}}
+	limit, _ := limitKey(h)
+	w := tomlWalk{data: data, key: h.Key, limit: limit, at: map[string]*tomlEntry{}}
 	w.walk()
 	var servers []Server
 	var entries []entry
@@ -62,10 +64,28 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 		}
 		if s.Err != nil {
 			e = entry{}
+		} else {
+			e.limit = tomlLimit(h, te.limit, table[name].(map[string]any))
+			e.limit.add = !strings.HasPrefix(e.addPrefix, ",") // a comment would end the one-line entry
 		}
 		servers, entries = append(servers, s), append(entries, e)
 	}
 	return servers, entries, nil
+}
+
+// tomlLimit is an entry's time limit on a tool call, where the walk found
+// it (at) and as decoded from the entry t.
+func tomlLimit(h Host, at limit, t map[string]any) limit {
+	key, _ := limitKey(h)
+	v, given := t[key]
+	at.key, at.given, at.secs = key, given, -1
+	switch n := v.(type) {
+	case int64:
+		at.secs = float64(n)
+	case float64:
+		at.secs = n
+	}
+	return at
 }
 
 // tomlRefusal says why a remote entry of Codex cannot be routed, if it
@@ -150,22 +170,25 @@ func tomlValue(v any, into any) error {
 	return nil
 }
 
-// tomlWalk finds where each server's command, url, args, env and headers are.
+// tomlWalk finds where each server's command, url, args, env, headers
+// and time limit are.
 type tomlWalk struct {
 	data  []byte
 	key   string
+	limit string // the key of the time limit
 	p     unstable.Parser
 	at    map[string]*tomlEntry
 	order []string
 }
 
 // tomlEntry is what the walk found of one server: its entry as a command
-// and as a url, and the key literals of its env and http_headers tables
-// and of their members.
+// and as a url, the key literals of its env and http_headers tables and
+// of their members, and its time limit on a tool call.
 type tomlEntry struct {
 	stdio, remote         entry
 	env, headers          []span
 	envNames, headerNames []span
+	limit                 limit
 }
 
 func (w *tomlWalk) walk() {
@@ -284,6 +307,11 @@ func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
 		if e.addPrefix[0] == ' ' { // the file's first line
 			e.addPrefix = "\n" + prefix
 		}
+	case w.limit:
+		if !inline && (value.Kind == unstable.Integer || value.Kind == unstable.Float) {
+			start, end := int(kv.Raw.Offset), int(kv.Raw.Offset+kv.Raw.Length)
+			te.limit = limit{value: span{int(value.Raw.Offset), int(value.Raw.Offset + value.Raw.Length)}, note: lineEnd(w.data, end), from: lineStart(w.data, start)}
+		}
 	case "args":
 		if value.Kind != unstable.Array {
 			return
@@ -298,6 +326,20 @@ func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
 		}
 		te.stdio.args, te.remote.args = args, args
 	}
+}
+
+// lineStart is the offset of the line break before the key that starts
+// at off, "\r\n" or "\n": where a line that route added begins. -1 when
+// the key is not the first thing on its line, or on the first line.
+func lineStart(data []byte, off int) int {
+	i := bytes.LastIndexByte(data[:off], '\n')
+	if i < 0 || len(bytes.Trim(data[i+1:off], " \t")) > 0 {
+		return -1
+	}
+	if i > 0 && data[i-1] == '\r' {
+		i--
+	}
+	return i
 }
 
 // keyParts are the parts of a dotted key, unquoted, and their nodes.

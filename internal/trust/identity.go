@@ -15,8 +15,10 @@ import (
 )
 
 // IdentityWarnings says when who is asking may not be who they seem: when
-// the server's reported serverInfo (name or title) agrees with none of the
-// configured name, and when the message speaks for another server of
+// the server's reported serverInfo (name or title) agrees with neither the
+// configured name nor what its command line runs (the program, the
+// package or script it starts: "@modelcontextprotocol/server-everything"
+// is "everything"), and when the message speaks for another server of
 // others, naming it (by configured name, reported title or reported name,
 // as whole words) or claiming to come from it ("this is X", "from X", "on
 // behalf of X", "X needs"). Names compare loosely: case, width, punctuation,
@@ -29,8 +31,9 @@ func IdentityWarnings(who servers.Identity, message untrusted.Text, others []ser
 	own := [][]string{words(who.Name)} // names the sender may use for itself
 	if w, ok := reportedMismatch(who); ok {
 		warnings = append(warnings, w)
-	} else {
-		own = append(own, words(string(who.Reported.Name)), words(string(who.Reported.Title)))
+	}
+	if reported := reportedWords(who.Reported); agrees(who.Name, reported) {
+		own = append(own, reported...)
 	}
 	msg := words(string(message))
 	for _, o := range others {
@@ -68,14 +71,19 @@ func IdentityWarnings(who servers.Identity, message untrusted.Text, others []ser
 }
 
 // reportedMismatch is the warning for a server whose reported name and
-// title both differ from the name it was configured under.
+// title both differ from the name it was configured under and from what
+// its command line runs: a server that reports the package it is run
+// from is the one the person chose, whatever they called it. Only the
+// configured name makes the reported names the sender's own in
+// IdentityWarnings' claims, so that a package named for another server
+// cannot speak for it.
 func reportedMismatch(who servers.Identity) (string, bool) {
 	r := who.Reported
 	if who.Name == "" || r.Name == "" && r.Title == "" {
 		return "", false
 	}
-	configured := words(who.Name)
-	if sameName(configured, words(string(r.Name))) || sameName(configured, words(string(r.Title))) {
+	reported := reportedWords(r)
+	if slices.ContainsFunc(append([]string{who.Name}, runs(who.Target)...), func(name string) bool { return agrees(name, reported) }) {
 		return "", false
 	}
 	calls := r.Title.Quote()
@@ -86,6 +94,17 @@ func reportedMismatch(who servers.Identity) (string, bool) {
 		calls += " (" + r.Name.Quote() + ")"
 	}
 	return fmt.Sprintf("The server you named %s calls itself %s: make sure it is the one you meant.", untrusted.Text(who.Name).Quote(), calls), true
+}
+
+// reportedWords are the words of a server's reported name and title.
+func reportedWords(r servers.ServerInfo) [][]string {
+	return [][]string{words(string(r.Name)), words(string(r.Title))}
+}
+
+// agrees reports whether name agrees with any of the reported names.
+func agrees(name string, reported [][]string) bool {
+	ws := words(name)
+	return slices.ContainsFunc(reported, func(r []string) bool { return sameName(ws, r) })
 }
 
 // words splits s into the words a name is compared by: runs of letters,
