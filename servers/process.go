@@ -11,18 +11,21 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/procgroup"
 )
 
 // Process is a running stdio server.
 type Process struct {
 	cmd    *exec.Cmd
+	group  procgroup.Group
 	stdin  io.WriteCloser
 	stdout io.Reader
 	exited chan struct{}
 	err    error
 }
 
-// StartProcess starts the server of cfg in a process group of its own;
+// StartProcess starts the server of cfg in a process group of its own,
+// which on Linux ends with the calling process (see package procgroup);
 // exited is called with the reason when it exits, before Stop returns.
 func StartProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*Process, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
@@ -35,7 +38,6 @@ func StartProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*Pro
 	// A child that left the server's process group may hold stderr open
 	// for ever; once the server has exited, Wait gives it this long.
 	cmd.WaitDelay = 2 * time.Second
-	inOwnGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -44,10 +46,11 @@ func StartProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*Pro
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	group, err := procgroup.Start(cmd)
+	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
 	}
-	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	p := &Process{cmd: cmd, group: group, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
 		exited(p.exitErr())
@@ -73,13 +76,29 @@ func (p *Process) Stdout() io.Reader     { return p.stdout }
 func (p *Process) Stop(grace time.Duration) {
 	p.stdin.Close()
 	if !p.waitExit(grace) {
-		signalGroup(p.cmd, sigTerm)
-		if !p.waitExit(grace) {
-			signalGroup(p.cmd, sigKill)
-			<-p.exited
-		}
+		p.end(grace)
 	}
-	signalGroup(p.cmd, sigKill) // the server is gone: leave none of its children behind
+	p.group.Kill() // the server is gone: leave none of its children behind
+}
+
+// Terminate passes a SIGTERM on to the server's whole process group at
+// once, its stdin closed too, and SIGKILL after grace: for a host that
+// SIGTERMs us and may SIGKILL us soon after, with no time for Stop's first
+// step.
+func (p *Process) Terminate(grace time.Duration) {
+	p.stdin.Close()
+	p.end(grace)
+	p.group.Kill()
+}
+
+// end sends SIGTERM to the server's group, then SIGKILL if the server has
+// not exited within grace, and waits for it to exit.
+func (p *Process) end(grace time.Duration) {
+	p.group.Terminate()
+	if !p.waitExit(grace) {
+		p.group.Kill()
+		<-p.exited
+	}
 }
 
 // waitExit reports whether the server exits within d.

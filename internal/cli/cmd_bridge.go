@@ -28,9 +28,13 @@ import (
 )
 
 // serverGrace is how long a bridged stdio server gets at each step of
-// stopping: closed stdin, SIGTERM, SIGKILL. A host that goes away expects
-// its server gone within a second.
-const serverGrace = 250 * time.Millisecond
+// stopping. The whole group must be gone within 100 ms of the host's move,
+// and a host may SIGKILL the bridge soon after its SIGTERM (Codex: 42 ms):
+// on stdin closed, the server's stdin is closed, SIGTERM follows at 30 ms
+// and SIGKILL at 60 ms; on SIGTERM, SIGTERM goes on at once and SIGKILL at
+// 30 ms, before the host's. A bridge killed outright leaves the group to
+// its keeper (package procgroup), which ends it within 40 ms.
+const serverGrace = 30 * time.Millisecond
 
 // runBridge is `elicitdesk bridge TARGET`: the host's MCP server, which
 // passes everything to TARGET and answers its elicitations in the app.
@@ -87,7 +91,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	if *listen != "" {
 		return serveBridge(ctx, *listen, cfg, wrap, opts, stderr)
 	}
-	server, done, err := dialUpstream(cfg, wrap, stderr.w, log)
+	server, done, err := dialUpstream(ctx, cfg, wrap, stderr.w, log)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
 		return 1
@@ -140,7 +144,7 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap wire.
 			return 0 // closed: ctx ended
 		}
 		sessions.Go(func() {
-			server, done, err := dialUpstream(cfg, wrap, stderr.w, opts.Log)
+			server, done, err := dialUpstream(ctx, cfg, wrap, stderr.w, opts.Log)
 			if err != nil {
 				opts.Log.Warn("cannot reach the server for a new host session", "err", err)
 				host.Close()
@@ -170,17 +174,24 @@ func bridgeDesk(log *slog.Logger, tell func(string)) (*appDesk, error) {
 }
 
 // dialUpstream connects to the server of cfg and returns the link and a
-// function that ends the server. A stdio server's stderr goes to
-// serverLog, the bridge's own, which hosts show in their MCP logs; a
-// remote server's requests go through wrap.
-func dialUpstream(cfg config.Server, wrap wire.Wrap, serverLog io.Writer, log *slog.Logger) (link.Link, func(), error) {
+// function that ends the server: stopped as the spec asks, or terminated at
+// once when signalled, the end of the bridge's ctx. A stdio server's stderr
+// goes to serverLog, the bridge's own, which hosts show in their MCP logs;
+// a remote server's requests go through wrap.
+func dialUpstream(signalled context.Context, cfg config.Server, wrap wire.Wrap, serverLog io.Writer, log *slog.Logger) (link.Link, func(), error) {
 	switch cfg.Transport {
 	case config.TransportStdio:
 		p, err := servers.StartProcess(cfg, serverLog, func(err error) { log.Debug("the server exited", "err", err) })
 		if err != nil {
 			return nil, nil, err
 		}
-		return link.NewLines(p.Stdout(), p.Stdin()), func() { p.Stop(serverGrace) }, nil
+		return link.NewLines(p.Stdout(), p.Stdin()), func() {
+			if signalled.Err() != nil {
+				p.Terminate(serverGrace)
+			} else {
+				p.Stop(serverGrace)
+			}
+		}, nil
 	}
 	hc := &http.Client{Transport: wrap(http.DefaultTransport)}
 	if cfg.Transport == config.TransportSSE {

@@ -1,0 +1,193 @@
+package procgroup
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestKeeperEndsAsItsCommand: the caller's Wait tells how the command
+// ended, exit code or signal, as if the keeper were not there, and the
+// command's output reaches the caller.
+func TestKeeperEndsAsItsCommand(t *testing.T) {
+	tests := []struct {
+		script string
+		code   int            // when not signalled
+		signal syscall.Signal // when signalled
+	}{
+		{"echo out; exit 0", 0, 0},
+		{"echo out; exit 3", 3, 0},
+		{"echo out; kill -TERM $$", 0, syscall.SIGTERM},
+		{"echo out; kill -KILL $$", 0, syscall.SIGKILL},
+		{"echo out; kill -SEGV $$", 0, syscall.SIGSEGV}, // a crash, whose core is not the keeper's to dump
+	}
+	for _, tt := range tests {
+		t.Run(tt.script, func(t *testing.T) {
+			cmd := exec.Command("sh", "-c", tt.script)
+			var out strings.Builder
+			cmd.Stdout = &out
+			if _, err := Start(cmd); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Wait()
+			ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			switch {
+			case tt.signal != 0 && (!ws.Signaled() || ws.Signal() != tt.signal):
+				t.Errorf("ended %v, want killed by %v", cmd.ProcessState, tt.signal)
+			case tt.signal == 0 && (ws.Signaled() || ws.ExitStatus() != tt.code):
+				t.Errorf("ended %v, want exit %d", cmd.ProcessState, tt.code)
+			}
+			if out.String() != "out\n" {
+				t.Errorf("output %q", out.String())
+			}
+		})
+	}
+}
+
+// TestStartFailsAsExec: a command that cannot start fails Start with the
+// error os/exec gives when it starts it in a group of its own, which
+// callers tell apart (not found, not a program, no such directory).
+func TestStartFailsAsExec(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "text")
+	if err := os.WriteFile(text, []byte("not a program\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unrunnable := filepath.Join(dir, "unrunnable")
+	if err := os.WriteFile(unrunnable, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, dir string
+	}{
+		{"missing", filepath.Join(dir, "missing"), ""},
+		{"not on PATH", "no-such-command-here", ""},
+		{"not a program", text, ""},
+		{"not executable", unrunnable, ""},
+		{"missing working directory", "/bin/sh", filepath.Join(dir, "gone")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			direct := exec.Command(tt.path)
+			direct.Dir = tt.dir
+			direct.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			want := direct.Start()
+			kept := exec.Command(tt.path)
+			kept.Dir = tt.dir
+			_, got := Start(kept)
+			if want == nil || got == nil || got.Error() != want.Error() || fmt.Sprintf("%T", errors.Unwrap(got)) != fmt.Sprintf("%T", errors.Unwrap(want)) {
+				t.Errorf("got %v (%T), want %v (%T)", got, got, want, want)
+			}
+		})
+	}
+}
+
+// TestCommandsChildrenEndWithIt: the command's own children end when it
+// exits, whether or not anybody stops the group.
+func TestCommandsChildrenEndWithIt(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sleep 600 & echo $!")
+	var out strings.Builder
+	cmd.Stdout = &out
+	cmd.WaitDelay = time.Second // the child holds stdout while it runs
+	if _, err := Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	child, err := strconv.Atoi(strings.TrimSpace(out.String()))
+	if err != nil {
+		t.Fatalf("output %q", out.String())
+	}
+	t.Cleanup(func() { syscall.Kill(child, syscall.SIGKILL) })
+	if !awaitEnded(child, 2*time.Second) {
+		t.Errorf("the command's child %d runs on after it", child)
+	}
+}
+
+// TestKeeperOutlivesItsStartingThread: the parent-death signal also comes
+// when the thread that started the keeper ends, its process running on
+// (the Go runtime ends a thread whose locked goroutine returns). The
+// keeper must not take that for its parent's death.
+func TestKeeperOutlivesItsStartingThread(t *testing.T) {
+	cmd := exec.Command("cat")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var thread int
+	onEndingThread(func() {
+		thread = unix.Gettid()
+		_, err = Start(cmd)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	deadline := time.Now().Add(5 * time.Second)
+	for exists(fmt.Sprintf("/proc/self/task/%d", thread)) { // the signal is sent as it goes
+		if time.Now().After(deadline) {
+			t.Fatal("the locked thread did not end")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// A keeper that took it for its parent's death would end cat within
+	// orphanGrace; cat still answering well after says it did not.
+	lines := bufio.NewReader(stdout)
+	for end := time.Now().Add(5 * orphanGrace); time.Now().Before(end); {
+		if _, err := stdin.Write([]byte("ping\n")); err != nil {
+			t.Fatalf("the command ended with the thread that started it: %v", err)
+		}
+		if _, err := lines.ReadString('\n'); err != nil {
+			t.Fatalf("the command ended with the thread that started it: %v", err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// onEndingThread runs f on a thread of its own, which ends when f returns.
+func onEndingThread(f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		if unix.Gettid() == os.Getpid() {
+			// The main thread, which the runtime never ends: hold it,
+			// so that the next goroutine runs elsewhere.
+			defer runtime.UnlockOSThread()
+			onEndingThread(f)
+			return
+		}
+		f()
+	}()
+	<-done
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// awaitEnded reports whether the process pid ends (or is a zombie) within d.
+func awaitEnded(pid int, d time.Duration) bool {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))[0] == "Z" {
+			return true
+		}
+	}
+	return false
+}
