@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/Microsoft/go-winio"
+	"github.com/adrg/xdg"
 	"golang.org/x/sys/windows"
 )
 
@@ -107,15 +108,31 @@ func TestPipeNames(t *testing.T) {
 			t.Errorf("checkEndpoint(%q) = %v, want ok %v", tt.path, err, tt.ok)
 		}
 	}
+}
+
+// TestDefaultPipe: the pipe is named after the user and the runtime
+// directory, so that processes sharing it find the same app, and tests
+// (which set XDG_RUNTIME_DIR) find none of the person's.
+func TestDefaultPipe(t *testing.T) {
+	t.Cleanup(xdg.Reload) // registered first, so it runs once the variable is back
 	me, err := currentUser()
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, err := DefaultPath()
-	if want := pipePrefix + "elicitdesk-" + me.String(); path != want || err != nil {
-		t.Errorf("DefaultPath() = %s, %v; want %s", path, err, want)
+	names := map[string]string{}
+	for _, dir := range []string{`C:\Users\ada\AppData\Local`, `c:\users\ADA\appdata\local\`, t.TempDir()} {
+		t.Setenv("XDG_RUNTIME_DIR", dir)
+		xdg.Reload()
+		path, err := DefaultPath()
+		if err != nil || !strings.HasPrefix(path, pipePrefix+"elicitdesk-"+me.String()+"-") || AppPath() != path {
+			t.Errorf("with runtime directory %s: DefaultPath() = %s, %v; AppPath() = %s", dir, path, err, AppPath())
+		}
+		if err := checkEndpoint(path); err != nil {
+			t.Errorf("DefaultPath's pipe is refused: %v", err)
+		}
+		names[path] = dir
 	}
-	if err := checkEndpoint(path); err != nil {
-		t.Errorf("DefaultPath's pipe is refused: %v", err)
+	if len(names) != 2 {
+		t.Errorf("want one pipe for the same directory however spelt, another for another: %v", names)
 	}
 }
