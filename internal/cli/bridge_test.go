@@ -21,21 +21,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
-// noApp makes the bridges a test starts find no app and no display: their
-// elicitations go to the host if it declared them, else are answered cancel.
-func noApp(t *testing.T) {
-	t.Helper()
-	t.Cleanup(xdg.Reload) // last, once the environment is back
-	dir := t.TempDir()
-	os.Chmod(dir, 0o700)
-	t.Setenv("XDG_RUNTIME_DIR", dir)
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	t.Setenv("DISPLAY", "")
-	t.Setenv("WAYLAND_DISPLAY", "")
-	xdg.Reload() // so this process finds the same endpoint as its children
-}
-
 // TestBridgeEndsItsServer: when the host closes the bridge's stdin, the
 // bridge ends its server's whole process group within a second.
 func TestBridgeEndsItsServer(t *testing.T) {
