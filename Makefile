@@ -11,9 +11,9 @@ PKGS  := ./...
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
 TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq \
-              desktop-file-utils appstream help2man lintian
+              desktop-file-utils appstream help2man lintian gcc-mingw-w64-x86-64
 
-.PHONY: run build test bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
+.PHONY: run build test vet-platforms bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
 
 # The release, as FyneApp.toml says: `elicitdesk --version`, the .deb and the
 # fyne package archive all take it from there.
@@ -35,10 +35,33 @@ APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
 # installed by hand.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-test: test-deps peers build install-check package-check
+test: test-deps peers build install-check package-check vet-platforms
 	$(GO) vet $(PKGS)
 	$(GO) run $(STATICCHECK) $(PKGS)
 	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -timeout 20m $(PKGS)
+
+# MINGW_CC is the C compiler for Windows builds of cgo packages here.
+MINGW_CC := x86_64-w64-mingw32-gcc
+
+# NO_CGO_AWK reads go list's "package|dep|dep..." lines, a test binary's
+# (p.test) standing for its package, and prints the packages none of
+# whose deps is in the newline-separated list cgo.
+NO_CGO_AWK := BEGIN { n = split(cgo, c, "\n"); for (i = 1; i <= n; i++) bad[c[i]] = 1 } \
+	{ p = $$1; sub(/\.test$$/, "", p); all[p] = 1; if ($$1 in bad) out[p] = 1; \
+	  for (i = 2; i <= NF; i++) { d = $$i; sub(/ \[.*/, "", d); if (d in bad) out[p] = 1 } } \
+	END { for (p in all) if (!(p in out)) print p }
+
+# vet-platforms vets the code and the tests as Windows and macOS build
+# them. Windows: every package, cgo through mingw-w64. macOS: cgo needs
+# Apple's SDK, so every package that, tests included, depends on no package
+# with cgo files; go list finds them, so new packages are vetted unasked.
+vet-platforms: test-deps
+	CGO_ENABLED=1 CC=$(MINGW_CC) GOOS=windows $(GO) vet $(PKGS)
+	@cgo=$$(GOOS=darwin CGO_ENABLED=1 $(GO) list -deps -test -f '{{if .CgoFiles}}{{.ImportPath}}{{end}}' $(PKGS)) && \
+	pkgs=$$(GOOS=darwin CGO_ENABLED=1 $(GO) list -test -f '{{if not .ForTest}}{{.ImportPath}}{{range .Deps}}|{{.}}{{end}}{{end}}' $(PKGS) | \
+		awk -F'|' -v cgo="$$cgo" '$(NO_CGO_AWK)' | sort) && \
+	echo "GOOS=darwin CGO_ENABLED=0 $(GO) vet: $$(echo $$pkgs | wc -w) packages without cgo" && \
+	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$pkgs
 
 # The real MCP peers the tests run against (conformance suite, server-
 # everything, Node 22), pinned by testdata/peers/package-lock.json.

@@ -8,10 +8,10 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/proctest"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
@@ -115,8 +115,8 @@ func TestReconnectCycles(t *testing.T) {
 	m.Close()
 
 	for _, pid := range pids {
-		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-			t.Errorf("server process %d outlived its connection (%v)", pid, err)
+		if !proctest.Gone(pid) {
+			t.Errorf("server process %d outlived its connection", pid)
 		}
 	}
 	waitFor(t, "goroutines to wind down", func() bool { return runtime.NumGoroutine() <= baseline+2 })

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/adrg/xdg"
 )
 
 // peerScript returns the absolute path of a script in testdata/peers, which
@@ -55,6 +57,23 @@ func noAppEnv(t testing.TB) []string {
 	}
 	_, homeEnv := privateHome(t)
 	return append(append(env, "DBUS_SESSION_BUS_ADDRESS="), homeEnv...)
+}
+
+// noApp makes the bridges a test starts find no app, no display and no
+// session bus to start one: their elicitations go to the host if it
+// declared them, else are answered cancel.
+func noApp(t *testing.T) {
+	t.Helper()
+	t.Cleanup(xdg.Reload) // last, once the environment is back
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700)
+	t.Setenv("XDG_RUNTIME_DIR", dir)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	xdg.Reload() // so this process finds the same endpoint as its children
 }
 
 // host is testdata/peers/host.mjs running: the TypeScript SDK's client, as

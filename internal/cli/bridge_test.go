@@ -21,23 +21,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
-// noApp makes the bridges a test starts find no app, no display and no
-// session bus to start one: their elicitations go to the host if it
-// declared them, else are answered cancel.
-func noApp(t *testing.T) {
-	t.Helper()
-	t.Cleanup(xdg.Reload) // last, once the environment is back
-	dir := t.TempDir()
-	os.Chmod(dir, 0o700)
-	t.Setenv("XDG_RUNTIME_DIR", dir)
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	t.Setenv("DISPLAY", "")
-	t.Setenv("WAYLAND_DISPLAY", "")
-	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
-	xdg.Reload() // so this process finds the same endpoint as its children
-}
-
 // TestTwentyBridges runs twenty hosts at once, each through a bridge of
 // its own to the demo server: independent sessions, each answered.
 func TestTwentyBridges(t *testing.T) {

@@ -89,6 +89,8 @@ func runApp(args []string, stdout, stderr terminal) int {
 	case errors.Is(err, endpoint.ErrSilent), errors.Is(err, endpoint.ErrNotPrivate):
 		stderr.Linef("elicitdesk: %s", err)
 		return 1
+	case errors.Is(err, endpoint.ErrUnreachable): // ep keeps the single-instance lock
+		log.Warn("scripts and bridges cannot reach Elicit Desk", "err", err)
 	case err != nil:
 		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/app"
+	"github.com/elicitdesk/elicitdesk/internal/proctest"
 )
 
 // binEnv names the built elicitdesk binary; make test sets it, so the
@@ -284,7 +285,7 @@ func TestDesktopEndToEnd(t *testing.T) {
 		t.Errorf("quit: %v", err)
 	}
 	for _, pid := range children {
-		if syscall.Kill(pid, 0) == nil {
+		if !proctest.Gone(pid) {
 			t.Errorf("server process %d outlived the app", pid)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -21,8 +20,8 @@ func TestMain(m *testing.M) {
 	if os.Getenv(floodEnv) == "1" {
 		os.Exit(serveFlood())
 	}
-	if os.Getenv(fakeCoreEnv) == "1" {
-		os.Exit(serveFakeCore(os.Args[1:]))
+	if code, ok := unixRole(); ok {
+		os.Exit(code)
 	}
 	if brief := os.Getenv(strangerEnv); brief != "" {
 		os.Exit(actAsStranger(brief, os.Stdout))
@@ -175,27 +174,5 @@ func TestCallAnswers(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestCallAnswerFromPipe answers through a named pipe that is only written
-// once the request has arrived: -answer FILE is read late, not at start.
-func TestCallAnswerFromPipe(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "answer")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no named pipes here:", err)
-	}
-	go func() {
-		f, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until the request arrives and the CLI opens it
-		if err != nil {
-			return
-		}
-		f.WriteString(`{"confirm": true}`)
-		f.Close()
-	}()
-	var stdout, stderr bytes.Buffer
-	code := Run(append([]string{"call", "-tool", "ask_confirm", "-answer", fifo}, demoCommand(t)...), nil, &stdout, &stderr)
-	if code != 0 || !strings.Contains(stdout.String(), `\"confirm\":true`) {
-		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
 	}
 }

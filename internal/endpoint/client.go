@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -32,7 +30,7 @@ const handshakeWait = 5 * time.Second
 // Client is a connection to the running app. Its methods may be called
 // from several goroutines at once; each call is a request of its own.
 type Client struct {
-	c   *net.UnixConn
+	c   net.Conn
 	wmu sync.Mutex // one message written at a time
 
 	mu      sync.Mutex
@@ -44,31 +42,15 @@ type Client struct {
 }
 
 // Dial connects to the app serving at path. Before sending anything it
-// checks that the directory, the socket and the process listening on it
-// are this user's, and refuses with an error wrapping ErrNotPrivate
-// otherwise; ErrNotRunning says no app listens there.
+// checks that the endpoint (a socket's directory and file; a pipe) and the
+// process serving it are this user's, and refuses with an error wrapping
+// ErrNotPrivate otherwise; ErrNotRunning says no app listens there.
 func Dial(ctx context.Context, path string) (*Client, error) {
-	err := checkDir(filepath.Dir(path))
-	if err == nil {
-		err = checkSocket(path)
-	}
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w (no socket at %s)", ErrNotRunning, path)
-	}
+	nc, err := dialAt(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "unix", path)
-	if err != nil {
-		return nil, fmt.Errorf("%w (%v)", ErrNotRunning, err)
-	}
-	uc := nc.(*net.UnixConn)
-	if err := checkPeer(uc, path); err != nil {
-		uc.Close()
-		return nil, err
-	}
-	c := &Client{c: uc, pending: map[string]chan *message{}, done: make(chan struct{})}
+	c := &Client{c: nc, pending: map[string]chan *message{}, done: make(chan struct{})}
 	go c.readLoop()
 	hctx, cancel := context.WithTimeout(ctx, handshakeWait)
 	defer cancel()

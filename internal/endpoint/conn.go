@@ -27,7 +27,7 @@ const nullID = "null"
 // conn is one peer's connection to the server.
 type conn struct {
 	s      *Server
-	c      *net.UnixConn
+	c      net.Conn
 	ctx    context.Context // ends when the peer is gone or the server closes
 	cancel context.CancelFunc
 
@@ -42,7 +42,7 @@ type conn struct {
 // protocol or the server closes. A peer that stops sending (half-close)
 // still gets the answers under way; one that hangs up entirely has its
 // requests cancelled.
-func (s *Server) serveConn(c *net.UnixConn) {
+func (s *Server) serveConn(c net.Conn) {
 	defer c.Close()
 	if err := checkPeer(c, s.ln.Addr().String()); err != nil {
 		s.log.Warn("endpoint: refused a connection", "err", err)

@@ -1,12 +1,15 @@
 // Package endpoint owns Elicit Desk's one private local endpoint: the Unix
-// domain socket through which other elicitdesk processes reach the running
-// app, and the lock file beside it that keeps one app running per user.
+// domain socket (on Windows, a named pipe) through which other elicitdesk
+// processes reach the running app, and the lock beside it (on Windows, a
+// named mutex) that keeps one app running per user, even when the endpoint
+// could not be made.
 //
 // The policy is the same for every use: the socket lives in a directory only
-// the user can enter, the server talks only to peers of the user's own UID,
-// and a client checks the server's UID before it sends anything. Whatever
-// another user put in the way (the directory, the socket, the lock file) is
-// refused with an error that names the path and its owner.
+// the user can enter (the pipe and the mutex have an ACL that admits the
+// user alone), the server talks only to peers of the user's own UID (SID),
+// and a client checks the server's before it sends anything. Whatever
+// another user put in the way (the directory, the socket or pipe, the lock)
+// is refused with an error that names it and, where it can, its owner.
 //
 // Peers speak JSON-RPC 2.0, one message per line (see Version and
 // MaxMessage): a handshake first, then requests with ids, several in flight

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -78,22 +76,6 @@ func (h *testHandler) Servers(context.Context) ([]ServerStatus, error) {
 
 // quiet is a logger that drops everything.
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
-
-// socketPath is a fresh socket path for one test, in a private directory.
-func socketPath(t *testing.T) string {
-	return filepath.Join(privateTempDir(t), socketName)
-}
-
-// privateTempDir is a new temporary directory with mode 0700, as the
-// endpoint's directory must be; t.TempDir's may be open to others.
-func privateTempDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // startServer claims a fresh endpoint with l and a new testHandler.
 func startServer(t *testing.T, l limits) (*Server, string, *testHandler) {

@@ -3,6 +3,7 @@ package endpoint
 import (
 	"context"
 	"net"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -15,8 +16,12 @@ const hangupPoll = 100 // milliseconds
 // its end entirely (true), or ctx ends (false). Linux tells the two apart:
 // a half-close sets POLLRDHUP only, a full close POLLHUP too. Polling with
 // no events asked waits for POLLHUP and POLLERR alone.
-func awaitHangup(ctx context.Context, c *net.UnixConn) bool {
-	raw, err := c.SyscallConn()
+func awaitHangup(ctx context.Context, c net.Conn) bool {
+	sc, ok := c.(syscall.Conn)
+	if !ok {
+		return true
+	}
+	raw, err := sc.SyscallConn()
 	if err != nil {
 		return true
 	}

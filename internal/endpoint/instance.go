@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
-	"net"
-	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -26,35 +24,62 @@ const (
 	askWait   = 2 * time.Second       // for the running app to come to the front
 )
 
+// ErrNotPrivate is wrapped by the errors about something another user
+// owns or could reach in the endpoint's way: the directory, the socket or
+// pipe, the lock, or the process at the other end. Nothing is sent there
+// and nothing is accepted from there.
+var ErrNotPrivate = errors.New("not private to you; refusing to use it")
+
+// ErrUnreachable says that this app holds the single-instance lock, so it
+// is the one that runs, but could not open its endpoint: no script or
+// bridge can reach it. Listen returns it with a Server that serves nothing
+// and keeps the lock until Close, so that a second start does not run
+// beside this app but is told that one runs and does not answer.
+var ErrUnreachable = errors.New("elicitdesk runs, but cannot be reached")
+
 // Listen claims the endpoint at path for this app and serves h there until
-// Close. The lock file beside the socket (path + ".lock") decides which app
-// runs: the OS drops it however the process ends, and the socket is made
-// only while holding it. When another app of this user holds it, Listen
-// asks that app to come to the front and returns ErrRunning. A socket left
-// by a crashed app is replaced only when it is this user's socket; anything
-// another user put at path, at the lock file or as the directory is
-// refused with an error wrapping ErrNotPrivate. ctx bounds only the
-// waiting for a running app.
+// Close. The lock (path + ".lock" beside a socket; a named mutex beside a
+// Windows pipe) decides which app runs: the OS drops it however the process
+// ends, and the endpoint is made only while holding it. When another app
+// of this user holds it, Listen asks that app to come to the front and
+// returns ErrRunning. A socket left by a crashed app is replaced only when
+// it is this user's socket; anything another user put at path, at the lock
+// or as the directory is refused with an error wrapping ErrNotPrivate.
+// When the endpoint cannot be made for another reason, Listen returns a
+// Server that keeps the lock, with an error wrapping ErrUnreachable. ctx
+// bounds only the waiting for a running app.
 func Listen(ctx context.Context, path string, h Handler, log *slog.Logger) (*Server, error) {
 	return listen(ctx, path, h, log, defaultLimits())
 }
 
 // listen is Listen with the server's limits.
 func listen(ctx context.Context, path string, h Handler, log *slog.Logger, l limits) (*Server, error) {
-	if err := checkPath(path); err != nil {
+	lock, err := acquire(ctx, path)
+	if err != nil {
 		return nil, err
 	}
-	if err := checkDir(filepath.Dir(path)); err != nil {
+	ln, err := listenAt(path)
+	if err != nil {
+		return unreachable(lock, err)
+	}
+	return serve(ln, lock, h, log, l), nil
+}
+
+// acquire takes the single-instance lock of the endpoint at path, or says
+// why not: another app runs (ErrRunning, ErrSilent), or what is in the way
+// is not this user's.
+func acquire(ctx context.Context, path string) (io.Closer, error) {
+	if err := checkEndpoint(path); err != nil {
 		return nil, err
 	}
 	giveUp := time.Now().Add(startWait)
 	for {
-		lock, ok, err := tryLock(path + ".lock")
+		lock, ok, err := tryLock(lockPath(path))
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			return claim(path, lock, h, log, l)
+			return lock, nil
 		}
 		err = askFront(ctx, path)
 		switch {
@@ -76,37 +101,16 @@ func listen(ctx context.Context, path string, h Handler, log *slog.Logger, l lim
 	}
 }
 
-// claim makes the socket at path for the app that holds lock, replacing
-// one a crashed app of this user left, and starts serving on it.
-func claim(path string, lock *os.File, h Handler, log *slog.Logger, l limits) (*Server, error) {
-	var ln *net.UnixListener
-	err := removeStale(path)
-	if err == nil {
-		ln, err = net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+// unreachable is Listen's answer when the app that holds lock could not
+// make its endpoint (err). What another user put in the way refuses the
+// start, and the lock is given up; any other failure leaves this app
+// running, unreachable, and it keeps the lock: given up, a second app
+// would start beside it, and every bridge would start one more.
+func unreachable(lock io.Closer, err error) (*Server, error) {
+	if errors.Is(err, ErrNotPrivate) {
+		return nil, errors.Join(err, lock.Close())
 	}
-	if err == nil {
-		err = os.Chmod(path, 0o600) // the directory is private already; this says so twice
-	}
-	if err != nil {
-		if ln != nil {
-			ln.Close()
-		}
-		return nil, errors.Join(err, unlock(lock))
-	}
-	return serve(ln, lock, h, log, l), nil
-}
-
-// removeStale removes the socket at path, which no running app serves once
-// the lock is ours, if it is this user's socket; anything else is refused.
-func removeStale(path string) error {
-	err := checkSocket(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return os.Remove(path)
+	return hold(lock), fmt.Errorf("%w: %w", ErrUnreachable, err)
 }
 
 // askFront asks the app serving at path to come to the front.

@@ -3,9 +3,8 @@ package endpoint
 import (
 	"context"
 	"errors"
-	"net"
+	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,7 +12,7 @@ import (
 )
 
 // TestListen: a second start brings the first forward and says it runs;
-// Close removes the socket and lets a new app start.
+// Close removes the endpoint and lets a new app start.
 func TestListen(t *testing.T) {
 	path := socketPath(t)
 	h := newHandler()
@@ -35,73 +34,13 @@ func TestListen(t *testing.T) {
 		t.Errorf("second Close: %v", err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("socket still there after Close: %v", err)
+		t.Errorf("endpoint still there after Close: %v", err)
 	}
 	again, err := Listen(t.Context(), path, h, quiet())
 	if err != nil {
 		t.Fatalf("Listen after Close: %v", err)
 	}
 	again.Close()
-}
-
-// TestStale checks what Listen finds at the path when no app runs.
-func TestStale(t *testing.T) {
-	tests := []struct {
-		name  string
-		leave func(t *testing.T, path string)
-		ok    bool
-	}{
-		{"nothing there", func(*testing.T, string) {}, true},
-		{"socket of a crashed app", leaveSocket, true},
-		{"lock file of a closed app", func(t *testing.T, path string) {
-			s, err := Listen(t.Context(), path, newHandler(), quiet())
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.Close()
-		}, true},
-		{"a regular file in the way", func(t *testing.T, path string) {
-			if err := os.WriteFile(path, []byte("notes"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}, false},
-		{"a directory in the way of the lock", func(t *testing.T, path string) {
-			if err := os.Mkdir(path+".lock", 0o700); err != nil {
-				t.Fatal(err)
-			}
-		}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := socketPath(t)
-			tt.leave(t, path)
-			s, err := Listen(t.Context(), path, newHandler(), quiet())
-			if tt.ok != (err == nil) || errors.Is(err, ErrRunning) || errors.Is(err, ErrSilent) {
-				t.Fatalf("Listen = %v, want ok %v", err, tt.ok)
-			}
-			if s == nil {
-				if !strings.Contains(err.Error(), path) {
-					t.Errorf("the error does not name the path: %v", err)
-				}
-				return
-			}
-			defer s.Close()
-			if err := askFront(t.Context(), path); err != nil {
-				t.Errorf("the claimed socket does not answer: %v", err)
-			}
-		})
-	}
-}
-
-// leaveSocket leaves a socket file at path, as a killed app does.
-func leaveSocket(t *testing.T, path string) {
-	t.Helper()
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln.SetUnlinkOnClose(false)
-	ln.Close()
 }
 
 // TestRace starts two apps at once, many times: exactly one must run and
@@ -144,11 +83,11 @@ func TestRace(t *testing.T) {
 // Listen gives up when ctx ends, still saying one runs.
 func TestSilentApp(t *testing.T) {
 	path := socketPath(t)
-	lock, ok, err := tryLock(path + ".lock")
+	lock, ok, err := tryLock(lockPath(path))
 	if err != nil || !ok {
 		t.Fatalf("tryLock = %v, %v", ok, err)
 	}
-	defer unlock(lock)
+	defer lock.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -161,24 +100,50 @@ func TestSilentApp(t *testing.T) {
 	}
 }
 
-// TestPathLength checks the socket path limit with real sockets.
-func TestPathLength(t *testing.T) {
-	tests := []struct {
-		length int
-		ok     bool
-	}{{60, true}, {103, true}, {104, false}, {300, false}}
-	dir := privateTempDir(t)
-	for _, tt := range tests {
-		if tt.length <= len(dir)+len(".lock")+1 {
-			continue // the temporary directory is longer here
-		}
-		path := filepath.Join(dir, strings.Repeat("s", tt.length-len(dir)-1))
-		s, err := Listen(t.Context(), path, newHandler(), quiet())
-		if tt.ok != (err == nil) {
-			t.Errorf("Listen of a %d-byte path = %v, want ok %v", len(path), err, tt.ok)
-		}
-		if s != nil {
-			s.Close()
-		}
+// TestUnreachableKeepsLock: an app that won the lock but could not make its
+// endpoint (Wine has no Unix domain sockets) runs on, unreachable, and
+// keeps the lock: a second start must neither run beside it nor take it
+// for gone, until it closes.
+func TestUnreachableKeepsLock(t *testing.T) {
+	path := socketPath(t)
+	lock, err := acquire(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
 	}
+	first, err := unreachable(lock, errors.New("listen unix: winapi error #10047"))
+	if first == nil || !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "10047") {
+		t.Fatalf("unreachable = %v, %v; want a Server holding the lock and ErrUnreachable with the cause", first, err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	if second, err := Listen(ctx, path, newHandler(), quiet()); second != nil || !errors.Is(err, ErrSilent) {
+		second.Close()
+		t.Fatalf("Listen beside the unreachable app = %v, %v; want ErrSilent", second, err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Listen(t.Context(), path, newHandler(), quiet())
+	if err != nil {
+		t.Fatalf("Listen after the unreachable app closed: %v", err)
+	}
+	again.Close()
+}
+
+// TestRefusalGivesUpLock: what another user put in the way refuses the
+// start, and the app that refuses does not keep the lock.
+func TestRefusalGivesUpLock(t *testing.T) {
+	path := socketPath(t)
+	lock, err := acquire(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := unreachable(lock, fmt.Errorf("%s is in the way: %w", path, ErrNotPrivate)); s != nil || !errors.Is(err, ErrNotPrivate) || errors.Is(err, ErrUnreachable) {
+		t.Fatalf("unreachable = %v, %v; want the refusal alone", s, err)
+	}
+	s, err := Listen(t.Context(), path, newHandler(), quiet())
+	if err != nil {
+		t.Fatalf("Listen after a refusal: %v", err)
+	}
+	s.Close()
 }

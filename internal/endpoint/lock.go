@@ -1,10 +1,10 @@
-//go:build (unix && !aix) || windows
+//go:build unix && !aix
 
 package endpoint
 
 import (
 	"fmt"
-	"os"
+	"io"
 )
 
 // tryLock takes the lock file at path for this process, or reports that
@@ -12,7 +12,7 @@ import (
 // process exclude each other too, and the OS drops it when the process
 // ends, however it ends. A lock file another user owns is refused: whoever
 // holds it could make us believe an app runs.
-func tryLock(path string) (*os.File, bool, error) {
+func tryLock(path string) (io.Closer, bool, error) {
 	f, err := openLock(path)
 	if err != nil {
 		return nil, false, err

@@ -24,8 +24,3 @@ func lockFile(f *os.File) (bool, error) {
 	}
 	return err == nil, err
 }
-
-// unlock gives the lock up.
-func unlock(f *os.File) error {
-	return f.Close()
-}

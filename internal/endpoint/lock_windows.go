@@ -2,31 +2,68 @@ package endpoint
 
 import (
 	"errors"
-	"os"
+	"fmt"
+	"io"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
 
-// openLock opens or creates the lock file at path. Gap: Windows has no
-// O_NOFOLLOW, and checkDir refuses a symbolic link but not a junction (Go
-// reports one as irregular, not as a link); the directory's default ACL,
-// which only the user may write, is what keeps others from placing one.
-func openLock(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-}
-
-// lockFile locks the first byte of f without waiting; false with no error
-// means another handle holds it.
-func lockFile(f *os.File) (bool, error) {
-	err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, new(windows.Overlapped))
-	if errors.Is(err, windows.ERROR_LOCK_VIOLATION) {
-		return false, nil
+// tryLock creates the named mutex name for this process, or reports that
+// another holds it. The mutex lives while a handle to it is open, so the
+// OS drops it when the process ends, however it ends, and two claims in
+// one process exclude each other too. It admits this user alone; one that
+// another user made is refused: whoever holds it could make us believe an
+// app runs.
+func tryLock(name string) (io.Closer, bool, error) {
+	sddl, err := privateSDDL()
+	if err != nil {
+		return nil, false, err
 	}
-	return err == nil, err
+	sd, err := windows.SecurityDescriptorFromString(sddl)
+	if err != nil {
+		return nil, false, err
+	}
+	n, err := windows.UTF16PtrFromString(name)
+	if err != nil {
+		return nil, false, err
+	}
+	sa := &windows.SecurityAttributes{Length: uint32(unsafe.Sizeof(windows.SecurityAttributes{})), SecurityDescriptor: sd}
+	h, err := windows.CreateMutex(sa, false, n)
+	switch {
+	case err == nil:
+		return mutex(h), true, nil
+	case errors.Is(err, windows.ERROR_ALREADY_EXISTS): // h is the holder's mutex
+		defer windows.CloseHandle(h)
+		return nil, false, checkLockOwner(h, name)
+	case errors.Is(err, windows.ERROR_ACCESS_DENIED):
+		return nil, false, fmt.Errorf("the lock %s is another user's: %w", name, ErrNotPrivate)
+	}
+	return nil, false, fmt.Errorf("cannot take the lock %s: %w", name, err)
 }
 
-// unlock gives the lock up.
-func unlock(f *os.File) error {
-	err := windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
-	return errors.Join(err, f.Close())
+// checkLockOwner refuses the existing mutex h unless this user owns it.
+func checkLockOwner(h windows.Handle, name string) error {
+	sd, err := windows.GetSecurityInfo(h, windows.SE_KERNEL_OBJECT, windows.OWNER_SECURITY_INFORMATION)
+	if err != nil {
+		return fmt.Errorf("cannot tell who owns the lock %s: %w", name, err)
+	}
+	owner, _, err := sd.Owner()
+	if err != nil {
+		return fmt.Errorf("cannot tell who owns the lock %s: %w", name, err)
+	}
+	me, err := currentUser()
+	if err != nil {
+		return err
+	}
+	if !owner.Equals(me) {
+		return fmt.Errorf("the lock %s is owned by %s, not by you, %s: %w", name, describeSID(owner), describeSID(me), ErrNotPrivate)
+	}
+	return nil
 }
+
+// mutex is the handle that holds the single-instance lock.
+type mutex windows.Handle
+
+// Close gives the lock up.
+func (m mutex) Close() error { return windows.CloseHandle(windows.Handle(m)) }

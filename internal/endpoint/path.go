@@ -1,3 +1,5 @@
+//go:build !windows
+
 package endpoint
 
 import (
@@ -23,8 +25,8 @@ const maxPathLen = 103
 // Linux, so a process started without the variable, by cron or a host with
 // a bare environment, finds the same app), else elicitdesk.sock in a directory of Elicit Desk's own under the
 // user's state home (~/.local/state/elicitdesk; ~/Library/Application
-// Support/elicitdesk on macOS; %LOCALAPPDATA%\elicitdesk on Windows),
-// created when missing. Never a shared temporary directory: another user
+// Support/elicitdesk on macOS), created when missing. (Windows has a named
+// pipe instead: see path_windows.go.) Never a shared temporary directory: another user
 // could claim a name there first. When even that path is too long for a
 // socket, the error says so and how to give a shorter runtime directory.
 func DefaultPath() (string, error) {

@@ -2,12 +2,20 @@
 
 package endpoint
 
-import "net"
+import (
+	"fmt"
+	"net"
+	"syscall"
+)
 
 // peerUID returns the UID of the process at the other end of c, as the
 // kernel recorded it when that process connected or listened.
-func peerUID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
+func peerUID(c net.Conn) (int, error) {
+	sc, ok := c.(syscall.Conn)
+	if !ok {
+		return 0, fmt.Errorf("%T is not a socket", c)
+	}
+	raw, err := sc.SyscallConn()
 	if err != nil {
 		return 0, err
 	}

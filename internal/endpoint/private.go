@@ -1,19 +1,14 @@
+//go:build !windows
+
 package endpoint
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/user"
 	"strconv"
 )
-
-// ErrNotPrivate is wrapped by the errors about something another user
-// owns or could reach in the endpoint's way: the directory, the socket, the
-// lock file, or the process at the other end. Nothing is sent there and
-// nothing is accepted from there.
-var ErrNotPrivate = errors.New("not private to you; refusing to use it")
 
 // checkDir refuses dir unless it is a directory, not a symbolic link, that
 // this user owns and no one else may enter.
@@ -59,7 +54,7 @@ func checkUID(path string, uid int) error {
 
 // checkPeer refuses the process at the other end of c, reached at path,
 // unless it runs as this user.
-func checkPeer(c *net.UnixConn, path string) error {
+func checkPeer(c net.Conn, path string) error {
 	uid, err := peerUID(c)
 	if err != nil {
 		return fmt.Errorf("cannot tell who is at the other end of %s: %w", path, err)

@@ -3,9 +3,9 @@ package endpoint
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
-	"os"
 	"sync"
 	"time"
 )
@@ -37,10 +37,10 @@ const (
 	episodeQuiet = 10 * time.Second
 )
 
-// Server answers peers on the endpoint's socket until Close.
+// Server answers peers on the endpoint until Close.
 type Server struct {
-	ln     *net.UnixListener
-	lock   *os.File // the single-instance lock, given up at Close
+	ln     net.Listener // nil when the endpoint could not be made
+	lock   io.Closer    // the single-instance lock, given up at Close
 	h      Handler
 	log    *slog.Logger
 	limits limits
@@ -55,11 +55,17 @@ type Server struct {
 }
 
 // serve starts answering on ln with h; the server owns ln and lock.
-func serve(ln *net.UnixListener, lock *os.File, h Handler, log *slog.Logger, l limits) *Server {
-	ctx, stop := context.WithCancel(context.Background())
-	s := &Server{ln: ln, lock: lock, h: h, log: log, limits: l, ctx: ctx, stop: stop, slots: make(chan struct{}, l.conns)}
+func serve(ln net.Listener, lock io.Closer, h Handler, log *slog.Logger, l limits) *Server {
+	s := hold(lock)
+	s.ln, s.h, s.log, s.limits, s.slots = ln, h, log, l, make(chan struct{}, l.conns)
 	s.wg.Go(s.acceptLoop)
 	return s
+}
+
+// hold is a server that serves nothing and keeps lock until Close.
+func hold(lock io.Closer) *Server {
+	ctx, stop := context.WithCancel(context.Background())
+	return &Server{lock: lock, ctx: ctx, stop: stop}
 }
 
 // acceptLoop accepts connections while a slot is free, and goes on after
@@ -77,7 +83,7 @@ func (s *Server) acceptLoop() {
 		case <-s.ctx.Done():
 			return
 		}
-		c, err := s.ln.AcceptUnix()
+		c, err := s.ln.Accept()
 		if err != nil {
 			<-s.slots
 			if errors.Is(err, net.ErrClosed) {
@@ -120,16 +126,19 @@ func (s *Server) sleep(d time.Duration) bool {
 
 // Close stops listening, cancels the requests under way, closes every
 // connection and waits until all of the server's goroutines have ended,
-// then removes the socket and gives up the lock so a new app can start.
+// then removes the endpoint and gives up the lock so a new app can start.
 func (s *Server) Close() error {
 	if s == nil { // Listen failed: nothing to close
 		return nil
 	}
 	s.closeOnce.Do(func() {
 		s.stop()
-		err := s.ln.Close()
+		var err error
+		if s.ln != nil {
+			err = s.ln.Close()
+		}
 		s.wg.Wait()
-		s.closeErr = errors.Join(err, unlock(s.lock))
+		s.closeErr = errors.Join(err, s.lock.Close())
 	})
 	return s.closeErr
 }

@@ -1,0 +1,3 @@
+// Package proctest tells tests, on every OS, whether a process they
+// started and stopped is gone.
+package proctest
