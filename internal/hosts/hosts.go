@@ -33,7 +33,21 @@ type Host struct {
 	Config string // the config file's path
 	Key    string // the top-level key (or TOML table) that holds its servers
 	Format Format
+	Shape  Shape // how an entry is written; Standard for most hosts
 }
+
+// Shape is how a host writes one server's entry, where hosts differ.
+type Shape int
+
+const (
+	// Standard entries give "command", "args", "env" and "cwd", or a
+	// "url" (Windsurf: "serverUrl") with "headers" and a "type".
+	Standard Shape = iota
+	// Gemini entries (Gemini CLI's, Qwen Code's) are Standard ones whose
+	// Streamable HTTP address is "httpUrl"; a "url" without a "type" is
+	// reached by SSE.
+	Gemini
+)
 
 // Env is what the config paths depend on, so that tests can place a host
 // anywhere and every OS's path can be checked on any OS.
@@ -61,23 +75,43 @@ func Known(env Env) []Host {
 	if dir := env.Getenv("CODEX_HOME"); dir != "" {
 		codex = dir
 	}
+	// Gemini CLI takes GEMINI_CLI_HOME for the home directory its .gemini
+	// is in (packages/core/src/utils/paths.ts, homedir()).
+	gemini := home(".gemini")
+	if dir := env.Getenv("GEMINI_CLI_HOME"); filepath.IsAbs(dir) {
+		gemini = filepath.Join(dir, ".gemini")
+	}
+	// Copilot CLI keeps everything in COPILOT_HOME, ~/.copilot by default;
+	// it read XDG_CONFIG_HOME for a while and no longer does
+	// (github/copilot-cli issues 1750 and 1954).
+	copilot := home(".copilot")
+	if dir := env.Getenv("COPILOT_HOME"); filepath.IsAbs(dir) {
+		copilot = dir
+	}
 	return []Host{
 		// modelcontextprotocol.io/docs/develop/connect-local-servers (no Linux build; its community builds use ~/.config/Claude)
-		{"claude-desktop", "Claude Desktop", filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), "mcpServers", JSON},
+		{ID: "claude-desktop", Name: "Claude Desktop", Config: filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), Key: "mcpServers", Format: JSON},
 		// code.claude.com/docs/en/mcp: user scope is the top-level mcpServers
-		{"claude-code", "Claude Code", claudeCode, "mcpServers", JSON},
+		{ID: "claude-code", Name: "Claude Code", Config: claudeCode, Key: "mcpServers", Format: JSON},
 		// cursor.com/docs/context/mcp
-		{"cursor", "Cursor", home(".cursor", "mcp.json"), "mcpServers", JSON},
+		{ID: "cursor", Name: "Cursor", Config: home(".cursor", "mcp.json"), Key: "mcpServers", Format: JSON},
 		// code.visualstudio.com/docs/copilot/reference/mcp-configuration
-		{"vscode", "VS Code", filepath.Join(appConfig, "Code", "User", "mcp.json"), "servers", JSONC},
+		{ID: "vscode", Name: "VS Code", Config: filepath.Join(appConfig, "Code", "User", "mcp.json"), Key: "servers", Format: JSONC},
 		// docs.windsurf.com/windsurf/cascade/mcp: remote entries use serverUrl
-		{"windsurf", "Windsurf", home(".codeium", "windsurf", "mcp_config.json"), "mcpServers", JSON},
+		{ID: "windsurf", Name: "Windsurf", Config: home(".codeium", "windsurf", "mcp_config.json"), Key: "mcpServers", Format: JSON},
 		// zed.dev/docs/ai/mcp, zed.dev/docs/configuring-zed
-		{"zed", "Zed", filepath.Join(zed, "settings.json"), "context_servers", JSONC},
+		{ID: "zed", Name: "Zed", Config: filepath.Join(zed, "settings.json"), Key: "context_servers", Format: JSONC},
 		// developers.openai.com/codex/config-reference
-		{"codex", "Codex", filepath.Join(codex, "config.toml"), "mcp_servers", TOML},
+		{ID: "codex", Name: "Codex", Config: filepath.Join(codex, "config.toml"), Key: "mcp_servers", Format: TOML},
 		// lmstudio.ai/docs/app/mcp
-		{"lmstudio", "LM Studio", home(".lmstudio", "mcp.json"), "mcpServers", JSON},
+		{ID: "lmstudio", Name: "LM Studio", Config: home(".lmstudio", "mcp.json"), Key: "mcpServers", Format: JSON},
+		// geminicli.com/docs/tools/mcp-server; settings.json is read with
+		// strip-json-comments (packages/cli/src/config/settings.ts), and
+		// MCPServerConfig (packages/core/src/config/config.ts) has httpUrl.
+		{ID: "gemini", Name: "Gemini CLI", Config: filepath.Join(gemini, "settings.json"), Key: "mcpServers", Format: JSONC, Shape: Gemini},
+		// docs.github.com, "Using GitHub Copilot CLI": ~/.copilot/mcp-config.json
+		// (github/docs pull 41226); entries add "type" ("local") and "tools".
+		{ID: "copilot", Name: "GitHub Copilot CLI", Config: filepath.Join(copilot, "mcp-config.json"), Key: "mcpServers", Format: JSON},
 	}
 }
 

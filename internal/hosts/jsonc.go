@@ -53,7 +53,7 @@ func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
 			return nil, nil, fmt.Errorf("server %q is named twice in %q, at %s and %s; the host uses only one of them", name, h.Key, lineCol(data, at), lineCol(data, m.Name.StartOffset))
 		}
 		names[name] = m.Name.StartOffset
-		s, e := jsonServer(data, name, &m.Value, limit)
+		s, e := jsonServer(data, h.Shape, name, &m.Value, limit)
 		e.limit.add = e.limit.add && !longer
 		servers, entries = append(servers, s), append(entries, e)
 	}
@@ -77,11 +77,20 @@ func member(data []byte, obj *hujson.Object, key string) (*hujson.ObjectMember, 
 	return found, nil
 }
 
-// jsonServer reads one entry, and its time limit on a tool call called
-// limit (none when ""). Zed's older entries nest the command line as
-// "command": {"path", "args", "env", "timeout"}; the rest put it in the
-// entry itself.
-func jsonServer(data []byte, name string, v *hujson.Value, limit string) (Server, entry) {
+// urlKeys are the members a remote entry of shape gives its address in:
+// url, or Windsurf's serverUrl, or Gemini CLI's httpUrl (Streamable HTTP).
+func urlKeys(shape Shape) []string {
+	if shape == Gemini {
+		return []string{"url", "httpUrl"}
+	}
+	return []string{"url", "serverUrl"}
+}
+
+// jsonServer reads one entry, written in shape, and its time limit on a
+// tool call called limit (none when ""). Zed's older entries nest the
+// command line as "command": {"path", "args", "env", "timeout"}; the rest
+// put it in the entry itself.
+func jsonServer(data []byte, shape Shape, name string, v *hujson.Value, limit string) (Server, entry) {
 	s := Server{Name: name}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
@@ -110,9 +119,10 @@ func jsonServer(data []byte, name string, v *hujson.Value, limit string) (Server
 	read(obj, "cwd", &s.Cwd)
 	var kind string
 	read(obj, "type", &kind)
-	read(obj, "url", &s.URL)
-	if s.URL == "" {
-		read(obj, "serverUrl", &s.URL) // Windsurf
+	for _, key := range urlKeys(shape) {
+		if s.URL == "" {
+			read(obj, key, &s.URL)
+		}
 	}
 	read(obj, "headers", &s.Headers)
 	var source string
@@ -135,7 +145,7 @@ func jsonServer(data []byte, name string, v *hujson.Value, limit string) (Server
 		return s, entry{}
 	}
 	if s.Transport != config.TransportStdio {
-		e := jsonRemote(data, obj)
+		e := jsonRemote(data, obj, shape)
 		e.limit = jsonLimit(data, obj, limit)
 		return s, e
 	}
@@ -193,18 +203,24 @@ func jsonEntry(m *hujson.ObjectMember) entry {
 }
 
 // jsonRemote is where a remote entry's url, type and headers are.
-func jsonRemote(data []byte, obj *hujson.Object) entry {
-	u, _ := member(data, obj, "url")
-	other, _ := member(data, obj, "serverUrl")
-	if u == nil {
-		u, other = other, nil
+func jsonRemote(data []byte, obj *hujson.Object, shape Shape) entry {
+	var urls []*hujson.ObjectMember
+	var keys []string
+	for _, key := range urlKeys(shape) {
+		if m, _ := member(data, obj, key); m != nil {
+			urls, keys = append(urls, m), append(keys, key)
+		}
 	}
-	e := jsonEntry(u)
-	if other != nil {
-		e.refuse = "it gives both url and serverUrl"
+	e := jsonEntry(urls[0])
+	if len(urls) > 1 {
+		e.refuse = "it gives both " + keys[0] + " and " + keys[1]
 	}
-	if kind, _ := member(data, obj, "type"); kind != nil {
+	kind, _ := member(data, obj, "type")
+	if kind != nil {
 		e.kind = valueSpan(kind.Value)
+	}
+	if shape == Gemini && keys[0] == "url" && kind == nil {
+		e.refuse = `Gemini CLI reaches a url without a "type" by SSE in older versions and by Streamable HTTP in newer ones; give it "type": "http" or "sse" to route it`
 	}
 	if h, _ := member(data, obj, "headers"); h != nil {
 		e.maps, e.names = []span{valueSpan(h.Name)}, memberNames(h.Value)

@@ -27,7 +27,7 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 	if e.refuse != "" {
 		return nil, nil, e.refuse
 	}
-	flag, ok := map[string]string{c.keyText("url"): flagURL, c.keyText("serverUrl"): flagServerURL}[e.key.of(c.data)]
+	flag, ok := map[string]string{c.keyText("url"): flagURL, c.keyText("serverUrl"): flagServerURL, c.keyText("httpUrl"): flagHTTPURL}[e.key.of(c.data)]
 	if !ok {
 		return nil, nil, uneditable("url")
 	}
@@ -136,10 +136,7 @@ func (c *Config) unrouteRemoteEdits(e entry, b remoteBridge) ([]edit, string) {
 	if !strings.HasPrefix(string(c.data[e.addAt:]), added) {
 		return nil, ReasonEdited
 	}
-	key := "url"
-	if b.urlFlag == flagServerURL {
-		key = "serverUrl"
-	}
+	key := map[string]string{flagURL: "url", flagServerURL: "serverUrl", flagHTTPURL: "httpUrl"}[b.urlFlag]
 	edits := []edit{{e.key, c.keyText(key)}, {e.cmd, lits[b.urlAt]}, {span{e.addAt, e.addAt + len(added)}, ""}}
 	if b.transport != "" {
 		if e.kind == (span{}) || e.kind.of(c.data) != quote("stdio") {
