@@ -47,6 +47,10 @@ const (
 	// Streamable HTTP address is "httpUrl"; a "url" without a "type" is
 	// reached by SSE.
 	Gemini
+	// OpenCode entries (opencode's, Kilo Code's) are {"type": "local",
+	// "command": ["prog", "arg"...], "environment": {...}}, or {"type":
+	// "remote", "url", "headers"}.
+	OpenCode
 )
 
 // Env is what the config paths depend on, so that tests can place a host
@@ -55,6 +59,20 @@ type Env struct {
 	GOOS   string              // runtime.GOOS
 	Home   string              // the user's home directory
 	Getenv func(string) string // os.Getenv
+	// Exists reports whether a file is there, for a host whose config
+	// may have one of several names; nil: none is.
+	Exists func(path string) bool
+}
+
+// first is the first of paths that exists, or the first of them when none
+// does.
+func (env Env) first(paths ...string) string {
+	for _, p := range paths {
+		if env.Exists != nil && env.Exists(p) {
+			return p
+		}
+	}
+	return paths[0]
 }
 
 // Known lists every host Elicit Desk knows, with its config path under env.
@@ -88,6 +106,12 @@ func Known(env Env) []Host {
 	if dir := env.Getenv("COPILOT_HOME"); filepath.IsAbs(dir) {
 		copilot = dir
 	}
+	// opencode reads config.json, opencode.json and opencode.jsonc in
+	// xdg-basedir's config directory ($XDG_CONFIG_HOME or ~/.config, on
+	// every OS), in that order, the later winning
+	// (packages/opencode/src/config/config.ts, global()); its docs name
+	// opencode.json.
+	opencode := filepath.Join(env.xdgConfig(), "opencode")
 	return []Host{
 		// modelcontextprotocol.io/docs/develop/connect-local-servers (no Linux build; its community builds use ~/.config/Claude)
 		{ID: "claude-desktop", Name: "Claude Desktop", Config: filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), Key: "mcpServers", Format: JSON},
@@ -112,6 +136,8 @@ func Known(env Env) []Host {
 		// docs.github.com, "Using GitHub Copilot CLI": ~/.copilot/mcp-config.json
 		// (github/docs pull 41226); entries add "type" ("local") and "tools".
 		{ID: "copilot", Name: "GitHub Copilot CLI", Config: filepath.Join(copilot, "mcp-config.json"), Key: "mcpServers", Format: JSON},
+		// opencode.ai/docs/mcp-servers; read with jsonc-parser, trailing commas allowed
+		{ID: "opencode", Name: "opencode", Config: env.first(filepath.Join(opencode, "opencode.json"), filepath.Join(opencode, "opencode.jsonc"), filepath.Join(opencode, "config.json")), Key: "mcp", Format: JSONC, Shape: OpenCode},
 	}
 }
 
@@ -151,5 +177,9 @@ func (env Env) xdgConfig() string {
 // Here is the Env of this process's user.
 func Here() Env {
 	home, _ := os.UserHomeDir()
-	return Env{GOOS: runtime.GOOS, Home: home, Getenv: os.Getenv}
+	exists := func(path string) bool {
+		_, err := os.Stat(path)
+		return err == nil
+	}
+	return Env{GOOS: runtime.GOOS, Home: home, Getenv: os.Getenv, Exists: exists}
 }

@@ -4,26 +4,29 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
 // TestKnownPaths: each host's config path on each OS, and the variables
-// that move it. (Paths use / here; on Windows filepath.Join writes \.)
+// and files that move it. (Paths use / here; on Windows filepath.Join writes \.)
 func TestKnownPaths(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "paths.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cases []struct {
-		GOOS  string
-		Env   map[string]string
-		Paths map[string]string
+		GOOS   string
+		Env    map[string]string
+		Exists []string // the files that are there
+		Paths  map[string]string
 	}
 	if err := json.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		known := Known(Env{GOOS: c.GOOS, Home: "/home/ada", Getenv: func(k string) string { return c.Env[k] }})
+		exists := func(p string) bool { return slices.Contains(c.Exists, filepath.ToSlash(p)) }
+		known := Known(Env{GOOS: c.GOOS, Home: "/home/ada", Getenv: func(k string) string { return c.Env[k] }, Exists: exists})
 		for id, want := range c.Paths {
 			h, ok := Lookup(known, id)
 			if got := filepath.ToSlash(h.Config); !ok || got != want {

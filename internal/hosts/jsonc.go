@@ -60,6 +60,19 @@ func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
 	return servers, entries, nil
 }
 
+// readMember decodes obj's member key, when it has one, into into, unless
+// an earlier read failed (err): an entry reports its first problem.
+func readMember(data []byte, obj *hujson.Object, key string, into any, err error) error {
+	m, dup := member(data, obj, key)
+	if m == nil || dup != nil || err != nil {
+		return firstError(err, dup)
+	}
+	if err := decodeJSON(m.Value, into); err != nil {
+		return fmt.Errorf("%q at %s: %v", key, lineCol(data, m.Value.StartOffset), err)
+	}
+	return nil
+}
+
 // member returns obj's member key, or nil without one. A key given twice
 // is an error: hosts disagree on which one counts.
 func member(data []byte, obj *hujson.Object, key string) (*hujson.ObjectMember, error) {
@@ -97,22 +110,16 @@ func jsonServer(data []byte, shape Shape, name string, v *hujson.Value, limit st
 		s.Err = fmt.Errorf("the entry at %s is not an object", lineCol(data, v.StartOffset))
 		return s, entry{}
 	}
+	if shape == OpenCode {
+		return opencodeServer(data, s, obj, v.StartOffset)
+	}
 	line, cmdKey := obj, "command"
 	if c, err := member(data, obj, "command"); err == nil && c != nil {
 		if nested, ok := c.Value.Value.(*hujson.Object); ok {
 			line, cmdKey = nested, "path"
 		}
 	}
-	read := func(o *hujson.Object, key string, into any) {
-		m, err := member(data, o, key)
-		if m == nil || err != nil || s.Err != nil {
-			s.Err = firstError(s.Err, err)
-			return
-		}
-		if err := decodeJSON(m.Value, into); err != nil {
-			s.Err = fmt.Errorf("%q at %s: %v", key, lineCol(data, m.Value.StartOffset), err)
-		}
-	}
+	read := func(o *hujson.Object, key string, into any) { s.Err = readMember(data, o, key, into, s.Err) }
 	read(line, cmdKey, &s.Command)
 	read(line, "args", &s.Args)
 	read(line, "env", &s.Env)

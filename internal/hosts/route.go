@@ -157,7 +157,7 @@ func (c *Config) rerouteEdits(s Server, e entry, exe string) ([]edit, []string) 
 		edits = append(edits, edit{e.cmd, quote(exe)})
 	}
 	if s.Name != "" && !s.named() && e.args != nil {
-		first := e.args.elems[0]
+		first := e.args.elems[e.argsFrom()] // "bridge"
 		edits = append(edits, edit{span{first.end, first.end}, elementSeparator(c.data, e.args) + quote(flagName+s.Name)})
 		to = slices.Insert(to, 2, flagName+s.Name)
 	}
@@ -170,6 +170,9 @@ func (c *Config) rerouteEdits(s Server, e entry, exe string) ([]edit, []string) 
 // existing array never writes: that is how unrouteEdits knows to remove
 // it again.
 func (c *Config) routeEdits(s Server, e entry, exe string) []edit {
+	if e.argv {
+		return c.routeArgvEdits(s, e, exe)
+	}
 	cmd := e.cmd.of(c.data)
 	head := append(quoted(bridgeArgs(s.Name)), cmd)
 	edits := []edit{{e.cmd, quote(exe)}}
@@ -190,6 +193,9 @@ func (c *Config) routeEdits(s Server, e entry, exe string) []edit {
 // args, and the bridge's arguments before it go, as they are written: an
 // entry routed before entries carried their names has none.
 func (c *Config) unrouteEdits(s Server, e entry) []edit {
+	if e.argv {
+		return c.unrouteArgvEdits(s, e)
+	}
 	k := slices.Index(s.Args, "--") + 1 // the command's element
 	elems := e.args.elems
 	lits := make([]string, k+1)
