@@ -22,7 +22,7 @@ func hostsHome(t *testing.T, content string) string {
 	t.Helper()
 	t.Cleanup(xdg.Reload) // last, once the environment is back
 	home := t.TempDir()
-	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "APPDATA"} {
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "APPDATA", "GEMINI_CLI_HOME", "COPILOT_HOME"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("HOME", home)
@@ -203,6 +203,60 @@ func TestRoutedEntryInTypeScriptHost(t *testing.T) {
 				t.Errorf("unroute did not give the config back:\n%s", got)
 			}
 		})
+	}
+}
+
+// TestHostsProjects: Claude Code's servers of a project of its own are
+// listed apart from the user's, `hosts route claude-code NAME` finds a
+// server of a project, a name in two scopes needs -project, and unroute
+// gives ~/.claude.json back.
+func TestHostsProjects(t *testing.T) {
+	cursor := hostsHome(t, `{"mcpServers": {}}`)
+	const claude = `{
+  "numStartups": 3,
+  "projects": {
+    "/home/ada/src/demo": {
+      "allowedTools": [],
+      "mcpServers": {
+        "everything": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "env": {}},
+        "memory": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {}}
+      }
+    },
+    "/home/ada/src/empty": {"mcpServers": {}}
+  },
+  "mcpServers": {
+    "memory": {"type": "stdio", "command": "mcp-memory", "args": [], "env": {}}
+  }
+}
+`
+	path := filepath.Join(filepath.Dir(filepath.Dir(cursor)), ".claude.json")
+	os.WriteFile(path, []byte(claude), 0o600)
+	code, out, _ := runCLI("hosts")
+	if code != 0 || !strings.Contains(out, "Claude Code (claude-code)  "+path+"\n") || !strings.Contains(out, "Claude Code, project /home/ada/src/demo (claude-code -project /home/ada/src/demo)  "+path) || strings.Contains(out, "empty") {
+		t.Errorf("hosts: exit %d:\n%s", code, out)
+	}
+	if code, out, errs := runCLI("hosts", "route", "claude-code", "everything"); code != 0 || !strings.Contains(out, "everything (project /home/ada/src/demo): ") {
+		t.Errorf("route a project's server: exit %d: %s%s", code, out, errs)
+	}
+	if code, _, errs := runCLI("hosts", "route", "claude-code", "memory"); code != 1 || !strings.Contains(errs, `"memory" in more than one scope (the user's; project /home/ada/src/demo); say which with -project DIR`) {
+		t.Errorf("a name in two scopes: exit %d: %s", code, errs)
+	}
+	if code, out, errs := runCLI("hosts", "route", "claude-code", "-project", "", "memory"); code != 0 || !strings.Contains(out, "Routed 1 server of Claude Code") || strings.Contains(out, "project /") {
+		t.Errorf("route the user's: exit %d: %s%s", code, out, errs)
+	}
+	if code, _, errs := runCLI("hosts", "route", "claude-code", "-project", "/nowhere"); code != 1 || !strings.Contains(errs, "no servers of the project /nowhere") {
+		t.Errorf("an unknown project: exit %d: %s", code, errs)
+	}
+	code, out, _ = runCLI("hosts", "-json")
+	if code != 0 || !strings.Contains(out, `"host": "claude-code",
+    "project": "/home/ada/src/demo",`) {
+		t.Errorf("hosts -json: %s", out)
+	}
+	if code, out, errs := runCLI("hosts", "unroute", "claude-code"); code != 0 || !strings.Contains(out, "Unrouted 2 servers") {
+		t.Errorf("unroute: exit %d: %s%s", code, out, errs)
+	}
+	if got, _ := os.ReadFile(path); string(got) != claude {
+		t.Errorf("not given back:\n%s", got)
 	}
 }
 

@@ -34,6 +34,13 @@ type Host struct {
 	Key    string // the top-level key (or TOML table) that holds its servers
 	Format Format
 	Shape  Shape // how an entry is written; Standard for most hosts
+	// Projects is the top-level key whose members, named by a project's
+	// directory, hold servers of that project's own under Key too (Claude
+	// Code's "projects", its local scope); "" for a host without.
+	Projects string
+	// Project is the project directory a Config's Scope shows the servers
+	// of; "" for the user's own.
+	Project string
 }
 
 // Shape is how a host writes one server's entry, where hosts differ.
@@ -115,8 +122,11 @@ func Known(env Env) []Host {
 	return []Host{
 		// modelcontextprotocol.io/docs/develop/connect-local-servers (no Linux build; its community builds use ~/.config/Claude)
 		{ID: "claude-desktop", Name: "Claude Desktop", Config: filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), Key: "mcpServers", Format: JSON},
-		// code.claude.com/docs/en/mcp: user scope is the top-level mcpServers
-		{ID: "claude-code", Name: "Claude Code", Config: claudeCode, Key: "mcpServers", Format: JSON},
+		// code.claude.com/docs/en/mcp: user scope is the top-level
+		// mcpServers, local scope (`claude mcp add` without --scope) the
+		// mcpServers of projects["<dir>"]; $CLAUDE_CONFIG_DIR/.claude.json
+		// when that is set.
+		{ID: "claude-code", Name: "Claude Code", Config: claudeCode, Key: "mcpServers", Format: JSON, Projects: "projects"},
 		// cursor.com/docs/context/mcp
 		{ID: "cursor", Name: "Cursor", Config: home(".cursor", "mcp.json"), Key: "mcpServers", Format: JSON},
 		// code.visualstudio.com/docs/copilot/reference/mcp-configuration

@@ -30,34 +30,79 @@ func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
 	if !ok {
 		return nil, nil, errors.New("not a JSON object")
 	}
-	list, err := member(data, top, h.Key)
-	if list == nil || err != nil {
-		return nil, nil, err // no servers key: no servers
-	}
-	obj, ok := list.Value.Value.(*hujson.Object)
-	if !ok {
-		return nil, nil, fmt.Errorf("%q at %s is not an object", h.Key, lineCol(data, list.Value.StartOffset))
-	}
 	limit, global := limitKey(h)
 	longer := false // the host's own limit for all entries is long enough
 	if g, _ := member(data, top, global); global != "" && g != nil {
 		var secs float64
 		longer = decodeJSON(g.Value, &secs) == nil && secs >= LimitSeconds
 	}
-	names := make(map[string]int, len(obj.Members))
-	var servers []Server
-	var entries []entry
+	l := jsonList{data: data, h: h, limit: limit, longer: longer}
+	if err := l.read(top, ""); err != nil {
+		return nil, nil, err
+	}
+	if h.Projects == "" {
+		return l.servers, l.entries, nil
+	}
+	projects, err := member(data, top, h.Projects)
+	if projects == nil || err != nil {
+		return l.servers, l.entries, err
+	}
+	obj, ok := projects.Value.Value.(*hujson.Object)
+	if !ok {
+		return nil, nil, fmt.Errorf("%q at %s is not an object", h.Projects, lineCol(data, projects.Value.StartOffset))
+	}
+	seen := make(map[string]int, len(obj.Members))
 	for _, m := range obj.Members {
+		dir := m.Name.Value.(hujson.Literal).String()
+		if at, dup := seen[dir]; dup {
+			return nil, nil, fmt.Errorf("project %q is given twice in %q, at %s and %s; the host uses only one of them", dir, h.Projects, lineCol(data, at), lineCol(data, m.Name.StartOffset))
+		}
+		seen[dir] = m.Name.StartOffset
+		if p, ok := m.Value.Value.(*hujson.Object); ok {
+			if err := l.read(p, dir); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return l.servers, l.entries, nil
+}
+
+// jsonList reads the server lists of a JSON config into servers and
+// entries: the user's, and those of projects, where the host has them.
+type jsonList struct {
+	data    []byte
+	h       Host
+	limit   string // the entries' time limit member; "" for none
+	longer  bool   // the host's own limit for all entries is long enough
+	servers []Server
+	entries []entry
+}
+
+// read reads the servers under the host's key in obj, those of project
+// ("" for the user's own).
+func (l *jsonList) read(obj *hujson.Object, project string) error {
+	data, h := l.data, l.h
+	list, err := member(data, obj, h.Key)
+	if list == nil || err != nil {
+		return err // no servers key: no servers
+	}
+	servers, ok := list.Value.Value.(*hujson.Object)
+	if !ok {
+		return fmt.Errorf("%q at %s is not an object", h.Key, lineCol(data, list.Value.StartOffset))
+	}
+	names := make(map[string]int, len(servers.Members))
+	for _, m := range servers.Members {
 		name := m.Name.Value.(hujson.Literal).String()
 		if at, dup := names[name]; dup {
-			return nil, nil, fmt.Errorf("server %q is named twice in %q, at %s and %s; the host uses only one of them", name, h.Key, lineCol(data, at), lineCol(data, m.Name.StartOffset))
+			return fmt.Errorf("server %q is named twice in %q, at %s and %s; the host uses only one of them", name, h.Key, lineCol(data, at), lineCol(data, m.Name.StartOffset))
 		}
 		names[name] = m.Name.StartOffset
-		s, e := jsonServer(data, h.Shape, name, &m.Value, limit)
-		e.limit.add = e.limit.add && !longer
-		servers, entries = append(servers, s), append(entries, e)
+		s, e := jsonServer(data, h.Shape, name, &m.Value, l.limit)
+		s.Project = project
+		e.limit.add = e.limit.add && !l.longer
+		l.servers, l.entries = append(l.servers, s), append(l.entries, e)
 	}
-	return servers, entries, nil
+	return nil
 }
 
 // readMember decodes obj's member key, when it has one, into into, unless

@@ -22,6 +22,7 @@ type Plan struct {
 // Change is one entry's command line before and after.
 type Change struct {
 	Server   string
+	Project  string // the project the server is of; "" for the user's
 	From, To []string
 	// Limit is the time limit on a tool call the change writes or gives
 	// back, as the config says it ("tool_timeout_sec = 1800 (was 60)");
@@ -32,6 +33,7 @@ type Change struct {
 // Skip is an entry a plan leaves alone.
 type Skip struct {
 	Server, Reason string
+	Project        string // the project the server is of; "" for the user's
 }
 
 // Reasons an entry is left alone.
@@ -135,11 +137,11 @@ func (c *Config) plan(names []string, rewrite func(Server, entry) (r rewrite, sk
 			r, skip := rewrite(s, c.entries[i])
 			if reason = skip; reason == "" {
 				edits = append(edits, r.edits...)
-				p.Changes = append(p.Changes, Change{Server: s.Name, From: argvOf(s), To: r.to, Limit: r.limit})
+				p.Changes = append(p.Changes, Change{Server: s.Name, Project: s.Project, From: argvOf(s), To: r.to, Limit: r.limit})
 			}
 		}
 		if reason != "" {
-			p.Skipped = append(p.Skipped, Skip{s.Name, reason})
+			p.Skipped = append(p.Skipped, Skip{Server: s.Name, Reason: reason, Project: s.Project})
 		}
 	}
 	p.data = applyEdits(c.data, edits)

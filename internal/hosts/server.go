@@ -9,7 +9,11 @@ import (
 
 // Server is one entry of a host's server list, as the host would run it.
 type Server struct {
-	Name      string
+	Name string
+	// Project is the directory of the project whose own server this is,
+	// in a host that keeps servers per project (Claude Code's local
+	// scope); "" for the user's.
+	Project   string
 	Transport config.Transport
 	Command   string // stdio: the executable, the bridge's when routed
 	Args      []string
