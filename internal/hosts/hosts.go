@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // Format is the syntax of a host's config file.
@@ -66,20 +67,38 @@ type Env struct {
 	GOOS   string              // runtime.GOOS
 	Home   string              // the user's home directory
 	Getenv func(string) string // os.Getenv
-	// Exists reports whether a file is there, for a host whose config
-	// may have one of several names; nil: none is.
+	// Exists reports whether a file or directory is there, for a host
+	// whose config may be in one of several places; nil: none is.
 	Exists func(path string) bool
+	// ReadFile reads a file that says where a host's config is (LM
+	// Studio's home pointer); nil: there is none.
+	ReadFile func(path string) ([]byte, error)
 }
 
-// first is the first of paths that exists, or the first of them when none
+// firstOf is the first of candidates that exists, or fallback when none
 // does.
-func (env Env) first(paths ...string) string {
-	for _, p := range paths {
+func (env Env) firstOf(fallback string, candidates ...string) string {
+	for _, p := range candidates {
 		if env.Exists != nil && env.Exists(p) {
 			return p
 		}
 	}
-	return paths[0]
+	return fallback
+}
+
+// lmstudioHome is LM Studio's home as lmstudio-js finds it
+// (packages/lms-common-server/src/findLMStudioHome.ts): the directory
+// ~/.lmstudio-home-pointer names, which LM Studio writes; before it has,
+// ~/.cache/lm-studio where an older LM Studio made that, else ~/.lmstudio.
+func (env Env) lmstudioHome() string {
+	if env.ReadFile != nil {
+		if b, err := env.ReadFile(filepath.Join(env.Home, ".lmstudio-home-pointer")); err == nil {
+			if dir := strings.TrimSpace(string(b)); filepath.IsAbs(dir) {
+				return dir
+			}
+		}
+	}
+	return env.firstOf(filepath.Join(env.Home, ".lmstudio"), filepath.Join(env.Home, ".cache", "lm-studio"))
 }
 
 // Known lists every host Elicit Desk knows, with its config path under env.
@@ -119,7 +138,7 @@ func Known(env Env) []Host {
 	// (packages/opencode/src/config/config.ts, global()); its docs name
 	// opencode.json.
 	opencode := filepath.Join(env.xdgConfig(), "opencode")
-	return []Host{
+	known := []Host{
 		// modelcontextprotocol.io/docs/develop/connect-local-servers (no Linux build; its community builds use ~/.config/Claude)
 		{ID: "claude-desktop", Name: "Claude Desktop", Config: filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), Key: "mcpServers", Format: JSON},
 		// code.claude.com/docs/en/mcp: user scope is the top-level
@@ -129,16 +148,21 @@ func Known(env Env) []Host {
 		{ID: "claude-code", Name: "Claude Code", Config: claudeCode, Key: "mcpServers", Format: JSON, Projects: "projects"},
 		// cursor.com/docs/context/mcp
 		{ID: "cursor", Name: "Cursor", Config: home(".cursor", "mcp.json"), Key: "mcpServers", Format: JSON},
-		// code.visualstudio.com/docs/copilot/reference/mcp-configuration
+		// code.visualstudio.com/docs/copilot/reference/mcp-configuration;
+		// Insiders and VSCodium keep their user folder under their own
+		// names (code.visualstudio.com/docs/configure/settings, "Settings
+		// file locations"; vscodium.com docs).
 		{ID: "vscode", Name: "VS Code", Config: filepath.Join(appConfig, "Code", "User", "mcp.json"), Key: "servers", Format: JSONC},
+		{ID: "vscode-insiders", Name: "VS Code Insiders", Config: filepath.Join(appConfig, "Code - Insiders", "User", "mcp.json"), Key: "servers", Format: JSONC},
+		{ID: "vscodium", Name: "VSCodium", Config: filepath.Join(appConfig, "VSCodium", "User", "mcp.json"), Key: "servers", Format: JSONC},
 		// docs.windsurf.com/windsurf/cascade/mcp: remote entries use serverUrl
 		{ID: "windsurf", Name: "Windsurf", Config: home(".codeium", "windsurf", "mcp_config.json"), Key: "mcpServers", Format: JSON},
 		// zed.dev/docs/ai/mcp, zed.dev/docs/configuring-zed
 		{ID: "zed", Name: "Zed", Config: filepath.Join(zed, "settings.json"), Key: "context_servers", Format: JSONC},
 		// developers.openai.com/codex/config-reference
 		{ID: "codex", Name: "Codex", Config: filepath.Join(codex, "config.toml"), Key: "mcp_servers", Format: TOML},
-		// lmstudio.ai/docs/app/mcp
-		{ID: "lmstudio", Name: "LM Studio", Config: home(".lmstudio", "mcp.json"), Key: "mcpServers", Format: JSON},
+		// lmstudio.ai/docs/app/mcp: mcp.json in LM Studio's home
+		{ID: "lmstudio", Name: "LM Studio", Config: filepath.Join(env.lmstudioHome(), "mcp.json"), Key: "mcpServers", Format: JSON},
 		// geminicli.com/docs/tools/mcp-server; settings.json is read with
 		// strip-json-comments (packages/cli/src/config/settings.ts), and
 		// MCPServerConfig (packages/core/src/config/config.ts) has httpUrl.
@@ -147,8 +171,15 @@ func Known(env Env) []Host {
 		// (github/docs pull 41226); entries add "type" ("local") and "tools".
 		{ID: "copilot", Name: "GitHub Copilot CLI", Config: filepath.Join(copilot, "mcp-config.json"), Key: "mcpServers", Format: JSON},
 		// opencode.ai/docs/mcp-servers; read with jsonc-parser, trailing commas allowed
-		{ID: "opencode", Name: "opencode", Config: env.first(filepath.Join(opencode, "opencode.json"), filepath.Join(opencode, "opencode.jsonc"), filepath.Join(opencode, "config.json")), Key: "mcp", Format: JSONC, Shape: OpenCode},
+		{ID: "opencode", Name: "opencode", Config: env.firstOf(filepath.Join(opencode, "opencode.json"), filepath.Join(opencode, "opencode.json"), filepath.Join(opencode, "opencode.jsonc"), filepath.Join(opencode, "config.json")), Key: "mcp", Format: JSONC, Shape: OpenCode},
 	}
+	if env.GOOS == "linux" {
+		// Zed from Flathub keeps its settings in the sandbox's config
+		// directory: crates/paths config_dir() reads FLATPAK_XDG_CONFIG_HOME,
+		// which is ~/.var/app/dev.zed.Zed/config (flathub/dev.zed.Zed).
+		known = append(known, Host{ID: "zed-flatpak", Name: "Zed (Flatpak)", Config: home(".var", "app", "dev.zed.Zed", "config", "zed", "settings.json"), Key: "context_servers", Format: JSONC})
+	}
+	return known
 }
 
 // Lookup returns the host called id.
@@ -191,5 +222,5 @@ func Here() Env {
 		_, err := os.Stat(path)
 		return err == nil
 	}
-	return Env{GOOS: runtime.GOOS, Home: home, Getenv: os.Getenv, Exists: exists}
+	return Env{GOOS: runtime.GOOS, Home: home, Getenv: os.Getenv, Exists: exists, ReadFile: os.ReadFile}
 }

@@ -16,20 +16,27 @@ func TestKnownPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cases []struct {
-		GOOS   string
-		Env    map[string]string
-		Exists []string // the files that are there
-		Paths  map[string]string
+		GOOS    string
+		Env     map[string]string
+		Exists  []string          // the files that are there
+		Pointer *string           // what ~/.lmstudio-home-pointer says, if it is there
+		Paths   map[string]string // "" for a host not known on the OS
 	}
 	if err := json.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
 		exists := func(p string) bool { return slices.Contains(c.Exists, filepath.ToSlash(p)) }
-		known := Known(Env{GOOS: c.GOOS, Home: "/home/ada", Getenv: func(k string) string { return c.Env[k] }, Exists: exists})
+		readFile := func(p string) ([]byte, error) {
+			if c.Pointer == nil || filepath.ToSlash(p) != "/home/ada/.lmstudio-home-pointer" {
+				return nil, os.ErrNotExist
+			}
+			return []byte(*c.Pointer), nil
+		}
+		known := Known(Env{GOOS: c.GOOS, Home: "/home/ada", Getenv: func(k string) string { return c.Env[k] }, Exists: exists, ReadFile: readFile})
 		for id, want := range c.Paths {
 			h, ok := Lookup(known, id)
-			if got := filepath.ToSlash(h.Config); !ok || got != want {
+			if got := filepath.ToSlash(h.Config); ok != (want != "") || got != want {
 				t.Errorf("%s %v: %s is at %q, want %q", c.GOOS, c.Env, id, got, want)
 			}
 		}

@@ -23,6 +23,11 @@ const (
 // earlier route recorded.
 func ours() Binaries { return Binaries{Exe: exe, Recorded: []string{oldExe}} }
 
+// sameProgram are the hosts that are another's program under another
+// name or in another place, and write their configs as it does: they
+// share its sample.
+var sameProgram = map[string]string{"vscode-insiders": "vscode", "vscodium": "vscode", "zed-flatpak": "zed"}
+
 // sample is a host of the table whose config is a copy of the sample
 // under testdata/samples named for it.
 func sample(t *testing.T, id string) Host {
@@ -31,7 +36,11 @@ func sample(t *testing.T, id string) Host {
 	if !ok {
 		t.Fatalf("no host %q", id)
 	}
-	files, _ := filepath.Glob(filepath.Join("testdata", "samples", id+".*"))
+	name := id
+	if same, ok := sameProgram[id]; ok {
+		name = same
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "samples", name+".*"))
 	if len(files) != 1 {
 		t.Fatalf("samples of %s: %v", id, files)
 	}
