@@ -55,7 +55,11 @@ const (
 	// Streamable HTTP address is "httpUrl"; a "url" without a "type" is
 	// reached by SSE.
 	Gemini
-	// OpenCode entries (opencode's, Kilo Code's) are {"type": "local",
+	// Cline entries (Cline's, Roo Code's, Kilo Code's) are Standard ones
+	// whose url without a "type" these hosts reach by SSE or refuse, as
+	// their versions differ: such an entry is left alone.
+	Cline
+	// OpenCode entries (opencode's) are {"type": "local",
 	// "command": ["prog", "arg"...], "environment": {...}}, or {"type":
 	// "remote", "url", "headers"}.
 	OpenCode
@@ -132,6 +136,15 @@ func Known(env Env) []Host {
 	if dir := env.Getenv("COPILOT_HOME"); filepath.IsAbs(dir) {
 		copilot = dir
 	}
+	qwen := home(".qwen")
+	if dir := env.Getenv("QWEN_HOME"); filepath.IsAbs(dir) {
+		qwen = dir
+	}
+	// VS Code extensions keep their settings in VS Code's globalStorage,
+	// under the extension's id in lower case.
+	extension := func(id, file string) string {
+		return filepath.Join(appConfig, "Code", "User", "globalStorage", id, "settings", file)
+	}
 	// opencode reads config.json, opencode.json and opencode.jsonc in
 	// xdg-basedir's config directory ($XDG_CONFIG_HOME or ~/.config, on
 	// every OS), in that order, the later winning
@@ -172,6 +185,23 @@ func Known(env Env) []Host {
 		{ID: "copilot", Name: "GitHub Copilot CLI", Config: filepath.Join(copilot, "mcp-config.json"), Key: "mcpServers", Format: JSON},
 		// opencode.ai/docs/mcp-servers; read with jsonc-parser, trailing commas allowed
 		{ID: "opencode", Name: "opencode", Config: env.firstOf(filepath.Join(opencode, "opencode.json"), filepath.Join(opencode, "opencode.json"), filepath.Join(opencode, "opencode.jsonc"), filepath.Join(opencode, "config.json")), Key: "mcp", Format: JSONC, Shape: OpenCode},
+		// qwenlm.github.io/qwen-code-docs, "Connect Qwen Code to tools via
+		// MCP": user scope ~/.qwen/settings.json; QWEN_HOME moves it
+		// (getGlobalQwenDir). A Gemini CLI fork: its entries are Gemini's.
+		{ID: "qwen", Name: "Qwen Code", Config: filepath.Join(qwen, "settings.json"), Key: "mcpServers", Format: JSONC, Shape: Gemini},
+		// kiro.dev/docs/mcp/configuration: user level ~/.kiro/settings/mcp.json
+		{ID: "kiro", Name: "Kiro", Config: home(".kiro", "settings", "mcp.json"), Key: "mcpServers", Format: JSON},
+		// docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/mcp-ide.html: the
+		// global mcp.json both Q in the IDE and the Q CLI read (default.json
+		// and the CLI's agents hold servers in an agent's format of their own)
+		{ID: "amazonq", Name: "Amazon Q", Config: home(".aws", "amazonq", "mcp.json"), Key: "mcpServers", Format: JSON},
+		// docs.cline.bot/mcp/configuring-mcp-servers: cline_mcp_settings.json
+		// in the extension's settings folder
+		{ID: "cline", Name: "Cline", Config: extension("saoudrizwan.claude-dev", "cline_mcp_settings.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
+		// docs.roocode.com/features/mcp/using-mcp-in-roo
+		{ID: "roo-code", Name: "Roo Code", Config: extension("rooveterinaryinc.roo-cline", "mcp_settings.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
+		// kilo.ai/docs/features/mcp: the extension's global storage, as Roo Code's
+		{ID: "kilo-code", Name: "Kilo Code", Config: extension("kilocode.kilo-code", "mcp_settings.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
 	}
 	if env.GOOS == "linux" {
 		// Zed from Flathub keeps its settings in the sandbox's config

@@ -271,8 +271,11 @@ func jsonRemote(data []byte, obj *hujson.Object, shape Shape) entry {
 	if kind != nil {
 		e.kind = valueSpan(kind.Value)
 	}
-	if shape == Gemini && keys[0] == "url" && kind == nil {
+	switch {
+	case shape == Gemini && keys[0] == "url" && kind == nil:
 		e.refuse = `Gemini CLI reaches a url without a "type" by SSE in older versions and by Streamable HTTP in newer ones; give it "type": "http" or "sse" to route it`
+	case shape == Cline && kind == nil:
+		e.refuse = `the host reaches a url without a "type" by SSE, or refuses it, as its versions differ; give it a "type" to route it`
 	}
 	if h, _ := member(data, obj, "headers"); h != nil {
 		e.maps, e.names = []span{valueSpan(h.Name)}, memberNames(h.Value)

@@ -93,7 +93,7 @@ func unroute(names ...string) func(*Config) (*Plan, error) {
 // refused are the entries of the samples that route leaves alone, by
 // host and name: each for a reason of its own, which TestRefusedRemote
 // checks.
-var refused = map[string][]string{"codex": {"figma"}, "gemini": {"untyped"}, "opencode": {"context7"}}
+var refused = map[string][]string{"codex": {"figma"}, "gemini": {"untyped"}, "opencode": {"context7"}, "cline": {"legacy"}, "kilo-code": {"untyped"}}
 
 // TestRoundTrip routes every server of each host's sample, stdio and
 // remote, checks the host would now run each through the bridge with
