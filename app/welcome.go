@@ -97,7 +97,7 @@ func (w *welcome) showHosts() {
 	}
 	for _, f := range found {
 		sum := hostsview.Summarize(f, w.d.opts.Bridge)
-		name := widget.NewLabelWithStyle(f.Host.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		name := widget.NewLabelWithStyle(hostsview.Title(f.Host), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		name.Truncation = fyne.TextTruncateEllipsis
 		route := widget.NewButtonWithIcon("Route through Elicit Desk…", theme.MailForwardIcon(), func() {
 			hostsview.RouteAll(w.win, w.d.screen, f.Config, w.d.log, func() {

@@ -2,6 +2,7 @@ package hostsview
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
@@ -47,13 +48,16 @@ type serverRow struct {
 func hostRows(found []hosts.Found, bin hosts.Binaries) []hostRow {
 	rows := make([]hostRow, 0, len(found))
 	for _, f := range found {
-		r := hostRow{ID: f.Host.ID, Name: f.Host.Name, Path: untrusted.Text(f.Host.Config).Line()}
+		r := hostRow{ID: f.Host.ID, Name: Title(f.Host), Path: untrusted.Text(f.Host.Config).Line()}
 		if f.Err != nil {
 			r.Err = untrusted.Text(f.Err.Error()).Block()
 			rows = append(rows, r)
 			continue
 		}
 		r.Path = untrusted.Text(f.Config.Path).Line()
+		if p := f.Host.Project; p != "" {
+			r.Path += ", the servers of the project " + untrusted.Text(p).Line()
+		}
 		for _, s := range f.Config.Servers {
 			sr := serverRowOf(s)
 			if sr.Switch == switchOff || sr.Switch == switchOn && s.Command != bin.Exe {
@@ -64,6 +68,19 @@ func hostRows(found []hosts.Found, bin hosts.Binaries) []hostRow {
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// Title is a found host's name for people: a project's own servers
+// (Claude Code's local scope) by the host's name and the project's folder.
+func Title(h hosts.Host) string {
+	if h.Project == "" {
+		return h.Name
+	}
+	dir := hosts.BaseName(strings.TrimRight(h.Project, `/\`))
+	if dir == "" {
+		dir = h.Project
+	}
+	return h.Name + " · " + untrusted.Text(dir).Line()
 }
 
 func serverRowOf(s hosts.Server) serverRow {

@@ -108,3 +108,21 @@ func TestShorten(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectRows: Claude Code's servers of a project of its own show as a
+// host of their own, named by the project's folder, the whole directory
+// beside the config's path; its switches plan for its servers alone.
+func TestProjectRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".claude.json")
+	os.WriteFile(path, []byte(`{"projects": {"/home/ada/src/demo\u202e": {"mcpServers": {"a": {"command": "npx"}}}}, "mcpServers": {"a": {"command": "uvx"}}}`), 0o600)
+	h := hosts.Host{ID: "claude-code", Name: "Claude Code", Config: path, Key: "mcpServers", Format: hosts.JSON, Projects: "projects"}
+	found := hosts.Find([]hosts.Host{h}, bin)
+	rows := hostRows(found, bin)
+	if len(rows) != 2 || rows[0].Name != "Claude Code" || rows[1].Name != "Claude Code · demo⟨U+202E⟩" || !strings.HasSuffix(rows[1].Path, ", the servers of the project /home/ada/src/demo⟨U+202E⟩") {
+		t.Fatalf("rows %+v", rows)
+	}
+	p, err := found[1].Config.Route(rows[1].Servers[0].Key)
+	if err != nil || len(p.Changes) != 1 || p.Changes[0].From[0] != "npx" {
+		t.Errorf("the project's switch plans %+v, %v", p, err)
+	}
+}

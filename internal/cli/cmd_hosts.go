@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/adrg/xdg"
@@ -56,7 +58,11 @@ func runHosts(args []string, stdout, stderr terminal) int {
 		if i > 0 {
 			stdout.Linef("")
 		}
-		stdout.Linef("%s (%s)  %s", f.Host.Name, f.Host.ID, f.Host.Config)
+		if f.Host.Project != "" {
+			stdout.Linef("%s, project %s (%s -project %s)  %s", f.Host.Name, f.Host.Project, f.Host.ID, config.CommandLine([]string{f.Host.Project}), f.Host.Config)
+		} else {
+			stdout.Linef("%s (%s)  %s", f.Host.Name, f.Host.ID, f.Host.Config)
+		}
 		if f.Err != nil {
 			stdout.Linef("  cannot be read: %s", f.Err)
 			continue
@@ -83,6 +89,7 @@ func runHosts(args []string, stdout, stderr terminal) int {
 // hostJSON is a host in `hosts -json`; scripts rely on its shape.
 type hostJSON struct {
 	Host    string       `json:"host"`
+	Project string       `json:"project,omitempty"` // the project whose own servers these are
 	Config  string       `json:"config"`
 	Error   string       `json:"error,omitempty"`
 	Servers []serverJSON `json:"servers"`
@@ -98,7 +105,7 @@ type serverJSON struct {
 func hostsJSON(found []hosts.Found) []hostJSON {
 	list := []hostJSON{}
 	for _, f := range found {
-		h := hostJSON{Host: f.Host.ID, Config: f.Host.Config, Servers: []serverJSON{}}
+		h := hostJSON{Host: f.Host.ID, Project: f.Host.Project, Config: f.Host.Config, Servers: []serverJSON{}}
 		if f.Err != nil {
 			h.Error = f.Err.Error()
 		} else {
@@ -132,6 +139,14 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 		stderr.Linef("elicitdesk hosts %s: %s", verb, err)
 		return 1
 	}
+	fs := stderr.FlagSet("hosts " + verb)
+	project := fs.String("project", "", "only the servers of the project `DIR` of its own, for a host that keeps servers per project (Claude Code); \"\" for the user's own")
+	if code, done := parseFlags(fs, args[1:], stdout, stderr); done {
+		return code
+	}
+	names := fs.Args()
+	picked := false // -project was given, "" too
+	fs.Visit(func(f *flag.Flag) { picked = picked || f.Name == "project" })
 	c, err := hosts.Read(h, bin)
 	if os.IsNotExist(err) {
 		stderr.Linef("elicitdesk hosts %s: %s has no config at %s", verb, h.Name, h.Config)
@@ -141,11 +156,27 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 		stderr.Linef("elicitdesk hosts %s: %s; nothing was changed", verb, err)
 		return 1
 	}
+	switch {
+	case picked && h.Projects == "":
+		stderr.Linef("elicitdesk hosts %s: %s keeps no servers per project; -project is for Claude Code", verb, h.Name)
+		return 2
+	case picked && *project != "" && !slices.Contains(c.Projects(), *project):
+		stderr.Linef("elicitdesk hosts %s: %s has no servers of the project %s in %s; its projects with servers are: %s", verb, h.Name, *project, c.Path, untrusted.Text(strings.Join(c.Projects(), ", ")))
+		return 1
+	case picked:
+		c = c.Scope(*project)
+	}
+	for _, n := range names {
+		if scopes := scopesOf(c, n); len(scopes) > 1 {
+			stderr.Linef("elicitdesk hosts %s: %s has a server %q in more than one scope (%s); say which with -project DIR, or -project \"\" for the user's; nothing was changed", verb, h.Name, n, untrusted.Text(strings.Join(scopes, "; ")))
+			return 1
+		}
+	}
 	plan := c.Unroute
 	if verb == "route" {
 		plan = c.Route
 	}
-	p, err := plan(args[1:]...)
+	p, err := plan(names...)
 	if err != nil {
 		stderr.Linef("elicitdesk hosts %s: %s; nothing was changed", verb, err)
 		return 1
@@ -160,7 +191,7 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 	} else {
 		stdout.Linef("%sd %d server%s of %s (%s):", strings.ToUpper(verb[:1])+verb[1:], len(p.Changes), plural(len(p.Changes)), h.Name, c.Path)
 		for _, ch := range p.Changes {
-			stdout.Linef("  %s: %s", ch.Server, commandLine(ch.To))
+			stdout.Linef("  %s: %s", scoped(ch.Server, ch.Project), commandLine(ch.To))
 			if ch.Limit != "" {
 				stdout.Linef("    and %s", ch.Limit)
 			}
@@ -169,17 +200,40 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 	if len(p.Skipped) > 0 {
 		stdout.Linef("Left alone:")
 		for _, s := range p.Skipped {
-			stdout.Linef("  %s: %s", s.Server, s.Reason)
+			stdout.Linef("  %s: %s", scoped(s.Server, s.Project), s.Reason)
 		}
 	}
 	if backup != "" {
 		stdout.Linef("The file as it was is kept in %s.", backup)
 		stdout.Linef("Restart %s so it runs the new command lines.", h.Name)
 	}
-	if len(args) > 1 && refused(p.Skipped) {
+	if len(names) > 0 && refused(p.Skipped) {
 		return 1 // a server asked for by name could not be done
 	}
 	return 0
+}
+
+// scoped is a server's name with the project it is of, if any.
+func scoped(name, project string) untrusted.Text {
+	if project == "" {
+		return untrusted.Text(name)
+	}
+	return untrusted.Text(name + " (project " + project + ")")
+}
+
+// scopesOf names the scopes of c that have a server called name.
+func scopesOf(c *hosts.Config, name string) []string {
+	var scopes []string
+	for _, s := range c.Servers {
+		switch {
+		case s.Name != name:
+		case s.Project == "":
+			scopes = append(scopes, "the user's")
+		default:
+			scopes = append(scopes, "project "+s.Project)
+		}
+	}
+	return scopes
 }
 
 // refused reports whether any of skipped was left alone for a reason

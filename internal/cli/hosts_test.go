@@ -22,7 +22,7 @@ func hostsHome(t *testing.T, content string) string {
 	t.Helper()
 	t.Cleanup(xdg.Reload) // last, once the environment is back
 	home := t.TempDir()
-	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "APPDATA"} {
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "APPDATA", "GEMINI_CLI_HOME", "COPILOT_HOME"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("HOME", home)
@@ -108,77 +108,155 @@ func TestHostsCommands(t *testing.T) {
 	}
 }
 
-// TestRoutedEntryInTypeScriptHost routes a Cursor config's entry for
+// TestRoutedEntryInTypeScriptHost routes a host config's entry for
 // server-everything with the real binary, then runs the entry as the host
-// would (command, args and env from the rewritten file) with the
+// would (command line and env from the rewritten file) with the
 // TypeScript SDK's client: the server's tools, its elicitation among them,
 // come through the bridge, and so does the entry's env. Unrouting gives
-// the file back byte for byte.
+// the file back byte for byte. Each shape of entry: Cursor's command and
+// args, and opencode's one command array with its environment.
 func TestRoutedEntryInTypeScriptHost(t *testing.T) {
 	node, entry := everything(t)
 	bin := elicitdeskBin(t)
-	env := noAppEnv(t)
-	var home string // the last HOME wins, as exec.Cmd reads Env
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
-			home = v
-		}
+	type routedEntry struct {
+		Command     any // a string, or opencode's array
+		Args        []string
+		Env         map[string]string
+		Environment map[string]string
 	}
-	path := filepath.Join(home, ".cursor", "mcp.json")
-	os.MkdirAll(filepath.Dir(path), 0o700)
-	orig, _ := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{
-		"everything": map[string]any{"command": node, "args": []string{entry, "stdio"}, "env": map[string]string{"ROUTED_ENV": "from the host config"}},
-	}}, "", "  ")
-	os.WriteFile(path, orig, 0o600)
+	for _, tc := range []struct {
+		host, path, key string // path under HOME, or XDG_CONFIG_HOME when it starts with "xdg:"
+		entry           map[string]any
+	}{
+		{"cursor", ".cursor/mcp.json", "mcpServers", map[string]any{"command": node, "args": []string{entry, "stdio"}, "env": map[string]string{"ROUTED_ENV": "from the host config"}}},
+		{"opencode", "xdg:opencode/opencode.json", "mcp", map[string]any{"type": "local", "command": []string{node, entry, "stdio"}, "environment": map[string]string{"ROUTED_ENV": "from the host config"}}},
+	} {
+		t.Run(tc.host, func(t *testing.T) {
+			env := noAppEnv(t)
+			dirs := map[string]string{} // the last value wins, as exec.Cmd reads Env
+			for _, kv := range env {
+				k, v, _ := strings.Cut(kv, "=")
+				dirs[k] = v
+			}
+			path := filepath.Join(dirs["HOME"], tc.path)
+			if rest, ok := strings.CutPrefix(tc.path, "xdg:"); ok {
+				path = filepath.Join(dirs["XDG_CONFIG_HOME"], rest)
+			}
+			os.MkdirAll(filepath.Dir(path), 0o700)
+			orig, _ := json.MarshalIndent(map[string]any{tc.key: map[string]any{"everything": tc.entry}}, "", "  ")
+			os.WriteFile(path, orig, 0o600)
 
-	hostsCmd := func(args ...string) string {
-		cmd := exec.Command(bin, append([]string{"hosts"}, args...)...)
-		cmd.Env = env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("hosts %q: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	hostsCmd("route", "cursor")
-	data, _ := os.ReadFile(path)
-	var routed struct {
-		MCPServers map[string]struct {
-			Command string
-			Args    []string
-			Env     map[string]string
-		}
-	}
-	if err := json.Unmarshal(data, &routed); err != nil {
-		t.Fatal(err)
-	}
-	e := routed.MCPServers["everything"]
-	if e.Command != bin || !slices.Equal(e.Args, []string{"bridge", "-name=everything", "--", node, entry, "stdio"}) {
-		t.Fatalf("routed entry runs %s %q", e.Command, e.Args)
-	}
+			hostsCmd := func(args ...string) string {
+				cmd := exec.Command(bin, append([]string{"hosts"}, args...)...)
+				cmd.Env = env
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("hosts %q: %v\n%s", args, err, out)
+				}
+				return string(out)
+			}
+			hostsCmd("route", tc.host)
+			data, _ := os.ReadFile(path)
+			var routed map[string]map[string]routedEntry
+			if err := json.Unmarshal(data, &routed); err != nil {
+				t.Fatal(err)
+			}
+			e := routed[tc.key]["everything"]
+			var argv []string
+			switch c := e.Command.(type) {
+			case string:
+				argv = append([]string{c}, e.Args...)
+			case []any:
+				for _, a := range c {
+					s, _ := a.(string)
+					argv = append(argv, s)
+				}
+			}
+			if !slices.Equal(argv, []string{bin, "bridge", "-name=everything", "--", node, entry, "stdio"}) {
+				t.Fatalf("routed entry runs %q", argv)
+			}
 
-	hostEnv := slices.Clone(env)
-	for k, v := range e.Env {
-		hostEnv = append(hostEnv, k+"="+v)
-	}
-	h := startHost(t, hostEnv, append([]string{"--call", "get-env", "--", e.Command}, e.Args...)...)
-	var listed struct{ Tools []string }
-	if err := json.Unmarshal([]byte(h.next(time.Minute)), &listed); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Contains(listed.Tools, "trigger-elicitation-request") {
-		t.Errorf("trigger-elicitation-request is not among the tools through the bridge: %v", listed.Tools)
-	}
-	if got := h.next(time.Minute); !strings.Contains(got, "from the host config") {
-		t.Errorf("the entry's env did not reach the server: %s", got)
-	}
-	if err := h.wait(); err != nil {
-		t.Errorf("host: %v", err)
-	}
+			hostEnv := slices.Clone(env)
+			for k, v := range e.Env {
+				hostEnv = append(hostEnv, k+"="+v)
+			}
+			for k, v := range e.Environment {
+				hostEnv = append(hostEnv, k+"="+v)
+			}
+			h := startHost(t, hostEnv, append([]string{"--call", "get-env", "--"}, argv...)...)
+			var listed struct{ Tools []string }
+			if err := json.Unmarshal([]byte(h.next(time.Minute)), &listed); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(listed.Tools, "trigger-elicitation-request") {
+				t.Errorf("trigger-elicitation-request is not among the tools through the bridge: %v", listed.Tools)
+			}
+			if got := h.next(time.Minute); !strings.Contains(got, "from the host config") {
+				t.Errorf("the entry's env did not reach the server: %s", got)
+			}
+			if err := h.wait(); err != nil {
+				t.Errorf("host: %v", err)
+			}
 
-	hostsCmd("unroute", "cursor")
-	if got, _ := os.ReadFile(path); !bytes.Equal(got, orig) {
-		t.Errorf("unroute did not give the config back:\n%s", got)
+			hostsCmd("unroute", tc.host)
+			if got, _ := os.ReadFile(path); !bytes.Equal(got, orig) {
+				t.Errorf("unroute did not give the config back:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestHostsProjects: Claude Code's servers of a project of its own are
+// listed apart from the user's, `hosts route claude-code NAME` finds a
+// server of a project, a name in two scopes needs -project, and unroute
+// gives ~/.claude.json back.
+func TestHostsProjects(t *testing.T) {
+	cursor := hostsHome(t, `{"mcpServers": {}}`)
+	const claude = `{
+  "numStartups": 3,
+  "projects": {
+    "/home/ada/src/demo": {
+      "allowedTools": [],
+      "mcpServers": {
+        "everything": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"], "env": {}},
+        "memory": {"type": "stdio", "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"], "env": {}}
+      }
+    },
+    "/home/ada/src/empty": {"mcpServers": {}}
+  },
+  "mcpServers": {
+    "memory": {"type": "stdio", "command": "mcp-memory", "args": [], "env": {}}
+  }
+}
+`
+	path := filepath.Join(filepath.Dir(filepath.Dir(cursor)), ".claude.json")
+	os.WriteFile(path, []byte(claude), 0o600)
+	code, out, _ := runCLI("hosts")
+	if code != 0 || !strings.Contains(out, "Claude Code (claude-code)  "+path+"\n") || !strings.Contains(out, "Claude Code, project /home/ada/src/demo (claude-code -project /home/ada/src/demo)  "+path) || strings.Contains(out, "empty") {
+		t.Errorf("hosts: exit %d:\n%s", code, out)
+	}
+	if code, out, errs := runCLI("hosts", "route", "claude-code", "everything"); code != 0 || !strings.Contains(out, "everything (project /home/ada/src/demo): ") {
+		t.Errorf("route a project's server: exit %d: %s%s", code, out, errs)
+	}
+	if code, _, errs := runCLI("hosts", "route", "claude-code", "memory"); code != 1 || !strings.Contains(errs, `"memory" in more than one scope (the user's; project /home/ada/src/demo); say which with -project DIR`) {
+		t.Errorf("a name in two scopes: exit %d: %s", code, errs)
+	}
+	if code, out, errs := runCLI("hosts", "route", "claude-code", "-project", "", "memory"); code != 0 || !strings.Contains(out, "Routed 1 server of Claude Code") || strings.Contains(out, "project /") {
+		t.Errorf("route the user's: exit %d: %s%s", code, out, errs)
+	}
+	if code, _, errs := runCLI("hosts", "route", "claude-code", "-project", "/nowhere"); code != 1 || !strings.Contains(errs, "no servers of the project /nowhere") {
+		t.Errorf("an unknown project: exit %d: %s", code, errs)
+	}
+	code, out, _ = runCLI("hosts", "-json")
+	if code != 0 || !strings.Contains(out, `"host": "claude-code",
+    "project": "/home/ada/src/demo",`) {
+		t.Errorf("hosts -json: %s", out)
+	}
+	if code, out, errs := runCLI("hosts", "unroute", "claude-code"); code != 0 || !strings.Contains(out, "Unrouted 2 servers") {
+		t.Errorf("unroute: exit %d: %s%s", code, out, errs)
+	}
+	if got, _ := os.ReadFile(path); string(got) != claude {
+		t.Errorf("not given back:\n%s", got)
 	}
 }
 

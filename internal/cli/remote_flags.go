@@ -21,11 +21,13 @@ type remoteFlags struct {
 	getenv    func(string) (string, bool)
 }
 
-// addRemoteFlags adds them, and -serverUrl for t's -url, as Windsurf's
-// entries call it: `hosts route` keeps the name the entry had.
+// addRemoteFlags adds them, and -serverUrl and -httpUrl for t's -url, as
+// Windsurf's and Gemini CLI's entries call it: `hosts route` keeps the
+// name the entry had.
 func addRemoteFlags(fs *flag.FlagSet, t *target) *remoteFlags {
 	r := &remoteFlags{getenv: os.LookupEnv}
 	fs.StringVar(&t.url, "serverUrl", "", "the same as -url")
+	fs.StringVar(&t.url, "httpUrl", "", "the same as -url")
 	fs.Var(&r.headers, "header", "send this `Name: value` header with every request to the -url server; repeat for more")
 	fs.Var(&r.fromEnv, "header-env", "send the header `NAME` with the value of the environment variable "+hosts.HeaderEnvPrefix+"NAME (or NAME), which keeps a secret off the command line; repeat for more")
 	fs.StringVar(&r.transport, "transport", "", "the -url server's `transport` as hosts name it: http, streamable-http, streamableHttp or sse")

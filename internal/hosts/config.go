@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 
 	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
 )
@@ -31,17 +32,53 @@ type Found struct {
 
 // Find reads the config of each host that has one, knowing the entries
 // that run one of bin as routed. A file that exists but cannot be read is
-// found, with its error.
+// found, with its error. A host that keeps servers per project is found
+// once for the user's servers and once for each project that has some,
+// each its Scope.
 func Find(hosts []Host, bin Binaries) []Found {
 	var found []Found
 	for _, h := range hosts {
 		c, err := Read(h, bin)
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil || h.Projects == "":
+			found = append(found, Found{Host: h, Config: c, Err: err})
 			continue
 		}
-		found = append(found, Found{Host: h, Config: c, Err: err})
+		for _, p := range append([]string{""}, c.Projects()...) {
+			s := c.Scope(p)
+			found = append(found, Found{Host: s.Host, Config: s})
+		}
 	}
 	return found
+}
+
+// Projects are the projects that have servers of their own in c, in the
+// file's order.
+func (c *Config) Projects() []string {
+	var dirs []string
+	for _, s := range c.Servers {
+		if s.Project != "" && !slices.Contains(dirs, s.Project) {
+			dirs = append(dirs, s.Project)
+		}
+	}
+	return dirs
+}
+
+// Scope is c with only the servers of project ("" for the user's own), its
+// Host's Project set to it: plans made from it edit those entries alone,
+// in the same file.
+func (c *Config) Scope(project string) *Config {
+	s := *c
+	s.Host.Project = project
+	s.Servers, s.entries = nil, nil
+	for i, srv := range c.Servers {
+		if srv.Project == project {
+			s.Servers, s.entries = append(s.Servers, srv), append(s.entries, c.entries[i])
+		}
+	}
+	return &s
 }
 
 // Read reads h's config. It fails, with the line to look at, when the

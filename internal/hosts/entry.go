@@ -16,6 +16,9 @@ type entry struct {
 	// remote entry, the url's, which routing turns into the command.
 	cmd, key span
 	args     *array // nil when the entry has no args
+	// argv says the command is args' first element, as opencode writes
+	// "command": ["prog", "arg"...].
+	argv bool
 	// A missing args member is added at addAt as addPrefix, then the array:
 	// the format's separator, indentation and key, so that it reads as if
 	// the host had written it.
@@ -45,6 +48,14 @@ type span struct{ start, end int }
 type array struct {
 	open  int
 	elems []span
+}
+
+// argsFrom is the index of e's first argument among e.args.elems.
+func (e entry) argsFrom() int {
+	if e.argv {
+		return 1
+	}
+	return 0
 }
 
 func (s span) of(data []byte) string { return string(data[s.start:s.end]) }

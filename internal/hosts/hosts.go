@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // Format is the syntax of a host's config file.
@@ -33,7 +34,36 @@ type Host struct {
 	Config string // the config file's path
 	Key    string // the top-level key (or TOML table) that holds its servers
 	Format Format
+	Shape  Shape // how an entry is written; Standard for most hosts
+	// Projects is the top-level key whose members, named by a project's
+	// directory, hold servers of that project's own under Key too (Claude
+	// Code's "projects", its local scope); "" for a host without.
+	Projects string
+	// Project is the project directory a Config's Scope shows the servers
+	// of; "" for the user's own.
+	Project string
 }
+
+// Shape is how a host writes one server's entry, where hosts differ.
+type Shape int
+
+const (
+	// Standard entries give "command", "args", "env" and "cwd", or a
+	// "url" (Windsurf: "serverUrl") with "headers" and a "type".
+	Standard Shape = iota
+	// Gemini entries (Gemini CLI's, Qwen Code's) are Standard ones whose
+	// Streamable HTTP address is "httpUrl"; a "url" without a "type" is
+	// reached by SSE.
+	Gemini
+	// Cline entries (Cline's, Roo Code's, Kilo Code's) are Standard ones
+	// whose url without a "type" these hosts reach by SSE or refuse, as
+	// their versions differ: such an entry is left alone.
+	Cline
+	// OpenCode entries (opencode's) are {"type": "local",
+	// "command": ["prog", "arg"...], "environment": {...}}, or {"type":
+	// "remote", "url", "headers"}.
+	OpenCode
+)
 
 // Env is what the config paths depend on, so that tests can place a host
 // anywhere and every OS's path can be checked on any OS.
@@ -41,6 +71,38 @@ type Env struct {
 	GOOS   string              // runtime.GOOS
 	Home   string              // the user's home directory
 	Getenv func(string) string // os.Getenv
+	// Exists reports whether a file or directory is there, for a host
+	// whose config may be in one of several places; nil: none is.
+	Exists func(path string) bool
+	// ReadFile reads a file that says where a host's config is (LM
+	// Studio's home pointer); nil: there is none.
+	ReadFile func(path string) ([]byte, error)
+}
+
+// firstOf is the first of candidates that exists, or fallback when none
+// does.
+func (env Env) firstOf(fallback string, candidates ...string) string {
+	for _, p := range candidates {
+		if env.Exists != nil && env.Exists(p) {
+			return p
+		}
+	}
+	return fallback
+}
+
+// lmstudioHome is LM Studio's home as lmstudio-js finds it
+// (packages/lms-common-server/src/findLMStudioHome.ts): the directory
+// ~/.lmstudio-home-pointer names, which LM Studio writes; before it has,
+// ~/.cache/lm-studio where an older LM Studio made that, else ~/.lmstudio.
+func (env Env) lmstudioHome() string {
+	if env.ReadFile != nil {
+		if b, err := env.ReadFile(filepath.Join(env.Home, ".lmstudio-home-pointer")); err == nil {
+			if dir := strings.TrimSpace(string(b)); filepath.IsAbs(dir) {
+				return dir
+			}
+		}
+	}
+	return env.firstOf(filepath.Join(env.Home, ".lmstudio"), filepath.Join(env.Home, ".cache", "lm-studio"))
 }
 
 // Known lists every host Elicit Desk knows, with its config path under env.
@@ -61,24 +123,93 @@ func Known(env Env) []Host {
 	if dir := env.Getenv("CODEX_HOME"); dir != "" {
 		codex = dir
 	}
-	return []Host{
-		// modelcontextprotocol.io/docs/develop/connect-local-servers (no Linux build; its community builds use ~/.config/Claude)
-		{"claude-desktop", "Claude Desktop", filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), "mcpServers", JSON},
-		// code.claude.com/docs/en/mcp: user scope is the top-level mcpServers
-		{"claude-code", "Claude Code", claudeCode, "mcpServers", JSON},
-		// cursor.com/docs/context/mcp
-		{"cursor", "Cursor", home(".cursor", "mcp.json"), "mcpServers", JSON},
-		// code.visualstudio.com/docs/copilot/reference/mcp-configuration
-		{"vscode", "VS Code", filepath.Join(appConfig, "Code", "User", "mcp.json"), "servers", JSONC},
-		// docs.windsurf.com/windsurf/cascade/mcp: remote entries use serverUrl
-		{"windsurf", "Windsurf", home(".codeium", "windsurf", "mcp_config.json"), "mcpServers", JSON},
-		// zed.dev/docs/ai/mcp, zed.dev/docs/configuring-zed
-		{"zed", "Zed", filepath.Join(zed, "settings.json"), "context_servers", JSONC},
-		// developers.openai.com/codex/config-reference
-		{"codex", "Codex", filepath.Join(codex, "config.toml"), "mcp_servers", TOML},
-		// lmstudio.ai/docs/app/mcp
-		{"lmstudio", "LM Studio", home(".lmstudio", "mcp.json"), "mcpServers", JSON},
+	// Gemini CLI takes GEMINI_CLI_HOME for the home directory its .gemini
+	// is in (packages/core/src/utils/paths.ts, homedir()).
+	gemini := home(".gemini")
+	if dir := env.Getenv("GEMINI_CLI_HOME"); filepath.IsAbs(dir) {
+		gemini = filepath.Join(dir, ".gemini")
 	}
+	// Copilot CLI keeps everything in COPILOT_HOME, ~/.copilot by default;
+	// it read XDG_CONFIG_HOME for a while and no longer does
+	// (github/copilot-cli issues 1750 and 1954).
+	copilot := home(".copilot")
+	if dir := env.Getenv("COPILOT_HOME"); filepath.IsAbs(dir) {
+		copilot = dir
+	}
+	qwen := home(".qwen")
+	if dir := env.Getenv("QWEN_HOME"); filepath.IsAbs(dir) {
+		qwen = dir
+	}
+	// VS Code extensions keep their settings in VS Code's globalStorage,
+	// under the extension's id in lower case.
+	extension := func(id, file string) string {
+		return filepath.Join(appConfig, "Code", "User", "globalStorage", id, "settings", file)
+	}
+	// opencode reads config.json, opencode.json and opencode.jsonc in
+	// xdg-basedir's config directory ($XDG_CONFIG_HOME or ~/.config, on
+	// every OS), in that order, the later winning
+	// (packages/opencode/src/config/config.ts, global()); its docs name
+	// opencode.json.
+	opencode := filepath.Join(env.xdgConfig(), "opencode")
+	known := []Host{
+		// modelcontextprotocol.io/docs/develop/connect-local-servers (no Linux build; its community builds use ~/.config/Claude)
+		{ID: "claude-desktop", Name: "Claude Desktop", Config: filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), Key: "mcpServers", Format: JSON},
+		// code.claude.com/docs/en/mcp: user scope is the top-level
+		// mcpServers, local scope (`claude mcp add` without --scope) the
+		// mcpServers of projects["<dir>"]; $CLAUDE_CONFIG_DIR/.claude.json
+		// when that is set.
+		{ID: "claude-code", Name: "Claude Code", Config: claudeCode, Key: "mcpServers", Format: JSON, Projects: "projects"},
+		// cursor.com/docs/context/mcp
+		{ID: "cursor", Name: "Cursor", Config: home(".cursor", "mcp.json"), Key: "mcpServers", Format: JSON},
+		// code.visualstudio.com/docs/copilot/reference/mcp-configuration;
+		// Insiders and VSCodium keep their user folder under their own
+		// names (code.visualstudio.com/docs/configure/settings, "Settings
+		// file locations"; vscodium.com docs).
+		{ID: "vscode", Name: "VS Code", Config: filepath.Join(appConfig, "Code", "User", "mcp.json"), Key: "servers", Format: JSONC},
+		{ID: "vscode-insiders", Name: "VS Code Insiders", Config: filepath.Join(appConfig, "Code - Insiders", "User", "mcp.json"), Key: "servers", Format: JSONC},
+		{ID: "vscodium", Name: "VSCodium", Config: filepath.Join(appConfig, "VSCodium", "User", "mcp.json"), Key: "servers", Format: JSONC},
+		// docs.windsurf.com/windsurf/cascade/mcp: remote entries use serverUrl
+		{ID: "windsurf", Name: "Windsurf", Config: home(".codeium", "windsurf", "mcp_config.json"), Key: "mcpServers", Format: JSON},
+		// zed.dev/docs/ai/mcp, zed.dev/docs/configuring-zed
+		{ID: "zed", Name: "Zed", Config: filepath.Join(zed, "settings.json"), Key: "context_servers", Format: JSONC},
+		// developers.openai.com/codex/config-reference
+		{ID: "codex", Name: "Codex", Config: filepath.Join(codex, "config.toml"), Key: "mcp_servers", Format: TOML},
+		// lmstudio.ai/docs/app/mcp: mcp.json in LM Studio's home
+		{ID: "lmstudio", Name: "LM Studio", Config: filepath.Join(env.lmstudioHome(), "mcp.json"), Key: "mcpServers", Format: JSON},
+		// geminicli.com/docs/tools/mcp-server; settings.json is read with
+		// strip-json-comments (packages/cli/src/config/settings.ts), and
+		// MCPServerConfig (packages/core/src/config/config.ts) has httpUrl.
+		{ID: "gemini", Name: "Gemini CLI", Config: filepath.Join(gemini, "settings.json"), Key: "mcpServers", Format: JSONC, Shape: Gemini},
+		// docs.github.com, "Using GitHub Copilot CLI": ~/.copilot/mcp-config.json
+		// (github/docs pull 41226); entries add "type" ("local") and "tools".
+		{ID: "copilot", Name: "GitHub Copilot CLI", Config: filepath.Join(copilot, "mcp-config.json"), Key: "mcpServers", Format: JSON},
+		// opencode.ai/docs/mcp-servers; read with jsonc-parser, trailing commas allowed
+		{ID: "opencode", Name: "opencode", Config: env.firstOf(filepath.Join(opencode, "opencode.json"), filepath.Join(opencode, "opencode.json"), filepath.Join(opencode, "opencode.jsonc"), filepath.Join(opencode, "config.json")), Key: "mcp", Format: JSONC, Shape: OpenCode},
+		// qwenlm.github.io/qwen-code-docs, "Connect Qwen Code to tools via
+		// MCP": user scope ~/.qwen/settings.json; QWEN_HOME moves it
+		// (getGlobalQwenDir). A Gemini CLI fork: its entries are Gemini's.
+		{ID: "qwen", Name: "Qwen Code", Config: filepath.Join(qwen, "settings.json"), Key: "mcpServers", Format: JSONC, Shape: Gemini},
+		// kiro.dev/docs/mcp/configuration: user level ~/.kiro/settings/mcp.json
+		{ID: "kiro", Name: "Kiro", Config: home(".kiro", "settings", "mcp.json"), Key: "mcpServers", Format: JSON},
+		// docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/mcp-ide.html: the
+		// global mcp.json both Q in the IDE and the Q CLI read (default.json
+		// and the CLI's agents hold servers in an agent's format of their own)
+		{ID: "amazonq", Name: "Amazon Q", Config: home(".aws", "amazonq", "mcp.json"), Key: "mcpServers", Format: JSON},
+		// docs.cline.bot/mcp/configuring-mcp-servers: cline_mcp_settings.json
+		// in the extension's settings folder
+		{ID: "cline", Name: "Cline", Config: extension("saoudrizwan.claude-dev", "cline_mcp_settings.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
+		// docs.roocode.com/features/mcp/using-mcp-in-roo
+		{ID: "roo-code", Name: "Roo Code", Config: extension("rooveterinaryinc.roo-cline", "mcp_settings.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
+		// kilo.ai/docs/features/mcp: the extension's global storage, as Roo Code's
+		{ID: "kilo-code", Name: "Kilo Code", Config: extension("kilocode.kilo-code", "mcp_settings.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
+	}
+	if env.GOOS == "linux" {
+		// Zed from Flathub keeps its settings in the sandbox's config
+		// directory: crates/paths config_dir() reads FLATPAK_XDG_CONFIG_HOME,
+		// which is ~/.var/app/dev.zed.Zed/config (flathub/dev.zed.Zed).
+		known = append(known, Host{ID: "zed-flatpak", Name: "Zed (Flatpak)", Config: home(".var", "app", "dev.zed.Zed", "config", "zed", "settings.json"), Key: "context_servers", Format: JSONC})
+	}
+	return known
 }
 
 // Lookup returns the host called id.
@@ -117,5 +248,9 @@ func (env Env) xdgConfig() string {
 // Here is the Env of this process's user.
 func Here() Env {
 	home, _ := os.UserHomeDir()
-	return Env{GOOS: runtime.GOOS, Home: home, Getenv: os.Getenv}
+	exists := func(path string) bool {
+		_, err := os.Stat(path)
+		return err == nil
+	}
+	return Env{GOOS: runtime.GOOS, Home: home, Getenv: os.Getenv, Exists: exists, ReadFile: os.ReadFile}
 }

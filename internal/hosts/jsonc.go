@@ -30,34 +30,92 @@ func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
 	if !ok {
 		return nil, nil, errors.New("not a JSON object")
 	}
-	list, err := member(data, top, h.Key)
-	if list == nil || err != nil {
-		return nil, nil, err // no servers key: no servers
-	}
-	obj, ok := list.Value.Value.(*hujson.Object)
-	if !ok {
-		return nil, nil, fmt.Errorf("%q at %s is not an object", h.Key, lineCol(data, list.Value.StartOffset))
-	}
 	limit, global := limitKey(h)
 	longer := false // the host's own limit for all entries is long enough
 	if g, _ := member(data, top, global); global != "" && g != nil {
 		var secs float64
 		longer = decodeJSON(g.Value, &secs) == nil && secs >= LimitSeconds
 	}
-	names := make(map[string]int, len(obj.Members))
-	var servers []Server
-	var entries []entry
+	l := jsonList{data: data, h: h, limit: limit, longer: longer}
+	if err := l.read(top, ""); err != nil {
+		return nil, nil, err
+	}
+	if h.Projects == "" {
+		return l.servers, l.entries, nil
+	}
+	projects, err := member(data, top, h.Projects)
+	if projects == nil || err != nil {
+		return l.servers, l.entries, err
+	}
+	obj, ok := projects.Value.Value.(*hujson.Object)
+	if !ok {
+		return nil, nil, fmt.Errorf("%q at %s is not an object", h.Projects, lineCol(data, projects.Value.StartOffset))
+	}
+	seen := make(map[string]int, len(obj.Members))
 	for _, m := range obj.Members {
+		dir := m.Name.Value.(hujson.Literal).String()
+		if at, dup := seen[dir]; dup {
+			return nil, nil, fmt.Errorf("project %q is given twice in %q, at %s and %s; the host uses only one of them", dir, h.Projects, lineCol(data, at), lineCol(data, m.Name.StartOffset))
+		}
+		seen[dir] = m.Name.StartOffset
+		if p, ok := m.Value.Value.(*hujson.Object); ok {
+			if err := l.read(p, dir); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return l.servers, l.entries, nil
+}
+
+// jsonList reads the server lists of a JSON config into servers and
+// entries: the user's, and those of projects, where the host has them.
+type jsonList struct {
+	data    []byte
+	h       Host
+	limit   string // the entries' time limit member; "" for none
+	longer  bool   // the host's own limit for all entries is long enough
+	servers []Server
+	entries []entry
+}
+
+// read reads the servers under the host's key in obj, those of project
+// ("" for the user's own).
+func (l *jsonList) read(obj *hujson.Object, project string) error {
+	data, h := l.data, l.h
+	list, err := member(data, obj, h.Key)
+	if list == nil || err != nil {
+		return err // no servers key: no servers
+	}
+	servers, ok := list.Value.Value.(*hujson.Object)
+	if !ok {
+		return fmt.Errorf("%q at %s is not an object", h.Key, lineCol(data, list.Value.StartOffset))
+	}
+	names := make(map[string]int, len(servers.Members))
+	for _, m := range servers.Members {
 		name := m.Name.Value.(hujson.Literal).String()
 		if at, dup := names[name]; dup {
-			return nil, nil, fmt.Errorf("server %q is named twice in %q, at %s and %s; the host uses only one of them", name, h.Key, lineCol(data, at), lineCol(data, m.Name.StartOffset))
+			return fmt.Errorf("server %q is named twice in %q, at %s and %s; the host uses only one of them", name, h.Key, lineCol(data, at), lineCol(data, m.Name.StartOffset))
 		}
 		names[name] = m.Name.StartOffset
-		s, e := jsonServer(data, name, &m.Value, limit)
-		e.limit.add = e.limit.add && !longer
-		servers, entries = append(servers, s), append(entries, e)
+		s, e := jsonServer(data, h.Shape, name, &m.Value, l.limit)
+		s.Project = project
+		e.limit.add = e.limit.add && !l.longer
+		l.servers, l.entries = append(l.servers, s), append(l.entries, e)
 	}
-	return servers, entries, nil
+	return nil
+}
+
+// readMember decodes obj's member key, when it has one, into into, unless
+// an earlier read failed (err): an entry reports its first problem.
+func readMember(data []byte, obj *hujson.Object, key string, into any, err error) error {
+	m, dup := member(data, obj, key)
+	if m == nil || dup != nil || err != nil {
+		return firstError(err, dup)
+	}
+	if err := decodeJSON(m.Value, into); err != nil {
+		return fmt.Errorf("%q at %s: %v", key, lineCol(data, m.Value.StartOffset), err)
+	}
+	return nil
 }
 
 // member returns obj's member key, or nil without one. A key given twice
@@ -77,16 +135,28 @@ func member(data []byte, obj *hujson.Object, key string) (*hujson.ObjectMember, 
 	return found, nil
 }
 
-// jsonServer reads one entry, and its time limit on a tool call called
-// limit (none when ""). Zed's older entries nest the command line as
-// "command": {"path", "args", "env", "timeout"}; the rest put it in the
-// entry itself.
-func jsonServer(data []byte, name string, v *hujson.Value, limit string) (Server, entry) {
+// urlKeys are the members a remote entry of shape gives its address in:
+// url, or Windsurf's serverUrl, or Gemini CLI's httpUrl (Streamable HTTP).
+func urlKeys(shape Shape) []string {
+	if shape == Gemini {
+		return []string{"url", "httpUrl"}
+	}
+	return []string{"url", "serverUrl"}
+}
+
+// jsonServer reads one entry, written in shape, and its time limit on a
+// tool call called limit (none when ""). Zed's older entries nest the
+// command line as "command": {"path", "args", "env", "timeout"}; the rest
+// put it in the entry itself.
+func jsonServer(data []byte, shape Shape, name string, v *hujson.Value, limit string) (Server, entry) {
 	s := Server{Name: name}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
 		s.Err = fmt.Errorf("the entry at %s is not an object", lineCol(data, v.StartOffset))
 		return s, entry{}
+	}
+	if shape == OpenCode {
+		return opencodeServer(data, s, obj, v.StartOffset)
 	}
 	line, cmdKey := obj, "command"
 	if c, err := member(data, obj, "command"); err == nil && c != nil {
@@ -94,25 +164,17 @@ func jsonServer(data []byte, name string, v *hujson.Value, limit string) (Server
 			line, cmdKey = nested, "path"
 		}
 	}
-	read := func(o *hujson.Object, key string, into any) {
-		m, err := member(data, o, key)
-		if m == nil || err != nil || s.Err != nil {
-			s.Err = firstError(s.Err, err)
-			return
-		}
-		if err := decodeJSON(m.Value, into); err != nil {
-			s.Err = fmt.Errorf("%q at %s: %v", key, lineCol(data, m.Value.StartOffset), err)
-		}
-	}
+	read := func(o *hujson.Object, key string, into any) { s.Err = readMember(data, o, key, into, s.Err) }
 	read(line, cmdKey, &s.Command)
 	read(line, "args", &s.Args)
 	read(line, "env", &s.Env)
 	read(obj, "cwd", &s.Cwd)
 	var kind string
 	read(obj, "type", &kind)
-	read(obj, "url", &s.URL)
-	if s.URL == "" {
-		read(obj, "serverUrl", &s.URL) // Windsurf
+	for _, key := range urlKeys(shape) {
+		if s.URL == "" {
+			read(obj, key, &s.URL)
+		}
 	}
 	read(obj, "headers", &s.Headers)
 	var source string
@@ -135,7 +197,7 @@ func jsonServer(data []byte, name string, v *hujson.Value, limit string) (Server
 		return s, entry{}
 	}
 	if s.Transport != config.TransportStdio {
-		e := jsonRemote(data, obj)
+		e := jsonRemote(data, obj, shape)
 		e.limit = jsonLimit(data, obj, limit)
 		return s, e
 	}
@@ -193,18 +255,27 @@ func jsonEntry(m *hujson.ObjectMember) entry {
 }
 
 // jsonRemote is where a remote entry's url, type and headers are.
-func jsonRemote(data []byte, obj *hujson.Object) entry {
-	u, _ := member(data, obj, "url")
-	other, _ := member(data, obj, "serverUrl")
-	if u == nil {
-		u, other = other, nil
+func jsonRemote(data []byte, obj *hujson.Object, shape Shape) entry {
+	var urls []*hujson.ObjectMember
+	var keys []string
+	for _, key := range urlKeys(shape) {
+		if m, _ := member(data, obj, key); m != nil {
+			urls, keys = append(urls, m), append(keys, key)
+		}
 	}
-	e := jsonEntry(u)
-	if other != nil {
-		e.refuse = "it gives both url and serverUrl"
+	e := jsonEntry(urls[0])
+	if len(urls) > 1 {
+		e.refuse = "it gives both " + keys[0] + " and " + keys[1]
 	}
-	if kind, _ := member(data, obj, "type"); kind != nil {
+	kind, _ := member(data, obj, "type")
+	if kind != nil {
 		e.kind = valueSpan(kind.Value)
+	}
+	switch {
+	case shape == Gemini && keys[0] == "url" && kind == nil:
+		e.refuse = `Gemini CLI reaches a url without a "type" by SSE in older versions and by Streamable HTTP in newer ones; give it "type": "http" or "sse" to route it`
+	case shape == Cline && kind == nil:
+		e.refuse = `the host reaches a url without a "type" by SSE, or refuses it, as its versions differ; give it a "type" to route it`
 	}
 	if h, _ := member(data, obj, "headers"); h != nil {
 		e.maps, e.names = []span{valueSpan(h.Name)}, memberNames(h.Value)

@@ -25,7 +25,7 @@ func limitKey(h Host) (entry, global string) {
 	switch h.ID {
 	case "codex":
 		return "tool_timeout_sec", ""
-	case "zed":
+	case "zed", "zed-flatpak":
 		return "timeout", "context_server_timeout"
 	}
 	return "", ""

@@ -22,6 +22,7 @@ type Plan struct {
 // Change is one entry's command line before and after.
 type Change struct {
 	Server   string
+	Project  string // the project the server is of; "" for the user's
 	From, To []string
 	// Limit is the time limit on a tool call the change writes or gives
 	// back, as the config says it ("tool_timeout_sec = 1800 (was 60)");
@@ -32,6 +33,7 @@ type Change struct {
 // Skip is an entry a plan leaves alone.
 type Skip struct {
 	Server, Reason string
+	Project        string // the project the server is of; "" for the user's
 }
 
 // Reasons an entry is left alone.
@@ -135,11 +137,11 @@ func (c *Config) plan(names []string, rewrite func(Server, entry) (r rewrite, sk
 			r, skip := rewrite(s, c.entries[i])
 			if reason = skip; reason == "" {
 				edits = append(edits, r.edits...)
-				p.Changes = append(p.Changes, Change{Server: s.Name, From: argvOf(s), To: r.to, Limit: r.limit})
+				p.Changes = append(p.Changes, Change{Server: s.Name, Project: s.Project, From: argvOf(s), To: r.to, Limit: r.limit})
 			}
 		}
 		if reason != "" {
-			p.Skipped = append(p.Skipped, Skip{s.Name, reason})
+			p.Skipped = append(p.Skipped, Skip{Server: s.Name, Reason: reason, Project: s.Project})
 		}
 	}
 	p.data = applyEdits(c.data, edits)
@@ -157,7 +159,7 @@ func (c *Config) rerouteEdits(s Server, e entry, exe string) ([]edit, []string) 
 		edits = append(edits, edit{e.cmd, quote(exe)})
 	}
 	if s.Name != "" && !s.named() && e.args != nil {
-		first := e.args.elems[0]
+		first := e.args.elems[e.argsFrom()] // "bridge"
 		edits = append(edits, edit{span{first.end, first.end}, elementSeparator(c.data, e.args) + quote(flagName+s.Name)})
 		to = slices.Insert(to, 2, flagName+s.Name)
 	}
@@ -170,6 +172,9 @@ func (c *Config) rerouteEdits(s Server, e entry, exe string) ([]edit, []string) 
 // existing array never writes: that is how unrouteEdits knows to remove
 // it again.
 func (c *Config) routeEdits(s Server, e entry, exe string) []edit {
+	if e.argv {
+		return c.routeArgvEdits(s, e, exe)
+	}
 	cmd := e.cmd.of(c.data)
 	head := append(quoted(bridgeArgs(s.Name)), cmd)
 	edits := []edit{{e.cmd, quote(exe)}}
@@ -190,6 +195,9 @@ func (c *Config) routeEdits(s Server, e entry, exe string) []edit {
 // args, and the bridge's arguments before it go, as they are written: an
 // entry routed before entries carried their names has none.
 func (c *Config) unrouteEdits(s Server, e entry) []edit {
+	if e.argv {
+		return c.unrouteArgvEdits(s, e)
+	}
 	k := slices.Index(s.Args, "--") + 1 // the command's element
 	elems := e.args.elems
 	lits := make([]string, k+1)

@@ -24,10 +24,13 @@ import (
 // that changes how a process runs (LD_PRELOAD, PATH, HTTPS_PROXY).
 // Every literal moves as written, so that unrouteRemoteEdits puts it back.
 func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []string, string) {
+	if c.Host.Shape == OpenCode {
+		return c.routeRemoteArgvEdits(s, e, exe)
+	}
 	if e.refuse != "" {
 		return nil, nil, e.refuse
 	}
-	flag, ok := map[string]string{c.keyText("url"): flagURL, c.keyText("serverUrl"): flagServerURL}[e.key.of(c.data)]
+	flag, ok := map[string]string{c.keyText("url"): flagURL, c.keyText("serverUrl"): flagServerURL, c.keyText("httpUrl"): flagHTTPURL}[e.key.of(c.data)]
 	if !ok {
 		return nil, nil, uneditable("url")
 	}
@@ -50,29 +53,66 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 	if !config.IsRemoteURL(s.URL) {
 		return nil, nil, "its url is not an http or https address, which the bridge cannot reach"
 	}
-	if len(s.Headers) > 0 {
-		if len(e.maps) == 0 || len(e.names) != len(s.Headers) {
-			return nil, nil, uneditable("headers")
-		}
-		for _, m := range e.maps {
-			if m.of(c.data) != c.keyText(c.headersKey()) {
-				return nil, nil, uneditable("headers")
-			}
-			edits = append(edits, edit{m, c.keyText("env")})
-		}
-		for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
-			if !httpguts.ValidHeaderFieldName(name) {
-				return nil, nil, fmt.Sprintf("its header name %q is not a valid HTTP header name", name)
-			}
-			lits, to = append(lits, quote(flagHeaderEnv), quote(name)), append(to, flagHeaderEnv, name)
-		}
-		for _, n := range e.names {
-			at := c.nameStart(n)
-			edits = append(edits, edit{span{at, at}, HeaderEnvPrefix})
-		}
+	headers, names, skip := c.headerEdits(s, e, "env")
+	if skip != "" {
+		return nil, nil, skip
+	}
+	edits = append(edits, headers...)
+	for _, name := range names {
+		lits, to = append(lits, quote(flagHeaderEnv), quote(name)), append(to, flagHeaderEnv, name)
 	}
 	edits = append(edits, edit{span{e.addAt, e.addAt}, e.addPrefix + "[" + strings.Join(lits, ",") + "]"})
 	return edits, to, ""
+}
+
+// headerEdits turn s's headers into the member envKey: its key renamed,
+// each name prefixed with HeaderEnvPrefix. names are the headers' names,
+// in order, for the bridge's -header-env; skip says why they cannot be.
+func (c *Config) headerEdits(s Server, e entry, envKey string) (edits []edit, names []string, skip string) {
+	if len(s.Headers) == 0 {
+		return nil, nil, ""
+	}
+	if len(e.maps) == 0 || len(e.names) != len(s.Headers) {
+		return nil, nil, uneditable("headers")
+	}
+	for _, m := range e.maps {
+		if m.of(c.data) != c.keyText(c.headersKey()) {
+			return nil, nil, uneditable("headers")
+		}
+		edits = append(edits, edit{m, c.keyText(envKey)})
+	}
+	names = slices.Sorted(maps.Keys(s.Headers))
+	for _, name := range names {
+		if !httpguts.ValidHeaderFieldName(name) {
+			return nil, nil, fmt.Sprintf("its header name %q is not a valid HTTP header name", name)
+		}
+	}
+	for _, n := range e.names {
+		at := c.nameStart(n)
+		edits = append(edits, edit{span{at, at}, HeaderEnvPrefix})
+	}
+	return edits, names, ""
+}
+
+// unheaderEdits undo headerEdits of the member envKey.
+func (c *Config) unheaderEdits(e entry, envKey string) ([]edit, string) {
+	if len(e.maps) == 0 {
+		return nil, ReasonEdited
+	}
+	var edits []edit
+	for _, m := range e.maps {
+		if m.of(c.data) != c.keyText(envKey) {
+			return nil, ReasonEdited
+		}
+		edits = append(edits, edit{m, c.keyText(c.headersKey())})
+	}
+	for _, n := range e.names {
+		// An entry routed before names took the prefix has none to take off.
+		if at := c.nameStart(n); strings.HasPrefix(string(c.data[at:n.end]), HeaderEnvPrefix) {
+			edits = append(edits, edit{span{at, at + len(HeaderEnvPrefix)}, ""})
+		}
+	}
+	return edits, ""
 }
 
 // urlReason says why raw cannot go on the bridge's command line, which
@@ -125,6 +165,9 @@ func tokenLike(seg string) bool {
 // unrouteRemoteEdits undo routeRemoteEdits, taking each literal back from
 // the args, when the args are still as route wrote them.
 func (c *Config) unrouteRemoteEdits(e entry, b remoteBridge) ([]edit, string) {
+	if c.Host.Shape == OpenCode {
+		return c.unrouteRemoteArgvEdits(e, b)
+	}
 	if e.args == nil || e.key.of(c.data) != c.keyText("command") {
 		return nil, ReasonEdited
 	}
@@ -136,10 +179,7 @@ func (c *Config) unrouteRemoteEdits(e entry, b remoteBridge) ([]edit, string) {
 	if !strings.HasPrefix(string(c.data[e.addAt:]), added) {
 		return nil, ReasonEdited
 	}
-	key := "url"
-	if b.urlFlag == flagServerURL {
-		key = "serverUrl"
-	}
+	key := map[string]string{flagURL: "url", flagServerURL: "serverUrl", flagHTTPURL: "httpUrl"}[b.urlFlag]
 	edits := []edit{{e.key, c.keyText(key)}, {e.cmd, lits[b.urlAt]}, {span{e.addAt, e.addAt + len(added)}, ""}}
 	if b.transport != "" {
 		if e.kind == (span{}) || e.kind.of(c.data) != quote("stdio") {
@@ -148,21 +188,11 @@ func (c *Config) unrouteRemoteEdits(e entry, b remoteBridge) ([]edit, string) {
 		edits = append(edits, edit{e.kind, lits[b.urlAt+2]})
 	}
 	if len(b.headers) > 0 {
-		if len(e.maps) == 0 {
-			return nil, ReasonEdited
+		unheaders, reason := c.unheaderEdits(e, "env")
+		if reason != "" {
+			return nil, reason
 		}
-		for _, m := range e.maps {
-			if m.of(c.data) != c.keyText("env") {
-				return nil, ReasonEdited
-			}
-			edits = append(edits, edit{m, c.keyText(c.headersKey())})
-		}
-		for _, n := range e.names {
-			// An entry routed before names took the prefix has none to take off.
-			if at := c.nameStart(n); strings.HasPrefix(string(c.data[at:n.end]), HeaderEnvPrefix) {
-				edits = append(edits, edit{span{at, at + len(HeaderEnvPrefix)}, ""})
-			}
-		}
+		edits = append(edits, unheaders...)
 	}
 	return edits, ""
 }

@@ -23,6 +23,11 @@ const (
 // earlier route recorded.
 func ours() Binaries { return Binaries{Exe: exe, Recorded: []string{oldExe}} }
 
+// sameProgram are the hosts that are another's program under another
+// name or in another place, and write their configs as it does: they
+// share its sample.
+var sameProgram = map[string]string{"vscode-insiders": "vscode", "vscodium": "vscode", "zed-flatpak": "zed"}
+
 // sample is a host of the table whose config is a copy of the sample
 // under testdata/samples named for it.
 func sample(t *testing.T, id string) Host {
@@ -31,7 +36,11 @@ func sample(t *testing.T, id string) Host {
 	if !ok {
 		t.Fatalf("no host %q", id)
 	}
-	files, _ := filepath.Glob(filepath.Join("testdata", "samples", id+".*"))
+	name := id
+	if same, ok := sameProgram[id]; ok {
+		name = same
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "samples", name+".*"))
 	if len(files) != 1 {
 		t.Fatalf("samples of %s: %v", id, files)
 	}
@@ -84,7 +93,7 @@ func unroute(names ...string) func(*Config) (*Plan, error) {
 // refused are the entries of the samples that route leaves alone, by
 // host and name: each for a reason of its own, which TestRefusedRemote
 // checks.
-var refused = map[string][]string{"codex": {"figma"}}
+var refused = map[string][]string{"codex": {"figma"}, "gemini": {"untyped"}, "opencode": {"context7"}, "cline": {"legacy"}, "kilo-code": {"untyped"}}
 
 // TestRoundTrip routes every server of each host's sample, stdio and
 // remote, checks the host would now run each through the bridge with
@@ -669,5 +678,50 @@ func TestLimits(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestProjects: Claude Code's servers of a project of its own (its local
+// scope, projects["<dir>"].mcpServers) are found as a scope of their own
+// beside the user's, a project without servers is not, and routing one
+// scope edits its entries alone, though a server of another has its name.
+func TestProjects(t *testing.T) {
+	h := sample(t, "claude-code")
+	orig, _ := os.ReadFile(h.Config)
+	found := Find([]Host{h}, ours())
+	var scopes []string
+	for _, f := range found {
+		if f.Err != nil {
+			t.Fatal(f.Err)
+		}
+		var names []string
+		for _, s := range f.Config.Servers {
+			names = append(names, s.Name)
+		}
+		scopes = append(scopes, f.Host.Project+": "+strings.Join(names, " "))
+	}
+	want := []string{": github context7 local-bin no-args sentry asana", "/home/dev/src/elicit-demo: project-only memory context7"}
+	if !slices.Equal(scopes, want) {
+		t.Fatalf("found %q, want %q", scopes, want)
+	}
+	project := found[1].Config
+	p, err := project.Route("context7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Changes) != 1 || p.Changes[0].Project != "/home/dev/src/elicit-demo" || !slices.Contains(p.Changes[0].From, "@upstash/context7-mcp@1.0.0") {
+		t.Fatalf("changes %+v", p.Changes)
+	}
+	if _, err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range read(t, h).Servers {
+		if s.Routed() != (s.Name == "context7" && s.Project != "") {
+			t.Errorf("%s of %q: routed %v", s.Name, s.Project, s.Routed())
+		}
+	}
+	apply(t, h, func(c *Config) (*Plan, error) { return c.Scope("/home/dev/src/elicit-demo").Unroute() })
+	if got, _ := os.ReadFile(h.Config); !bytes.Equal(got, orig) {
+		t.Errorf("not given back:\n%s", diff(orig, got))
 	}
 }

@@ -9,7 +9,11 @@ import (
 
 // Server is one entry of a host's server list, as the host would run it.
 type Server struct {
-	Name      string
+	Name string
+	// Project is the directory of the project whose own server this is,
+	// in a host that keeps servers per project (Claude Code's local
+	// scope); "" for the user's.
+	Project   string
 	Transport config.Transport
 	Command   string // stdio: the executable, the bridge's when routed
 	Args      []string
@@ -58,7 +62,7 @@ func (s Server) ours() bool {
 // remoteBridge is what a routed remote entry's bridge arguments say: the
 // URL, and how the host's entry wrote it, for unroute to write it back.
 type remoteBridge struct {
-	urlFlag   string   // -url, or -serverUrl for an entry that called it so
+	urlFlag   string   // -url, or -serverUrl or -httpUrl for an entry that called it so
 	url       string   // the server's URL
 	urlAt     int      // the index of the URL in the args
 	transport string   // the entry's "type", "" without one
@@ -70,6 +74,7 @@ const (
 	flagName      = "-name=" // with the entry's key: one argument, so that no key reads as a flag or as "--"
 	flagURL       = "-url"
 	flagServerURL = "-serverUrl"
+	flagHTTPURL   = "-httpUrl"
 	flagTransport = "-transport"
 	flagHeaderEnv = "-header-env"
 )
@@ -111,7 +116,7 @@ func (s Server) remoteThrough() (remoteBridge, bool) {
 	if len(a) > at && strings.HasPrefix(a[at], flagName) {
 		at++
 	}
-	if len(a) < at+2 || (a[at] != flagURL && a[at] != flagServerURL) {
+	if len(a) < at+2 || !slices.Contains([]string{flagURL, flagServerURL, flagHTTPURL}, a[at]) {
 		return remoteBridge{}, false
 	}
 	b := remoteBridge{urlFlag: a[at], url: a[at+1], urlAt: at + 1}
