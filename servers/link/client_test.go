@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -477,6 +478,52 @@ func TestStreamableClientGetReconnects(t *testing.T) {
 		if m, err := c.Read(); err != nil || m.Related != nil || !strings.HasPrefix(m.Method, "n") {
 			t.Errorf("Read %s %v", m.Raw, err)
 		}
+	}
+}
+
+// TestStreamableClientGetBeforeNext checks notifications/initialized
+// returns only once the standalone GET stream is open, so the host's next
+// request cannot overtake it: a server sends a request unrelated to any
+// POST on that stream alone, and may drop it while the stream is not open.
+func TestStreamableClientGetBeforeNext(t *testing.T) {
+	defer leaktest.Check(t)()
+	var mu sync.Mutex
+	var order []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		m, _ := Parse(b)
+		mu.Lock()
+		order = append(order, r.Method+" "+m.Method)
+		mu.Unlock()
+		w.Header().Set(headerSession, "s")
+		switch {
+		case r.Method == http.MethodGet:
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		case m.IsRequest():
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`)
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}))
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, nil, hc)
+	defer c.Close()
+	ctx := context.Background()
+	for _, m := range []Message{notification(t, "notifications/initialized"), request(t, 1, "tools/call")} {
+		if err := c.Write(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readUntil(t, c, "1")
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"POST notifications/initialized", "GET ", "POST tools/call"}; !slices.Equal(order, want) {
+		t.Errorf("the server saw %q, want %q", order, want)
 	}
 }
 

@@ -35,6 +35,7 @@ const (
 	firstBackoff = 100 * time.Millisecond
 	maxBackoff   = 5 * time.Second
 	deleteWait   = 2 * time.Second
+	getOpenWait  = 2 * time.Second // see startGet
 )
 
 // StreamableClient is a Link to a server over the MCP Streamable HTTP
@@ -147,7 +148,7 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 		return nil
 	}
 	if m.Method == "notifications/initialized" {
-		c.startGet()
+		c.startGet(ctx)
 	}
 	if !m.IsRequest() {
 		// 202 Accepted, or a body that carries nothing for anyone.
@@ -495,21 +496,39 @@ func (c *StreamableClient) get(lastID string) (*http.Response, error) {
 	return c.hc.Do(req)
 }
 
-// startGet opens the standalone GET stream once, after initialization.
-func (c *StreamableClient) startGet() {
+// startGet opens the standalone GET stream once, after initialization,
+// and returns once the server has answered the GET, or getOpenWait or ctx
+// has passed: the host's next request goes after it. A server may send
+// requests unrelated to any POST (an elicitation, say) only on that
+// stream, and servers such as the TypeScript SDK's drop them while it is
+// not open: a tools/call that overtook the GET lost its elicitation.
+func (c *StreamableClient) startGet(ctx context.Context) {
 	c.mu.Lock()
 	start := !c.getStarted && !c.closed && (c.session != "" || c.version != "")
 	c.getStarted = c.getStarted || start
 	c.mu.Unlock()
-	if start {
-		c.spawn(c.listen)
+	if !start {
+		return
+	}
+	opened := make(chan struct{})
+	if !c.spawn(func() { c.listen(opened) }) {
+		return
+	}
+	t := time.NewTimer(getOpenWait)
+	defer t.Stop()
+	select {
+	case <-opened:
+	case <-t.C:
+	case <-ctx.Done():
+	case <-c.ctx.Done():
 	}
 }
 
 // listen keeps the standalone GET stream open until Close, reconnecting
 // with Last-Event-ID when it drops, a bounded number of times in a row.
-// 405 means the server has no such stream, which is fine.
-func (c *StreamableClient) listen() {
+// 405 means the server has no such stream, which is fine. opened is
+// closed once the first GET has its answer, whatever it is.
+func (c *StreamableClient) listen(opened chan<- struct{}) {
 	var lastID string
 	var retry time.Duration
 	for attempt := 0; attempt <= maxRetries; attempt++ {
@@ -517,6 +536,10 @@ func (c *StreamableClient) listen() {
 			return
 		}
 		resp, err := c.get(lastID)
+		if opened != nil {
+			close(opened)
+			opened = nil
+		}
 		if c.ctx.Err() != nil {
 			if err == nil {
 				resp.Body.Close()
