@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,7 +15,8 @@ var authScenario = regexp.MustCompile(`(?m)^\s*- (auth/\S+) \[([0-9,-]+)\]$`)
 
 // TestConformanceAuth runs every non-extension auth/* client scenario of
 // the conformance suite, at every revision it applies to, against the
-// CLI's sign-in (testdata/conformance/client.sh maps them; curl is the
+// CLI's sign-in and, through the bridge, the bridge's, which signs in for
+// its host (testdata/conformance/client.sh maps them; curl is the
 // browser). The scenarios come from the suite's own list, so one it adds
 // is run, and fails here until it is mapped and passes.
 func TestConformanceAuth(t *testing.T) {
@@ -26,9 +25,9 @@ func TestConformanceAuth(t *testing.T) {
 		t.Skip("the scenarios' browser is curl, which is not installed")
 	}
 	t.Setenv("ELICITDESK", asElicitdesk(t))
-	t.Setenv("PATH", filepath.Join(dir, ".bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // Node 22 first
-	suite := filepath.Join(dir, ".bin", "conformance")
-	list, err := exec.Command(suite, "list").CombinedOutput()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	list, err := conformance(ctx, dir, "list").CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, list)
 	}
@@ -36,18 +35,22 @@ func TestConformanceAuth(t *testing.T) {
 	if len(found) == 0 {
 		t.Fatalf("the suite lists no auth scenarios:\n%s", list)
 	}
-	script, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "conformance", "client.sh"))
-	for _, m := range found {
-		for _, spec := range strings.Split(m[2], ",") {
-			t.Run(m[1]+"@"+spec, func(t *testing.T) {
-				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-				defer cancel()
-				out, err := exec.CommandContext(ctx, suite, "client", "--command", script, "--scenario", m[1], "--spec-version", spec, "--timeout", "60000").CombinedOutput()
-				if err != nil || !strings.Contains(string(out), "OVERALL: PASSED") {
-					t.Fatalf("%v\n%s", err, out)
+	for _, mode := range clientModes {
+		t.Run(mode.name, func(t *testing.T) {
+			start, runs := time.Now(), 0
+			for _, m := range found {
+				for _, spec := range strings.Split(m[2], ",") {
+					runs++
+					t.Run(m[1]+"@"+spec, func(t *testing.T) {
+						out, err := runClient(t, dir, mode, "--scenario", m[1], "--spec-version", spec)
+						if err != nil || !strings.Contains(out, "OVERALL: PASSED") {
+							t.Fatalf("%v\n%s", err, out)
+						}
+						t.Logf("%s", lastLines(out, 3))
+					})
 				}
-				t.Logf("%s", lastLines(string(out), 3))
-			})
-		}
+			}
+			t.Logf("%d scenarios, %d runs at their revisions, in %v", len(found), runs, time.Since(start).Round(time.Millisecond))
+		})
 	}
 }

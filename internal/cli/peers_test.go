@@ -99,13 +99,45 @@ type suiteCheck struct {
 	ID, Name, Status, ErrorMessage string
 }
 
+// clientMode is a way the conformance suite's client scenarios reach the
+// suite's server: with arg "", through the CLI's own client; with
+// "bridge", through `elicitdesk bridge -url URL`, the CLI its host over
+// stdio, so that the bridge's client (headers, _meta, sign-in, SSE
+// resumption) is the one checked.
+type clientMode struct{ name, arg string }
+
+var clientModes = []clientMode{{"direct", ""}, {"bridged", "bridge"}}
+
+// runClient runs the suite's client side with args against
+// testdata/conformance/client.sh in mode, where no app can be reached:
+// no display, no session bus, a HOME of its own. It returns what the
+// suite printed.
+func runClient(t *testing.T, dir string, mode clientMode, args ...string) (string, error) {
+	t.Helper()
+	script, err := filepath.Abs(filepath.Join("..", "..", "testdata", "conformance", "client.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	command := "'" + script + "'" // the suite runs it through the shell
+	if mode.arg != "" {
+		command += " " + mode.arg
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := conformance(ctx, dir, append([]string{"client", "--command", command, "--timeout", "60000"}, args...)...)
+	_, home := privateHome(t)
+	cmd.Env = append(append(cmd.Env, "DISPLAY=", "WAYLAND_DISPLAY=", "DBUS_SESSION_BUS_ADDRESS="), home...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
 // TestConformance runs the official conformance suite's client scenarios
-// against the CLI (testdata/conformance/client.sh maps each to commands):
-// every check must succeed, or end as its scenario's explanations allow.
+// against the CLI (testdata/conformance/client.sh maps each to commands),
+// directly and through the bridge: every check must succeed, or end as
+// its scenario's explanations allow, both ways.
 func TestConformance(t *testing.T) {
 	dir := peers(t)
 	t.Setenv("ELICITDESK", asElicitdesk(t))
-	script, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "conformance", "client.sh"))
 	t.Run("every scenario mapped", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -135,49 +167,56 @@ func TestConformance(t *testing.T) {
 			}
 		}
 	})
-	for _, sc := range clientScenarios {
-		t.Run(sc.id(), func(t *testing.T) {
-			results := t.TempDir()
-			args := []string{"client", "--command", script, "--scenario", sc.name, "--timeout", "60000", "-o", results}
-			if sc.spec != "" {
-				args = append(args, "--spec-version", sc.spec)
+	for _, mode := range clientModes {
+		t.Run(mode.name, func(t *testing.T) {
+			start := time.Now()
+			for _, sc := range clientScenarios {
+				t.Run(sc.id(), func(t *testing.T) { checkClientScenario(t, dir, mode, sc) })
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
-			out, err := conformance(ctx, dir, args...).CombinedOutput()
-			if err != nil || !strings.Contains(string(out), "OVERALL: PASSED") {
-				t.Fatalf("%v\n%s", err, out)
-			}
-			found, _ := filepath.Glob(filepath.Join(results, sc.name+"-*", "checks.json"))
-			if len(found) != 1 {
-				t.Fatalf("want one checks.json in %s, found %v", results, found)
-			}
-			b, err := os.ReadFile(found[0])
-			var checks []suiteCheck
-			if err == nil {
-				err = json.Unmarshal(b, &checks)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			passed := 0
-			for _, c := range checks {
-				switch why, ok := sc.explained[c.Name]; {
-				case c.Status == "SUCCESS":
-					passed++
-				case c.Status == "INFO":
-				case ok && (c.Status == "SKIPPED" || c.Status == "WARNING"):
-					t.Logf("%s %s: %s", c.Status, c.Name, why)
-				default:
-					t.Errorf("%s %s (%s): %s", c.Status, c.Name, c.ID, c.ErrorMessage)
-				}
-			}
-			if passed == 0 {
-				t.Errorf("no check passed:\n%s", lastLines(string(out), 20))
-			}
-			t.Logf("%d checks passed", passed)
+			t.Logf("%d scenarios in %v", len(clientScenarios), time.Since(start).Round(time.Millisecond))
 		})
 	}
+}
+
+// checkClientScenario runs sc in mode and checks the checks it wrote.
+func checkClientScenario(t *testing.T, dir string, mode clientMode, sc clientScenario) {
+	results := t.TempDir()
+	args := []string{"--scenario", sc.name, "-o", results}
+	if sc.spec != "" {
+		args = append(args, "--spec-version", sc.spec)
+	}
+	out, err := runClient(t, dir, mode, args...)
+	if err != nil || !strings.Contains(out, "OVERALL: PASSED") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	found, _ := filepath.Glob(filepath.Join(results, sc.name+"-*", "checks.json"))
+	if len(found) != 1 {
+		t.Fatalf("want one checks.json in %s, found %v", results, found)
+	}
+	b, err := os.ReadFile(found[0])
+	var checks []suiteCheck
+	if err == nil {
+		err = json.Unmarshal(b, &checks)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed := 0
+	for _, c := range checks {
+		switch why, ok := sc.explained[c.Name]; {
+		case c.Status == "SUCCESS":
+			passed++
+		case c.Status == "INFO":
+		case ok && (c.Status == "SKIPPED" || c.Status == "WARNING"):
+			t.Logf("%s %s: %s", c.Status, c.Name, why)
+		default:
+			t.Errorf("%s %s (%s): %s", c.Status, c.Name, c.ID, c.ErrorMessage)
+		}
+	}
+	if passed == 0 {
+		t.Errorf("no check passed:\n%s", lastLines(out, 20))
+	}
+	t.Logf("%d checks passed", passed)
 }
 
 // TestServerEverything answers the 13-field trigger-elicitation-request of

@@ -9,10 +9,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/elicitdesk/elicitdesk/internal/leaktest"
 )
@@ -295,7 +298,7 @@ func TestStreamableClientVersionFromMeta(t *testing.T) {
 	readUntil(t, c, `"a"`)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	h := f.headers[0]
+	h := f.headers[len(f.headers)-1] // after a listing, for the tool's x-mcp-header marks
 	if h.Get(headerVersion) != "2026-07-28" || h.Get(headerMethod) != "tools/call" || h.Get(headerName) != "=?base64?w6ljaGVj?=" {
 		t.Errorf("headers %v", h)
 	}
@@ -480,6 +483,52 @@ func TestStreamableClientGetReconnects(t *testing.T) {
 	}
 }
 
+// TestStreamableClientGetBeforeNext checks notifications/initialized
+// returns only once the standalone GET stream is open, so the host's next
+// request cannot overtake it: a server sends a request unrelated to any
+// POST on that stream alone, and may drop it while the stream is not open.
+func TestStreamableClientGetBeforeNext(t *testing.T) {
+	defer leaktest.Check(t)()
+	var mu sync.Mutex
+	var order []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		m, _ := Parse(b)
+		mu.Lock()
+		order = append(order, r.Method+" "+m.Method)
+		mu.Unlock()
+		w.Header().Set(headerSession, "s")
+		switch {
+		case r.Method == http.MethodGet:
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		case m.IsRequest():
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`)
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}))
+	defer ts.Close()
+	hc := testHTTP()
+	defer hc.CloseIdleConnections()
+	c := NewStreamableClient(ts.URL, nil, hc)
+	defer c.Close()
+	ctx := context.Background()
+	for _, m := range []Message{notification(t, "notifications/initialized"), request(t, 1, "tools/call")} {
+		if err := c.Write(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readUntil(t, c, "1")
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"POST notifications/initialized", "GET ", "POST tools/call"}; !slices.Equal(order, want) {
+		t.Errorf("the server saw %q, want %q", order, want)
+	}
+}
+
 // TestStreamableClientCancel checks a 2026-07-28 request is cancelled by
 // closing its stream, with no made-up answer and no POSTed notification.
 func TestStreamableClientCancel(t *testing.T) {
@@ -531,55 +580,137 @@ func TestStreamableClientCancel(t *testing.T) {
 	}
 }
 
+// paramTools is a server's tools, on two pages, each with x-mcp-header
+// marks: sql's follow the rules (a number, a mark that is not a token or
+// one under an array's items are not mirrored); the others' break them.
+var paramTools = map[string]string{
+	"": `{"tools":[
+		{"name":"number","inputSchema":{"type":"object","properties":{"n":{"type":"number","x-mcp-header":"N"}}}},
+		{"name":"empty","inputSchema":{"type":"object","properties":{"e":{"type":"string","x-mcp-header":""}}}},
+		{"name":"spaced","inputSchema":{"type":"object","properties":{"s":{"type":"string","x-mcp-header":"a b"}}}},
+		{"name":"twice","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Same"},"o":{"type":"object","properties":{"b":{"type":"string","x-mcp-header":"SAME"}}}}}},
+		{"name":"plain","inputSchema":{"type":"object"}}],"nextCursor":"p2"}`,
+	"p2": `{"tools":[{"name":"sql","inputSchema":{"type":"object","properties":{
+		"region":{"type":"string","x-mcp-header":"Region"},
+		"limit":{"type":["integer"],"x-mcp-header":"Limit"},
+		"dry":{"type":"boolean","x-mcp-header":"Dry"},
+		"ratio":{"type":"number"},
+		"greeting":{"type":"string","x-mcp-header":"Greeting"},
+		"note":{"type":"string","x-mcp-header":"Note"},
+		"opts":{"type":"object","properties":{"tenant":{"type":"string","x-mcp-header":"Tenant"}}},
+		"list":{"type":"array","items":{"type":"object","properties":{"x":{"type":"string","x-mcp-header":"X"}}}}}}}]}`,
+}
+
 // TestStreamableClientParamHeaders checks tools/call carries the
-// Mcp-Param-* headers its tool's schema asks for with x-mcp-header.
+// Mcp-Param-* headers its tool's schema asks for with x-mcp-header, and,
+// on 2026-07-28, that tools whose marks break the rules are left out of
+// the host's listing and not called, and that a call made before any
+// listing lists the tools first, on requests of the client's own.
 func TestStreamableClientParamHeaders(t *testing.T) {
-	defer leaktest.Check(t)()
-	calls := make(chan http.Header, 1)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		m, _ := Parse(b)
-		w.Header().Set("Content-Type", "application/json")
-		switch m.Method {
-		case "tools/list":
-			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"tools":[{"name":"sql","inputSchema":{"type":"object","properties":{
-				"region":{"type":"string","x-mcp-header":"Region"},
-				"limit":{"type":"integer","x-mcp-header":"Limit"},
-				"dry":{"type":"boolean","x-mcp-header":"Dry"},
-				"ratio":{"type":"number","x-mcp-header":"Ratio"},
-				"bad":{"type":"string","x-mcp-header":"a b"},
-				"greeting":{"type":"string","x-mcp-header":"Greeting"},
-				"opts":{"type":"object","properties":{"tenant":{"type":"string","x-mcp-header":"Tenant"}}},
-				"list":{"type":"array","items":{"type":"object","properties":{"x":{"type":"string","x-mcp-header":"X"}}}}}}}]}}`)
-		case "tools/call":
-			calls <- r.Header.Clone()
-			fmt.Fprint(w, `{"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{}}`)
-		}
-	}))
-	defer ts.Close()
-	hc := testHTTP()
-	defer hc.CloseIdleConnections()
-	c := NewStreamableClient(ts.URL, nil, hc)
-	defer c.Close()
-	ctx := context.Background()
-	if err := c.Write(ctx, request(t, 1, "tools/list")); err != nil {
-		t.Fatal(err)
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","progressToken":"p"}`
+	sqlCall := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + meta + `,"name":"sql","arguments":{"region":"us-west1","limit":42,"dry":false,"ratio":0.5,"greeting":"Hello, 世界","note":"","opts":{"tenant":"acme"},"list":[{"x":"y"}]}}}`
+	tests := []struct {
+		name  string
+		write []string // what the host writes, in order
+		// the tools the host's listing shows, the requests the server
+		// saw, and the answer to the last write
+		shown, posts []string
+		answer       string
+	}{
+		{"listed by the host first", []string{
+			`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta + `}}`,
+			`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + meta + `,"cursor":"p2"}}`, sqlCall},
+			[]string{"plain", "sql"}, []string{"tools/list 1", "tools/list 3 p2", "tools/call sql"}, `"result"`},
+		{"called before any listing", []string{sqlCall},
+			nil, []string{`tools/list "elicitdesk-link-tools-1" {"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`, `tools/list "elicitdesk-link-tools-2" p2`, "tools/call sql"}, `"result"`},
+		{"a tool left out is not called", []string{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{` + meta + `,"name":"twice","arguments":{"a":"x"}}}`},
+			nil, []string{`tools/list "elicitdesk-link-tools-1" {"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`}, `"code":-32602`},
 	}
-	readUntil(t, c, "1")
-	call, _ := Parse([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sql","arguments":{"region":"us-west1","limit":42,"dry":false,"ratio":0.5,"bad":"x","greeting":"Hello, 世界","opts":{"tenant":"acme"},"list":[{"x":"y"}]}}}`))
-	if err := c.Write(ctx, call); err != nil {
-		t.Fatal(err)
-	}
-	h := <-calls
-	readUntil(t, c, "2")
-	want := map[string]string{
-		"Mcp-Param-Region": "us-west1", "Mcp-Param-Limit": "42", "Mcp-Param-Dry": "false",
-		"Mcp-Param-Greeting": "=?base64?SGVsbG8sIOS4lueVjA==?=", "Mcp-Param-Tenant": "acme",
-		"Mcp-Param-Ratio": "", "Mcp-Param-X": "", "Mcp-Name": "sql",
-	}
-	for k, v := range want {
-		if got := h.Get(k); got != v {
-			t.Errorf("%s: %q, want %q", k, got, v)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer leaktest.Check(t)()
+			var mu sync.Mutex
+			var posts []string
+			calls := make(chan http.Header, 1)
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				m, _ := Parse(b)
+				cursor := gjson.GetBytes(b, "params.cursor").String()
+				seen := m.Method + " " + gjson.GetBytes(b, "params.name").String()
+				if m.Method == "tools/list" {
+					seen = strings.TrimSpace("tools/list " + string(m.ID) + " " + cursor)
+					if strings.HasPrefix(string(m.ID), `"elicitdesk`) && cursor == "" {
+						seen += " " + gjson.GetBytes(b, "params._meta").Raw
+					}
+				}
+				mu.Lock()
+				posts = append(posts, seen)
+				mu.Unlock()
+				w.Header().Set("Content-Type", "text/event-stream")
+				switch m.Method {
+				case "tools/list":
+					fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n")
+					fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"id\":"+string(m.ID)+",\"result\":"+strings.ReplaceAll(paramTools[cursor], "\n", "")+"}\n\n")
+				case "tools/call":
+					calls <- r.Header.Clone()
+					fmt.Fprint(w, "data: {\"jsonrpc\":\"2.0\",\"id\":"+string(m.ID)+",\"result\":{}}\n\n")
+				}
+			}))
+			defer ts.Close()
+			hc := testHTTP()
+			defer hc.CloseIdleConnections()
+			c := NewStreamableClient(ts.URL, nil, hc)
+			defer c.Close()
+			ctx := context.Background()
+			var last []Message
+			var shown []string
+			for _, raw := range tt.write {
+				m, err := Parse([]byte(raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := c.Write(ctx, m); err != nil {
+					t.Fatal(err)
+				}
+				last = readUntil(t, c, string(m.ID))
+				gjson.GetBytes(last[len(last)-1].Raw, "result.tools.#.name").ForEach(func(_, v gjson.Result) bool {
+					shown = append(shown, v.String())
+					return true
+				})
+			}
+			if !slices.Equal(shown, tt.shown) {
+				t.Errorf("the host's listings show %q, want %q", shown, tt.shown)
+			}
+			if got := string(last[len(last)-1].Raw); !strings.Contains(got, tt.answer) {
+				t.Errorf("the host got %s, want %s in it", got, tt.answer)
+			}
+			for _, m := range last {
+				if m.IsResponse() && strings.Contains(string(m.ID), "elicitdesk") {
+					t.Errorf("the host got the answer to the client's own listing: %s", m.Raw)
+				}
+			}
+			mu.Lock()
+			if !slices.Equal(posts, tt.posts) {
+				t.Errorf("the server saw %q, want %q", posts, tt.posts)
+			}
+			mu.Unlock()
+			if tt.answer != `"result"` {
+				return
+			}
+			h := <-calls
+			want := map[string]string{
+				"Mcp-Param-Region": "us-west1", "Mcp-Param-Limit": "42", "Mcp-Param-Dry": "false",
+				"Mcp-Param-Greeting": "=?base64?SGVsbG8sIOS4lueVjA==?=", "Mcp-Param-Tenant": "acme",
+				"Mcp-Param-Ratio": "", "Mcp-Param-X": "", "Mcp-Name": "sql",
+			}
+			for k, v := range want {
+				if got := h.Get(k); got != v {
+					t.Errorf("%s: %q, want %q", k, got, v)
+				}
+			}
+			if got := h.Values("Mcp-Param-Note"); !slices.Equal(got, []string{""}) {
+				t.Errorf("Mcp-Param-Note: %q, want an empty value for an empty argument", got)
+			}
+		})
 	}
 }

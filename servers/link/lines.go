@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/tidwall/sjson"
 )
 
 // headSize is how much of an unreadable message a BadMessage keeps.
@@ -86,14 +88,24 @@ func head(b []byte) []byte {
 	return b
 }
 
+// Write writes m as one line. Over stdio only the id says which request
+// an answer is for: an error a server left with a null id, which its HTTP
+// stream tied to a request (Related), goes with that request's id, or the
+// peer would wait for an answer it has been given.
 func (l *Lines) Write(ctx context.Context, m Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	raw := m.Raw
+	if m.IsResponse() && m.ID == nil && m.Related != nil {
+		if withID, err := sjson.SetRawBytes(raw, "id", m.Related); err == nil {
+			raw = withID
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	buf := make([]byte, 0, len(m.Raw)+1)
-	buf = append(append(buf, m.Raw...), '\n')
+	buf := make([]byte, 0, len(raw)+1)
+	buf = append(append(buf, raw...), '\n')
 	_, err := l.w.Write(buf)
 	return err
 }

@@ -1,6 +1,9 @@
 package link
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -65,3 +68,45 @@ func TestLinesHeadOfLargeMessage(t *testing.T) {
 		t.Fatalf("got %v, want the head of a %d-byte message", err, len(big))
 	}
 }
+
+// TestLinesWriteNullID writes each message as sent, but for an error a
+// server left with a null id and its HTTP stream tied to a request: a
+// stdio peer matches answers by id alone, so it gets the request's.
+func TestLinesWriteNullID(t *testing.T) {
+	tests := []struct {
+		name, raw, related, want string
+	}{
+		{"null id tied to a request", `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Invalid or missing session ID"}}`, `"a"`,
+			`{"jsonrpc":"2.0","id":"a","error":{"code":-32000,"message":"Invalid or missing session ID"}}`},
+		{"no id, tied to a request", `{"jsonrpc":"2.0","error":{"code":-32700,"message":"parse error"}}`, `7`,
+			`{"jsonrpc":"2.0","error":{"code":-32700,"message":"parse error"},"id":7}`},
+		{"null id, tied to nothing", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`, ``,
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`},
+		{"an id of its own", `{"jsonrpc":"2.0","id":3,"result":{}}`, `3`, `{"jsonrpc":"2.0","id":3,"result":{}}`},
+		{"a notification on a request's stream", `{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`, `3`,
+			`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Parse([]byte(tt.raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.related != "" {
+				m.Related = json.RawMessage(tt.related)
+			}
+			var out bufferCloser
+			if err := NewLines(strings.NewReader(""), &out).Write(context.Background(), m); err != nil {
+				t.Fatal(err)
+			}
+			if got := out.String(); got != tt.want+"\n" {
+				t.Errorf("wrote %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// bufferCloser is a bytes.Buffer that can be closed.
+type bufferCloser struct{ bytes.Buffer }
+
+func (*bufferCloser) Close() error { return nil }

@@ -3,6 +3,9 @@ package link
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -13,66 +16,108 @@ type paramHeader struct {
 	path []string // the chain of properties leading to the parameter
 }
 
-// toolHeaders reads the x-mcp-header annotations of a tools/list result:
-// tool name → its mirrored parameters. Annotations the spec does not
-// allow (not a token, on a non-primitive, repeated) are left out.
-func toolHeaders(result json.RawMessage) map[string][]paramHeader {
+// toolMarks is what the x-mcp-header marks of a tools/list result say.
+type toolMarks struct {
+	// headers are the parameters each tool mirrors into headers.
+	headers map[string][]paramHeader
+	// invalid are the tools whose marks break the rules of revision
+	// 2026-07-28, with why: a client must leave them out.
+	invalid map[string]string
+	listed  []string // every tool the result lists
+	next    string   // its nextCursor
+}
+
+// readToolMarks reads the x-mcp-header marks of a tools/list result. A
+// mark must be a non-empty token, on a property whose type is string,
+// integer or boolean (or a list of those), and no two marks of a tool may
+// be the same ignoring case; marks count only where properties alone lead.
+func readToolMarks(result json.RawMessage) toolMarks {
 	var r struct {
 		Tools []struct {
 			Name        string          `json:"name"`
 			InputSchema json.RawMessage `json:"inputSchema"`
 		} `json:"tools"`
+		NextCursor string `json:"nextCursor"`
 	}
+	marks := toolMarks{headers: make(map[string][]paramHeader), invalid: make(map[string]string)}
 	if json.Unmarshal(result, &r) != nil {
-		return nil
+		return marks
 	}
-	out := make(map[string][]paramHeader)
+	marks.next = r.NextCursor
 	for _, t := range r.Tools {
+		marks.listed = append(marks.listed, t.Name)
 		if !bytes.Contains(t.InputSchema, []byte("x-mcp-header")) {
 			continue
 		}
 		var hs []paramHeader
-		schemaHeaders(t.InputSchema, nil, &hs, 0)
-		seen := make(map[string]bool)
-		var ok []paramHeader
-		for _, h := range hs {
-			if k := strings.ToLower(h.name); !seen[k] {
-				seen[k] = true
-				ok = append(ok, h)
-			}
+		if err := schemaHeaders(t.InputSchema, nil, &hs, map[string]bool{}, 0); err != nil {
+			marks.invalid[t.Name] = err.Error()
+			continue
 		}
-		out[t.Name] = ok
+		marks.headers[t.Name] = hs
 	}
-	return out
+	return marks
 }
 
-// schemaHeaders collects the annotated properties reachable from schema
-// through properties alone, as x-mcp-header requires.
-func schemaHeaders(schema json.RawMessage, path []string, out *[]paramHeader, depth int) {
+// markedProperty is what a property's schema says about x-mcp-header.
+type markedProperty struct {
+	Header     json.RawMessage            `json:"x-mcp-header"`
+	Type       json.RawMessage            `json:"type"`
+	Properties map[string]json.RawMessage `json:"properties"`
+}
+
+// schemaHeaders collects the marked properties reachable from schema
+// through properties alone, failing on the first mark that breaks the
+// rules; seen holds the marks so far, in lower case.
+func schemaHeaders(schema json.RawMessage, path []string, out *[]paramHeader, seen map[string]bool, depth int) error {
 	if depth > 32 {
-		return
+		return nil
 	}
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
+	var s markedProperty
 	if json.Unmarshal(schema, &s) != nil {
-		return
+		return nil
 	}
-	for name, prop := range s.Properties {
-		var p struct {
-			Header *string `json:"x-mcp-header"`
-			Type   string  `json:"type"`
-		}
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		prop := s.Properties[name]
+		var p markedProperty
 		json.Unmarshal(prop, &p)
 		at := append(path[:len(path):len(path)], name)
 		if p.Header != nil {
-			if isToken(*p.Header) && (p.Type == "string" || p.Type == "integer" || p.Type == "boolean") {
-				*out = append(*out, paramHeader{name: *p.Header, path: at})
+			var header string
+			switch {
+			case !headerPrimitive(p.Type):
+				return fmt.Errorf("property %q: x-mcp-header on a type other than string, integer or boolean: %s", strings.Join(at, "."), p.Type)
+			case json.Unmarshal(p.Header, &header) != nil || !isToken(header):
+				return fmt.Errorf("property %q: x-mcp-header %s is not a header name", strings.Join(at, "."), p.Header)
+			case seen[strings.ToLower(header)]:
+				return fmt.Errorf("property %q: x-mcp-header %q repeats another", strings.Join(at, "."), header)
 			}
-			continue
+			seen[strings.ToLower(header)] = true
+			*out = append(*out, paramHeader{name: header, path: at})
 		}
-		schemaHeaders(prop, at, out, depth+1)
+		if err := schemaHeaders(prop, at, out, seen, depth+1); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// headerPrimitive reports whether a schema's type, one name or a list,
+// names only the types a header can carry.
+func headerPrimitive(t json.RawMessage) bool {
+	var names []string
+	var one string
+	if json.Unmarshal(t, &one) == nil {
+		names = []string{one}
+	} else if json.Unmarshal(t, &names) != nil {
+		return false
+	}
+	for _, n := range names {
+		if n != "string" && n != "integer" && n != "boolean" {
+			return false
+		}
+	}
+	return len(names) > 0
 }
 
 // isToken reports whether s is an HTTP field-name token (RFC 9110 tchar).
@@ -110,8 +155,8 @@ func paramValues(hs []paramHeader, arguments json.RawMessage) map[string]string 
 	return out
 }
 
-// primitive is a string, integer or boolean JSON value as a header
-// carries it; false for null, absent or anything else.
+// primitive is a string (empty too), integer or boolean JSON value as a
+// header carries it; false for null, absent or anything else.
 func primitive(v json.RawMessage) (string, bool) {
 	v = bytes.TrimSpace(v)
 	if len(v) == 0 || string(v) == "null" {
@@ -125,7 +170,7 @@ func primitive(v json.RawMessage) (string, bool) {
 	}
 	switch x := x.(type) {
 	case string:
-		return x, x != ""
+		return x, true // "" too: an empty argument is an empty header, not none
 	case bool:
 		if x {
 			return "true", true

@@ -9,6 +9,7 @@ import (
 const (
 	codeParseError     = -32700
 	codeInvalidRequest = -32600
+	codeInvalidParams  = -32602
 	// codeTransport is the code of a response a client Link makes up for
 	// a request the server will not answer: the HTTP request failed or
 	// the stream ended. It is in the range JSON-RPC leaves to

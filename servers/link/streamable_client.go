@@ -8,12 +8,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // Headers of the Streamable HTTP transport.
@@ -35,6 +40,7 @@ const (
 	firstBackoff = 100 * time.Millisecond
 	maxBackoff   = 5 * time.Second
 	deleteWait   = 2 * time.Second
+	getOpenWait  = 2 * time.Second // see startGet
 )
 
 // StreamableClient is a Link to a server over the MCP Streamable HTTP
@@ -62,6 +68,11 @@ type StreamableClient struct {
 	flights    map[string]*flight       // requests whose answer is being read, by IDKey
 	listKeys   map[string]bool          // tools/list requests in flight, by IDKey
 	params     map[string][]paramHeader // tool → parameters it mirrors into headers
+	listed     bool                     // a tools/list has been answered
+	excluded   map[string]string        // tools left out for their x-mcp-header marks, with why
+	ownIDs     int                      // requests of its own sent so far
+
+	listing sync.Mutex // held while listing the tools for a tools/call
 }
 
 // flight is a request whose response stream is open.
@@ -83,6 +94,7 @@ func NewStreamableClient(url string, headers map[string]string, hc *http.Client)
 		in: newInbox(), ctx: ctx, cancel: cancel,
 		flights:  make(map[string]*flight),
 		listKeys: make(map[string]bool), params: make(map[string][]paramHeader),
+		excluded: make(map[string]string),
 	}
 }
 
@@ -110,6 +122,12 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 	session, version := c.session, c.version
 	c.mu.Unlock()
 
+	if m.IsRequest() && m.Method == "tools/call" && isSessionless(version) {
+		if why := c.knowTool(ctx, m, session, version); why != "" {
+			c.in.put(c.ctx, errorResponse(m.ID, codeInvalidParams, why), nil)
+			return nil
+		}
+	}
 	if m.Method == "notifications/cancelled" && isSessionless(version) {
 		// From 2026-07-28 a request is cancelled over HTTP by closing its
 		// stream; the notification is for stdio only.
@@ -147,7 +165,7 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 		return nil
 	}
 	if m.Method == "notifications/initialized" {
-		c.startGet()
+		c.startGet(ctx)
 	}
 	if !m.IsRequest() {
 		// 202 Accepted, or a body that carries nothing for anyone.
@@ -394,9 +412,7 @@ func (c *StreamableClient) deliver(m Message, related json.RawMessage) bool {
 		c.mu.Lock()
 		if c.listKeys[m.Key()] {
 			delete(c.listKeys, m.Key())
-			for tool, hs := range toolHeaders(resultOf(m)) {
-				c.params[tool] = hs
-			}
+			m = c.noteTools(m)
 		}
 		if c.initKey != "" && m.Key() == c.initKey {
 			c.initKey = ""
@@ -495,21 +511,39 @@ func (c *StreamableClient) get(lastID string) (*http.Response, error) {
 	return c.hc.Do(req)
 }
 
-// startGet opens the standalone GET stream once, after initialization.
-func (c *StreamableClient) startGet() {
+// startGet opens the standalone GET stream once, after initialization,
+// and returns once the server has answered the GET, or getOpenWait or ctx
+// has passed: the host's next request goes after it. A server may send
+// requests unrelated to any POST (an elicitation, say) only on that
+// stream, and servers such as the TypeScript SDK's drop them while it is
+// not open: a tools/call that overtook the GET lost its elicitation.
+func (c *StreamableClient) startGet(ctx context.Context) {
 	c.mu.Lock()
 	start := !c.getStarted && !c.closed && (c.session != "" || c.version != "")
 	c.getStarted = c.getStarted || start
 	c.mu.Unlock()
-	if start {
-		c.spawn(c.listen)
+	if !start {
+		return
+	}
+	opened := make(chan struct{})
+	if !c.spawn(func() { c.listen(opened) }) {
+		return
+	}
+	t := time.NewTimer(getOpenWait)
+	defer t.Stop()
+	select {
+	case <-opened:
+	case <-t.C:
+	case <-ctx.Done():
+	case <-c.ctx.Done():
 	}
 }
 
 // listen keeps the standalone GET stream open until Close, reconnecting
 // with Last-Event-ID when it drops, a bounded number of times in a row.
-// 405 means the server has no such stream, which is fine.
-func (c *StreamableClient) listen() {
+// 405 means the server has no such stream, which is fine. opened is
+// closed once the first GET has its answer, whatever it is.
+func (c *StreamableClient) listen(opened chan<- struct{}) {
 	var lastID string
 	var retry time.Duration
 	for attempt := 0; attempt <= maxRetries; attempt++ {
@@ -517,6 +551,10 @@ func (c *StreamableClient) listen() {
 			return
 		}
 		resp, err := c.get(lastID)
+		if opened != nil {
+			close(opened)
+			opened = nil
+		}
 		if c.ctx.Err() != nil {
 			if err == nil {
 				resp.Body.Close()
@@ -650,6 +688,182 @@ func (c *StreamableClient) paramHeaders(m Message) map[string]string {
 		return nil
 	}
 	return paramValues(hs, v.Params.Arguments)
+}
+
+// noteTools learns the x-mcp-header marks of the tools/list response m,
+// and, from revision 2026-07-28 on, returns it without the tools whose
+// marks break the rules: a client must leave them out, and the host sees
+// the tools through the bridge. c.mu is held.
+func (c *StreamableClient) noteTools(m Message) Message {
+	marks := readToolMarks(resultOf(m))
+	c.listed = true
+	maps.Copy(c.params, marks.headers)
+	if !isSessionless(c.version) || len(marks.invalid) == 0 {
+		return m
+	}
+	tools := gjson.GetBytes(m.Raw, "result.tools")
+	kept := []byte{'['}
+	tools.ForEach(func(_, t gjson.Result) bool {
+		name := t.Get("name").String()
+		if why, bad := marks.invalid[name]; bad {
+			c.log.Warn("a tool left out: its x-mcp-header marks break the rules of protocol 2026-07-28", "tool", name, "why", why)
+			c.excluded[name] = why
+			delete(c.params, name)
+			return true
+		}
+		if len(kept) > 1 {
+			kept = append(kept, ',')
+		}
+		kept = append(kept, t.Raw...)
+		return true
+	})
+	raw, err := sjson.SetRawBytes(m.Raw, "result.tools", append(kept, ']'))
+	if err == nil {
+		m.Raw = raw
+	}
+	return m
+}
+
+// listTimeout bounds the listing a tools/call waits for to learn its
+// tool's marks; the call itself may wait on a person much longer.
+const listTimeout = 30 * time.Second
+
+// maxListPages bounds the pages of tools a tools/call lists.
+const maxListPages = 100
+
+// knowTool makes sure c knows the x-mcp-header marks of the tool call
+// names (revision 2026-07-28), so that call mirrors them into headers: a
+// host that calls a tool before it lists the tools through the bridge, as
+// it may when it keeps its list from an earlier session, would otherwise
+// send none. Before any listing has been answered, it lists the tools
+// itself, page by page until it finds the tool. It returns why the tool
+// must not be called if the listing left it out, else "".
+func (c *StreamableClient) knowTool(ctx context.Context, call Message, session, version string) string {
+	name := gjson.GetBytes(call.Raw, "params.name").String()
+	c.listing.Lock()
+	defer c.listing.Unlock()
+	c.mu.Lock()
+	listed := c.listed
+	c.mu.Unlock()
+	if !listed {
+		lctx, cancel := context.WithTimeout(ctx, listTimeout)
+		err := c.listTools(lctx, call, name, session, version)
+		cancel()
+		if err != nil {
+			c.log.Warn("listing the tools failed: the call goes without the headers of its x-mcp-header arguments", "tool", name, "err", err)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if why, bad := c.excluded[name]; bad {
+		return fmt.Sprintf("the server's tool %q is not called: its x-mcp-header marks break the rules of protocol 2026-07-28 (%s)", name, why)
+	}
+	return ""
+}
+
+// listTools lists the server's tools with requests of c's own, which
+// carry the protocol's _meta of call, until a page lists tool or the last
+// page has come. The pages go to noteTools, not to the host.
+func (c *StreamableClient) listTools(ctx context.Context, call Message, tool, session, version string) error {
+	meta := map[string]json.RawMessage{}
+	gjson.GetBytes(call.Raw, "params._meta").ForEach(func(k, v gjson.Result) bool {
+		if strings.HasPrefix(k.String(), "io.modelcontextprotocol/") {
+			meta[k.String()] = json.RawMessage(v.Raw)
+		}
+		return true
+	})
+	cursors := map[string]bool{}
+	cursor := ""
+	for range maxListPages {
+		params := map[string]any{"_meta": meta}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		c.mu.Lock()
+		c.ownIDs++
+		id := fmt.Sprintf(`"elicitdesk-link-tools-%d"`, c.ownIDs)
+		c.mu.Unlock()
+		raw, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "method": "tools/list", "params": params})
+		if err != nil {
+			return err
+		}
+		m, err := Parse(raw)
+		if err != nil {
+			return err
+		}
+		answer, err := c.ask(ctx, m, session, version)
+		if err != nil {
+			return err
+		}
+		if e := gjson.GetBytes(answer.Raw, "error"); e.Exists() {
+			return fmt.Errorf("the server answered tools/list with an error: %s", excerpt([]byte(e.Raw)))
+		}
+		c.mu.Lock()
+		c.noteTools(answer)
+		c.mu.Unlock()
+		marks := readToolMarks(resultOf(answer))
+		if slices.Contains(marks.listed, tool) || marks.next == "" || cursors[marks.next] {
+			return nil
+		}
+		cursors[marks.next] = true
+		cursor = marks.next
+	}
+	return nil
+}
+
+// ask POSTs request m, one of c's own, and returns the server's answer;
+// whatever else comes on its stream goes on to Read as usual.
+func (c *StreamableClient) ask(ctx context.Context, m Message, session, version string) (Message, error) {
+	resp, err := c.post(ctx, m, session, version)
+	if err != nil {
+		return Message{}, err
+	}
+	defer resp.Body.Close()
+	stop := context.AfterFunc(ctx, resp.Body.(*cancelBody).cancel) // the stream may outlast ctx
+	defer stop()
+	if resp.StatusCode >= 300 {
+		return Message{}, statusError(resp, errorBody(resp), session)
+	}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	var answer Message
+	found := func(got Message) bool {
+		if got.IsResponse() && got.Answers() == m.Key() {
+			answer = got
+			return true
+		}
+		c.deliver(got, nil)
+		return false
+	}
+	switch ct {
+	case "application/json":
+		b, err := readBody(resp.Body)
+		if err != nil {
+			return Message{}, err
+		}
+		ms, _ := parseBody(b)
+		for _, got := range ms {
+			if found(got) {
+				return answer, nil
+			}
+		}
+	case "text/event-stream":
+		r := newEventReader(resp.Body)
+		for {
+			ev, err := r.next()
+			if err != nil {
+				return Message{}, fmt.Errorf("the server's event stream ended before its answer: %w", err)
+			}
+			if (ev.Name != "" && ev.Name != "message") || len(bytes.TrimSpace(ev.Data)) == 0 {
+				continue
+			}
+			if got, err := ev.message(); err == nil && found(got) {
+				return answer, nil
+			}
+		}
+	default:
+		return Message{}, fmt.Errorf("the server answered with content type %q", ct)
+	}
+	return Message{}, errors.New("the server's response did not answer the request")
 }
 
 // resultOf is a response's result.

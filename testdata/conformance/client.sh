@@ -4,8 +4,30 @@
 # argument, the scenario in MCP_CONFORMANCE_SCENARIO and, for some, the
 # calls to make in MCP_CONFORMANCE_CONTEXT (JSON); ELICITDESK names the
 # binary under test. Node, which runs the suite, reads that JSON.
+#
+#	client.sh [bridge] URL
+#
+# With "bridge", every command reaches the server through
+# `elicitdesk bridge -url URL`: the CLI is the bridge's host over stdio, and
+# the bridge the client the scenario checks (its headers, _meta, sign-in
+# and SSE resumption).
+bridged=
+if [ "$1" = bridge ]; then
+	bridged=1
+	shift
+fi
 url="$1"
 ed="${ELICITDESK:-elicitdesk}"
+
+# reach runs "$ed" with its arguments and the server as target: the URL, or
+# a bridge to it started as a stdio server.
+reach() {
+	if [ -n "$bridged" ]; then
+		"$ed" "$@" -- "$ed" bridge -url "$url"
+	else
+		"$ed" "$@" -url "$url"
+	fi
+}
 
 # js runs a line of JavaScript on standard input, read as JSON into `input`.
 js() {
@@ -19,41 +41,41 @@ calls() {
 	tab=$(printf '\t')
 	while IFS="$tab" read -r tool args; do
 		[ -n "$tool" ] || continue
-		"$ed" call -tool "$tool" -args "$args" -url "$url" || status=1
+		reach call -tool "$tool" -args "$args" || status=1
 	done
 	return $status
 }
 
 case "$MCP_CONFORMANCE_SCENARIO" in
 initialize|request-metadata|json-schema-ref-no-deref)
-	exec "$ed" tools -url "$url" ;;
+	reach tools ;;
 tools_call)
-	exec "$ed" call -tool add_numbers -args '{"a": 5, "b": 3}' -url "$url" ;;
+	reach call -tool add_numbers -args '{"a": 5, "b": 3}' ;;
 elicitation-sep1034-client-defaults)
-	exec "$ed" call -tool test_client_elicitation_defaults -answer defaults -url "$url" ;;
+	reach call -tool test_client_elicitation_defaults -answer defaults ;;
 sse-retry)
 	# the server ends the call's stream early: it is resumed by a GET with Last-Event-ID
-	exec "$ed" call -tool test_reconnection -url "$url" ;;
+	reach call -tool test_reconnection ;;
 http-standard-headers)
 	# on 2026-07-28 a call lists the tools first: tools/list and tools/call carry the headers
-	exec "$ed" call -tool test_headers -url "$url" ;;
+	reach call -tool test_headers ;;
 http-custom-headers)
 	# the calls to make come in the context
 	todo=$(printf "%s\n" "$MCP_CONFORMANCE_CONTEXT" | js 'for (const c of input.toolCalls) console.log(c.name + "\t" + JSON.stringify(c.arguments))') || exit 2
 	printf "%s\n" "$todo" | calls ;;
 http-invalid-tool-headers)
 	# call every tool the CLI lists: those with invalid x-mcp-header are left out
-	listed=$("$ed" tools -url "$url") || exit 1
+	listed=$(reach tools) || exit 1
 	printf "%s\n" "$listed" | js 'for (const t of input) console.log(t.name + "\t{\"region\": \"us-west1\"}")' | calls ;;
 json-schema-2020-12-preservation)
 	# echo the focal tool's inputSchema back as the CLI lists it
-	listed=$("$ed" tools -url "$url") || exit 1
+	listed=$(reach tools) || exit 1
 	args=$(printf "%s\n" "$listed" | js 'console.log(JSON.stringify({schema: input.find(t => t.name === "json_schema_2020_12_tool").inputSchema}))') || exit 1
-	exec "$ed" call -tool json_schema_echo -args "$args" -url "$url" ;;
+	reach call -tool json_schema_echo -args "$args" ;;
 sep-2322-client-request-state)
 	status=0
 	for tool in test_mrtr_echo_state test_mrtr_no_state test_mrtr_unrelated test_mrtr_no_result_type; do
-		"$ed" call -tool "$tool" -answer defaults -url "$url" || status=1
+		reach call -tool "$tool" -answer defaults || status=1
 	done
 	exit $status ;;
 auth/*)
@@ -71,16 +93,16 @@ auth/*)
 		ELICITDESK_CLIENT_ID=$(node -e 'console.log(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT).client_id)')
 		ELICITDESK_CLIENT_SECRET=$(node -e 'console.log(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT).client_secret)')
 		export ELICITDESK_CLIENT_ID ELICITDESK_CLIENT_SECRET
-		"$ed" tools -url "$url" ;;
+		reach tools ;;
 	auth/scope-step-up)
 		# tools/list needs one scope, tools/call another.
-		"$ed" call -tool test-tool -url "$url" ;;
+		reach call -tool test-tool ;;
 	auth/authorization-server-migration)
 		# The server moves to another authorization server after the first
 		# authorized request; the second run must sign in there afresh.
-		"$ed" tools -url "$url" && "$ed" call -tool test-tool -url "$url" ;;
+		reach tools && reach call -tool test-tool ;;
 	*)
-		"$ed" tools -url "$url" ;;
+		reach tools ;;
 	esac ;;
 *)
 	echo "client.sh: no mapping for scenario '$MCP_CONFORMANCE_SCENARIO'" >&2
