@@ -79,6 +79,53 @@ func TestManagerFollowsConfig(t *testing.T) {
 	}
 }
 
+// TestApplyStopsWithoutTheLock removes a server that is slow to exit (it
+// ignores its stdin closing and SIGTERM) and asks for the statuses, as
+// the UI goroutine does, while Apply stops it: Statuses must answer while
+// the server still runs, not wait until Apply is done with it.
+func TestApplyStopsWithoutTheLock(t *testing.T) {
+	stopping := make(chan struct{}, 1)
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), func(st Status) {
+		if st.Name == "slow" && st.State == StateStopped {
+			select {
+			case stopping <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer m.Close()
+	slow := demoStdio(t)
+	slow.Name = "slow"
+	slow.Env = map[string]string{demoEnv: "1", slowExitEnv: "1"}
+	m.Apply(&config.File{Servers: []config.Server{slow}})
+	waitFor(t, "slow ready", func() bool { return statusOf(m, "slow").State == StateReady })
+	c, _ := m.Conn("slow")
+
+	applied := make(chan struct{})
+	go func() {
+		m.Apply(&config.File{})
+		close(applied)
+	}()
+	<-stopping // Apply is closing the connection: the server's stdin, then SIGTERM, then SIGKILL
+	listed := make(chan []Status, 1)
+	go func() { listed <- m.Statuses() }()
+	select {
+	case <-listed:
+		select {
+		case <-applied:
+			t.Fatal("Statuses answered only once Apply had stopped the server")
+		default: // the server still runs: Apply waits for it without the lock
+		}
+	case <-applied:
+		t.Fatal("Statuses waited until Apply had stopped the server")
+	}
+	c.proc.group.Kill() // no need to wait for the SIGKILL of Stop
+	<-applied
+	if st := m.Statuses(); len(st) != 0 {
+		t.Errorf("statuses after removing the server: %v", st)
+	}
+}
+
 // TestReconnectCycles kills a stdio server 100 times. Each time the manager
 // must see it die, say why, and reconnect; at the end no child process may
 // be left and no goroutine may have leaked.
