@@ -3,6 +3,7 @@ package servers
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -187,7 +188,8 @@ func TestManagerWatchesConfig(t *testing.T) {
 		}
 	}
 	write("one")
-	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
+	rejected := logged("servers.json not applied")
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), slog.New(rejected), nil)
 	defer m.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -198,12 +200,37 @@ func TestManagerWatchesConfig(t *testing.T) {
 	write("one", "two")
 	waitFor(t, "two ready", func() bool { return statusOf(m, "two").State == StateReady })
 	os.WriteFile(path, []byte(`{"mcpServers": {`), 0o600)
-	time.Sleep(300 * time.Millisecond) // past the watcher's debounce
+	select {
+	case <-rejected.seen:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the broken file was never read")
+	}
 	if len(m.Statuses()) != 2 {
 		t.Fatalf("a broken file changed the servers: %v", m.Statuses())
 	}
 	write("two")
 	waitFor(t, "one gone", func() bool { return len(m.Statuses()) == 1 && m.Statuses()[0].Name == "two" })
+}
+
+// logWatch is a log handler that closes seen once msg is logged.
+type logWatch struct {
+	msg  string
+	once *sync.Once
+	seen chan struct{}
+}
+
+func logged(msg string) logWatch {
+	return logWatch{msg: msg, once: new(sync.Once), seen: make(chan struct{})}
+}
+
+func (w logWatch) Enabled(context.Context, slog.Level) bool { return true }
+func (w logWatch) WithAttrs([]slog.Attr) slog.Handler       { return w }
+func (w logWatch) WithGroup(string) slog.Handler            { return w }
+func (w logWatch) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == w.msg {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return nil
 }
 
 // TestManagerWatchesSymlinkedConfig disables a server the way the Servers
