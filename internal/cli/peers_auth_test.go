@@ -23,7 +23,7 @@ var authScenario = regexp.MustCompile(`(?m)^\s*- (auth/\S+) \[([0-9,-]+)\]$`)
 func TestConformanceAuth(t *testing.T) {
 	dir := peers(t)
 	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("the scenarios' browser is curl, which is not installed")
+		t.Fatalf("the scenarios' browser is curl (make test-deps installs it): %v", err)
 	}
 	t.Setenv("ELICITDESK", asElicitdesk(t))
 	t.Setenv("PATH", filepath.Join(dir, ".bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // Node 22 first
