@@ -366,7 +366,7 @@ func TestLateAnswerOverHTTP(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("the call ended without asking: %v", err)
 	}
-	time.Sleep(lateBy)
+	time.Sleep(lateBy) // the person taking their time: the scenario, not a wait
 	if err := e.Context().Err(); err != nil {
 		t.Fatalf("the request went stale while the person was typing: %v", context.Cause(e.Context()))
 	}
