@@ -11,6 +11,7 @@ import (
 // closes: the app keeps running and answering, each caller hears "cancel",
 // and no DBus daemon is left behind.
 func TestDesktopEscapeUnderWindowManager(t *testing.T) {
+	t.Parallel() // a display and a HOME of its own; mostly the person's pauses
 	d := startDesktopWith(t, "", true)
 	servers := d.window("Servers")
 

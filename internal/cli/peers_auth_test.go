@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -21,14 +20,15 @@ var authScenario = regexp.MustCompile(`(?m)^\s*- (auth/\S+) \[([0-9,-]+)\]$`)
 // browser). The scenarios come from the suite's own list, so one it adds
 // is run, and fails here until it is mapped and passes.
 func TestConformanceAuth(t *testing.T) {
+	t.Parallel() // half a minute, mostly waiting on the suite's servers
 	dir := peers(t)
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Fatalf("the scenarios' browser is curl (make test-deps installs it): %v", err)
 	}
-	t.Setenv("ELICITDESK", asElicitdesk(t))
-	t.Setenv("PATH", filepath.Join(dir, ".bin")+string(os.PathListSeparator)+os.Getenv("PATH")) // Node 22 first
-	suite := filepath.Join(dir, ".bin", "conformance")
-	list, err := exec.Command(suite, "list").CombinedOutput()
+	env := elicitdeskEnv(t)
+	listCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	list, err := conformance(listCtx, dir, "list").CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, list)
 	}
@@ -42,7 +42,9 @@ func TestConformanceAuth(t *testing.T) {
 			t.Run(m[1]+"@"+spec, func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 				defer cancel()
-				out, err := exec.CommandContext(ctx, suite, "client", "--command", script, "--scenario", m[1], "--spec-version", spec, "--timeout", "60000").CombinedOutput()
+				cmd := conformance(ctx, dir, "client", "--command", script, "--scenario", m[1], "--spec-version", spec, "--timeout", "60000")
+				cmd.Env = append(cmd.Env, env...)
+				out, err := cmd.CombinedOutput()
 				if err != nil || !strings.Contains(string(out), "OVERALL: PASSED") {
 					t.Fatalf("%v\n%s", err, out)
 				}

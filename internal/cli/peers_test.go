@@ -47,6 +47,19 @@ func asElicitdesk(t testing.TB) string {
 	return exe
 }
 
+// elicitdeskEnv is asElicitdesk for one command's children rather than
+// the whole test: the environment that has testdata/conformance/client.sh
+// run this test binary as elicitdesk. A test in parallel with others may
+// set no environment of its own.
+func elicitdeskEnv(t testing.TB) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"ELICITDESK=" + exe, cliEnv + "=1"}
+}
+
 // clientScenario is a client scenario of the conformance suite, run at
 // spec (the suite's default when ""), with the checks that may end SKIPPED
 // or WARNING, by name, and why.
@@ -103,8 +116,9 @@ type suiteCheck struct {
 // against the CLI (testdata/conformance/client.sh maps each to commands):
 // every check must succeed, or end as its scenario's explanations allow.
 func TestConformance(t *testing.T) {
+	t.Parallel() // mostly waiting on the suite's servers
 	dir := peers(t)
-	t.Setenv("ELICITDESK", asElicitdesk(t))
+	env := elicitdeskEnv(t)
 	script, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "conformance", "client.sh"))
 	t.Run("every scenario mapped", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -144,7 +158,9 @@ func TestConformance(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			out, err := conformance(ctx, dir, args...).CombinedOutput()
+			cmd := conformance(ctx, dir, args...)
+			cmd.Env = append(cmd.Env, env...)
+			out, err := cmd.CombinedOutput()
 			if err != nil || !strings.Contains(string(out), "OVERALL: PASSED") {
 				t.Fatalf("%v\n%s", err, out)
 			}
@@ -335,6 +351,7 @@ func TestLateAnswerOverHTTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits 61 s")
 	}
+	t.Parallel() // the others run while the person takes their time
 	url := startEverythingHTTP(t)
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
