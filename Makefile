@@ -6,11 +6,12 @@ BIN   := elicitdesk
 PKGS  := ./...
 
 # Debian/Ubuntu packages: cgo needs the C toolchain and the X11/GL/Wayland
-# headers of GLFW; tests add a virtual X server, screenshot tools and
-# dbus-daemon, whose dbus-run-session the D-Bus activation test runs.
+# headers of GLFW; tests add a virtual X server, screenshot tools,
+# dbus-daemon, whose dbus-run-session the D-Bus activation test runs, and
+# curl, the browser that the sign-in tests follow an authorization with.
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
-TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq \
+TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq curl \
               desktop-file-utils appstream help2man lintian gcc-mingw-w64-x86-64
 
 .PHONY: run build test vet-platforms bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,10 +25,22 @@ import (
 // a real stdio server process without building the app.
 const demoEnv = "ELICITDESK_TEST_DEMO_SERVER"
 
+// slowExitEnv makes the child demo server slow to exit: it ignores its
+// stdin closing and SIGTERM, and ends only when killed.
+const slowExitEnv = "ELICITDESK_TEST_SLOW_EXIT"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(demoEnv) == "1" {
+		term := make(chan os.Signal, 1)
+		if os.Getenv(slowExitEnv) == "1" {
+			signal.Notify(term, syscall.SIGTERM)
+		}
 		if err := demo.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
 			os.Exit(1)
+		}
+		if os.Getenv(slowExitEnv) == "1" {
+			for range term { // until SIGKILL
+			}
 		}
 		os.Exit(0)
 	}

@@ -156,10 +156,11 @@ func TestElicitationOverSSE(t *testing.T) {
 func TestElicitationOutsideAPost(t *testing.T) {
 	srv := server.NewMCPServer("later", "1")
 	answered := make(chan string, 1)
+	returned := make(chan struct{}) // the client has this call's result
 	srv.AddTool(mcp.NewTool("ask_later"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		session := server.ClientSessionFromContext(ctx)
 		go func() {
-			time.Sleep(50 * time.Millisecond) // after this call's response has gone
+			<-returned // no POST of the client's is open now
 			req := mcp.ElicitationRequest{}
 			req.Params.Message = "A question after the call"
 			req.Params.RequestedSchema = map[string]any{"type": "object", "properties": map[string]any{}}
@@ -185,6 +186,7 @@ func TestElicitationOutsideAPost(t *testing.T) {
 	if out := <-call(c, "ask_later", nil); out.err != nil {
 		t.Fatal(out.err)
 	}
+	close(returned)
 	e := next(t, r)
 	if e.Message != "A question after the call" {
 		t.Fatalf("got %+v", e)

@@ -74,6 +74,10 @@ type Manager struct {
 	feed      *statusFeed
 	signer    *signin.Signer // nil: remote servers get no sign-in
 
+	// applying is held through Apply, so that one configuration is
+	// applied at a time; mu is never held while a server stops.
+	applying sync.Mutex
+
 	mu     sync.Mutex
 	sups   map[string]*supervisor
 	closed bool // Close has begun: Apply starts nothing
@@ -89,13 +93,22 @@ func NewManager(router *Router, log *slog.Logger, onStatus func(Status)) *Manage
 // Apply brings the connections in line with cfg: new and re-enabled
 // servers connect, removed and disabled ones stop, changed ones restart.
 // Bad entries show as failed without touching the others.
+//
+// Stopping a server can take seconds (a stdio server has a grace period
+// after each step), and Statuses, which the UI goroutine calls, takes mu:
+// so, as Close does, Apply picks under mu what to stop, stops it without
+// mu, then starts under mu what replaces it.
 func (m *Manager) Apply(cfg *config.File) {
+	m.applying.Lock()
+	defer m.applying.Unlock()
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.closed { // a config change that raced with Close
+		m.mu.Unlock()
 		return
 	}
 	seen := map[string]bool{}
+	var stop []*supervisor
+	var start []config.Server
 	for _, sc := range cfg.Servers {
 		if seen[sc.Name] {
 			continue // a duplicate entry: its Err says so, the first one runs
@@ -106,15 +119,35 @@ func (m *Manager) Apply(cfg *config.File) {
 			if sameConfig(s.cfg, sc) {
 				continue
 			}
-			s.stop()
+			stop = append(stop, s)
 		}
-		m.sups[sc.Name] = m.start(sc)
+		start = append(start, sc)
 	}
 	for name, s := range m.sups {
 		if !seen[name] {
-			s.stop()
-			delete(m.sups, name)
+			stop = append(stop, s)
 		}
+	}
+	m.mu.Unlock()
+
+	// Stopped ones stay listed, as stopped, until they are down: Close
+	// then waits for them too, and a restarted server's new connection
+	// neither runs beside its old one nor has its status followed by the
+	// old one's last.
+	for _, s := range stop {
+		s.stop()
+	}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed { // Close stopped the rest meanwhile
+		return
+	}
+	for _, s := range stop {
+		delete(m.sups, s.cfg.Name)
+	}
+	for _, sc := range start {
+		m.sups[sc.Name] = m.start(sc)
 	}
 }
 

@@ -3,6 +3,7 @@ package servers
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -79,6 +80,53 @@ func TestManagerFollowsConfig(t *testing.T) {
 	}
 }
 
+// TestApplyStopsWithoutTheLock removes a server that is slow to exit (it
+// ignores its stdin closing and SIGTERM) and asks for the statuses, as
+// the UI goroutine does, while Apply stops it: Statuses must answer while
+// the server still runs, not wait until Apply is done with it.
+func TestApplyStopsWithoutTheLock(t *testing.T) {
+	stopping := make(chan struct{}, 1)
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), func(st Status) {
+		if st.Name == "slow" && st.State == StateStopped {
+			select {
+			case stopping <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer m.Close()
+	slow := demoStdio(t)
+	slow.Name = "slow"
+	slow.Env = map[string]string{demoEnv: "1", slowExitEnv: "1"}
+	m.Apply(&config.File{Servers: []config.Server{slow}})
+	waitFor(t, "slow ready", func() bool { return statusOf(m, "slow").State == StateReady })
+	c, _ := m.Conn("slow")
+
+	applied := make(chan struct{})
+	go func() {
+		m.Apply(&config.File{})
+		close(applied)
+	}()
+	<-stopping // Apply is closing the connection: the server's stdin, then SIGTERM, then SIGKILL
+	listed := make(chan []Status, 1)
+	go func() { listed <- m.Statuses() }()
+	select {
+	case <-listed:
+		select {
+		case <-applied:
+			t.Fatal("Statuses answered only once Apply had stopped the server")
+		default: // the server still runs: Apply waits for it without the lock
+		}
+	case <-applied:
+		t.Fatal("Statuses waited until Apply had stopped the server")
+	}
+	c.proc.group.Kill() // no need to wait for the SIGKILL of Stop
+	<-applied
+	if st := m.Statuses(); len(st) != 0 {
+		t.Errorf("statuses after removing the server: %v", st)
+	}
+}
+
 // TestReconnectCycles kills a stdio server 100 times. Each time the manager
 // must see it die, say why, and reconnect; at the end no child process may
 // be left and no goroutine may have leaked.
@@ -140,7 +188,8 @@ func TestManagerWatchesConfig(t *testing.T) {
 		}
 	}
 	write("one")
-	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
+	rejected := logged("servers.json not applied")
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), slog.New(rejected), nil)
 	defer m.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -151,12 +200,37 @@ func TestManagerWatchesConfig(t *testing.T) {
 	write("one", "two")
 	waitFor(t, "two ready", func() bool { return statusOf(m, "two").State == StateReady })
 	os.WriteFile(path, []byte(`{"mcpServers": {`), 0o600)
-	time.Sleep(300 * time.Millisecond) // past the watcher's debounce
+	select {
+	case <-rejected.seen:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the broken file was never read")
+	}
 	if len(m.Statuses()) != 2 {
 		t.Fatalf("a broken file changed the servers: %v", m.Statuses())
 	}
 	write("two")
 	waitFor(t, "one gone", func() bool { return len(m.Statuses()) == 1 && m.Statuses()[0].Name == "two" })
+}
+
+// logWatch is a log handler that closes seen once msg is logged.
+type logWatch struct {
+	msg  string
+	once *sync.Once
+	seen chan struct{}
+}
+
+func logged(msg string) logWatch {
+	return logWatch{msg: msg, once: new(sync.Once), seen: make(chan struct{})}
+}
+
+func (w logWatch) Enabled(context.Context, slog.Level) bool { return true }
+func (w logWatch) WithAttrs([]slog.Attr) slog.Handler       { return w }
+func (w logWatch) WithGroup(string) slog.Handler            { return w }
+func (w logWatch) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == w.msg {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return nil
 }
 
 // TestManagerWatchesSymlinkedConfig disables a server the way the Servers

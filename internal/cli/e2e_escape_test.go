@@ -6,16 +6,17 @@ import (
 	"time"
 )
 
-// TestDesktopEscapeUnderWindowManager dismisses requests arriving half a
-// second apart with Escape under openbox, where focus passes to another
-// window when one closes: the app keeps running and answering, each
-// caller hears "cancel", and no DBus daemon is left behind.
+// TestDesktopEscapeUnderWindowManager dismisses requests one after another
+// with Escape under openbox, where focus passes to another window when one
+// closes: the app keeps running and answering, each caller hears "cancel",
+// and no DBus daemon is left behind.
 func TestDesktopEscapeUnderWindowManager(t *testing.T) {
+	t.Parallel() // a display and a HOME of its own; mostly the person's pauses
 	d := startDesktopWith(t, "", true)
-	d.window("Servers")
+	servers := d.window("Servers")
 
-	// Each request comes half a second after the last was dismissed:
-	// sooner, a new window takes the focus between xdotool's focus and
+	// Each request comes once openbox has given the focus back to the
+	// Servers window: sooner, that can happen between xdotool's focus and
 	// its key, and Escape lands there (X delivers keys to the focus).
 	const n = 5
 	var seen []string
@@ -30,7 +31,7 @@ func TestDesktopEscapeUnderWindowManager(t *testing.T) {
 		if !strings.Contains(out.String(), `\"action\":\"cancel\"`) {
 			t.Errorf("call %d was not cancelled:\n%s", i, out)
 		}
-		time.Sleep(500 * time.Millisecond) // the tester's pace
+		d.focused(servers)
 	}
 	d.window("Servers") // still shown: Escape never closed it
 
@@ -52,4 +53,16 @@ func TestDesktopEscapeUnderWindowManager(t *testing.T) {
 		t.Errorf("a server stopped while the app ran:\n%s", d.log)
 	}
 	d.quitAndCheckBuses()
+}
+
+// focused waits until window id has the keyboard focus.
+func (d *desktop) focused(id string) {
+	d.t.Helper()
+	var focus string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if focus, _ = d.run("xdotool", "getwindowfocus"); strings.TrimSpace(focus) == id {
+			return
+		}
+	}
+	d.t.Fatalf("window %s did not get the focus (%q has it)", id, strings.TrimSpace(focus))
 }

@@ -202,7 +202,10 @@ func contains(list []string, s string) bool {
 // the window manager's doing, and its keys are dropped.
 func (d *desktop) keys(id, text string, keys ...string) {
 	d.t.Helper()
-	time.Sleep(app.GuardTime + 250*time.Millisecond) // the window appeared no earlier than d.window found it
+	// The person, not a wait: the app's rule under test is a time (keys
+	// count only GuardTime after the window appeared, which it did no
+	// later than d.window found it), so they take that long and a margin.
+	time.Sleep(app.GuardTime + 250*time.Millisecond)
 	if _, err := d.run("xdotool", "windowfocus", "--sync", id); err != nil {
 		d.t.Fatal(err)
 	}

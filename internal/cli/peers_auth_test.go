@@ -20,11 +20,11 @@ var authScenario = regexp.MustCompile(`(?m)^\s*- (auth/\S+) \[([0-9,-]+)\]$`)
 // browser). The scenarios come from the suite's own list, so one it adds
 // is run, and fails here until it is mapped and passes.
 func TestConformanceAuth(t *testing.T) {
+	t.Parallel() // half a minute, mostly waiting on the suite's servers
 	dir := peers(t)
 	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("the scenarios' browser is curl, which is not installed")
+		t.Fatalf("the scenarios' browser is curl (make test-deps installs it): %v", err)
 	}
-	t.Setenv("ELICITDESK", asElicitdesk(t))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	list, err := conformance(ctx, dir, "list").CombinedOutput()

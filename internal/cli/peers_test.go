@@ -47,6 +47,19 @@ func asElicitdesk(t testing.TB) string {
 	return exe
 }
 
+// elicitdeskEnv is asElicitdesk for one command's children rather than
+// the whole test: the environment that has testdata/conformance/client.sh
+// run this test binary as elicitdesk. A test in parallel with others may
+// set no environment of its own.
+func elicitdeskEnv(t testing.TB) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"ELICITDESK=" + exe, cliEnv + "=1"}
+}
+
 // clientScenario is a client scenario of the conformance suite, run at
 // spec (the suite's default when ""), with the checks that may end SKIPPED
 // or WARNING, by name, and why.
@@ -126,7 +139,7 @@ func runClient(t *testing.T, dir string, mode clientMode, args ...string) (strin
 	defer cancel()
 	cmd := conformance(ctx, dir, append([]string{"client", "--command", command, "--timeout", "60000"}, args...)...)
 	_, home := privateHome(t)
-	cmd.Env = append(append(cmd.Env, "DISPLAY=", "WAYLAND_DISPLAY=", "DBUS_SESSION_BUS_ADDRESS="), home...)
+	cmd.Env = append(append(append(cmd.Env, "DISPLAY=", "WAYLAND_DISPLAY=", "DBUS_SESSION_BUS_ADDRESS="), home...), elicitdeskEnv(t)...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -136,8 +149,8 @@ func runClient(t *testing.T, dir string, mode clientMode, args ...string) (strin
 // directly and through the bridge: every check must succeed, or end as
 // its scenario's explanations allow, both ways.
 func TestConformance(t *testing.T) {
+	t.Parallel() // mostly waiting on the suite's servers
 	dir := peers(t)
-	t.Setenv("ELICITDESK", asElicitdesk(t))
 	t.Run("every scenario mapped", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -374,6 +387,7 @@ func TestLateAnswerOverHTTP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits 61 s")
 	}
+	t.Parallel() // the others run while the person takes their time
 	url := startEverythingHTTP(t)
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -405,7 +419,7 @@ func TestLateAnswerOverHTTP(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("the call ended without asking: %v", err)
 	}
-	time.Sleep(lateBy)
+	time.Sleep(lateBy) // the person taking their time: the scenario, not a wait
 	if err := e.Context().Err(); err != nil {
 		t.Fatalf("the request went stale while the person was typing: %v", context.Cause(e.Context()))
 	}

@@ -16,12 +16,14 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/signin/signintest"
 )
 
-// signInEnv points sign-in at a throwaway file and curl as the browser,
-// and returns the file.
+// signInEnv points sign-in at a throwaway file and browser, the command
+// standing in for the person's browser, and returns the file.
 func signInEnv(t *testing.T, browser string) string {
 	t.Helper()
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("the browser stand-in is curl, which is not installed")
+	if strings.HasPrefix(browser, "curl ") {
+		if _, err := exec.LookPath("curl"); err != nil {
+			t.Fatalf("the browser stand-in is curl (make test-deps installs it): %v", err)
+		}
 	}
 	file := filepath.Join(t.TempDir(), "signins.json")
 	t.Setenv(tokenFileEnv, file)

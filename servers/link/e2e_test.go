@@ -234,7 +234,7 @@ func startEverything(t *testing.T) string {
 	t.Helper()
 	peers := os.Getenv("ELICITDESK_PEERS")
 	if peers == "" {
-		t.Skip("ELICITDESK_PEERS not set")
+		t.Skip("ELICITDESK_PEERS is not set: make test installs the peers and sets it")
 	}
 	port := freePort(t)
 	cmd := exec.Command(filepath.Join(peers, ".bin", "node"), filepath.Join(peers, "@modelcontextprotocol/server-everything/dist/index.js"), "streamableHttp")

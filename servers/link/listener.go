@@ -31,6 +31,8 @@ type Listener struct {
 	// staleAfter is how long a session must have had no request open
 	// before a new one may take its place; a field for the tests.
 	staleAfter time.Duration
+	// maxSessions is MaxSessions, but in tests that run more hosts.
+	maxSessions int
 
 	once sync.Once
 	done chan struct{}
@@ -83,7 +85,7 @@ func Listen(ctx context.Context, addr, secret string, log *slog.Logger) (*Listen
 		return nil, err
 	}
 	l := &Listener{
-		ln: ln, log: log, secret: secret, staleAfter: staleAfter,
+		ln: ln, log: log, secret: secret, staleAfter: staleAfter, maxSessions: MaxSessions,
 		accepts:  make(chan *hostSession, acceptBacklog),
 		served:   make(chan struct{}),
 		done:     make(chan struct{}),
@@ -248,7 +250,7 @@ func (l *Listener) servePost(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case errors.Is(err, errFull):
-		l.log.Warn("host session refused: the bridge is full", "max", MaxSessions, "remote", r.RemoteAddr)
+		l.log.Warn("host session refused: the bridge is full", "max", l.maxSessions, "remote", r.RemoteAddr)
 		w.Header().Set("Retry-After", retryAfter)
 		writeError(w, http.StatusServiceUnavailable, nil, codeInvalidRequest, err.Error())
 		return
@@ -353,7 +355,7 @@ func (l *Listener) makeRoom() (stale *hostSession, err error) {
 	if l.sessionless != nil {
 		all = append(all, l.sessionless)
 	}
-	if len(all) < MaxSessions {
+	if len(all) < l.maxSessions {
 		return nil, nil
 	}
 	now := time.Now()
@@ -379,7 +381,7 @@ func (l *Listener) endStale(s *hostSession) {
 	if s == nil {
 		return
 	}
-	l.log.Info("ended a host session that had no request open, to make room for a new one", "max", MaxSessions)
+	l.log.Info("ended a host session that had no request open, to make room for a new one", "max", l.maxSessions)
 	s.Close()
 }
 

@@ -154,7 +154,7 @@ func TestKeeperOutlivesItsStartingThread(t *testing.T) {
 		if _, err := lines.ReadString('\n'); err != nil {
 			t.Fatalf("the command ended with the thread that started it: %v", err)
 		}
-		time.Sleep(time.Millisecond)
+		time.Sleep(time.Millisecond) // pings spread over the window the keeper would end cat in
 	}
 }
 
