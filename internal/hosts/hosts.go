@@ -64,6 +64,10 @@ const (
 	// "command": ["prog", "arg"...], "environment": {...}}, or {"type":
 	// "remote", "url", "headers"}.
 	OpenCode
+	// Kimi entries (Kimi Code CLI's, read by fastmcp's MCPConfig) are
+	// Standard ones whose url without a "transport" fastmcp reaches by SSE
+	// when its path has a /sse segment, else by Streamable HTTP.
+	Kimi
 	// Goose entries (Goose's extensions) are {"type": "stdio", "cmd",
 	// "args", "envs"}, or a remote {"type": "streamable_http", "uri",
 	// "headers"}; other types are Goose's own.
@@ -190,6 +194,10 @@ func Known(env Env) []Host {
 	if dir := strings.TrimSpace(env.Getenv("HERMES_HOME")); dir != "" {
 		hermes = dir
 	}
+	devin := home(".config", "devin", "config.json")
+	if env.GOOS == "windows" {
+		devin = filepath.Join(appConfig, "devin", "config.json")
+	}
 	known := []Host{
 		// modelcontextprotocol.io/docs/develop/connect-local-servers (no Linux build; its community builds use ~/.config/Claude)
 		{ID: "claude-desktop", Name: "Claude Desktop", Config: filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), Key: "mcpServers", Format: JSON},
@@ -241,6 +249,11 @@ func Known(env Env) []Host {
 		{ID: "roo-code", Name: "Roo Code", Config: extension("rooveterinaryinc.roo-cline", "mcp_settings.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
 		// kilo.ai/docs/features/mcp: the extension's global storage, as Roo Code's
 		{ID: "kilo-code", Name: "Kilo Code", Config: extension("kilocode.kilo-code", "mcp_settings.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
+		// docs.devin.ai/cli/extensibility/mcp/configuration: user scope
+		// ~/.config/devin/config.json, %APPDATA%\devin\config.json on Windows
+		{ID: "devin", Name: "Devin CLI", Config: devin, Key: "mcpServers", Format: JSON},
+		// moonshotai.github.io/kimi-cli/en/customization/mcp.html: ~/.kimi/mcp.json
+		{ID: "kimi", Name: "Kimi Code CLI", Config: home(".kimi", "mcp.json"), Key: "mcpServers", Format: JSON, Shape: Kimi},
 		// block.github.io/goose/docs/guides/config-files: extensions in
 		// config.yaml; an entry is an ExtensionEntry, "enabled" and the
 		// ExtensionConfig tagged by "type" (crates/goose/src/agents/extension.rs)
