@@ -104,8 +104,11 @@ func Read(h Host, bin Binaries) (*Config, error) {
 // parse reads data as h's config.
 func parse(h Host, data []byte, bin Binaries) (*Config, error) {
 	parse := parseJSON
-	if h.Format == TOML {
+	switch h.Format {
+	case TOML:
 		parse = parseTOML
+	case YAML:
+		parse = parseYAML
 	}
 	servers, entries, err := parse(h, data)
 	if err != nil {

@@ -44,10 +44,14 @@ type entry struct {
 // span is the bytes [start, end) of a value.
 type span struct{ start, end int }
 
-// array is an array value: its elements, and the offset just past its "[".
+// array is an array value: its elements, and the offset just past its "["
+// (in a YAML block sequence, its first element's).
 type array struct {
 	open  int
 	elems []span
+	// block is what goes before each new element of a YAML block
+	// sequence: the line break, indentation and "- " of its first.
+	block string
 }
 
 // argsFrom is the index of e's first argument among e.args.elems.
@@ -84,6 +88,9 @@ func quoted(ss []string) []string {
 // and the whitespace its elements are already separated by, so that a
 // one-line array stays on one line and a tall one stays tall.
 func elementSeparator(data []byte, a *array) string {
+	if a.block != "" {
+		return a.block
+	}
 	switch len(a.elems) {
 	case 0:
 		return ", "

@@ -24,6 +24,7 @@ const (
 	JSON  Format = "json"  // strict JSON
 	JSONC Format = "jsonc" // JSON with comments and trailing commas
 	TOML  Format = "toml"
+	YAML  Format = "yaml"
 )
 
 // Host is an MCP host that Elicit Desk knows, with where its config lives
@@ -63,6 +64,17 @@ const (
 	// "command": ["prog", "arg"...], "environment": {...}}, or {"type":
 	// "remote", "url", "headers"}.
 	OpenCode
+	// Kimi entries (Kimi Code CLI's, read by fastmcp's MCPConfig) are
+	// Standard ones whose url without a "transport" fastmcp reaches by SSE
+	// when its path has a /sse segment, else by Streamable HTTP.
+	Kimi
+	// Goose entries (Goose's extensions) are {"type": "stdio", "cmd",
+	// "args", "envs"}, or a remote {"type": "streamable_http", "uri",
+	// "headers"}; other types are Goose's own.
+	Goose
+	// Continue entries are Standard ones in a list, each named by its
+	// "name"; a remote one's headers are in "requestOptions".
+	Continue
 )
 
 // Env is what the config paths depend on, so that tests can place a host
@@ -151,6 +163,41 @@ func Known(env Env) []Host {
 	// (packages/opencode/src/config/config.ts, global()); its docs name
 	// opencode.json.
 	opencode := filepath.Join(env.xdgConfig(), "opencode")
+	// Goose keeps its config where the etcetera crate puts an app's:
+	// $XDG_CONFIG_HOME/goose or ~/.config/goose on Linux and macOS alike,
+	// %APPDATA%\Block\goose\config on Windows; GOOSE_PATH_ROOT, when
+	// absolute, moves it to ROOT/config (crates/goose/src/config/paths.rs).
+	goose := filepath.Join(env.xdgConfig(), "goose")
+	if env.GOOS == "windows" {
+		goose = filepath.Join(appConfig, "Block", "goose", "config")
+	}
+	if dir := env.Getenv("GOOSE_PATH_ROOT"); filepath.IsAbs(dir) {
+		goose = filepath.Join(dir, "config")
+	}
+	// Continue's global directory is $CONTINUE_GLOBAL_DIR, else
+	// ~/.continue on every OS (core/util/paths.ts).
+	continueDir := home(".continue")
+	if dir := env.Getenv("CONTINUE_GLOBAL_DIR"); filepath.IsAbs(dir) {
+		continueDir = dir
+	}
+	// Hermes Agent's home is $HERMES_HOME, else ~/.hermes, or
+	// %LOCALAPPDATA%\hermes on Windows, either with the literal
+	// $HERMES_DATA_DIR_SUFFIX (hermes_constants.py, get_hermes_home()).
+	hermes := home(".hermes" + env.Getenv("HERMES_DATA_DIR_SUFFIX"))
+	if env.GOOS == "windows" {
+		local := strings.TrimSpace(env.Getenv("LOCALAPPDATA"))
+		if local == "" {
+			local = home("AppData", "Local")
+		}
+		hermes = filepath.Join(local, "hermes"+env.Getenv("HERMES_DATA_DIR_SUFFIX"))
+	}
+	if dir := strings.TrimSpace(env.Getenv("HERMES_HOME")); dir != "" {
+		hermes = dir
+	}
+	devin := home(".config", "devin", "config.json")
+	if env.GOOS == "windows" {
+		devin = filepath.Join(appConfig, "devin", "config.json")
+	}
 	known := []Host{
 		// modelcontextprotocol.io/docs/develop/connect-local-servers (no Linux build; its community builds use ~/.config/Claude)
 		{ID: "claude-desktop", Name: "Claude Desktop", Config: filepath.Join(appConfig, "Claude", "claude_desktop_config.json"), Key: "mcpServers", Format: JSON},
@@ -202,6 +249,21 @@ func Known(env Env) []Host {
 		{ID: "roo-code", Name: "Roo Code", Config: extension("rooveterinaryinc.roo-cline", "mcp_settings.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
 		// kilo.ai/docs/features/mcp: the extension's global storage, as Roo Code's
 		{ID: "kilo-code", Name: "Kilo Code", Config: extension("kilocode.kilo-code", "mcp_settings.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
+		// docs.devin.ai/cli/extensibility/mcp/configuration: user scope
+		// ~/.config/devin/config.json, %APPDATA%\devin\config.json on Windows
+		{ID: "devin", Name: "Devin CLI", Config: devin, Key: "mcpServers", Format: JSON},
+		// moonshotai.github.io/kimi-cli/en/customization/mcp.html: ~/.kimi/mcp.json
+		{ID: "kimi", Name: "Kimi Code CLI", Config: home(".kimi", "mcp.json"), Key: "mcpServers", Format: JSON, Shape: Kimi},
+		// block.github.io/goose/docs/guides/config-files: extensions in
+		// config.yaml; an entry is an ExtensionEntry, "enabled" and the
+		// ExtensionConfig tagged by "type" (crates/goose/src/agents/extension.rs)
+		{ID: "goose", Name: "Goose", Config: filepath.Join(goose, "config.yaml"), Key: "extensions", Format: YAML, Shape: Goose},
+		// docs.continue.dev/customize/deep-dives/mcp: mcpServers in
+		// config.yaml, a list (packages/config-yaml/src/schemas/mcp)
+		{ID: "continue", Name: "Continue", Config: filepath.Join(continueDir, "config.yaml"), Key: "mcpServers", Format: YAML, Shape: Continue},
+		// hermes-agent.nousresearch.com/docs/user-guide/features/mcp:
+		// mcp_servers in config.yaml, command/args/env or url/headers
+		{ID: "hermes", Name: "Hermes Agent", Config: filepath.Join(hermes, "config.yaml"), Key: "mcp_servers", Format: YAML},
 	}
 	if env.GOOS == "linux" {
 		// Zed from Flathub keeps its settings in the sandbox's config

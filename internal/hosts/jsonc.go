@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/tailscale/hujson"
 
@@ -277,6 +279,17 @@ func jsonRemote(data []byte, obj *hujson.Object, shape Shape) entry {
 	case shape == Cline && kind == nil:
 		e.refuse = `the host reaches a url without a "type" by SSE, or refuses it, as its versions differ; give it a "type" to route it`
 	}
+	var u string
+	if decodeJSON(urls[0].Value, &u) == nil && shape == Kimi && sseURL(u) {
+		e.refuse = `Kimi Code reaches a url whose path has a /sse segment by SSE, which the bridge does not guess; route it by adding it to Elicit Desk instead`
+	}
+	// Devin CLI's and Kimi Code's "transport" and "auth" say how the host
+	// itself reaches the url, which would be left beside the command.
+	for _, key := range []string{"transport", "auth"} {
+		if m, _ := member(data, obj, key); m != nil {
+			e.refuse = fmt.Sprintf("its %q says how the host itself reaches the url, which a command does not get", key)
+		}
+	}
 	if h, _ := member(data, obj, "headers"); h != nil {
 		e.maps, e.names = []span{valueSpan(h.Name)}, memberNames(h.Value)
 	}
@@ -286,6 +299,13 @@ func jsonRemote(data []byte, obj *hujson.Object, shape Shape) entry {
 		}
 	}
 	return e
+}
+
+// sseURL reports whether raw's path has a /sse segment, by which fastmcp
+// (infer_transport_type_from_url) reaches it by SSE.
+func sseURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (strings.HasSuffix(u.Path, "/sse") || strings.Contains(u.Path, "/sse/"))
 }
 
 // memberNames are the key literals of v's members, when v is an object.

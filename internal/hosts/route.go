@@ -135,6 +135,9 @@ func (c *Config) plan(names []string, rewrite func(Server, entry) (r rewrite, sk
 			reason = s.Err.Error()
 		} else {
 			r, skip := rewrite(s, c.entries[i])
+			if skip == "" {
+				skip = c.check(i, r)
+			}
 			if reason = skip; reason == "" {
 				edits = append(edits, r.edits...)
 				p.Changes = append(p.Changes, Change{Server: s.Name, Project: s.Project, From: argvOf(s), To: r.to, Limit: r.limit})
@@ -146,6 +149,25 @@ func (c *Config) plan(names []string, rewrite func(Server, entry) (r rewrite, sk
 	}
 	p.data = applyEdits(c.data, edits)
 	return p, nil
+}
+
+// check reads a YAML entry back as r rewrites it, and says why r cannot
+// be made when the host would not then run r.to: a YAML literal's end is
+// found by reading it, not from a parser's ranges, so every edit of one
+// is proved before it is written.
+func (c *Config) check(i int, r rewrite) string {
+	if c.Host.Format != YAML {
+		return ""
+	}
+	after, err := parse(c.Host, applyEdits(c.data, slices.Clone(r.edits)), c.bin)
+	if err != nil || len(after.Servers) != len(c.Servers) {
+		return uneditable("entry")
+	}
+	s := after.Servers[i]
+	if s.Err != nil || s.Name != c.Servers[i].Name || !slices.Equal(argvOf(s), r.to) {
+		return uneditable("entry")
+	}
+	return ""
 }
 
 // rerouteEdits bring s, routed before, up to date: pointed at exe, and

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"go.yaml.in/yaml/v3"
 	"golang.org/x/net/http/httpguts"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -42,8 +43,7 @@ func (c *Config) routeRemoteEdits(s Server, e entry, exe string) ([]edit, []stri
 	edits := []edit{{e.key, c.keyText("command")}, {e.cmd, quote(exe)}}
 	if e.kind != (span{}) {
 		lit := e.kind.of(c.data)
-		var kind string
-		err := json.Unmarshal([]byte(lit), &kind)
+		kind, err := c.stringLiteral(lit)
 		if _, ok := config.HostRemoteTransport(kind); err != nil || !ok {
 			return nil, nil, fmt.Sprintf("its type %s is none the bridge knows (%s)", lit, strings.Join(config.HostRemoteTypes(), ", "))
 		}
@@ -212,10 +212,19 @@ func (c *Config) nameStart(n span) int {
 
 // keyText is how routing writes the key name in c's format.
 func (c *Config) keyText(name string) string {
-	if c.Host.Format == TOML {
+	if c.Host.Format == TOML || c.Host.Format == YAML {
 		return name
 	}
 	return quote(name)
+}
+
+// stringLiteral is the string the literal lit in c's format says.
+func (c *Config) stringLiteral(lit string) (string, error) {
+	var s string
+	if c.Host.Format == YAML {
+		return s, yaml.Unmarshal([]byte(lit), &s)
+	}
+	return s, json.Unmarshal([]byte(lit), &s)
 }
 
 // headersKey is the key of a remote entry's headers: Codex's own, or the
