@@ -64,7 +64,7 @@ vet-platforms: test-deps
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$pkgs
 
 # The real MCP peers and hosts the tests run against (conformance suite,
-# server-everything, Claude Code, Codex, Node 22), pinned by
+# server-everything, Claude Code, Codex, Gemini CLI, Node 22), pinned by
 # testdata/peers/package-lock.json.
 PEERS     := testdata/peers
 PEERS_ENV := ELICITDESK_PEERS=$(CURDIR)/$(PEERS)/node_modules

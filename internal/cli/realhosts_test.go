@@ -73,6 +73,27 @@ var realHosts = []realHost{{
 			"-c", "model_provider=mock", prompt}
 	},
 	env: func(string) []string { return []string{"MOCK_API_KEY=test"} },
+}, {
+	name: "gemini",
+	bin:  "gemini",
+	config: func(home, node, entry string) (string, []byte) {
+		// The sign-in Gemini CLI asks for once, kept where it keeps it.
+		return filepath.Join(home, ".gemini", "settings.json"), []byte(`{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "mcpServers": {
+    "everything": {"command": ` + jsonString(node) + `, "args": [` + jsonString(entry) + `, "stdio"]}
+  }
+}
+`)
+	},
+	args: func(_, prompt string) []string {
+		// A model named is asked as is, with no classifier choosing one.
+		return []string{"-p", prompt, "--yolo", "-m", "gemini-2.5-flash"}
+	},
+	env: func(api string) []string {
+		return []string{"GOOGLE_GEMINI_BASE_URL=" + api, "GEMINI_API_KEY=test",
+			"GEMINI_CLI_TRUST_WORKSPACE=true"} // else --yolo is refused in a folder not trusted yet
+	},
 }}
 
 // jsonString is s as a JSON (and TOML basic) string literal.
@@ -220,8 +241,8 @@ func (d *desktop) hostWindow(ended <-chan error, title string) string {
 const elicitationTool = "trigger-elicitation-request"
 
 // mockModel is a model API of the test's own on loopback, speaking the
-// wire format of both hosts (Anthropic's Messages API, OpenAI's Responses
-// API), streamed: its first reply in a conversation calls the elicitation
+// wire format of each host (Anthropic's Messages API, OpenAI's Responses
+// API, the Gemini API), streamed: its first reply in a conversation calls the elicitation
 // tool, as the host names it among the tools it offers; the next quotes the
 // tool's result. Anything else gets a short text reply.
 type mockModel struct {
@@ -243,6 +264,7 @@ func startMockModel(t *testing.T) *mockModel {
 		fmt.Fprint(w, `{"input_tokens":1}`)
 	})
 	mux.HandleFunc("POST /v1/responses", m.responses)
+	mux.HandleFunc("POST /v1beta/models/{call}", m.generate)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(m.log, "%s %s: not found\n", r.Method, r.URL)
 		http.NotFound(w, r)
@@ -379,6 +401,61 @@ func (m *mockModel) responses(w http.ResponseWriter, r *http.Request) {
 	event(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
 	event(w, "response.completed", map[string]any{"type": "response.completed", "response": map[string]any{"id": "resp_1",
 		"usage": map[string]any{"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}}})
+}
+
+// generate answers the Gemini API, as Gemini CLI asks it: MODEL:
+// streamGenerateContent for the conversation, MODEL:generateContent for
+// its side questions, which get a short text.
+func (m *mockModel) generate(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Tools    []struct{ FunctionDeclarations []struct{ Name string } }
+		Contents []struct {
+			Role  string
+			Parts []struct {
+				FunctionResponse *struct{ Response json.RawMessage }
+			}
+		}
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	tool := ""
+	for _, t := range req.Tools {
+		for _, f := range t.FunctionDeclarations {
+			if strings.HasSuffix(f.Name, "_"+elicitationTool) {
+				tool = f.Name
+			}
+		}
+	}
+	result, answered := "", false
+	if n := len(req.Contents); n > 0 {
+		for _, p := range req.Contents[n-1].Parts {
+			if p.FunctionResponse != nil {
+				result, answered = result+string(p.FunctionResponse.Response), true
+			}
+		}
+	}
+	stream := strings.HasSuffix(r.PathValue("call"), ":streamGenerateContent")
+	fmt.Fprintf(m.log, "%s: tool %q, tool result %v\n", r.PathValue("call"), tool, answered)
+	part := map[string]any{"text": "ok"}
+	switch {
+	case answered:
+		part["text"] = "The server said: " + result
+	case stream && tool != "":
+		part = map[string]any{"functionCall": map[string]any{"name": tool, "args": map[string]any{}}}
+	}
+	res := map[string]any{"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
+		"content": map[string]any{"role": "model", "parts": []any{part}}}},
+		"usageMetadata": map[string]int{"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2}}
+	b, _ := json.Marshal(res)
+	if !stream {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(b)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	fmt.Fprintf(w, "data: %s\n\n", b)
 }
 
 // texts is the text in a tool's result as a host sends it back: a string,
