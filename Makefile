@@ -64,8 +64,9 @@ vet-platforms: test-deps
 	echo "GOOS=darwin CGO_ENABLED=0 $(GO) vet: $$(echo $$pkgs | wc -w) packages without cgo" && \
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$pkgs
 
-# The real MCP peers the tests run against (conformance suite, server-
-# everything, Node 22), pinned by testdata/peers/package-lock.json.
+# The real MCP peers and hosts the tests run against (conformance suite,
+# server-everything, Claude Code, Codex, Gemini CLI, Node 22), pinned by
+# testdata/peers/package-lock.json.
 PEERS     := testdata/peers
 PEERS_ENV := ELICITDESK_PEERS=$(CURDIR)/$(PEERS)/node_modules
 peers: $(PEERS)/node_modules/.installed

@@ -61,8 +61,10 @@ func startDesktop(t testing.TB, config string) *desktop {
 }
 
 // startDesktopWith is startDesktop with openbox managing the windows when
-// wm is set, as on a person's desktop: focus moves as windows come and go.
-func startDesktopWith(t testing.TB, config string, wm bool) *desktop {
+// wm is set, as on a person's desktop: focus moves as windows come and go;
+// env, if any, is added last to the environment of the app and of what
+// the test runs on the desktop, and so wins over what is there.
+func startDesktopWith(t testing.TB, config string, wm bool, env ...string) *desktop {
 	t.Helper()
 	bin := os.Getenv(binEnv)
 	if bin == "" {
@@ -78,7 +80,7 @@ func startDesktopWith(t testing.TB, config string, wm bool) *desktop {
 	display, x := startXvfb(t)
 	d.x = x
 	d.env = append(append(os.Environ(), "DISPLAY="+display, "FYNE_PLATFORM=x11", "LANG=en_US.UTF-8",
-		"DBUS_SESSION_BUS_ADDRESS="), homeEnv...)
+		"DBUS_SESSION_BUS_ADDRESS="), append(homeEnv, env...)...)
 	if config != "" {
 		path := filepath.Join(home, "xdg_config_home", "elicitdesk", "servers.json")
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

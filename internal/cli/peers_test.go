@@ -21,9 +21,9 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
-// peersEnv names the node_modules folder holding the real peers (the
-// conformance suite, server-everything and Node 22); make test installs
-// them from testdata/peers and sets it.
+// peersEnv names the node_modules folder holding the real peers and hosts
+// (the conformance suite, server-everything, Claude Code, Codex, Gemini CLI
+// and Node 22); make test installs them from testdata/peers and sets it.
 const peersEnv = "ELICITDESK_PEERS"
 
 func peers(t testing.TB) string {
