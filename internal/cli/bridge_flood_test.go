@@ -160,6 +160,12 @@ func TestUnshownToTheApp(t *testing.T) {
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("the bridge wrote the history while the app ran (%v)", err)
 	}
+	// The app has the three; the bridge's writer may still wait for the
+	// last one's acknowledgement, which a closing app would not send.
+	deadline := time.Now().Add(time.Minute)
+	for l.handed.Load() < 3 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
 
 	srv.Close()
 	l.Record(endpoint.Unshown{Question: floodQuestion(3, schema), Reason: bridge.ErrNoWindow.Error(), At: time.Now()})

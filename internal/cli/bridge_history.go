@@ -52,6 +52,7 @@ type unshownLog struct {
 	abort   context.CancelFunc // ends the writer's context: Close waited long enough
 	done    chan struct{}      // closed when the writer has ended
 	dropped atomic.Int64       // entries not kept
+	handed  atomic.Int64       // entries the running app took
 }
 
 // newUnshownLog starts the writer of the history at path; app, when not
@@ -104,7 +105,8 @@ func (l *unshownLog) taken() {
 }
 
 // Close writes the entries still queued, waiting at most wait for them,
-// and closes the history. It says how many entries were not kept.
+// and closes the history. It says how many entries the app took and how
+// many were not kept.
 func (l *unshownLog) Close(wait time.Duration) {
 	l.senders.Shut()
 	l.close()
@@ -120,6 +122,7 @@ func (l *unshownLog) Close(wait time.Duration) {
 	if n := l.dropped.Load(); n > 0 {
 		l.log.Warn("elicitations no window could show were not kept in the history", "count", n)
 	}
+	l.log.Debug("elicitations no window could show, kept by the running app", "count", l.handed.Load())
 }
 
 // drop counts an entry not kept, and says why: the first time as a
@@ -174,8 +177,10 @@ func (l *unshownLog) handOff(ctx context.Context, u endpoint.Unshown) bool {
 	err := l.app(ctx, u)
 	if err != nil {
 		l.log.Debug("the app did not take the unshown elicitation; the bridge keeps it", "err", err)
+		return false
 	}
-	return err == nil
+	l.handed.Add(1)
+	return true
 }
 
 // unshownEntry is the history's entry of u, for the bridge and the app
