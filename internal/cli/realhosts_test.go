@@ -58,7 +58,8 @@ var realHosts = []realHost{{
 	env: func(api string) []string {
 		return []string{"ANTHROPIC_BASE_URL=" + api, "ANTHROPIC_API_KEY=test", "DISABLE_TELEMETRY=1",
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1",
-			"ENABLE_TOOL_SEARCH=false"} // the server's tools in the request itself, not behind a search
+			"ENABLE_TOOL_SEARCH=false",         // the server's tools in the request itself, not behind a search
+			"MCP_CONNECTION_NONBLOCKING=false"} // its first request waits for the server's tools: on a busy machine it did not have them yet
 	},
 }, {
 	name: "codex",
