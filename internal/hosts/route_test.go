@@ -630,7 +630,8 @@ func TestUpgrade(t *testing.T) {
 	}
 }
 
-// TestLimits: routing a Codex or Zed entry gives each tool call LimitSeconds,
+// TestLimits: routing an entry of a host with a per-server limit (Codex,
+// Zed, Goose, Hermes, Gemini CLI, Qwen Code) gives each tool call LimitSeconds,
 // marked with a note, or raises a smaller number and keeps it in the
 // note; the person's longer limit, and one routing cannot mark, stay; and
 // unroute gives every byte back (testdata/limits.json, the files exactly).
