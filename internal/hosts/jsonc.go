@@ -200,6 +200,9 @@ func jsonServer(data []byte, shape Shape, name string, v *hujson.Value, rule lim
 	}
 	if s.Transport != config.TransportStdio {
 		e := jsonRemote(data, obj, shape)
+		if shape == Crush && e.refuse == "" && expands(s.Headers) {
+			e.refuse = "Crush expands $ in a header but not in env, where routing moves the headers; route it by adding it to Elicit Desk instead"
+		}
 		e.limit = jsonLimit(data, obj, rule)
 		return s, e
 	}
@@ -299,6 +302,16 @@ func jsonRemote(data []byte, obj *hujson.Object, shape Shape) entry {
 		}
 	}
 	return e
+}
+
+// expands reports whether a header value has a $ that Crush expands.
+func expands(headers map[string]string) bool {
+	for _, v := range headers {
+		if strings.Contains(v, "$") {
+			return true
+		}
+	}
+	return false
 }
 
 // sseURL reports whether raw's path has a /sse segment, by which fastmcp

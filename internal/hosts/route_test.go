@@ -94,7 +94,7 @@ func unroute(names ...string) func(*Config) (*Plan, error) {
 // host and name: each for a reason of its own, which TestRefusedRemote
 // checks.
 var refused = map[string][]string{"codex": {"figma"}, "gemini": {"untyped"}, "opencode": {"context7"}, "cline": {"legacy"}, "kilo-code": {"untyped"},
-	"devin": {"notion"}, "kimi": {"legacy", "linear"}, "goose": {"remote docs"}, "continue": {"Legacy SSE", "untyped"}, "hermes": {"oauth_one"}}
+	"devin": {"notion"}, "kimi": {"legacy", "linear"}, "goose": {"remote docs"}, "continue": {"Legacy SSE", "untyped"}, "hermes": {"oauth_one"}, "crush": {"github"}}
 
 // noRemote are the hosts whose remote entries route leaves alone, each
 // for its reason: Goose keeps a remote extension's envs and headers apart.
