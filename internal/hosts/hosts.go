@@ -75,6 +75,9 @@ const (
 	// Continue entries are Standard ones in a list, each named by its
 	// "name"; a remote one's headers are in "requestOptions".
 	Continue
+	// Crush entries are Standard ones whose headers Crush expands ($VAR,
+	// $(command)) but whose env it passes as written.
+	Crush
 )
 
 // Env is what the config paths depend on, so that tests can place a host
@@ -194,6 +197,17 @@ func Known(env Env) []Host {
 	if dir := strings.TrimSpace(env.Getenv("HERMES_HOME")); dir != "" {
 		hermes = dir
 	}
+	// Amp reads ~/.config/amp/settings.json or settings.jsonc, under the
+	// home directory on Windows too (%USERPROFILE%\.config\amp).
+	amp := home(".config", "amp")
+	// Crush's JSON config (deprecated beside its crushrc) is
+	// $CRUSH_GLOBAL_CONFIG/crush.json, else crush/crush.json in
+	// $XDG_CONFIG_HOME or ~/.config on every OS (internal/config/load.go,
+	// GlobalConfig; internal/home, Config).
+	crush := filepath.Join(env.xdgConfig(), "crush")
+	if dir := env.Getenv("CRUSH_GLOBAL_CONFIG"); filepath.IsAbs(dir) {
+		crush = dir
+	}
 	devin := home(".config", "devin", "config.json")
 	if env.GOOS == "windows" {
 		devin = filepath.Join(appConfig, "devin", "config.json")
@@ -264,6 +278,19 @@ func Known(env Env) []Host {
 		// hermes-agent.nousresearch.com/docs/user-guide/features/mcp:
 		// mcp_servers in config.yaml, command/args/env or url/headers
 		{ID: "hermes", Name: "Hermes Agent", Config: filepath.Join(hermes, "config.yaml"), Key: "mcp_servers", Format: YAML},
+		// ampcode.com/manual, "Configuration": user settings in
+		// ~/.config/amp/settings.json or settings.jsonc (JSONC), servers
+		// under the dotted top-level key "amp.mcpServers"
+		{ID: "amp", Name: "Amp", Config: env.firstOf(filepath.Join(amp, "settings.json"), filepath.Join(amp, "settings.json"), filepath.Join(amp, "settings.jsonc")), Key: "amp.mcpServers", Format: JSONC},
+		// docs.factory.ai/cli/configuration/mcp (Factory-AI/factory,
+		// docs/cli/configuration/mcp.mdx): user level ~/.factory/mcp.json,
+		// %USERPROFILE%\.factory on Windows (settings.mdx); "type" stdio,
+		// http or sse
+		{ID: "droid", Name: "Factory Droid", Config: home(".factory", "mcp.json"), Key: "mcpServers", Format: JSON},
+		// charmbracelet/crush docs/config/README.md, "Legacy JSON":
+		// crush.json, JSONC (trailing commas in its own example), servers
+		// under "mcp" with "type" stdio, http or sse
+		{ID: "crush", Name: "Crush", Config: filepath.Join(crush, "crush.json"), Key: "mcp", Format: JSONC, Shape: Crush},
 	}
 	if env.GOOS == "linux" {
 		// Zed from Flathub keeps its settings in the sandbox's config

@@ -32,13 +32,13 @@ func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
 	if !ok {
 		return nil, nil, errors.New("not a JSON object")
 	}
-	limit, global := limitKey(h)
+	rule := limitRuleOf(h)
 	longer := false // the host's own limit for all entries is long enough
-	if g, _ := member(data, top, global); global != "" && g != nil {
-		var secs float64
-		longer = decodeJSON(g.Value, &secs) == nil && secs >= LimitSeconds
+	if g, _ := member(data, top, rule.global); rule.global != "" && g != nil {
+		var n float64
+		longer = decodeJSON(g.Value, &n) == nil && n >= float64(rule.want())
 	}
-	l := jsonList{data: data, h: h, limit: limit, longer: longer}
+	l := jsonList{data: data, h: h, limit: rule, longer: longer}
 	if err := l.read(top, ""); err != nil {
 		return nil, nil, err
 	}
@@ -74,8 +74,8 @@ func parseJSON(h Host, data []byte) ([]Server, []entry, error) {
 type jsonList struct {
 	data    []byte
 	h       Host
-	limit   string // the entries' time limit member; "" for none
-	longer  bool   // the host's own limit for all entries is long enough
+	limit   limitRule // the entries' time limit
+	longer  bool      // the host's own limit for all entries is long enough
 	servers []Server
 	entries []entry
 }
@@ -147,10 +147,10 @@ func urlKeys(shape Shape) []string {
 }
 
 // jsonServer reads one entry, written in shape, and its time limit on a
-// tool call called limit (none when ""). Zed's older entries nest the
+// tool call as rule has it. Zed's older entries nest the
 // command line as "command": {"path", "args", "env", "timeout"}; the rest
 // put it in the entry itself.
-func jsonServer(data []byte, shape Shape, name string, v *hujson.Value, limit string) (Server, entry) {
+func jsonServer(data []byte, shape Shape, name string, v *hujson.Value, rule limitRule) (Server, entry) {
 	s := Server{Name: name}
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
@@ -200,7 +200,10 @@ func jsonServer(data []byte, shape Shape, name string, v *hujson.Value, limit st
 	}
 	if s.Transport != config.TransportStdio {
 		e := jsonRemote(data, obj, shape)
-		e.limit = jsonLimit(data, obj, limit)
+		if shape == Crush && e.refuse == "" && expands(s.Headers) {
+			e.refuse = "Crush expands $ in a header but not in env, where routing moves the headers; route it by adding it to Elicit Desk instead"
+		}
+		e.limit = jsonLimit(data, obj, rule)
 		return s, e
 	}
 	cmd, _ := member(data, line, cmdKey)
@@ -217,18 +220,18 @@ func jsonServer(data []byte, shape Shape, name string, v *hujson.Value, limit st
 			e.args.elems = append(e.args.elems, span{el.StartOffset, el.EndOffset})
 		}
 	}
-	e.limit = jsonLimit(data, line, limit)
+	e.limit = jsonLimit(data, line, rule)
 	return s, e
 }
 
-// jsonLimit is the time limit on a tool call that obj gives as its member
-// key, where the host has one ("" when it has none).
-func jsonLimit(data []byte, obj *hujson.Object, key string) limit {
-	l := limit{key: key, add: true, secs: -1, from: -1}
-	if key == "" {
+// jsonLimit is the time limit on a tool call that obj gives as the
+// member rule names, where the host has one.
+func jsonLimit(data []byte, obj *hujson.Object, rule limitRule) limit {
+	l := limit{key: rule.entry, want: rule.want(), add: true, number: -1, from: -1}
+	if rule.entry == "" {
 		return limit{}
 	}
-	m, err := member(data, obj, key)
+	m, err := member(data, obj, rule.entry)
 	if l.given = m != nil || err != nil; m == nil || err != nil {
 		return l
 	}
@@ -236,8 +239,8 @@ func jsonLimit(data []byte, obj *hujson.Object, key string) limit {
 	if !ok || lit.Kind() != '0' {
 		return l
 	}
-	if secs, err := strconv.ParseFloat(string(lit), 64); err == nil {
-		l.secs = secs
+	if n, err := strconv.ParseFloat(string(lit), 64); err == nil {
+		l.number = n
 	}
 	l.value, l.note = valueSpan(m.Value), m.Value.EndOffset
 	if comma := m.Name.StartOffset - len(m.Name.BeforeExtra) - 1; comma >= 0 && data[comma] == ',' {
@@ -299,6 +302,16 @@ func jsonRemote(data []byte, obj *hujson.Object, shape Shape) entry {
 		}
 	}
 	return e
+}
+
+// expands reports whether a header value has a $ that Crush expands.
+func expands(headers map[string]string) bool {
+	for _, v := range headers {
+		if strings.Contains(v, "$") {
+			return true
+		}
+	}
+	return false
 }
 
 // sseURL reports whether raw's path has a /sse segment, by which fastmcp

@@ -48,7 +48,7 @@ const (
 // the bridge: a stdio server as `exe bridge -name=KEY -- COMMAND ARGS...`,
 // a remote one as `exe bridge -name=KEY -url URL`, which signs in for the
 // host, where exe is the config's Binaries.Exe and KEY the entry's name in
-// the config. Where the host limits a tool call's time per server (Codex),
+// the config. Where the host limits a tool call's time per server (limitRuleOf),
 // the limit is raised to LimitSeconds, so that a person has time to
 // answer. An entry routed before is brought up to date: pointed at exe
 // when it runs another of the Binaries, named when it was routed before

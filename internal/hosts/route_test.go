@@ -94,7 +94,7 @@ func unroute(names ...string) func(*Config) (*Plan, error) {
 // host and name: each for a reason of its own, which TestRefusedRemote
 // checks.
 var refused = map[string][]string{"codex": {"figma"}, "gemini": {"untyped"}, "opencode": {"context7"}, "cline": {"legacy"}, "kilo-code": {"untyped"},
-	"devin": {"notion"}, "kimi": {"legacy", "linear"}, "goose": {"remote docs"}, "continue": {"Legacy SSE", "untyped"}, "hermes": {"oauth_one"}}
+	"devin": {"notion"}, "kimi": {"legacy", "linear"}, "goose": {"remote docs"}, "continue": {"Legacy SSE", "untyped"}, "hermes": {"oauth_one"}, "crush": {"github"}}
 
 // noRemote are the hosts whose remote entries route leaves alone, each
 // for its reason: Goose keeps a remote extension's envs and headers apart.
@@ -630,7 +630,8 @@ func TestUpgrade(t *testing.T) {
 	}
 }
 
-// TestLimits: routing a Codex or Zed entry gives each tool call LimitSeconds,
+// TestLimits: routing an entry of a host with a per-server limit (Codex,
+// Zed, Goose, Hermes, Gemini CLI, Qwen Code) gives each tool call LimitSeconds,
 // marked with a note, or raises a smaller number and keeps it in the
 // note; the person's longer limit, and one routing cannot mark, stay; and
 // unroute gives every byte back (testdata/limits.json, the files exactly).

@@ -35,8 +35,7 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("%q is not a table", h.Key)
 	}
-	limit, _ := limitKey(h)
-	w := tomlWalk{data: data, key: h.Key, limit: limit, at: map[string]*tomlEntry{}}
+	w := tomlWalk{data: data, key: h.Key, limit: limitRuleOf(h).entry, at: map[string]*tomlEntry{}}
 	w.walk()
 	var servers []Server
 	var entries []entry
@@ -76,14 +75,14 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 // tomlLimit is an entry's time limit on a tool call, where the walk found
 // it (at) and as decoded from the entry t.
 func tomlLimit(h Host, at limit, t map[string]any) limit {
-	key, _ := limitKey(h)
-	v, given := t[key]
-	at.key, at.given, at.secs = key, given, -1
+	rule := limitRuleOf(h)
+	v, given := t[rule.entry]
+	at.key, at.want, at.given, at.number = rule.entry, rule.want(), given, -1
 	switch n := v.(type) {
 	case int64:
-		at.secs = float64(n)
+		at.number = float64(n)
 	case float64:
-		at.secs = n
+		at.number = n
 	}
 	return at
 }

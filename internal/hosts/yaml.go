@@ -62,7 +62,7 @@ func parseYAML(h Host, data []byte) ([]Server, []entry, error) {
 	if top.Kind != yaml.MappingNode {
 		return nil, nil, errors.New("not a YAML mapping")
 	}
-	y := yamlDoc{data: data, lines: lineStarts(data), keys: yamlKeysOf(h.Shape), shape: h.Shape}
+	y := yamlDoc{data: data, lines: lineStarts(data), keys: yamlKeysOf(h.Shape), shape: h.Shape, limit: limitRuleOf(h)}
 	_, list := yamlMember(top, h.Key)
 	if list == nil || null(list) {
 		return nil, nil, nil
@@ -139,6 +139,7 @@ type yamlDoc struct {
 	lines []int
 	keys  yamlKeys
 	shape Shape
+	limit limitRule // the entries' time limit
 }
 
 // offset is where n starts in the data; -1 when its position is past
@@ -340,14 +341,43 @@ func (y *yamlDoc) server(m *yaml.Node, name string) (Server, entry) {
 	if s.Err != nil {
 		return s, entry{}
 	}
+	var e entry
 	if s.Transport != config.TransportStdio {
-		return s, y.remote(m, kind)
-	}
-	e, err := y.stdio(m)
-	if err != nil {
+		e = y.remote(m, kind)
+	} else if stdio, err := y.stdio(m); err != nil {
 		s.Err = err
+		return s, stdio
+	} else {
+		e = stdio
 	}
+	e.limit = y.limitOf(m, e)
 	return s, e
+}
+
+// limitOf is the time limit on a tool call that m gives, where the host
+// has one: a number written as a plain literal on its own line can be
+// raised, and one can be added where e takes a line after its command.
+func (y *yamlDoc) limitOf(m *yaml.Node, e entry) limit {
+	rule := y.limit
+	if rule.entry == "" {
+		return limit{}
+	}
+	l := limit{key: rule.entry, want: rule.want(), add: e.addPrefix != "", number: -1, from: -1}
+	key, v := yamlMember(m, rule.entry)
+	if key == nil {
+		return l
+	}
+	l.given = true
+	at, ok := y.scalar(v)
+	if !ok || v.Tag != "!!int" && v.Tag != "!!float" || v.Decode(&l.number) != nil {
+		l.number = -1
+		return l
+	}
+	l.value, l.note = at, lineEnd(y.data, at.end)
+	if k := y.offset(key); k >= 0 {
+		l.from = lineStart(y.data, k)
+	}
+	return l
 }
 
 // stdio is where a stdio entry's command, args, type and env are.
