@@ -20,7 +20,9 @@ const (
 	// queue before the entries waiting for room are dropped: a flood is
 	// slowed to the pace of the disk, however slow, but a writer stuck on
 	// a database another program holds does not keep servers waiting.
-	unshownStuck = 10 * time.Second
+	// One write that prunes a full history took over 10 s on a loaded
+	// machine.
+	unshownStuck = 30 * time.Second
 	// unshownHandoff bounds handing one entry to the running app.
 	unshownHandoff = 2 * time.Second
 	// unshownFlush is how long an exiting bridge waits for the entries
