@@ -23,7 +23,7 @@ OUT=$(realpath "${WINDOWS_CHECK_OUT:-dist/windows}")
 WAIT=${WINDOWS_CHECK_TIMEOUT:-60} # seconds any one wait may take
 DATA=$ROOT/testdata/windows
 
-for tool in wine wineboot wineserver Xvfb openbox xdotool xwininfo import convert; do
+for tool in wine wineboot wineserver Xvfb openbox xdotool xwininfo import convert jq; do
 	command -v "$tool" >/dev/null || { echo "windows-check: $tool is missing (make windows-check installs it)" >&2; exit 1; }
 done
 for f in "$EXE" "$BIN" "$SHIM"; do
@@ -54,7 +54,8 @@ mkdir -p "$HOME"
 
 failed=0
 # check NAME FUNCTION runs one check in a subshell that stops at its first
-# failing command, and prints its result, time and last line of output.
+# failing command, and prints its result, time and last line of output,
+# what it printed before below.
 check() {
 	local start rc took
 	start=$(date +%s.%N)
@@ -66,6 +67,7 @@ check() {
 	took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1fs", b - a}')
 	if [ "$rc" = 0 ]; then
 		printf 'PASS  %-28s %6s  %s\n' "$1" "$took" "$(tail -n 1 "$tmp/check.log")"
+		head -n -1 "$tmp/check.log" | sed 's/^/      /'
 		return
 	fi
 	printf 'FAIL  %-28s %6s\n' "$1" "$took"
@@ -212,6 +214,35 @@ call_defaults() {
 	echo "ask_every_field: the defaults accepted, the result as Linux's"
 }
 
+# --- unit tests
+
+# unit_tests runs the test binaries of the packages WINE_TESTS names, each
+# from its package's folder as go test does, and lists what they skip and
+# why (test2json, as parallel subtests print out of order).
+unit_tests() {
+	local p json summary=""
+	for p in ${WINE_TESTS:-}; do
+		json=$tmp/$(basename "$p").json
+		(cd "$ROOT/$p" && wine "$OUT/$(basename "$p").test.exe" -test.v=test2json -test.timeout 5m) 2>&1 |
+			"${GO:-go}" tool test2json -p "$p" >"$json" || {
+			jq -r 'select(.Action == "output") | .Output' "$json" | grep -E -B3 -A10 -- '--- FAIL|^panic' | head -n 80
+			echo "$p: tests failed under Wine"
+			return 1
+		}
+		jq -rs --arg p "$p" '
+			(reduce (.[] | select(.Test)) as $e ({};
+				if $e.Action == "output" then .[$e.Test].out += $e.Output
+				elif ($e.Action | IN("pass", "fail", "skip")) then .[$e.Test].end = $e.Action
+				else . end)) as $tests
+			| ($tests | to_entries[] | select(.value.end == "skip")
+				| "\($p): skipped \(.key): \(.value.out | split("\n") | map(select(test("_test.go:[0-9]+: "))) | first // "" | sub("^ *\\S+_test.go:[0-9]+: "; ""))"),
+			  "\($p): \([$tests[] | select(.end == "pass")] | length) passed, \([$tests[] | select(.end == "skip")] | length) skipped"' "$json" >"$tmp/unit.txt"
+		grep -v ' passed, ' "$tmp/unit.txt" || true
+		summary+="$(grep ' passed, ' "$tmp/unit.txt"); "
+	done
+	echo "${summary%; }"
+}
+
 # --- the app
 
 first_window() {
@@ -288,6 +319,7 @@ DISPLAY=:$(cat "$tmp/xvfb.ready" 2>/dev/null)
 export DISPLAY
 check "wine prefix" prefix
 profile=$WINEPREFIX/drive_c/users/$(wine cmd /c 'echo %USERNAME%' | tr -d '\r')
+check "unit tests" unit_tests
 check "version" version
 check "lint" lint
 check "validate" validate
