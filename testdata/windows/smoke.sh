@@ -111,6 +111,19 @@ window() {
 		{ echo "no window matching '$1' within ${WAIT}s" >&2; return 1; }
 }
 
+# settled waits for window $1 to be drawn: two captures in a row the same.
+settled() {
+	local prev="" cur deadline=$((SECONDS + WAIT))
+	while ((SECONDS < deadline)); do
+		cur=$(import -window "$1" rgb:- 2>/dev/null | md5sum)
+		[ "$cur" = "$prev" ] && return 0
+		prev=$cur
+		sleep 0.2
+	done
+	echo "window $1 still changes after ${WAIT}s" >&2
+	return 1
+}
+
 # click ID X Y clicks at X,Y in window ID, which Wine takes as the focus.
 click() { xdotool mousemove --window "$1" "$2" "$3" click 1; }
 
@@ -251,7 +264,7 @@ first_window() {
 	echo $! >"$tmp/app.pid"
 	local w colors width height
 	w=$(window '^Welcome ')
-	sleep 1 # its first frames
+	settled "$w"
 	import -window "$w" "$OUT/windows-welcome.png"
 	read -r width height < <(xwininfo -id "$w" | awk '/Width:/ {w=$NF} /Height:/ {h=$NF} END {print w, h}')
 	colors=$(convert "$OUT/windows-welcome.png" -format '%k' info:)
@@ -267,12 +280,20 @@ endpoint() {
 	local call=$! w
 	started "$call"
 	w=$(window '^demo: ') || { cat "$tmp/call.err"; return 1; }
-	sleep 1 # a request window takes no keys at first (app.GuardTime)
-	click "$w" 200 40 # on the server's name: the keyboard, nothing else
-	xdotool key Escape
+	# The person ticks Confirm, which gives the form the keyboard, and
+	# presses Enter. A request window answers nothing for its first
+	# moments (app.GuardTime): Enter again until the call ends.
+	settled "$w"
+	click "$w" 22 150
+	local deadline=$((SECONDS + WAIT))
+	while kill -0 "$call" 2>/dev/null; do
+		((SECONDS < deadline)) || { echo "the call still waits after ${WAIT}s"; return 1; }
+		xdotool search --onlyvisible --name '^demo: ' >/dev/null 2>&1 && xdotool key Return
+		sleep 0.3
+	done
 	wait "$call" || { cat "$tmp/call.err"; return 1; }
-	grep -q '"action": "cancel"' "$tmp/call.out" || { cat "$tmp/call.out"; return 1; }
-	echo "call -answer desk: Escape in the app's window answered cancel, through the named pipe"
+	grep -q '"confirm": true' "$tmp/call.out" || { cat "$tmp/call.out"; return 1; }
+	echo "call -answer desk: Confirm ticked and Enter in the app's window, through the named pipe"
 }
 
 single_instance() {
