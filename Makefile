@@ -70,12 +70,17 @@ vet-platforms: test-deps
 # checks). Debian's Wine 8 lacks bcryptprimitives.dll, whose ProcessPrng
 # every Go 1.24+ program calls at start-up: a ten-line stand-in is built
 # from source here. The build shares Go's cache with every other build.
-# The unit tests of WINE_TESTS, the packages with Windows code of their
-# own that need no display, run there too; the others need what Wine 8
-# lacks (README, Windows).
+# The unit tests of WINE_TESTS run there too: the packages without cgo
+# whose tests pass under Wine, or skip saying why, among them those with
+# Windows code of their own (endpoint, autostart). The others' tests use
+# t.TempDir, whose clean-up Wine 8 cannot do (atomicfile, history, hosts,
+# servers, servers/config, servers/signin), or need a display (README,
+# Windows).
 WINE_DEPS  := wine wine64
 WINDIST    := dist/windows
-WINE_TESTS := internal/endpoint internal/autostart
+WINE_TESTS := internal/endpoint internal/autostart internal/a11y/a11ytest internal/gate internal/jsonnum \
+              internal/notify internal/portal internal/proctest internal/textpos internal/trust internal/untrusted \
+              servers/bridge servers/demo servers/link servers/wire
 WINGO      := CGO_ENABLED=1 CC=$(MINGW_CC) GOOS=windows nice $(GO)
 windows-check: test-deps build
 	@$(call install,$(WINE_DEPS))
