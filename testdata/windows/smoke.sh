@@ -238,7 +238,7 @@ unit_tests() {
 		json=$tmp/$(basename "$p").json
 		(cd "$ROOT/$p" && wine "$OUT/$(basename "$p").test.exe" -test.v=test2json -test.timeout 5m) 2>&1 |
 			"${GO:-go}" tool test2json -p "$p" >"$json" || {
-			jq -r 'select(.Action == "output") | .Output' "$json" | grep -E -B3 -A10 -- '--- FAIL|^panic' | head -n 80
+			jq -j 'select(.Action == "output") | .Output' "$json" | grep -E -B3 -A10 -- '--- FAIL|^panic' | head -n 80
 			echo "$p: tests failed under Wine"
 			return 1
 		}
