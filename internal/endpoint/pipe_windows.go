@@ -60,7 +60,36 @@ func listenAt(path string) (net.Listener, error) {
 	if errors.Is(err, windows.ERROR_ACCESS_DENIED) {
 		return nil, fmt.Errorf("%s is in the way: a process that does not hold Elicit Desk's lock made it: %w", path, ErrNotPrivate)
 	}
-	return ln, err
+	if err != nil {
+		return nil, err
+	}
+	if err := closeFirstInstance(path); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+// closeFirstInstance keeps clients off the pipe's first instance, which
+// go-winio makes only to hold the name and never serves. Windows 10 and
+// later leave it disconnected; Wine (and Windows 7) let a client connect
+// to it, whose calls then wait for an answer that never comes (go-winio
+// issues 173 and 313). Opening it once, without access, and closing it
+// leaves it disconnected there too. No Accept has run yet, so this open
+// can reach no other instance; ERROR_PIPE_BUSY is Windows 10's answer.
+func closeFirstInstance(path string) error {
+	name, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return err
+	}
+	h, err := windows.CreateFile(name, 0, 0, nil, windows.OPEN_EXISTING, windows.SECURITY_SQOS_PRESENT|windows.SECURITY_ANONYMOUS, 0)
+	switch {
+	case err == nil:
+		return windows.CloseHandle(h)
+	case errors.Is(err, windows.ERROR_PIPE_BUSY):
+		return nil
+	}
+	return fmt.Errorf("cannot open %s: %w", path, err)
 }
 
 // dialAt connects to the pipe at path and checks that the process serving
