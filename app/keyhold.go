@@ -62,9 +62,9 @@ func holdKeys(w fyne.Window, by opener, now func() time.Time, guard time.Duratio
 	}
 	k := &keyHold{canvas: w.Canvas(), shown: now(), now: now, guard: guard, focusFirst: focusFirst}
 	k.ExtendBaseWidget(k)
-	// At no size under the content: a click anywhere is on something else,
-	// which takes the focus from it.
-	w.SetContent(container.NewStack(container.NewWithoutLayout(k), w.Content()))
+	// Under the whole content: a click on a field or button takes the focus
+	// from it, and a click on blank space reaches it (Tapped).
+	w.SetContent(container.NewStack(k, w.Content()))
 	xwin.Quiet(w) // sets the content again, which forgets the focus: first
 	w.Canvas().Focus(k)
 	return k
@@ -100,6 +100,16 @@ func (k *keyHold) FocusGained() {
 // FocusLost is the window losing the keyboard, or a click taking it for
 // something in the window, after which held is false.
 func (k *keyHold) FocusLost() {}
+
+// Tapped is a click on the window's blank space, where nothing takes the
+// focus: the person took the window, and its own keys (Escape) work.
+func (k *keyHold) Tapped(*fyne.PointEvent) {
+	if k.free {
+		return
+	}
+	k.free = true
+	k.canvas.Unfocus()
+}
 
 // Keys meant for another application go nowhere.
 func (k *keyHold) TypedRune(rune)              {}

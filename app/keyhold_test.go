@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -60,6 +61,30 @@ func TestKeyHold(t *testing.T) {
 		typeKeys(w.Canvas(), "Ada")
 		if field.Text != "Ada" || k.held() || !k.Disabled() {
 			t.Errorf("after a click: field %q, held %v, a Tab stop %v", field.Text, k.held(), !k.Disabled())
+		}
+		if k.mayAnswer() {
+			t.Error("a click within the guard time answers")
+		}
+	})
+
+	t.Run("clicked on blank space", func(t *testing.T) {
+		test.NewTempApp(t)
+		field := widget.NewEntry()
+		w := test.NewTempWindow(t, container.NewVBox(widget.NewLabel("Your name?"), field))
+		w.Resize(fyne.NewSize(300, 200))
+		k := holdKeys(w, byApp, clock, GuardTime, func() { w.Canvas().Focus(field) })
+		k.FocusGained() // the click brought the window forward, within the guard time
+		var escaped bool
+		w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { escaped = escaped || ev.Name == fyne.KeyEscape })
+		test.TapCanvas(w.Canvas(), fyne.NewPos(150, 190)) // below the field: nothing there takes a click
+		esc := &fyne.KeyEvent{Name: fyne.KeyEscape}
+		if f := w.Canvas().Focused(); f != nil { // as the driver routes a key
+			f.TypedKey(esc)
+		} else {
+			w.Canvas().OnTypedKey()(esc)
+		}
+		if k.held() || !k.Disabled() || !escaped || field.Text != "" {
+			t.Errorf("after a click on blank space: held %v, a Tab stop %v, Escape seen %v, field %q", k.held(), !k.Disabled(), escaped, field.Text)
 		}
 		if k.mayAnswer() {
 			t.Error("a click within the guard time answers")
