@@ -115,7 +115,8 @@ func parse(h Host, data []byte, bin Binaries) (*Config, error) {
 		return nil, err
 	}
 	for i := range servers {
-		servers[i].known = bin.Has(servers[i].Command)
+		// Only the bridge's shape is worth looking up: Has may search PATH.
+		servers[i].known = servers[i].runsBridge() && bin.Has(servers[i].Command)
 	}
 	return &Config{Host: h, Servers: servers, bin: bin, data: data, entries: entries}, nil
 }

@@ -55,8 +55,12 @@ func (s Server) Unrouted() (argv []string, ok bool) {
 
 // ours reports whether s runs `elicitdesk bridge` of one of the config's
 // Binaries.
-func (s Server) ours() bool {
-	return s.known && s.Transport == config.TransportStdio && len(s.Args) > 0 && s.Args[0] == "bridge"
+func (s Server) ours() bool { return s.known && s.runsBridge() }
+
+// runsBridge reports whether s runs some program's `bridge` command, the
+// shape of a routed entry, whichever program it is.
+func (s Server) runsBridge() bool {
+	return s.Transport == config.TransportStdio && len(s.Args) > 0 && s.Args[0] == "bridge"
 }
 
 // remoteBridge is what a routed remote entry's bridge arguments say: the
