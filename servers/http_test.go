@@ -3,7 +3,7 @@ package servers
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -75,23 +75,20 @@ func TestManagerNoticesRemoteServerGone(t *testing.T) {
 	}
 }
 
-// fakeSSEServer is a legacy HTTP+SSE server, as the TypeScript SDK writes
-// them: GET /sse streams, POST /message answers 202 and the reply goes down
-// the stream. On tools/call it first asks, with the same id as the call,
-// which mcp-go v1.2.1's SSE client took for the call's response, and
-// returns what it was answered. (mcp-go's own SSE server cannot ask at all.)
-func fakeSSEServer(t *testing.T) *httptest.Server {
-	stream := make(chan string, 16)
-	answers := make(chan json.RawMessage, 1)
+// legacySSE serves the legacy HTTP+SSE transport as the TypeScript SDK
+// writes it: GET /sse streams, POST /message answers 202 and hands the
+// message to post, whose replies (send) go down the stream.
+func legacySSE(t *testing.T, post func(m message, send func(func(io.Writer)))) *httptest.Server {
+	stream := make(chan func(io.Writer), 16)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /sse", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprint(w, "event: endpoint\ndata: /message?sessionId=s1\n\n")
+		io.WriteString(w, "event: endpoint\ndata: /message?sessionId=s1\n\n")
 		w.(http.Flusher).Flush()
 		for {
 			select {
-			case msg := <-stream:
-				fmt.Fprintf(w, "event: message\ndata: %s\n\n", msg)
+			case write := <-stream:
+				write(w)
 				w.(http.Flusher).Flush()
 			case <-r.Context().Done():
 				return
@@ -102,14 +99,33 @@ func fakeSSEServer(t *testing.T) *httptest.Server {
 		var m message
 		json.NewDecoder(r.Body).Decode(&m)
 		w.WriteHeader(http.StatusAccepted)
+		post(m, func(write func(io.Writer)) { stream <- write })
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// sseEvent is msg as one event of the stream.
+func sseEvent(msg string) func(io.Writer) {
+	return func(w io.Writer) { io.WriteString(w, "event: message\ndata: "+msg+"\n\n") }
+}
+
+// fakeSSEServer is a legacy HTTP+SSE server, as the TypeScript SDK writes
+// them. On tools/call it first asks, with the same id as the call, which
+// mcp-go v1.2.1's SSE client took for the call's response, and returns
+// what it was answered. (mcp-go's own SSE server cannot ask at all.)
+func fakeSSEServer(t *testing.T) *httptest.Server {
+	answers := make(chan json.RawMessage, 1)
+	return legacySSE(t, func(m message, send func(func(io.Writer))) {
 		switch m.Method {
 		case "":
 			answers <- m.Result
 		case "initialize":
-			stream <- `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"ts-style-sse","version":"1"}}}`
+			send(sseEvent(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"ts-style-sse","version":"1"}}}`))
 		case "tools/call":
 			go func() {
-				stream <- `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{"who":{"type":"string"}}}}}`
+				send(sseEvent(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{"who":{"type":"string"}}}}}`))
 				text := "no answer"
 				select {
 				case a := <-answers:
@@ -117,13 +133,10 @@ func fakeSSEServer(t *testing.T) *httptest.Server {
 				case <-time.After(20 * time.Second):
 				}
 				result, _ := json.Marshal(map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}})
-				stream <- `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":` + string(result) + `}`
+				send(sseEvent(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":` + string(result) + `}`))
 			}()
 		}
 	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
 }
 
 // TestElicitationOverSSE is the regression test for mcp-go v1.2.1's SSE

@@ -270,41 +270,17 @@ func dialBigGETStream(t *testing.T) (*Conn, func(context.Context) error) {
 // dialBigSSE connects to an HTTP+SSE server whose event stream carries
 // the answer to the first ping: a 100 MB event.
 func dialBigSSE(t *testing.T) (*Conn, func(context.Context) error) {
-	stream := make(chan func(io.Writer), 4)
 	var pings atomic.Int32
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /sse", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, "event: endpoint\ndata: /message\n\n")
-		w.(http.Flusher).Flush()
-		for {
-			select {
-			case send := <-stream:
-				send(w)
-				w.(http.Flusher).Flush()
-			case <-r.Context().Done():
-				return
-			}
-		}
-	})
-	mux.HandleFunc("POST /message", func(w http.ResponseWriter, r *http.Request) {
-		var m message
-		json.NewDecoder(r.Body).Decode(&m)
-		w.WriteHeader(http.StatusAccepted)
-		event := func(msg string) func(io.Writer) {
-			return func(w io.Writer) { io.WriteString(w, "event: message\ndata: "+msg+"\n\n") }
-		}
+	srv := legacySSE(t, func(m message, send func(func(io.Writer))) {
 		switch {
 		case m.Method == "initialize":
-			stream <- event(initResult(m.ID))
+			send(sseEvent(initResult(m.ID)))
 		case m.Method == "ping" && pings.Add(1) == 1:
-			stream <- func(w io.Writer) { writeBig(w, "event: message\ndata: "+bigAnswerStart(m.ID), bigAnswerEnd+"\n\n") }
+			send(func(w io.Writer) { writeBig(w, "event: message\ndata: "+bigAnswerStart(m.ID), bigAnswerEnd+"\n\n") })
 		case m.Method == "ping":
-			stream <- event(pong(m.ID))
+			send(sseEvent(pong(m.ID)))
 		}
 	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
 	c := dialTest(t, legacy("big", config.TransportSSE, srv.URL+"/sse"))
 	return c, c.Ping
 }
