@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs/screenshots.sh takes the README's screenshots: for each theme (light,
 # dark) and scale (1, 2) it starts a virtual X server with openbox, runs the
-# built app in a temporary HOME with the demo server and two MCP hosts, and
+# built app in a temporary HOME with the demo server and three MCP hosts, and
 # captures each window with its frame as docs/shots/NAME-THEME-SCALEx.png.
 # At scale 1 it also takes a request gone stale, a hostile server's request,
 # a bridged server's request with the Servers window listing its session,
@@ -130,7 +130,8 @@ menu() {
 	xdotool key Return
 }
 
-# hosts writes two MCP hosts' configs where Elicit Desk looks for them.
+# hosts writes three MCP hosts' configs where Elicit Desk looks for them,
+# Claude Code's with the servers of one project.
 hosts() {
 	mkdir -p "$HOME/.cursor" "$XDG_CONFIG_HOME/Claude"
 	cat >"$HOME/.cursor/mcp.json" <<-'EOF'
@@ -143,6 +144,11 @@ hosts() {
 	{"mcpServers": {
 	  "everything": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything"]}
 	}}
+	EOF
+	cat >"$HOME/.claude.json" <<-'EOF'
+	{"projects": {"/home/ada/projects/site": {"mcpServers": {
+	  "postgres": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-postgres", "postgresql://localhost/site"]}
+	}}}}
 	EOF
 }
 
