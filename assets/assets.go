@@ -23,19 +23,31 @@ var (
 // Icon returns the app icon (FyneApp.toml names the same file).
 func Icon() fyne.Resource { return fyne.NewStaticResource("icon.png", iconPNG) }
 
-// TrayIcon returns the tray icon: small, with a dot when requests wait,
-// so the person sees at a glance that someone is asking, and a warning
-// mark when a server cannot connect; both can show at once.
+// TrayIcon returns the tray icon of TrayIconPNG as a Fyne resource.
 func TrayIcon(waiting, problem bool) fyne.Resource {
+	name, png := trayIcon(waiting, problem)
+	return fyne.NewStaticResource(name, png)
+}
+
+// TrayIconPNG returns the tray icon, a PNG: small, with a dot when
+// requests wait, so the person sees at a glance that someone is asking,
+// and a warning mark when a server cannot connect; both can show at once.
+func TrayIconPNG(waiting, problem bool) []byte {
+	_, png := trayIcon(waiting, problem)
+	return png
+}
+
+// trayIcon is TrayIconPNG's icon with its file name.
+func trayIcon(waiting, problem bool) (name string, png []byte) {
 	switch {
 	case waiting && problem:
-		return fyne.NewStaticResource("tray-waiting-problem.png", trayWaitingProblemPNG)
+		return "tray-waiting-problem.png", trayWaitingProblemPNG
 	case problem:
-		return fyne.NewStaticResource("tray-problem.png", trayProblemPNG)
+		return "tray-problem.png", trayProblemPNG
 	case waiting:
-		return fyne.NewStaticResource("tray-waiting.png", trayWaitingPNG)
+		return "tray-waiting.png", trayWaitingPNG
 	}
-	return fyne.NewStaticResource("tray.png", trayPNG)
+	return "tray.png", trayPNG
 }
 
 // DemoForm is the requestedSchema shown by `elicitdesk preview` without a
