@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/elicitdesk/elicitdesk/assets"
+	systemtray "github.com/elicitdesk/elicitdesk/internal/tray" // "tray" is this package's type
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -25,7 +26,7 @@ func newTray(d *Desk) (t *tray, shown bool) {
 	if !ok {
 		return nil, false
 	}
-	bus, host := trayHost(d.ctx)
+	bus, host := systemtray.Host(d.ctx)
 	if !bus {
 		d.log.Info("no DBus session bus: running without a tray icon")
 		return nil, false
