@@ -26,7 +26,7 @@ var bridgedWho = servers.Identity{
 func (h *harness) elicit(ctx context.Context, session, raw string) <-chan answerJSON {
 	out := make(chan answerJSON, 1)
 	go func() {
-		res, err := h.d.Elicit(ctx, session, bridgedWho, json.RawMessage(raw))
+		res, err := h.core.Elicit(ctx, session, bridgedWho, json.RawMessage(raw))
 		out <- answerJSON{res, err}
 	}()
 	return out
@@ -50,9 +50,9 @@ func TestBridgedRequests(t *testing.T) {
 	defer cancel()
 	sessionDone := make(chan error, 1)
 	go func() {
-		sessionDone <- h.d.Bridge(ctx, servers.Bridged{ID: "s1", Server: bridgedWho, Since: time.Now()})
+		sessionDone <- h.core.Bridge(ctx, servers.Bridged{ID: "s1", Server: bridgedWho, Since: time.Now()})
 	}()
-	h.eventually("the session listed", func() bool { return len(h.d.Bridged()) == 1 })
+	h.eventually("the session listed", func() bool { return len(h.core.Bridged()) == 1 })
 
 	got := h.elicit(context.Background(), "s1", bridgedForm)
 	r := h.request(0)
@@ -67,7 +67,7 @@ func TestBridgedRequests(t *testing.T) {
 	if a := <-got; a.err != nil || string(a.res) != `{"action":"decline"}` {
 		t.Errorf("answer %s, %v", a.res, a.err)
 	}
-	if l := h.d.Bridged(); len(l) != 1 || l[0].Asked != 1 {
+	if l := h.core.Bridged(); len(l) != 1 || l[0].Asked != 1 {
 		t.Errorf("sessions %+v, want s1 with 1 request", l)
 	}
 
@@ -102,7 +102,7 @@ func TestBridgedRequests(t *testing.T) {
 	if err := <-sessionDone; err != nil {
 		t.Error(err)
 	}
-	h.eventually("the session gone", func() bool { return len(h.d.Bridged()) == 0 })
+	h.eventually("the session gone", func() bool { return len(h.core.Bridged()) == 0 })
 }
 
 // TestBridgedUnshown: an elicitation the bridge could not show, handed to
@@ -113,15 +113,15 @@ func TestBridgedUnshown(t *testing.T) {
 	at := time.Date(2026, 11, 23, 10, 42, 0, 0, time.UTC)
 	e := history.Entry{Server: bridgedWho, Message: "Pick a folder", Mode: servers.ModeForm, Outcome: history.NoWindow,
 		Reason: "answered cancel without asking: no window can be shown", Received: at, Answered: at}
-	if err := h.d.Unshown(context.Background(), e); err != nil {
+	if err := h.core.Unshown(context.Background(), e); err != nil {
 		t.Fatal(err)
 	}
 	es := h.entries()
 	if len(es) != 1 || es[0].Server != bridgedWho || es[0].Outcome != history.NoWindow || es[0].Reason != e.Reason || !es[0].Received.Equal(at) {
 		t.Fatalf("history %+v, want the unshown entry", es)
 	}
-	h.d.Close()
-	if err := h.d.Unshown(context.Background(), e); err == nil {
-		t.Error("a closed app took an entry")
+	h.core.Close()
+	if err := h.core.Unshown(context.Background(), e); err == nil {
+		t.Error("a closed core took an entry")
 	}
 }

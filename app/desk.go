@@ -7,8 +7,8 @@ package app
 
 import (
 	"context"
-	"errors"
 	"log/slog"
+	"math"
 	"net/url"
 	"sync"
 	"time"
@@ -21,19 +21,37 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/serversview"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
-	"github.com/elicitdesk/elicitdesk/internal/gate"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
-	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
+
+// Core is what the windows ask of Elicit Desk's core, which keeps the
+// servers, their requests and the history: *core.Core in this process (the
+// tests), *core.Remote from the windows' process.
+type Core interface {
+	// Attach tells events what the core tells the windows, until ctx ends.
+	Attach(ctx context.Context, events core.Events) error
+	// Answer sends the person's answer to a request; core.ErrNotWaiting
+	// when it no longer waits.
+	Answer(id string, r forms.Result) error
+	// Statuses, Retry, SignIn, SignOut, Tools and CallTool.
+	serversview.Servers
+	Bridged() []servers.Bridged
+	SetHistoryLimits(core.HistoryLimits)
+	// HistoryNotice is what opening the history had to say.
+	HistoryNotice() string
+	// Quit ends Elicit Desk: the core answers every request cancel.
+	Quit()
+}
 
 // Options say where the app keeps its files and how it starts at login.
 type Options struct {
 	ConfigPath  string        // servers.json
-	HistoryPath string        // history.db
+	HistoryPath string        // history.db, which the History window reads
 	Demo        config.Server // the entry a first start writes to servers.json
 	Autostart   autostart.Entry
 	Log         *slog.Logger
@@ -45,34 +63,32 @@ type Options struct {
 	// Screen finds where a new window goes, on the UI goroutine; nil or
 	// false: screen.Fallback.
 	Screen func() (screen.Screen, bool)
-	// Signer signs in to remote servers that ask for it, from the
-	// Servers window; nil: they fail as any refused connection does.
-	Signer *signin.Signer
 	// Dates is how the person's locale writes dates, found once at start:
 	// every form, and every replay of one, shows and reads dates so.
 	Dates forms.DateStyle
 	// Version says which build this is, for the About window.
 	Version string
-	// Background: a bridge started the app for a request, not the person.
-	// It opens no window of its own before that request: where no tray
-	// host shows the icon, the Servers window would cover it, and the
-	// Welcome of a first start waits until the requests are answered.
-	Background bool
+	// Idle is how long the windows' process stays with no window open
+	// before it exits; 0: it stays until the core quits.
+	Idle time.Duration
+	// TrayShown says that a tray host shows the core's icon; without one,
+	// the Servers window stands in for it.
+	TrayShown bool
 }
 
-// Desk is the running app.
+// Desk is the running app: the windows.
 type Desk struct {
-	ctx     context.Context // ends when the app quits
-	cancel  context.CancelFunc
-	fyne    fyne.App
-	opts    Options
-	log     *slog.Logger
-	router  *servers.Router
-	manager *servers.Manager
-	bridges *servers.Bridges // the hosts' sessions through elicitdesk bridge
-	history *history.Store   // nil when it could not be opened
-	opened  chan struct{}    // closed once Start has set history
-	writes  gate.Gate        // history writes: shut by Close, which waits for them
+	ctx    context.Context // ends when the windows close for good
+	cancel context.CancelFunc
+	fyne   fyne.App
+	opts   Options
+	log    *slog.Logger
+	core   Core
+	// local asks the core's requests in this process, so that a window
+	// deals with a servers.Elicitation as the core's own connections do.
+	local   *servers.Router
+	asks    map[string]context.CancelCauseFunc // by the core's request id, while asked
+	history *history.Store                     // the History window's; nil when it could not be opened
 
 	settings   Settings
 	desktop    look.Desktop // the desktop's light or dark, read at start
@@ -81,19 +97,22 @@ type Desk struct {
 	historyWin *historyview.Window // made when first shown: windows cost memory
 	hostsWin   *hostsview.Window
 	welcome    *welcome // the Welcome window, while it is open
-	// afterRequests are windows the app opens by itself once no request
-	// is left (see Options.Background).
+	// afterRequests are windows the core asked for by itself, shown once
+	// no request is left.
 	afterRequests []func()
 	settingsW     fyne.Window
 	aboutW        fyne.Window // the About window, while it is open
-	tray          *tray       // nil where there is no tray
-	trayShown     bool        // a tray host shows the icon; else the Servers window stands in
 	asking        *asking     // the quit question, while it shows
 	focused       bool        // one of our windows has focus
 	notifier      notifier    // nil where no notification server answers
 	notices       notices     // the notifications shown, by request or server
 	downs         downWatch   // which servers' failures were told
 	noticing      sync.WaitGroup
+	idleSince     time.Time // when the last window closed; zero while one shows
+	// holder is a window never shown, made when Options.Idle is set: Fyne
+	// quits when its last window closes, and the idle time must come
+	// first.
+	holder fyne.Window
 
 	openURL func(*url.URL) error
 	now     func() time.Time
@@ -105,25 +124,19 @@ type Desk struct {
 	do func(f func())
 }
 
-// New prepares the app; Start connects the servers.
-func New(ctx context.Context, a fyne.App, opts Options) *Desk {
+// noLimits: the core applied each server's limits already.
+var noLimits = servers.Limits{Waiting: math.MaxInt, PerMinute: math.MaxInt}
+
+// New prepares the windows of core; Start attaches them.
+func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
-	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
-		opened: make(chan struct{})}
+	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, core: c, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
+		asks: map[string]context.CancelCauseFunc{}}
 	d.settings = loadSettings(a.Preferences())
 	d.queue.max = d.settings.MaxWindows
-	d.router = servers.NewRouter(servers.DefaultLimits, d.log)
-	d.router.OnRefused(func(x servers.Refusal) { d.record(refusalEntry(x)) })
-	d.manager = servers.NewManager(d.router, d.log, func(s servers.Status) {
-		d.log.Info("server", "name", s.Name, "state", s.State, "err", s.Err)
-		d.do(func() { d.serverChanged(s) })
-	})
-	if opts.Signer != nil {
-		d.manager.UseSigner(opts.Signer)
-	}
-	d.bridges = servers.NewBridges(func() { d.serversWin.BridgesChanged() })
+	d.local = servers.NewRouter(noLimits, d.log)
 	d.serversWin = serversview.New(a, serversview.Deps{
-		Manager: d.manager, Bridges: d.bridges, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
+		Servers: c, Bridged: c.Bridged, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
 		Do:     func(f func()) { d.do(f) }, // tests replace d.do after New
 		Screen: d.screen,
 	})
@@ -134,57 +147,59 @@ func New(ctx context.Context, a fyne.App, opts Options) *Desk {
 	return d
 }
 
-// Start opens the history, connects every configured server and begins
-// taking requests. Without a tray host it shows the Servers window, so the
-// app is never running unseen. A first start, with no servers.json yet,
-// also shows the Welcome window.
+// Start opens the History window's store and attaches the windows to the
+// core, which tells them its servers and every request waiting. Without a
+// tray host the Servers window stands in for the tray: its menu reaches
+// the other windows.
 func (d *Desk) Start() error {
-	first := firstRun(d.opts.ConfigPath)
-	if _, err := config.Ensure(d.opts.ConfigPath, d.opts.Demo); err != nil {
-		return err
-	}
 	d.desktop = readDesktop(d.ctx)
 	d.applyTheme()
 	d.openHistory()
 	d.notifier = d.newNotifier()
-	if err := d.manager.Watch(d.ctx, d.opts.ConfigPath); err != nil {
-		return err
-	}
 	go d.take()
 	go d.clock()
-	if d.tray, d.trayShown = newTray(d); !d.trayShown {
-		// The Servers window stands in for the tray: its menu reaches the
-		// other windows, and closing it keeps running in the background
-		// or quits, as the person chose the first time.
+	go d.attach()
+	if d.opts.Idle > 0 {
+		d.holder = d.fyne.NewWindow("Elicit Desk")
+	}
+	if !d.opts.TrayShown {
 		w := d.serversWin.Window()
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
 		w.SetCloseIntercept(d.closeWithoutTray)
-		if !d.opts.Background {
-			d.serversWin.Appear()
-		}
-	}
-	if first {
-		d.whenNoRequests(func() { d.welcomeBy(byApp) })
 	}
 	d.addQuitKeys()
 	return nil
 }
 
-// serverChanged follows a server's new status: the Servers window, the
-// tray, and a notification when a ready server failed.
+// attach has the core's news told to the windows until they close; when
+// the core goes away, so do they.
+func (d *Desk) attach() {
+	err := d.core.Attach(d.ctx, events{d})
+	if d.ctx.Err() != nil {
+		return
+	}
+	d.log.Warn("the core went away: closing the windows", "err", err)
+	d.do(d.exit)
+}
+
+// exit closes the windows and ends the windows' process; the core goes on.
+func (d *Desk) exit() {
+	d.cancel()
+	d.fyne.Quit()
+}
+
+// serverChanged follows a server's new status: the Servers window and a
+// notification when a ready server failed.
 func (d *Desk) serverChanged(s servers.Status) {
 	d.serversWin.Update(s)
-	d.refreshTray()
 	d.noticeDown(s)
 }
 
-// Close stops every server and finishes writing the history.
+// Close ends the windows' work and closes the history.
 func (d *Desk) Close() {
 	d.cancel()
-	d.serversWin.Close() // first: the manager's last changes must not reach widgets
+	d.serversWin.Close() // first: the core's last changes must not reach widgets
 	d.closeNotices()
-	d.manager.Close()
-	d.writes.Close()
 	if d.history != nil {
 		d.history.Close()
 	}
@@ -203,10 +218,11 @@ func (d *Desk) Front() {
 	d.addQuitKeys()
 }
 
-// take hands each request the router queues to the UI goroutine.
+// take hands each request to the UI goroutine, as the local router
+// queues it.
 func (d *Desk) take() {
 	for {
-		e, err := d.router.Next(d.ctx)
+		e, err := d.local.Next(d.ctx)
 		if err != nil {
 			return
 		}
@@ -214,19 +230,15 @@ func (d *Desk) take() {
 	}
 }
 
-// clock keeps "arrived … ago" current and, for an app that runs from
-// login for weeks, prunes the history once a day.
+// clock keeps "arrived … ago" current and, in the windows' process, ends
+// it once no window has shown for Options.Idle.
 func (d *Desk) clock() {
 	t := time.NewTicker(5 * time.Second)
 	defer t.Stop()
-	daily := time.NewTicker(24 * time.Hour)
-	defer daily.Stop()
 	for {
 		select {
 		case <-d.ctx.Done():
 			return
-		case <-daily.C:
-			d.do(d.prune)
 		case <-t.C:
 			d.do(func() {
 				now := d.now()
@@ -235,9 +247,41 @@ func (d *Desk) clock() {
 						r.win.tick(now)
 					}
 				}
+				d.exitWhenIdle(now)
 			})
 		}
 	}
+}
+
+// exitWhenIdle ends the windows' process once no window has shown and no
+// request waited for Options.Idle: the core starts another when one is
+// needed.
+func (d *Desk) exitWhenIdle(now time.Time) {
+	if d.opts.Idle <= 0 {
+		return
+	}
+	if d.queue.len() > 0 || d.windowsShown() {
+		d.idleSince = time.Time{}
+		return
+	}
+	if d.idleSince.IsZero() {
+		d.idleSince = now
+	}
+	if now.Sub(d.idleSince) >= d.opts.Idle {
+		d.log.Debug("no window for a while: the windows' process exits", "idle", d.opts.Idle)
+		d.exit()
+	}
+}
+
+// windowsShown reports whether a window of the app shows: any but the
+// holder and a hidden Servers window.
+func (d *Desk) windowsShown() bool {
+	for _, w := range d.fyne.Driver().AllWindows() {
+		if w != d.holder && (d.serversWin == nil || w != d.serversWin.Window() || d.serversWin.Visible()) {
+			return true
+		}
+	}
+	return false
 }
 
 // arrive takes in a new request: a window when fewer than the limit are
@@ -249,7 +293,6 @@ func (d *Desk) arrive(e *servers.Elicitation) {
 		d.openBy(r, byApp)
 	}
 	d.notify(r)
-	d.refreshTray()
 	go func() {
 		<-e.Context().Done()
 		d.do(func() {
@@ -265,11 +308,9 @@ func (d *Desk) arrive(e *servers.Elicitation) {
 }
 
 func (d *Desk) newRequest(e *servers.Elicitation) *request {
-	r := &request{Elicitation: e, record: d.record}
-	r.onEnd = func() {
-		d.withdraw(r)
-		d.refreshTray()
-	}
+	id, _ := e.Context().Value(coreID{}).(string)
+	r := &request{Elicitation: e, coreID: id}
+	r.onEnd = func() { d.withdraw(r) }
 	return r
 }
 
@@ -330,7 +371,7 @@ func (d *Desk) drop(r *request) {
 	for _, next := range d.queue.remove(r) {
 		d.openBy(next, byApp)
 	}
-	d.refreshTray()
+	d.asking.update(d.pending())
 	if d.queue.len() == 0 {
 		later := d.afterRequests
 		d.afterRequests = nil
@@ -341,10 +382,10 @@ func (d *Desk) drop(r *request) {
 }
 
 // whenNoRequests runs f, which opens a window of the app's own accord,
-// now, or once the requests are answered when a bridge started the app
-// for one: such a window must not cover a request's.
+// now, or once the requests are answered: such a window must not cover a
+// request's.
 func (d *Desk) whenNoRequests(f func()) {
-	if d.opts.Background {
+	if d.queue.len() > 0 {
 		d.afterRequests = append(d.afterRequests, f)
 		return
 	}
@@ -355,7 +396,7 @@ func (d *Desk) whenNoRequests(f func()) {
 // must not claim to be.
 func (d *Desk) others(name string) []servers.Identity {
 	var ids []servers.Identity
-	for _, s := range d.manager.Statuses() {
+	for _, s := range d.core.Statuses() {
 		if s.Name != name {
 			ids = append(ids, s.Identity)
 		}
@@ -374,7 +415,7 @@ func (d *Desk) showLinks(who servers.Identity, links []servers.Params) <-chan st
 			return
 		}
 		for _, p := range links {
-			r := d.newRequest(d.router.Expect(who, p))
+			r := d.newRequest(d.local.Expect(who, p))
 			r.onClosed = func() {
 				if left--; left == 0 {
 					close(done)
@@ -383,41 +424,6 @@ func (d *Desk) showLinks(who servers.Identity, links []servers.Params) <-chan st
 			d.queue.addOpen(r) // the person called the tool: past the limit
 			d.open(r)
 		}
-		d.refreshTray()
 	})
 	return done
-}
-
-// record keeps an entry in the history without holding up the window.
-func (d *Desk) record(e history.Entry) {
-	if err := d.keep(e); errors.Is(err, errQuitting) {
-		d.log.Warn("history not written: the app is closing", "server", e.Server, "outcome", e.Outcome)
-	}
-}
-
-// errNoHistory is why the app takes no entry: the history could not be
-// opened.
-var errNoHistory = errors.New("Elicit Desk runs without a history")
-
-// keep has e written to the history after it returns; an error says it
-// will not be: there is no history, or the app is quitting.
-func (d *Desk) keep(e history.Entry) error {
-	if d.history == nil {
-		return errNoHistory
-	}
-	e = history.Shorten(e) // what waits for the disk is small
-	if !d.writes.Go(func() {
-		if _, err := d.history.Add(context.WithoutCancel(d.ctx), e); err != nil {
-			d.log.Error("history not written", "err", err)
-			return
-		}
-		d.do(func() {
-			if d.historyWin != nil {
-				d.historyWin.Refresh()
-			}
-		})
-	}) {
-		return errQuitting
-	}
-	return nil
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -57,6 +58,7 @@ var uiLoop = make(chan func(), 4096)
 // harness is a started Desk on the test driver with its own folders.
 type harness struct {
 	t       testing.TB
+	core    *core.Core // in this process, as the windows' process reaches it
 	d       *Desk
 	dir     string
 	mu      sync.Mutex
@@ -95,11 +97,11 @@ func demoEntry(t testing.TB, name string) config.Server {
 // the demo server when config is empty).
 func start(t testing.TB, config string) *harness {
 	t.Helper()
-	return startWith(t, config, func(*Options) {})
+	return startWith(t, config, func(*Options, *core.Options) {})
 }
 
 // startWith is start with the Options as edit leaves them.
-func startWith(t testing.TB, config string, edit func(*Options)) *harness {
+func startWith(t testing.TB, config string, edit func(*Options, *core.Options)) *harness {
 	t.Helper()
 	dir := t.TempDir()
 	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
@@ -128,12 +130,13 @@ func (h *harness) close(cancel context.CancelFunc) func() {
 	return func() {
 		cancel()
 		h.d.Close()
+		h.core.Close()
 		h.ui(func() {})
 	}
 }
 
 // start builds and starts the Desk on the UI goroutine.
-func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string, edit func(*Options)) {
+func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string, edit func(*Options, *core.Options)) {
 	t, dir := h.t, h.dir
 	opts := Options{
 		ConfigPath:  cfgPath,
@@ -142,8 +145,11 @@ func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string, edit fu
 		Autostart:   autostart.Entry{ID: "io.github.elicitdesk.test", Name: "Elicit Desk", Exec: []string{"elicitdesk"}, Dir: filepath.Join(dir, "autostart")},
 		Log:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
-	edit(&opts)
-	h.d = New(ctx, a, opts)
+	co := core.Options{ConfigPath: cfgPath, HistoryPath: opts.HistoryPath, Demo: opts.Demo, Log: opts.Log,
+		History: loadSettings(a.Preferences()).HistoryLimits()}
+	edit(&opts, &co)
+	h.core = core.New(ctx, co)
+	h.d = New(ctx, a, h.core, opts)
 	h.d.do = func(f func()) { uiLoop <- f }
 	h.d.guard = 0 // the tests answer as a person who has seen the window (TestKeyHold tests the guard)
 	h.d.openURL = func(u *url.URL) error {
@@ -151,6 +157,9 @@ func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string, edit fu
 		defer h.mu.Unlock()
 		h.opened = append(h.opened, u)
 		return h.openErr
+	}
+	if err := h.core.Start(); err != nil {
+		t.Error(err)
 	}
 	if err := h.d.Start(); err != nil {
 		t.Error(err)
@@ -170,7 +179,7 @@ func (h *harness) ask(ctx context.Context, who servers.Identity, p servers.Param
 		p.Form, _ = forms.Parse(p.Schema) // as servers.ParseParams does
 	}
 	go func() {
-		res, err := h.d.router.Ask(ctx, who, p)
+		res, err := h.core.Router().Ask(ctx, who, p)
 		out <- answer{res, err}
 	}()
 	return out
@@ -243,10 +252,13 @@ func shows(r *request, text string) bool {
 	return strings.Contains(test.RenderObjectToMarkup(content(r)), text)
 }
 
+// outcomes are the history's outcomes of the person's answers.
+var outcomes = map[forms.Action]history.Outcome{forms.Accept: history.Accepted, forms.Decline: history.Declined, forms.Cancel: history.Cancelled}
+
 // entries reads the history.
 func (h *harness) entries() []history.Entry {
 	h.t.Helper()
-	h.d.writes.Wait()
+	h.core.Flush()
 	es, err := h.d.history.Search(context.Background(), history.Query{Limit: 100})
 	if err != nil {
 		h.t.Fatal(err)
@@ -284,7 +296,7 @@ func TestFormRequestButtons(t *testing.T) {
 			}
 			h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
 			es := h.entries()
-			if len(es) != 1 || es[0].Outcome != outcome(tt.want) || es[0].Server.Name != "notes" || es[0].Message != "Who are you?" {
+			if len(es) != 1 || es[0].Outcome != outcomes[tt.want] || es[0].Server.Name != "notes" || es[0].Message != "Who are you?" {
 				t.Fatalf("history %+v", es)
 			}
 		})
@@ -356,15 +368,9 @@ func isAnswer(label string) bool {
 
 func TestStaleWhenTheServerDisconnects(t *testing.T) {
 	h := start(t, "")
-	var conn *servers.Conn
-	h.eventually("the demo server", func() bool {
-		var ok bool
-		conn, ok = h.d.manager.Conn("demo")
-		return ok
-	})
 	called := make(chan error, 1)
 	go func() {
-		_, err := conn.CallTool(context.Background(), demo.ToolAskConfirm, nil)
+		_, _, err := h.core.CallTool(context.Background(), "demo", demo.ToolAskConfirm, nil, true)
 		called <- err
 	}()
 	r := h.request(0)
@@ -389,7 +395,7 @@ func TestStaleWhenTheServerDisconnects(t *testing.T) {
 func TestIdentityHeader(t *testing.T) {
 	h := start(t, `{"mcpServers":{"bank":{"command":"bank-mcp","disabled":true}}}`)
 	who := servers.Identity{Name: "notes", Target: "npx notes-mcp", Reported: servers.ServerInfo{Name: "acme-files", Title: "Acme Files", Version: "2.1.0"}}
-	h.eventually("the bank entry", func() bool { return len(h.d.manager.Statuses()) == 1 })
+	h.eventually("the bank entry", func() bool { return len(h.core.Statuses()) == 1 })
 	h.ask(context.Background(), who, servers.Params{
 		Message: "This is bank: confirm the transfer.", Mode: servers.ModeForm,
 		Schema: json.RawMessage(`{"type":"object","properties":{}}`),
@@ -428,7 +434,7 @@ func warningsOf(o fyne.CanvasObject) string {
 func TestURLRequest(t *testing.T) {
 	h := start(t, `{"mcpServers":{}}`)
 	who := servers.Identity{Name: "shop", Target: "https://shop.example/mcp"}
-	router := h.d.router
+	router := h.core.Router()
 	got := h.ask(context.Background(), who, servers.Params{
 		Message: "Sign in to pay", Mode: servers.ModeURL, ElicitationID: "e1",
 		URL: "http://user:secret@xn--pple-43d.com/login?next=1",
@@ -493,9 +499,6 @@ func TestAtMostMaxWindows(t *testing.T) {
 		if len(h.d.queue.open) != 3 || len(h.d.queue.waiting) != 2 {
 			t.Fatalf("open %d waiting %d", len(h.d.queue.open), len(h.d.queue.waiting))
 		}
-		if n := len(h.d.trayItems(h.d.trayState())); n != 1+(2+3)+(2+2)+12 {
-			t.Errorf("tray menu has %d items", n)
-		}
 		first = h.d.queue.open[0]
 		test.Tap(button(t, content(first), "Decline"))
 	})
@@ -506,7 +509,7 @@ func TestAtMostMaxWindows(t *testing.T) {
 
 func TestRefusalsAreRecorded(t *testing.T) {
 	h := start(t, `{"mcpServers":{}}`)
-	h.d.router.SetLimits("flood", servers.Limits{Waiting: 1, PerMinute: 10})
+	h.core.Router().SetLimits("flood", servers.Limits{Waiting: 1, PerMinute: 10})
 	h.askForm(context.Background(), "flood", "first")
 	h.request(0)
 	var refused *wire.RPCError
@@ -546,7 +549,7 @@ func TestLinksOfAFailedCall(t *testing.T) {
 		"command": entry.Command, "args": entry.Args, "env": entry.Env, "protocolVersion": entry.ProtocolVersion,
 	}}})
 	h := start(t, string(raw))
-	if _, err := h.d.CallTool(context.Background(), "demo", demo.ToolNeedsLink, nil); err == nil {
+	if _, _, err := h.core.CallTool(context.Background(), "demo", demo.ToolNeedsLink, nil, true); err == nil {
 		t.Fatal("needs_link went through without its link")
 	}
 	r := h.request(0)
@@ -555,7 +558,7 @@ func TestLinksOfAFailedCall(t *testing.T) {
 	}
 	h.ui(func() { test.Tap(button(t, content(r), "Open link")) })
 	h.eventually("the browser to open", func() bool { return len(h.openedURLs()) == 1 })
-	res, err := h.d.CallTool(context.Background(), "demo", demo.ToolNeedsLink, nil)
+	res, _, err := h.core.CallTool(context.Background(), "demo", demo.ToolNeedsLink, nil, true)
 	if err != nil || res.IsError {
 		t.Fatalf("retry: %+v %v", res, err)
 	}

@@ -57,11 +57,11 @@ func flood(tb testing.TB, h *harness, n int) floodFigures {
 	answered := make(chan struct{})
 	go serveFlood(toServerR, toClientW, n, answered)
 
-	h.d.router.SetLimits("flood", servers.Limits{Waiting: -1, PerMinute: -1}) // refuse everything
+	h.core.Router().SetLimits("flood", servers.Limits{Waiting: -1, PerMinute: -1}) // refuse everything
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	c, err := servers.DialPipe(ctx, config.Server{Name: "flood", Command: "flood", Transport: config.TransportStdio},
-		toClientR, toServerW, h.d.router, slog.New(slog.DiscardHandler))
+		toClientR, toServerW, h.core.Router(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func flood(tb testing.TB, h *harness, n int) floodFigures {
 			`,"requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}`+"\n")
 	}
 	<-sampled
-	h.d.writes.Wait()
+	h.core.Flush()
 	f.peak, f.after = peak.Load(), heapAfterGC()
 	for _, name := range []string{"history.db", "history.db-wal"} {
 		if info, err := os.Stat(filepath.Join(h.dir, name)); err == nil {

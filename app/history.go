@@ -1,44 +1,25 @@
 package app
 
 import (
-	"context"
-
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
-// openHistory opens the history database. A damaged one never stops the
-// app: the store keeps it aside, starts a fresh file and says so; when the
-// file stays busy (another program holds it) or even that fails, the app
-// runs without a history and says that.
+// openHistory opens the history the core writes, for the History window
+// and the Settings window's size, and shows what the core had to say when
+// it opened it. Without it the app runs, and the History window says so.
 func (d *Desk) openHistory() {
-	defer close(d.opened)
+	go func() {
+		if n := d.core.HistoryNotice(); n != "" {
+			d.do(func() { d.showError("The history file had a problem", n) })
+		}
+	}()
 	s, err := history.Open(d.opts.HistoryPath, d.log, history.Options{MaxBytes: d.settings.HistoryMaxBytes})
 	if err != nil {
-		d.log.Error("running without a history", "err", err)
-		d.showError("The history cannot be kept", "Elicit Desk runs without a history this time: "+err.Error())
+		d.log.Error("the History window cannot read the history", "err", err)
 		return
 	}
 	d.history = s
-	if n := s.Notice(); n != "" {
-		d.showError("The history file had a problem", n)
-	}
-	d.prune()
-}
-
-// prune forgets what is older than the retention setting.
-func (d *Desk) prune() {
-	if d.history == nil {
-		return
-	}
-	before := d.now().Add(-d.settings.Retention)
-	d.writes.Go(func() {
-		if n, err := d.history.Prune(context.WithoutCancel(d.ctx), before); err != nil {
-			d.log.Error("history not pruned", "err", err)
-		} else if n > 0 {
-			d.log.Info("history pruned", "entries", n)
-		}
-	})
 }
 
 // showHistory opens the History window, making it the first time: an

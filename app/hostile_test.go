@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/elicitdesk/elicitdesk/internal/uitest"
@@ -40,7 +39,7 @@ func TestHostileWindows(t *testing.T) {
 				uitest.CheckWidth(t, "form request", fw.w.Content(), 900)
 				uitest.Check(t, "URL request", uitest.WindowTexts(link.win.(*linkWindow).w))
 				uitest.CheckWidth(t, "URL request", link.win.(*linkWindow).w.Content(), 720)
-				uitest.Check(t, "tray menu", uitest.MenuTexts(fyne.NewMenu("", h.d.trayItems(h.d.trayState())...)))
+				uitest.Check(t, "tray menu", uitest.MenuTexts(trayMenu(h)))
 				n := notification(form)
 				uitest.Check(t, "notification", []uitest.Seen{{Widget: "summary", Text: n.Summary}, {Widget: "body", Text: n.Body}})
 			})

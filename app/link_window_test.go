@@ -103,7 +103,7 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 	h.eventually("the failure to show", func() bool {
 		return strings.HasPrefix(lw.status.Text, "Could not open the browser: xdg-open found no browser to start.")
 	})
-	h.d.router.Complete("shop", "e")
+	h.core.Router().Complete("shop", "e")
 	h.eventually("completion, with the failure still said", func() bool {
 		return strings.HasPrefix(lw.status.Text, "Could not open the browser: xdg-open found no browser to start. shop says this step is complete.")
 	})

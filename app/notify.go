@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/notify"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -129,7 +130,7 @@ func (w *downWatch) fell(s servers.Status, now time.Time) bool {
 	}
 	was := w.ready[s.Name]
 	w.ready[s.Name] = s.State == servers.StateReady
-	if !was || !cannotConnect(s) {
+	if !was || !core.CannotConnect(s) {
 		return false
 	}
 	if last, ok := w.told[s.Name]; ok && now.Sub(last) < downQuiet {

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/elicitdesk/elicitdesk/internal/notify"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // fakeNotifier records notices; each event also goes to a channel, for a
@@ -95,10 +96,7 @@ func TestNotificationsGoAway(t *testing.T) {
 			h.ui(func() { h.d.clicked(id) })
 		}, true},
 		{"picked in the tray menu", func(t *testing.T, h *harness, r *request, id uint32, _ context.CancelCauseFunc) {
-			h.ui(func() {
-				items := h.d.trayItems(h.d.trayState())
-				menuItem(t, items, menuLabel(r)).Action()
-			})
+			trayItem(t, h, untrusted.Text(r.Server.Name).Line()+": "+r.Message.Headline(48)).Action()
 		}, true},
 		{"brought forward", func(t *testing.T, h *harness, r *request, id uint32, _ context.CancelCauseFunc) {
 			h.ui(func() {

@@ -9,9 +9,6 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
 // quitShortcut is Ctrl+Q (Cmd+Q on macOS), in every window of the app.
@@ -140,28 +137,11 @@ func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 	w.RequestFocus()
 }
 
-// quit answers every waiting request “cancel”, noting in History that the
-// app quit, and ends the app. The context goes after the answers and
-// before Fyne: requests turning stale as their servers stop must not touch
-// a tray that is already gone.
+// quit ends Elicit Desk: the core answers every waiting request
+// “cancel”, noting in History that the app quit, and the windows close.
 func (d *Desk) quit() {
-	for _, r := range d.queue.all() {
-		r.cancelForQuit()
-	}
-	d.cancel()
-	d.fyne.Quit()
-}
-
-// cancelForQuit answers r “cancel” because the app quits.
-func (r *request) cancelForQuit() {
-	if r.ended {
-		return
-	}
-	if err := r.Reply(forms.Result{Action: forms.Cancel}); err != nil {
-		r.goStale(staleReason(r.Context()))
-		return
-	}
-	r.end(history.AppQuit, "", nil)
+	d.core.Quit()
+	d.exit()
 }
 
 // closeWithoutTray is closing the Servers window where it stands in for
@@ -172,7 +152,7 @@ func (r *request) cancelForQuit() {
 func (d *Desk) closeWithoutTray() {
 	switch d.settings.NoTrayClose {
 	case closeKeepsRunning:
-		d.serversWin.Window().Hide()
+		d.serversWin.Hide()
 		return
 	case closeQuits:
 		d.askQuit()
@@ -180,7 +160,7 @@ func (d *Desk) closeWithoutTray() {
 	}
 	d.ask(backgroundQuestion, false, func() {
 		d.rememberNoTrayClose(closeKeepsRunning)
-		d.serversWin.Window().Hide()
+		d.serversWin.Hide()
 	}, func() {
 		d.rememberNoTrayClose(closeQuits)
 		d.askQuit()

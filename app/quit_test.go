@@ -47,11 +47,13 @@ func TestQuitWithRequestsWaiting(t *testing.T) {
 		name string
 		quit func(h *harness)
 	}{
-		{"tray Quit", func(h *harness) { menuItem(h.t.(*testing.T), h.d.trayItems(h.d.trayState()), "Quit").Action() }},
+		{"tray Quit", func(h *harness) { trayItem(h.t.(*testing.T), h, "Quit").Action() }},
 		{"Ctrl+Q in a request window", func(h *harness) {
-			w := h.d.queue.open[0].win.(*formWindow).w
-			w.Canvas().Unfocus() // a text field keeps its keys
-			typeShortcut(w.Canvas(), quitShortcut)
+			h.ui(func() {
+				w := h.d.queue.open[0].win.(*formWindow).w
+				w.Canvas().Unfocus() // a text field keeps its keys
+				typeShortcut(w.Canvas(), quitShortcut)
+			})
 		}},
 	} {
 		t.Run(how.name, func(t *testing.T) {
@@ -60,18 +62,20 @@ func TestQuitWithRequestsWaiting(t *testing.T) {
 			shown := h.askForm(context.Background(), "shop", "Your name?")
 			queued := h.askForm(context.Background(), "notes", "Your city?")
 			h.request(1)
+			how.quit(h)
+			h.eventually("the question", func() bool { return h.question() != nil || h.d.ctx.Err() != nil })
 			h.ui(func() {
-				how.quit(h)
 				w := h.question()
 				if w == nil || h.d.ctx.Err() != nil {
-					t.Fatal("quit without asking")
+					t.Error("quit without asking")
+					return
 				}
 				if got := h.d.asking.title.Text; got != "2 requests are waiting. Quit anyway?" {
 					t.Errorf("asked %q", got)
 				}
 				test.Tap(button(t, w.Content(), "Quit anyway"))
 				if h.d.ctx.Err() == nil {
-					t.Fatal("Quit anyway did not quit")
+					t.Error("Quit anyway did not quit")
 				}
 			})
 			for _, got := range []<-chan answer{shown, queued} {
@@ -219,14 +223,3 @@ func typeShortcut(c fyne.Canvas, s fyne.Shortcut) {
 	inner.(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(s)
 }
 
-// menuItem is the item labelled label.
-func menuItem(t *testing.T, items []*fyne.MenuItem, label string) *fyne.MenuItem {
-	t.Helper()
-	for _, i := range items {
-		if i.Label == label {
-			return i
-		}
-	}
-	t.Fatalf("no menu item %q", label)
-	return nil
-}

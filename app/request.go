@@ -2,16 +2,10 @@ package app
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -26,7 +20,7 @@ type request struct {
 	notifying bool
 	onEnd     func() // the Desk's bookkeeping, once
 	onClosed  func() // after its window closed, for links a tool call waits on
-	record    func(history.Entry)
+	coreID    string // the core's id, "" for a link of the windows' own tool call
 }
 
 // window is what a request's window does for its request.
@@ -41,7 +35,7 @@ type window interface {
 	close()
 }
 
-// reply sends the person's answer and records it. It reports whether the
+// reply sends the person's answer; the core records it. It reports whether the
 // answer went out: a request that went stale in the meantime sends
 // nothing.
 func (r *request) reply(res forms.Result) bool {
@@ -52,7 +46,7 @@ func (r *request) reply(res forms.Result) bool {
 		r.goStale(staleReason(r.Context()))
 		return false
 	}
-	r.end(outcome(res.Action), "", res.Content)
+	r.end()
 	return true
 }
 
@@ -61,61 +55,22 @@ func (r *request) goStale(reason string) {
 	if r.ended {
 		return
 	}
-	r.end(history.Stale, reason, nil)
+	r.end()
 	if r.win != nil {
 		r.win.stale(reason)
 	}
 }
 
-func (r *request) end(o history.Outcome, reason string, content json.RawMessage) {
+func (r *request) end() {
 	r.ended = true
-	r.record(entry(r.Elicitation, o, reason, content, time.Now()))
 	if r.onEnd != nil {
 		r.onEnd()
 	}
 }
 
-// entry is the history's record of an elicitation.
-func entry(e *servers.Elicitation, o history.Outcome, reason string, content json.RawMessage, answered time.Time) history.Entry {
-	return history.Entry{
-		Server: e.Server, Message: e.Message, Mode: e.Mode, Schema: e.Schema, URL: e.URL,
-		Outcome: o, Reason: reason, Content: content, Received: e.Received, Answered: answered,
-	}
-}
+// staleReason says in plain words why a request stopped waiting.
+func staleReason(ctx context.Context) string { return core.StaleReason(ctx) }
 
-// refusalEntry is the history's record of a request nobody was asked.
-func refusalEntry(x servers.Refusal) history.Entry {
-	o := history.Error
-	if errors.Is(x.Err, servers.ErrRateLimited) {
-		o = history.RateLimited
-	}
-	return history.Entry{
-		Server: x.Server, Message: x.Message, Mode: x.Mode, Schema: x.Schema, URL: x.URL,
-		Outcome: o, Reason: x.Err.Error(), Received: x.Received, Answered: x.Received,
-	}
-}
-
-func outcome(a forms.Action) history.Outcome {
-	switch a {
-	case forms.Accept:
-		return history.Accepted
-	case forms.Decline:
-		return history.Declined
-	}
-	return history.Cancelled
-}
-
-// staleReason says in plain words why a request stopped waiting; the
-// server's own words in it are untrusted.
-func staleReason(ctx context.Context) string {
-	cause := context.Cause(ctx)
-	text := ""
-	if cause != nil {
-		text = strings.ReplaceAll(untrusted.Text(cause.Error()).Block(), "\n", ": ")
-	}
-	if text == "" {
-		return "The request is no longer waiting. Nothing was sent."
-	}
-	first, size := utf8.DecodeRuneInString(text)
-	return string(unicode.ToUpper(first)) + text[size:] + ". Nothing was sent."
-}
+// coreID is the context key of the core's id for a request, which the
+// local router's elicitation carries from the core's Request.
+type coreID struct{}

@@ -1,6 +1,10 @@
 package app
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"time"
@@ -9,6 +13,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
@@ -60,7 +65,15 @@ const (
 	prefNotify        = "notifications"
 )
 
-func loadSettings(p fyne.Preferences) Settings {
+// prefsReader is what loadSettings reads: fyne.Preferences, or Fyne's file
+// as the core reads it.
+type prefsReader interface {
+	IntWithFallback(key string, fallback int) int
+	StringWithFallback(key, fallback string) string
+	BoolWithFallback(key string, fallback bool) bool
+}
+
+func loadSettings(p prefsReader) Settings {
 	d := DefaultSettings
 	s := d
 	// Each stored value is taken on its own: a bad one falls back to its
@@ -100,6 +113,11 @@ func (s Settings) save(p fyne.Preferences) {
 
 const day = 24 * time.Hour
 
+// HistoryLimits are the settings the core keeps the history by.
+func (s Settings) HistoryLimits() core.HistoryLimits {
+	return core.HistoryLimits{Retention: s.Retention, MaxBytes: s.HistoryMaxBytes}
+}
+
 // check says what is wrong with s, in words for the Settings window.
 func (s Settings) check() string {
 	switch {
@@ -137,4 +155,52 @@ func daysText(d time.Duration) string {
 		return strconv.Itoa(n) + " days"
 	}
 	return "1 day"
+}
+
+// PreferencesPath is where Fyne keeps the preferences of the app with id:
+// the core, which runs without Fyne, reads the settings there.
+func PreferencesPath(id string) string {
+	dir, err := os.UserConfigDir()
+	if runtime.GOOS == "darwin" { // Fyne's, not Go's
+		dir, err = os.UserHomeDir()
+		dir = filepath.Join(dir, "Library", "Preferences")
+	}
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "fyne", id, "preferences.json")
+}
+
+// SettingsFile reads the settings Fyne keeps at path, each missing or bad
+// one its default, as the app reads them.
+func SettingsFile(path string) Settings {
+	var prefs filePrefs
+	if b, err := os.ReadFile(path); err == nil {
+		json.Unmarshal(b, &prefs) // unreadable: the defaults
+	}
+	return loadSettings(prefs)
+}
+
+// filePrefs are Fyne's preferences as its file keeps them, read only.
+type filePrefs map[string]any
+
+func (p filePrefs) IntWithFallback(key string, fallback int) int {
+	if f, ok := p[key].(float64); ok && f == float64(int(f)) {
+		return int(f)
+	}
+	return fallback
+}
+
+func (p filePrefs) StringWithFallback(key, fallback string) string {
+	if s, ok := p[key].(string); ok {
+		return s
+	}
+	return fallback
+}
+
+func (p filePrefs) BoolWithFallback(key string, fallback bool) bool {
+	if b, ok := p[key].(bool); ok {
+		return b
+	}
+	return fallback
 }

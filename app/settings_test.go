@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
@@ -54,7 +55,7 @@ func TestHistoryOpensWithItsCap(t *testing.T) {
 	a.Preferences().SetInt(prefHistoryMaxMB, 64)
 	h := &harness{t: t, dir: dir}
 	ctx, cancel := context.WithCancel(context.Background())
-	h.ui(func() { h.start(ctx, a, filepath.Join(dir, "servers.json"), func(*Options) {}) })
+	h.ui(func() { h.start(ctx, a, filepath.Join(dir, "servers.json"), func(*Options, *core.Options) {}) })
 	t.Cleanup(h.close(cancel))
 	if got := h.d.history.MaxBytes(); got != 64<<20 {
 		t.Errorf("the history keeps under %d, want 64 MB", got)

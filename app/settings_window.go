@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"strings"
 	"time"
 
@@ -120,7 +119,7 @@ func (d *Desk) showSettings() {
 	d.settingsW = w
 	w.SetOnClosed(func() { d.settingsW = nil })
 	keys.Close(w, nil)
-	f := newSettingsForm(d.settings, d.autostartEnabled(), d.tray != nil)
+	f := newSettingsForm(d.settings, d.autostartEnabled(), d.opts.TrayShown)
 	keep := func(s Settings, login bool) {
 		d.applySettings(s)
 		if login != d.autostartEnabled() {
@@ -180,39 +179,14 @@ func (d *Desk) applySettings(s Settings) {
 		d.applyTheme()
 	}
 	d.shrinkHistory(was, s)
-	d.refreshTray()
 }
 
-// shrinkHistory applies a new retention and size cap to the history now,
-// not at its next daily prune, and shows the History window what is left.
+// shrinkHistory has the core apply a new retention and size cap to the
+// history now, not at its next daily prune.
 func (d *Desk) shrinkHistory(was, s Settings) {
-	if d.history == nil {
-		return
+	if s.Retention != was.Retention || s.HistoryMaxBytes != was.HistoryMaxBytes {
+		d.core.SetHistoryLimits(s.HistoryLimits())
 	}
-	d.history.SetMaxBytes(s.HistoryMaxBytes)
-	older, larger := s.Retention < was.Retention, s.HistoryMaxBytes < was.HistoryMaxBytes
-	if !older && !larger {
-		return
-	}
-	before := d.now().Add(-s.Retention)
-	d.writes.Go(func() {
-		ctx := context.WithoutCancel(d.ctx)
-		if older {
-			if _, err := d.history.Prune(ctx, before); err != nil {
-				d.log.Error("history not pruned", "err", err)
-			}
-		}
-		if larger {
-			if _, err := d.history.PruneToMaxBytes(ctx); err != nil {
-				d.log.Error("history not pruned to its size", "err", err)
-			}
-		}
-		d.do(func() {
-			if d.historyWin != nil {
-				d.historyWin.Refresh()
-			}
-		})
-	})
 }
 
 // applyTheme draws the app in the look the person chose, or the desktop's.
@@ -238,5 +212,4 @@ func (d *Desk) setAutostart(on bool) {
 		d.log.Error("launch at login not changed", "err", err)
 		d.showError("Launch at login was not changed", err.Error())
 	}
-	d.refreshTray()
 }

@@ -67,7 +67,7 @@ func (d *Desk) welcomeBy(by opener) {
 	content := container.NewVBox(
 		container.NewBorder(nil, nil, icon, nil, title),
 		paragraph(welcomeIntro),
-		paragraph(whereRequests(d.trayShown)),
+		paragraph(whereRequests(d.opts.TrayShown)),
 		section("See a request", "The demo server built into Elicit Desk asks you a question.", w.try),
 		w.tried,
 		section("Your MCP hosts", "Route a host's servers through Elicit Desk, and their requests show here instead of in the host.", openHosts),
@@ -131,7 +131,7 @@ func (w *welcome) tryDemo() {
 		name = config.DemoName // as config.Ensure names it
 	}
 	go func() {
-		res, err := d.CallTool(d.ctx, name, demo.ToolAskConfirm, nil)
+		res, _, err := d.core.CallTool(d.ctx, name, demo.ToolAskConfirm, nil, false)
 		if d.ctx.Err() != nil {
 			return
 		}

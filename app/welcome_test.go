@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 )
 
 // TestWelcomeAtFirstStart shows the Welcome window when servers.json is
@@ -42,7 +43,7 @@ func TestWelcomeAtFirstStart(t *testing.T) {
 // (Options.Background) opens the first start's Welcome window only once
 // the requests are answered, so that it covers none of them.
 func TestWelcomeWaitsForRequests(t *testing.T) {
-	h := startWith(t, "", func(o *Options) { o.Background = true })
+	h := startWith(t, "", func(_ *Options, c *core.Options) { c.Background = true })
 	h.ui(func() {
 		if h.d.welcome != nil {
 			t.Fatal("the Welcome window opened before the request came")

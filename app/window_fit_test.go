@@ -38,7 +38,7 @@ func TestWindowsFitSmallScreen(t *testing.T) {
 	h := start(t, "") // a first start: the Welcome window too
 	cursor := cursorHost(t)
 	h.eventually("the demo server", func() bool {
-		s := h.d.manager.Statuses()
+		s := h.core.Statuses()
 		return len(s) == 1 && s[0].Identity.Reported.Name != ""
 	})
 	h.askForm(context.Background(), "shop", "Your name?")

@@ -39,6 +39,12 @@ type Explanation struct {
 	Details untrusted.Text
 }
 
+// Explained is an error already put in words, as another process that
+// explained it sends it: Explain gives back its Explanation.
+type Explained Explanation
+
+func (e *Explained) Error() string { return string(e.Details) }
+
 // Explain puts err, why a server could not be reached or went away, in
 // plain words. stderr is what a stdio server last wrote there (Status.Stderr):
 // its last line often says why it gave up. Errors it does not recognise are
@@ -46,6 +52,10 @@ type Explanation struct {
 func Explain(err error, stderr string) Explanation {
 	if err == nil {
 		return Explanation{}
+	}
+	var told *Explained
+	if errors.As(err, &told) {
+		return Explanation(*told)
 	}
 	x := Explanation{Summary: explainSummary(err), Details: untrusted.Text(err.Error())}
 	if x.Summary == "" {

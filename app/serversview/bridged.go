@@ -108,11 +108,11 @@ func (b *bridgedSection) show(v bridgedView) {
 // BridgesChanged tells the window the bridged sessions changed. It may be
 // called from any goroutine; the latest list is shown.
 func (w *Window) BridgesChanged() {
-	if w.deps.Bridges == nil {
+	if w.deps.Bridged == nil {
 		return
 	}
 	w.mu.Lock()
-	list := w.deps.Bridges.List()
+	list := w.deps.Bridged()
 	w.takenBridges++
 	n := w.takenBridges
 	w.mu.Unlock()

@@ -248,19 +248,14 @@ func (c *callWindow) start(args map[string]any) {
 	c.argsPage.Hide()
 	c.outPage.Show()
 	c.showRunning()
-	conn, ok := c.w.deps.Manager.Conn(c.server)
-	if !ok {
-		c.finished(nil, fmt.Errorf("%s is not connected; try again once it is ready", c.server), servers.Identity{})
-		return
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c.stop = cancel
 	go func() {
-		res, err := conn.CallTool(ctx, c.tool.Name, args)
+		res, who, err := c.w.deps.Servers.CallTool(ctx, c.server, c.tool.Name, args, false)
 		cancel()
 		c.w.do(func() {
 			if gen == c.gen {
-				c.finished(res, err, conn.Identity())
+				c.finished(res, err, who)
 			}
 		})
 	}()

@@ -150,7 +150,9 @@ func TestCallToolWithJSON(t *testing.T) {
 func TestCallWithoutFormOrConnection(t *testing.T) {
 	a := test.NewTempApp(t)
 	log := slog.New(slog.DiscardHandler)
-	w := New(a, Deps{Manager: servers.NewManager(servers.NewRouter(servers.DefaultLimits, log), log, nil), ConfigPath: filepath.Join(t.TempDir(), "servers.json"), Log: log})
+	ui := make(chan func(), 8) // what the window posts to the UI goroutine: this one
+	w := New(a, Deps{Servers: managerServers{servers.NewManager(servers.NewRouter(servers.DefaultLimits, log), log, nil)}, ConfigPath: filepath.Join(t.TempDir(), "servers.json"), Log: log,
+		Do: func(f func()) { ui <- f }})
 	var tool mcp.Tool
 	if err := json.Unmarshal([]byte(`{"name": "search", "inputSchema": {"type": "object", "properties": {"filter": {"type": "object"}}}}`), &tool); err != nil {
 		t.Fatal(err)
@@ -162,6 +164,7 @@ func TestCallWithoutFormOrConnection(t *testing.T) {
 	}
 	c.jsonText.SetText(`{"filter": {"name": "x"}}`)
 	test.Tap(button(t, c.win.Content(), "Call"))
+	(<-ui)() // the call's outcome
 	if c.heading.Text != "The call failed." || c.output.Text != "gone is not connected; try again once it is ready" {
 		t.Errorf("heading %q, output %q", c.heading.Text, c.output.Text)
 	}

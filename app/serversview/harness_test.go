@@ -2,6 +2,7 @@ package serversview
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // demoEnv makes the test binary, re-run as a child, serve the demo server:
@@ -99,7 +101,7 @@ func newHarnessWith(t *testing.T, file []byte, signer *signin.Signer) *harness {
 		m.UseSigner(signer)
 	}
 	h.bridges = servers.NewBridges(func() { w.BridgesChanged() })
-	w = New(a, Deps{Manager: m, Bridges: h.bridges, ConfigPath: h.path, ShowLinks: h.showLinks, Log: log, Do: h.post})
+	w = New(a, Deps{Servers: managerServers{m}, Bridged: h.bridges.List, ConfigPath: h.path, ShowLinks: h.showLinks, Log: log, Do: h.post})
 	h.w = w
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { cancel(); w.Close(); m.Close() })
@@ -228,4 +230,33 @@ func button(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	}
 	t.Fatalf("no button %q", text)
 	return nil
+}
+
+// managerServers are a manager's connections as the core gives them to
+// the window.
+type managerServers struct{ m *servers.Manager }
+
+func (s managerServers) Statuses() []servers.Status { return s.m.Statuses() }
+func (s managerServers) Retry(name string) bool     { return s.m.Retry(name) }
+func (s managerServers) SignOut(name string) error  { return s.m.SignOut(name) }
+func (s managerServers) SignIn(ctx context.Context, name string, progress func(signin.Status)) error {
+	return s.m.SignIn(ctx, name, progress)
+}
+
+func (s managerServers) Tools(ctx context.Context, server string) ([]mcp.Tool, servers.Identity, error) {
+	conn, ok := s.m.Conn(server)
+	if !ok {
+		return nil, servers.Identity{}, fmt.Errorf("%s is not connected; try again once it is ready", server)
+	}
+	tools, err := conn.Tools(ctx)
+	return tools, conn.Identity(), err
+}
+
+func (s managerServers) CallTool(ctx context.Context, server, tool string, args map[string]any, _ bool) (*mcp.CallToolResult, servers.Identity, error) {
+	conn, ok := s.m.Conn(server)
+	if !ok {
+		return nil, servers.Identity{}, fmt.Errorf("%s is not connected; try again once it is ready", server)
+	}
+	res, err := conn.CallTool(ctx, tool, args)
+	return res, conn.Identity(), err
 }

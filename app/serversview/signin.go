@@ -28,7 +28,7 @@ func (w *Window) signIn(name string) {
 	w.cancels[name] = cancel
 	w.setSignIn(name, signInAttempt{Running: true, Phase: signin.Needed})
 	w.goWork(func() {
-		err := w.deps.Manager.SignIn(ctx, name, func(s signin.Status) {
+		err := w.deps.Servers.SignIn(ctx, name, func(s signin.Status) {
 			if s.Phase == signin.WaitingForBrowser {
 				w.do(func() { w.setSignIn(name, signInAttempt{Running: true, Phase: s.Phase}) })
 			}
@@ -60,7 +60,7 @@ func (w *Window) cancelSignIn(name string) {
 func (w *Window) signOut(name string) {
 	w.setSignIn(name, signInAttempt{})
 	w.goWork(func() {
-		if err := w.deps.Manager.SignOut(name); err != nil {
+		if err := w.deps.Servers.SignOut(name); err != nil {
 			w.do(func() { w.showError("Not signed out", err) })
 		}
 	})

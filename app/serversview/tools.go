@@ -114,11 +114,6 @@ func (p *toolsPane) clear(msg string) {
 func (p *toolsPane) load(key toolsKey) {
 	p.clear("Loading tools…")
 	p.loaded = key
-	conn, ok := p.w.deps.Manager.Conn(key.name)
-	if !ok {
-		p.status.SetText(notReadyText(key.name, ""))
-		return
-	}
 	p.spinner.Show()
 	p.spinner.Start()
 	p.frame.Refresh()
@@ -126,7 +121,7 @@ func (p *toolsPane) load(key toolsKey) {
 	p.cancel = cancel
 	gen := p.gen
 	go func() {
-		tools, err := conn.Tools(ctx)
+		tools, _, err := p.w.deps.Servers.Tools(ctx, key.name)
 		cancel()
 		p.w.do(func() {
 			if gen == p.gen {

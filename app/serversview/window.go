@@ -15,21 +15,41 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/internal/gate"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/internal/xwin"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
+
+// Servers are the connections the window shows and works with: the
+// core's, in its process or from the windows' process.
+type Servers interface {
+	// Statuses are where each configured server stands, in name order.
+	Statuses() []servers.Status
+	// Retry brings forward the next attempt to connect, and reports
+	// whether one was waiting.
+	Retry(name string) bool
+	SignIn(ctx context.Context, name string, progress func(signin.Status)) error
+	SignOut(name string) error
+	// Tools lists a connected server's tools.
+	Tools(ctx context.Context, server string) ([]mcp.Tool, servers.Identity, error)
+	// CallTool calls a tool of a connected server; script is false for the
+	// window's calls: they do not wait for a server still connecting, and
+	// the window shows a -32042 error's links itself.
+	CallTool(ctx context.Context, server, tool string, args map[string]any, script bool) (*mcp.CallToolResult, servers.Identity, error)
+}
 
 // Deps are what the window works with.
 type Deps struct {
-	// Manager gives the statuses and the live connections, for tools and calls.
-	Manager *servers.Manager
-	// Bridges are the hosts' sessions through elicitdesk bridge, listed
-	// below the servers; nil lists none.
-	Bridges *servers.Bridges
+	// Servers gives the statuses and calls on the live connections.
+	Servers Servers
+	// Bridged lists the hosts' sessions through elicitdesk bridge, below
+	// the servers; nil lists none.
+	Bridged func() []servers.Bridged
 	// ConfigPath is servers.json. Edits load it, change one entry and save;
 	// the app's Manager.Watch applies the saved file by itself.
 	ConfigPath string
@@ -73,7 +93,8 @@ type Window struct {
 	shown uint64 // the latest snapshot shown
 	// opened is whether the window was sized and placed: later it keeps
 	// the size and place the person gave it.
-	opened bool
+	opened  bool
+	visible bool // shown and not hidden since
 	// shownBridges is the latest list of bridged sessions shown.
 	shownBridges uint64
 	bridged      []servers.Bridged
@@ -133,6 +154,7 @@ func (w *Window) Appear() {
 }
 
 func (w *Window) show() {
+	w.visible = true
 	if !w.opened {
 		w.opened = true
 		w.deps.Screen().Show(w.Window(), fyne.NewSize(1000, 660)) // preferred
@@ -149,6 +171,16 @@ func (w *Window) ShowServer(name string) {
 	w.showRows()
 	w.Show()
 }
+
+// Hide hides the window, keeping its state for the next Show.
+func (w *Window) Hide() {
+	w.visible = false
+	w.Window().Hide()
+}
+
+// Visible reports whether the window shows: it was shown and not hidden
+// since.
+func (w *Window) Visible() bool { return w.visible }
 
 // Window is the window itself, made on first use.
 func (w *Window) Window() fyne.Window {
@@ -168,7 +200,7 @@ func (w *Window) Update(servers.Status) { w.refresh() }
 func (w *Window) refresh() {
 	w.goDo(func() (show func()) {
 		w.mu.Lock()
-		statuses := w.deps.Manager.Statuses()
+		statuses := w.deps.Servers.Statuses()
 		cfg, err := config.Load(w.deps.ConfigPath)
 		w.taken++
 		n := w.taken
@@ -263,7 +295,7 @@ func (w *Window) keepTicking(need bool) {
 
 // retryServer asks the manager to try the server at once.
 func (w *Window) retryServer(name string) {
-	if w.deps.Manager.Retry(name) {
+	if w.deps.Servers.Retry(name) {
 		w.detail.retry.Disable() // until the new status shows
 	}
 }
@@ -281,7 +313,7 @@ func (w *Window) build() {
 	split := container.NewHSplit(w.list.content, tabs)
 	split.Offset = 0.28
 	w.win.SetContent(split)
-	w.win.SetCloseIntercept(w.win.Hide)
+	w.win.SetCloseIntercept(w.Hide)
 	w.win.Canvas().SetOnTypedKey(w.typedKey)
 	w.showRows()
 	w.showBridged()

@@ -7,10 +7,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/gate"
 	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 const (
@@ -163,7 +163,7 @@ func (l *unshownLog) run(ctx context.Context) {
 			}
 			store = s
 		}
-		if _, err := store.Add(ctx, unshownEntry(u)); err != nil {
+		if _, err := store.Add(ctx, core.UnshownEntry(u)); err != nil {
 			l.drop(err.Error())
 		}
 	}
@@ -183,19 +183,4 @@ func (l *unshownLog) handOff(ctx context.Context, u endpoint.Unshown) bool {
 	}
 	l.handed.Add(1)
 	return true
-}
-
-// unshownEntry is the history's entry of u, for the bridge and the app
-// alike.
-func unshownEntry(u endpoint.Unshown) history.Entry {
-	p := servers.LooseParams(u.Question.Params)
-	e := history.Entry{
-		Server: bridgedIdentity(u.Question.Session), Message: p.Message, Mode: p.Mode, Schema: p.Schema, URL: p.URL,
-		Outcome: history.NoWindow, Reason: "answered cancel without asking: " + u.Reason,
-		Received: u.At, Answered: u.At,
-	}
-	if u.ToHost {
-		e.Outcome, e.Reason = history.ToHost, "given to the host, which answered it its own way: "+u.Reason
-	}
-	return e
 }

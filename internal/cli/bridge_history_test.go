@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
@@ -198,7 +199,7 @@ func TestUnshownEntry(t *testing.T) {
 		{false, history.NoWindow, "answered cancel without asking: no window can be shown"},
 		{true, history.ToHost, "given to the host, which answered it its own way: no window can be shown"},
 	} {
-		e := unshownEntry(endpoint.Unshown{Question: floodQuestion(1, floodSchema(10)), Reason: bridge.ErrNoWindow.Error(), At: at, ToHost: tt.toHost})
+		e := core.UnshownEntry(endpoint.Unshown{Question: floodQuestion(1, floodSchema(10)), Reason: bridge.ErrNoWindow.Error(), At: at, ToHost: tt.toHost})
 		if e.Outcome != tt.outcome || e.Reason != tt.reason || e.Message != "Question 1" || !e.Answered.Equal(at) || e.Server.Host.Name != "host" {
 			t.Errorf("toHost %v: %+v", tt.toHost, e)
 		}

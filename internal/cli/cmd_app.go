@@ -2,32 +2,41 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"github.com/adrg/xdg"
 	"github.com/go-gl/glfw/v3.4/glfw"
 
 	"github.com/elicitdesk/elicitdesk/app"
+	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/screen"
 	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
-	"github.com/elicitdesk/elicitdesk/servers"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
+	"github.com/elicitdesk/elicitdesk/internal/tray"
 )
 
-// runApp starts the desktop app: the tray, a window per request, the
-// connections of servers.json. A second start brings the first forward.
+// uiIdle is how long the windows' process stays after its last window
+// closed, so a request soon after opens at once.
+const uiIdle = 2 * time.Minute
+
+// runApp starts Elicit Desk's core: the connections of servers.json, the
+// tray, the history and the endpoint, without Fyne. It starts the
+// windows' process (runUI) while a window is needed. A second start
+// brings the first forward.
 func runApp(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet(appCommand)
 	config := configFlag(fs)
@@ -39,12 +48,153 @@ func runApp(args []string, stdout, stderr terminal) int {
 	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
 	}
+	log := newLog(stderr, *verbose)
+	slog.SetDefault(log) // the tray library logs through the standard log
+
+	demo, err := demoEntry()
+	if err != nil {
+		stderr.Linef("elicitdesk: %s", err)
+		return 2
+	}
+	exe, _ := os.Executable()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	app.GuardSessionBus(ctx) // nothing may autolaunch a bus: its tray would outlive us
+
+	login := autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}}
+	trayShown := false
+	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, tray: &trayShown, log: log}
+	c := core.New(ctx, core.Options{
+		ConfigPath:  *config,
+		HistoryPath: history.DefaultPath(xdg.DataHome),
+		Demo:        demo,
+		Log:         log,
+		Signer: newSigner(log, func(err error) {
+			log.Warn("sign-ins to remote servers are kept in memory only, for this run; set "+tokenFileEnv+"=FILE to keep them in a file only you can read", "err", err)
+		}, nil),
+		History:    app.SettingsFile(app.PreferencesPath(appID)).HistoryLimits(),
+		Background: *background,
+		StartUI:    ui.start,
+	})
+	path, err := endpoint.DefaultPath()
+	var ep *endpoint.Server
+	if err == nil {
+		ep, err = endpoint.Listen(ctx, path, c.Endpoint(), log)
+	}
+	switch {
+	case errors.Is(err, endpoint.ErrRunning):
+		stdout.Linef("Elicit Desk is already running; it was brought to the front.")
+		return 0
+	case errors.Is(err, endpoint.ErrSilent), errors.Is(err, endpoint.ErrNotPrivate):
+		stderr.Linef("elicitdesk: %s", err)
+		return 1
+	case errors.Is(err, endpoint.ErrUnreachable): // ep keeps the single-instance lock
+		log.Warn("scripts, bridges and the windows cannot reach Elicit Desk", "err", err)
+	case err != nil:
+		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
+	}
+	if err := c.Start(); err != nil {
+		ep.Close()
+		c.Close()
+		stderr.Linef("elicitdesk: %s", err)
+		return 2
+	}
+	t, err := tray.Start(ctx, appName, assets.TrayIconPNG(false, false), nil, log)
+	if err != nil {
+		log.Info("running without a tray icon", "err", err)
+	} else {
+		_, trayShown = tray.Host(ctx)
+		c.Tray(t, login)
+	}
+	if !trayShown {
+		log.Info("no tray host shows the icon: the Servers window stands in for it")
+	}
+	if !trayShown && !*background {
+		c.Show(core.Show{Window: core.WindowServers, Own: true})
+	}
+	if ep != nil { // the one core, which bridges reach
+		defer holdBusName(ctx, log)()
+	}
+	if t != nil {
+		go func() {
+			<-c.Done()
+			t.Close()
+		}()
+		t.Run() // on the main goroutine, as macOS needs; until Close
+	}
+	<-c.Done()
+	stop()
+	ep.Close() // before the core: no request may reach it once it is gone
+	c.Close()  // it ends the servers' processes
+	ui.wait()  // the windows close with the core
+	return 0
+}
+
+// newLog is the log of the core or the windows: text, which quotes
+// unprintable values.
+func newLog(stderr terminal, verbose bool) *slog.Logger {
 	level := slog.LevelInfo
-	if *verbose {
+	if verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr.w, &slog.HandlerOptions{Level: level})) // the text format quotes unprintable values
+	return slog.New(slog.NewTextHandler(stderr.w, &slog.HandlerOptions{Level: level}))
+}
 
+// uiStarter starts the windows' process: this binary's ui command, with
+// the core's environment (its display and session bus).
+type uiStarter struct {
+	exe     string
+	config  string
+	verbose bool
+	tray    *bool // a tray host shows the core's icon
+	log     *slog.Logger
+	running sync.WaitGroup
+}
+
+func (u *uiStarter) start(ctx context.Context) (<-chan error, error) {
+	args := []string{uiCommand, "-config", u.config, "-idle", uiIdle.String()}
+	if u.verbose {
+		args = append(args, "-v")
+	}
+	if *u.tray {
+		args = append(args, "-tray")
+	}
+	cmd := exec.Command(u.exe, args...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	u.log.Debug("windows' process started", "pid", cmd.Process.Pid)
+	exited := make(chan error, 1)
+	u.running.Add(1)
+	go func() {
+		defer u.running.Done()
+		exited <- cmd.Wait()
+	}()
+	return exited, nil
+}
+
+// wait waits for the windows' process, which ends when the core's
+// endpoint closes.
+func (u *uiStarter) wait() { u.running.Wait() }
+
+// runUI is the windows' process: Fyne, a window per request and the
+// Servers, History, Hosts and Settings windows, over the core it reaches
+// on the endpoint. It exits once no window has shown for -idle, and when
+// the core goes away.
+func runUI(args []string, stdout, stderr terminal) int {
+	fs := stderr.FlagSet(uiCommand)
+	config := configFlag(fs)
+	verbose := fs.Bool("v", false, "log every request and window")
+	idle := fs.Duration("idle", uiIdle, "exit once no window has shown for this long (0: stay)")
+	trayShown := fs.Bool("tray", false, "a tray host shows the core's icon (else the Servers window stands in)")
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
+	}
+	if fs.NArg() != 0 {
+		return misuse(fs, stderr)
+	}
+	log := newLog(stderr, *verbose)
 	demo, err := demoEntry()
 	if err != nil {
 		stderr.Linef("elicitdesk: %s", err)
@@ -57,10 +207,20 @@ func runApp(args []string, stdout, stderr terminal) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	path, err := endpoint.DefaultPath()
+	var client *endpoint.Client
+	if err == nil {
+		client, err = endpoint.Dial(ctx, path)
+	}
+	if err != nil {
+		stderr.Linef("elicitdesk ui: Elicit Desk is not running: %s", err)
+		return 1
+	}
+	defer client.Close()
 
 	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
 	a := newFyneApp()
-	d := app.New(ctx, a, app.Options{
+	d := app.New(ctx, a, core.NewRemote(client), app.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
 		Demo:        demo,
@@ -69,43 +229,19 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Bridge:      bridge,
 		Hosts:       hosts.Known(hosts.Here()),
 		Screen:      func() (screen.Screen, bool) { return screen.Find(a) },
-		Signer: newSigner(log, func(err error) {
-			log.Warn("sign-ins to remote servers are kept in memory only, for this run; set "+tokenFileEnv+"=FILE to keep them in a file only you can read", "err", err)
-		}, nil),
-		Dates:      forms.DateStyleFor(forms.LocaleOf(os.Getenv)),
-		Version:    versionText(version, buildInfo()),
-		Background: *background,
+		Dates:       forms.DateStyleFor(forms.LocaleOf(os.Getenv)),
+		Version:     versionText(version, buildInfo()),
+		Idle:        *idle,
+		TrayShown:   *trayShown,
 	})
 	setWindowHints(a, appName, appCommand)
-	path, err := endpoint.DefaultPath()
-	var ep *endpoint.Server
-	if err == nil {
-		ep, err = endpoint.Listen(ctx, path, deskEndpoint{ctx, d}, log)
-	}
-	switch {
-	case errors.Is(err, endpoint.ErrRunning):
-		stdout.Linef("Elicit Desk is already running; it was brought to the front.")
-		return 0
-	case errors.Is(err, endpoint.ErrSilent), errors.Is(err, endpoint.ErrNotPrivate):
-		stderr.Linef("elicitdesk: %s", err)
-		return 1
-	case errors.Is(err, endpoint.ErrUnreachable): // ep keeps the single-instance lock
-		log.Warn("scripts and bridges cannot reach Elicit Desk", "err", err)
-	case err != nil:
-		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
-	}
 	if err := d.Start(); err != nil {
-		ep.Close()
 		stderr.Linef("elicitdesk: %s", err)
 		return 2
 	}
-	if ep != nil { // the one app, which bridges reach
-		defer holdBusName(ctx, log)()
-	}
 	err = runDriver(a)
 	stop()
-	ep.Close() // before the desk: no request may reach a UI that is gone
-	d.Close()  // also without a display: it ends the servers' processes
+	d.Close()
 	if err != nil {
 		stderr.Linef("elicitdesk: %s", err)
 		return 1
@@ -126,92 +262,6 @@ func holdBusName(ctx context.Context, log *slog.Logger) (release func()) {
 		return func() {}
 	}
 	return func() { conn.Close() }
-}
-
-// deskEndpoint answers the endpoint's requests with the app: a second start
-// brings it forward, and `elicitdesk call -answer desk` has the tool called
-// on the app's own connection, so its requests reach the person's windows.
-type deskEndpoint struct {
-	app context.Context // ends when the app quits
-	d   *app.Desk
-}
-
-func (e deskEndpoint) Front(context.Context) error {
-	if e.app.Err() != nil {
-		return errors.New("the app is quitting") // its windows are gone
-	}
-	fyne.Do(e.d.Front)
-	return nil
-}
-
-func (e deskEndpoint) CallTool(ctx context.Context, call endpoint.ToolCall) (json.RawMessage, error) {
-	res, err := e.d.CallTool(ctx, call.Server, call.Tool, call.Arguments)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(res)
-}
-
-// Servers tells `elicitdesk servers` where each connection stands.
-func (e deskEndpoint) Servers(context.Context) ([]endpoint.ServerStatus, error) {
-	var list []endpoint.ServerStatus
-	for _, s := range e.d.Servers() {
-		st := endpoint.ServerStatus{Name: s.Name, State: string(s.State), Since: s.Since}
-		if s.Err != nil {
-			x := servers.Explain(s.Err, s.Stderr)
-			st.Error = x.Summary
-			if d := string(x.Details); d != x.Summary {
-				st.Details = d
-			}
-		}
-		list = append(list, st)
-	}
-	return list, nil
-}
-
-// Elicit asks a bridged server's elicitation in the app's windows. A
-// refusal goes back as the *wire.RPCError's code, message and data, so the
-// bridge can send it to the server whole.
-func (e deskEndpoint) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
-	res, err := e.d.Elicit(ctx, q.Session.ID, bridgedIdentity(q.Session), q.Params)
-	return res, endpointError(err)
-}
-
-// Unshown keeps a bridged server's elicitation that no window could show
-// in the app's history, so that while the app runs it alone writes it.
-func (e deskEndpoint) Unshown(ctx context.Context, u endpoint.Unshown) error {
-	return e.d.Unshown(ctx, unshownEntry(u))
-}
-
-// endpointError is err as the endpoint sends it: a *wire.RPCError keeps
-// its code, message and data; others are the endpoint's generic failure.
-func endpointError(err error) error {
-	var rpc *wire.RPCError
-	if !errors.As(err, &rpc) {
-		return err
-	}
-	out := &endpoint.Error{Code: rpc.Code, Message: rpc.Message}
-	if rpc.Data != nil {
-		data, merr := json.Marshal(rpc.Data)
-		if merr != nil {
-			return fmt.Errorf("%w (its data cannot be sent: %v)", err, merr)
-		}
-		out.Data = data
-	}
-	return out
-}
-
-// Bridge lists a host's session through the bridge until it ends.
-func (e deskEndpoint) Bridge(ctx context.Context, b endpoint.Bridged) error {
-	return e.d.Bridge(ctx, servers.Bridged{ID: b.ID, Server: bridgedIdentity(b), Protocol: b.Protocol, Since: b.Since})
-}
-
-func (e deskEndpoint) Complete(c endpoint.Completion) { e.d.Complete(c.Server, c.ElicitationID) }
-
-// bridgedIdentity is who asks through a bridged session: the name and
-// target the bridge was given, and what the server and the host said.
-func bridgedIdentity(b endpoint.Bridged) servers.Identity {
-	return servers.Identity{Name: b.Server, Target: b.Target, Reported: servers.ServerInfo(b.Reported), Host: servers.HostInfo(b.Host)}
 }
 
 // runDriver runs Fyne's event loop until the app quits. A display that

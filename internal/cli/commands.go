@@ -28,6 +28,9 @@ func (s stdio) terminals() (stdout, stderr terminal) { return terminal{s.out}, t
 // command, has its help.
 const appCommand = "elicitdesk"
 
+// uiCommand runs the windows' process, which the app starts itself.
+const uiCommand = "ui"
+
 // commands lists every command in the order the usage shows them.
 func commands() []command {
 	both := func(f func([]string, terminal, terminal) int) func([]string, stdio) int {
@@ -39,6 +42,8 @@ func commands() []command {
 	return []command{
 		{appCommand, []string{"[-config FILE] [-v]"},
 			"Start the app: tray, request windows, history.", both(runApp)},
+		{uiCommand, []string{"[-config FILE] [-idle DURATION] [-tray] [-v]"},
+			"The app's windows, which it starts while one is needed (not for use by hand).", both(runUI)},
 		{"lint", []string{"[-json] SCHEMA.json"},
 			"List the problems of a requestedSchema. Exit 1 when one is fatal.", both(runLint)},
 		{"validate", []string{"-schema SCHEMA.json CONTENT.json"},

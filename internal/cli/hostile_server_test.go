@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	hostilefile "github.com/elicitdesk/elicitdesk/internal/hostile"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	hostilefile "github.com/elicitdesk/elicitdesk/internal/hostile"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -120,6 +121,15 @@ func (c *Client) Bridge(ctx context.Context, s Bridged) error {
 // matched; an error wrapping ErrDisconnected says the app went away.
 func (c *Client) Complete(ctx context.Context, completion Completion) error {
 	return c.send(ctx, &message{Method: methodComplete}, completion)
+}
+
+// CallUI calls a method of the windows' process, "ui/…", and decodes its
+// result into result when not nil.
+func (c *Client) CallUI(ctx context.Context, method string, params, result any) error {
+	if !strings.HasPrefix(method, uiPrefix) {
+		return fmt.Errorf("%q is not a method of the windows' process", method)
+	}
+	return c.call(ctx, method, params, result)
 }
 
 // Close hangs up, which cancels the calls under way in the app, and waits

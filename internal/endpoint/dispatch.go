@@ -3,6 +3,7 @@ package endpoint
 import (
 	"context"
 	"encoding/json"
+	"strings"
 )
 
 // dispatch runs request m with the server's handler and returns its
@@ -43,6 +44,9 @@ func (s *Server) dispatch(ctx context.Context, m *message) (any, error) {
 		return struct{}{}, s.h.Bridge(ctx, b)
 	case methodHello:
 		return nil, errorf(codeInvalidRequest, "the handshake is done already")
+	}
+	if ui, ok := s.h.(UIHandler); ok && strings.HasPrefix(m.Method, uiPrefix) {
+		return ui.UI(ctx, m.Method, m.Params)
 	}
 	return nil, errorf(codeNoMethod, "no method %q", m.Method)
 }

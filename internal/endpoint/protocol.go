@@ -53,6 +53,9 @@ const (
 	// methodServers lists the app's configured servers and where each
 	// connection stands: no params, result []ServerStatus.
 	methodServers = "servers/status"
+	// uiPrefix begins the methods of the windows' process, which a
+	// UIHandler serves.
+	uiPrefix = "ui/"
 	// methodCancelled is a notification that the request with params'
 	// requestId is no longer wanted; its context is cancelled.
 	methodCancelled = "notifications/cancelled"

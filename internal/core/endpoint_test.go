@@ -1,4 +1,4 @@
-package cli
+package core
 
 import (
 	"errors"
@@ -51,7 +51,7 @@ func TestBridgedIdentity(t *testing.T) {
 	want := servers.Identity{Name: "files", Target: "npx files",
 		Reported: servers.ServerInfo{Name: "files-mcp", Version: "1"},
 		Host:     servers.HostInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"}}
-	if got := bridgedIdentity(b); got != want {
-		t.Errorf("bridgedIdentity = %+v, want %+v", got, want)
+	if got := BridgedIdentity(b); got != want {
+		t.Errorf("BridgedIdentity = %+v, want %+v", got, want)
 	}
 }

@@ -1,0 +1,203 @@
+// Package core is Elicit Desk's resident half, which runs from login all
+// day without Fyne or a GL context: it keeps the connections of
+// servers.json, routes their elicitations and the bridged sessions' through
+// one servers.Router with its limits, is the History's one writer, and
+// answers the private endpoint.
+//
+// Every request stays pending here until a person answers it in a window
+// of the UI process (package app), which the core starts only while a
+// window is needed and which gives its answers back through a UI (Attach,
+// Answer, …): in process for tests, over the endpoint otherwise (Remote).
+// A UI that crashes or loses its display loses nothing: the next one is
+// given every request still pending.
+package core
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/gate"
+	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/tray"
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
+)
+
+// Options say where the core keeps its files.
+type Options struct {
+	ConfigPath  string        // servers.json
+	HistoryPath string        // history.db
+	Demo        config.Server // the entry a first start writes to servers.json
+	Log         *slog.Logger
+	// Signer signs in to remote servers that ask for it; nil: they fail
+	// as any refused connection does.
+	Signer *signin.Signer
+	// History is how long and how much the history keeps, as the person
+	// chose in the Settings window.
+	History HistoryLimits
+	// Background: a bridge started the core for a request, not the
+	// person; the Welcome of a first start waits until no request is
+	// left.
+	Background bool
+	// StartUI starts the windows' process when a window is needed; nil
+	// starts none (a test attaches its own UI).
+	StartUI StartUI
+}
+
+// HistoryLimits are the history's retention and size cap.
+type HistoryLimits struct {
+	Retention time.Duration
+	MaxBytes  int64
+}
+
+// Core is the running core.
+type Core struct {
+	ctx     context.Context // ends at Close
+	cancel  context.CancelFunc
+	opts    Options
+	log     *slog.Logger
+	router  *servers.Router
+	manager *servers.Manager
+	bridges *servers.Bridges
+	writes  gate.Gate // history writes: shut by Close, which waits for them
+	opened  chan struct{}
+	history *history.Store // nil when it could not be opened; set before opened closes
+	notice  string         // what opening the history had to say, for the first UI
+
+	remotes sync.Map // token → *uiSink: the remote UI attached, or the one attaching
+
+	mu      sync.Mutex
+	limits  HistoryLimits
+	pending pending    // the requests waiting for the person
+	feed    feed       // what the attached UI is told
+	tray    *tray.Tray // nil until Tray
+	login   autostart.Entry
+	later   []Show // windows the core asks for once no request waits
+	// starting: superviseUI runs, starting UI processes while one is
+	// wanted.
+	starting bool
+	now      func() time.Time
+}
+
+// New prepares the core; Start connects the servers.
+func New(ctx context.Context, opts Options) *Core {
+	ctx, cancel := context.WithCancel(ctx)
+	c := &Core{ctx: ctx, cancel: cancel, opts: opts, log: opts.Log, limits: opts.History, now: time.Now,
+		opened: make(chan struct{})}
+	c.router = servers.NewRouter(servers.DefaultLimits, c.log)
+	c.router.OnRefused(func(x servers.Refusal) { c.record(refusalEntry(x)) })
+	c.router.OnComplete(func(server, id string) {
+		c.feed.push(event{completed: &completion{Server: server, ElicitationID: id}})
+	})
+	c.manager = servers.NewManager(c.router, c.log, func(s servers.Status) {
+		c.log.Info("server", "name", s.Name, "state", s.State, "err", s.Err)
+		statuses := c.manager.Statuses()
+		c.feed.push(event{statuses: &statuses})
+		c.refreshTray()
+	})
+	if opts.Signer != nil {
+		c.manager.UseSigner(opts.Signer)
+	}
+	c.bridges = servers.NewBridges(func() {
+		list := c.bridges.List()
+		c.feed.push(event{bridges: &list})
+	})
+	return c
+}
+
+// Start opens the history, connects every configured server and begins
+// taking requests. A first start, with no servers.json yet, shows the
+// Welcome window.
+func (c *Core) Start() error {
+	_, statErr := os.Stat(c.opts.ConfigPath)
+	first := errors.Is(statErr, fs.ErrNotExist)
+	if _, err := config.Ensure(c.opts.ConfigPath, c.opts.Demo); err != nil {
+		return err
+	}
+	c.openHistory()
+	if err := c.manager.Watch(c.ctx, c.opts.ConfigPath); err != nil {
+		return err
+	}
+	go c.take()
+	go c.daily()
+	if first {
+		welcome := Show{Window: WindowWelcome, Own: true}
+		if c.opts.Background { // a bridge's request comes first
+			c.mu.Lock()
+			c.later = append(c.later, welcome)
+			c.mu.Unlock()
+		} else {
+			c.Show(welcome)
+		}
+	}
+	return nil
+}
+
+// Router routes every request the core asks; tests ask through it as a
+// server would.
+func (c *Core) Router() *servers.Router { return c.router }
+
+// Flush waits until every history entry handed over so far is written.
+func (c *Core) Flush() { c.writes.Wait() }
+
+// Close answers nothing more, stops every server and finishes writing the
+// history.
+func (c *Core) Close() {
+	c.cancel()
+	c.manager.Close()
+	c.writes.Close()
+	if c.history != nil {
+		c.history.Close()
+	}
+}
+
+// Done is closed when the core quits.
+func (c *Core) Done() <-chan struct{} { return c.ctx.Done() }
+
+// Quit answers every waiting request “cancel”, noting in the history that
+// the app quit, tells the UI to close, and ends the core's context.
+func (c *Core) Quit() {
+	for _, w := range c.pending.all() {
+		if _, ok := c.pending.take(w.ID); ok {
+			c.answer(w, forms.Result{Action: forms.Cancel}, history.AppQuit)
+		}
+	}
+	c.feed.push(event{quit: true})
+	c.cancel()
+}
+
+// Show asks the UI for a window, starting one if none runs.
+func (c *Core) Show(s Show) {
+	c.feed.push(event{show: &s})
+	c.needUI()
+}
+
+// Statuses returns where each configured server's connection stands, in
+// name order.
+func (c *Core) Statuses() []servers.Status { return c.manager.Statuses() }
+
+// Bridged lists the live bridged sessions.
+func (c *Core) Bridged() []servers.Bridged { return c.bridges.List() }
+
+// Retry brings forward the next attempt to connect to server name.
+func (c *Core) Retry(name string) bool { return c.manager.Retry(name) }
+
+// SignIn signs in to server name in the browser, telling progress how it
+// goes.
+func (c *Core) SignIn(ctx context.Context, name string, progress func(signin.Status)) error {
+	return c.manager.SignIn(ctx, name, progress)
+}
+
+// SignOut forgets the sign-in to server name.
+func (c *Core) SignOut(name string) error { return c.manager.SignOut(name) }
+
+// errQuitting is why a request that reached a quitting core was not asked.
+var errQuitting = errors.New("Elicit Desk is quitting")

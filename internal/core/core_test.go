@@ -1,0 +1,311 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// started is a core over an empty servers.json in a folder of its own,
+// serving the endpoint; starts receives each UI process it starts, which
+// exits when sent to.
+type started struct {
+	c      *Core
+	path   string // the endpoint
+	starts chan chan<- error
+}
+
+func start(t *testing.T) *started {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "servers.json")
+	if err := os.WriteFile(cfg, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := &started{path: filepath.Join(dir, "run", "elicitdesk.sock"), starts: make(chan chan<- error, 16)}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	log := slog.New(slog.DiscardHandler)
+	s.c = New(ctx, Options{ConfigPath: cfg, HistoryPath: filepath.Join(dir, "history.db"), Log: log,
+		History: HistoryLimits{Retention: history.DefaultRetention, MaxBytes: history.DefaultMaxBytes},
+		// A UI "process" that the test attaches itself and ends.
+		StartUI: func(ctx context.Context) (<-chan error, error) {
+			exited := make(chan error, 1)
+			s.starts <- exited
+			return exited, nil
+		}})
+	ep, err := endpoint.Listen(ctx, s.path, s.c.Endpoint(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		ep.Close()
+		s.c.Close()
+	})
+	return s
+}
+
+// recorder is a UI that keeps what it is told.
+type recorder struct {
+	mu       sync.Mutex
+	requests []Request
+	ended    []string
+	servers  int
+	quit     bool
+	changed  chan struct{}
+}
+
+func newRecorder() *recorder { return &recorder{changed: make(chan struct{}, 64)} }
+
+func (r *recorder) note(f func()) {
+	r.mu.Lock()
+	f()
+	r.mu.Unlock()
+	select {
+	case r.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (r *recorder) Request(q Request) { r.note(func() { r.requests = append(r.requests, q) }) }
+func (r *recorder) Ended(id string, _ bool, _ string) {
+	r.note(func() { r.ended = append(r.ended, id) })
+}
+func (r *recorder) Completed(string, string)  {}
+func (r *recorder) Servers([]servers.Status)  { r.note(func() { r.servers++ }) }
+func (r *recorder) Bridges([]servers.Bridged) {}
+func (r *recorder) HistoryChanged()           {}
+func (r *recorder) Show(Show)                 {}
+func (r *recorder) Quit()                     { r.note(func() { r.quit = true }) }
+
+// until waits for cond, read under the recorder's lock, as events come.
+func (r *recorder) until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		r.mu.Lock()
+		ok := cond()
+		r.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-r.changed:
+		case <-timeout:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// remoteUI attaches a UI over the endpoint, as the windows' process does.
+func remoteUI(t *testing.T, s *started) (*Remote, *recorder, context.CancelFunc) {
+	t.Helper()
+	client, err := endpoint.Dial(context.Background(), s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRemote(client)
+	rec := newRecorder()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.Attach(ctx, rec)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		client.Close()
+		<-done
+	})
+	return r, rec, func() { cancel(); client.Close(); <-done }
+}
+
+func ask(s *started, message string) <-chan error {
+	out := make(chan error, 1)
+	go func() {
+		_, err := s.c.Router().AskRaw(context.Background(), servers.Identity{Name: "notes"},
+			json.RawMessage(`{"message":"`+message+`","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`))
+		out <- err
+	}()
+	return out
+}
+
+// TestUICrashKeepsRequests: three requests wait in a UI process that dies
+// unanswered; the core starts another, which is given the three again, and
+// its answer reaches the server.
+func TestUICrashKeepsRequests(t *testing.T) {
+	s := start(t)
+	var answers []<-chan error
+	for i, m := range []string{"one", "two", "three"} {
+		answers = append(answers, ask(s, m))
+		for len(s.c.pending.all()) <= i { // in this order
+			time.Sleep(time.Millisecond)
+		}
+	}
+	process := <-s.starts // the first request wanted a UI
+	_, rec, crash := remoteUI(t, s)
+	rec.until(t, "three requests", func() bool { return len(rec.requests) == 3 })
+	crash()
+	process <- errors.New("signal: killed")
+	<-s.starts // another, for the requests still pending
+	r, rec, _ := remoteUI(t, s)
+	rec.until(t, "the three again", func() bool { return len(rec.requests) == 3 })
+	var messages []string
+	for _, q := range rec.requests {
+		messages = append(messages, servers.LooseParams(q.Params).Message.Line())
+	}
+	if !slices.Equal(messages, []string{"one", "two", "three"}) {
+		t.Errorf("requests %q, want one, two, three in order", messages)
+	}
+	if err := r.Answer(rec.requests[1].ID, forms.Result{Action: forms.Decline}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-answers[1]; err != nil {
+		t.Errorf("the answer did not reach the server: %v", err)
+	}
+	if err := r.Answer(rec.requests[1].ID, forms.Result{Action: forms.Accept}); !errors.Is(err, ErrNotWaiting) {
+		t.Errorf("a second answer: %v, want ErrNotWaiting", err)
+	}
+	for _, a := range []<-chan error{answers[0], answers[2]} {
+		select {
+		case err := <-a:
+			t.Errorf("a request nobody answered ended: %v", err)
+		default:
+		}
+	}
+	s.c.Flush()
+	es, err := s.c.history.Search(context.Background(), history.Query{Limit: 10})
+	if err != nil || len(es) != 1 || es[0].Outcome != history.Declined || es[0].Message != "two" {
+		t.Errorf("history %+v %v, want two declined", es, err)
+	}
+}
+
+// TestNewerUIReplacesOlder: one UI at a time; the newest is told.
+func TestNewerUIReplacesOlder(t *testing.T) {
+	s := start(t)
+	_, old, _ := remoteUI(t, s)
+	old.until(t, "the servers", func() bool { return old.servers > 0 })
+	_, rec, _ := remoteUI(t, s)
+	rec.until(t, "the servers", func() bool { return rec.servers > 0 })
+	ask(s, "hello")
+	rec.until(t, "the request", func() bool { return len(rec.requests) == 1 })
+	old.mu.Lock()
+	defer old.mu.Unlock()
+	if len(old.requests) != 0 {
+		t.Errorf("the replaced UI was told %d requests", len(old.requests))
+	}
+}
+
+// TestQuitTellsTheUI: quitting answers the waiting requests cancel, as an
+// app quit in the history, and tells the UI to close.
+func TestQuitTellsTheUI(t *testing.T) {
+	s := start(t)
+	r, rec, _ := remoteUI(t, s)
+	answered := ask(s, "hello")
+	rec.until(t, "the request", func() bool { return len(rec.requests) == 1 })
+	r.Quit()
+	if err := <-answered; err != nil {
+		t.Fatal(err)
+	}
+	s.c.Flush()
+	es, err := s.c.history.Search(context.Background(), history.Query{Limit: 10})
+	if err != nil || len(es) != 1 || es[0].Outcome != history.AppQuit {
+		t.Errorf("history %+v %v, want app-quit", es, err)
+	}
+	<-s.c.Done()
+}
+
+// TestExplainedOverTheWire: a status's error reaches the windows' process
+// in the words the core put it in.
+func TestExplainedOverTheWire(t *testing.T) {
+	st := servers.Status{Name: "files", State: servers.StateFailed, Stderr: "Error: no such folder\n",
+		Err: &servers.StartError{Err: errors.New("EOF"), Stderr: "Error: no such folder\n", Exit: exec.Command("/bin/false").Run()}}
+	want := servers.Explain(st.Err, st.Stderr)
+	raw, err := json.Marshal(toWire(st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w wireStatus
+	if err := json.Unmarshal(raw, &w); err != nil {
+		t.Fatal(err)
+	}
+	if got := servers.Explain(w.status().Err, w.Stderr); got != want || !strings.Contains(got.Summary, "such folder") {
+		t.Errorf("explained %+v, want %+v", got, want)
+	}
+}
+
+// TestTrayState: the icon, the line about servers and the summary follow
+// the requests and the statuses, each on its own.
+func TestTrayState(t *testing.T) {
+	failedAt := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
+	one := []*waiting{{}}
+	tests := []struct {
+		name     string
+		waiting  []*waiting
+		statuses []servers.Status
+		down     string
+		summary  string
+	}{
+		{"all well", nil, []servers.Status{{Name: "demo", State: servers.StateReady}}, "", "No requests waiting"},
+		{"requests wait", []*waiting{{}, {}}, nil, "", "2 requests waiting"},
+		{"one server failed", nil, []servers.Status{
+			{Name: "demo", State: servers.StateReady},
+			{Name: "files", State: servers.StateFailed, FailedSince: failedAt},
+		}, "files can't connect…", "No requests waiting"},
+		{"both", one, []servers.Status{
+			{Name: "files", State: servers.StateConnecting, FailedSince: failedAt}, // trying again
+			{Name: "remote", State: servers.StateNeedsSignIn},
+			{Name: "wiki", State: servers.StateFailed},
+		}, "3 servers can't connect…", "1 request waiting"},
+		{"not problems", nil, []servers.Status{
+			{Name: "new", State: servers.StateConnecting}, // a first attempt
+			{Name: "off", State: servers.StateDisabled},
+			{Name: "gone", State: servers.StateStopped},
+		}, "", "No requests waiting"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := trayStateOf(tt.waiting, tt.statuses)
+			if got := st.downLine(); got != tt.down {
+				t.Errorf("line %q, want %q", got, tt.down)
+			}
+			if got := st.summary(); got != tt.summary {
+				t.Errorf("summary %q, want %q", got, tt.summary)
+			}
+		})
+	}
+}
+
+// TestNoGL: the core links no Fyne driver, GL or GLFW: it runs all day.
+func TestNoGL(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dep := range strings.Lines(string(out)) {
+		dep = strings.TrimSpace(dep)
+		if strings.Contains(dep, "go-gl") || strings.HasPrefix(dep, "fyne.io/fyne/v2/") {
+			t.Errorf("the core depends on %s", dep)
+		}
+	}
+}

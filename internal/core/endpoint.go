@@ -1,0 +1,217 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/wire"
+)
+
+// Endpoint answers the private endpoint with the core: a second start
+// brings the windows forward, scripts call tools on the core's own
+// connections, and bridges ask their elicitations here.
+func (c *Core) Endpoint() endpoint.Handler { return handler{c} }
+
+type handler struct{ c *Core }
+
+// Front shows the oldest request's window, or the Servers window: the
+// person started Elicit Desk again.
+func (h handler) Front(context.Context) error {
+	if h.c.ctx.Err() != nil {
+		return errQuitting
+	}
+	h.c.Show(Show{Window: WindowFront})
+	return nil
+}
+
+func (h handler) CallTool(ctx context.Context, call endpoint.ToolCall) (json.RawMessage, error) {
+	res, _, err := h.c.CallTool(ctx, call.Server, call.Tool, call.Arguments, true)
+	if err != nil {
+		return nil, endpointError(err)
+	}
+	return json.Marshal(res)
+}
+
+// Servers tells `elicitdesk servers` where each connection stands.
+func (h handler) Servers(context.Context) ([]endpoint.ServerStatus, error) {
+	var list []endpoint.ServerStatus
+	for _, s := range h.c.Statuses() {
+		st := endpoint.ServerStatus{Name: s.Name, State: string(s.State), Since: s.Since}
+		if s.Err != nil {
+			x := servers.Explain(s.Err, s.Stderr)
+			st.Error = x.Summary
+			if d := string(x.Details); d != x.Summary {
+				st.Details = d
+			}
+		}
+		list = append(list, st)
+	}
+	return list, nil
+}
+
+// Elicit asks a bridged server's elicitation in the person's windows. A
+// refusal goes back as the *wire.RPCError's code, message and data, so the
+// bridge can send it to the server whole.
+func (h handler) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
+	res, err := h.c.Elicit(ctx, q.Session.ID, BridgedIdentity(q.Session), q.Params)
+	return res, endpointError(err)
+}
+
+// Unshown keeps a bridged server's elicitation that no window could show,
+// so that while the core runs it alone writes the history.
+func (h handler) Unshown(ctx context.Context, u endpoint.Unshown) error {
+	return h.c.Unshown(ctx, UnshownEntry(u))
+}
+
+// Bridge lists a host's session through the bridge until it ends.
+func (h handler) Bridge(ctx context.Context, b endpoint.Bridged) error {
+	return h.c.Bridge(ctx, servers.Bridged{ID: b.ID, Server: BridgedIdentity(b), Protocol: b.Protocol, Since: b.Since})
+}
+
+func (h handler) Complete(x endpoint.Completion) {
+	if !h.c.router.Complete(x.Server, x.ElicitationID) {
+		h.c.log.Debug("completion of no open request", "server", x.Server, "id", x.ElicitationID)
+	}
+}
+
+// UI serves the windows' process: see remote.go.
+func (h handler) UI(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	return h.c.serveUI(ctx, method, params)
+}
+
+// errBridgeGone is why a bridged request goes stale when the bridge stops
+// waiting for it.
+var errBridgeGone = errors.New("the host stopped waiting for it, or its bridge went away")
+
+// Elicit asks the person an elicitation a bridged server sent (raw, its
+// params as sent) in session, exactly as one of the core's own servers':
+// the same checks and refusals, recorded in the history, and the same
+// limits by server name. It returns the ElicitResult to send back, as JSON;
+// a refusal is the *wire.RPCError to send instead. When ctx ends (the
+// bridge cancelled or went away) the request goes stale at once.
+func (c *Core) Elicit(ctx context.Context, session string, who servers.Identity, raw json.RawMessage) (json.RawMessage, error) {
+	if c.ctx.Err() != nil {
+		// The endpoint closes next, ending ctx; an answer now would read
+		// as a refusal, while the bridge must see the core go away.
+		<-ctx.Done()
+		return nil, errQuitting
+	}
+	defer c.bridges.Asking(session)()
+	// The request's own context, so that its cause says why in words.
+	asking, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cancel(nil)
+	defer context.AfterFunc(ctx, func() { cancel(errBridgeGone) })()
+	res, err := c.router.AskRaw(asking, who, raw)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(res)
+}
+
+// Bridge lists session s until ctx ends.
+func (c *Core) Bridge(ctx context.Context, s servers.Bridged) error {
+	remove := c.bridges.Add(s)
+	defer remove()
+	select {
+	case <-ctx.Done():
+	case <-c.ctx.Done():
+	}
+	return nil
+}
+
+// connectWait is how long a tool call waits for a server still
+// connecting, as it is when the core has just started.
+const connectWait = 30 * time.Second
+
+// CallTool calls a tool of a connected server; the elicitations the call
+// raises are asked in the person's windows. A script's call waits for a
+// server still connecting, and when the server answers -32042, its links
+// are asked like URL requests and the error returned: the script retries
+// once the person is done. The windows show the links of their own calls.
+func (c *Core) CallTool(ctx context.Context, server, tool string, args map[string]any, script bool) (*mcp.CallToolResult, servers.Identity, error) {
+	conn, err := c.conn(ctx, server, script)
+	if err != nil {
+		return nil, servers.Identity{}, err
+	}
+	res, err := conn.CallTool(ctx, tool, args)
+	if links, _, ok := servers.URLElicitations(err); ok && script {
+		for _, p := range links {
+			c.wait(c.router.Expect(conn.Identity(), p), true)
+		}
+	}
+	return res, conn.Identity(), err
+}
+
+// Tools lists the tools of a connected server.
+func (c *Core) Tools(ctx context.Context, server string) ([]mcp.Tool, servers.Identity, error) {
+	conn, err := c.conn(ctx, server, false)
+	if err != nil {
+		return nil, servers.Identity{}, err
+	}
+	tools, err := conn.Tools(ctx)
+	return tools, conn.Identity(), err
+}
+
+// conn is server's connection, once it is ready when wait is set.
+func (c *Core) conn(ctx context.Context, server string, wait bool) (*servers.Conn, error) {
+	if !wait {
+		if conn, ok := c.manager.Conn(server); ok {
+			return conn, nil
+		}
+		return nil, fmt.Errorf("%s is not connected; try again once it is ready", server)
+	}
+	waiting, cancel := context.WithTimeout(ctx, connectWait)
+	defer cancel()
+	conn, err := c.manager.WaitReady(waiting, server)
+	if err != nil {
+		return nil, fmt.Errorf("server %q is not connected: see the Servers window", server)
+	}
+	return conn, nil
+}
+
+// endpointError is err as the endpoint sends it: a *wire.RPCError keeps
+// its code, message and data; others are the endpoint's generic failure.
+func endpointError(err error) error {
+	var rpc *wire.RPCError
+	if !errors.As(err, &rpc) {
+		return err
+	}
+	out := &endpoint.Error{Code: rpc.Code, Message: rpc.Message}
+	if rpc.Data != nil {
+		data, merr := json.Marshal(rpc.Data)
+		if merr != nil {
+			return fmt.Errorf("%w (its data cannot be sent: %v)", err, merr)
+		}
+		out.Data = data
+	}
+	return out
+}
+
+// BridgedIdentity is who asks through a bridged session: the name and
+// target the bridge was given, and what the server and the host said.
+func BridgedIdentity(b endpoint.Bridged) servers.Identity {
+	return servers.Identity{Name: b.Server, Target: b.Target, Reported: servers.ServerInfo(b.Reported), Host: servers.HostInfo(b.Host)}
+}
+
+// UnshownEntry is the history's entry of u, for the bridge and the core
+// alike.
+func UnshownEntry(u endpoint.Unshown) history.Entry {
+	p := servers.LooseParams(u.Question.Params)
+	e := history.Entry{
+		Server: BridgedIdentity(u.Question.Session), Message: p.Message, Mode: p.Mode, Schema: p.Schema, URL: p.URL,
+		Outcome: history.NoWindow, Reason: "answered cancel without asking: " + u.Reason,
+		Received: u.At, Answered: u.At,
+	}
+	if u.ToHost {
+		e.Outcome, e.Reason = history.ToHost, "given to the host, which answered it its own way: "+u.Reason
+	}
+	return e
+}

@@ -1,0 +1,156 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/history"
+)
+
+// openHistory opens the history database. A damaged one never stops the
+// core: the store keeps it aside, starts a fresh file and says so (Notice);
+// when the file stays busy or even that fails, the core runs without a
+// history and says that.
+func (c *Core) openHistory() {
+	defer close(c.opened)
+	c.mu.Lock()
+	limits := c.limits
+	c.mu.Unlock()
+	s, err := history.Open(c.opts.HistoryPath, c.log, history.Options{MaxBytes: limits.MaxBytes})
+	if err != nil {
+		c.log.Error("running without a history", "err", err)
+		c.mu.Lock()
+		c.notice = "Elicit Desk runs without a history this time: " + err.Error()
+		c.mu.Unlock()
+		return
+	}
+	c.history = s
+	c.mu.Lock()
+	c.notice = s.Notice()
+	c.mu.Unlock()
+	c.prune(limits.Retention, false)
+}
+
+// HistoryNotice is what opening the history had to say, "" when all went
+// well, the first time it is asked: one UI shows it, once.
+func (c *Core) HistoryNotice() string {
+	select {
+	case <-c.opened:
+	case <-c.ctx.Done():
+		return ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.notice
+	c.notice = ""
+	return n
+}
+
+// SetHistoryLimits applies the person's new retention and size cap now,
+// not at the next daily prune.
+func (c *Core) SetHistoryLimits(l HistoryLimits) {
+	c.mu.Lock()
+	was := c.limits
+	c.limits = l
+	c.mu.Unlock()
+	<-c.opened
+	if c.history == nil {
+		return
+	}
+	c.history.SetMaxBytes(l.MaxBytes)
+	c.prune(l.Retention, l.MaxBytes < was.MaxBytes)
+}
+
+// prune forgets what is older than retention and, when toSize, what the
+// size cap no longer holds.
+func (c *Core) prune(retention time.Duration, toSize bool) {
+	before := c.now().Add(-retention)
+	c.writes.Go(func() {
+		ctx := context.WithoutCancel(c.ctx)
+		if n, err := c.history.Prune(ctx, before); err != nil {
+			c.log.Error("history not pruned", "err", err)
+		} else if n > 0 {
+			c.log.Info("history pruned", "entries", n)
+			c.feed.push(event{history: true})
+		}
+		if !toSize {
+			return
+		}
+		if n, err := c.history.PruneToMaxBytes(ctx); err != nil {
+			c.log.Error("history not pruned to its size", "err", err)
+		} else if n > 0 {
+			c.feed.push(event{history: true})
+		}
+	})
+}
+
+// daily prunes the history once a day, for a core that runs from login
+// for weeks.
+func (c *Core) daily() {
+	t := time.NewTicker(24 * time.Hour)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-t.C:
+			if c.history != nil {
+				c.mu.Lock()
+				retention := c.limits.Retention
+				c.mu.Unlock()
+				c.prune(retention, false)
+			}
+		}
+	}
+}
+
+// record keeps an entry in the history without holding anyone up.
+func (c *Core) record(e history.Entry) {
+	if err := c.keep(e); errors.Is(err, errQuitting) {
+		c.log.Warn("history not written: Elicit Desk is quitting", "server", e.Server.Name, "outcome", e.Outcome)
+	}
+}
+
+// errNoHistory is why the core takes no entry: the history could not be
+// opened.
+var errNoHistory = errors.New("Elicit Desk runs without a history")
+
+// keep has e written to the history after it returns; an error says it
+// will not be: there is no history, or the core is quitting.
+func (c *Core) keep(e history.Entry) error {
+	select {
+	case <-c.opened:
+	case <-c.ctx.Done():
+		return errQuitting
+	}
+	if c.history == nil {
+		return errNoHistory
+	}
+	e = history.Shorten(e) // what waits for the disk is small
+	if !c.writes.Go(func() {
+		if _, err := c.history.Add(context.WithoutCancel(c.ctx), e); err != nil {
+			c.log.Error("history not written", "err", err)
+			return
+		}
+		c.feed.push(event{history: true})
+	}) {
+		return errQuitting
+	}
+	return nil
+}
+
+// Unshown keeps e, an elicitation of a bridged server that no window could
+// show, in the history: while the core runs, it alone writes entries. It
+// returns once the write is queued; an error says e was not taken, and the
+// bridge keeps it itself.
+func (c *Core) Unshown(ctx context.Context, e history.Entry) error {
+	select {
+	case <-c.opened: // the endpoint serves before Start has opened the history
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.ctx.Done():
+		return errQuitting
+	}
+	return c.keep(e)
+}

@@ -1,0 +1,467 @@
+package core
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
+)
+
+// The UI's methods on the endpoint. A UI process attaches with methodAttach,
+// a request that stays pending while it is the UI, and fetches what it is
+// told with methodNext, a long poll: events carry a sequence number, and
+// each poll acknowledges those before After.
+const (
+	methodAttach  = "ui/attach"  // params attachParams; pending until the UI detaches
+	methodNext    = "ui/next"    // params nextParams; result nextResult, once there is one
+	methodAnswer  = "ui/answer"  // params answerParams
+	methodRetry   = "ui/retry"   // params serverParams; result bool
+	methodSignIn  = "ui/signin"  // params serverParams
+	methodSignOut = "ui/signout" // params serverParams
+	methodTools   = "ui/tools"   // params serverParams; result toolsResult
+	methodCall    = "ui/call"    // params endpoint.ToolCall; result callResult
+	methodLimits  = "ui/history" // params HistoryLimits
+	methodNotice  = "ui/notice"  // result string
+	methodQuit    = "ui/quit"
+)
+
+type attachParams struct {
+	Token string `json:"token"` // the UI's own, naming it in ui/next
+}
+
+type nextParams struct {
+	Token string `json:"token"`
+	After int    `json:"after"` // the events up to After were handled
+}
+
+type nextResult struct {
+	Events []wireEvent `json:"events"`
+}
+
+// wireEvent is an event on the wire; exactly one field but Seq is set.
+type wireEvent struct {
+	Seq       int               `json:"seq"`
+	Request   *Request          `json:"request,omitempty"`
+	Ended     *ended            `json:"ended,omitempty"`
+	Completed *completion       `json:"completed,omitempty"`
+	Servers   []wireStatus      `json:"servers,omitempty"`
+	NoServers bool              `json:"noServers,omitempty"` // Servers with an empty list
+	Bridges   []servers.Bridged `json:"bridges,omitempty"`
+	NoBridges bool              `json:"noBridges,omitempty"`
+	History   bool              `json:"history,omitempty"`
+	Show      *Show             `json:"show,omitempty"`
+	Quit      bool              `json:"quit,omitempty"`
+}
+
+// wireStatus is a servers.Status whose error is sent put in words.
+type wireStatus struct {
+	Name        string           `json:"name"`
+	State       servers.State    `json:"state"`
+	Err         *wireExplained   `json:"err,omitempty"`
+	Since       time.Time        `json:"since"`
+	FailedSince time.Time        `json:"failedSince"`
+	RetryAt     time.Time        `json:"retryAt"`
+	Identity    servers.Identity `json:"identity"`
+	Protocol    string           `json:"protocol,omitempty"`
+	SignedIn    bool             `json:"signedIn,omitempty"`
+	Stderr      string           `json:"stderr,omitempty"`
+}
+
+type wireExplained struct {
+	Summary string `json:"summary"`
+	Details string `json:"details"`
+}
+
+func toWire(s servers.Status) wireStatus {
+	w := wireStatus{Name: s.Name, State: s.State, Since: s.Since, FailedSince: s.FailedSince, RetryAt: s.RetryAt,
+		Identity: s.Identity, Protocol: s.Protocol, SignedIn: s.SignedIn, Stderr: s.Stderr}
+	if s.Err != nil {
+		x := servers.Explain(s.Err, s.Stderr)
+		w.Err = &wireExplained{Summary: x.Summary, Details: string(x.Details)}
+	}
+	return w
+}
+
+func (w wireStatus) status() servers.Status {
+	s := servers.Status{Name: w.Name, State: w.State, Since: w.Since, FailedSince: w.FailedSince, RetryAt: w.RetryAt,
+		Identity: w.Identity, Protocol: w.Protocol, SignedIn: w.SignedIn, Stderr: w.Stderr}
+	if w.Err != nil {
+		s.Err = &servers.Explained{Summary: w.Err.Summary, Details: untrusted.Text(w.Err.Details)}
+	}
+	return s
+}
+
+type answerParams struct {
+	ID     string       `json:"id"`
+	Result forms.Result `json:"result"`
+}
+
+type serverParams struct {
+	Server string `json:"server"`
+}
+
+type toolsResult struct {
+	Tools    []json.RawMessage `json:"tools"`
+	Identity servers.Identity  `json:"identity"`
+}
+
+type callResult struct {
+	Result   json.RawMessage  `json:"result"`
+	Identity servers.Identity `json:"identity"`
+}
+
+// uiSink is an attached remote UI's events, kept until it acknowledges
+// them.
+type uiSink struct {
+	mu     sync.Mutex
+	events []wireEvent
+	seq    int
+	more   chan struct{} // closed at the next event
+}
+
+func newSink() *uiSink { return &uiSink{more: make(chan struct{})} }
+
+func (s *uiSink) add(ev wireEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq++
+	ev.Seq = s.seq
+	s.events = append(s.events, ev)
+	close(s.more)
+	s.more = make(chan struct{})
+}
+
+// next drops what the UI handled and returns what follows, waiting for it.
+func (s *uiSink) next(ctx context.Context, after int) ([]wireEvent, error) {
+	for {
+		s.mu.Lock()
+		for len(s.events) > 0 && s.events[0].Seq <= after {
+			s.events = s.events[1:]
+		}
+		if len(s.events) > 0 {
+			evs := append([]wireEvent(nil), s.events...)
+			s.mu.Unlock()
+			return evs, nil
+		}
+		more := s.more
+		s.mu.Unlock()
+		select {
+		case <-more:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Events of an attached remote UI are queued in its sink.
+func (s *uiSink) Request(r Request) { s.add(wireEvent{Request: &r}) }
+func (s *uiSink) Ended(id string, answered bool, cause string) {
+	s.add(wireEvent{Ended: &ended{ID: id, Answered: answered, Cause: cause}})
+}
+func (s *uiSink) Completed(server, id string) {
+	s.add(wireEvent{Completed: &completion{Server: server, ElicitationID: id}})
+}
+func (s *uiSink) Servers(list []servers.Status) {
+	ev := wireEvent{NoServers: len(list) == 0}
+	for _, st := range list {
+		ev.Servers = append(ev.Servers, toWire(st))
+	}
+	s.add(ev)
+}
+func (s *uiSink) Bridges(list []servers.Bridged) {
+	s.add(wireEvent{Bridges: list, NoBridges: len(list) == 0})
+}
+func (s *uiSink) HistoryChanged() { s.add(wireEvent{History: true}) }
+func (s *uiSink) Show(w Show)     { s.add(wireEvent{Show: &w}) }
+func (s *uiSink) Quit()           { s.add(wireEvent{Quit: true}) }
+
+// serveUI answers a UI process's request on the endpoint.
+func (c *Core) serveUI(ctx context.Context, method string, raw json.RawMessage) (any, error) {
+	var (
+		sp serverParams
+		ok = struct{}{}
+	)
+	switch method {
+	case methodAttach:
+		var p attachParams
+		if err := json.Unmarshal(raw, &p); err != nil || p.Token == "" {
+			return nil, errors.New("ui/attach needs a token")
+		}
+		sink := newSink()
+		c.remotes.Store(p.Token, sink)
+		defer c.remotes.Delete(p.Token)
+		err := c.Attach(ctx, sink)
+		if errors.Is(err, errReplaced) {
+			return nil, err
+		}
+		return ok, nil
+	case methodNext:
+		var p nextParams
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return nil, err
+		}
+		v, found := c.remotes.Load(p.Token)
+		if !found {
+			return nil, errors.New("this UI is not attached")
+		}
+		evs, err := v.(*uiSink).next(ctx, p.After)
+		return nextResult{Events: evs}, err
+	case methodAnswer:
+		var p answerParams
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return nil, err
+		}
+		return ok, c.Answer(p.ID, p.Result)
+	case methodLimits:
+		var l HistoryLimits
+		if err := json.Unmarshal(raw, &l); err != nil {
+			return nil, err
+		}
+		c.SetHistoryLimits(l)
+		return ok, nil
+	case methodNotice:
+		return c.HistoryNotice(), nil
+	case methodQuit:
+		c.Quit()
+		return ok, nil
+	}
+	if err := json.Unmarshal(raw, &sp); err != nil {
+		return nil, err
+	}
+	switch method {
+	case methodRetry:
+		return c.Retry(sp.Server), nil
+	case methodSignIn:
+		return ok, c.SignIn(ctx, sp.Server, func(signin.Status) {})
+	case methodSignOut:
+		return ok, c.SignOut(sp.Server)
+	case methodTools:
+		tools, who, err := c.Tools(ctx, sp.Server)
+		if err != nil {
+			return nil, err
+		}
+		res := toolsResult{Identity: who}
+		for _, t := range tools {
+			b, err := json.Marshal(t)
+			if err != nil {
+				return nil, err
+			}
+			res.Tools = append(res.Tools, b)
+		}
+		return res, nil
+	case methodCall:
+		var call endpoint.ToolCall
+		if err := json.Unmarshal(raw, &call); err != nil {
+			return nil, err
+		}
+		res, who, err := c.CallTool(ctx, call.Server, call.Tool, call.Arguments, false)
+		var ue mcp.URLElicitationRequiredError
+		if errors.As(err, &ue) {
+			data, _ := json.Marshal(ue)
+			return nil, &endpoint.Error{Code: mcp.URL_ELICITATION_REQUIRED, Message: err.Error(), Data: data}
+		}
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(res)
+		return callResult{Result: b, Identity: who}, err
+	}
+	return nil, fmt.Errorf("no method %q", method)
+}
+
+// Remote is the core as a UI process reaches it over the endpoint.
+type Remote struct {
+	c     *endpoint.Client
+	token string
+
+	mu       sync.Mutex
+	statuses []servers.Status
+	bridged  []servers.Bridged
+}
+
+// NewRemote reaches the core through c.
+func NewRemote(c *endpoint.Client) *Remote {
+	return &Remote{c: c, token: rand.Text()}
+}
+
+// Attach tells to what the core tells this UI, until ctx ends or the
+// connection breaks.
+func (r *Remote) Attach(ctx context.Context, to Events) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	attached := make(chan error, 1)
+	go func() {
+		err := r.c.CallUI(ctx, methodAttach, attachParams{Token: r.token}, nil)
+		cancel(err)
+		attached <- err
+	}()
+	after := 0
+	for {
+		var res nextResult
+		err := r.c.CallUI(ctx, methodNext, nextParams{Token: r.token, After: after}, &res)
+		if err != nil && ctx.Err() == nil {
+			// The first polls may come before the attach is taken.
+			select {
+			case <-time.After(10 * time.Millisecond):
+				continue
+			case <-ctx.Done():
+			}
+		}
+		if ctx.Err() != nil {
+			cancel(nil)
+			return <-attached
+		}
+		for _, ev := range res.Events {
+			after = ev.Seq
+			r.tell(ev, to)
+		}
+	}
+}
+
+// tell passes ev on, keeping the state the UI reads back.
+func (r *Remote) tell(ev wireEvent, to Events) {
+	switch {
+	case ev.Request != nil:
+		to.Request(*ev.Request)
+	case ev.Ended != nil:
+		to.Ended(ev.Ended.ID, ev.Ended.Answered, ev.Ended.Cause)
+	case ev.Completed != nil:
+		to.Completed(ev.Completed.Server, ev.Completed.ElicitationID)
+	case ev.Servers != nil || ev.NoServers:
+		list := make([]servers.Status, 0, len(ev.Servers))
+		for _, w := range ev.Servers {
+			list = append(list, w.status())
+		}
+		r.mu.Lock()
+		r.statuses = list
+		r.mu.Unlock()
+		to.Servers(list)
+	case ev.Bridges != nil || ev.NoBridges:
+		r.mu.Lock()
+		r.bridged = ev.Bridges
+		r.mu.Unlock()
+		to.Bridges(ev.Bridges)
+	case ev.History:
+		to.HistoryChanged()
+	case ev.Show != nil:
+		to.Show(*ev.Show)
+	case ev.Quit:
+		to.Quit()
+	}
+}
+
+// callTimeout bounds the UI's short calls, so a core that hangs does not
+// freeze a window.
+const callTimeout = 10 * time.Second
+
+func (r *Remote) short(method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	return r.c.CallUI(ctx, method, params, result)
+}
+
+func (r *Remote) Answer(id string, res forms.Result) error {
+	err := r.short(methodAnswer, answerParams{ID: id, Result: res}, nil)
+	var e *endpoint.Error
+	if errors.As(err, &e) && e.Message == ErrNotWaiting.Error() {
+		return ErrNotWaiting
+	}
+	return err
+}
+
+func (r *Remote) Statuses() []servers.Status {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.statuses
+}
+
+func (r *Remote) Bridged() []servers.Bridged {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.bridged
+}
+
+func (r *Remote) Retry(name string) bool {
+	var ok bool
+	return r.short(methodRetry, serverParams{name}, &ok) == nil && ok
+}
+
+func (r *Remote) SignIn(ctx context.Context, name string, progress func(signin.Status)) error {
+	progress(signin.Status{Phase: signin.WaitingForBrowser})
+	return r.c.CallUI(ctx, methodSignIn, serverParams{name}, nil)
+}
+
+func (r *Remote) SignOut(name string) error { return r.short(methodSignOut, serverParams{name}, nil) }
+
+func (r *Remote) Tools(ctx context.Context, server string) ([]mcp.Tool, servers.Identity, error) {
+	var res toolsResult
+	if err := r.c.CallUI(ctx, methodTools, serverParams{server}, &res); err != nil {
+		return nil, servers.Identity{}, err
+	}
+	tools := make([]mcp.Tool, 0, len(res.Tools))
+	for _, raw := range res.Tools {
+		t, err := toolOf(raw)
+		if err != nil {
+			return nil, res.Identity, err
+		}
+		tools = append(tools, t)
+	}
+	return tools, res.Identity, nil
+}
+
+// toolOf reads a tool as sent, keeping its input schema raw as the
+// core's connection does (wire.WithToolSchemas).
+func toolOf(raw json.RawMessage) (mcp.Tool, error) {
+	var t mcp.Tool
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return t, err
+	}
+	var schema struct {
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		return t, err
+	}
+	t.InputSchema, t.RawInputSchema = mcp.ToolInputSchema{}, schema.InputSchema
+	return t, nil
+}
+
+func (r *Remote) CallTool(ctx context.Context, server, tool string, args map[string]any, _ bool) (*mcp.CallToolResult, servers.Identity, error) {
+	var res callResult
+	err := r.c.CallUI(ctx, methodCall, endpoint.ToolCall{Server: server, Tool: tool, Arguments: args}, &res)
+	var e *endpoint.Error
+	if errors.As(err, &e) && e.Code == mcp.URL_ELICITATION_REQUIRED {
+		var ue mcp.URLElicitationRequiredError
+		if json.Unmarshal(e.Data, &ue) == nil {
+			return nil, servers.Identity{}, ue
+		}
+	}
+	if err != nil {
+		return nil, servers.Identity{}, err
+	}
+	out, err := mcp.ParseCallToolResult(&res.Result)
+	return out, res.Identity, err
+}
+
+func (r *Remote) SetHistoryLimits(l HistoryLimits) {
+	r.short(methodLimits, l, nil)
+}
+
+func (r *Remote) HistoryNotice() string {
+	var notice string
+	r.short(methodNotice, nil, &notice)
+	return notice
+}
+
+func (r *Remote) Quit() { r.short(methodQuit, nil, nil) }

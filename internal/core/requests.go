@@ -1,0 +1,210 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// Request is one elicitation waiting for the person, as a UI is given it.
+type Request struct {
+	ID       string           `json:"id"` // the core's; unique while it runs
+	Server   servers.Identity `json:"server"`
+	Params   json.RawMessage  `json:"params"` // elicitation/create's params: a UI checks them again with servers.ParseParams
+	Received time.Time        `json:"received"`
+	// ByPerson: the person's own tool call raised it (a link of a -32042
+	// error): it opens past the window limit, with the keyboard.
+	ByPerson bool `json:"byPerson,omitempty"`
+}
+
+// ErrNotWaiting is Answer's error for a request that is not pending: it
+// went stale, or another UI answered it.
+var ErrNotWaiting = errors.New("the request is no longer waiting; nothing was sent")
+
+// waiting is one pending request.
+type waiting struct {
+	Request
+	e *servers.Elicitation
+}
+
+// pending are the requests waiting for the person, in arrival order.
+type pending struct {
+	mu   sync.Mutex
+	list []*waiting
+}
+
+func (p *pending) add(w *waiting) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.list = append(p.list, w)
+}
+
+// take removes the request with id and reports whether it was pending:
+// whoever takes it answers or drops it, once.
+func (p *pending) take(id string) (*waiting, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i := slices.IndexFunc(p.list, func(w *waiting) bool { return w.ID == id })
+	if i < 0 {
+		return nil, false
+	}
+	w := p.list[i]
+	p.list = slices.Delete(p.list, i, i+1)
+	return w, true
+}
+
+func (p *pending) all() []*waiting {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.list)
+}
+
+// take hands each request the router queues to the UI, and watches it
+// until it ends.
+func (c *Core) take() {
+	for {
+		e, err := c.router.Next(c.ctx)
+		if err != nil {
+			return
+		}
+		c.wait(e, false)
+	}
+}
+
+// wait keeps e pending and tells the UI; a goroutine watches it until it
+// is answered or goes stale.
+func (c *Core) wait(e *servers.Elicitation, byPerson bool) {
+	c.log.Debug("request arrived", "server", e.Server.Name, "id", e.ID, "mode", e.Mode)
+	w := &waiting{Request: Request{ID: e.ID, Server: e.Server, Params: paramsOf(e), Received: e.Received, ByPerson: byPerson}, e: e}
+	c.pending.add(w)
+	c.feed.push(event{request: &w.Request})
+	c.refreshTray()
+	c.needUI()
+	go func() {
+		<-e.Context().Done()
+		if _, ok := c.pending.take(e.ID); !ok {
+			return // answered
+		}
+		reason := StaleReason(e.Context())
+		c.record(entry(e, history.Stale, reason, nil, c.now()))
+		c.feed.push(event{ended: &ended{ID: e.ID, Cause: causeText(e.Context())}})
+		c.requestsChanged()
+	}()
+}
+
+// requestsChanged follows a request's end: the tray, and the windows the
+// core asked for by itself that waited for the requests.
+func (c *Core) requestsChanged() {
+	c.refreshTray()
+	if len(c.pending.all()) > 0 {
+		return
+	}
+	c.mu.Lock()
+	later := c.later
+	c.later = nil
+	c.mu.Unlock()
+	for _, s := range later {
+		c.Show(s)
+	}
+}
+
+// Answer sends the person's answer to request id and records it.
+func (c *Core) Answer(id string, r forms.Result) error {
+	w, ok := c.pending.take(id)
+	if !ok {
+		return ErrNotWaiting
+	}
+	return c.answer(w, r, outcome(r.Action))
+}
+
+// answer replies r to w, which the caller took from pending, and records
+// it as o.
+func (c *Core) answer(w *waiting, r forms.Result, o history.Outcome) error {
+	defer c.requestsChanged()
+	if err := w.e.Reply(r); err != nil {
+		c.record(entry(w.e, history.Stale, StaleReason(w.e.Context()), nil, c.now()))
+		c.feed.push(event{ended: &ended{ID: w.ID, Cause: causeText(w.e.Context())}})
+		return ErrNotWaiting
+	}
+	c.record(entry(w.e, o, "", r.Content, c.now()))
+	c.feed.push(event{ended: &ended{ID: w.ID, Answered: true}})
+	return nil
+}
+
+// paramsOf is e's params as a server sends them, for a UI to check and
+// show again.
+func paramsOf(e *servers.Elicitation) json.RawMessage {
+	p := struct {
+		Message         untrusted.Text  `json:"message"`
+		Mode            servers.Mode    `json:"mode"`
+		RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
+		URL             untrusted.Text  `json:"url,omitempty"`
+		ElicitationID   string          `json:"elicitationId,omitempty"`
+	}{e.Message, e.Mode, e.Schema, e.URL, e.URLID}
+	raw, err := json.Marshal(p)
+	if err != nil {
+		panic(err) // strings and JSON the router parsed
+	}
+	return raw
+}
+
+// entry is the history's record of an elicitation.
+func entry(e *servers.Elicitation, o history.Outcome, reason string, content json.RawMessage, answered time.Time) history.Entry {
+	return history.Entry{
+		Server: e.Server, Message: e.Message, Mode: e.Mode, Schema: e.Schema, URL: e.URL,
+		Outcome: o, Reason: reason, Content: content, Received: e.Received, Answered: answered,
+	}
+}
+
+// refusalEntry is the history's record of a request nobody was asked.
+func refusalEntry(x servers.Refusal) history.Entry {
+	o := history.Error
+	if errors.Is(x.Err, servers.ErrRateLimited) {
+		o = history.RateLimited
+	}
+	return history.Entry{
+		Server: x.Server, Message: x.Message, Mode: x.Mode, Schema: x.Schema, URL: x.URL,
+		Outcome: o, Reason: x.Err.Error(), Received: x.Received, Answered: x.Received,
+	}
+}
+
+func outcome(a forms.Action) history.Outcome {
+	switch a {
+	case forms.Accept:
+		return history.Accepted
+	case forms.Decline:
+		return history.Declined
+	}
+	return history.Cancelled
+}
+
+// causeText is why ctx ended, as the UI is told: the raw cause, which
+// StaleReason puts in words.
+func causeText(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil {
+		return cause.Error()
+	}
+	return ""
+}
+
+// StaleReason says in plain words why a request stopped waiting; the
+// server's own words in it are untrusted.
+func StaleReason(ctx context.Context) string {
+	text := strings.ReplaceAll(untrusted.Text(causeText(ctx)).Block(), "\n", ": ")
+	if text == "" {
+		return "The request is no longer waiting. Nothing was sent."
+	}
+	first, size := utf8.DecodeRuneInString(text)
+	return string(unicode.ToUpper(first)) + text[size:] + ". Nothing was sent."
+}

@@ -1,0 +1,188 @@
+package core
+
+import (
+	"fmt"
+
+	"github.com/elicitdesk/elicitdesk/assets"
+	"github.com/elicitdesk/elicitdesk/internal/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/tray"
+	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// MenuEntry is one of Elicit Desk's own menu entries: a window to show.
+type MenuEntry struct {
+	Label  string
+	Window Window // "" for a separator
+}
+
+// Menu is Elicit Desk's own menu, after the requests: in the core's tray
+// and, where no tray host shows it, in the Servers window's menu bar. The
+// entries for launch at login and Quit follow it.
+var Menu = []MenuEntry{
+	{"Servers…", WindowServers},
+	{"Hosts…", WindowHosts},
+	{"History…", WindowHistory},
+	{"Settings…", WindowSettings},
+	{"Welcome…", WindowWelcome},
+	{"", ""},
+	{"Help", WindowHelp},
+	{"About Elicit Desk…", WindowAbout},
+}
+
+// Tray shows the core's state in t from now on: the requests that wait
+// and the servers that cannot connect; its entries open the windows.
+func (c *Core) Tray(t *tray.Tray, login autostart.Entry) {
+	c.mu.Lock()
+	c.tray, c.login = t, login
+	c.mu.Unlock()
+	c.refreshTray()
+}
+
+// refreshTray shows the current requests and servers in the tray.
+func (c *Core) refreshTray() {
+	c.mu.Lock()
+	t := c.tray
+	c.mu.Unlock()
+	if t == nil || c.ctx.Err() != nil {
+		return
+	}
+	st := trayStateOf(c.pending.all(), c.manager.Statuses())
+	t.Set(st.icon(), c.trayItems(st))
+}
+
+// TrayItems is the tray's menu now.
+func (c *Core) TrayItems() []tray.Item {
+	return c.trayItems(trayStateOf(c.pending.all(), c.manager.Statuses()))
+}
+
+// trayState is what the tray shows: the requests that wait, and the
+// enabled servers that cannot connect.
+type trayState struct {
+	waiting []*waiting
+	down    []string // in name order
+}
+
+func trayStateOf(w []*waiting, statuses []servers.Status) trayState {
+	st := trayState{waiting: w}
+	for _, s := range statuses {
+		if CannotConnect(s) {
+			st.down = append(st.down, s.Name)
+		}
+	}
+	return st
+}
+
+// CannotConnect reports whether an enabled server is down: failed, trying
+// again after a failure, or waiting for the person to sign in. A disabled
+// or stopped server is not a problem, and one connecting for the first
+// time not yet.
+func CannotConnect(s servers.Status) bool {
+	switch s.State {
+	case servers.StateFailed, servers.StateNeedsSignIn:
+		return true
+	case servers.StateConnecting:
+		return !s.FailedSince.IsZero()
+	}
+	return false
+}
+
+// icon is the tray icon: a dot while requests wait, a warning mark while a
+// server cannot connect.
+func (st trayState) icon() []byte {
+	return assets.TrayIconPNG(len(st.waiting) > 0, len(st.down) > 0)
+}
+
+// summary is the menu's first line: how many requests wait.
+func (st trayState) summary() string {
+	switch n := len(st.waiting); n {
+	case 0:
+		return "No requests waiting"
+	case 1:
+		return "1 request waiting"
+	default:
+		return fmt.Sprintf("%d requests waiting", n)
+	}
+}
+
+// downLine is the menu's line about the servers that cannot connect; ""
+// when all can.
+func (st trayState) downLine() string {
+	switch len(st.down) {
+	case 0:
+		return ""
+	case 1:
+		return untrusted.Text(st.down[0]).Line() + " can't connect…"
+	default:
+		return fmt.Sprintf("%d servers can't connect…", len(st.down))
+	}
+}
+
+// trayItems is the tray menu: the servers that cannot connect, how many
+// requests wait and each of them in arrival order, then Menu, launch at
+// login and Quit.
+func (c *Core) trayItems(st trayState) []tray.Item {
+	var items []tray.Item
+	if line := st.downLine(); line != "" {
+		first := st.down[0]
+		items = append(items, tray.Item{Label: line, Action: func() { c.Show(Show{Window: WindowServers, Server: first}) }})
+	}
+	items = append(items, tray.Item{Label: st.summary(), Disabled: true})
+	if len(st.waiting) > 0 {
+		items = append(items, tray.Item{Separator: true})
+		for _, w := range st.waiting {
+			id := w.ID
+			items = append(items, tray.Item{Label: MenuLabel(w.e), Action: func() { c.Show(Show{Window: WindowRequest, Request: id}) }})
+		}
+	}
+	items = append(items, tray.Item{Separator: true})
+	for _, e := range Menu {
+		if e.Window == "" {
+			items = append(items, tray.Item{Separator: true})
+			continue
+		}
+		items = append(items, tray.Item{Label: e.Label, Action: func() { c.Show(Show{Window: e.Window}) }})
+	}
+	c.mu.Lock()
+	login := c.login
+	c.mu.Unlock()
+	on, err := login.Enabled()
+	items = append(items,
+		tray.Item{Label: "Launch at login", Checked: err == nil && on, Action: func() { c.toggleLogin(login) }},
+		tray.Item{Separator: true},
+		tray.Item{Label: "Quit", Action: c.askQuit},
+	)
+	return items
+}
+
+// toggleLogin turns launch at login on or off; where the system refuses,
+// the log says why.
+func (c *Core) toggleLogin(login autostart.Entry) {
+	on, _ := login.Enabled()
+	var err error
+	if on {
+		err = login.Disable()
+	} else {
+		err = login.Enable()
+	}
+	if err != nil {
+		c.log.Error("launch at login not changed", "err", err)
+	}
+	c.refreshTray()
+}
+
+// askQuit quits at once when no request waits, and otherwise has the UI
+// ask the person first.
+func (c *Core) askQuit() {
+	if len(c.pending.all()) > 0 {
+		c.Show(Show{Window: WindowQuit})
+		return
+	}
+	c.Quit()
+}
+
+// MenuLabel is a request in a menu: the server and the first words of
+// its message.
+func MenuLabel(e *servers.Elicitation) string {
+	return untrusted.Text(e.Server.Name).Line() + ": " + e.Message.Headline(48) + e.Received.Local().Format(" (15:04:05)")
+}

@@ -1,0 +1,79 @@
+package core
+
+import (
+	"context"
+	"time"
+)
+
+// StartUI starts a UI process, which attaches to the core by itself; exited
+// receives once when it has ended, whether it attached or not.
+type StartUI func(ctx context.Context) (exited <-chan error, err error)
+
+// UI start back-off: a UI that cannot start, or dies soon after (no
+// display), is tried again after a second, doubling up to a minute; one
+// that ran for uiSettled resets it.
+const (
+	minUIBackoff = time.Second
+	maxUIBackoff = time.Minute
+	uiSettled    = 30 * time.Second
+)
+
+// needUI starts a UI process when the person must see something (a
+// pending request, a window they asked for) and none is attached or
+// starting.
+func (c *Core) needUI() {
+	if c.opts.StartUI == nil || c.ctx.Err() != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.starting {
+		return
+	}
+	c.starting = true
+	go c.superviseUI()
+}
+
+// wanted reports whether a UI should run: something waits for the person
+// and no UI is attached.
+func (c *Core) wanted() bool {
+	return !c.feed.attached() && (len(c.pending.all()) > 0 || c.feed.waitingShows())
+}
+
+// superviseUI starts UI processes while one is wanted, one at a time.
+func (c *Core) superviseUI() {
+	backoff := minUIBackoff
+	for c.ctx.Err() == nil && c.wanted() {
+		began := c.now()
+		exited, err := c.opts.StartUI(c.ctx)
+		if err == nil {
+			select {
+			case err = <-exited:
+			case <-c.ctx.Done():
+			}
+		}
+		if err != nil {
+			c.log.Warn("the windows' process ended", "err", err)
+		}
+		if c.now().Sub(began) >= uiSettled {
+			backoff = minUIBackoff
+			continue
+		}
+		if !c.wanted() {
+			break
+		}
+		select {
+		case <-time.After(backoff):
+		case <-c.ctx.Done():
+		}
+		backoff = min(2*backoff, maxUIBackoff)
+	}
+	c.mu.Lock()
+	c.starting = false
+	c.mu.Unlock()
+	// A request that came as this loop ended finds starting still set:
+	// look once more.
+	if c.ctx.Err() == nil && c.wanted() {
+		c.needUI()
+	}
+}
