@@ -126,3 +126,19 @@ func TestProjectRows(t *testing.T) {
 		t.Errorf("the project's switch plans %+v, %v", p, err)
 	}
 }
+
+// TestReadOnlyRow: a host listed read-only shows the reason, no servers,
+// and nothing for Route all; the Welcome window's line says so.
+func TestReadOnlyRow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crushrc")
+	os.WriteFile(path, []byte("mcp add a --command npx\n"), 0o600)
+	h := hosts.Host{ID: "crush-rc", Name: "Crush (crushrc)", Config: path, Key: "mcp", ReadOnly: "it is a script"}
+	f := hosts.Find([]hosts.Host{h}, bin)[0]
+	r := hostRows([]hosts.Found{f}, bin)[0]
+	if r.ReadOnly != "it is a script" || r.Err != "" || len(r.Servers) != 0 || r.Routable != 0 {
+		t.Errorf("row %+v", r)
+	}
+	if s := Summarize(f, bin); s.Routable || s.Done || s.Line != "Listed only, never edited: it is a script." {
+		t.Errorf("summary %+v", s)
+	}
+}

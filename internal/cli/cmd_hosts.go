@@ -63,6 +63,10 @@ func runHosts(args []string, stdout, stderr terminal) int {
 		} else {
 			stdout.Linef("%s (%s)  %s", f.Host.Name, f.Host.ID, f.Host.Config)
 		}
+		if reason, ok := hosts.ReadOnlyReason(f.Err); ok {
+			stdout.Linef("  read-only, never edited: %s", reason)
+			continue
+		}
 		if f.Err != nil {
 			stdout.Linef("  cannot be read: %s", f.Err)
 			continue
@@ -88,11 +92,13 @@ func runHosts(args []string, stdout, stderr terminal) int {
 
 // hostJSON is a host in `hosts -json`; scripts rely on its shape.
 type hostJSON struct {
-	Host    string       `json:"host"`
-	Project string       `json:"project,omitempty"` // the project whose own servers these are
-	Config  string       `json:"config"`
-	Error   string       `json:"error,omitempty"`
-	Servers []serverJSON `json:"servers"`
+	Host    string `json:"host"`
+	Project string `json:"project,omitempty"` // the project whose own servers these are
+	Config  string `json:"config"`
+	Error   string `json:"error,omitempty"`
+	// ReadOnly says why the host is listed but never edited.
+	ReadOnly string       `json:"readOnly,omitempty"`
+	Servers  []serverJSON `json:"servers"`
 }
 
 type serverJSON struct {
@@ -106,7 +112,9 @@ func hostsJSON(found []hosts.Found) []hostJSON {
 	list := []hostJSON{}
 	for _, f := range found {
 		h := hostJSON{Host: f.Host.ID, Project: f.Host.Project, Config: f.Host.Config, Servers: []serverJSON{}}
-		if f.Err != nil {
+		if reason, ok := hosts.ReadOnlyReason(f.Err); ok {
+			h.ReadOnly = reason
+		} else if f.Err != nil {
 			h.Error = f.Err.Error()
 		} else {
 			for _, s := range f.Config.Servers {
