@@ -77,8 +77,12 @@ func hostRows(found []hosts.Found, bin hosts.Binaries) []hostRow {
 }
 
 // Title is a found host's name for people: a project's own servers
-// (Claude Code's local scope) by the host's name and the project's folder.
+// (Claude Code's local scope) by the host's name and the project's folder,
+// a VS Code profile's by the host's name and the profile's.
 func Title(h hosts.Host) string {
+	if h.Profile.ID != "" {
+		return h.Name + " — profile " + untrusted.Text(h.Profile.Name).Line()
+	}
 	if h.Project == "" {
 		return h.Name
 	}

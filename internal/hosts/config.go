@@ -34,25 +34,34 @@ type Found struct {
 // that run one of bin as routed. A file that exists but cannot be read is
 // found, with its error. A host that keeps servers per project is found
 // once for the user's servers and once for each project that has some,
-// each its Scope.
+// each its Scope; one that keeps them per profile, once for each profile
+// that has a config file (ProfilesOf).
 func Find(hosts []Host, bin Binaries) []Found {
 	var found []Found
 	for _, h := range hosts {
-		c, err := Read(h, bin)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			continue
-		case err != nil || h.Projects == "":
-			found = append(found, Found{Host: h, Config: c, Err: err})
-			continue
+		for _, h := range append([]Host{h}, ProfilesOf(h)...) {
+			found = append(found, find(h, bin)...)
 		}
-		for _, p := range append([]string{""}, c.Projects()...) {
-			s := c.Scope(p)
-			if p == "" && len(s.Servers) == 0 && len(c.Servers) > 0 {
-				continue // the user's scope is shown empty only when no scope has servers
-			}
-			found = append(found, Found{Host: s.Host, Config: s})
+	}
+	return found
+}
+
+// find reads h's config as Find does.
+func find(h Host, bin Binaries) []Found {
+	c, err := Read(h, bin)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil || h.Projects == "":
+		return []Found{{Host: h, Config: c, Err: err}}
+	}
+	var found []Found
+	for _, p := range append([]string{""}, c.Projects()...) {
+		s := c.Scope(p)
+		if p == "" && len(s.Servers) == 0 && len(c.Servers) > 0 {
+			continue // the user's scope is shown empty only when no scope has servers
 		}
+		found = append(found, Found{Host: s.Host, Config: s})
 	}
 	return found
 }

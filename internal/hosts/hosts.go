@@ -43,6 +43,13 @@ type Host struct {
 	// Project is the project directory a Config's Scope shows the servers
 	// of; "" for the user's own.
 	Project string
+	// Profiles is the User folder of a host that keeps servers per
+	// profile, each profile's in a file of its own (VS Code's, see
+	// ProfilesOf); "" for a host without.
+	Profiles string
+	// Profile is the profile whose servers Config holds; the zero Profile
+	// for the default profile's.
+	Profile Profile
 	// ReadOnly says why Elicit Desk lists this host's config but never
 	// edits it (its format cannot be read and written back exactly); ""
 	// for a host it routes.
@@ -235,6 +242,10 @@ func Known(env Env) []Host {
 	if dir := env.Getenv("JAN_DATA_ROOT"); filepath.IsAbs(dir) {
 		jan = filepath.Join(dir, "Jan", "data")
 	}
+	vscode := func(id, name, folder string) Host {
+		user := filepath.Join(appConfig, folder, "User")
+		return Host{ID: id, Name: name, Config: filepath.Join(user, "mcp.json"), Key: "servers", Format: JSONC, Profiles: user}
+	}
 	devin := home(".config", "devin", "config.json")
 	if env.GOOS == "windows" {
 		devin = filepath.Join(appConfig, "devin", "config.json")
@@ -253,9 +264,11 @@ func Known(env Env) []Host {
 		// Insiders and VSCodium keep their user folder under their own
 		// names (code.visualstudio.com/docs/configure/settings, "Settings
 		// file locations"; vscodium.com docs).
-		{ID: "vscode", Name: "VS Code", Config: filepath.Join(appConfig, "Code", "User", "mcp.json"), Key: "servers", Format: JSONC},
-		{ID: "vscode-insiders", Name: "VS Code Insiders", Config: filepath.Join(appConfig, "Code - Insiders", "User", "mcp.json"), Key: "servers", Format: JSONC},
-		{ID: "vscodium", Name: "VSCodium", Config: filepath.Join(appConfig, "VSCodium", "User", "mcp.json"), Key: "servers", Format: JSONC},
+		// The default profile's servers are in User/mcp.json, another
+		// profile's in User/profiles/ID/mcp.json (ProfilesOf).
+		vscode("vscode", "VS Code", "Code"),
+		vscode("vscode-insiders", "VS Code Insiders", "Code - Insiders"),
+		vscode("vscodium", "VSCodium", "VSCodium"),
 		// docs.windsurf.com/windsurf/cascade/mcp: remote entries use serverUrl
 		{ID: "windsurf", Name: "Windsurf / Devin Desktop", Config: home(".codeium", "windsurf", "mcp_config.json"), Key: "mcpServers", Format: JSON},
 		// zed.dev/docs/ai/mcp, zed.dev/docs/configuring-zed
