@@ -98,7 +98,7 @@ func (w *welcome) showHosts() {
 	for _, f := range found {
 		sum := hostsview.Summarize(f, w.d.opts.Bridge)
 		name := widget.NewLabelWithStyle(hostsview.Title(f.Host), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		name.Truncation = fyne.TextTruncateEllipsis
+		name.Wrapping = fyne.TextWrapWord // a profile or a project is told apart by the end of its title
 		route := widget.NewButtonWithIcon("Route through Elicit Desk…", theme.MailForwardIcon(), func() {
 			hostsview.RouteAll(w.win, w.d.screen, f.Config, w.d.log, func() {
 				w.showHosts()
@@ -114,7 +114,7 @@ func (w *welcome) showHosts() {
 		}
 		summary := widget.NewLabel(sum.Line)
 		summary.Truncation = fyne.TextTruncateEllipsis
-		w.hosts.Add(container.NewBorder(nil, nil, container.New(hostsview.FixedWidth(150), name), route, summary))
+		w.hosts.Add(container.NewBorder(nil, nil, container.New(hostsview.FixedWidth(150), name), container.NewVBox(route), summary)) // the button by the title's first line
 	}
 	w.hosts.Refresh()
 }

@@ -18,6 +18,7 @@ type hostRow struct {
 	ID, Name string
 	Path     string
 	Err      string // why the config cannot be read; then there are no servers
+	ReadOnly string // why the host is listed but never edited; then there are no servers
 	Servers  []serverRow
 	// Routable counts the servers Route all would change.
 	Routable int
@@ -49,6 +50,11 @@ func hostRows(found []hosts.Found, bin hosts.Binaries) []hostRow {
 	rows := make([]hostRow, 0, len(found))
 	for _, f := range found {
 		r := hostRow{ID: f.Host.ID, Name: Title(f.Host), Path: untrusted.Text(f.Host.Config).Line()}
+		if reason, ok := hosts.ReadOnlyReason(f.Err); ok {
+			r.ReadOnly = reason // Elicit Desk's own words
+			rows = append(rows, r)
+			continue
+		}
 		if f.Err != nil {
 			r.Err = untrusted.Text(f.Err.Error()).Block()
 			rows = append(rows, r)
@@ -71,8 +77,12 @@ func hostRows(found []hosts.Found, bin hosts.Binaries) []hostRow {
 }
 
 // Title is a found host's name for people: a project's own servers
-// (Claude Code's local scope) by the host's name and the project's folder.
+// (Claude Code's local scope) by the host's name and the project's folder,
+// a VS Code profile's by the host's name and the profile's.
 func Title(h hosts.Host) string {
+	if h.Profile.ID != "" {
+		return h.Name + " — profile " + untrusted.Text(h.Profile.Name).Line()
+	}
 	if h.Project == "" {
 		return h.Name
 	}
@@ -127,6 +137,8 @@ type Summary struct {
 func Summarize(f hosts.Found, bin hosts.Binaries) Summary {
 	r := hostRows([]hosts.Found{f}, bin)[0]
 	switch {
+	case r.ReadOnly != "":
+		return Summary{Line: "Listed only, never edited: " + r.ReadOnly + "."}
 	case r.Err != "":
 		return Summary{Line: "Its config cannot be read: " + r.Err}
 	case len(r.Servers) == 0:

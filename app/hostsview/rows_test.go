@@ -126,3 +126,50 @@ func TestProjectRows(t *testing.T) {
 		t.Errorf("the project's switch plans %+v, %v", p, err)
 	}
 }
+
+// TestProfileRows: each VS Code profile with servers (the sample User
+// folder under internal/hosts/testdata) shows as a host of its own, named
+// "VS Code — profile NAME" with the name shown safely, its own mcp.json as
+// its path; its switches plan for that file alone.
+func TestProfileRows(t *testing.T) {
+	user := filepath.Join(t.TempDir(), "User")
+	if err := os.CopyFS(user, os.DirFS(filepath.Join("..", "..", "internal", "hosts", "testdata", "vscode-user"))); err != nil {
+		t.Fatal(err)
+	}
+	h := hosts.Host{ID: "vscode", Name: "VS Code", Config: filepath.Join(user, "mcp.json"), Key: "servers", Format: hosts.JSONC, Profiles: user}
+	found := hosts.Find([]hosts.Host{h}, bin)
+	rows := hostRows(found, bin)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Name+" | "+r.Path)
+	}
+	want := []string{
+		"VS Code | " + filepath.Join(user, "mcp.json"),
+		"VS Code — profile Data ⟨U+202E⟩Science | " + filepath.Join(user, "profiles", "-4a1f9e2b", "mcp.json"),
+		"VS Code — profile Web | " + filepath.Join(user, "profiles", "5d0c1e7a", "mcp.json"),
+		"VS Code — profile 7e8f9a0b | " + filepath.Join(user, "profiles", "7e8f9a0b", "mcp.json"),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	p, err := found[2].Config.Route(rows[2].Servers[0].Key)
+	if err != nil || len(p.Changes) != 1 || p.Changes[0].Server != "playwright" || p.Config.Path != filepath.Join(user, "profiles", "5d0c1e7a", "mcp.json") {
+		t.Errorf("the profile's switch plans %+v, %v", p, err)
+	}
+}
+
+// TestReadOnlyRow: a host listed read-only shows the reason, no servers,
+// and nothing for Route all; the Welcome window's line says so.
+func TestReadOnlyRow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crushrc")
+	os.WriteFile(path, []byte("mcp add a --command npx\n"), 0o600)
+	h := hosts.Host{ID: "crush-rc", Name: "Crush (crushrc)", Config: path, Key: "mcp", ReadOnly: "it is a script"}
+	f := hosts.Find([]hosts.Host{h}, bin)[0]
+	r := hostRows([]hosts.Found{f}, bin)[0]
+	if r.ReadOnly != "it is a script" || r.Err != "" || len(r.Servers) != 0 || r.Routable != 0 {
+		t.Errorf("row %+v", r)
+	}
+	if s := Summarize(f, bin); s.Routable || s.Done || s.Line != "Listed only, never edited: it is a script." {
+		t.Errorf("summary %+v", s)
+	}
+}

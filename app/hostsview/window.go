@@ -154,6 +154,12 @@ func (w *Window) hostBlock(r hostRow, f hosts.Found) fyne.CanvasObject {
 	path.Wrapping = fyne.TextWrapWord // the file's name, at the end, always shows
 	path.Selectable = true
 	box := container.NewVBox()
+	if r.ReadOnly != "" {
+		box.Add(name)
+		box.Add(path)
+		box.Add(wrapped("Listed only: Elicit Desk does not edit this file, since " + r.ReadOnly + ". Add its servers to Elicit Desk to answer them here."))
+		return box
+	}
 	if r.Err != "" {
 		box.Add(name)
 		box.Add(path)

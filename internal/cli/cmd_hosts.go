@@ -58,10 +58,17 @@ func runHosts(args []string, stdout, stderr terminal) int {
 		if i > 0 {
 			stdout.Linef("")
 		}
-		if f.Host.Project != "" {
+		switch p := f.Host.Profile; {
+		case f.Host.Project != "":
 			stdout.Linef("%s, project %s (%s -project %s)  %s", f.Host.Name, f.Host.Project, f.Host.ID, config.CommandLine([]string{f.Host.Project}), f.Host.Config)
-		} else {
+		case p.ID != "":
+			stdout.Linef("%s, profile %s (%s -profile %s)  %s", f.Host.Name, p.Name, f.Host.ID, config.CommandLine([]string{p.Name}), f.Host.Config)
+		default:
 			stdout.Linef("%s (%s)  %s", f.Host.Name, f.Host.ID, f.Host.Config)
+		}
+		if reason, ok := hosts.ReadOnlyReason(f.Err); ok {
+			stdout.Linef("  read-only, never edited: %s", reason)
+			continue
 		}
 		if f.Err != nil {
 			stdout.Linef("  cannot be read: %s", f.Err)
@@ -88,11 +95,17 @@ func runHosts(args []string, stdout, stderr terminal) int {
 
 // hostJSON is a host in `hosts -json`; scripts rely on its shape.
 type hostJSON struct {
-	Host    string       `json:"host"`
-	Project string       `json:"project,omitempty"` // the project whose own servers these are
-	Config  string       `json:"config"`
-	Error   string       `json:"error,omitempty"`
-	Servers []serverJSON `json:"servers"`
+	Host    string `json:"host"`
+	Project string `json:"project,omitempty"` // the project whose own servers these are
+	// Profile and ProfileID name the VS Code profile whose servers these
+	// are; both are left out for the default profile.
+	Profile   string `json:"profile,omitempty"`
+	ProfileID string `json:"profileId,omitempty"`
+	Config    string `json:"config"`
+	Error     string `json:"error,omitempty"`
+	// ReadOnly says why the host is listed but never edited.
+	ReadOnly string       `json:"readOnly,omitempty"`
+	Servers  []serverJSON `json:"servers"`
 }
 
 type serverJSON struct {
@@ -105,8 +118,10 @@ type serverJSON struct {
 func hostsJSON(found []hosts.Found) []hostJSON {
 	list := []hostJSON{}
 	for _, f := range found {
-		h := hostJSON{Host: f.Host.ID, Project: f.Host.Project, Config: f.Host.Config, Servers: []serverJSON{}}
-		if f.Err != nil {
+		h := hostJSON{Host: f.Host.ID, Project: f.Host.Project, Profile: f.Host.Profile.Name, ProfileID: f.Host.Profile.ID, Config: f.Host.Config, Servers: []serverJSON{}}
+		if reason, ok := hosts.ReadOnlyReason(f.Err); ok {
+			h.ReadOnly = reason
+		} else if f.Err != nil {
 			h.Error = f.Err.Error()
 		} else {
 			for _, s := range f.Config.Servers {
@@ -141,15 +156,31 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 	}
 	fs := stderr.FlagSet("hosts " + verb)
 	project := fs.String("project", "", "only the servers of the project `DIR` of its own, for a host that keeps servers per project (Claude Code); \"\" for the user's own")
+	profile := fs.String("profile", "", "the servers of the profile `NAME` (or its id), for a host that keeps servers per profile (VS Code, VS Code Insiders, VSCodium); the default profile's without it")
 	if code, done := parseFlags(fs, args[1:], stdout, stderr); done {
 		return code
 	}
 	names := fs.Args()
-	picked := false // -project was given, "" too
-	fs.Visit(func(f *flag.Flag) { picked = picked || f.Name == "project" })
+	picked, pickedProfile := false, false // -project, -profile was given, "" too
+	fs.Visit(func(f *flag.Flag) {
+		picked = picked || f.Name == "project"
+		pickedProfile = pickedProfile || f.Name == "profile"
+	})
+	switch {
+	case pickedProfile && h.Profiles == "":
+		stderr.Linef("elicitdesk hosts %s: %s keeps no servers per profile; -profile is for VS Code, VS Code Insiders and VSCodium", verb, h.Name)
+		return 2
+	case pickedProfile && *profile != "":
+		p, ok := hosts.ProfileNamed(h, *profile)
+		if !ok {
+			stderr.Linef("elicitdesk hosts %s: %s has no profile %q; its profiles are: %s", verb, h.Name, *profile, profileNames(h))
+			return 1
+		}
+		h = p
+	}
 	c, err := hosts.Read(h, bin)
 	if os.IsNotExist(err) {
-		stderr.Linef("elicitdesk hosts %s: %s has no config at %s", verb, h.Name, h.Config)
+		stderr.Linef("elicitdesk hosts %s: %s has no config at %s%s", verb, scopeName(h), h.Config, inProfiles(h, bin, names))
 		return 1
 	}
 	if err != nil {
@@ -172,6 +203,12 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 			return 1
 		}
 	}
+	for _, n := range names {
+		if _, ok := c.Server(n); !ok && h.Profiles != "" {
+			stderr.Linef("elicitdesk hosts %s: %s has no server %q in %s%s; nothing was changed", verb, scopeName(h), n, c.Path, inProfiles(h, bin, []string{n}))
+			return 1
+		}
+	}
 	plan := c.Unroute
 	if verb == "route" {
 		plan = c.Route
@@ -187,9 +224,9 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 		return 1
 	}
 	if len(p.Changes) == 0 {
-		stdout.Linef("Nothing to change in %s (%s).", h.Name, c.Path)
+		stdout.Linef("Nothing to change in %s (%s).", scopeName(h), c.Path)
 	} else {
-		stdout.Linef("%sd %d server%s of %s (%s):", strings.ToUpper(verb[:1])+verb[1:], len(p.Changes), plural(len(p.Changes)), h.Name, c.Path)
+		stdout.Linef("%sd %d server%s of %s (%s):", strings.ToUpper(verb[:1])+verb[1:], len(p.Changes), plural(len(p.Changes)), scopeName(h), c.Path)
 		for _, ch := range p.Changes {
 			stdout.Linef("  %s: %s", scoped(ch.Server, ch.Project), commandLine(ch.To))
 			if ch.Limit != "" {
@@ -211,6 +248,61 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 		return 1 // a server asked for by name could not be done
 	}
 	return 0
+}
+
+// scopeName is h's name for people, with the profile its config is of,
+// if any.
+func scopeName(h hosts.Host) untrusted.Text {
+	switch {
+	case h.Profile.ID != "":
+		return untrusted.Text(h.Name + ", profile " + h.Profile.Name)
+	case h.Profiles != "":
+		return untrusted.Text(h.Name + ", default profile")
+	}
+	return untrusted.Text(h.Name)
+}
+
+// profileNames lists h's profiles for people.
+func profileNames(h hosts.Host) untrusted.Text {
+	var names []string
+	for _, p := range hosts.ProfilesOf(h) {
+		names = append(names, p.Profile.Name)
+	}
+	if len(names) == 0 {
+		return "none but the default"
+	}
+	return untrusted.Text(strings.Join(names, ", "))
+}
+
+// inProfiles points a route of h's default profile at the profiles whose
+// configs have a server of names (any, when names is empty), for someone
+// who did not say -profile: "" when none does, or h is not the default
+// profile of a host with profiles.
+func inProfiles(h hosts.Host, bin hosts.Binaries, names []string) string {
+	if h.Profiles == "" || h.Profile.ID != "" {
+		return ""
+	}
+	var with []string
+	for _, p := range hosts.ProfilesOf(h) {
+		c, err := hosts.Read(p, bin)
+		if err != nil {
+			continue
+		}
+		if slices.ContainsFunc(c.Servers, func(s hosts.Server) bool { return len(names) == 0 || slices.Contains(names, s.Name) }) {
+			with = append(with, p.Profile.Name)
+		}
+	}
+	what := "servers"
+	if len(names) > 0 {
+		what = "it"
+	}
+	switch len(with) {
+	case 0:
+		return ""
+	case 1:
+		return "; the profile " + with[0] + " has " + what + ": say -profile NAME for a profile's"
+	}
+	return "; the profiles " + strings.Join(with, ", ") + " have " + what + ": say -profile NAME for a profile's"
 }
 
 // scoped is a server's name with the project it is of, if any.

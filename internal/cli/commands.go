@@ -69,7 +69,7 @@ func commands() []command {
 			func(args []string, s stdio) int {
 				return runBridge(args, s.in, writeCloser(s.out), terminal{s.err}) // stdout speaks MCP
 			}},
-		{"hosts", []string{"[-json]", "route|unroute HOST [-project DIR] [SERVER...]"},
+		{"hosts", []string{"[-json]", "route|unroute HOST [-project DIR | -profile NAME] [SERVER...]"},
 			"List the MCP hosts found here (Claude, Cursor, VS Code…) and their servers,\nor run a host's servers through the bridge, or not.", both(runHosts)},
 		{"demo-server", nil,
 			"Run the built-in demo MCP server on standard input and output.",

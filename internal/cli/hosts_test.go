@@ -260,6 +260,68 @@ func TestHostsProjects(t *testing.T) {
 	}
 }
 
+// TestHostsProfiles: each VS Code profile with servers is listed as a
+// group of its own (the sample User folder under internal/hosts/testdata),
+// `hosts route vscode -profile NAME` takes the profile's name or its ID
+// and edits its mcp.json alone, a server of a profile asked for without
+// -profile is pointed at it, and unroute gives every file back.
+func TestHostsProfiles(t *testing.T) {
+	cursor := hostsHome(t, `{"mcpServers": {}}`)
+	user := filepath.Join(filepath.Dir(filepath.Dir(cursor)), ".config", "Code", "User")
+	if err := os.CopyFS(user, os.DirFS(filepath.Join("..", "hosts", "testdata", "vscode-user"))); err != nil {
+		t.Fatal(err)
+	}
+	read := func(elem ...string) string {
+		b, _ := os.ReadFile(filepath.Join(append([]string{user}, elem...)...))
+		return string(b)
+	}
+	web, dflt := read("profiles", "5d0c1e7a", "mcp.json"), read("mcp.json")
+	code, out, _ := runCLI("hosts")
+	for _, want := range []string{
+		"VS Code (vscode)  " + filepath.Join(user, "mcp.json") + "\n",
+		"VS Code, profile Data ⟨U+202E⟩Science (vscode -profile 'Data ⟨U+202E⟩Science')  " + filepath.Join(user, "profiles", "-4a1f9e2b", "mcp.json") + "\n",
+		"VS Code, profile Web (vscode -profile Web)  " + filepath.Join(user, "profiles", "5d0c1e7a", "mcp.json") + "\n",
+		"VS Code, profile 7e8f9a0b (vscode -profile 7e8f9a0b)  ",
+	} {
+		if code != 0 || !strings.Contains(out, want) || strings.Contains(out, "Writing") {
+			t.Errorf("hosts: exit %d, lacks %q:\n%s", code, want, out)
+		}
+	}
+	code, out, _ = runCLI("hosts", "-json")
+	if code != 0 || !strings.Contains(out, `"host": "vscode",
+    "profile": "Web",
+    "profileId": "5d0c1e7a",`) {
+		t.Errorf("hosts -json: %s", out)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"hosts", "route", "vscode", "jupyter"}, 1, `VS Code, default profile has no server "jupyter" in ` + filepath.Join(user, "mcp.json") + "; the profile Data ⟨U+202E⟩Science has it: say -profile NAME for a profile's; nothing was changed"},
+		{[]string{"hosts", "route", "vscode", "-profile", "Nope"}, 1, `VS Code has no profile "Nope"; its profiles are: Data ⟨U+202E⟩Science, Web, Writing, 7e8f9a0b`},
+		{[]string{"hosts", "route", "vscode", "-profile", "Writing"}, 1, "VS Code, profile Writing has no config at " + filepath.Join(user, "profiles", "1b2c3d4e", "mcp.json")},
+		{[]string{"hosts", "route", "cursor", "-profile", "Web"}, 2, "Cursor keeps no servers per profile; -profile is for VS Code"},
+		{[]string{"hosts", "route", "vscode", "-profile", "Web", "playwright"}, 0, "Routed 1 server of VS Code, profile Web (" + filepath.Join(user, "profiles", "5d0c1e7a", "mcp.json") + "):\n  playwright: "},
+		{[]string{"hosts", "route", "vscode", "-profile", "7e8f9a0b"}, 0, "Routed 1 server of VS Code, profile 7e8f9a0b"},
+		{[]string{"hosts", "route", "vscode", "-profile", "", "memory"}, 0, "Routed 1 server of VS Code, default profile"},
+		{[]string{"hosts", "unroute", "vscode", "-profile", "5d0c1e7a"}, 0, "Unrouted 1 server of VS Code, profile Web"},
+		{[]string{"hosts", "unroute", "vscode", "-profile", "7e8f9a0b"}, 0, "Unrouted 1 server of VS Code, profile 7e8f9a0b"},
+		{[]string{"hosts", "unroute", "vscode"}, 0, "Unrouted 1 server of VS Code, default profile"},
+	} {
+		code, out, errs := runCLI(tc.args...)
+		if code != tc.code || !strings.Contains(out+errs, tc.want) {
+			t.Errorf("%q: exit %d, %s%s; want %d and %q", tc.args, code, out, errs, tc.code, tc.want)
+		}
+	}
+	if read("profiles", "5d0c1e7a", "mcp.json") != web || read("mcp.json") != dflt || read("profiles", "7e8f9a0b", "mcp.json") != "{\r\n  \"servers\": {\r\n    \"fetch\": {\"command\": \"uvx\", \"args\": [\"mcp-server-fetch\"]}\r\n  }\r\n}\r\n" {
+		t.Error("not given back")
+	}
+	if _, err := os.Stat(filepath.Join(user, "profiles", "-4a1f9e2b", "mcp.json"+hosts.BackupSuffix)); err == nil {
+		t.Error("a profile not asked for was written")
+	}
+}
+
 // TestHostsLimit: routing Codex's servers says what their time limit on a
 // call becomes, and unrouting what it goes back to, in the file as it was.
 func TestHostsLimit(t *testing.T) {

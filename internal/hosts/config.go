@@ -34,22 +34,34 @@ type Found struct {
 // that run one of bin as routed. A file that exists but cannot be read is
 // found, with its error. A host that keeps servers per project is found
 // once for the user's servers and once for each project that has some,
-// each its Scope.
+// each its Scope; one that keeps them per profile, once for each profile
+// that has a config file (ProfilesOf).
 func Find(hosts []Host, bin Binaries) []Found {
 	var found []Found
 	for _, h := range hosts {
-		c, err := Read(h, bin)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			continue
-		case err != nil || h.Projects == "":
-			found = append(found, Found{Host: h, Config: c, Err: err})
-			continue
+		for _, h := range append([]Host{h}, ProfilesOf(h)...) {
+			found = append(found, find(h, bin)...)
 		}
-		for _, p := range append([]string{""}, c.Projects()...) {
-			s := c.Scope(p)
-			found = append(found, Found{Host: s.Host, Config: s})
+	}
+	return found
+}
+
+// find reads h's config as Find does.
+func find(h Host, bin Binaries) []Found {
+	c, err := Read(h, bin)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil || h.Projects == "":
+		return []Found{{Host: h, Config: c, Err: err}}
+	}
+	var found []Found
+	for _, p := range append([]string{""}, c.Projects()...) {
+		s := c.Scope(p)
+		if p == "" && len(s.Servers) == 0 && len(c.Servers) > 0 {
+			continue // the user's scope is shown empty only when no scope has servers
 		}
+		found = append(found, Found{Host: s.Host, Config: s})
 	}
 	return found
 }
@@ -93,6 +105,9 @@ func Read(h Host, bin Binaries) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h.ReadOnly != "" {
+		return nil, &ReadOnlyError{Host: h.Name, Path: path, Reason: h.ReadOnly}
+	}
 	c, err := parse(h, data, bin)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -119,6 +134,27 @@ func parse(h Host, data []byte, bin Binaries) (*Config, error) {
 		servers[i].known = servers[i].runsBridge() && bin.Has(servers[i].Command)
 	}
 	return &Config{Host: h, Servers: servers, bin: bin, data: data, entries: entries}, nil
+}
+
+// ReadOnlyError is the error Read gives for a host whose config is there
+// but that Elicit Desk lists without editing: it never reads what it could
+// not write back exactly.
+type ReadOnlyError struct {
+	Host, Path string
+	Reason     string // why, for people
+}
+
+func (e *ReadOnlyError) Error() string {
+	return fmt.Sprintf("%s (%s) is listed read-only, never edited: %s", e.Host, e.Path, e.Reason)
+}
+
+// ReadOnlyReason is why err's host is listed read-only, when it is.
+func ReadOnlyReason(err error) (string, bool) {
+	var ro *ReadOnlyError
+	if errors.As(err, &ro) {
+		return ro.Reason, true
+	}
+	return "", false
 }
 
 // Server returns the entry called name.

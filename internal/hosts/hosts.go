@@ -43,6 +43,17 @@ type Host struct {
 	// Project is the project directory a Config's Scope shows the servers
 	// of; "" for the user's own.
 	Project string
+	// Profiles is the User folder of a host that keeps servers per
+	// profile, each profile's in a file of its own (VS Code's, see
+	// ProfilesOf); "" for a host without.
+	Profiles string
+	// Profile is the profile whose servers Config holds; the zero Profile
+	// for the default profile's.
+	Profile Profile
+	// ReadOnly says why Elicit Desk lists this host's config but never
+	// edits it (its format cannot be read and written back exactly); ""
+	// for a host it routes.
+	ReadOnly string
 }
 
 // Shape is how a host writes one server's entry, where hosts differ.
@@ -78,6 +89,9 @@ const (
 	// Crush entries are Standard ones whose headers Crush expands ($VAR,
 	// $(command)) but whose env it passes as written.
 	Crush
+	// Grok entries (Grok Build's) are Codex's TOML ones whose headers are
+	// "headers", not "http_headers".
+	Grok
 )
 
 // Env is what the config paths depend on, so that tests can place a host
@@ -208,6 +222,30 @@ func Known(env Env) []Host {
 	if dir := env.Getenv("CRUSH_GLOBAL_CONFIG"); filepath.IsAbs(dir) {
 		crush = dir
 	}
+	// Grok Build keeps its settings in $GROK_HOME, else ~/.grok, on every
+	// OS (docs.x.ai/build/settings).
+	grok := home(".grok")
+	if dir := env.Getenv("GROK_HOME"); filepath.IsAbs(dir) {
+		grok = dir
+	}
+	// Pi's agent directory is $PI_CODING_AGENT_DIR, else ~/.pi/agent; the
+	// pi-mcp-adapter extension, Pi's MCP, reads mcp.json there.
+	pi := home(".pi", "agent")
+	if dir := env.Getenv("PI_CODING_AGENT_DIR"); filepath.IsAbs(dir) {
+		pi = dir
+	}
+	// Jan's data folder is Jan/data in the OS's data directory (dirs'
+	// data_dir: $XDG_DATA_HOME or ~/.local/share, Application Support,
+	// %APPDATA%), whose root $JAN_DATA_ROOT moves
+	// (src-tauri/src/core/app/paths.rs).
+	jan := filepath.Join(env.dataDir(), "Jan", "data")
+	if dir := env.Getenv("JAN_DATA_ROOT"); filepath.IsAbs(dir) {
+		jan = filepath.Join(dir, "Jan", "data")
+	}
+	vscode := func(id, name, folder string) Host {
+		user := filepath.Join(appConfig, folder, "User")
+		return Host{ID: id, Name: name, Config: filepath.Join(user, "mcp.json"), Key: "servers", Format: JSONC, Profiles: user}
+	}
 	devin := home(".config", "devin", "config.json")
 	if env.GOOS == "windows" {
 		devin = filepath.Join(appConfig, "devin", "config.json")
@@ -226,11 +264,13 @@ func Known(env Env) []Host {
 		// Insiders and VSCodium keep their user folder under their own
 		// names (code.visualstudio.com/docs/configure/settings, "Settings
 		// file locations"; vscodium.com docs).
-		{ID: "vscode", Name: "VS Code", Config: filepath.Join(appConfig, "Code", "User", "mcp.json"), Key: "servers", Format: JSONC},
-		{ID: "vscode-insiders", Name: "VS Code Insiders", Config: filepath.Join(appConfig, "Code - Insiders", "User", "mcp.json"), Key: "servers", Format: JSONC},
-		{ID: "vscodium", Name: "VSCodium", Config: filepath.Join(appConfig, "VSCodium", "User", "mcp.json"), Key: "servers", Format: JSONC},
+		// The default profile's servers are in User/mcp.json, another
+		// profile's in User/profiles/ID/mcp.json (ProfilesOf).
+		vscode("vscode", "VS Code", "Code"),
+		vscode("vscode-insiders", "VS Code Insiders", "Code - Insiders"),
+		vscode("vscodium", "VSCodium", "VSCodium"),
 		// docs.windsurf.com/windsurf/cascade/mcp: remote entries use serverUrl
-		{ID: "windsurf", Name: "Windsurf", Config: home(".codeium", "windsurf", "mcp_config.json"), Key: "mcpServers", Format: JSON},
+		{ID: "windsurf", Name: "Windsurf / Devin Desktop", Config: home(".codeium", "windsurf", "mcp_config.json"), Key: "mcpServers", Format: JSON},
 		// zed.dev/docs/ai/mcp, zed.dev/docs/configuring-zed
 		{ID: "zed", Name: "Zed", Config: filepath.Join(zed, "settings.json"), Key: "context_servers", Format: JSONC},
 		// developers.openai.com/codex/config-reference
@@ -291,12 +331,52 @@ func Known(env Env) []Host {
 		// crush.json, JSONC (trailing commas in its own example), servers
 		// under "mcp" with "type" stdio, http or sse
 		{ID: "crush", Name: "Crush", Config: filepath.Join(crush, "crush.json"), Key: "mcp", Format: JSONC, Shape: Crush},
+		// charmbracelet/crush README.md, "Configuration": crushrc beside
+		// crush.json, %USERPROFILE%\.config\crush on Windows
+		{ID: "crush-rc", Name: "Crush (crushrc)", Config: filepath.Join(crush, "crushrc"), Key: "mcp", ReadOnly: "a crushrc is a Bash script that Crush runs (mcp add …), not data: what it configures is known only by running it"},
+		// junie.jetbrains.com/docs/junie-cli-mcp-configuration.html: user
+		// level ~/.junie/mcp/mcp.json, shared with the IDE plugin
+		{ID: "junie", Name: "JetBrains Junie", Config: home(".junie", "mcp", "mcp.json"), Key: "mcpServers", Format: JSON},
+		// docs.warp.dev/agent-platform/capabilities/mcp, "File-based MCP
+		// servers"; warpdotdev/warp crates/warp_core/src/paths.rs
+		// (warp_home_mcp_config_file_path: ~/.warp on every OS). A url
+		// is reached by Streamable HTTP. Servers added in Warp's settings
+		// are kept in its database instead.
+		{ID: "warp", Name: "Warp", Config: home(".warp", ".mcp.json"), Key: "mcpServers", Format: JSON},
+		// docs.x.ai/build/features/mcp-servers: [mcp_servers.NAME] in
+		// config.toml, headers in "headers"; its tool_timeout_sec is 6000
+		// unless set, longer than routing would give
+		{ID: "grok", Name: "Grok Build", Config: filepath.Join(grok, "config.toml"), Key: "mcp_servers", Format: TOML, Shape: Grok},
+		// antigravity.google/docs/mcp ("View raw config"): mcp_config.json,
+		// ~/.gemini/config since Antigravity 2 (its CLI too), before that
+		// ~/.gemini/antigravity; remote entries use serverUrl
+		{ID: "antigravity", Name: "Antigravity", Config: env.firstOf(home(".gemini", "config", "mcp_config.json"), home(".gemini", "config", "mcp_config.json"), home(".gemini", "antigravity", "mcp_config.json")), Key: "mcpServers", Format: JSON},
+		// src-tauri/src/core/mcp/helpers.rs: mcp_config.json in the data
+		// folder; "type" "http" (Streamable HTTP) or "sse"
+		{ID: "jan", Name: "Jan", Config: filepath.Join(jan, "mcp_config.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
+		// docs.anythingllm.com/mcp-compatibility/overview: storage/plugins/
+		// anythingllm_mcp_servers.json; the desktop app's storage is in its
+		// user data folder (docs.anythingllm.com/installation-desktop/debug).
+		// A url without a "type" is reached by SSE
+		// (server/utils/MCP/hypervisor/index.js).
+		{ID: "anythingllm", Name: "AnythingLLM", Config: filepath.Join(appConfig, "anythingllm-desktop", "storage", "plugins", "anythingllm_mcp_servers.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
+		// nbonamy/witsy src/main/config.ts and mcp.ts: settings.json in
+		// Electron's userData holds servers in mcp.servers
+		{ID: "witsy", Name: "Witsy", Config: filepath.Join(appConfig, "Witsy", "settings.json"), Key: "mcp", ReadOnly: "Witsy keeps a server's arguments as one string it splits at spaces (mcp.servers[].url), which cannot hold the bridge's command line exactly"},
+		// pi-mcp-adapter README, "Configuration Files": ~/.pi/agent/mcp.json
+		// ($PI_CODING_AGENT_DIR/mcp.json)
+		{ID: "pi", Name: "Pi", Config: filepath.Join(pi, "mcp.json"), Key: "mcpServers", Format: JSON, Shape: Cline},
 	}
 	if env.GOOS == "linux" {
 		// Zed from Flathub keeps its settings in the sandbox's config
 		// directory: crates/paths config_dir() reads FLATPAK_XDG_CONFIG_HOME,
 		// which is ~/.var/app/dev.zed.Zed/config (flathub/dev.zed.Zed).
 		known = append(known, Host{ID: "zed-flatpak", Name: "Zed (Flatpak)", Config: home(".var", "app", "dev.zed.Zed", "config", "zed", "settings.json"), Key: "context_servers", Format: JSONC})
+	}
+	if env.GOOS == "darwin" {
+		// docs.boltai.com/docs/plugins/mcp-servers, FAQs: ~/.boltai/mcp.json
+		// (BoltAI is a macOS app)
+		known = append(known, Host{ID: "boltai", Name: "BoltAI", Config: home(".boltai", "mcp.json"), Key: "mcpServers", Format: JSON})
 	}
 	return known
 }
@@ -324,6 +404,19 @@ func (env Env) configDir() string {
 		return filepath.Join(env.Home, "Library", "Application Support")
 	}
 	return env.xdgConfig()
+}
+
+// dataDir is where apps keep their data, as the dirs crate's data_dir
+// says for env's OS.
+func (env Env) dataDir() string {
+	switch env.GOOS {
+	case "windows", "darwin", "ios":
+		return env.configDir()
+	}
+	if dir := env.Getenv("XDG_DATA_HOME"); filepath.IsAbs(dir) {
+		return dir
+	}
+	return filepath.Join(env.Home, ".local", "share")
 }
 
 // xdgConfig is $XDG_CONFIG_HOME, or ~/.config when it is unset or relative.

@@ -229,8 +229,12 @@ func (c *Config) stringLiteral(lit string) (string, error) {
 
 // headersKey is the key of a remote entry's headers: Codex's own, or the
 // one the JSON hosts share.
-func (c *Config) headersKey() string {
-	if c.Host.Format == TOML {
+func (c *Config) headersKey() string { return headersKeyOf(c.Host) }
+
+// headersKeyOf is the member h's remote entries give their headers in:
+// Codex's http_headers, or headers.
+func headersKeyOf(h Host) string {
+	if h.Format == TOML && h.Shape != Grok {
 		return "http_headers"
 	}
 	return "headers"

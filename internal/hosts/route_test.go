@@ -32,7 +32,7 @@ var sameProgram = map[string]string{"vscode-insiders": "vscode", "vscodium": "vs
 // under testdata/samples named for it.
 func sample(t *testing.T, id string) Host {
 	t.Helper()
-	h, ok := Lookup(Known(Env{GOOS: "linux", Home: "/home/x", Getenv: func(string) string { return "" }}), id)
+	h, ok := Lookup(everyHost(Env{Home: "/home/x", Getenv: func(string) string { return "" }}), id)
 	if !ok {
 		t.Fatalf("no host %q", id)
 	}
@@ -90,11 +90,27 @@ func unroute(names ...string) func(*Config) (*Plan, error) {
 	return func(c *Config) (*Plan, error) { return c.Unroute(names...) }
 }
 
+// everyHost are the hosts Elicit Desk edits on Linux or macOS under env,
+// each once: BoltAI is macOS's alone, Zed's Flatpak Linux's.
+func everyHost(env Env) []Host {
+	var all []Host
+	for _, goos := range []string{"linux", "darwin"} {
+		env.GOOS = goos
+		for _, h := range Known(env) {
+			if _, dup := Lookup(all, h.ID); !dup && h.ReadOnly == "" {
+				all = append(all, h)
+			}
+		}
+	}
+	return all
+}
+
 // refused are the entries of the samples that route leaves alone, by
 // host and name: each for a reason of its own, which TestRefusedRemote
 // checks.
 var refused = map[string][]string{"codex": {"figma"}, "gemini": {"untyped"}, "opencode": {"context7"}, "cline": {"legacy"}, "kilo-code": {"untyped"},
-	"devin": {"notion"}, "kimi": {"legacy", "linear"}, "goose": {"remote docs"}, "continue": {"Legacy SSE", "untyped"}, "hermes": {"oauth_one"}, "crush": {"github"}}
+	"devin": {"notion"}, "kimi": {"legacy", "linear"}, "goose": {"remote docs"}, "continue": {"Legacy SSE", "untyped"}, "hermes": {"oauth_one"}, "crush": {"github"},
+	"grok": {"linear"}, "anythingllm": {"untyped"}, "pi": {"untyped"}}
 
 // noRemote are the hosts whose remote entries route leaves alone, each
 // for its reason: Goose keeps a remote extension's envs and headers apart.
@@ -104,7 +120,7 @@ var noRemote = map[string]bool{"goose": true}
 // remote, checks the host would now run each through the bridge with
 // everything else as it was, and unroutes them to get the same bytes back.
 func TestRoundTrip(t *testing.T) {
-	for _, h := range Known(Env{GOOS: "linux", Getenv: os.Getenv}) {
+	for _, h := range everyHost(Env{Getenv: os.Getenv}) {
 		t.Run(h.ID, func(t *testing.T) {
 			h := sample(t, h.ID)
 			orig, _ := os.ReadFile(h.Config)
@@ -729,5 +745,70 @@ func TestProjects(t *testing.T) {
 	apply(t, h, func(c *Config) (*Plan, error) { return c.Scope("/home/dev/src/elicit-demo").Unroute() })
 	if got, _ := os.ReadFile(h.Config); !bytes.Equal(got, orig) {
 		t.Errorf("not given back:\n%s", diff(orig, got))
+	}
+}
+
+// TestScopesFound: Claude Code's user scope is found empty only when no
+// scope has servers; beside a project's servers, an empty one is not shown.
+func TestScopesFound(t *testing.T) {
+	for _, c := range []struct{ config, want string }{
+		{`{"mcpServers": {}, "projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}}}`, "/p: a"},
+		{`{"projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}}}`, "/p: a"},
+		{`{"mcpServers": {"u": {"command": "x"}}, "projects": {"/p": {"mcpServers": {"a": {"command": "x"}}}}}`, ": u|/p: a"},
+		{`{"mcpServers": {}, "projects": {"/p": {"mcpServers": {}}}}`, ": "},
+		{`{}`, ": "},
+	} {
+		h, _ := Lookup(Known(Env{GOOS: "linux", Getenv: func(string) string { return "" }}), "claude-code")
+		h.Config = filepath.Join(t.TempDir(), ".claude.json")
+		if err := os.WriteFile(h.Config, []byte(c.config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var scopes []string
+		for _, f := range Find([]Host{h}, ours()) {
+			var names []string
+			for _, s := range f.Config.Servers {
+				names = append(names, s.Name)
+			}
+			scopes = append(scopes, f.Host.Project+": "+strings.Join(names, " "))
+		}
+		if got := strings.Join(scopes, "|"); got != c.want {
+			t.Errorf("%s: found %q, want %q", c.config, got, c.want)
+		}
+	}
+}
+
+// TestReadOnlyHosts: a host listed read-only is found when its file is
+// there, with the reason, and nothing reads or edits the file.
+func TestReadOnlyHosts(t *testing.T) {
+	var readOnly int
+	for _, h := range Known(Env{GOOS: "linux", Getenv: func(string) string { return "" }}) {
+		if h.ReadOnly == "" {
+			continue
+		}
+		readOnly++
+		h.Config = filepath.Join(t.TempDir(), filepath.Base(h.Config))
+		if found := Find([]Host{h}, ours()); len(found) != 0 {
+			t.Errorf("%s found without its file: %+v", h.ID, found)
+		}
+		orig := []byte(`{"mcpServers": {"a": {"command": "x"}}}` + "\n")
+		if err := os.WriteFile(h.Config, orig, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		found := Find([]Host{h}, ours())
+		if len(found) != 1 {
+			t.Fatalf("%s found %d times", h.ID, len(found))
+		}
+		if reason, ok := ReadOnlyReason(found[0].Err); !ok || reason != h.ReadOnly || found[0].Config != nil {
+			t.Errorf("%s found as %+v", h.ID, found[0])
+		}
+		if _, err := Read(h, ours()); err == nil || !strings.Contains(err.Error(), "read-only") {
+			t.Errorf("%s read: %v", h.ID, err)
+		}
+		if got, _ := os.ReadFile(h.Config); !bytes.Equal(got, orig) {
+			t.Errorf("%s: its file changed", h.ID)
+		}
+	}
+	if readOnly == 0 {
+		t.Error("no host is listed read-only")
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
-// parseTOML reads a TOML config (Codex's): go-toml decodes the values and
+// parseTOML reads a TOML config (Codex's, Grok Build's): go-toml decodes the values and
 // checks the whole file, and its parser's ranges say where each value is.
 // Servers are [KEY.NAME] tables, or inline tables under [KEY].
 func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
@@ -35,7 +35,7 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("%q is not a table", h.Key)
 	}
-	w := tomlWalk{data: data, key: h.Key, limit: limitRuleOf(h).entry, at: map[string]*tomlEntry{}}
+	w := tomlWalk{data: data, key: h.Key, headers: headersKeyOf(h), limit: limitRuleOf(h).entry, at: map[string]*tomlEntry{}}
 	w.walk()
 	var servers []Server
 	var entries []entry
@@ -46,7 +46,7 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 		}
 	}
 	for _, name := range w.order {
-		s := tomlServer(name, table[name])
+		s := tomlServer(name, table[name], w.headers)
 		te := w.at[name]
 		e := te.stdio
 		e.maps, e.names = te.env, te.envNames
@@ -54,6 +54,9 @@ func parseTOML(h Host, data []byte) ([]Server, []entry, error) {
 			e = te.remote
 			e.maps, e.names = te.headers, te.headerNames
 			e.refuse = tomlRefusal(table[name].(map[string]any))
+			if h.Shape == Grok && templated(s.Headers) {
+				e.refuse = "Grok Build fills {{…}} in a header, not in the env routing moves the headers to; route it by adding it to Elicit Desk instead"
+			}
 			if e.cmd == (span{}) {
 				e.refuse = uneditable("url")
 			}
@@ -103,8 +106,20 @@ func tomlRefusal(t map[string]any) string {
 	return ""
 }
 
-// tomlServer reads an entry from its decoded value.
-func tomlServer(name string, v any) Server {
+// templated reports whether a header value has a {{placeholder}}, which
+// Grok Build fills in headers alone ({{session_id}}).
+func templated(headers map[string]string) bool {
+	for _, v := range headers {
+		if strings.Contains(v, "{{") {
+			return true
+		}
+	}
+	return false
+}
+
+// tomlServer reads an entry from its decoded value, its headers from the
+// member headers.
+func tomlServer(name string, v any, headers string) Server {
 	s := Server{Name: name}
 	t, ok := v.(map[string]any)
 	if !ok {
@@ -122,7 +137,7 @@ func tomlServer(name string, v any) Server {
 	get("env", &s.Env)
 	get("cwd", &s.Cwd)
 	get("url", &s.URL)
-	get("http_headers", &s.Headers)
+	get(headers, &s.Headers)
 	s.Transport = transport("", s.Command != "", s.URL != "")
 	s.Err = errors.Join(errs...)
 	if s.Err == nil && s.Transport == "" {
@@ -172,16 +187,17 @@ func tomlValue(v any, into any) error {
 // tomlWalk finds where each server's command, url, args, env, headers
 // and time limit are.
 type tomlWalk struct {
-	data  []byte
-	key   string
-	limit string // the key of the time limit
-	p     unstable.Parser
-	at    map[string]*tomlEntry
-	order []string
+	data    []byte
+	key     string
+	headers string // the key of a remote entry's headers
+	limit   string // the key of the time limit
+	p       unstable.Parser
+	at      map[string]*tomlEntry
+	order   []string
 }
 
 // tomlEntry is what the walk found of one server: its entry as a command
-// and as a url, the key literals of its env and http_headers tables and
+// and as a url, the key literals of its env and headers tables and
 // of their members, and its time limit on a tool call.
 type tomlEntry struct {
 	stdio, remote         entry
@@ -218,7 +234,7 @@ func (w *tomlWalk) entry(name string) *tomlEntry {
 	return e
 }
 
-// table notes where an entry's env or http_headers table is named, when
+// table notes where an entry's env or headers table is named, when
 // the key path names it: path[2] is nodes[2-from].
 func (w *tomlWalk) table(e *tomlEntry, path []string, nodes []*unstable.Node, from int) {
 	if len(path) < 3 || from > 2 || 2-from >= len(nodes) {
@@ -228,7 +244,7 @@ func (w *tomlWalk) table(e *tomlEntry, path []string, nodes []*unstable.Node, fr
 	switch path[2] {
 	case "env":
 		e.env = append(e.env, at)
-	case "http_headers":
+	case w.headers:
 		e.headers = append(e.headers, at)
 	}
 }
@@ -265,12 +281,12 @@ func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
 		return
 	}
 	last := nodes[len(nodes)-1]
-	if len(path) == 4 && len(parts) > 0 { // a member of env or http_headers
+	if len(path) == 4 && len(parts) > 0 { // a member of env or the headers
 		at := span{int(last.Raw.Offset), int(last.Raw.Offset + last.Raw.Length)}
 		switch path[2] {
 		case "env":
 			te.envNames = append(te.envNames, at)
-		case "http_headers":
+		case w.headers:
 			te.headerNames = append(te.headerNames, at)
 		}
 		return
@@ -278,7 +294,7 @@ func (w *tomlWalk) keyValue(kv *unstable.Node, table []string, inline bool) {
 	if len(path) != 3 {
 		return
 	}
-	if (path[2] == "env" || path[2] == "http_headers") && value.Kind == unstable.InlineTable {
+	if (path[2] == "env" || path[2] == w.headers) && value.Kind == unstable.InlineTable {
 		members := value.Children()
 		for members.Next() {
 			w.keyValue(members.Node(), path, true)
