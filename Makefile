@@ -14,7 +14,7 @@ BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr
 TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq curl \
               desktop-file-utils appstream help2man lintian gcc-mingw-w64-x86-64
 
-.PHONY: run build test vet-platforms windows-check bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
+.PHONY: run build test vet-platforms windows-check windows-exe bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
 
 # The release, as FyneApp.toml says: `elicitdesk --version`, the .deb and the
 # fyne package archive all take it from there.
@@ -65,31 +65,55 @@ vet-platforms: test-deps
 	echo "GOOS=darwin CGO_ENABLED=0 $(GO) vet: $$(echo $$pkgs | wc -w) packages without cgo" && \
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet $$pkgs
 
-# windows-check cross-builds elicitdesk.exe with mingw-w64 and runs it
-# under Wine on a virtual display (testdata/windows/smoke.sh says what it
-# checks). Debian's Wine 8 lacks bcryptprimitives.dll, whose ProcessPrng
-# every Go 1.24+ program calls at start-up: a ten-line stand-in is built
-# from source here. The build shares Go's cache with every other build.
+# windows-check runs the Windows release, elicitdesk.exe as make package
+# ships it (WINEXE), under Wine on a virtual display
+# (testdata/windows/smoke.sh says what it checks). Debian's Wine 8 lacks
+# bcryptprimitives.dll, whose ProcessPrng every Go 1.24+ program calls at
+# start-up: a ten-line stand-in is built from source here, as is one of
+# uiautomationcore.dll, whose UiaRaiseStructureChangedEvent Wine 8 aborts
+# in (the release's accessibility tag calls it), and terminal.exe, which
+# starts a program as cmd.exe does.
 # The unit tests of WINE_TESTS run there too: the packages without cgo
 # whose tests pass under Wine, or skip saying why, among them those with
-# Windows code of their own (endpoint, autostart). The others' tests use
-# t.TempDir, whose clean-up Wine 8 cannot do (atomicfile, history, hosts,
-# servers, servers/config, servers/signin), or need a display (README,
-# Windows).
+# Windows code of their own (endpoint, autostart, cmdline). The others'
+# tests use t.TempDir, whose clean-up Wine 8 cannot do (atomicfile,
+# history, hosts, servers, servers/config, servers/signin), or need a
+# display (README, Windows).
 WINE_DEPS  := wine wine64
 WINDIST    := dist/windows
-WINE_TESTS := internal/endpoint internal/autostart internal/a11y/a11ytest internal/gate internal/jsonnum \
+WINE_TESTS := internal/endpoint internal/autostart internal/cmdline internal/a11y/a11ytest internal/gate internal/jsonnum \
               internal/notify internal/portal internal/proctest internal/textpos internal/trust internal/untrusted \
               servers/bridge servers/demo servers/link servers/wire
 WINGO      := CGO_ENABLED=1 CC=$(MINGW_CC) GOOS=windows nice $(GO)
-windows-check: test-deps build
+windows-check: test-deps build windows-exe
 	@$(call install,$(WINE_DEPS))
-	mkdir -p $(WINDIST)
 	$(MINGW_CC) -shared -O2 -s -o $(WINDIST)/bcryptprimitives.dll testdata/windows/bcryptprimitives.c -lbcrypt
-	$(WINGO) build -ldflags '$(LDFLAGS)' -o $(WINDIST)/$(BIN).exe .
+	$(MINGW_CC) -shared -O2 -s -o $(WINDIST)/uiautomationcore.dll testdata/windows/uiautomationcore.c
+	$(MINGW_CC) -municode -O2 -s -o $(WINDIST)/terminal.exe testdata/windows/terminal.c
 	for p in $(WINE_TESTS); do $(WINGO) test -c -o $(WINDIST)/$$(basename $$p).test.exe ./$$p || exit 1; done
-	EXE=$(WINDIST)/$(BIN).exe BIN=./$(BIN) SHIM=$(WINDIST)/bcryptprimitives.dll WINDOWS_CHECK_OUT=$(WINDIST) \
-		WINE_TESTS='$(WINE_TESTS)' GO=$(GO) testdata/windows/smoke.sh
+	EXE=$(WINEXE) BIN=./$(BIN) SHIM=$(WINDIST)/bcryptprimitives.dll UIA=$(WINDIST)/uiautomationcore.dll \
+		TERMINAL=$(WINDIST)/terminal.exe \
+		WINDOWS_CHECK_OUT=$(WINDIST) WINE_TESTS='$(WINE_TESTS)' GO=$(GO) testdata/windows/smoke.sh
+
+# windows-exe builds the Windows release, WINEXE, with mingw-w64 (a
+# cross-compiler here, the native one under MSYS2) through fyne package:
+# a GUI program (no console window; see internal/console) with the icon,
+# version and manifest of FyneApp.toml, stripped, without build paths,
+# with the accessibility tag. The fyne tool itself is built without cgo,
+# for this system; fyne package turns cgo on for the exe. fyne package
+# takes the version's -ldflags from GOFLAGS but drops them after a first
+# build, and for Windows builds twice (the second with its icon): given an
+# executable, a placeholder it builds over, it builds once.
+WINEXE := $(WINDIST)/$(BIN).exe
+windows-exe:
+	@$(call install,gcc-mingw-w64-x86-64)
+	mkdir -p $(WINDIST)
+	@# fyne package counts a build into FyneApp.toml and rewrites it: keep it as committed
+	cp FyneApp.toml $(WINDIST)/FyneApp.toml
+	touch $(BIN).exe
+	CGO_ENABLED=0 CC=$(MINGW_CC) GOFLAGS=-ldflags=$(LDFLAGS) nice $(GO) run $(FYNE) package -os windows -release -tags $(RELEASE_TAGS) \
+		-executable $(BIN).exe; status=$$?; mv $(WINDIST)/FyneApp.toml FyneApp.toml; rm -f $(BIN).exe; exit $$status
+	mv "Elicit Desk.exe" $(WINEXE)
 
 # The real MCP peers and hosts the tests run against (conformance suite,
 # server-everything, Claude Code, Codex, Gemini CLI, Node 22), pinned by
@@ -214,14 +238,19 @@ install-check: test-deps
 # at pinned versions, from one release binary: position-independent,
 # stripped, without build paths. The .deb adds what Debian asks of a
 # package: a manual page made by help2man from --help, a changelog
-# entry for this version and the copyright file.
+# entry for this version and the copyright file. It also zips the
+# Windows release that windows-check runs (WINEXE) with the icon and the
+# README into WINZIP: a folder "Elicit Desk" to unpack anywhere (README,
+# Windows). The zip is the same for the same commit: its files carry the
+# commit's time, and no extra attributes.
 NFPM := github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.0
 FYNE := fyne.io/tools/cmd/fyne@v1.7.4
 ARCH  = $(shell $(GO) env GOARCH)
 DEB   = dist/$(BIN)_$(VERSION)_$(ARCH).deb
 DOC  := dist/root/usr/share/doc/$(BIN)
+WINZIP := dist/$(BIN)_$(VERSION)_windows_amd64.zip
 
-package: deps build
+package: deps build windows-exe
 	@$(call install,help2man)
 	rm -rf dist/root && mkdir -p dist
 	$(GO) build -buildmode=pie -trimpath -ldflags '-s -w $(LDFLAGS)' -o dist/$(BIN) .
@@ -240,37 +269,50 @@ package: deps build
 		status=$$?; mv dist/FyneApp.toml FyneApp.toml; exit $$status
 	mv "Elicit Desk.tar.xz" dist/
 	rm -rf dist/root dist/$(BIN)
+	@$(call install,zip)
+	rm -rf dist/zip $(WINZIP) && mkdir -p "dist/zip/Elicit Desk"
+	cp $(WINEXE) "dist/zip/Elicit Desk/$(BIN).exe"
+	cp assets/icon.png "dist/zip/Elicit Desk/$(BIN).png"
+	cp README.md "dist/zip/Elicit Desk/README.md"
+	TZ=UTC touch -d "@$$(git log -1 --format=%ct 2>/dev/null || date +%s)" "dist/zip/Elicit Desk" "dist/zip/Elicit Desk"/*
+	cd dist/zip && zip -X -q -r ../$(notdir $(WINZIP)) "Elicit Desk"
+	rm -rf dist/zip
 
-# make package-darwin and make package-windows build the release for macOS
-# (dist/Elicit Desk.app) and for Windows (dist/Elicit Desk.exe) with fyne
-# package, from source. Run each on its own system: cgo needs the platform's
-# SDK (a Windows build also cross-compiles from Linux with mingw-w64:
-# CC=x86_64-w64-mingw32-gcc). Both carry the accessibility build tag:
-# without it Fyne 2.8 tells a screen reader nothing (README, Accessibility).
-# fyne package takes the version's -ldflags from GOFLAGS.
+# make package-darwin builds the release for macOS (dist/Elicit Desk.app)
+# with fyne package, from source, on a Mac: cgo needs Apple's SDK. make
+# package-windows builds the Windows one (windows-exe) on Windows or here,
+# as dist/Elicit Desk.exe. Both carry the accessibility build tag: without
+# it Fyne 2.8 tells a screen reader nothing (README, Accessibility). fyne
+# package takes the version's -ldflags from GOFLAGS.
 RELEASE_TAGS := accessibility
-app_ext_darwin  := app
-app_ext_windows := exe
 
-package-darwin package-windows: package-%:
+package-darwin:
 	mkdir -p dist
 	@# fyne package counts a build into FyneApp.toml and rewrites it: keep it as committed
 	cp FyneApp.toml dist/FyneApp.toml
-	GOFLAGS=-ldflags=$(LDFLAGS) $(GO) run $(FYNE) package -os $* -release -tags $(RELEASE_TAGS); \
+	GOFLAGS=-ldflags=$(LDFLAGS) $(GO) run $(FYNE) package -os darwin -release -tags $(RELEASE_TAGS); \
 		status=$$?; mv dist/FyneApp.toml FyneApp.toml; exit $$status
-	rm -rf "dist/Elicit Desk.$(app_ext_$*)"
-	mv "Elicit Desk.$(app_ext_$*)" dist/
+	rm -rf "dist/Elicit Desk.app"
+	mv "Elicit Desk.app" dist/
 
-# package-check builds both packages and lints them: lintian must find
-# neither an error nor a warning in the .deb, and the archive's desktop
-# entry must be valid and start the binary it holds.
+package-windows: windows-exe
+	cp $(WINEXE) "dist/Elicit Desk.exe"
+
+# package-check builds the packages and lints them: lintian must find
+# neither an error nor a warning in the .deb, the archive's desktop
+# entry must be valid and start the binary it holds, and the Windows zip
+# must hold the exe, the icon and the README, the exe a GUI program
+# (testdata/windows/subsystem.sh).
 package-check: test-deps package
 	lintian --fail-on error,warning $(DEB)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	tar -xf "dist/Elicit Desk.tar.xz" -C $$tmp && \
 	desktop-file-validate $$tmp/elicitdesk/usr/local/share/applications/*.desktop && \
 	$$tmp/elicitdesk/usr/local/bin/$(BIN) --version && \
-	echo "package-check: $(DEB) and dist/Elicit Desk.tar.xz are clean"
+	unzip -q $(WINZIP) -d $$tmp/zip && \
+	for f in $(BIN).exe $(BIN).png README.md; do [ -s "$$tmp/zip/Elicit Desk/$$f" ] || { echo "$(WINZIP) lacks $$f"; exit 1; }; done && \
+	testdata/windows/subsystem.sh "$$tmp/zip/Elicit Desk/$(BIN).exe" && \
+	echo "package-check: $(DEB), dist/Elicit Desk.tar.xz and $(WINZIP) are clean"
 
 test-deps:
 	@$(call install,$(TEST_DEPS))

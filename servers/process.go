@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/cmdline"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/procgroup"
 )
@@ -28,12 +29,15 @@ type Process struct {
 // which on Linux ends with the calling process (see package procgroup);
 // exited is called with the reason when it exits, before Stop returns.
 func StartProcess(cfg config.Server, stderr io.Writer, exited func(error)) (*Process, error) {
-	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Dir = cfg.Cwd
-	cmd.Env = os.Environ()
+	env := os.Environ()
 	for _, k := range slices.Sorted(maps.Keys(cfg.Env)) {
-		cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
+		env = append(env, k+"="+cfg.Env[k])
 	}
+	// On Windows a bare name is looked up as hosts look it up; elsewhere
+	// exec.Command does as they do.
+	cmd := exec.Command(cmdline.Look(cfg.Command, cfg.Cwd, env), cfg.Args...)
+	cmd.Dir = cfg.Cwd
+	cmd.Env = env
 	cmd.Stderr = stderr
 	// A child that left the server's process group may hold stderr open
 	// for ever; once the server has exited, Wait gives it this long.

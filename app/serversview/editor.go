@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/internal/cmdline"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
@@ -93,7 +94,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 		widget.NewLabel("Connects by"), e.transport,
 	)
 	e.stdioRows = addRows(form,
-		widget.NewLabel("Command line"), e.withError(fieldCommand, e.command, "Quoted as in a shell: 'my file' is one argument. Nothing is expanded."),
+		widget.NewLabel("Command line"), e.withError(fieldCommand, e.command, "Quoted as in a terminal: "+cmdline.Join([]string{"my file"})+" is one argument. Nothing is expanded."),
 		widget.NewLabel("Working directory"), e.withError(fieldCwd, e.cwd, ""),
 		widget.NewLabel("Environment"), e.withError(fieldEnv, e.env.object, "Added to the server's environment."),
 	)

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/net/http/httpguts"
 
+	"github.com/elicitdesk/elicitdesk/internal/cmdline"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
@@ -37,7 +38,7 @@ type formErrors map[field]string
 type entryForm struct {
 	Name        string
 	Transport   config.Transport
-	CommandLine string // stdio: the command and its arguments, shell-quoted
+	CommandLine string // stdio: the command and its arguments, quoted as this system's terminal quotes them
 	Cwd         string // stdio
 	Env         string // stdio: KEY=VALUE lines
 	URL         string // http and sse
@@ -103,7 +104,7 @@ func (f entryForm) entry(base config.Server, taken func(name string) bool) (conf
 	// dialog while it is open but are not saved.
 	s.Command, s.Args, s.Env, s.Cwd, s.URL, s.Headers = "", nil, nil, "", "", nil
 	if f.Transport == config.TransportStdio {
-		words, err := splitCommandLine(f.CommandLine)
+		words, err := cmdline.Split(f.CommandLine)
 		switch {
 		case err != nil:
 			errs[fieldCommand] = "The command line cannot be read: " + err.Error() + "."

@@ -3,6 +3,8 @@ package trust
 import (
 	"slices"
 	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/cmdline"
 )
 
 // runs are the names of what a command line runs, as a person may know
@@ -11,11 +13,15 @@ import (
 // with a name that says nothing ("dist/index.js") by the directory it is
 // in. Flags, URLs and variables (NAME=VALUE) are none; a flag's value
 // cannot be told from an argument, and counts. target is the line as
-// config.Server.Target renders it; quotes do not count in names.
+// config.Server.Target renders it, read back into its words (a line that
+// does not read, as Target never renders, by its blanks).
 func runs(target string) []string {
+	words, err := cmdline.Split(target)
+	if err != nil {
+		words = strings.Fields(target)
+	}
 	var names []string
-	for i, arg := range strings.Fields(target) {
-		arg = strings.Trim(arg, `'"`)
+	for i, arg := range words {
 		if strings.Contains(arg, "://") || i > 0 && (strings.HasPrefix(arg, "-") || assignment(arg)) {
 			continue
 		}

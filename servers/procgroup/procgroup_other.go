@@ -15,6 +15,7 @@ type Group struct {
 
 // Start starts cmd.
 func Start(cmd *exec.Cmd) (Group, error) {
+	noConsole(cmd)
 	if err := cmd.Start(); err != nil {
 		return Group{}, err
 	}

@@ -11,8 +11,11 @@ import (
 // known, without connecting: with none, the D-Bus library go-keyring uses
 // would start one with dbus-launch, and leave it running, only to find no
 // Secret Service on it.
-func sessionBus() error {
-	switch runtime.GOOS {
+func sessionBus() error { return sessionBusOn(runtime.GOOS) }
+
+// sessionBusOn is sessionBus on the system goos names.
+func sessionBusOn(goos string) error {
+	switch goos {
 	case "darwin", "windows":
 		return nil
 	}

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # testdata/windows/smoke.sh runs the Windows build of Elicit Desk under Wine
 # on a virtual X display, in a throwaway Wine prefix, and checks what a
-# person on Windows relies on: the command line (its output byte for byte
-# that of the Linux build), the app's first window, the named pipe that
-# scripts and bridges reach the app through, one app per user, routing a
-# host's servers and back, and launch at login (the Run key). It prints
-# each check's result and time, and fails when any check fails.
-# `make windows-check` builds what it needs and runs it:
+# person on Windows relies on: a GUI program (no console window) that
+# still prints to the terminal it is started from and speaks through the
+# pipes a host starts it with, the command line (its output byte for
+# byte that of the Linux build), a bare command name looked up as hosts
+# do, the app's first window, the named pipe that scripts and bridges
+# reach the app through, a bridge between pipes and the app, one app per
+# user, routing a host's servers and back, and launch at login (the Run
+# key). It prints each check's result and time, and fails when any check
+# fails. `make windows-check` builds what it needs and runs it:
 #
 #   EXE=dist/windows/elicitdesk.exe BIN=./elicitdesk SHIM=dist/windows/bcryptprimitives.dll \
-#   WINDOWS_CHECK_DISPLAY=:98 WINDOWS_CHECK_OUT=dist/windows testdata/windows/smoke.sh
+#   UIA=dist/windows/uiautomationcore.dll TERMINAL=dist/windows/terminal.exe WINDOWS_CHECK_DISPLAY=:98 WINDOWS_CHECK_OUT=dist/windows \
+#   testdata/windows/smoke.sh
 #
 # Every wait has a timeout; every process started here is ended on exit.
 # shellcheck disable=SC2317 # the checks are functions check calls by name
@@ -19,14 +23,16 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 EXE=$(realpath "${EXE:-dist/windows/elicitdesk.exe}")
 BIN=$(realpath "${BIN:-./elicitdesk}")
 SHIM=$(realpath "${SHIM:-dist/windows/bcryptprimitives.dll}")
+UIA=$(realpath "${UIA:-dist/windows/uiautomationcore.dll}")
+TERMINAL=$(realpath "${TERMINAL:-dist/windows/terminal.exe}")
 OUT=$(realpath "${WINDOWS_CHECK_OUT:-dist/windows}")
 WAIT=${WINDOWS_CHECK_TIMEOUT:-60} # seconds any one wait may take
 DATA=$ROOT/testdata/windows
 
-for tool in wine wineboot wineserver Xvfb openbox xdotool xwininfo import convert jq; do
+for tool in wine wineboot wineserver Xvfb openbox xdotool xwininfo import convert jq script; do
 	command -v "$tool" >/dev/null || { echo "windows-check: $tool is missing (make windows-check installs it)" >&2; exit 1; }
 done
-for f in "$EXE" "$BIN" "$SHIM"; do
+for f in "$EXE" "$BIN" "$SHIM" "$UIA" "$TERMINAL"; do
 	[ -f "$f" ] || { echo "windows-check: $f is missing: run make windows-check" >&2; exit 1; }
 done
 
@@ -48,8 +54,9 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # Wine writes nothing of its own to the terminal, asks for no Mono or
-# Gecko, and keeps its prefix and the user's files in tmp.
-export HOME=$tmp/home WINEPREFIX=$tmp/prefix WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=' LANG=C.UTF-8
+# Gecko, takes the stand-in uiautomationcore.dll over its own, and keeps
+# its prefix and the user's files in tmp.
+export HOME=$tmp/home WINEPREFIX=$tmp/prefix WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=;uiautomationcore=n' LANG=C.UTF-8
 mkdir -p "$HOME"
 
 failed=0
@@ -115,7 +122,8 @@ window() {
 settled() {
 	local prev="" cur deadline=$((SECONDS + WAIT))
 	while ((SECONDS < deadline)); do
-		cur=$(import -window "$1" rgb:- 2>/dev/null | md5sum)
+		# import waits for ever on a window that is gone.
+		cur=$(timeout 10 import -window "$1" rgb:- 2>/dev/null | md5sum)
 		[ "$cur" = "$prev" ] && return 0
 		prev=$cur
 		sleep 0.2
@@ -179,12 +187,36 @@ display() {
 prefix() {
 	wineboot -i >"$tmp/wineboot.log" 2>&1
 	wineserver -w
-	# Go 1.24 and later need ProcessPrng, which Wine 8 lacks.
-	cp "$SHIM" "$WINEPREFIX/drive_c/windows/system32/"
+	# Go 1.24 and later need ProcessPrng, which Wine 8 lacks; Fyne's
+	# accessibility calls a function Wine 8 aborts in.
+	cp "$SHIM" "$UIA" "$WINEPREFIX/drive_c/windows/system32/"
 	mkdir -p "$tmp/work"
 	cp "$DATA"/*.json "$tmp/work/"
 	wine "$EXE" version >/dev/null || { echo "the exe does not start in the prefix"; return 1; }
 	echo "prefix $WINEPREFIX"
+}
+
+# --- a GUI program that prints to its terminal and speaks through pipes
+
+subsystem() {
+	"$DATA/subsystem.sh" "$EXE"
+}
+
+# terminal starts the exe as cmd.exe starts a GUI program, with no
+# standard handles, in a console on a pseudo-terminal: it must print
+# there all the same, and exit as the Linux build does.
+terminal() {
+	local want rc=0 lin=0
+	want=$("$BIN" version)
+	"$BIN" lint nothing.json >/dev/null 2>&1 || lin=$?
+	script -qec "wine '$TERMINAL' '$(wine winepath -w "$EXE" | tr -d '\r')' version" /dev/null >"$tmp/term.out" 2>&1 </dev/null || rc=$?
+	[ "$rc" = 0 ] || { echo "exited $rc"; cat -A "$tmp/term.out"; return 1; }
+	grep -qF "$want" <(tr -d '\r' <"$tmp/term.out") || { echo "not printed to the terminal: $want"; cat -A "$tmp/term.out"; return 1; }
+	rc=0
+	script -qec "wine '$TERMINAL' '$(wine winepath -w "$EXE" | tr -d '\r')' lint nothing.json" /dev/null >"$tmp/term.out" 2>&1 </dev/null || rc=$?
+	[ "$rc" = "$lin" ] || { echo "lint of a missing file exited $rc, not $lin"; cat -A "$tmp/term.out"; return 1; }
+	grep -q 'nothing.json' "$tmp/term.out" || { echo "its error was not printed"; cat -A "$tmp/term.out"; return 1; }
+	echo "started without standard handles: version and an error printed to the console, the exit codes kept"
 }
 
 # --- the command line, against the Linux build
@@ -215,7 +247,21 @@ demo_server() {
 	(cd "$tmp/work" && wine "$EXE" tools -- "$EXE" demo-server) >"$tmp/win.out"
 	(cd "$tmp/work" && "$BIN" tools -- "$BIN" demo-server) >"$tmp/lin.out"
 	cmp "$tmp/win.out" "$tmp/lin.out"
-	echo "tools: $(grep -c '"name"' "$tmp/win.out") alike"
+	cp "$tmp/win.out" "$tmp/tools.out"
+	echo "tools: $(grep -c '"name"' "$tmp/win.out") alike, the GUI exe's server on pipes"
+}
+
+# bare_name runs the demo server by its bare name, elicitdesk, as a host
+# config names a command: found on the PATH with PATHEXT's .exe, then in
+# the current folder, where it is not on the PATH.
+bare_name() {
+	local dir
+	dir=$(dirname "$EXE")
+	(cd "$tmp/work" && WINEPATH=$(wine winepath -w "$dir" | tr -d '\r') wine "$EXE" tools -- "$(basename "$EXE" .exe)" demo-server) >"$tmp/win.out"
+	cmp "$tmp/win.out" "$tmp/tools.out" || { echo "not found on the PATH"; return 1; }
+	(cd "$dir" && wine "$EXE" tools -- "$(basename "$EXE" .exe)" demo-server) >"$tmp/win.out"
+	cmp "$tmp/win.out" "$tmp/tools.out" || { echo "not found in the current folder"; return 1; }
+	echo "$(basename "$EXE" .exe): found on the PATH, and in the current folder"
 }
 
 call_defaults() {
@@ -265,7 +311,7 @@ first_window() {
 	local w colors width height
 	w=$(window '^Welcome ')
 	settled "$w"
-	import -window "$w" "$OUT/windows-welcome.png"
+	timeout 10 import -window "$w" "$OUT/windows-welcome.png"
 	read -r width height < <(xwininfo -id "$w" | awk '/Width:/ {w=$NF} /Height:/ {h=$NF} END {print w, h}')
 	colors=$(convert "$OUT/windows-welcome.png" -format '%k' info:)
 	echo "Welcome window $w: ${width}x${height}, $colors colours, in $OUT/windows-welcome.png"
@@ -306,6 +352,14 @@ single_instance() {
 	echo "a second start left at once; the first still serves"
 }
 
+# bridge_pipes has a host, here elicitdesk's own call, start the GUI exe
+# as a bridge on pipes, which reaches the running app and the demo server.
+bridge_pipes() {
+	(cd "$tmp/work" && wine "$EXE" tools -- "$EXE" bridge -- "$EXE" demo-server) >"$tmp/win.out"
+	cmp "$tmp/win.out" "$tmp/tools.out"
+	echo "tools through the bridge: $(grep -c '"name"' "$tmp/win.out"), as the server's own"
+}
+
 hosts_route() {
 	local cfg=$profile/.cursor/mcp.json
 	mkdir -p "$(dirname "$cfg")"
@@ -340,15 +394,19 @@ DISPLAY=:$(cat "$tmp/xvfb.ready" 2>/dev/null)
 export DISPLAY
 check "wine prefix" prefix
 profile=$WINEPREFIX/drive_c/users/$(wine cmd /c 'echo %USERNAME%' | tr -d '\r')
+check "GUI subsystem" subsystem
 check "unit tests" unit_tests
 check "version" version
+check "terminal" terminal
 check "lint" lint
 check "validate" validate
 check "demo-server" demo_server
+check "bare command name" bare_name
 check "call -answer defaults" call_defaults
 check "first window" first_window
 check "endpoint (call -answer desk)" endpoint
 check "single instance" single_instance
+check "bridge on pipes" bridge_pipes
 check "hosts route/unroute" hosts_route
 check "Run key" run_key_check
 check "quit" quit

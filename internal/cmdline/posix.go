@@ -1,17 +1,33 @@
-package serversview
+package cmdline
 
-import (
-	"errors"
-	"strings"
-)
+import "strings"
 
-// splitCommandLine splits a stdio server's command line into words the way
-// a POSIX shell does, so a line pasted from a server's README works and so
-// does what config.Server.Identity renders: blanks separate words,
-// '…' keeps everything literally, "…" keeps everything but \" \\ \$ \`, and
-// a backslash outside quotes keeps the next character. Nothing is expanded:
-// no variables, no ~, no globs, because no shell runs the server.
-func splitCommandLine(line string) ([]string, error) {
+// JoinPOSIX renders argv for a POSIX shell: each word single-quoted
+// unless it is plainly safe.
+func JoinPOSIX(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = posixQuote(w)
+	}
+	return strings.Join(words, " ")
+}
+
+// posixQuote single-quotes w unless it is plainly safe.
+func posixQuote(w string) string {
+	safe := func(r rune) bool {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("@%+=:,./_-", r)
+	}
+	if w != "" && strings.IndexFunc(w, func(r rune) bool { return !safe(r) }) < 0 {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// SplitPOSIX splits line into words the way a POSIX shell does: blanks
+// separate words, '…' keeps everything literally, "…" keeps everything
+// but \" \\ \$ \`, and a backslash outside quotes keeps the next
+// character.
+func SplitPOSIX(line string) ([]string, error) {
 	var (
 		words []string
 		word  strings.Builder
@@ -30,7 +46,7 @@ func splitCommandLine(line string) ([]string, error) {
 		case r == '\'':
 			end := indexRune(rs, i+1, '\'')
 			if end < 0 {
-				return nil, errors.New("a ' quote is not closed")
+				return nil, errSingle
 			}
 			word.WriteString(string(rs[i+1 : end]))
 			i, inAny = end, true
@@ -42,7 +58,7 @@ func splitCommandLine(line string) ([]string, error) {
 			i, inAny = end, true
 		case r == '\\':
 			if i+1 == len(rs) {
-				return nil, errors.New("the line ends with a lone \\")
+				return nil, errBackslash
 			}
 			i++
 			if rs[i] != '\n' { // backslash-newline continues the line
@@ -76,7 +92,7 @@ func readDoubleQuoted(rs []rune, from int, word *strings.Builder) (int, error) {
 			word.WriteRune(r)
 		}
 	}
-	return 0, errors.New(`a " quote is not closed`)
+	return 0, errDouble
 }
 
 // indexRune is the index of the first r in rs at or after from, or -1.
