@@ -74,6 +74,10 @@ type Options struct {
 	// TrayShown says that a tray host shows the core's icon; without one,
 	// the Servers window stands in for it.
 	TrayShown bool
+	// Unseen is a window never shown, if any (the one that set GLFW's
+	// hints). It also keeps Fyne from quitting when the last window
+	// closes: the windows' process exits after Idle instead.
+	Unseen fyne.Window
 }
 
 // Desk is the running app: the windows.
@@ -109,10 +113,6 @@ type Desk struct {
 	downs         downWatch   // which servers' failures were told
 	noticing      sync.WaitGroup
 	idleSince     time.Time // when the last window closed; zero while one shows
-	// holder is a window never shown, made when Options.Idle is set: Fyne
-	// quits when its last window closes, and the idle time must come
-	// first.
-	holder fyne.Window
 
 	openURL func(*url.URL) error
 	now     func() time.Time
@@ -159,9 +159,6 @@ func (d *Desk) Start() error {
 	go d.take()
 	go d.clock()
 	go d.attach()
-	if d.opts.Idle > 0 {
-		d.holder = d.fyne.NewWindow("Elicit Desk")
-	}
 	if !d.opts.TrayShown {
 		w := d.serversWin.Window()
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
@@ -273,11 +270,11 @@ func (d *Desk) exitWhenIdle(now time.Time) {
 	}
 }
 
-// windowsShown reports whether a window of the app shows: any but the
-// holder and a hidden Servers window.
+// windowsShown reports whether a window of the app shows: any but
+// Options.Unseen and a hidden Servers window.
 func (d *Desk) windowsShown() bool {
 	for _, w := range d.fyne.Driver().AllWindows() {
-		if w != d.holder && (d.serversWin == nil || w != d.serversWin.Window() || d.serversWin.Visible()) {
+		if w != d.opts.Unseen && (w != d.serversWin.Window() || d.serversWin.Visible()) {
 			return true
 		}
 	}

@@ -222,4 +222,3 @@ func typeShortcut(c fyne.Canvas, s fyne.Shortcut) {
 	inner := reflect.ValueOf(c).Elem().FieldByName("WindowlessCanvas").Interface()
 	inner.(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(s)
 }
-

@@ -42,6 +42,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	config := configFlag(fs)
 	verbose := fs.Bool("v", false, "log every request and connection step")
 	background := fs.Bool("background", false, "started by a bridge for a request: open no window before it (the bridge passes it)")
+	idle := fs.Duration("ui-idle", uiIdle, "how long the windows' process stays after its last window closed")
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
@@ -63,7 +64,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 
 	login := autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}}
 	trayShown := false
-	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, tray: &trayShown, log: log}
+	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, idle: *idle, tray: &trayShown, log: log}
 	c := core.New(ctx, core.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
@@ -93,12 +94,6 @@ func runApp(args []string, stdout, stderr terminal) int {
 	case err != nil:
 		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
 	}
-	if err := c.Start(); err != nil {
-		ep.Close()
-		c.Close()
-		stderr.Linef("elicitdesk: %s", err)
-		return 2
-	}
 	t, err := tray.Start(ctx, appName, assets.TrayIconPNG(false, false), nil, log)
 	if err != nil {
 		log.Info("running without a tray icon", "err", err)
@@ -111,6 +106,12 @@ func runApp(args []string, stdout, stderr terminal) int {
 	}
 	if !trayShown && !*background {
 		c.Show(core.Show{Window: core.WindowServers, Own: true})
+	}
+	if err := c.Start(); err != nil {
+		ep.Close()
+		c.Close()
+		stderr.Linef("elicitdesk: %s", err)
+		return 2
 	}
 	if ep != nil { // the one core, which bridges reach
 		defer holdBusName(ctx, log)()
@@ -146,13 +147,14 @@ type uiStarter struct {
 	exe     string
 	config  string
 	verbose bool
+	idle    time.Duration
 	tray    *bool // a tray host shows the core's icon
 	log     *slog.Logger
 	running sync.WaitGroup
 }
 
 func (u *uiStarter) start(ctx context.Context) (<-chan error, error) {
-	args := []string{uiCommand, "-config", u.config, "-idle", uiIdle.String()}
+	args := []string{uiCommand, "-config", u.config, "-idle", u.idle.String()}
 	if u.verbose {
 		args = append(args, "-v")
 	}
@@ -220,6 +222,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 
 	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
 	a := newFyneApp()
+	unseen := setWindowHints(a, appName, appCommand)
 	d := app.New(ctx, a, core.NewRemote(client), app.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
@@ -233,8 +236,8 @@ func runUI(args []string, stdout, stderr terminal) int {
 		Version:     versionText(version, buildInfo()),
 		Idle:        *idle,
 		TrayShown:   *trayShown,
+		Unseen:      unseen,
 	})
-	setWindowHints(a, appName, appCommand)
 	if err := d.Start(); err != nil {
 		stderr.Linef("elicitdesk: %s", err)
 		return 2

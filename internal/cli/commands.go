@@ -40,7 +40,7 @@ func commands() []command {
 		}
 	}
 	return []command{
-		{appCommand, []string{"[-config FILE] [-v]"},
+		{appCommand, []string{"[-config FILE] [-ui-idle DURATION] [-v]"},
 			"Start the app: tray, request windows, history.", both(runApp)},
 		{uiCommand, []string{"[-config FILE] [-idle DURATION] [-tray] [-v]"},
 			"The app's windows, which it starts while one is needed (not for use by hand).", both(runUI)},

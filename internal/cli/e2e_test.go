@@ -66,6 +66,13 @@ func startDesktop(t testing.TB, config string) *desktop {
 // the test runs on the desktop, and so wins over what is there.
 func startDesktopWith(t testing.TB, config string, wm bool, env ...string) *desktop {
 	t.Helper()
+	return startDesktopArgs(t, config, nil, wm, env...)
+}
+
+// startDesktopArgs is startDesktopWith with the app started with args
+// after -v.
+func startDesktopArgs(t testing.TB, config string, args []string, wm bool, env ...string) *desktop {
+	t.Helper()
 	bin := os.Getenv(binEnv)
 	if bin == "" {
 		t.Skip(binEnv + " is not set: make test builds the app and sets it")
@@ -93,7 +100,7 @@ func startDesktopWith(t testing.TB, config string, wm bool, env ...string) *desk
 	if wm {
 		startOpenbox(t, d.env)
 	}
-	d.app = exec.Command(bin, "-v")
+	d.app = exec.Command(bin, append([]string{"-v"}, args...)...)
 	d.app.Env = d.env
 	d.app.Stdout, d.app.Stderr = d.log, d.log
 	if err := d.app.Start(); err != nil {
@@ -312,4 +319,57 @@ func childrenOf(pid int) []int {
 		}
 	}
 	return kids
+}
+
+// TestWindowsComeAndGo: the core runs without a windows' process until a
+// request comes; the windows' process it starts shows the request, exits
+// once no window has shown for -ui-idle, and a later request starts
+// another.
+func TestWindowsComeAndGo(t *testing.T) {
+	// Not a first start, which would show the Welcome once the request
+	// is answered.
+	demo := fmt.Sprintf(`{"mcpServers": {"demo": {"command": %q, "args": ["demo-server"]}}}`, os.Getenv(binEnv))
+	d := startDesktopArgs(t, demo, []string{"-background", "-ui-idle=1s"}, false)
+	uis := func() []int {
+		var pids []int
+		for _, kid := range childrenOf(d.app.Process.Pid) {
+			cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", kid))
+			if strings.Contains(string(cmd), "\x00"+uiCommand+"\x00") {
+				pids = append(pids, kid)
+			}
+		}
+		return pids
+	}
+	answer := func() {
+		t.Helper()
+		call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_confirm", "-answer", "desk")
+		call.Env = d.env
+		if err := call.Start(); err != nil {
+			t.Fatal(err)
+		}
+		d.keys(d.window("^demo: "), "", "Escape")
+		if err := call.Wait(); err != nil {
+			t.Fatalf("call: %v", err)
+		}
+	}
+	if _, err := d.run(d.bin, "servers"); err != nil { // the core answers
+		t.Fatal(err)
+	}
+	if pids := uis(); len(pids) != 0 {
+		t.Fatalf("a windows' process %v runs with no window to show", pids)
+	}
+	for round := range 2 {
+		answer()
+		pids := uis()
+		if len(pids) != 1 {
+			t.Fatalf("round %d: windows' processes %v, want one", round, pids)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for !proctest.Gone(pids[0]) {
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: the windows' process stayed with no window", round)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
 }

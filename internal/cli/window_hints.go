@@ -9,7 +9,7 @@ import (
 // the GLFW hints Fyne leaves alone. Fyne neither sets nor resets them, so
 // setting them before any window is shown holds for all. GLFW takes hints
 // only once initialised, which Fyne does when the first window is made: a
-// window is made for that, never shown.
+// window is made for that, never shown, and returned.
 //
 //   - The X11 WM_CLASS class and instance: without them GLFW takes each
 //     window's first title ("Servers — Elicit Desk"), which no desktop
@@ -21,8 +21,8 @@ import (
 //     focus every window it maps, taking the keyboard from the application
 //     the person types in whenever a request arrives. Windows the person
 //     opens ask for the focus themselves (RequestFocus).
-func setWindowHints(a fyne.App, class, instance string) {
-	a.NewWindow(instance)
+func setWindowHints(a fyne.App, class, instance string) (unseen fyne.Window) {
+	unseen = a.NewWindow(instance)
 	fyne.DoAndWait(func() { // GLFW's hints belong to the main thread
 		glfw.GetError() // one left from Fyne's start (a cursor shape the X server lacks) is not ours
 		glfw.WindowHintString(glfw.X11ClassName, class)
@@ -32,4 +32,5 @@ func setWindowHints(a fyne.App, class, instance string) {
 		}
 		glfw.WindowHint(glfw.FocusOnShow, glfw.False)
 	})
+	return unseen
 }

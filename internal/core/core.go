@@ -84,7 +84,11 @@ type Core struct {
 	// starting: superviseUI runs, starting UI processes while one is
 	// wanted.
 	starting bool
-	now      func() time.Time
+	// uiBackoff is how long after the last UI process ended the next may
+	// start, uiNext when: see superviseUI.
+	uiBackoff time.Duration
+	uiNext    time.Time
+	now       func() time.Time
 }
 
 // New prepares the core; Start connects the servers.

@@ -40,10 +40,21 @@ func (c *Core) wanted() bool {
 	return !c.feed.attached() && (len(c.pending.all()) > 0 || c.feed.waitingShows())
 }
 
-// superviseUI starts UI processes while one is wanted, one at a time.
+// superviseUI starts UI processes while one is wanted, one at a time, and
+// no sooner than the back-off after one that did not last: a UI that
+// dies at once (no display) is not restarted in a loop.
 func (c *Core) superviseUI() {
-	backoff := minUIBackoff
 	for c.ctx.Err() == nil && c.wanted() {
+		c.mu.Lock()
+		wait := c.uiNext.Sub(c.now())
+		c.mu.Unlock()
+		if wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-c.ctx.Done():
+				continue
+			}
+		}
 		began := c.now()
 		exited, err := c.opts.StartUI(c.ctx)
 		if err == nil {
@@ -55,18 +66,14 @@ func (c *Core) superviseUI() {
 		if err != nil {
 			c.log.Warn("the windows' process ended", "err", err)
 		}
-		if c.now().Sub(began) >= uiSettled {
-			backoff = minUIBackoff
-			continue
+		c.mu.Lock()
+		if err == nil || c.now().Sub(began) >= uiSettled { // it exited when done, or lasted
+			c.uiBackoff = 0
+		} else {
+			c.uiBackoff = min(max(2*c.uiBackoff, minUIBackoff), maxUIBackoff)
 		}
-		if !c.wanted() {
-			break
-		}
-		select {
-		case <-time.After(backoff):
-		case <-c.ctx.Done():
-		}
-		backoff = min(2*backoff, maxUIBackoff)
+		c.uiNext = c.now().Add(c.uiBackoff)
+		c.mu.Unlock()
 	}
 	c.mu.Lock()
 	c.starting = false
