@@ -110,7 +110,6 @@ type Desk struct {
 	focused       bool        // one of our windows has focus
 	notifier      notifier    // nil where no notification server answers
 	notices       notices     // the notifications shown, by request or server
-	downs         downWatch   // which servers' failures were told
 	noticing      sync.WaitGroup
 	idleSince     time.Time // when the last window closed; zero while one shows
 
@@ -185,12 +184,8 @@ func (d *Desk) exit() {
 	d.fyne.Quit()
 }
 
-// serverChanged follows a server's new status: the Servers window and a
-// notification when a ready server failed.
-func (d *Desk) serverChanged(s servers.Status) {
-	d.serversWin.Update(s)
-	d.noticeDown(s)
-}
+// serverChanged follows a server's new status in the Servers window.
+func (d *Desk) serverChanged(s servers.Status) { d.serversWin.Update(s) }
 
 // Close ends the windows' work and closes the history.
 func (d *Desk) Close() {

@@ -12,10 +12,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/notify"
 	"github.com/elicitdesk/elicitdesk/internal/untrusted"
-	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // notifier shows and withdraws the desktop's notifications; it tells the
@@ -94,70 +92,14 @@ func (d *Desk) withdraw(r *request) {
 	}()
 }
 
-// clicked opens the request whose notification the person clicked, or
-// the Servers window at the server it was about.
+// clicked opens the request whose notification the person clicked.
 func (d *Desk) clicked(id uint32) {
 	n := d.notices.get(id)
 	switch {
 	case n.r != nil:
 		d.queue.promote(n.r)
 		d.open(n.r) // withdraws the notification
-	case n.server != "":
-		d.notices.forget(id)
-		d.serversWin.ShowServer(n.server)
-		d.addQuitKeys()
 	}
-}
-
-// downQuiet is how long after telling of a server's failure its next one
-// goes untold, so that a server that flaps is one notification.
-const downQuiet = 15 * time.Minute
-
-// downWatch decides which servers' failures are worth a notification: a
-// ready server that failed, once, and no more often than downQuiet. A
-// server that never connected is not told (the tray and the Servers
-// window show it), nor are its retries. It belongs to the UI goroutine.
-type downWatch struct {
-	ready map[string]bool      // ready at its last status
-	told  map[string]time.Time // when its last failure was told
-}
-
-// fell reports whether s, a server's new status at now, is a failure to
-// tell the person of.
-func (w *downWatch) fell(s servers.Status, now time.Time) bool {
-	if w.ready == nil {
-		w.ready, w.told = map[string]bool{}, map[string]time.Time{}
-	}
-	was := w.ready[s.Name]
-	w.ready[s.Name] = s.State == servers.StateReady
-	if !was || !core.CannotConnect(s) {
-		return false
-	}
-	if last, ok := w.told[s.Name]; ok && now.Sub(last) < downQuiet {
-		return false
-	}
-	w.told[s.Name] = now
-	return true
-}
-
-// noticeDown tells the person, once, that a server that was ready failed,
-// and why; a click opens the Servers window at that server.
-func (d *Desk) noticeDown(s servers.Status) {
-	if !d.downs.fell(s, d.now()) || d.notifier == nil || d.ctx.Err() != nil {
-		return
-	}
-	d.send(downNotification(s), notice{server: s.Name}, nil)
-}
-
-// downNotification says which server cannot connect and why, in plain words.
-func downNotification(s servers.Status) notify.Notice {
-	body := "Elicit Desk tries again by itself. Click to see the server."
-	if s.State == servers.StateNeedsSignIn {
-		body = "It needs you to sign in again. Click to see the server."
-	} else if s.Err != nil {
-		body = servers.Explain(s.Err, s.Stderr).Summary // safe to show
-	}
-	return notify.Notice{Summary: untrusted.Text(s.Name).Line() + " can't connect", Body: body, Urgency: notify.Normal}
 }
 
 // closeNotices withdraws every notification still shown, then closes the
@@ -185,11 +127,10 @@ type notices struct {
 	byID map[uint32]notice
 }
 
-// notice is what a notification is about: a request, or a server that
-// cannot connect.
+// notice is what a notification is about: a request. (That a server
+// fell, the core tells.)
 type notice struct {
-	r      *request
-	server string
+	r *request
 }
 
 func (n *notices) add(x notice, id uint32) {

@@ -22,21 +22,22 @@ func (d *Desk) pending() int {
 func (d *Desk) menuItems() []*fyne.MenuItem {
 	var items []*fyne.MenuItem
 	for _, e := range core.Menu {
-		if e.Window == "" {
+		switch {
+		case e.Login:
+			login := fyne.NewMenuItem(e.Label, nil)
+			login.Checked = d.autostartEnabled()
+			login.Action = func() {
+				d.setAutostart(!d.autostartEnabled())
+				login.Checked = d.autostartEnabled()
+			}
+			items = append(items, login)
+		case e.Window == core.WindowQuit:
+			items = append(items, &fyne.MenuItem{Label: e.Label, IsQuit: true, Action: d.askQuit, Shortcut: quitShortcut})
+		case e.Window != "":
+			items = append(items, fyne.NewMenuItem(e.Label, func() { d.show(core.Show{Window: e.Window}) }))
+		default:
 			items = append(items, fyne.NewMenuItemSeparator())
-			continue
 		}
-		items = append(items, fyne.NewMenuItem(e.Label, func() { d.show(core.Show{Window: e.Window}) }))
 	}
-	login := fyne.NewMenuItem("Launch at login", nil)
-	login.Checked = d.autostartEnabled()
-	login.Action = func() {
-		d.setAutostart(!d.autostartEnabled())
-		login.Checked = d.autostartEnabled()
-	}
-	return append(items,
-		login,
-		fyne.NewMenuItemSeparator(),
-		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.askQuit, Shortcut: quitShortcut},
-	)
+	return items
 }

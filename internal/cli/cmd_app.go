@@ -64,8 +64,10 @@ func runApp(args []string, stdout, stderr terminal) int {
 
 	login := autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}}
 	trayShown := false
+	var c *core.Core // clicks come once it shows notifications, after Start
+	notifier := coreNotifier(ctx, log, func(id uint32) { c.NoticeClicked(id) })
 	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, idle: *idle, tray: &trayShown, log: log}
-	c := core.New(ctx, core.Options{
+	c = core.New(ctx, core.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
 		Demo:        demo,
@@ -76,6 +78,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		History:    app.SettingsFile(app.PreferencesPath(appID)).HistoryLimits(),
 		Background: *background,
 		StartUI:    ui.start,
+		Notifier:   notifier,
 	})
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server

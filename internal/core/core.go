@@ -47,6 +47,9 @@ type Options struct {
 	// person; the Welcome of a first start waits until no request is
 	// left.
 	Background bool
+	// Notifier shows the desktop's notifications: that a server fell;
+	// nil shows none.
+	Notifier Notifier
 	// StartUI starts the windows' process when a window is needed; nil
 	// starts none (a test attaches its own UI).
 	StartUI StartUI
@@ -81,6 +84,7 @@ type Core struct {
 	tray    *tray.Tray // nil until Tray
 	login   autostart.Entry
 	later   []Show // windows the core asks for once no request waits
+	downs   downNotices
 	// starting: superviseUI runs, starting UI processes while one is
 	// wanted.
 	starting bool
@@ -106,6 +110,7 @@ func New(ctx context.Context, opts Options) *Core {
 		statuses := c.manager.Statuses()
 		c.feed.push(event{statuses: &statuses})
 		c.refreshTray()
+		c.noticeDown(s)
 	})
 	if opts.Signer != nil {
 		c.manager.UseSigner(opts.Signer)
@@ -156,6 +161,7 @@ func (c *Core) Flush() { c.writes.Wait() }
 // history.
 func (c *Core) Close() {
 	c.cancel()
+	c.closeNotices()
 	c.manager.Close()
 	c.writes.Close()
 	if c.history != nil {

@@ -31,6 +31,12 @@ type started struct {
 
 func start(t *testing.T) *started {
 	t.Helper()
+	return startWith(t, func(*Options) {})
+}
+
+// startWith is start with the Options as edit leaves them.
+func startWith(t *testing.T, edit func(*Options)) *started {
+	t.Helper()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "servers.json")
 	if err := os.WriteFile(cfg, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
@@ -42,14 +48,16 @@ func start(t *testing.T) *started {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.DiscardHandler)
-	s.c = New(ctx, Options{ConfigPath: cfg, HistoryPath: filepath.Join(dir, "history.db"), Log: log,
+	opts := Options{ConfigPath: cfg, HistoryPath: filepath.Join(dir, "history.db"), Log: log,
 		History: HistoryLimits{Retention: history.DefaultRetention, MaxBytes: history.DefaultMaxBytes},
 		// A UI "process" that the test attaches itself and ends.
 		StartUI: func(ctx context.Context) (<-chan error, error) {
 			exited := make(chan error, 1)
 			s.starts <- exited
 			return exited, nil
-		}})
+		}}
+	edit(&opts)
+	s.c = New(ctx, opts)
 	ep, err := endpoint.Listen(ctx, s.path, s.c.Endpoint(), log)
 	if err != nil {
 		t.Fatal(err)

@@ -10,24 +10,28 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
-// MenuEntry is one of Elicit Desk's own menu entries: a window to show.
+// MenuEntry is one of Elicit Desk's own menu entries: a window to show,
+// launch at login to turn on or off, or a separator (the zero entry).
 type MenuEntry struct {
 	Label  string
-	Window Window // "" for a separator
+	Window Window // WindowQuit: quit, asking first while requests wait
+	Login  bool
 }
 
 // Menu is Elicit Desk's own menu, after the requests: in the core's tray
-// and, where no tray host shows it, in the Servers window's menu bar. The
-// entries for launch at login and Quit follow it.
+// and, where no tray host shows it, in the Servers window's menu bar.
 var Menu = []MenuEntry{
-	{"Servers…", WindowServers},
-	{"Hosts…", WindowHosts},
-	{"History…", WindowHistory},
-	{"Settings…", WindowSettings},
-	{"Welcome…", WindowWelcome},
-	{"", ""},
-	{"Help", WindowHelp},
-	{"About Elicit Desk…", WindowAbout},
+	{Label: "Servers…", Window: WindowServers},
+	{Label: "Hosts…", Window: WindowHosts},
+	{Label: "History…", Window: WindowHistory},
+	{Label: "Settings…", Window: WindowSettings},
+	{Label: "Welcome…", Window: WindowWelcome},
+	{Label: "Launch at login", Login: true},
+	{},
+	{Label: "Help", Window: WindowHelp},
+	{Label: "About Elicit Desk…", Window: WindowAbout},
+	{},
+	{Label: "Quit", Window: WindowQuit},
 }
 
 // Tray shows the core's state in t from now on: the requests that wait
@@ -119,8 +123,7 @@ func (st trayState) downLine() string {
 }
 
 // trayItems is the tray menu: the servers that cannot connect, how many
-// requests wait and each of them in arrival order, then Menu, launch at
-// login and Quit.
+// requests wait and each of them in arrival order, then Menu.
 func (c *Core) trayItems(st trayState) []tray.Item {
 	var items []tray.Item
 	if line := st.downLine(); line != "" {
@@ -136,22 +139,22 @@ func (c *Core) trayItems(st trayState) []tray.Item {
 		}
 	}
 	items = append(items, tray.Item{Separator: true})
-	for _, e := range Menu {
-		if e.Window == "" {
-			items = append(items, tray.Item{Separator: true})
-			continue
-		}
-		items = append(items, tray.Item{Label: e.Label, Action: func() { c.Show(Show{Window: e.Window}) }})
-	}
 	c.mu.Lock()
 	login := c.login
 	c.mu.Unlock()
-	on, err := login.Enabled()
-	items = append(items,
-		tray.Item{Label: "Launch at login", Checked: err == nil && on, Action: func() { c.toggleLogin(login) }},
-		tray.Item{Separator: true},
-		tray.Item{Label: "Quit", Action: c.askQuit},
-	)
+	for _, e := range Menu {
+		switch {
+		case e.Login:
+			on, err := login.Enabled()
+			items = append(items, tray.Item{Label: e.Label, Checked: err == nil && on, Action: func() { c.toggleLogin(login) }})
+		case e.Window == WindowQuit:
+			items = append(items, tray.Item{Label: e.Label, Action: c.askQuit})
+		case e.Window != "":
+			items = append(items, tray.Item{Label: e.Label, Action: func() { c.Show(Show{Window: e.Window}) }})
+		default:
+			items = append(items, tray.Item{Separator: true})
+		}
+	}
 	return items
 }
 

@@ -1,0 +1,29 @@
+//go:build linux || freebsd || openbsd || netbsd
+
+package cli
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/notify"
+	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
+)
+
+// coreNotifier connects the core to the desktop's notification server on
+// a session bus connection of its own; nil when none answers.
+func coreNotifier(ctx context.Context, log *slog.Logger, clicked func(id uint32)) core.Notifier {
+	conn, err := sessionbus.Dial(ctx)
+	if err != nil {
+		log.Info("no DBus session bus: the core shows no notifications", "err", err)
+		return nil
+	}
+	n, err := notify.New(ctx, conn, notify.Options{AppName: appName, Icon: appID, DesktopEntry: appID, OnClick: clicked})
+	if err != nil {
+		conn.Close()
+		log.Info("the core shows no notifications", "err", err)
+		return nil
+	}
+	return n
+}
