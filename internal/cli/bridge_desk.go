@@ -242,9 +242,9 @@ func (d *appDesk) await(ctx context.Context, exited <-chan error) (*endpoint.Cli
 			if c, derr := endpoint.Dial(ctx, d.path); derr == nil {
 				return c, nil
 			}
-			return nil, fmt.Errorf("Elicit Desk exited at start (%v)", err)
+			return nil, fmt.Errorf("the Elicit Desk it started exited at once (%v)", err)
 		case <-ctx.Done():
-			return nil, fmt.Errorf("Elicit Desk did not answer within %s of starting", appStartWait)
+			return nil, fmt.Errorf("the Elicit Desk it started did not answer within %s", appStartWait)
 		case <-tick.C:
 		}
 	}

@@ -321,6 +321,77 @@ func childrenOf(pid int) []int {
 	return kids
 }
 
+// uiProcesses are the windows' processes the core of d started.
+func (d *desktop) uiProcesses() []int {
+	var pids []int
+	for _, kid := range childrenOf(d.app.Process.Pid) {
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", kid))
+		if strings.Contains(string(cmd), "\x00"+uiCommand+"\x00") {
+			pids = append(pids, kid)
+		}
+	}
+	return pids
+}
+
+// TestWindowsProcessKilled kills the windows' process with three requests
+// open: the next one, which the core starts, shows the three again, and
+// each is answered from there, none lost or answered by the crash.
+func TestWindowsProcessKilled(t *testing.T) {
+	demo := fmt.Sprintf(`{"mcpServers": {"demo": {"command": %q, "args": ["demo-server"]}}}`, os.Getenv(binEnv))
+	d := startDesktopArgs(t, demo, []string{"-background"}, false)
+	type call struct {
+		cmd *exec.Cmd
+		out *bytes.Buffer
+	}
+	var calls []call
+	var first []string
+	for range 3 {
+		cmd, out := d.call("ask_confirm")
+		calls = append(calls, call{cmd, out})
+		first = append(first, d.window("^demo: ", first...))
+	}
+	uis := d.uiProcesses()
+	if len(uis) != 1 {
+		t.Fatalf("windows' processes %v, want one", uis)
+	}
+	if err := syscall.Kill(uis[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// The new process's windows may reuse the killed one's X ids: look
+	// for them once those have gone.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		out, _ := d.run("xdotool", "search", "--onlyvisible", "--name", "^demo: ")
+		if strings.TrimSpace(out) == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the killed process's windows stay")
+		}
+	}
+	var again []string
+	for range 3 {
+		again = append(again, d.window("^demo: ", again...))
+	}
+	for _, id := range again {
+		d.keys(id, "", "Escape")
+	}
+	for i, c := range calls {
+		if err := c.cmd.Wait(); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if !strings.Contains(c.out.String(), `\"action\":\"cancel\"`) {
+			t.Errorf("call %d was not answered by the person's Escape:\n%s", i, c.out)
+		}
+	}
+	hist, err := d.run(d.bin, "history", "-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(hist, `"outcome":"cancelled"`); n != 3 || strings.Count(hist, "\n") != 3 {
+		t.Errorf("history, want three cancelled:\n%s", hist)
+	}
+}
+
 // TestWindowsComeAndGo: the core runs without a windows' process until a
 // request comes; the windows' process it starts shows the request, exits
 // once no window has shown for -ui-idle, and a later request starts
@@ -330,16 +401,7 @@ func TestWindowsComeAndGo(t *testing.T) {
 	// is answered.
 	demo := fmt.Sprintf(`{"mcpServers": {"demo": {"command": %q, "args": ["demo-server"]}}}`, os.Getenv(binEnv))
 	d := startDesktopArgs(t, demo, []string{"-background", "-ui-idle=1s"}, false)
-	uis := func() []int {
-		var pids []int
-		for _, kid := range childrenOf(d.app.Process.Pid) {
-			cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", kid))
-			if strings.Contains(string(cmd), "\x00"+uiCommand+"\x00") {
-				pids = append(pids, kid)
-			}
-		}
-		return pids
-	}
+	uis := d.uiProcesses
 	answer := func() {
 		t.Helper()
 		call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_confirm", "-answer", "desk")
