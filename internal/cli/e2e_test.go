@@ -354,7 +354,11 @@ func TestWindowsProcessKilled(t *testing.T) {
 	if len(uis) != 1 {
 		t.Fatalf("windows' processes %v, want one", uis)
 	}
-	if err := syscall.Kill(uis[0], syscall.SIGKILL); err != nil {
+	ui, err := os.FindProcess(uis[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ui.Kill(); err != nil { // SIGKILL
 		t.Fatal(err)
 	}
 	// The new process's windows may reuse the killed one's X ids: look
