@@ -129,7 +129,7 @@ func startWith(t testing.TB, config string, edit func(*Options, *core.Options)) 
 func (h *harness) close(cancel context.CancelFunc) func() {
 	return func() {
 		cancel()
-		h.d.Close()
+		h.ui(h.d.Close) // the UI goroutine's queued work runs before or after it, not beside
 		h.core.Close()
 		h.ui(func() {})
 	}

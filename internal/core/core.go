@@ -71,9 +71,11 @@ type Core struct {
 	manager *servers.Manager
 	bridges *servers.Bridges
 	writes  gate.Gate // history writes: shut by Close, which waits for them
-	opened  chan struct{}
-	history *history.Store // nil when it could not be opened; set before opened closes
-	notice  string         // what opening the history had to say, for the first UI
+	// answering is held, shared, while an answer is sent and recorded.
+	answering sync.RWMutex
+	opened    chan struct{}
+	history   *history.Store // nil when it could not be opened; set before opened closes
+	notice    string         // what opening the history had to say, for the first UI
 
 	remotes sync.Map // token → *uiSink: the remote UI attached, or the one attaching
 
@@ -154,8 +156,13 @@ func (c *Core) Start() error {
 // server would.
 func (c *Core) Router() *servers.Router { return c.router }
 
-// Flush waits until every history entry handed over so far is written.
-func (c *Core) Flush() { c.writes.Wait() }
+// Flush waits until every history entry handed over so far is written,
+// the answers being sent included.
+func (c *Core) Flush() {
+	c.answering.Lock()
+	c.answering.Unlock()
+	c.writes.Wait()
+}
 
 // Close answers nothing more, stops every server and finishes writing the
 // history.

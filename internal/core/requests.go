@@ -132,6 +132,8 @@ func (c *Core) Answer(id string, r forms.Result) error {
 // it as o.
 func (c *Core) answer(w *waiting, r forms.Result, o history.Outcome) error {
 	defer c.requestsChanged()
+	c.answering.RLock() // Flush waits until it is recorded
+	defer c.answering.RUnlock()
 	if err := w.e.Reply(r); err != nil {
 		c.record(entry(w.e, history.Stale, StaleReason(w.e.Context()), nil, c.now()))
 		c.feed.push(event{ended: &ended{ID: w.ID, Cause: causeText(w.e.Context())}})
