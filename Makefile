@@ -37,10 +37,17 @@ APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # WINDOWS_CHECK=1 adds windows-check (.ci/run sets it).
+# RACY are the packages whose tests run without -race, and why: the tray's
+# hosts read its icon while fyne.io/systray's SetIcon has godbus store new
+# pixels into the value being read (a race in those libraries, which
+# -race reports on a changed icon).
+RACY := github.com/elicitdesk/elicitdesk/internal/tray
+
 test: test-deps peers build install-check package-check vet-platforms $(if $(filter 1,$(WINDOWS_CHECK)),windows-check)
 	$(GO) vet $(PKGS)
 	$(GO) run $(STATICCHECK) $(PKGS)
-	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -timeout 20m $(PKGS)
+	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -timeout 20m $$($(GO) list $(PKGS) | grep -vx '$(RACY)')
+	$(GO) test -timeout 5m $(RACY)
 
 # MINGW_CC is the C compiler for Windows builds of cgo packages here.
 MINGW_CC := x86_64-w64-mingw32-gcc

@@ -76,8 +76,10 @@ func BenchmarkRequestToWindow(b *testing.B) {
 func BenchmarkRequestToWindowCold(b *testing.B) {
 	demo := fmt.Sprintf(`{"mcpServers": {"demo": {"command": %q, "args": ["demo-server"]}}}`, os.Getenv(binEnv))
 	d := startDesktopArgs(b, demo, []string{"-background", "-ui-idle=1ms"}, false)
-	if _, err := d.run(d.bin, "servers"); err != nil {
-		b.Fatal(err)
+	for deadline := time.Now().Add(time.Minute); countReady(d) < 1; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.Fatal("the demo server did not connect")
+		}
 	}
 	maps := d.watchMaps()
 	const requests = 10

@@ -22,10 +22,10 @@ type loop struct {
 }
 
 // start returns a channel closed once Run has started AppKit.
-func (l *loop) start(_ context.Context, title string) (<-chan struct{}, error) {
+func (l *loop) start(_ context.Context, title string, _ []byte) (<-chan struct{}, bool, error) {
 	l.title = title
 	l.ready = make(chan struct{})
-	return l.ready, nil
+	return l.ready, false, nil
 }
 
 // stop ends AppKit's loop, and so Run, now or as soon as it starts.

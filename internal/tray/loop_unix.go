@@ -16,19 +16,22 @@ type loop struct {
 	end func()
 }
 
-// start exports the item and returns a closed channel: systray takes
-// calls from now on.
-func (l *loop) start(_ context.Context, title string) (<-chan struct{}, error) {
+// start exports the item, with icon, and returns a closed channel and
+// whether the icon is shown: systray takes calls from now on.
+func (l *loop) start(_ context.Context, title string, icon []byte) (<-chan struct{}, bool, error) {
 	// Before the export, so the item's Id is the title: tray hosts
-	// remember an item's settings (shown, hidden) by its Id.
+	// remember an item's settings (shown, hidden) by its Id. The icon is
+	// part of the export too: set later, systray's SetIcon writes its
+	// pixels while a host may read them (-race says so).
 	systray.SetTitle(title)
 	systray.SetTooltip(title)
+	systray.SetIcon(icon)
 	var start func()
 	start, l.end = systray.RunWithExternalLoop(nil, nil)
 	start()
 	ready := make(chan struct{})
 	close(ready)
-	return ready, nil
+	return ready, true, nil
 }
 
 // stop closes systray's bus connection, which takes the item off the bus;

@@ -29,7 +29,7 @@ type loop struct {
 
 // start runs systray on a thread of its own and returns once it takes
 // calls.
-func (l *loop) start(ctx context.Context, title string) (<-chan struct{}, error) {
+func (l *loop) start(ctx context.Context, title string, _ []byte) (<-chan struct{}, bool, error) {
 	ready := make(chan struct{})
 	l.ended = make(chan struct{})
 	go func() {
@@ -42,12 +42,12 @@ func (l *loop) start(ctx context.Context, title string) (<-chan struct{}, error)
 	}()
 	select {
 	case <-ready:
-		return ready, nil
+		return ready, false, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, false, ctx.Err()
 	case <-time.After(setUp):
 		// systray logged why; its loop waits on a thread nobody wakes.
-		return nil, errors.New("no tray: systray did not set up its window")
+		return nil, false, errors.New("no tray: systray did not set up its window")
 	}
 }
 

@@ -76,12 +76,16 @@ func Start(ctx context.Context, title string, icon []byte, items []Item, log *sl
 		icon:    icon,
 		items:   slices.Clone(items),
 	}
-	ready, err := t.loop.start(ctx, title)
+	ready, iconShown, err := t.loop.start(ctx, title, icon)
 	if err != nil {
 		return nil, err
 	}
+	var shown []byte
+	if iconShown {
+		shown = icon
+	}
 	ctx, t.stop = context.WithCancel(ctx)
-	go t.run(ctx, ready)
+	go t.run(ctx, ready, shown)
 	return t, nil
 }
 
@@ -120,15 +124,15 @@ func (t *Tray) Run() {
 	<-t.stopped
 }
 
-// run shows what Set asks for until ctx ends, then removes the tray. It
+// run shows what Set asks for until ctx ends, then removes the tray; icon
+// is the one shown already, if any. It
 // is the only goroutine that changes systray's menu and icon, so changes
 // arrive in order.
-func (t *Tray) run(ctx context.Context, ready <-chan struct{}) {
+func (t *Tray) run(ctx context.Context, ready <-chan struct{}, icon []byte) {
 	defer close(t.stopped)
 	var clicks sync.WaitGroup // the goroutines that pass entries' clicks on
 	select {
 	case <-ready:
-		var icon []byte
 		var menu menuLook
 		for ctx.Err() == nil {
 			icon, menu = t.show(icon, menu, &clicks)
