@@ -159,8 +159,8 @@ func (c *Core) Router() *servers.Router { return c.router }
 // Flush waits until every history entry handed over so far is written,
 // the answers being sent included.
 func (c *Core) Flush() {
-	c.answering.Lock()
-	c.answering.Unlock()
+	c.answering.Lock() // no answer is being sent and recorded
+	defer c.answering.Unlock()
 	c.writes.Wait()
 }
 
