@@ -94,6 +94,7 @@ type Core struct {
 	// start, uiNext when: see superviseUI.
 	uiBackoff time.Duration
 	uiNext    time.Time
+	attaches  int // UIs attached so far
 	now       func() time.Time
 }
 

@@ -194,6 +194,7 @@ func (c *Core) Attach(ctx context.Context, to Events) error {
 	go f.deliver(to, gen)
 	f.mu.Unlock()
 	c.log.Debug("UI attached")
+	c.windowsOpen()
 
 	select {
 	case <-ctx.Done():

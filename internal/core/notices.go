@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -33,6 +34,9 @@ type downNotices struct {
 	byID   map[uint32]string // the notifications shown, by the server each is about
 	sends  sync.WaitGroup
 	closed bool
+	// waitingTold: the person was told that requests wait for windows
+	// that cannot open, since a UI last attached.
+	waitingTold bool
 }
 
 // noticeDown tells the person that s, a ready server, failed, and why; a
@@ -59,6 +63,42 @@ func (c *Core) noticeDown(s servers.Status) {
 		}
 		c.downs.byID[id] = s.Name
 	})
+}
+
+// noticeWaiting tells the person, once until windows open again, that
+// requests wait because the windows' process could not run (why: err),
+// as when the display is gone: they stay pending.
+func (c *Core) noticeWaiting(err error) {
+	n, waiting := c.opts.Notifier, len(c.pending.all())
+	c.downs.mu.Lock()
+	defer c.downs.mu.Unlock()
+	if n == nil || waiting == 0 || c.downs.closed || c.downs.waitingTold {
+		return
+	}
+	c.downs.waitingTold = true
+	summary := fmt.Sprintf("%d requests wait", waiting)
+	if waiting == 1 {
+		summary = "1 request waits"
+	}
+	body := fmt.Sprintf("Elicit Desk cannot open its windows (%v). The requests stay until it can.", err)
+	c.downs.sends.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
+		defer cancel()
+		if _, err := n.Notify(ctx, notify.Notice{Summary: summary, Body: body, Urgency: notify.Normal}); err != nil {
+			c.log.Warn("notification not shown", "err", err)
+		}
+	})
+}
+
+// windowsOpen: a UI attached; the next time windows cannot open is told
+// again.
+func (c *Core) windowsOpen() {
+	c.mu.Lock()
+	c.attaches++
+	c.mu.Unlock()
+	c.downs.mu.Lock()
+	defer c.downs.mu.Unlock()
+	c.downs.waitingTold = false
 }
 
 // NoticeClicked opens the Servers window at the server whose notification

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -121,3 +122,36 @@ type showsTo struct {
 }
 
 func (s showsTo) Show(w Show) { s.shows <- w }
+
+// TestWaitingWithoutWindows: a windows' process that cannot open (no
+// display) leaves the requests pending, and the person is told once that
+// they wait; windows that open again end the quiet.
+func TestWaitingWithoutWindows(t *testing.T) {
+	n := &notifier{}
+	failed := make(chan struct{}, 16)
+	s := startWith(t, func(o *Options) {
+		o.Notifier = n
+		o.StartUI = func(context.Context) (<-chan error, error) {
+			exited := make(chan error, 1)
+			exited <- errors.New("exit status 1") // Xlib: no display
+			failed <- struct{}{}
+			return exited, nil
+		}
+	})
+	answered := ask(s, "hello")
+	<-failed
+	<-failed
+	<-failed // the second failure dealt with: told once
+	s.c.downs.sends.Wait()
+	n.mu.Lock()
+	shown := slices.Clone(n.shown)
+	n.mu.Unlock()
+	if len(shown) != 1 || shown[0].Summary != "1 request waits" || !strings.Contains(shown[0].Body, "cannot open its windows (exit status 1)") {
+		t.Errorf("notifications %+v, want one that 1 request waits", shown)
+	}
+	select {
+	case err := <-answered:
+		t.Errorf("the request ended without windows: %v", err)
+	default:
+	}
+}

@@ -56,6 +56,9 @@ func (c *Core) superviseUI() {
 			}
 		}
 		began := c.now()
+		c.mu.Lock()
+		attaches := c.attaches
+		c.mu.Unlock()
 		exited, err := c.opts.StartUI(c.ctx)
 		if err == nil {
 			select {
@@ -63,8 +66,14 @@ func (c *Core) superviseUI() {
 			case <-c.ctx.Done():
 			}
 		}
+		c.mu.Lock()
+		attached := c.attaches != attaches
+		c.mu.Unlock()
 		if err != nil {
 			c.log.Warn("the windows' process ended", "err", err)
+			if !attached { // it could not open windows at all
+				c.noticeWaiting(err)
+			}
 		}
 		c.mu.Lock()
 		if err == nil || c.now().Sub(began) >= uiSettled { // it exited when done, or lasted
