@@ -90,9 +90,12 @@ type Desk struct {
 	core   Core
 	// local asks the core's requests in this process, so that a window
 	// deals with a servers.Elicitation as the core's own connections do.
-	local   *servers.Router
-	asks    map[string]context.CancelCauseFunc // by the core's request id, while asked
-	history *history.Store                     // the History window's; nil when it could not be opened
+	local *servers.Router
+	asks  map[string]context.CancelCauseFunc // by the core's request id, while asked
+	// wanted are the core's requests the person asked to see (the tray, a
+	// tool call's link) before they reached the queue: they open at once.
+	wanted  map[string]bool
+	history *history.Store // the History window's; nil when it could not be opened
 
 	settings   Settings
 	desktop    look.Desktop // the desktop's light or dark, read at start
@@ -130,7 +133,7 @@ var noLimits = servers.Limits{Waiting: math.MaxInt, PerMinute: math.MaxInt}
 func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, core: c, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
-		asks: map[string]context.CancelCauseFunc{}}
+		asks: map[string]context.CancelCauseFunc{}, wanted: map[string]bool{}}
 	d.settings = loadSettings(a.Preferences())
 	d.queue.max = d.settings.MaxWindows
 	d.local = servers.NewRouter(noLimits, d.log)
@@ -281,7 +284,12 @@ func (d *Desk) windowsShown() bool {
 func (d *Desk) arrive(e *servers.Elicitation) {
 	d.log.Debug("request arrived", "server", e.Server.Name, "id", e.ID, "mode", e.Mode)
 	r := d.newRequest(e)
-	if d.queue.add(r) {
+	switch {
+	case d.wanted[r.coreID]: // the person asked for it before it arrived
+		delete(d.wanted, r.coreID)
+		d.queue.addOpen(r)
+		d.open(r)
+	case d.queue.add(r):
 		d.openBy(r, byApp)
 	}
 	d.notify(r)

@@ -58,6 +58,9 @@ func (d *Desk) askCore(r core.Request) {
 	}
 	ctx, cancel := context.WithCancelCause(context.WithValue(d.ctx, coreID{}, r.ID))
 	d.asks[r.ID] = cancel
+	if r.ByPerson { // a link of the person's own tool call: past the limit, with the keyboard
+		d.wanted[r.ID] = true
+	}
 	go func() {
 		defer cancel(nil)
 		res, err := d.local.Ask(ctx, r.Server, p)
@@ -78,7 +81,9 @@ func (d *Desk) ended(id, cause string) {
 		return
 	}
 	delete(d.asks, id)
+	delete(d.wanted, id)
 	cancel(errors.New(cause))
+	d.asking.update(d.pending())
 }
 
 // show opens the window the person (or, Own, the core) asked for.
@@ -91,7 +96,11 @@ func (d *Desk) show(s core.Show) {
 			if r.coreID == s.Request {
 				d.queue.promote(r)
 				d.open(r)
+				return
 			}
+		}
+		if _, asked := d.asks[s.Request]; asked { // on its way to the queue
+			d.wanted[s.Request] = true
 		}
 	case core.WindowServers:
 		switch {

@@ -6,11 +6,13 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/core"
 )
 
-// pending counts the requests still waiting for an answer.
+// pending counts the requests still waiting for an answer: those the core
+// told of, also before they reach the queue, and the links of the
+// windows' own tool calls.
 func (d *Desk) pending() int {
-	n := 0
+	n := len(d.asks)
 	for _, r := range d.queue.all() {
-		if !r.ended {
+		if !r.ended && r.coreID == "" {
 			n++
 		}
 	}

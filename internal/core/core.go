@@ -73,9 +73,12 @@ type Core struct {
 	writes  gate.Gate // history writes: shut by Close, which waits for them
 	// answering is held, shared, while an answer is sent and recorded.
 	answering sync.RWMutex
-	opened    chan struct{}
-	history   *history.Store // nil when it could not be opened; set before opened closes
-	notice    string         // what opening the history had to say, for the first UI
+	// refreshing orders the tray's refreshes, listing the bridged
+	// sessions' lists told to the UI.
+	refreshing, listing sync.Mutex
+	opened              chan struct{}
+	history             *history.Store // nil when it could not be opened; set before opened closes
+	notice              string         // what opening the history had to say, for the first UI
 
 	remotes sync.Map // token → *uiSink: the remote UI attached, or the one attaching
 
@@ -119,6 +122,10 @@ func New(ctx context.Context, opts Options) *Core {
 		c.manager.UseSigner(opts.Signer)
 	}
 	c.bridges = servers.NewBridges(func() {
+		// Read and pushed under one lock: an older list is never told
+		// after a newer one.
+		c.listing.Lock()
+		defer c.listing.Unlock()
 		list := c.bridges.List()
 		c.feed.push(event{bridges: &list})
 	})

@@ -150,7 +150,7 @@ func (s *uiSink) next(ctx context.Context, after int) ([]wireEvent, error) {
 			s.events = s.events[1:]
 		}
 		if len(s.events) > 0 {
-			evs := append([]wireEvent(nil), s.events...)
+			evs := s.batch()
 			s.mu.Unlock()
 			return evs, nil
 		}
@@ -162,6 +162,27 @@ func (s *uiSink) next(ctx context.Context, after int) ([]wireEvent, error) {
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// batchBytes bounds one ui/next answer, well under endpoint.MaxMessage:
+// at attach every pending request is told, each up to the params limit.
+const batchBytes = 1 << 20
+
+// batch is the events to send next: at least one, and then as many as fit
+// in batchBytes. s.mu is held.
+func (s *uiSink) batch() []wireEvent {
+	n, size := 0, 0
+	for _, ev := range s.events {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			break
+		}
+		if size += len(b); n > 0 && size > batchBytes {
+			break
+		}
+		n++
+	}
+	return append([]wireEvent(nil), s.events[:max(n, 1)]...)
 }
 
 // Events of an attached remote UI are queued in its sink.

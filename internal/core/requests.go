@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,7 +36,8 @@ var ErrNotWaiting = errors.New("the request is no longer waiting; nothing was se
 // waiting is one pending request.
 type waiting struct {
 	Request
-	e *servers.Elicitation
+	e        *servers.Elicitation
+	answered chan struct{} // closed once answered: a link's context never ends
 }
 
 // pending are the requests waiting for the person, in arrival order.
@@ -86,13 +88,18 @@ func (c *Core) take() {
 // is answered or goes stale.
 func (c *Core) wait(e *servers.Elicitation, byPerson bool) {
 	c.log.Debug("request arrived", "server", e.Server.Name, "id", e.ID, "mode", e.Mode)
-	w := &waiting{Request: Request{ID: e.ID, Server: e.Server, Params: paramsOf(e), Received: e.Received, ByPerson: byPerson}, e: e}
+	w := &waiting{Request: Request{ID: e.ID, Server: e.Server, Params: paramsOf(e), Received: e.Received, ByPerson: byPerson}, e: e,
+		answered: make(chan struct{})}
 	c.pending.add(w)
 	c.feed.push(event{request: &w.Request})
 	c.refreshTray()
 	c.needUI()
 	go func() {
-		<-e.Context().Done()
+		select {
+		case <-e.Context().Done():
+		case <-w.answered:
+			return
+		}
 		if _, ok := c.pending.take(e.ID); !ok {
 			return // answered
 		}
@@ -132,6 +139,7 @@ func (c *Core) Answer(id string, r forms.Result) error {
 // it as o.
 func (c *Core) answer(w *waiting, r forms.Result, o history.Outcome) error {
 	defer c.requestsChanged()
+	defer close(w.answered)
 	c.answering.RLock() // Flush waits until it is recorded
 	defer c.answering.RUnlock()
 	if err := w.e.Reply(r); err != nil {
@@ -154,11 +162,13 @@ func paramsOf(e *servers.Elicitation) json.RawMessage {
 		URL             untrusted.Text  `json:"url,omitempty"`
 		ElicitationID   string          `json:"elicitationId,omitempty"`
 	}{e.Message, e.Mode, e.Schema, e.URL, e.URLID}
-	raw, err := json.Marshal(p)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as sent: no larger than the limits it passed
+	if err := enc.Encode(p); err != nil {
 		panic(err) // strings and JSON the router parsed
 	}
-	return raw
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // entry is the history's record of an elicitation.

@@ -43,8 +43,12 @@ func (c *Core) Tray(t *tray.Tray, login autostart.Entry) {
 	c.refreshTray()
 }
 
-// refreshTray shows the current requests and servers in the tray.
+// refreshTray shows the current requests and servers in the tray. The
+// state is read and shown under one lock, so a refresh that read an older
+// state cannot show it after a newer one; Set returns at once.
 func (c *Core) refreshTray() {
+	c.refreshing.Lock()
+	defer c.refreshing.Unlock()
 	c.mu.Lock()
 	t := c.tray
 	c.mu.Unlock()
