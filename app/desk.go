@@ -7,6 +7,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"math"
 	"net/url"
@@ -115,6 +116,7 @@ type Desk struct {
 	notices       notices     // the notifications shown, by request or server
 	noticing      sync.WaitGroup
 	idleSince     time.Time // when the last window closed; zero while one shows
+	lost          error     // see Lost
 
 	openURL func(*url.URL) error
 	now     func() time.Time
@@ -178,17 +180,23 @@ func (d *Desk) attach() {
 		return
 	}
 	d.log.Warn("the core went away: closing the windows", "err", err)
-	d.do(d.exit)
+	d.do(func() {
+		d.lost = fmt.Errorf("the connection to the core ended: %w", err)
+		d.exit()
+	})
 }
+
+// Lost says why the windows closed when the person or the idle time did
+// not close them: the connection to the core ended. The windows' process
+// then exits with a failure, which the core starts the next one only
+// after a back-off for.
+func (d *Desk) Lost() error { return d.lost }
 
 // exit closes the windows and ends the windows' process; the core goes on.
 func (d *Desk) exit() {
 	d.cancel()
 	d.fyne.Quit()
 }
-
-// serverChanged follows a server's new status in the Servers window.
-func (d *Desk) serverChanged(s servers.Status) { d.serversWin.Update(s) }
 
 // Close ends the windows' work and closes the history.
 func (d *Desk) Close() {
@@ -272,7 +280,7 @@ func (d *Desk) exitWhenIdle(now time.Time) {
 // Options.Unseen and a hidden Servers window.
 func (d *Desk) windowsShown() bool {
 	for _, w := range d.fyne.Driver().AllWindows() {
-		if w != d.opts.Unseen && (w != d.serversWin.Window() || d.serversWin.Visible()) {
+		if w != d.opts.Unseen && !d.serversWin.HiddenAs(w) {
 			return true
 		}
 	}
@@ -299,7 +307,7 @@ func (d *Desk) arrive(e *servers.Elicitation) {
 			if r.ended {
 				return
 			}
-			r.goStale(staleReason(e.Context()))
+			r.goStale(core.StaleReason(e.Context()))
 			if r.win == nil {
 				d.drop(r)
 			}

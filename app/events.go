@@ -22,13 +22,7 @@ func (e events) Ended(id string, _ bool, cause string) {
 	e.d.do(func() { e.d.ended(id, cause) })
 }
 
-func (e events) Servers(list []servers.Status) {
-	e.d.do(func() {
-		for _, s := range list {
-			e.d.serverChanged(s)
-		}
-	})
-}
+func (e events) Servers([]servers.Status) { e.d.serversWin.Update() }
 
 func (e events) HistoryChanged() {
 	e.d.do(func() {

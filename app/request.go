@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
@@ -43,7 +42,7 @@ func (r *request) reply(res forms.Result) bool {
 		return false
 	}
 	if err := r.Reply(res); err != nil {
-		r.goStale(staleReason(r.Context()))
+		r.goStale(core.StaleReason(r.Context()))
 		return false
 	}
 	r.end()
@@ -67,9 +66,6 @@ func (r *request) end() {
 		r.onEnd()
 	}
 }
-
-// staleReason says in plain words why a request stopped waiting.
-func staleReason(ctx context.Context) string { return core.StaleReason(ctx) }
 
 // coreID is the context key of the core's id for a request, which the
 // local router's elicitation carries from the core's Request.

@@ -96,7 +96,7 @@ func newHarnessWith(t *testing.T, file []byte, signer *signin.Signer) *harness {
 	log := slog.New(slog.DiscardHandler)
 	h.router = servers.NewRouter(servers.DefaultLimits, log)
 	var w *Window
-	m := servers.NewManager(h.router, log, func(s servers.Status) { w.Update(s) })
+	m := servers.NewManager(h.router, log, func(servers.Status) { w.Update() })
 	if signer != nil {
 		m.UseSigner(signer)
 	}

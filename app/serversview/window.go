@@ -178,9 +178,9 @@ func (w *Window) Hide() {
 	w.Window().Hide()
 }
 
-// Visible reports whether the window shows: it was shown and not hidden
-// since.
-func (w *Window) Visible() bool { return w.visible }
+// HiddenAs reports whether win is this window, made and hidden: there
+// but not showing.
+func (w *Window) HiddenAs(win fyne.Window) bool { return w.win != nil && win == w.win && !w.visible }
 
 // Window is the window itself, made on first use.
 func (w *Window) Window() fyne.Window {
@@ -190,9 +190,9 @@ func (w *Window) Window() fyne.Window {
 	return w.win
 }
 
-// Update tells the window a server's status changed. It may be called
-// from any goroutine.
-func (w *Window) Update(servers.Status) { w.refresh() }
+// Update tells the window the servers' statuses changed, one or all: it
+// reads them afresh. It may be called from any goroutine.
+func (w *Window) Update() { w.refresh() }
 
 // refresh reads servers.json and every status in the background, off the
 // UI goroutine because it reads a file, and then shows them unless a newer

@@ -117,7 +117,7 @@ func TestUnreadableFileKeepsShowingServers(t *testing.T) {
 	if err := os.WriteFile(h.path, []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.w.Update(servers.Status{})
+	h.w.Update()
 	h.waitFor("the file error", func() bool { return h.w.list.fileErr.Visible() })
 	if r := h.row("demo"); r == nil || r.state() != servers.StateReady || !h.w.detail.edit.Disabled() {
 		t.Error("the running server is not listed, or can be edited without a file")
@@ -135,9 +135,9 @@ func TestClosedWindowTakesNoUpdates(t *testing.T) {
 	h := newDemoHarness(t, demoEntry(t, "demo"))
 	h.waitState("demo", servers.StateReady)
 	h.runUI()
-	h.w.Update(servers.Status{}) // under way when the window closes
-	h.w.Close()                  // waits for it to have queued its UI work
-	h.w.Update(servers.Status{}) // after
+	h.w.Update() // under way when the window closes
+	h.w.Close()  // waits for it to have queued its UI work
+	h.w.Update() // after
 	h.mu.Lock()
 	queued := h.ui
 	h.ui = nil

@@ -248,6 +248,9 @@ func runUI(args []string, stdout, stderr terminal) int {
 	err = runDriver(a)
 	stop()
 	d.Close()
+	if err == nil {
+		err = d.Lost()
+	}
 	if err != nil {
 		stderr.Linef("elicitdesk: %s", err)
 		return 1

@@ -44,19 +44,7 @@ func BenchmarkRequestToWindow(b *testing.B) {
 	var inApp, outside []time.Duration
 	for b.Loop() {
 		for range requests {
-			call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_confirm", "-answer", "desk")
-			call.Env = d.env
-			start := time.Now()
-			if err := call.Start(); err != nil {
-				b.Fatal(err)
-			}
-			mapped := d.nextMap(maps, true, "^demo: ")
-			outside = append(outside, mapped.At.Sub(start))
-			d.keys(mapped.Window, "", "Escape")
-			if err := call.Wait(); err != nil {
-				b.Fatal(err)
-			}
-			d.nextMap(maps, false, "")
+			outside = append(outside, d.timeRequest(b, maps))
 		}
 	}
 	for _, s := range d.logged("request shown", "after") {
@@ -76,35 +64,42 @@ func BenchmarkRequestToWindow(b *testing.B) {
 func BenchmarkRequestToWindowCold(b *testing.B) {
 	demo := fmt.Sprintf(`{"mcpServers": {"demo": {"command": %q, "args": ["demo-server"]}}}`, os.Getenv(binEnv))
 	d := startDesktopArgs(b, demo, []string{"-background", "-ui-idle=1ms"}, false)
-	for deadline := time.Now().Add(time.Minute); countReady(d) < 1; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			b.Fatal("the demo server did not connect")
-		}
-	}
+	d.waitReady(1)
 	maps := d.watchMaps()
 	const requests = 10
 	var outside []time.Duration
 	for b.Loop() {
 		for range requests {
-			call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_confirm", "-answer", "desk")
-			call.Env = d.env
-			start := time.Now()
-			if err := call.Start(); err != nil {
-				b.Fatal(err)
-			}
-			mapped := d.nextMap(maps, true, "^demo: ")
-			outside = append(outside, mapped.At.Sub(start))
-			d.keys(mapped.Window, "", "Escape")
-			if err := call.Wait(); err != nil {
-				b.Fatal(err)
-			}
-			d.nextMap(maps, false, "")
-			for strings.Count(d.log.String(), `msg="UI detached"`) < len(outside) {
-				time.Sleep(50 * time.Millisecond) // until the windows' process has gone
+			outside = append(outside, d.timeRequest(b, maps))
+			deadline := time.Now().Add(time.Minute)
+			for strings.Count(d.log.String(), `msg="UI detached"`) < len(outside) { // until the windows' process has gone
+				if time.Now().After(deadline) {
+					b.Fatal("the windows' process stayed")
+				}
+				time.Sleep(50 * time.Millisecond)
 			}
 		}
 	}
 	reportSpread(b, outside, "ms-outside")
+}
+
+// timeRequest has `elicitdesk call -answer desk` raise a request, and
+// returns the time from starting it to its window being mapped; Escape
+// answers it, and the window is gone on return.
+func (d *desktop) timeRequest(b *testing.B, maps <-chan mapEvent) time.Duration {
+	call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_confirm", "-answer", "desk")
+	call.Env = d.env
+	start := time.Now()
+	if err := call.Start(); err != nil {
+		b.Fatal(err)
+	}
+	mapped := d.nextMap(maps, true, "^demo: ")
+	d.keys(mapped.Window, "", "Escape")
+	if err := call.Wait(); err != nil {
+		b.Fatal(err)
+	}
+	d.nextMap(maps, false, "")
+	return mapped.At.Sub(start)
 }
 
 // reportSpread reports the median and the 90th percentile of ds.
@@ -127,7 +122,7 @@ func reportSpread(b *testing.B, ds []time.Duration, unit string) {
 func BenchmarkIdleMemory10Servers(b *testing.B) {
 	d := startIdle(b)
 	const idle = 20 * time.Second
-	pids := d.ours(b)
+	pids := d.ours()
 	var rss, pss, wakeups, core float64
 	for b.Loop() {
 		switches, ticks := sum(pids, func(p int) int { return contextSwitches(b, p) }), sum(pids, func(p int) int { return cpuTicks(b, p) })
@@ -152,23 +147,17 @@ func startIdle(b testing.TB) *desktop {
 		entries = append(entries, fmt.Sprintf(`"demo%d": {"command": %q, "args": ["demo-server"]}`, i, os.Getenv(binEnv)))
 	}
 	d := startDesktopArgs(b, `{"mcpServers": {`+strings.Join(entries, ",")+`}}`, []string{"-background"}, false)
-	deadline := time.Now().Add(2 * time.Minute)
-	for countReady(d) < 10 {
-		if time.Now().After(deadline) {
-			b.Fatalf("only %d servers ready", countReady(d))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	d.waitReady(10)
 	return d
 }
 
 // ours are the core and the processes it started that are Elicit Desk's:
 // the windows' process and each stdio server's keeper, not the servers.
-func (d *desktop) ours(b testing.TB) []int {
-	pids := []int{d.app.Process.Pid}
+func (d *desktop) ours() []int {
+	pids := append([]int{d.app.Process.Pid}, d.uiProcesses()...)
 	for _, kid := range childrenOf(d.app.Process.Pid) {
 		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", kid))
-		if strings.HasPrefix(string(cmd), "elicitdesk-keeper") || strings.Contains(string(cmd), "\x00ui\x00") {
+		if strings.HasPrefix(string(cmd), "elicitdesk-keeper") {
 			pids = append(pids, kid)
 		}
 	}
@@ -240,6 +229,16 @@ func cpuTicks(b testing.TB, pid int) int {
 	return utime + stime
 }
 
+// waitReady waits until n of the core's servers have been ready.
+func (d *desktop) waitReady(n int) {
+	d.t.Helper()
+	for deadline := time.Now().Add(2 * time.Minute); countReady(d) < n; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			d.t.Fatalf("only %d of %d servers ready", countReady(d), n)
+		}
+	}
+}
+
 func countReady(d *desktop) int {
 	n := 0
 	for _, s := range d.logged("server", "state") {
@@ -273,7 +272,7 @@ func residentMB(b testing.TB, pid int) float64 {
 // measures the figures themselves.
 func TestIdleCore(t *testing.T) {
 	d := startIdle(t)
-	pids := d.ours(t)
+	pids := d.ours()
 	if len(pids) != 11 {
 		t.Fatalf("Elicit Desk's processes: %v, want the core and 10 keepers", pids)
 	}

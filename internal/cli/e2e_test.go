@@ -339,11 +339,7 @@ func (d *desktop) uiProcesses() []int {
 func TestWindowsProcessKilled(t *testing.T) {
 	demo := fmt.Sprintf(`{"mcpServers": {"demo": {"command": %q, "args": ["demo-server"]}}}`, os.Getenv(binEnv))
 	d := startDesktopArgs(t, demo, []string{"-background"}, false)
-	for deadline := time.Now().Add(time.Minute); countReady(d) < 1; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the demo server did not connect")
-		}
-	}
+	d.waitReady(1)
 	type call struct {
 		cmd *exec.Cmd
 		out *bytes.Buffer
@@ -423,11 +419,7 @@ func TestWindowsComeAndGo(t *testing.T) {
 			t.Fatalf("call: %v", err)
 		}
 	}
-	for deadline := time.Now().Add(time.Minute); countReady(d) < 1; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the demo server did not connect")
-		}
-	}
+	d.waitReady(1)
 	if pids := uis(); len(pids) != 0 {
 		t.Fatalf("a windows' process %v runs with no window to show", pids)
 	}

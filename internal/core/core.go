@@ -80,7 +80,7 @@ type Core struct {
 	history             *history.Store // nil when it could not be opened; set before opened closes
 	notice              string         // what opening the history had to say, for the first UI
 
-	remotes sync.Map // token → *uiSink: the remote UI attached, or the one attaching
+	remotes remotes // the remote UI attached, or the one attaching
 
 	mu      sync.Mutex
 	limits  HistoryLimits

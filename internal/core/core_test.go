@@ -125,6 +125,16 @@ func (r *recorder) until(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// eventually waits until cond holds, looking every millisecond.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 // remoteUI attaches a UI over the endpoint, as the windows' process does.
 func remoteUI(t *testing.T, s *started) (*Remote, *recorder, context.CancelFunc) {
 	t.Helper()
@@ -166,9 +176,7 @@ func TestUICrashKeepsRequests(t *testing.T) {
 	var answers []<-chan error
 	for i, m := range []string{"one", "two", "three"} {
 		answers = append(answers, ask(s, m))
-		for len(s.c.pending.all()) <= i { // in this order
-			time.Sleep(time.Millisecond)
-		}
+		eventually(t, "the request "+m, func() bool { return len(s.c.pending.all()) > i }) // in this order
 	}
 	process := <-s.starts // the first request wanted a UI
 	_, rec, crash := remoteUI(t, s)

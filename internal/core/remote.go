@@ -121,6 +121,53 @@ type callResult struct {
 	Identity servers.Identity `json:"identity"`
 }
 
+// remotes are the sinks of the remote UIs attached, by their tokens.
+type remotes struct {
+	mu      sync.Mutex
+	sinks   map[string]*uiSink
+	changed chan struct{} // closed at the next put
+}
+
+// put keeps sink as token's; nil forgets it.
+func (r *remotes) put(token string, sink *uiSink) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sinks == nil {
+		r.sinks = map[string]*uiSink{}
+	}
+	if sink == nil {
+		delete(r.sinks, token)
+	} else {
+		r.sinks[token] = sink
+	}
+	if r.changed != nil {
+		close(r.changed)
+		r.changed = nil
+	}
+}
+
+// wait returns token's sink, waiting until ctx ends for its attach, which
+// may reach the core after the UI's first ui/next.
+func (r *remotes) wait(ctx context.Context, token string) (*uiSink, error) {
+	for {
+		r.mu.Lock()
+		sink, ok := r.sinks[token]
+		if r.changed == nil {
+			r.changed = make(chan struct{})
+		}
+		changed := r.changed
+		r.mu.Unlock()
+		if ok {
+			return sink, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
 // uiSink is an attached remote UI's events, kept until it acknowledges
 // them.
 type uiSink struct {
@@ -220,8 +267,8 @@ func (c *Core) serveUI(ctx context.Context, method string, raw json.RawMessage) 
 			return nil, errors.New("ui/attach needs a token")
 		}
 		sink := newSink()
-		c.remotes.Store(p.Token, sink)
-		defer c.remotes.Delete(p.Token)
+		c.remotes.put(p.Token, sink)
+		defer c.remotes.put(p.Token, nil)
 		err := c.Attach(ctx, sink)
 		if errors.Is(err, errReplaced) {
 			return nil, err
@@ -232,11 +279,11 @@ func (c *Core) serveUI(ctx context.Context, method string, raw json.RawMessage) 
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return nil, err
 		}
-		v, found := c.remotes.Load(p.Token)
-		if !found {
-			return nil, errors.New("this UI is not attached")
+		sink, err := c.remotes.wait(ctx, p.Token)
+		if err != nil {
+			return nil, err
 		}
-		evs, err := v.(*uiSink).next(ctx, p.After)
+		evs, err := sink.next(ctx, p.After)
 		return nextResult{Events: evs}, err
 	case methodAnswer:
 		var p answerParams
@@ -330,17 +377,8 @@ func (r *Remote) Attach(ctx context.Context, to Events) error {
 	after := 0
 	for {
 		var res nextResult
-		err := r.c.CallUI(ctx, methodNext, nextParams{Token: r.token, After: after}, &res)
-		if err != nil && ctx.Err() == nil {
-			// The first polls may come before the attach is taken.
-			select {
-			case <-time.After(10 * time.Millisecond):
-				continue
-			case <-ctx.Done():
-			}
-		}
-		if ctx.Err() != nil {
-			cancel(nil)
+		if err := r.c.CallUI(ctx, methodNext, nextParams{Token: r.token, After: after}, &res); err != nil {
+			cancel(err)
 			return <-attached
 		}
 		for _, ev := range res.Events {

@@ -76,7 +76,7 @@ func (c *Core) superviseUI() {
 			}
 		}
 		c.mu.Lock()
-		if err == nil && !c.wanted() || c.now().Sub(began) >= uiSettled { // it exited when done, or lasted
+		if err == nil || c.now().Sub(began) >= uiSettled { // it exited when done, or lasted
 			c.uiBackoff = 0
 		} else {
 			c.uiBackoff = min(max(2*c.uiBackoff, minUIBackoff), maxUIBackoff)

@@ -26,6 +26,15 @@ func vscodeUser(t *testing.T, change func(user string)) Host {
 	return h
 }
 
+// serverNames are the names of a found config's servers, in its order.
+func serverNames(f Found) string {
+	var names []string
+	for _, s := range f.Config.Servers {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, " ")
+}
+
 // foundGroups is each group Find shows as "PROFILE-ID PROFILE-NAME: SERVERS".
 func foundGroups(t *testing.T, found []Found) []string {
 	t.Helper()
@@ -34,11 +43,7 @@ func foundGroups(t *testing.T, found []Found) []string {
 		if f.Err != nil {
 			t.Fatal(f.Err)
 		}
-		var names []string
-		for _, s := range f.Config.Servers {
-			names = append(names, s.Name)
-		}
-		groups = append(groups, strings.TrimSpace(f.Host.Profile.ID+" "+f.Host.Profile.Name)+": "+strings.Join(names, " "))
+		groups = append(groups, strings.TrimSpace(f.Host.Profile.ID+" "+f.Host.Profile.Name)+": "+serverNames(f))
 	}
 	return groups
 }

@@ -716,11 +716,7 @@ func TestProjects(t *testing.T) {
 		if f.Err != nil {
 			t.Fatal(f.Err)
 		}
-		var names []string
-		for _, s := range f.Config.Servers {
-			names = append(names, s.Name)
-		}
-		scopes = append(scopes, f.Host.Project+": "+strings.Join(names, " "))
+		scopes = append(scopes, f.Host.Project+": "+serverNames(f))
 	}
 	want := []string{": github context7 local-bin no-args sentry asana", "/home/dev/src/elicit-demo: project-only memory context7"}
 	if !slices.Equal(scopes, want) {
