@@ -41,7 +41,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # hosts read its icon while fyne.io/systray's SetIcon has godbus store new
 # pixels into the value being read (a race in those libraries, which
 # -race reports on a changed icon).
-RACY := github.com/elicitdesk/elicitdesk/internal/tray
+RACY := github.com/elicitdesk/elicitdesk/internal/desktop/tray
 
 test: test-deps peers build install-check package-check vet-platforms $(if $(filter 1,$(WINDOWS_CHECK)),windows-check)
 	$(GO) vet $(PKGS)
@@ -88,8 +88,8 @@ vet-platforms: test-deps
 # display (README, Windows).
 WINE_DEPS  := wine wine64
 WINDIST    := dist/windows
-WINE_TESTS := internal/endpoint internal/autostart internal/cmdline internal/a11y/a11ytest internal/gate internal/jsonnum \
-              internal/notify internal/portal internal/proctest internal/textpos internal/trust internal/untrusted \
+WINE_TESTS := internal/endpoint internal/desktop/autostart internal/base/cmdline app/a11y/a11ytest internal/base/gate internal/base/jsonnum \
+              internal/desktop/notify internal/desktop/portal internal/testkit/proctest internal/base/textpos internal/trust internal/base/untrusted \
               servers/bridge servers/demo servers/link servers/wire
 WINGO      := CGO_ENABLED=1 CC=$(MINGW_CC) GOOS=windows nice $(GO)
 windows-check: test-deps build windows-exe
@@ -104,7 +104,7 @@ windows-check: test-deps build windows-exe
 
 # windows-exe builds the Windows release, WINEXE, with mingw-w64 (a
 # cross-compiler here, the native one under MSYS2) through fyne package:
-# a GUI program (no console window; see internal/console) with the icon,
+# a GUI program (no console window; see internal/desktop/console) with the icon,
 # version and manifest of FyneApp.toml, stripped, without build paths,
 # with the accessibility tag. The fyne tool itself is built without cgo,
 # for this system; fyne package turns cgo on for the exe. fyne package

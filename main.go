@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/elicitdesk/elicitdesk/internal/cli"
-	"github.com/elicitdesk/elicitdesk/internal/console"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/console"
 )
 
 func main() {

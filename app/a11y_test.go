@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/internal/a11y/a11ytest"
+	"github.com/elicitdesk/elicitdesk/app/a11y/a11ytest"
 )
 
 // TestAccessible checks each custom widget of the package says what it is

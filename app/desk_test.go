@@ -20,10 +20,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/app/look"
-	"github.com/elicitdesk/elicitdesk/internal/portal"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/portal"
 )
 
 // desktopTimeout bounds reading the desktop's light or dark: a portal or

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/internal/xwin"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 )
 
 // GuardTime is how long after a request window appears nothing in it

@@ -10,11 +10,11 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/trust"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
-	"github.com/elicitdesk/elicitdesk/internal/wheel"
 )
 
 // linkPhase is where a URL request's window is: asking, or after Open link.

@@ -7,7 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/elicitdesk/elicitdesk/internal/notify"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 )
 
 // newNotifier falls back to Fyne's notifications on macOS and Windows.

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/elicitdesk/elicitdesk/assets"
-	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
-	"github.com/elicitdesk/elicitdesk/internal/notify"
+	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 )
 
 // newNotifier connects to the desktop's notification server on a session

@@ -8,8 +8,8 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/elicitdesk/elicitdesk/internal/notify"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 )
 
 // fakeNotifier records notices; each event also goes to a channel, for a

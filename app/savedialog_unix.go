@@ -6,7 +6,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/elicitdesk/elicitdesk/internal/portal"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/portal"
 )
 
 // saveDialog is the desktop's Save dialog, through the XDG desktop portal.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 )
 
 // busEnv is where godbus, and so Fyne and its tray, find the session bus.

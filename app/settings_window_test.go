@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/app/look"
-	"github.com/elicitdesk/elicitdesk/internal/uitest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 )
 
 func TestWaitingHintPromisesNoMissingTray(t *testing.T) {

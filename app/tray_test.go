@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"github.com/elicitdesk/elicitdesk/internal/tray"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
 )
 
 // TestTrayMenuOpensRequests: the core's tray lists every request that

@@ -11,10 +11,9 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/assets"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
-	"github.com/elicitdesk/elicitdesk/internal/xwin"
 	"github.com/elicitdesk/elicitdesk/servers/config"
-	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
 // welcome is the Welcome window, shown at the first start and from the
@@ -131,7 +130,7 @@ func (w *welcome) tryDemo() {
 		name = config.DemoName // as config.Ensure names it
 	}
 	go func() {
-		res, _, err := d.core.CallTool(d.ctx, name, demo.ToolAskConfirm, nil, false)
+		res, _, err := d.core.CallTool(d.ctx, name, config.DemoTry, nil, false)
 		if d.ctx.Err() != nil {
 			return
 		}

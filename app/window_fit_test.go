@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
-	"github.com/elicitdesk/elicitdesk/internal/screen"
 )
 
 // smallRoom is the content size of a window as big as the smallest screen

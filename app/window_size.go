@@ -4,8 +4,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/elicitdesk/elicitdesk/internal/screen"
-	"github.com/elicitdesk/elicitdesk/internal/xwin"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 )
 
 // Preferred widths of request windows, in Fyne units.

@@ -16,10 +16,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/assets"
-	"github.com/elicitdesk/elicitdesk/internal/screen"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
-	"github.com/elicitdesk/elicitdesk/internal/wheel"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )

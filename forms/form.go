@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonnum"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // Form is one form being filled in: what the person has entered so far. It

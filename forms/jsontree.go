@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/elicitdesk/elicitdesk/internal/textpos"
+	"github.com/elicitdesk/elicitdesk/internal/base/textpos"
 )
 
 // jsonKind is the JSON type of a node.

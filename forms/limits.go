@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonnum"
 )
 
 // Limits on a requested schema. A schema over any of them is refused with a

@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"strconv"
 
-	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonnum"
 )
 
 // ExactNumber is a JSON number kept exactly: the text as it was written, which

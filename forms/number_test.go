@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonnum"
 )
 
 // TestBigIntegersExact follows an integer above 2^53 from the schema to the

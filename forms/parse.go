@@ -7,8 +7,8 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonnum"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // Parse reads a requestedSchema. It returns a *SyntaxError when raw is not

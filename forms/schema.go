@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // Kind is what a field asks for, which decides its widget and its JSON type.

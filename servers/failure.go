@@ -22,7 +22,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )

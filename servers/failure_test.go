@@ -20,7 +20,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 

@@ -3,7 +3,7 @@ package servers
 import (
 	"strings"
 
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // HostInfo is what a host (an MCP client) reports about itself in

@@ -4,7 +4,7 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/elicitdesk/elicitdesk/internal/gate"
+	"github.com/elicitdesk/elicitdesk/internal/base/gate"
 )
 
 // gatedLogger is l with its records passing through g: none is written

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/proctest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/proctest"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/cmdline"
+	"github.com/elicitdesk/elicitdesk/internal/base/cmdline"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/procgroup"
 )

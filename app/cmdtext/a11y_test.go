@@ -6,7 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/elicitdesk/elicitdesk/internal/a11y/a11ytest"
+	"github.com/elicitdesk/elicitdesk/app/a11y/a11ytest"
 )
 
 // TestAccessible checks a Label reads its whole command line, unwrapped.

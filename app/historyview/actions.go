@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver"
 
+	"github.com/elicitdesk/elicitdesk/internal/desktop/portal"
 	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/portal"
 )
 
 // exportName is the file name the Save dialog suggests.

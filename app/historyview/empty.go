@@ -1,6 +1,6 @@
 package historyview
 
-import "github.com/elicitdesk/elicitdesk/internal/untrusted"
+import "github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 
 // emptyState is what the list area says in its middle when it lists
 // nothing: the zero value when it lists something.

@@ -12,8 +12,8 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/internal/desktop/portal"
 	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/portal"
 )
 
 func TestAfterSystemDialog(t *testing.T) {

@@ -8,9 +8,9 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/uitest"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 

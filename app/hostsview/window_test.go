@@ -17,9 +17,9 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/app/cmdtext"
 	"github.com/elicitdesk/elicitdesk/app/modal"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
-	"github.com/elicitdesk/elicitdesk/internal/screen"
-	"github.com/elicitdesk/elicitdesk/internal/uitest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 )
 
 // newWindow is the Hosts window over Cursor with f's config, shown.

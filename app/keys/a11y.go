@@ -5,7 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // What a screen reader gets from an Entry (see package a11y).

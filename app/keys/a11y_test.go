@@ -5,7 +5,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/elicitdesk/elicitdesk/internal/a11y/a11ytest"
+	"github.com/elicitdesk/elicitdesk/app/a11y/a11ytest"
 )
 
 // TestAccessible checks an Entry says what it searches and what it holds.

@@ -7,8 +7,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/elicitdesk/elicitdesk/internal/a11y/a11ytest"
-	"github.com/elicitdesk/elicitdesk/internal/uitest"
+	"github.com/elicitdesk/elicitdesk/app/a11y/a11ytest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 )
 
 // TestAccessible checks each custom widget of the package says what it is

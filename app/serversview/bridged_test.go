@@ -7,8 +7,8 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/elicitdesk/elicitdesk/internal/uitest"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 

@@ -10,10 +10,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/internal/cmdline"
+	"github.com/elicitdesk/elicitdesk/internal/base/cmdline"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // editor is the Add/Edit server dialog. It keeps what was typed, errors

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/net/http/httpguts"
 
-	"github.com/elicitdesk/elicitdesk/internal/cmdline"
+	"github.com/elicitdesk/elicitdesk/internal/base/cmdline"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 

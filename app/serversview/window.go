@@ -17,9 +17,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/elicitdesk/elicitdesk/internal/gate"
-	"github.com/elicitdesk/elicitdesk/internal/screen"
-	"github.com/elicitdesk/elicitdesk/internal/xwin"
+	"github.com/elicitdesk/elicitdesk/internal/base/gate"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/signin"

@@ -6,9 +6,9 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/a11y"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // What a screen reader gets from a form (see package a11y). Fyne 2.8 reads

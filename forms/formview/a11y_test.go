@@ -11,10 +11,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y/a11ytest"
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/a11y/a11ytest"
-	"github.com/elicitdesk/elicitdesk/internal/uitest"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 )
 
 // a11yView is the form of testdata/a11y.json, one field of each kind.

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 const (

@@ -8,8 +8,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/uitest"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 )
 
 // TestHostileForm fills every place of a form with each hostile string and

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // model is the state of a form view beyond what was typed, which the form

@@ -16,9 +16,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
-	"github.com/elicitdesk/elicitdesk/internal/wheel"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // secretWarning is shown beside fields that look like credentials.

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
-	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
 )
 

@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/gate"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
-	"github.com/elicitdesk/elicitdesk/internal/gate"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 

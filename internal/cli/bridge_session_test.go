@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/dbustest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/dbustest"
 )
 
 // These tests run the bridge the way hosts start it: with only HOME, PATH,

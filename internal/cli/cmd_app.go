@@ -19,14 +19,14 @@ import (
 	"github.com/elicitdesk/elicitdesk/app"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
-	"github.com/elicitdesk/elicitdesk/internal/screen"
-	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
-	"github.com/elicitdesk/elicitdesk/internal/tray"
 )
 
 // uiIdle is how long the windows' process stays after its last window

@@ -16,9 +16,9 @@ import (
 
 	"github.com/adrg/xdg"
 
+	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
 	"github.com/elicitdesk/elicitdesk/servers/config"

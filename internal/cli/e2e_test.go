@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/app"
-	"github.com/elicitdesk/elicitdesk/internal/proctest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/proctest"
 )
 
 // binEnv names the built elicitdesk binary; make test sets it, so the

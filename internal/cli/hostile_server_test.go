@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	hostilefile "github.com/elicitdesk/elicitdesk/internal/hostile"
+	hostilefile "github.com/elicitdesk/elicitdesk/internal/testkit/hostile"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"

@@ -11,7 +11,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
+	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 

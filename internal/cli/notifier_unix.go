@@ -7,8 +7,8 @@ import (
 	"log/slog"
 
 	"github.com/elicitdesk/elicitdesk/internal/core"
-	"github.com/elicitdesk/elicitdesk/internal/notify"
-	"github.com/elicitdesk/elicitdesk/internal/sessionbus"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 )
 
 // coreNotifier connects the core to the desktop's notification server on

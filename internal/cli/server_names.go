@@ -11,7 +11,7 @@ import (
 
 	"github.com/adrg/xdg"
 
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 

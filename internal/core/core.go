@@ -22,10 +22,10 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/autostart"
-	"github.com/elicitdesk/elicitdesk/internal/gate"
+	"github.com/elicitdesk/elicitdesk/internal/base/gate"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
 	"github.com/elicitdesk/elicitdesk/internal/history"
-	"github.com/elicitdesk/elicitdesk/internal/tray"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/signin"

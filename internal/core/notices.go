@@ -6,12 +6,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/notify"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
-// Notifier shows the desktop's notifications (internal/notify on a
+// Notifier shows the desktop's notifications (internal/desktop/notify on a
 // session bus of its own); a click on one reaches the core's NoticeClicked.
 type Notifier interface {
 	// Notify shows n and returns its id; 0 when it cannot be withdrawn.

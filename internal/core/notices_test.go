@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/notify"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 

@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"github.com/elicitdesk/elicitdesk/assets"
-	"github.com/elicitdesk/elicitdesk/internal/autostart"
-	"github.com/elicitdesk/elicitdesk/internal/tray"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // Version is the endpoint protocol this build speaks. A client's first

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // TestCutKeepsAPrefix checks that Add keeps at most the limits of each

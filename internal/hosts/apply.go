@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
+	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
 )
 
 // ErrChanged means the config changed after it was read, most likely

@@ -7,7 +7,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
+	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
 )
 
 // Config is a host's config file as read: its servers, and the bytes they

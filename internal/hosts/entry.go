@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/elicitdesk/elicitdesk/internal/textpos"
+	"github.com/elicitdesk/elicitdesk/internal/base/textpos"
 )
 
 // entry is where one server's command line is in its config's bytes: all

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
+	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
 )
 
 // Exe is the elicitdesk that routed entries run: this binary, named as

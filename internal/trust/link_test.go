@@ -3,7 +3,7 @@ package trust
 import (
 	"testing"
 
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 func TestInspectLink(t *testing.T) {

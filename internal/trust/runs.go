@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/elicitdesk/elicitdesk/internal/cmdline"
+	"github.com/elicitdesk/elicitdesk/internal/base/cmdline"
 )
 
 // runs are the names of what a command line runs, as a person may know

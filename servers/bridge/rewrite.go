@@ -6,8 +6,8 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
-	"github.com/elicitdesk/elicitdesk/internal/untrusted"
 )
 
 // The members the bridge reads or changes, as gjson paths. A key with dots

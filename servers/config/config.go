@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
+	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
 )
 
 // Transport is how Elicit Desk reaches a server; connection code switches on it.
@@ -96,6 +96,10 @@ type File struct {
 
 // DemoName is the name a first start gives the built-in demo server.
 const DemoName = "demo"
+
+// DemoTry is the demo server's tool that the Welcome window's "Try it"
+// calls: it asks one yes-or-no question.
+const DemoTry = "ask_confirm"
 
 // Path returns where servers.json lives under configHome (xdg.ConfigHome in the app).
 func Path(configHome string) string {

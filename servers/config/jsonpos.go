@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/elicitdesk/elicitdesk/internal/textpos"
+	"github.com/elicitdesk/elicitdesk/internal/base/textpos"
 )
 
 // member is one key and value of a JSON object, or one array element (key

@@ -1,6 +1,6 @@
 package config
 
-import "github.com/elicitdesk/elicitdesk/internal/cmdline"
+import "github.com/elicitdesk/elicitdesk/internal/base/cmdline"
 
 // Target renders what the entry connects to, for display: the command line
 // for a stdio server (quoted so it could be pasted into this system's

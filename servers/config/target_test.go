@@ -3,7 +3,7 @@ package config
 import (
 	"testing"
 
-	"github.com/elicitdesk/elicitdesk/internal/cmdline"
+	"github.com/elicitdesk/elicitdesk/internal/base/cmdline"
 )
 
 func TestTarget(t *testing.T) {

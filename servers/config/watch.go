@@ -10,7 +10,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
+	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
 )
 
 // reloadDelay lets the burst of events one save produces settle into one reload.

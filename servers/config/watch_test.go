@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/leaktest"
 )
 
 func TestWatchConfig(t *testing.T) {

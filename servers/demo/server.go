@@ -15,6 +15,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -28,7 +29,7 @@ const (
 // Tool names. Other code and tests call the tools by these names.
 const (
 	ToolAskEveryField = "ask_every_field"
-	ToolAskConfirm    = "ask_confirm"
+	ToolAskConfirm    = config.DemoTry
 	ToolAskTwice      = "ask_twice"
 	ToolAskThenGiveUp = "ask_then_give_up"
 	ToolOpenLink      = "open_link"

@@ -17,7 +17,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/leaktest"
 )
 
 // fakeServer is a Streamable HTTP server whose answers the tests choose by

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/leaktest"
 )
 
 // TestConformance runs the official conformance suite's server scenarios

@@ -19,7 +19,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/leaktest"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 

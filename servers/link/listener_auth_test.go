@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/leaktest"
 )
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"host"}}}`

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/leaktest"
 )
 
 func TestListenRefusesNonLoopback(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/elicitdesk/elicitdesk/internal/jsonnum"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonnum"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 

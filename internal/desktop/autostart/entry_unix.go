@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/elicitdesk/elicitdesk/internal/atomicfile"
+	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
 )
 
 // Enable writes the entry, replacing any earlier one, so Exec starts at the

@@ -8,7 +8,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"github.com/elicitdesk/elicitdesk/internal/dbustest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/dbustest"
 )
 
 // call is one Notify the fake server received.

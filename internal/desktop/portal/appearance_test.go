@@ -7,7 +7,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"github.com/elicitdesk/elicitdesk/internal/dbustest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/dbustest"
 )
 
 // fakeSettings answers the settings portal's ReadOne, or only the older

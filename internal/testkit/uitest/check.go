@@ -2,8 +2,9 @@ package uitest
 
 import (
 	"encoding/json"
-	"github.com/elicitdesk/elicitdesk/internal/hostile"
 	"testing"
+
+	"github.com/elicitdesk/elicitdesk/internal/testkit/hostile"
 
 	"fyne.io/fyne/v2"
 )

@@ -16,7 +16,7 @@ import (
 
 	"github.com/adrg/xdg"
 
-	"github.com/elicitdesk/elicitdesk/internal/dbustest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/dbustest"
 )
 
 // ownerEnv makes the test binary, started by the bus, a service that owns

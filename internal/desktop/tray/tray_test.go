@@ -23,8 +23,8 @@ import (
 	"github.com/godbus/dbus/v5/prop"
 
 	"github.com/elicitdesk/elicitdesk/assets"
-	"github.com/elicitdesk/elicitdesk/internal/dbustest"
-	"github.com/elicitdesk/elicitdesk/internal/leaktest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/dbustest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/leaktest"
 )
 
 const (

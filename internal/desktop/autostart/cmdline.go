@@ -3,7 +3,7 @@ package autostart
 import (
 	"strings"
 
-	"github.com/elicitdesk/elicitdesk/internal/cmdline"
+	"github.com/elicitdesk/elicitdesk/internal/base/cmdline"
 )
 
 // commandLine joins args into a Windows command line that CreateProcess

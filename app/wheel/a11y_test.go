@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/elicitdesk/elicitdesk/internal/a11y/a11ytest"
+	"github.com/elicitdesk/elicitdesk/app/a11y/a11ytest"
 )
 
 func TestAccessible(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/elicitdesk/elicitdesk/internal/a11y"
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 )
 
 var _ fyne.Accessible = (*Scroll)(nil)
