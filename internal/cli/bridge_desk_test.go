@@ -11,10 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/deskclient"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
@@ -72,24 +74,24 @@ func TestAppDeskStart(t *testing.T) {
 				spawn = []string{"/usr/bin/env", fakeCoreEnv + "=1", exe, "-background"}
 			}
 			told := 0
-			d := newAppDesk(path, activate, spawn, slog.New(slog.NewTextHandler(io.Discard, nil)), func(line string) {
-				if line != notRunning {
+			d := deskclient.New(path, activate, spawn, slog.New(slog.NewTextHandler(io.Discard, nil)), func(line string) {
+				if line != deskclient.NotRunning {
 					t.Errorf("the bridge said %q", line)
 				}
 				told++
 			})
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			for range 2 {
-				c, err := d.connect(ctx, true)
+			for i := range 2 { // the second time reuses the app reached, or tells no more
+				answer, err := d.Ask(ctx, floodQuestion(i, json.RawMessage(`{"type":"object"}`)))
 				if tt.want != (err == nil) {
-					t.Fatalf("connect: %v, want the app reached: %v", err, tt.want)
+					t.Fatalf("Ask: %v, want the app reached: %v", err, tt.want)
 				}
 				if err != nil && !errors.Is(err, bridge.ErrNoWindow) {
-					t.Errorf("connect: %v, want ErrNoWindow", err)
+					t.Errorf("Ask: %v, want ErrNoWindow", err)
 				}
-				if c != nil {
-					d.drop(c)
+				if err == nil && !strings.Contains(string(answer), `"accept"`) {
+					t.Errorf("Ask: %s, want the fake core's accept", answer)
 				}
 			}
 			if wantTold := map[bool]int{true: 0, false: 1}[tt.want]; told != wantTold {

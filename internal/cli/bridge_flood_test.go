@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elicitdesk/elicitdesk/internal/deskclient"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
@@ -144,8 +145,8 @@ func TestUnshownToTheApp(t *testing.T) {
 	}
 	path := history.DefaultPath(t.TempDir())
 	log := slog.New(slog.DiscardHandler)
-	desk := newAppDesk(ep, func(context.Context) error { return errors.New("no bus") }, []string{"no-app-to-start"}, log, func(string) {})
-	l := newUnshownLog(path, desk.Unshown, log)
+	desk := deskclient.New(ep, func(context.Context) error { return errors.New("no bus") }, []string{"no-app-to-start"}, log, func(string) {})
+	l := deskclient.NewUnshownLog(path, desk.Unshown, log)
 	schema := floodSchema(1000)
 	for i := range 3 {
 		l.Record(endpoint.Unshown{Question: floodQuestion(i, schema), Reason: bridge.ErrNoWindow.Error(), At: time.Now()})
@@ -163,7 +164,7 @@ func TestUnshownToTheApp(t *testing.T) {
 	// The app has the three; the bridge's writer may still wait for the
 	// last one's acknowledgement, which a closing app would not send.
 	deadline := time.Now().Add(time.Minute)
-	for l.handed.Load() < 3 && time.Now().Before(deadline) {
+	for handed, _ := l.Counts(); handed < 3 && time.Now().Before(deadline); handed, _ = l.Counts() {
 		time.Sleep(5 * time.Millisecond)
 	}
 

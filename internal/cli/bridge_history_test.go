@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/deskclient"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
@@ -147,7 +148,7 @@ func TestThousandUnshown(t *testing.T) {
 	const n = 1000
 	path := history.DefaultPath(t.TempDir())
 	var logs lockedBuffer
-	l := newUnshownLog(path, nil, slog.New(slog.NewTextHandler(&logs, nil)))
+	l := deskclient.NewUnshownLog(path, nil, slog.New(slog.NewTextHandler(&logs, nil)))
 	schema := floodSchema(250_000)
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -164,8 +165,9 @@ func TestThousandUnshown(t *testing.T) {
 	if len(f.dbFiles) != 1 || f.dbFiles[0] != path {
 		t.Errorf("history files %v, want only %s", f.dbFiles, path)
 	}
-	if f.entries != n || l.dropped.Load() != 0 {
-		t.Errorf("%d entries kept, %d dropped; want all %d kept\n%s", f.entries, l.dropped.Load(), n, logs.String())
+	_, dropped := l.Counts()
+	if f.entries != n || dropped != 0 {
+		t.Errorf("%d entries kept, %d dropped; want all %d kept\n%s", f.entries, dropped, n, logs.String())
 	}
 	if f.used > history.DefaultMaxBytes || f.fileBytes > history.DefaultMaxBytes {
 		t.Errorf("%d bytes in use in a file of %d, over the cap of %d", f.used, f.fileBytes, history.DefaultMaxBytes)

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elicitdesk/elicitdesk/internal/deskclient"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
@@ -169,7 +170,7 @@ func TestBridgeSaysAppNotRunning(t *testing.T) {
 		}
 	}
 	b.end()
-	if n := strings.Count(b.stderr.String(), "elicitdesk bridge: "+notRunning+"\n"); n != 1 {
+	if n := strings.Count(b.stderr.String(), "elicitdesk bridge: "+deskclient.NotRunning+"\n"); n != 1 {
 		t.Errorf("the bridge said %d times what to do, want once:\n%s", n, b.stderr)
 	}
 }

@@ -224,8 +224,8 @@ func runUI(args []string, stdout, stderr terminal) int {
 	defer client.Close()
 
 	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
-	a := newFyneApp()
-	unseen := setWindowHints(a, appName, appCommand)
+	a := app.NewFyne(appID, appName, version)
+	unseen := app.SetWindowHints(a, appName, appCommand)
 	d := app.New(ctx, a, core.NewRemote(client), app.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),

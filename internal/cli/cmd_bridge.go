@@ -16,6 +16,7 @@ import (
 
 	"github.com/adrg/xdg"
 
+	"github.com/elicitdesk/elicitdesk/internal/deskclient"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -78,8 +79,8 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	} else {
 		desk, handOff = app, app.Unshown
 	}
-	unshown := newUnshownLog(history.DefaultPath(xdg.DataHome), handOff, log)
-	defer unshown.Close(unshownFlush)
+	unshown := deskclient.NewUnshownLog(history.DefaultPath(xdg.DataHome), handOff, log)
+	defer unshown.Close(deskclient.FlushWait)
 	opts := bridge.Options{Desk: desk, Log: log, Unshown: unshown.Record}
 	// The host cannot sign in for a remote server: the bridge does, in
 	// the browser, with the sign-ins the CLI and the app keep.
@@ -160,7 +161,7 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap wire.
 // bridgeDesk is the app's endpoint, started by the session bus from the
 // app's D-Bus service file, else by this same executable; tell says on the
 // bridge's stderr what the person should do when neither can.
-func bridgeDesk(log *slog.Logger, tell func(string)) (*appDesk, error) {
+func bridgeDesk(log *slog.Logger, tell func(string)) (*deskclient.Desk, error) {
 	path, err := endpoint.DefaultPath()
 	if err != nil {
 		return nil, err
@@ -170,7 +171,7 @@ func bridgeDesk(log *slog.Logger, tell func(string)) (*appDesk, error) {
 		return nil, err
 	}
 	activate := func(ctx context.Context) error { return sessionbus.Start(ctx, appID) }
-	return newAppDesk(path, activate, []string{exe, "-background"}, log, tell), nil
+	return deskclient.New(path, activate, []string{exe, "-background"}, log, tell), nil
 }
 
 // dialUpstream connects to the server of cfg and returns the link and a

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/elicitdesk/elicitdesk/app"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
@@ -48,7 +49,7 @@ func runPreview(args []string, stdout, stderr terminal) int {
 		return 2
 	}
 
-	a := newFyneApp()
+	a := app.NewFyne(appID, appName, version)
 	w := a.NewWindow("Elicit Desk — form preview")
 	v := formview.New(forms.NewForm(schema), untrusted.Text(*message), formview.Options{})
 	v.OnResult = func(r forms.Result) {

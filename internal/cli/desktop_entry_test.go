@@ -13,7 +13,7 @@ import (
 // TestDesktopEntryNamesTheApp checks that the desktop entry make install
 // puts in the menu says what FyneApp.toml (which `fyne package` reads)
 // says, and names the app as it names itself: its icon, and the window
-// class setWindowHints gives every window, so docks group them.
+// class app.SetWindowHints gives every window, so docks group them.
 func TestDesktopEntryNamesTheApp(t *testing.T) {
 	root := filepath.Join("..", "..")
 	raw, err := os.ReadFile(filepath.Join(root, "FyneApp.toml"))

@@ -1,4 +1,4 @@
-package cli
+package deskclient
 
 import (
 	"context"
@@ -19,16 +19,16 @@ import (
 // appStartWait is how long the bridge waits for an app it started.
 const appStartWait = 5 * time.Second
 
-// notRunning tells the person, on the bridge's stderr, which hosts show
+// NotRunning tells the person, on the bridge's stderr, which hosts show
 // in their MCP logs, what to do when the app cannot be reached or started:
 // a host's stripped environment has neither display nor bus.
-const notRunning = "Elicit Desk is not running: start it from your applications menu"
+const NotRunning = "Elicit Desk is not running: start it from your applications menu"
 
-// appDesk is the bridge's way to the person: the running app, reached
+// Desk is the bridge's way to the person: the running app, reached
 // over the private endpoint when an elicitation needs it and started
 // when it does not run. It lists the bridge's sessions in the app while
 // connected, again after the app restarts.
-type appDesk struct {
+type Desk struct {
 	path     string                          // the endpoint
 	activate func(ctx context.Context) error // has the session bus start the app
 	app      []string                        // the command that starts the app itself
@@ -50,11 +50,11 @@ type attached struct {
 	cancel context.CancelFunc // ends its listing on the current client
 }
 
-func newAppDesk(path string, activate func(context.Context) error, app []string, log *slog.Logger, tell func(string)) *appDesk {
-	return &appDesk{path: path, activate: activate, app: app, log: log, tell: tell, sessions: map[string]attached{}}
+func New(path string, activate func(context.Context) error, app []string, log *slog.Logger, tell func(string)) *Desk {
+	return &Desk{path: path, activate: activate, app: app, log: log, tell: tell, sessions: map[string]attached{}}
 }
 
-func (d *appDesk) Ask(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
+func (d *Desk) Ask(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
 	// A connection found broken before the question was shown (the app
 	// quit since the last one) is dropped and the app reached again, once.
 	for tries := 0; ; tries++ {
@@ -77,7 +77,7 @@ func (d *appDesk) Ask(ctx context.Context, q endpoint.Question) (json.RawMessage
 // Unshown hands the app an entry for its history, over the connection
 // the bridge has or a new one; it never starts the app. The error says
 // the app did not take it.
-func (d *appDesk) Unshown(ctx context.Context, u endpoint.Unshown) error {
+func (d *Desk) Unshown(ctx context.Context, u endpoint.Unshown) error {
 	c, err := d.connect(ctx, false)
 	if err != nil {
 		return err
@@ -89,7 +89,7 @@ func (d *appDesk) Unshown(ctx context.Context, u endpoint.Unshown) error {
 	return err
 }
 
-func (d *appDesk) Complete(x endpoint.Completion) {
+func (d *Desk) Complete(x endpoint.Completion) {
 	d.mu.Lock()
 	c := d.client
 	d.mu.Unlock()
@@ -100,7 +100,7 @@ func (d *appDesk) Complete(x endpoint.Completion) {
 	}
 }
 
-func (d *appDesk) Attach(ctx context.Context, s endpoint.Bridged) {
+func (d *Desk) Attach(ctx context.Context, s endpoint.Bridged) {
 	d.mu.Lock()
 	if old, ok := d.sessions[s.ID]; ok && old.cancel != nil {
 		old.cancel()
@@ -125,7 +125,7 @@ func (d *appDesk) Attach(ctx context.Context, s endpoint.Bridged) {
 
 // list shows session id in the app of c until the session or its
 // listing ends; d.mu is held.
-func (d *appDesk) list(c *endpoint.Client, id string) {
+func (d *Desk) list(c *endpoint.Client, id string) {
 	a := d.sessions[id]
 	ctx, cancel := context.WithCancel(a.ctx)
 	a.cancel = cancel
@@ -142,7 +142,7 @@ func (d *appDesk) list(c *endpoint.Client, id string) {
 // shown at all, and waited for. The error wraps bridge.ErrNoWindow when
 // there is no display; any other reason the app cannot be reached is
 // the server's error, never a hand-over to the host.
-func (d *appDesk) connect(ctx context.Context, start bool) (*endpoint.Client, error) {
+func (d *Desk) connect(ctx context.Context, start bool) (*endpoint.Client, error) {
 	d.dialling.Lock()
 	defer d.dialling.Unlock()
 	d.mu.Lock()
@@ -155,7 +155,7 @@ func (d *appDesk) connect(ctx context.Context, start bool) (*endpoint.Client, er
 	if errors.Is(err, endpoint.ErrNotRunning) && start {
 		if c, err = d.start(ctx); err != nil && ctx.Err() == nil {
 			d.log.Debug("cannot start Elicit Desk", "err", err)
-			d.told.Do(func() { d.tell(notRunning) })
+			d.told.Do(func() { d.tell(NotRunning) })
 		}
 	}
 	if errors.Is(err, errNoDisplay) {
@@ -174,7 +174,7 @@ func (d *appDesk) connect(ctx context.Context, start bool) (*endpoint.Client, er
 }
 
 // drop forgets a client whose app went away.
-func (d *appDesk) drop(c *endpoint.Client) {
+func (d *Desk) drop(c *endpoint.Client) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.client == c {
@@ -188,7 +188,7 @@ func (d *appDesk) drop(c *endpoint.Client) {
 // with the session's environment, display and bus, not the host's, and is
 // no child of the host, which may end its server's children); else the
 // bridge does, detached, when there is a display to show it on.
-func (d *appDesk) start(ctx context.Context) (*endpoint.Client, error) {
+func (d *Desk) start(ctx context.Context) (*endpoint.Client, error) {
 	ctx, cancel := context.WithTimeout(ctx, appStartWait)
 	defer cancel()
 	err := d.activate(ctx)
@@ -205,7 +205,7 @@ func (d *appDesk) start(ctx context.Context) (*endpoint.Client, error) {
 	if c, derr := endpoint.Dial(ctx, d.path); derr == nil {
 		return c, nil
 	}
-	if !canShowWindows() {
+	if !CanShowWindows() {
 		return nil, fmt.Errorf("the session bus cannot start it (%v), and %w", err, errNoDisplay)
 	}
 	return d.spawn(ctx)
@@ -214,7 +214,7 @@ func (d *appDesk) start(ctx context.Context) (*endpoint.Client, error) {
 // spawn starts the app itself, detached from the bridge so that it
 // outlives a host that ends the bridge's process group, and waits until it
 // answers on the endpoint.
-func (d *appDesk) spawn(ctx context.Context) (*endpoint.Client, error) {
+func (d *Desk) spawn(ctx context.Context) (*endpoint.Client, error) {
 	cmd := exec.Command(d.app[0], d.app[1:]...)
 	detach(cmd)
 	if err := cmd.Start(); err != nil {
@@ -228,7 +228,7 @@ func (d *appDesk) spawn(ctx context.Context) (*endpoint.Client, error) {
 
 // await waits until the app answers on the endpoint, until ctx ends or
 // the app exits (on exited, which may be nil).
-func (d *appDesk) await(ctx context.Context, exited <-chan error) (*endpoint.Client, error) {
+func (d *Desk) await(ctx context.Context, exited <-chan error) (*endpoint.Client, error) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -253,9 +253,9 @@ func (d *appDesk) await(ctx context.Context, exited <-chan error) (*endpoint.Cli
 // errNoDisplay is why no window can be shown at all.
 var errNoDisplay = errors.New("there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
 
-// canShowWindows reports whether a window could appear: on Linux and the
+// CanShowWindows reports whether a window could appear: on Linux and the
 // BSDs only with a display to show it on.
-func canShowWindows() bool {
+func CanShowWindows() bool {
 	switch runtime.GOOS {
 	case "darwin", "windows":
 		return true

@@ -1,4 +1,4 @@
-package cli
+package deskclient
 
 import (
 	"os/exec"

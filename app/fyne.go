@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"fyne.io/fyne/v2"
@@ -8,19 +8,19 @@ import (
 	"github.com/elicitdesk/elicitdesk/assets"
 )
 
-// newFyneApp starts Fyne for the app or a preview, with the icon and theme.
+// NewFyne starts Fyne for the app or a preview, with the icon and theme.
 // Its metadata is set here, not left to FyneApp.toml: Fyne reads that file
 // beside the executable only in a development build, so an installed
 // elicitdesk would otherwise run as not migrated to fyne.Do, logging
 // thread warnings and running fyne.DoAndWait's work off the main thread.
-func newFyneApp() fyne.App {
+func NewFyne(id, name, version string) fyne.App {
 	fyneapp.SetMetadata(fyne.AppMetadata{
-		ID:         appID,
-		Name:       appName,
+		ID:         id,
+		Name:       name,
 		Version:    version,
 		Migrations: map[string]bool{"fyneDo": true},
 	})
-	a := fyneapp.NewWithID(appID)
+	a := fyneapp.NewWithID(id)
 	a.SetIcon(assets.Icon())
 	a.Settings().SetTheme(look.New())
 	return a

@@ -1,11 +1,11 @@
-package cli
+package app
 
 import (
 	"fyne.io/fyne/v2"
 	"github.com/go-gl/glfw/v3.4/glfw"
 )
 
-// setWindowHints sets, once for every window the app shows from now on,
+// SetWindowHints sets, once for every window the app shows from now on,
 // the GLFW hints Fyne leaves alone. Fyne neither sets nor resets them, so
 // setting them before any window is shown holds for all. GLFW takes hints
 // only once initialised, which Fyne does when the first window is made: a
@@ -21,7 +21,7 @@ import (
 //     focus every window it maps, taking the keyboard from the application
 //     the person types in whenever a request arrives. Windows the person
 //     opens ask for the focus themselves (RequestFocus).
-func setWindowHints(a fyne.App, class, instance string) (unseen fyne.Window) {
+func SetWindowHints(a fyne.App, class, instance string) (unseen fyne.Window) {
 	unseen = a.NewWindow(instance)
 	fyne.DoAndWait(func() { // GLFW's hints belong to the main thread
 		glfw.GetError() // one left from Fyne's start (a cursor shape the X server lacks) is not ours

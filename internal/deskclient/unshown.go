@@ -1,4 +1,4 @@
-package cli
+package deskclient
 
 import (
 	"context"
@@ -25,12 +25,12 @@ const (
 	unshownStuck = 30 * time.Second
 	// unshownHandoff bounds handing one entry to the running app.
 	unshownHandoff = 2 * time.Second
-	// unshownFlush is how long an exiting bridge waits for the entries
+	// FlushWait is how long an exiting bridge waits for the entries
 	// still queued to be written.
-	unshownFlush = 3 * time.Second
+	FlushWait = 3 * time.Second
 )
 
-// unshownLog keeps each elicitation the bridge answered cancel because no
+// UnshownLog keeps each elicitation the bridge answered cancel because no
 // window could show it in the history, as no-window: the person sees
 // later what was refused in their name, never as their own Decline.
 //
@@ -40,7 +40,7 @@ const (
 // it), through one store, opened at the first such entry, from one
 // goroutine fed by a bounded queue. Several bridges writing at once share
 // the file through SQLite's locking.
-type unshownLog struct {
+type UnshownLog struct {
 	path string
 	app  func(context.Context, endpoint.Unshown) error // hands an entry to the running app; nil when there is none
 	log  *slog.Logger
@@ -57,10 +57,10 @@ type unshownLog struct {
 	handed  atomic.Int64       // entries the running app took
 }
 
-// newUnshownLog starts the writer of the history at path; app, when not
+// NewUnshownLog starts the writer of the history at path; app, when not
 // nil, hands an entry to the running app, and fails when none takes it.
-func newUnshownLog(path string, app func(context.Context, endpoint.Unshown) error, log *slog.Logger) *unshownLog {
-	l := &unshownLog{path: path, app: app, log: log, queue: make(chan endpoint.Unshown, unshownQueue), took: make(chan struct{}), done: make(chan struct{})}
+func NewUnshownLog(path string, app func(context.Context, endpoint.Unshown) error, log *slog.Logger) *UnshownLog {
+	l := &UnshownLog{path: path, app: app, log: log, queue: make(chan endpoint.Unshown, unshownQueue), took: make(chan struct{}), done: make(chan struct{})}
 	l.closing, l.close = context.WithCancel(context.Background())
 	ctx, abort := context.WithCancel(context.Background())
 	l.abort = abort
@@ -68,10 +68,14 @@ func newUnshownLog(path string, app func(context.Context, endpoint.Unshown) erro
 	return l
 }
 
+// Counts says how many entries the running app took and how many were
+// not kept at all, so far.
+func (l *UnshownLog) Counts() (handed, dropped int64) { return l.handed.Load(), l.dropped.Load() }
+
 // Record queues the entry u, as bridge.Options.Unshown asks. It waits
 // for room in a full queue while the writer takes entries, but not once
 // the writer has taken none for unshownStuck, nor once Close has begun.
-func (l *unshownLog) Record(u endpoint.Unshown) {
+func (l *UnshownLog) Record(u endpoint.Unshown) {
 	if !l.senders.Enter() {
 		l.drop("the bridge is exiting")
 		return
@@ -99,7 +103,7 @@ func (l *unshownLog) Record(u endpoint.Unshown) {
 }
 
 // taken tells the Records waiting for room that the writer took an entry.
-func (l *unshownLog) taken() {
+func (l *UnshownLog) taken() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	close(l.took)
@@ -109,7 +113,7 @@ func (l *unshownLog) taken() {
 // Close writes the entries still queued, waiting at most wait for them,
 // and closes the history. It says how many entries the app took and how
 // many were not kept.
-func (l *unshownLog) Close(wait time.Duration) {
+func (l *UnshownLog) Close(wait time.Duration) {
 	l.senders.Shut()
 	l.close()
 	l.senders.Wait()
@@ -129,7 +133,7 @@ func (l *unshownLog) Close(wait time.Duration) {
 
 // drop counts an entry not kept, and says why: the first time as a
 // warning, then only with -v, as Close tells the count.
-func (l *unshownLog) drop(why string) {
+func (l *UnshownLog) drop(why string) {
 	level := slog.LevelDebug
 	if l.dropped.Add(1) == 1 {
 		level = slog.LevelWarn
@@ -138,7 +142,7 @@ func (l *unshownLog) drop(why string) {
 }
 
 // run writes the queued entries until the queue closes.
-func (l *unshownLog) run(ctx context.Context) {
+func (l *UnshownLog) run(ctx context.Context) {
 	defer close(l.done)
 	var store *history.Store
 	defer func() {
@@ -170,7 +174,7 @@ func (l *unshownLog) run(ctx context.Context) {
 }
 
 // handOff gives u to the running app, and reports whether it took it.
-func (l *unshownLog) handOff(ctx context.Context, u endpoint.Unshown) bool {
+func (l *UnshownLog) handOff(ctx context.Context, u endpoint.Unshown) bool {
 	if l.app == nil {
 		return false
 	}
