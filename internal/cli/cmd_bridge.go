@@ -16,6 +16,7 @@ import (
 
 	"github.com/adrg/xdg"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/resident"
 	"github.com/elicitdesk/elicitdesk/internal/deskclient"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
@@ -98,6 +99,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 		return 1
 	}
 	defer done()
+	go resident.Keep(ctx, log)
 	err = bridge.New(link.NewLines(stdin, stdout), server, withSession(opts, cfg)).Run(ctx)
 	switch {
 	case errors.Is(err, bridge.ErrHostGone), errors.Is(err, context.Canceled):

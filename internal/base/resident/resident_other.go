@@ -1,0 +1,5 @@
+//go:build !linux
+
+package resident
+
+func dropStartupPages() error { return nil }
