@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -58,8 +59,8 @@ func (h handler) Servers(context.Context) ([]endpoint.ServerStatus, error) {
 }
 
 // Elicit asks a bridged server's elicitation in the person's windows. A
-// refusal goes back as the *wire.RPCError's code, message and data, so the
-// bridge can send it to the server whole.
+// refusal goes back as a *jsonrpc.Error, its code, message and data, which
+// the bridge sends to the server whole.
 func (h handler) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
 	res, err := h.c.Elicit(ctx, q.Session.ID, BridgedIdentity(q.Session), q.Params)
 	return res, endpointError(err)
@@ -95,7 +96,7 @@ var errBridgeGone = errors.New("the host stopped waiting for it, or its bridge w
 // params as sent) in session, exactly as one of the core's own servers':
 // the same checks and refusals, recorded in the history, and the same
 // limits by server name. It returns the ElicitResult to send back, as JSON;
-// a refusal is the *wire.RPCError to send instead. When ctx ends (the
+// a refusal is the JSON-RPC error to send instead. When ctx ends (the
 // bridge cancelled or went away) the request goes stale at once.
 func (c *Core) Elicit(ctx context.Context, session string, who servers.Identity, raw json.RawMessage) (json.RawMessage, error) {
 	if c.ctx.Err() != nil {
@@ -177,14 +178,16 @@ func (c *Core) conn(ctx context.Context, server string, wait bool) (*servers.Con
 	return conn, nil
 }
 
-// endpointError is err as the endpoint sends it: a *wire.RPCError keeps
-// its code, message and data; others are the endpoint's generic failure.
+// endpointError is err as the endpoint sends it: a refusal keeps its
+// code, message and data. A *jsonrpc.Error is sent as it is; the router's
+// *wire.RPCError is made one until package servers makes jsonrpc.Errors
+// itself, when this goes. Other errors are the endpoint's generic failure.
 func endpointError(err error) error {
 	var rpc *wire.RPCError
 	if !errors.As(err, &rpc) {
 		return err
 	}
-	out := &endpoint.Error{Code: rpc.Code, Message: rpc.Message}
+	out := &jsonrpc.Error{Code: rpc.Code, Message: rpc.Message}
 	if rpc.Data != nil {
 		data, merr := json.Marshal(rpc.Data)
 		if merr != nil {

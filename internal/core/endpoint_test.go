@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
@@ -15,17 +16,19 @@ import (
 // other failures stay as they are.
 func TestEndpointError(t *testing.T) {
 	plain := errors.New("no window")
+	refusal := fmt.Errorf("asking: %w", &jsonrpc.Error{Code: -32602, Message: "no message", Data: []byte(`{}`)})
 	tests := []struct {
 		name string
 		err  error
-		want *endpoint.Error // nil: err unchanged
+		want *jsonrpc.Error // nil: err unchanged
 	}{
 		{"none", nil, nil},
 		{"plain", plain, nil},
 		{"refusal with data", &wire.RPCError{Code: -32602, Message: "requestedSchema: 1 problem", Data: map[string]any{"problems": []string{"x"}}},
-			&endpoint.Error{Code: -32602, Message: "requestedSchema: 1 problem", Data: []byte(`{"problems":["x"]}`)}},
+			&jsonrpc.Error{Code: -32602, Message: "requestedSchema: 1 problem", Data: []byte(`{"problems":["x"]}`)}},
 		{"wrapped refusal", fmt.Errorf("asking: %w", &wire.RPCError{Code: -32602, Message: "no message"}),
-			&endpoint.Error{Code: -32602, Message: "no message"}},
+			&jsonrpc.Error{Code: -32602, Message: "no message"}},
+		{"a JSON-RPC error as it is", refusal, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -36,8 +39,8 @@ func TestEndpointError(t *testing.T) {
 				}
 				return
 			}
-			var e *endpoint.Error
-			if !errors.As(got, &e) || e.Code != tt.want.Code || e.Message != tt.want.Message || string(e.Data) != string(tt.want.Data) {
+			e := jsonrpc.As(got)
+			if e == nil || e.Code != tt.want.Code || e.Message != tt.want.Message || string(e.Data) != string(tt.want.Data) {
 				t.Errorf("endpointError = %#v, want %#v", got, tt.want)
 			}
 		})

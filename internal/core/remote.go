@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -337,7 +338,7 @@ func (c *Core) serveUI(ctx context.Context, method string, raw json.RawMessage) 
 		var ue mcp.URLElicitationRequiredError
 		if errors.As(err, &ue) {
 			data, _ := json.Marshal(ue)
-			return nil, &endpoint.Error{Code: mcp.URL_ELICITATION_REQUIRED, Message: err.Error(), Data: data}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeURLRequired, Message: err.Error(), Data: data}
 		}
 		if err != nil {
 			return nil, err
@@ -432,8 +433,7 @@ func (r *Remote) short(method string, params, result any) error {
 
 func (r *Remote) Answer(id string, res forms.Result) error {
 	err := r.short(methodAnswer, answerParams{ID: id, Result: res}, nil)
-	var e *endpoint.Error
-	if errors.As(err, &e) && e.Message == ErrNotWaiting.Error() {
+	if e := jsonrpc.As(err); e != nil && e.Message == ErrNotWaiting.Error() {
 		return ErrNotWaiting
 	}
 	return err
@@ -499,8 +499,7 @@ func toolOf(raw json.RawMessage) (mcp.Tool, error) {
 func (r *Remote) CallTool(ctx context.Context, server, tool string, args map[string]any, _ bool) (*mcp.CallToolResult, servers.Identity, error) {
 	var res callResult
 	err := r.c.CallUI(ctx, methodCall, endpoint.ToolCall{Server: server, Tool: tool, Arguments: args}, &res)
-	var e *endpoint.Error
-	if errors.As(err, &e) && e.Code == mcp.URL_ELICITATION_REQUIRED {
+	if e := jsonrpc.As(err); e != nil && e.Code == jsonrpc.CodeURLRequired {
 		var ue mcp.URLElicitationRequiredError
 		if json.Unmarshal(e.Data, &ue) == nil {
 			return nil, servers.Identity{}, ue

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
@@ -42,12 +43,12 @@ func TestElicit(t *testing.T) {
 	tests := []struct {
 		server   string
 		want     string // the result, when it succeeds
-		wantCode int    // the *Error's code, when refused
+		wantCode int    // the *jsonrpc.Error's code, when refused
 		wantData string
 	}{
 		{server: "echo", want: string(params)},
-		{server: "refuse", wantCode: codeInvalidParams, wantData: refusalData},
-		{server: "broken", wantCode: codeFailed},
+		{server: "refuse", wantCode: jsonrpc.CodeInvalidParams, wantData: refusalData},
+		{server: "broken", wantCode: jsonrpc.CodeServer},
 	}
 	_, path, _ := startServer(t, defaultLimits())
 	c := dialClient(t, path)
@@ -60,7 +61,7 @@ func TestElicit(t *testing.T) {
 				}
 				return
 			}
-			var e *Error
+			var e *jsonrpc.Error
 			if !errors.As(err, &e) || e.Code != tt.wantCode || e.Message == "" || string(e.Data) != tt.wantData {
 				t.Errorf("Elicit = %s, %#v; want the app's refusal with code %d and data %s", res, err, tt.wantCode, tt.wantData)
 			}
@@ -161,7 +162,7 @@ func TestBridgeSession(t *testing.T) {
 				t.Errorf("the session ended with %v", err)
 			}
 			err := await(t, ended, "Bridge's return")
-			var e *Error
+			var e *jsonrpc.Error
 			if err == nil || errors.As(err, &e) {
 				t.Errorf("Bridge = %v, want the end of ctx or of the connection", err)
 			}
@@ -186,7 +187,7 @@ func TestAppGoesAway(t *testing.T) {
 		await(t, failed, "Elicit's return"),
 		c.Bridge(t.Context(), session("s2", "files")),
 	} {
-		var e *Error
+		var e *jsonrpc.Error
 		if !errors.Is(err, ErrDisconnected) || errors.As(err, &e) {
 			t.Errorf("err = %#v, want ErrDisconnected and no *Error", err)
 		}
@@ -216,12 +217,12 @@ func TestUnshown(t *testing.T) {
 
 	refused := u
 	refused.Question.Session.Server = "refuse"
-	var e *Error
-	if err := c.Unshown(t.Context(), refused); !errors.As(err, &e) || e.Code != codeFailed {
+	var e *jsonrpc.Error
+	if err := c.Unshown(t.Context(), refused); !errors.As(err, &e) || e.Code != jsonrpc.CodeServer {
 		t.Errorf("Unshown to an app that does not take it = %#v, want its refusal", err)
 	}
-	if err := c.call(t.Context(), methodUnshown, Unshown{Reason: "no question"}, nil); !errors.As(err, &e) || e.Code != codeInvalidParams {
-		t.Errorf("Unshown without a question = %#v, want %d", err, codeInvalidParams)
+	if err := c.call(t.Context(), methodUnshown, Unshown{Reason: "no question"}, nil); !errors.As(err, &e) || e.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("Unshown without a question = %#v, want %d", err, jsonrpc.CodeInvalidParams)
 	}
 	select {
 	case u := <-h.unshown:

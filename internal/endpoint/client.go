@@ -1,8 +1,6 @@
 package endpoint
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/lines"
 )
 
 // cancelWait bounds telling the app that a call was given up on.
@@ -22,7 +22,7 @@ var ErrNotRunning = errors.New("no Elicit Desk app is running")
 
 // ErrDisconnected means the connection to the app ended while a call
 // waited or before it was sent: the app quit, crashed or hung up. It is
-// never an *Error, which is the app's own refusal.
+// never a *jsonrpc.Error, which is the app's own refusal.
 var ErrDisconnected = errors.New("the connection to Elicit Desk ended")
 
 // handshakeWait bounds the handshake: the app answers it at once.
@@ -33,6 +33,7 @@ const handshakeWait = 5 * time.Second
 type Client struct {
 	c   net.Conn
 	wmu sync.Mutex // one message written at a time
+	w   *lines.Writer
 
 	mu      sync.Mutex
 	pending map[string]chan *message // by request id
@@ -51,7 +52,7 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{c: nc, pending: map[string]chan *message{}, done: make(chan struct{})}
+	c := &Client{c: nc, w: lines.NewWriter(nc, MaxMessage), pending: map[string]chan *message{}, done: make(chan struct{})}
 	go c.readLoop()
 	hctx, cancel := context.WithTimeout(ctx, handshakeWait)
 	defer cancel()
@@ -92,9 +93,9 @@ func (c *Client) Servers(ctx context.Context) ([]ServerStatus, error) {
 // Elicit asks the person q's elicitation in the app's windows and returns
 // the ElicitResult to send to the server, as JSON. It waits as long as ctx
 // allows; when ctx ends first, the app is told to cancel, and its window
-// goes stale. An *Error is the app's refusal, with the code, message and
-// data to send to the server; an error wrapping ErrDisconnected says the
-// app went away.
+// goes stale. A *jsonrpc.Error is the app's refusal, with the code,
+// message and data to send to the server; an error wrapping
+// ErrDisconnected says the app went away.
 func (c *Client) Elicit(ctx context.Context, q Question) (json.RawMessage, error) {
 	var res json.RawMessage
 	err := c.call(ctx, methodElicit, q, &res)
@@ -102,9 +103,9 @@ func (c *Client) Elicit(ctx context.Context, q Question) (json.RawMessage, error
 }
 
 // Unshown hands the app an elicitation no window could show, for its
-// history. nil means the app has taken it; an error that it has not (an
-// *Error with codeNoMethod from an app of an older release), and the
-// caller keeps it itself.
+// history. nil means the app has taken it; an error that it has not (a
+// *jsonrpc.Error with jsonrpc.CodeMethodNotFound from an app of an older
+// release), and the caller keeps it itself.
 func (c *Client) Unshown(ctx context.Context, u Unshown) error {
 	return c.call(ctx, methodUnshown, u, nil)
 }
@@ -197,14 +198,11 @@ func (c *Client) send(ctx context.Context, m *message, params any) error {
 		if err != nil {
 			return err
 		}
-		m.Params = bytes.TrimSuffix(p, []byte("\n"))
+		m.Params = p
 	}
 	line, err := encode(m)
 	if err != nil {
 		return err
-	}
-	if len(line) > MaxMessage+1 {
-		return fmt.Errorf("the request is %d bytes; the app takes at most %d", len(line)-1, MaxMessage)
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -213,30 +211,33 @@ func (c *Client) send(ctx context.Context, m *message, params any) error {
 		defer close(interrupted)
 		c.c.SetWriteDeadline(time.Now())
 	})
-	n, err := c.c.Write(line)
+	n, err := c.w.Write(line)
 	if !stop() {
 		<-interrupted
 		c.c.SetWriteDeadline(time.Time{})
 	}
-	if err != nil && n > 0 {
+	var long *lines.TooLong
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &long):
+		return fmt.Errorf("the request is %d bytes; the app takes at most %d", long.Size, long.Max)
+	case n > 0:
 		c.c.Close()
 	}
-	if err != nil && ctx.Err() != nil {
+	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	if err != nil {
-		return gone(err)
-	}
-	return nil
+	return gone(err)
 }
 
 // readLoop hands each response to the call waiting for it, until the
 // connection ends.
 func (c *Client) readLoop() {
 	defer close(c.done)
-	r := bufio.NewReader(c.c)
+	r := lines.NewReader(c.c, MaxMessage)
 	for {
-		line, err := readMessage(r, MaxMessage)
+		line, err := r.Read()
 		if err != nil {
 			c.err = gone(fmt.Errorf("the app gave no answer: %w", err))
 			return

@@ -1,8 +1,6 @@
 package endpoint
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +8,9 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/internal/base/lines"
 )
 
 // writeTimeout bounds writing one message: a peer that reads nothing for
@@ -32,6 +33,7 @@ type conn struct {
 	cancel context.CancelFunc
 
 	wmu sync.Mutex // one message written at a time
+	w   *lines.Writer
 
 	mu       sync.Mutex
 	inflight map[string]context.CancelFunc // by request id
@@ -60,9 +62,9 @@ func (s *Server) serveConn(c net.Conn) {
 			<-closed // so that nothing of ours runs after Close
 		}
 	}()
-	cn := &conn{s: s, c: c, ctx: ctx, cancel: cancel, inflight: map[string]context.CancelFunc{}}
+	cn := &conn{s: s, c: c, w: lines.NewWriter(c, MaxMessage), ctx: ctx, cancel: cancel, inflight: map[string]context.CancelFunc{}}
 
-	r := bufio.NewReader(c)
+	r := lines.NewReader(c, MaxMessage)
 	c.SetReadDeadline(time.Now().Add(s.limits.firstMessage))
 	if err := cn.hello(r); err != nil {
 		s.log.Debug("endpoint: no handshake", "err", err)
@@ -95,13 +97,13 @@ func (cn *conn) awaitAnswers() {
 }
 
 // hello reads the handshake and answers it; an error ends the connection.
-func (cn *conn) hello(r *bufio.Reader) error {
+func (cn *conn) hello(r *lines.Reader) error {
 	m, err := cn.read(r)
 	if err != nil {
 		return err
 	}
 	if m.Method != methodHello || m.ID == nil {
-		cn.reply(idOrNull(m.ID), nil, errorf(codeInvalidRequest, "the first message must be the %s request", methodHello))
+		cn.reply(idOrNull(m.ID), nil, errorf(jsonrpc.CodeInvalidRequest, "the first message must be the %s request", methodHello))
 		return errProtocol
 	}
 	var p helloParams
@@ -114,7 +116,7 @@ func (cn *conn) hello(r *bufio.Reader) error {
 }
 
 // readLoop starts a handler for each request until reading fails.
-func (cn *conn) readLoop(r *bufio.Reader) error {
+func (cn *conn) readLoop(r *lines.Reader) error {
 	for {
 		m, err := cn.read(r)
 		if err != nil {
@@ -134,9 +136,9 @@ func (cn *conn) readLoop(r *bufio.Reader) error {
 // read reads one message. A message too large, not JSON or not a
 // JSON-RPC request or notification is answered with an error, and the
 // connection ends: the peer is not one that speaks this protocol.
-func (cn *conn) read(r *bufio.Reader) (*message, error) {
-	line, err := readMessage(r, MaxMessage)
-	if errors.Is(err, errTooLarge) {
+func (cn *conn) read(r *lines.Reader) (*message, error) {
+	line, err := r.Read()
+	if errors.As(err, new(*lines.TooLong)) {
 		cn.reply(json.RawMessage(nullID), nil, errorf(codeTooLarge, "message larger than %d bytes", MaxMessage))
 		return nil, err
 	}
@@ -145,11 +147,11 @@ func (cn *conn) read(r *bufio.Reader) (*message, error) {
 	}
 	var m message
 	if err := json.Unmarshal(line, &m); err != nil {
-		cn.reply(json.RawMessage(nullID), nil, errorf(codeParse, "not JSON: %v", err))
+		cn.reply(json.RawMessage(nullID), nil, errorf(jsonrpc.CodeParseError, "not JSON: %v", err))
 		return nil, errProtocol
 	}
 	if m.JSONRPC != "2.0" || m.Method == "" {
-		cn.reply(idOrNull(m.ID), nil, errorf(codeInvalidRequest, `not a JSON-RPC 2.0 request: needs "jsonrpc":"2.0" and a method`))
+		cn.reply(idOrNull(m.ID), nil, errorf(jsonrpc.CodeInvalidRequest, `not a JSON-RPC 2.0 request: needs "jsonrpc":"2.0" and a method`))
 		return nil, errProtocol
 	}
 	return &m, nil
@@ -167,7 +169,7 @@ func (cn *conn) start(m *message) {
 	cn.mu.Unlock()
 	if dup {
 		cancel()
-		cn.reply(m.ID, nil, errorf(codeInvalidRequest, "request id %s is already in flight", key))
+		cn.reply(m.ID, nil, errorf(jsonrpc.CodeInvalidRequest, "request id %s is already in flight", key))
 		return
 	}
 	cn.handlers.Go(func() {
@@ -204,22 +206,10 @@ func (cn *conn) cancelRequest(params json.RawMessage) {
 }
 
 // reply sends the response to request id: result, or err as a JSON-RPC
-// error. A failed write ends the connection, which may hold half a message.
+// error. An answer over MaxMessage is an error saying so instead. A
+// failed write ends the connection, which may hold half a message.
 func (cn *conn) reply(id json.RawMessage, result any, err error) {
-	m := &message{ID: id}
-	if err == nil {
-		var b []byte
-		b, err = marshal(result)
-		m.Result = bytes.TrimSuffix(b, []byte("\n"))
-	}
-	if err != nil {
-		var e *Error
-		if !errors.As(err, &e) {
-			e = &Error{Code: codeFailed, Message: err.Error()}
-		}
-		m.Result, m.Error = nil, e
-	}
-	line, err := encode(m)
+	line, err := response(id, result, err)
 	if err != nil {
 		cn.s.log.Error("endpoint: cannot encode a response", "err", err)
 		return
@@ -227,10 +217,32 @@ func (cn *conn) reply(id json.RawMessage, result any, err error) {
 	cn.wmu.Lock()
 	defer cn.wmu.Unlock()
 	cn.c.SetWriteDeadline(time.Now().Add(writeTimeout))
-	if _, err := cn.c.Write(line); err != nil {
+	_, err = cn.w.Write(line)
+	if long := (*lines.TooLong)(nil); errors.As(err, &long) {
+		line, _ = response(id, nil, errorf(codeTooLarge, "the answer is %d bytes; at most %d go in one message", long.Size, long.Max))
+		_, err = cn.w.Write(line)
+	}
+	if err != nil {
 		cn.s.log.Debug("endpoint: cannot answer", "err", err)
 		cn.c.Close()
 	}
+}
+
+// response encodes the response to request id: result, or err as a
+// JSON-RPC error, jsonrpc.CodeServer unless it is one.
+func response(id json.RawMessage, result any, err error) ([]byte, error) {
+	m := &message{ID: id}
+	if err == nil {
+		m.Result, err = marshal(result)
+	}
+	if err != nil {
+		e := jsonrpc.As(err)
+		if e == nil {
+			e = &jsonrpc.Error{Code: jsonrpc.CodeServer, Message: err.Error()}
+		}
+		m.Result, m.Error = nil, e
+	}
+	return encode(m)
 }
 
 // idOrNull is id, or null when the message had none.

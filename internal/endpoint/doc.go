@@ -24,8 +24,8 @@
 //     long as a host's session with the server lives, so the app lists it
 //     in the Servers window; cancelling it or hanging up ends it;
 //   - bridge/elicit (Client.Elicit), one elicitation/create, whose result is
-//     the ElicitResult to send back, or an *Error (code, message, data)
-//     that refuses it;
+//     the ElicitResult to send back, or a *jsonrpc.Error (code, message,
+//     data) that refuses it;
 //   - bridge/complete (Client.Complete), a notification passing on the
 //     server's notifications/elicitation/complete;
 //   - bridge/unshown (Client.Unshown), an elicitation no window could show,
@@ -33,8 +33,8 @@
 //     writes the history while it runs, the bridge only when it does not.
 //
 // Raw JSON (a server's params, the result for it) crosses unchanged but
-// for the whitespace between tokens: one message is one line. A Client
-// tells the app's refusal, an *Error, from the app going away, an error
-// wrapping ErrDisconnected; the server sends no refusal for the requests
+// for the whitespace between tokens: one message is one line (package
+// lines). A Client tells the app's refusal, a *jsonrpc.Error, from the app
+// going away, an error wrapping ErrDisconnected; the server sends no refusal for the requests
 // it cancels because the connection or the app is ending.
 package endpoint

@@ -18,8 +18,8 @@ type Handler interface {
 	// Servers returns where each configured server's connection stands.
 	Servers(ctx context.Context) ([]ServerStatus, error)
 	// Elicit asks the person a bridged server's elicitation and returns
-	// the ElicitResult to send to the server as JSON. An *Error refuses
-	// the request with its code, message and data.
+	// the ElicitResult to send to the server as JSON. A *jsonrpc.Error
+	// refuses the request with its code, message and data.
 	Elicit(ctx context.Context, q Question) (json.RawMessage, error)
 	// Unshown keeps an elicitation of a bridged server that no window
 	// could show in the app's history; an error says it was not taken.

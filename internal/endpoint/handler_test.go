@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 )
 
 // testHandler answers the tests' requests and reports what happened.
@@ -44,13 +47,16 @@ func (h *testHandler) Front(context.Context) error {
 }
 
 // CallTool: "echo" returns the call, "fail" fails with text a terminal must
-// not see raw, "wait" waits for release or the end of ctx.
+// not see raw, "huge" returns more than MaxMessage, "wait" waits for
+// release or the end of ctx.
 func (h *testHandler) CallTool(ctx context.Context, call ToolCall) (json.RawMessage, error) {
 	switch call.Tool {
 	case "echo":
 		return json.Marshal(call)
 	case "fail":
 		return nil, errors.New("no such tool \u202egnp.exe\x1b[2J")
+	case "huge":
+		return json.Marshal(strings.Repeat("x", MaxMessage))
 	case "wait":
 		h.started <- struct{}{}
 		select {
@@ -112,7 +118,7 @@ func (h *testHandler) Elicit(ctx context.Context, q Question) (json.RawMessage, 
 	case "echo":
 		return q.Params, nil
 	case "refuse":
-		return nil, &Error{Code: codeInvalidParams, Message: "requestedSchema: 1 problem", Data: json.RawMessage(refusalData)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestedSchema: 1 problem", Data: json.RawMessage(refusalData)}
 	case "wait":
 		h.started <- struct{}{}
 		select {

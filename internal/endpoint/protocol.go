@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
@@ -33,7 +34,8 @@ const (
 	// params Question, result the ElicitResult to send to the server,
 	// {"action":...,"content":...}. A request the app refuses (over the
 	// server's limits are answered cancel, not refused; unusable ones are
-	// refused) is an Error with the code, message and data to send back.
+	// refused) is a jsonrpc.Error with the code, message and data to send
+	// back.
 	methodElicit = "bridge/elicit"
 	// methodBridge announces a session of a host with a server through the
 	// bridge: params Bridged. It stays pending for as long as the session
@@ -44,8 +46,8 @@ const (
 	// methodUnshown hands the app a bridged server's elicitation that no
 	// window could show, which the bridge answered cancel without asking,
 	// for the app's history: params Unshown, result {} once the app has
-	// taken it. An app that does not know it answers codeNoMethod, and
-	// the bridge keeps the entry itself.
+	// taken it. An app that does not know it answers
+	// jsonrpc.CodeMethodNotFound, and the bridge keeps the entry itself.
 	methodUnshown = "bridge/unshown"
 	// methodComplete is a notification: params Completion, a bridged
 	// server's notifications/elicitation/complete.
@@ -61,16 +63,12 @@ const (
 	methodCancelled = "notifications/cancelled"
 )
 
-// Error codes: JSON-RPC's own, then the endpoint's.
+// The endpoint's own error codes; the rest are JSON-RPC's, in package
+// jsonrpc. A handler that fails otherwise is jsonrpc.CodeServer.
 const (
-	codeParse          = -32700
-	codeInvalidRequest = -32600
-	codeNoMethod       = -32601
-	codeInvalidParams  = -32602
-	codeFailed         = -32000 // the handler could not do it
-	codeVersion        = -32001 // the handshake's version is not Version
-	codeTooLarge       = -32002 // a message longer than MaxMessage
-	codeCancelled      = -32800 // the request was cancelled (as in LSP)
+	codeVersion   = -32001 // the handshake's version is not Version
+	codeTooLarge  = -32002 // a message longer than MaxMessage
+	codeCancelled = -32800 // the request was cancelled (as in LSP)
 )
 
 // message is any JSON-RPC 2.0 message: a request has Method and ID, a
@@ -81,7 +79,7 @@ type message struct {
 	Method  string          `json:"method,omitempty"`
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *Error          `json:"error,omitempty"`
+	Error   *jsonrpc.Error  `json:"error,omitempty"`
 }
 
 // helloParams is the handshake, both ways.
@@ -154,19 +152,7 @@ type Completion struct {
 	ElicitationID string `json:"elicitationId"`
 }
 
-// Error is a JSON-RPC error. A Handler may return one to choose the code
-// and data; any other error is sent with a generic code and its text. The
-// message and data of one a Client receives are the peer's words, as sent:
-// whoever shows them goes through package untrusted.
-type Error struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
-func (e *Error) Error() string { return e.Message }
-
-// errorf makes an Error with a formatted message.
-func errorf(code int, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+// errorf makes a JSON-RPC error with a formatted message.
+func errorf(code int, format string, args ...any) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 )
 
 // helloLine is a client's handshake, as sent on the wire.
@@ -96,21 +98,21 @@ func TestProtocolErrors(t *testing.T) {
 		code  int
 		stays bool
 	}{
-		{"garbage", []string{"{not json"}, codeParse, false},
-		{"garbage after the handshake", []string{helloLine(), "\x00\x01binary"}, codeParse, false},
-		{"no handshake", []string{callLine(1, "echo")}, codeInvalidRequest, false},
+		{"garbage", []string{"{not json"}, jsonrpc.CodeParseError, false},
+		{"garbage after the handshake", []string{helloLine(), "\x00\x01binary"}, jsonrpc.CodeParseError, false},
+		{"no handshake", []string{callLine(1, "echo")}, jsonrpc.CodeInvalidRequest, false},
 		{"wrong version", []string{`{"jsonrpc":"2.0","id":0,"method":"endpoint/hello","params":{"version":99}}`}, codeVersion, false},
-		{"not JSON-RPC 2.0", []string{helloLine(), `{"id":1,"method":"app/front"}`}, codeInvalidRequest, false},
+		{"not JSON-RPC 2.0", []string{helloLine(), `{"id":1,"method":"app/front"}`}, jsonrpc.CodeInvalidRequest, false},
 		{"oversized", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"server":"` + strings.Repeat("x", MaxMessage) + `"}}`}, codeTooLarge, false},
-		{"unknown method", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"app/quit"}`}, codeNoMethod, true},
-		{"bad params", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"tool":7}}`}, codeInvalidParams, true},
-		{"elicit without a session", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/elicit","params":{"params":{"message":"hi"}}}`}, codeInvalidParams, true},
-		{"elicit without params", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/elicit","params":{"session":{"id":"1","server":"echo"}}}`}, codeInvalidParams, true},
-		{"session without an id", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":{"server":"s"}}`}, codeInvalidParams, true},
-		{"session of another shape", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":[1]}`}, codeInvalidParams, true},
-		{"unreadable complete, then a request", []string{helloLine(), `{"jsonrpc":"2.0","method":"bridge/complete","params":7}`, callLine(1, "fail")}, codeFailed, true},
-		{"second handshake", []string{helloLine(), helloLine()}, codeInvalidRequest, true},
-		{"failing tool", []string{helloLine(), callLine(1, "fail")}, codeFailed, true},
+		{"unknown method", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"app/quit"}`}, jsonrpc.CodeMethodNotFound, true},
+		{"bad params", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"tool":7}}`}, jsonrpc.CodeInvalidParams, true},
+		{"elicit without a session", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/elicit","params":{"params":{"message":"hi"}}}`}, jsonrpc.CodeInvalidParams, true},
+		{"elicit without params", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/elicit","params":{"session":{"id":"1","server":"echo"}}}`}, jsonrpc.CodeInvalidParams, true},
+		{"session without an id", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":{"server":"s"}}`}, jsonrpc.CodeInvalidParams, true},
+		{"session of another shape", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":[1]}`}, jsonrpc.CodeInvalidParams, true},
+		{"unreadable complete, then a request", []string{helloLine(), `{"jsonrpc":"2.0","method":"bridge/complete","params":7}`, callLine(1, "fail")}, jsonrpc.CodeServer, true},
+		{"second handshake", []string{helloLine(), helloLine()}, jsonrpc.CodeInvalidRequest, true},
+		{"failing tool", []string{helloLine(), callLine(1, "fail")}, jsonrpc.CodeServer, true},
 	}
 	_, path, _ := startServer(t, defaultLimits())
 	for _, tt := range tests {
@@ -160,9 +162,12 @@ func TestClient(t *testing.T) {
 		t.Errorf("echo = %s, %v", res, err)
 	}
 	_, err = c.CallTool(t.Context(), ToolCall{Server: "demo", Tool: "fail"})
-	var e *Error
-	if !errors.As(err, &e) || e.Code != codeFailed || e.Message != "no such tool \u202egnp.exe\x1b[2J" {
+	var e *jsonrpc.Error
+	if !errors.As(err, &e) || e.Code != jsonrpc.CodeServer || e.Message != "no such tool \u202egnp.exe\x1b[2J" {
 		t.Errorf("fail = %q, want the app's message as sent: the surface that shows it neutralises it", err)
+	}
+	if _, err = c.CallTool(t.Context(), ToolCall{Server: "demo", Tool: "huge"}); !errors.As(err, &e) || e.Code != codeTooLarge {
+		t.Errorf("huge = %v, want the app to say its answer is over MaxMessage", err)
 	}
 	if err := c.Front(t.Context()); err != nil {
 		t.Fatal(err)

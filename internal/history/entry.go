@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -102,10 +103,10 @@ func (e Entry) Request() json.RawMessage {
 }
 
 // Response is what went back to the server: the ElicitResult for an answer
-// (a refusal by the limits, a request no window could show and one
-// the app quit on are a cancel), {"error": {"message": reason}} for an
-// error, and {"sent": false, "reason": reason} for a stale request, to which
-// nothing was sent.
+// (a request no window could show and one the app quit on are a cancel),
+// the JSON-RPC error {"error": {"code": code, "message": reason}} for a
+// refusal, and {"sent": false, "reason": reason} for a stale request, to
+// which nothing was sent.
 func (e Entry) Response() json.RawMessage {
 	var v any
 	switch e.Outcome {
@@ -116,12 +117,9 @@ func (e Entry) Response() json.RawMessage {
 	case Cancelled, NoWindow, AppQuit:
 		v = forms.Result{Action: forms.Cancel}
 	case Error, RateLimited:
-		type rpcError struct {
-			Message string `json:"message"`
-		}
 		v = struct {
-			Error rpcError `json:"error"`
-		}{rpcError{e.Reason}}
+			Error jsonrpc.Error `json:"error"`
+		}{jsonrpc.Error{Code: e.Outcome.errorCode(), Message: e.Reason}}
 	default:
 		v = struct {
 			Sent   bool   `json:"sent"`
@@ -130,6 +128,16 @@ func (e Entry) Response() json.RawMessage {
 	}
 	out, _ := json.Marshal(v)
 	return out
+}
+
+// errorCode is the code of the JSON-RPC error a refusal sent: too many
+// requests are jsonrpc.CodeServer, a request refused as unusable (the
+// only other error the app answers) jsonrpc.CodeInvalidParams.
+func (o Outcome) errorCode() int {
+	if o == RateLimited {
+		return jsonrpc.CodeServer
+	}
+	return jsonrpc.CodeInvalidParams
 }
 
 // Headline is the message's headline, safe to show, for one-line lists.

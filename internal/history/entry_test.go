@@ -22,8 +22,8 @@ func TestRequestResponse(t *testing.T) {
 		{"stale url", f[2], `{"message":"Sign in to continue","mode":"url","url":"https://auth.example.com/login?state=xyz"}`,
 			`{"sent":false,"reason":"the server cancelled the request"}`},
 		{"cancelled", f[3], "", `{"action":"cancel"}`},
-		{"rate limited is an error", f[5], "", `{"error":{"message":"more than 30 requests a minute"}}`},
-		{"error", f[6], "", `{"error":{"message":"nested objects are not allowed"}}`},
+		{"rate limited is an error", f[5], "", `{"error":{"code":-32000,"message":"more than 30 requests a minute"}}`},
+		{"error", f[6], "", `{"error":{"code":-32602,"message":"nested objects are not allowed"}}`},
 		{"app quit is a cancel", Entry{Outcome: AppQuit}, "", `{"action":"cancel"}`},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
@@ -52,10 +53,10 @@ func readIDs(head []byte) (id json.RawMessage, method bool) {
 	return id, gjson.GetBytes(head, "method").Exists()
 }
 
-func badError(what string, bad *link.BadMessage) rpcError {
-	code := codeParse
+func badError(what string, bad *link.BadMessage) *jsonrpc.Error {
+	code := jsonrpc.CodeParseError
 	if errors.Is(bad.Err, link.ErrTooLarge) {
-		code = codeInvalidRequest
+		code = jsonrpc.CodeInvalidRequest
 	}
-	return rpcError{Code: code, Message: fmt.Sprintf("the bridge cannot pass on %s: %v", what, bad.Err)}
+	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("the bridge cannot pass on %s: %v", what, bad.Err)}
 }

@@ -12,7 +12,7 @@ import (
 type Desk interface {
 	// Ask shows one elicitation and returns the ElicitResult to send
 	// back. It returns an error wrapping ErrNoWindow when no window can
-	// be shown, an *endpoint.Error when the app refused the request as
+	// be shown, a *jsonrpc.Error when the app refused the request as
 	// sent, and any other error when the app went away before the person
 	// answered. It returns soon after ctx ends.
 	Ask(ctx context.Context, q endpoint.Question) (json.RawMessage, error)

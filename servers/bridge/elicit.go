@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
@@ -41,12 +42,11 @@ func (s *Session) elicit(m link.Message) {
 	case errors.As(err, new(*unshown)):
 		s.toServer(result(m.ID, answer)) // cancel: the server asked once, and may go on without
 	case err != nil:
-		var refused *endpoint.Error
-		if errors.As(err, &refused) {
-			s.toServer(failure(m.ID, rpcError{Code: refused.Code, Message: refused.Message, Data: refused.Data}))
-			return
+		refused := jsonrpc.As(err) // the app's refusal, sent on as it made it
+		if refused == nil {
+			refused = &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: err.Error()}
 		}
-		s.toServer(failure(m.ID, rpcError{Code: codeNotAsked, Message: err.Error()}))
+		s.toServer(failure(m.ID, refused))
 	default:
 		if gjson.GetBytes(answer, "action").String() != "accept" {
 			s.markOurs(urlID, false) // no completion will follow
@@ -84,9 +84,8 @@ func (s *Session) ask(ctx context.Context, params json.RawMessage, waiting []*ca
 	defer s.keepAlive(ctx, waiting)()
 	q := endpoint.Question{Session: s.snapshot(), Params: params}
 	answer, err := s.opts.Desk.Ask(ctx, q)
-	var refused *endpoint.Error
 	switch {
-	case err == nil, ctx.Err() != nil, errors.As(err, &refused):
+	case err == nil, ctx.Err() != nil, jsonrpc.As(err) != nil:
 		return answer, err
 	case errors.Is(err, ErrNoWindow):
 		s.mu.Lock()

@@ -9,7 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 
-	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
@@ -42,7 +42,7 @@ func (s *Session) answerInputs(c *call, res link.Message) {
 	defer done()
 	for rounds := 0; needsInput(res); rounds++ {
 		if rounds == MaxInputRounds {
-			s.finish(c, failure(c.hostID, rpcError{Code: codeInputFailed, Message: fmt.Sprintf(
+			s.finish(c, failure(c.hostID, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: fmt.Sprintf(
 				"the server still asked for input after %d rounds, the most Elicit Desk answers for one request", MaxInputRounds)}))
 			return
 		}
@@ -54,7 +54,7 @@ func (s *Session) answerInputs(c *call, res link.Message) {
 			s.finish(c, res)
 			return
 		case errors.As(err, &nobody):
-			s.finish(c, failure(c.hostID, rpcError{Code: codeInputFailed, Message: nobody.Error()}))
+			s.finish(c, failure(c.hostID, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: nobody.Error()}))
 			return
 		case err != nil:
 			return // the host cancelled, or the session is over
@@ -73,7 +73,7 @@ func (s *Session) answerInputs(c *call, res link.Message) {
 			}
 		}
 		if err != nil {
-			s.toHost(failure(c.hostID, rpcError{Code: codeInvalidRequest, Message: fmt.Sprintf("cannot retry the request with the answers: %v", err)}))
+			s.toHost(failure(c.hostID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("cannot retry the request with the answers: %v", err)}))
 			return
 		}
 		if res, err = s.retry(ctx, c, params); err != nil {
@@ -117,7 +117,7 @@ func (s *Session) answerElicitations(ctx context.Context, c *call, inputs gjson.
 		}
 		var answer json.RawMessage
 		answer, err = s.ask(ctx, json.RawMessage(in.Get("params").Raw), []*call{c})
-		if errors.As(err, new(*endpoint.Error)) || errors.As(err, new(*unshown)) || errors.As(err, new(*notAsked)) {
+		if jsonrpc.As(err) != nil || errors.As(err, new(*unshown)) || errors.As(err, new(*notAsked)) {
 			// An input response cannot be an error, and a cancel nobody
 			// chose lets the server ask again at once: the call ends.
 			s.opts.Log.Warn("an input request was not answered", "key", key.String(), "reason", err)

@@ -5,27 +5,9 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
-
-// The JSON-RPC error codes the bridge sends of its own.
-const (
-	codeParse          = -32700
-	codeInvalidRequest = -32600
-	codeServerGone     = -32000 // the server went away before answering
-	codeInputFailed    = -32603 // input_required rounds the bridge could not finish
-	codeNotAsked       = -32603 // an elicitation Elicit Desk could not ask the person
-)
-
-// codeURLRequired is 2025-11-25's URLElicitationRequiredError.
-const codeURLRequired = -32042
-
-// rpcError is the error member of a JSON-RPC response.
-type rpcError struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
 
 // wireMessage is how the bridge writes a message of its own.
 type wireMessage struct {
@@ -34,7 +16,7 @@ type wireMessage struct {
 	Method  string          `json:"method,omitempty"`
 	Params  any             `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *rpcError       `json:"error,omitempty"`
+	Error   *jsonrpc.Error  `json:"error,omitempty"`
 }
 
 func (w wireMessage) message(related json.RawMessage) link.Message {
@@ -52,11 +34,11 @@ func result(id, result json.RawMessage) link.Message {
 }
 
 // failure answers request id with an error; id null when it is unknown.
-func failure(id json.RawMessage, e rpcError) link.Message {
+func failure(id json.RawMessage, e *jsonrpc.Error) link.Message {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	return wireMessage{ID: id, Error: &e}.message(id)
+	return wireMessage{ID: id, Error: e}.message(id)
 }
 
 // notification is a notification of the bridge's own, sent on the stream

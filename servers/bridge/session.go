@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
@@ -376,6 +377,6 @@ func (s *Session) failCalls(cause error) {
 	s.busy = map[string]*busyCall{}
 	s.mu.Unlock()
 	for _, c := range calls {
-		s.toHost(failure(c.hostID, rpcError{Code: codeServerGone, Message: cause.Error() + " before answering"}))
+		s.toHost(failure(c.hostID, &jsonrpc.Error{Code: jsonrpc.CodeServer, Message: cause.Error() + " before answering"}))
 	}
 }

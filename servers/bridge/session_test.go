@@ -11,6 +11,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
@@ -146,7 +147,7 @@ func TestElicitationAtTheDesk(t *testing.T) {
 func TestDeskRefuses(t *testing.T) {
 	s := start(t, newDesk(), Options{})
 	s.server.send(`{"jsonrpc":"2.0","id":4,"method":"elicitation/create","params":{"message":"x"}}`)
-	s.desk.question(t).answer <- answer{err: &endpoint.Error{Code: -32602, Message: "form elicitation has no requestedSchema", Data: []byte(`{"problems":[]}`)}}
+	s.desk.question(t).answer <- answer{err: &jsonrpc.Error{Code: -32602, Message: "form elicitation has no requestedSchema", Data: []byte(`{"problems":[]}`)}}
 	if got, want := s.server.next(), `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"form elicitation has no requestedSchema","data":{"problems":[]}}}`; got != want {
 		t.Errorf("the server got %s, want %s", got, want)
 	}
@@ -307,7 +308,7 @@ func TestDeskGoesAway(t *testing.T) {
 			s.server.send(`{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}`)
 			s.desk.question(t).answer <- answer{err: tt.err}
 			got := s.server.next()
-			if gjson.Get(got, "id").Int() != 3 || gjson.Get(got, "error.code").Int() != codeNotAsked || !strings.Contains(gjson.Get(got, "error.message").String(), tt.want) {
+			if gjson.Get(got, "id").Int() != 3 || gjson.Get(got, "error.code").Int() != jsonrpc.CodeInternal || !strings.Contains(gjson.Get(got, "error.message").String(), tt.want) {
 				t.Errorf("the server got %s, want an error saying %q", got, tt.want)
 			}
 			if got := s.host.nextMethod("notifications/message"); !strings.Contains(got, tt.want) {
@@ -325,7 +326,7 @@ func TestServerGoesAway(t *testing.T) {
 	s.server.next()
 	s.server.w.Close()
 	got := s.host.next()
-	if gjson.Get(got, "id").Int() != 1 || gjson.Get(got, "error.code").Int() != codeServerGone {
+	if gjson.Get(got, "id").Int() != 1 || gjson.Get(got, "error.code").Int() != jsonrpc.CodeServer {
 		t.Errorf("the host got %s, want an error for its call", got)
 	}
 	s.host.closed()
@@ -340,7 +341,7 @@ func TestBadMessages(t *testing.T) {
 	s := start(t, newDesk(), Options{})
 	big := `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"x":"` + strings.Repeat("a", link.MaxMessage) + `"}}`
 	s.host.send(big)
-	if got := s.host.next(); gjson.Get(got, "id").Int() != 77 || gjson.Get(got, "error.code").Int() != codeInvalidRequest {
+	if got := s.host.next(); gjson.Get(got, "id").Int() != 77 || gjson.Get(got, "error.code").Int() != jsonrpc.CodeInvalidRequest {
 		t.Errorf("the host got %.200s, want an error for its 8 MiB request", got)
 	}
 	s.host.send(`not json`)
@@ -418,7 +419,7 @@ func TestServerGoesAwayMidRetry(t *testing.T) {
 	s.desk.question(t).answer <- answer{raw: cancelAnswer}
 	s.server.next() // the retry
 	s.server.w.Close()
-	if got := s.host.next(); gjson.Get(got, "id").Int() != 1 || gjson.Get(got, "error.code").Int() != codeServerGone {
+	if got := s.host.next(); gjson.Get(got, "id").Int() != 1 || gjson.Get(got, "error.code").Int() != jsonrpc.CodeServer {
 		t.Errorf("the host got %s, want an error for its call", got)
 	}
 	s.host.closed()
@@ -443,7 +444,7 @@ func TestInputRoundsEnd(t *testing.T) {
 	}{
 		{"endless server", false, answer{raw: []byte(`{"action":"decline"}`)}, MaxInputRounds, "after 8 rounds"},
 		{"no window", true, answer{}, 0, "no window can be shown"},
-		{"rate limited", false, answer{err: &endpoint.Error{Code: -32000, Message: "rate limited: 30 requests in the last minute"}}, 0, "rate limited: 30 requests in the last minute"},
+		{"rate limited", false, answer{err: &jsonrpc.Error{Code: -32000, Message: "rate limited: 30 requests in the last minute"}}, 0, "rate limited: 30 requests in the last minute"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -469,8 +470,8 @@ func TestInputRoundsEnd(t *testing.T) {
 				s.server.send(ask(gjson.Get(retry, "id").Raw))
 			}
 			got := s.host.next()
-			if gjson.Get(got, "id").Raw != "7" || gjson.Get(got, "error.code").Int() != codeInputFailed || !strings.Contains(gjson.Get(got, "error.message").String(), tt.want) {
-				t.Fatalf("the host got %s, want error %d saying %q", got, codeInputFailed, tt.want)
+			if gjson.Get(got, "id").Raw != "7" || gjson.Get(got, "error.code").Int() != jsonrpc.CodeInternal || !strings.Contains(gjson.Get(got, "error.message").String(), tt.want) {
+				t.Fatalf("the host got %s, want error %d saying %q", got, jsonrpc.CodeInternal, tt.want)
 			}
 			// The server sees no retry: the next thing it gets is the host's.
 			s.host.send(`{"jsonrpc":"2.0","id":8,"method":"ping"}`)

@@ -5,13 +5,14 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
 // urlRequired reports whether a response is a -32042
 // URLElicitationRequiredError.
 func urlRequired(m link.Message) bool {
-	return gjson.GetBytes(m.Raw, "error.code").Int() == codeURLRequired
+	return gjson.GetBytes(m.Raw, "error.code").Int() == jsonrpc.CodeURLRequired
 }
 
 // answerURLRequired answers a -32042 error for the host: it shows each

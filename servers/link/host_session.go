@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 )
 
 // commitDelay is how long a POST's event stream waits for its first
@@ -261,7 +263,7 @@ func (s *hostSession) servePost(w http.ResponseWriter, r *http.Request, ms []Mes
 	}
 	if len(want) > 0 {
 		if code, err := s.register(want, st); err != nil {
-			writeError(w, code, nil, codeInvalidRequest, err.Error())
+			writeError(w, code, nil, jsonrpc.CodeInvalidRequest, err.Error())
 			return
 		}
 		defer s.unregister(want, st)
@@ -272,7 +274,7 @@ func (s *hostSession) servePost(w http.ResponseWriter, r *http.Request, ms []Mes
 	for _, m := range ms {
 		if !s.in.put(r.Context(), m, nil) {
 			if len(want) == 0 || s.isDone() {
-				writeError(w, http.StatusNotFound, nil, codeInvalidRequest, ErrSessionGone.Error())
+				writeError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, ErrSessionGone.Error())
 			}
 			return
 		}
@@ -415,7 +417,7 @@ func (s *hostSession) streamTo(w http.ResponseWriter, r *http.Request, st *strea
 			return
 		case <-s.done:
 			if !committed {
-				writeError(w, http.StatusNotFound, nil, codeInvalidRequest, ErrSessionGone.Error())
+				writeError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, ErrSessionGone.Error())
 			}
 			return
 		}
@@ -442,7 +444,7 @@ func (s *hostSession) answerJSON(w http.ResponseWriter, r *http.Request, st *str
 		case <-r.Context().Done():
 			return
 		case <-s.done:
-			writeError(w, http.StatusNotFound, nil, codeInvalidRequest, ErrSessionGone.Error())
+			writeError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, ErrSessionGone.Error())
 			return
 		}
 	}
@@ -466,7 +468,7 @@ func (s *hostSession) serveGet(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	if s.get != nil {
 		s.mu.Unlock()
-		writeError(w, http.StatusConflict, nil, codeInvalidRequest, "the session already has a GET stream open")
+		writeError(w, http.StatusConflict, nil, jsonrpc.CodeInvalidRequest, "the session already has a GET stream open")
 		return
 	}
 	s.get = st

@@ -1,84 +1,58 @@
 package link
 
 import (
-	"bufio"
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/tidwall/sjson"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/lines"
 )
 
 // headSize is how much of an unreadable message a BadMessage keeps.
-const headSize = 4 << 10
+const headSize = lines.HeadSize
 
 // Lines is a Link over newline-delimited streams, as stdio uses: r carries
 // the peer's messages, w ours. Close closes w, which tells a stdio peer
 // the conversation is over.
 type Lines struct {
-	br *bufio.Reader
+	lr *lines.Reader
 	r  io.Reader
 
 	mu     sync.Mutex // one message written at a time
+	lw     *lines.Writer
 	w      io.WriteCloser
 	closed sync.Once
 }
 
 // NewLines returns a Link reading messages from r and writing them to w.
+// It writes messages of any size: what it is given to pass on came from
+// reads bounded by MaxMessage, or from the bridge itself, and a message
+// dropped would leave a peer waiting.
 func NewLines(r io.Reader, w io.WriteCloser) *Lines {
-	return &Lines{br: bufio.NewReaderSize(r, 64<<10), r: r, w: w}
+	return &Lines{lr: lines.NewReader(r, MaxMessage), r: r, lw: lines.NewWriter(w, math.MaxInt), w: w}
 }
 
+// Read returns the next message. A stdio peer may leave out the newline
+// after its last message, which counts.
 func (l *Lines) Read() (Message, error) {
-	for {
-		line, size, err := l.readLine()
-		if err != nil {
-			return Message{}, err
-		}
-		line = bytes.TrimSpace(line)
-		switch {
-		case size > MaxMessage:
-			return Message{}, &BadMessage{Head: line, Size: size, Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, size)}
-		case len(line) == 0:
-			continue // blank lines separate nothing
-		}
-		m, err := Parse(line)
-		if err != nil {
-			return Message{}, &BadMessage{Head: head(line), Size: size, Err: err}
-		}
-		return m, nil
+	line, err := l.lr.Read()
+	var long *lines.TooLong
+	switch {
+	case errors.As(err, &long):
+		return Message{}, &BadMessage{Head: long.Head, Size: long.Size, Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, long.Size)}
+	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
+		return Message{}, err
 	}
-}
-
-// readLine returns the next line without its newline, or its first
-// headSize bytes and its full size when it is over MaxMessage. A last line
-// without a newline counts; io.EOF comes after it.
-func (l *Lines) readLine() ([]byte, int, error) {
-	var buf []byte
-	size := 0
-	for {
-		chunk, err := l.br.ReadSlice('\n')
-		size += len(chunk)
-		switch {
-		case size <= MaxMessage:
-			buf = append(buf, chunk...)
-		case len(buf) > headSize:
-			buf = buf[:headSize]
-		}
-		switch err {
-		case bufio.ErrBufferFull:
-			continue
-		case nil:
-			return bytes.TrimSuffix(buf, []byte("\n")), size - 1, nil
-		case io.EOF:
-			if size > 0 {
-				return buf, size, nil
-			}
-		}
-		return nil, 0, err
+	m, err := Parse(line)
+	if err != nil {
+		return Message{}, &BadMessage{Head: head(line), Size: len(line), Err: err}
 	}
+	return m, nil
 }
 
 func head(b []byte) []byte {
@@ -104,9 +78,7 @@ func (l *Lines) Write(ctx context.Context, m Message) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	buf := make([]byte, 0, len(raw)+1)
-	buf = append(append(buf, raw...), '\n')
-	_, err := l.w.Write(buf)
+	_, err := l.lw.Write(raw)
 	return err
 }
 

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"sync"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 )
 
 // Listener serves the MCP Streamable HTTP transport to hosts on this
@@ -157,12 +159,12 @@ func (l *Listener) Close() error {
 func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !loopbackHostHeader(r.Host) {
 		l.log.Warn("mcp request refused: Host is not loopback (DNS rebinding?)", "host", r.Host, "remote", r.RemoteAddr)
-		writeError(w, http.StatusForbidden, nil, codeInvalidRequest, "Host header is not a loopback name")
+		writeError(w, http.StatusForbidden, nil, jsonrpc.CodeInvalidRequest, "Host header is not a loopback name")
 		return
 	}
 	if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
 		l.log.Warn("mcp request refused: Origin is not loopback", "origin", o, "remote", r.RemoteAddr)
-		writeError(w, http.StatusForbidden, nil, codeInvalidRequest, "Origin is not a page on this machine")
+		writeError(w, http.StatusForbidden, nil, jsonrpc.CodeInvalidRequest, "Origin is not a page on this machine")
 		return
 	}
 	if !presents(r, l.secret) {
@@ -170,7 +172,7 @@ func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// secret, this one mistyped or another's.
 		l.log.Warn("mcp request refused: no secret, or a wrong one", "method", r.Method, "remote", r.RemoteAddr, "user-agent", r.UserAgent())
 		w.Header().Set("WWW-Authenticate", `Bearer realm="elicitdesk bridge"`)
-		writeError(w, http.StatusUnauthorized, nil, codeInvalidRequest,
+		writeError(w, http.StatusUnauthorized, nil, jsonrpc.CodeInvalidRequest,
 			"this bridge serves only hosts that present its secret: use the URL it printed when it started, or send the secret as Authorization: Bearer")
 		return
 	}
@@ -183,12 +185,12 @@ func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// Without a session there is neither a standalone stream nor
 			// anything to end, as in revision 2026-07-28.
 			w.Header().Set("Allow", http.MethodPost)
-			writeError(w, http.StatusMethodNotAllowed, nil, codeInvalidRequest, r.Method+" needs an Mcp-Session-Id")
+			writeError(w, http.StatusMethodNotAllowed, nil, jsonrpc.CodeInvalidRequest, r.Method+" needs an Mcp-Session-Id")
 			return
 		}
 		s := l.use(sid)
 		if s == nil {
-			writeError(w, http.StatusNotFound, nil, codeInvalidRequest, "no such session")
+			writeError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, "no such session")
 			return
 		}
 		defer s.leave()
@@ -198,13 +200,13 @@ func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if !acceptsEvents(r) {
-			writeError(w, http.StatusNotAcceptable, nil, codeInvalidRequest, "GET needs Accept: text/event-stream")
+			writeError(w, http.StatusNotAcceptable, nil, jsonrpc.CodeInvalidRequest, "GET needs Accept: text/event-stream")
 			return
 		}
 		s.serveGet(w, r)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
-		writeError(w, http.StatusMethodNotAllowed, nil, codeInvalidRequest, "method not allowed")
+		writeError(w, http.StatusMethodNotAllowed, nil, jsonrpc.CodeInvalidRequest, "method not allowed")
 	}
 }
 
@@ -216,19 +218,19 @@ func (l *Listener) servePost(w http.ResponseWriter, r *http.Request) {
 	var bad *BadMessage
 	switch {
 	case errors.As(err, &bad):
-		writeError(w, http.StatusRequestEntityTooLarge, nil, codeInvalidRequest, bad.Error())
+		writeError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest, bad.Error())
 		return
 	case err != nil:
-		writeError(w, http.StatusBadRequest, nil, codeParseError, "reading the request: "+err.Error())
+		writeError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, "reading the request: "+err.Error())
 		return
 	}
 	ms, errs := parseBody(body)
 	if len(errs) > 0 {
-		writeError(w, http.StatusBadRequest, nil, codeParseError, errs[0].Error())
+		writeError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, errs[0].Error())
 		return
 	}
 	if len(ms) == 0 {
-		writeError(w, http.StatusBadRequest, nil, codeInvalidRequest, "an empty batch")
+		writeError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "an empty batch")
 		return
 	}
 	var s *hostSession
@@ -237,13 +239,13 @@ func (l *Listener) servePost(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case sid != "":
 		if s = l.use(sid); s == nil {
-			writeError(w, http.StatusNotFound, nil, codeInvalidRequest, "no such session; it may have ended")
+			writeError(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, "no such session; it may have ended")
 			return
 		}
 	case hasInitialize(ms):
 		s, err = l.newSession()
 	case datedVersion.MatchString(v) && v < sessionlessVersion:
-		writeError(w, http.StatusBadRequest, nil, codeInvalidRequest, "Mcp-Session-Id header required after initialize")
+		writeError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "Mcp-Session-Id header required after initialize")
 		return
 	default:
 		s, err = l.sessionlessLink()
@@ -252,15 +254,15 @@ func (l *Listener) servePost(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errFull):
 		l.log.Warn("host session refused: the bridge is full", "max", l.maxSessions, "remote", r.RemoteAddr)
 		w.Header().Set("Retry-After", retryAfter)
-		writeError(w, http.StatusServiceUnavailable, nil, codeInvalidRequest, err.Error())
+		writeError(w, http.StatusServiceUnavailable, nil, jsonrpc.CodeInvalidRequest, err.Error())
 		return
 	case err != nil:
-		writeError(w, http.StatusServiceUnavailable, nil, codeInvalidRequest, err.Error())
+		writeError(w, http.StatusServiceUnavailable, nil, jsonrpc.CodeInvalidRequest, err.Error())
 		return
 	}
 	defer s.leave()
 	if !l.offer(r.Context(), s) {
-		writeError(w, http.StatusServiceUnavailable, nil, codeInvalidRequest, errShutdown.Error())
+		writeError(w, http.StatusServiceUnavailable, nil, jsonrpc.CodeInvalidRequest, errShutdown.Error())
 		return
 	}
 	s.servePost(w, r, ms, bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")))

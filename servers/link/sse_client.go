@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 )
 
 // SSEClient is a Link to a server over the HTTP+SSE transport of revision
@@ -186,7 +188,7 @@ func (c *SSEClient) fail(m Message, err error) error {
 	if !m.IsRequest() {
 		return err
 	}
-	if !c.in.put(c.ctx, errorResponse(m.ID, codeTransport, err.Error()), nil) {
+	if !c.in.put(c.ctx, errorResponse(m.ID, jsonrpc.CodeServer, err.Error()), nil) {
 		return errors.Join(err, net.ErrClosed)
 	}
 	return nil

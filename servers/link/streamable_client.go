@@ -19,6 +19,8 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 )
 
 // Headers of the Streamable HTTP transport.
@@ -124,7 +126,7 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 
 	if m.IsRequest() && m.Method == "tools/call" && isSessionless(version) {
 		if why := c.knowTool(ctx, m, session, version); why != "" {
-			c.in.put(c.ctx, errorResponse(m.ID, codeInvalidParams, why), nil)
+			c.in.put(c.ctx, errorResponse(m.ID, jsonrpc.CodeInvalidParams, why), nil)
 			return nil
 		}
 	}
@@ -156,7 +158,7 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 		}
 		answer, ok := serverError(body, m)
 		if !ok {
-			answer = errorResponse(m.ID, codeTransport, err.Error())
+			answer = errorResponse(m.ID, jsonrpc.CodeServer, err.Error())
 		}
 		if resp.StatusCode >= 400 {
 			answer.Status = resp.StatusCode
@@ -275,7 +277,7 @@ func (c *StreamableClient) fail(m Message, err error) error {
 	if c.isCancelled(m.Key()) {
 		return nil
 	}
-	c.in.put(c.ctx, errorResponse(m.ID, codeTransport, err.Error()), nil)
+	c.in.put(c.ctx, errorResponse(m.ID, jsonrpc.CodeServer, err.Error()), nil)
 	return nil
 }
 
