@@ -6,12 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
-// TestEndpointError checks that a refusal reaches the bridge whole, and
+// TestEndpointError checks that a refusal reaches the bridge, and a
+// server's JSON-RPC error a script or the windows, whole, and
 // other failures stay as they are.
 func TestEndpointError(t *testing.T) {
 	plain := errors.New("no window")
@@ -26,6 +28,8 @@ func TestEndpointError(t *testing.T) {
 			&endpoint.Error{Code: -32602, Message: "requestedSchema: 1 problem", Data: []byte(`{"problems":["x"]}`)}},
 		{"wrapped refusal", fmt.Errorf("asking: %w", &wire.RPCError{Code: -32602, Message: "no message"}),
 			&endpoint.Error{Code: -32602, Message: "no message"}},
+		{"a server's -32042", fmt.Errorf("calling: %w", &jsonrpc.Error{Code: jsonrpc.CodeURLRequired, Message: "open this", Data: []byte(`{"elicitations":[]}`)}),
+			&endpoint.Error{Code: jsonrpc.CodeURLRequired, Message: "open this", Data: []byte(`{"elicitations":[]}`)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
