@@ -25,7 +25,6 @@ const (
 // app is made of, not every module the build holds.
 var builtOn = []struct{ path, name string }{
 	{"fyne.io/fyne/v2", "Fyne"},
-	{"github.com/mark3labs/mcp-go", "mcp-go"},
 	{"modernc.org/sqlite", "modernc.org/sqlite"},
 	{"github.com/santhosh-tekuri/jsonschema/v6", "santhosh-tekuri/jsonschema"},
 	{"github.com/godbus/dbus/v5", "godbus/dbus"},

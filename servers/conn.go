@@ -210,8 +210,8 @@ func (c *Conn) Ping(ctx context.Context) error {
 }
 
 // Tools lists the server's tools, every page, with their schemas as the
-// server sent them (RawInputSchema, RawOutputSchema).
-func (c *Conn) Tools(ctx context.Context) ([]mcp.Tool, error) {
+// server sent them.
+func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 	ctx = wire.WithToolSchemas(ctx)
 	res, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil {
@@ -219,12 +219,13 @@ func (c *Conn) Tools(ctx context.Context) ([]mcp.Tool, error) {
 	}
 	wire.RawSchemas(ctx, res.Tools)
 	c.noteListed(ctx, res.Tools)
-	return res.Tools, nil
+	return toolsOf(res.Tools)
 }
 
 // CallTool calls a tool. Elicitations it triggers, by request or as
-// 2026-07-28 input requests, go to the router like any other.
-func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
+// 2026-07-28 input requests, go to the router like any other. A -32042
+// answer is a *jsonrpc.Error (see AsURLRequired).
+func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
 	if err := c.knowTool(ctx, name); err != nil {
 		return nil, err
 	}
@@ -234,7 +235,7 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
-	return c.client.CallTool(wire.WithInputs(ctx), req)
+	return resultOf(c.client.CallTool(wire.WithInputs(ctx), req))
 }
 
 // Close ends the connection; a stdio server is stopped with everything it

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
@@ -99,7 +97,7 @@ func call(c *Conn, name string, args map[string]any) <-chan toolResult {
 }
 
 type toolResult struct {
-	res *mcp.CallToolResult
+	res *ToolResult
 	err error
 }
 
@@ -109,8 +107,8 @@ func (r toolResult) text() string {
 	}
 	var b strings.Builder
 	for _, c := range r.res.Content {
-		if t, ok := c.(mcp.TextContent); ok {
-			b.WriteString(t.Text)
+		if c.Type == "text" {
+			b.WriteString(c.Text)
 		}
 	}
 	return b.String()

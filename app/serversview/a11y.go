@@ -112,7 +112,7 @@ func (r *toolRow) AccessibilityLabel() string {
 		label += " (" + untrusted.Text(r.tool.Name).Line() + ")"
 	}
 	if r.tool.Description != "" {
-		label += ": " + untrusted.Text(r.tool.Description).Headline(200)
+		label += ": " + r.tool.Description.Headline(200)
 	}
 	return label
 }

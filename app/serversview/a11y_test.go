@@ -5,10 +5,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/app/a11y/a11ytest"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
+	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // TestAccessible checks each custom widget of the package says what it is
@@ -22,7 +23,7 @@ func TestAccessible(t *testing.T) {
 		t.Fatal("Add server… opened nothing")
 	}
 	test.Type(e.name, "files")
-	row := newToolRow(mcp.Tool{Name: "search_files", Title: "Search files", Description: "Finds files by name.\nSlowly."}, func() {})
+	row := newToolRow(servers.Tool{Name: "search_files", Title: "Search files", Description: "Finds files by name.\nSlowly."}, func() {})
 	a11ytest.Check(t, ".", e.name, e.transport, e.disabled, row)
 
 	tests := []struct {
@@ -49,7 +50,7 @@ func TestAccessible(t *testing.T) {
 func TestAccessibleHostile(t *testing.T) {
 	test.NewTempApp(t)
 	for _, h := range uitest.HostileStrings(t) {
-		row := newToolRow(mcp.Tool{Name: h.Text, Title: h.Text, Description: h.Text}, func() {})
+		row := newToolRow(servers.Tool{Name: h.Text, Title: untrusted.Text(h.Text), Description: untrusted.Text(h.Text)}, func() {})
 		uitest.Check(t, h.Name, []uitest.Seen{{Widget: "toolRow accessibility label", Text: row.AccessibilityLabel()}})
 	}
 }

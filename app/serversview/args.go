@@ -10,32 +10,21 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/textpos"
-
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
 )
-
-// inputSchema is a tool's inputSchema as JSON, properties in the server's order.
-func inputSchema(t mcp.Tool) (json.RawMessage, error) {
-	if t.RawInputSchema != nil {
-		return t.RawInputSchema, nil
-	}
-	return json.Marshal(t.InputSchema)
-}
 
 // argsForm decides how a tool's arguments are entered. A schema that a spec
 // form can show (flat, primitive fields) gets the form; anything else, such
 // as nested objects or arrays of numbers, gets the JSON editor, and why
 // says what stops the form.
-func argsForm(t mcp.Tool) (schema *forms.Schema, why string) {
-	raw, err := inputSchema(t)
-	if err != nil {
-		return nil, "The inputSchema cannot be read: " + untrusted.Text(err.Error()).Line()
+func argsForm(t servers.Tool) (schema *forms.Schema, why string) {
+	if t.InputSchema == nil {
+		return nil, "The tool lists no inputSchema, so its arguments, if it takes any, are entered as JSON."
 	}
-	s, err := forms.Parse(raw)
+	s, err := forms.Parse(t.InputSchema)
 	if err == nil {
 		return s, ""
 	}

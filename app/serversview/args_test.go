@@ -8,17 +8,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // Schemas under testdata/args named form-* fit a form; json-* need the JSON editor.
 func TestArgsForm(t *testing.T) {
 	forEachFile(t, "args", func(file string, raw []byte) {
-		// Decode as a client does, so the schema goes through mcp-go's types.
-		var tool mcp.Tool
-		if err := json.Unmarshal([]byte(`{"name":"t","inputSchema":`+string(raw)+`}`), &tool); err != nil {
+		// Read as the tools listed are, so the schema goes through servers.ParseTool.
+		tool, err := servers.ParseTool([]byte(`{"name":"t","inputSchema":` + string(raw) + `}`))
+		if err != nil {
 			t.Fatal(file, err)
 		}
 		schema, why := argsForm(tool)
@@ -32,11 +31,24 @@ func TestArgsForm(t *testing.T) {
 	})
 }
 
+// A tool that lists no inputSchema gets the JSON editor, saying so.
+func TestArgsFormWithoutSchema(t *testing.T) {
+	for _, raw := range []string{`{"name":"t"}`, `{"name":"t","inputSchema":null}`} {
+		tool, err := servers.ParseTool([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if schema, why := argsForm(tool); schema != nil || !strings.Contains(why, "no inputSchema") {
+			t.Errorf("%s: form %v, why %q", raw, schema != nil, why)
+		}
+	}
+}
+
 // The form's fields keep the order the server wrote them in.
 func TestArgsFormKeepsOrder(t *testing.T) {
 	raw, _ := os.ReadFile(filepath.Join("testdata", "args", "form-every-kind.json"))
-	var tool mcp.Tool
-	if err := json.Unmarshal([]byte(`{"name":"t","inputSchema":`+string(raw)+`}`), &tool); err != nil {
+	tool, err := servers.ParseTool([]byte(`{"name":"t","inputSchema":` + string(raw) + `}`))
+	if err != nil {
 		t.Fatal(err)
 	}
 	schema, _ := argsForm(tool)

@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/forms"
@@ -26,7 +25,7 @@ type callWindow struct {
 	w      *Window
 	key    string
 	server string
-	tool   mcp.Tool
+	tool   servers.Tool
 	win    fyne.Window
 	schema *forms.Schema // nil when a form cannot show the arguments
 	args   map[string]any
@@ -50,7 +49,7 @@ type callWindow struct {
 }
 
 // openCall shows the call window of a tool, bringing an open one forward.
-func (w *Window) openCall(server string, t mcp.Tool) {
+func (w *Window) openCall(server string, t servers.Tool) {
 	key := server + "\x00" + t.Name
 	if c, ok := w.calls[key]; ok {
 		c.win.Show()
@@ -88,7 +87,7 @@ func (c *callWindow) build(why string) {
 	header := container.NewVBox(title, sub)
 	if c.tool.Description != "" {
 		d := newValueLabel()
-		d.SetText(untrusted.Text(c.tool.Description).Block())
+		d.SetText(c.tool.Description.Block())
 		header.Add(d)
 	}
 	header.Add(widget.NewSeparator())
@@ -277,7 +276,7 @@ func (c *callWindow) showRunning() {
 }
 
 // finished shows how a call ended; who is the server that answered.
-func (c *callWindow) finished(res *mcp.CallToolResult, err error, who servers.Identity) {
+func (c *callWindow) finished(res *servers.ToolResult, err error, who servers.Identity) {
 	c.stop = func() {}
 	c.spinner.Stop()
 	c.spinner.Hide()
@@ -289,7 +288,8 @@ func (c *callWindow) finished(res *mcp.CallToolResult, err error, who servers.Id
 	c.retry.Importance = widget.MediumImportance
 	c.retry.Refresh()
 	defer c.relayout()
-	if links, bad, ok := servers.URLElicitations(err); ok {
+	if ue, ok := servers.AsURLRequired(err); ok {
+		links, bad := ue.Links()
 		c.needLinks(who, links, bad, err)
 		return
 	}

@@ -2,7 +2,6 @@ package serversview
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -153,8 +151,8 @@ func TestCallWithoutFormOrConnection(t *testing.T) {
 	ui := make(chan func(), 8) // what the window posts to the UI goroutine: this one
 	w := New(a, Deps{Servers: managerServers{servers.NewManager(servers.NewRouter(servers.DefaultLimits, log), log, nil)}, ConfigPath: filepath.Join(t.TempDir(), "servers.json"), Log: log,
 		Do: func(f func()) { ui <- f }})
-	var tool mcp.Tool
-	if err := json.Unmarshal([]byte(`{"name": "search", "inputSchema": {"type": "object", "properties": {"filter": {"type": "object"}}}}`), &tool); err != nil {
+	tool, err := servers.ParseTool([]byte(`{"name": "search", "inputSchema": {"type": "object", "properties": {"filter": {"type": "object"}}}}`))
+	if err != nil {
 		t.Fatal(err)
 	}
 	w.openCall("gone", tool)

@@ -5,8 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -35,8 +34,8 @@ func TestHostileServers(t *testing.T) {
 			w.openEditor(s, entryForm{}, errors.New(s)) // its inputs hold what is saved, as it is
 			uitest.Check(t, "servers.json problems", uitest.WindowTexts(w.win))
 
-			tool := mcp.Tool{Name: s, Title: "T " + s, Description: s, RawInputSchema: uitest.HostileSchema(s)}
-			w.tools.loadedTools(s, []mcp.Tool{tool}, nil)
+			tool := servers.Tool{Name: s, Title: untrusted.Text("T " + s), Description: untrusted.Text(s), InputSchema: uitest.HostileSchema(s)}
+			w.tools.loadedTools(s, []servers.Tool{tool}, nil)
 			uitest.Check(t, "Servers tools", uitest.Texts(w.tools.content))
 			w.tools.loadedTools(s, nil, errors.New(s))
 			uitest.Check(t, "Servers tools error", uitest.Texts(w.tools.content))
@@ -47,7 +46,7 @@ func TestHostileServers(t *testing.T) {
 			uitest.CheckWidth(t, "call arguments", c.win.Content(), 900)
 			// A schema no form can show goes to the JSON editor, saying why
 			// in the server's words; a value the form cannot take says so too.
-			nested := mcp.Tool{Name: s, RawInputSchema: []byte(`{"type":"object","properties":{` + quoteJSON(s) + `:{"type":"object"}}}`)}
+			nested := servers.Tool{Name: s, InputSchema: []byte(`{"type":"object","properties":{` + quoteJSON(s) + `:{"type":"object"}}}`)}
 			w.openCall(s+"-nested", nested)
 			uitest.Check(t, "call arguments as JSON", uitest.WindowTexts(w.calls[s+"-nested\x00"+s].win))
 			c.switchEditor(true)
@@ -56,13 +55,13 @@ func TestHostileServers(t *testing.T) {
 			uitest.Check(t, "call arguments that do not fit the form", uitest.WindowTexts(c.win))
 			for _, end := range []struct {
 				name string
-				res  *mcp.CallToolResult
+				res  *servers.ToolResult
 				err  error
 			}{
-				{"result", mcp.NewToolResultText(s), nil},
-				{"tool error", mcp.NewToolResultError(s), nil},
+				{"result", hostileResult(t, s, false), nil},
+				{"tool error", hostileResult(t, s, true), nil},
 				{"failure", nil, errors.New(s)},
-				{"links", nil, &mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{Mode: mcp.ElicitationModeURL, Message: s, URL: "https://x.example/" + s, ElicitationID: "e"}}}},
+				{"links", nil, &jsonrpc.Error{Code: jsonrpc.CodeURLRequired, Message: s, Data: json.RawMessage(`{"elicitations":[{"mode":"url","message":` + quoteJSON(s) + `,"url":` + quoteJSON("https://x.example/"+s) + `,"elicitationId":"e"}]}`)}},
 			} {
 				c.finished(end.res, end.err, who)
 				uitest.Check(t, "call "+end.name, uitest.WindowTexts(c.win))
@@ -71,8 +70,27 @@ func TestHostileServers(t *testing.T) {
 	}
 }
 
-// quoteJSON is s as a JSON string.
-func quoteJSON(s string) string {
-	b, _ := json.Marshal(s)
+// hostileResult is a tool result that says s in every kind of content,
+// and in its structured content.
+func hostileResult(t *testing.T, s string, isError bool) *servers.ToolResult {
+	t.Helper()
+	q := quoteJSON(s)
+	raw := `{"isError":` + quoteJSON(isError) + `,"content":[` +
+		`{"type":"text","text":` + q + `},` +
+		`{"type":"image","mimeType":` + q + `,"data":"AAAA"},` +
+		`{"type":"resource_link","name":` + q + `,"uri":` + q + `},` +
+		`{"type":"resource","resource":{"uri":` + q + `,"text":` + q + `}},` +
+		`{"type":` + q + `,"x":` + q + `}` +
+		`],"structuredContent":{` + q + `:` + q + `}}`
+	res, err := servers.ParseToolResult([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// quoteJSON is v as JSON.
+func quoteJSON(v any) string {
+	b, _ := json.Marshal(v)
 	return string(b)
 }

@@ -7,21 +7,20 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // resultText renders a tool result for reading and copying: every content
 // item in order (text as it is, other kinds described in one line), then
 // the structured content as indented JSON. Whether it is an error is the
 // caller's to show. All of it is the server's words.
-func resultText(res *mcp.CallToolResult) untrusted.Text {
+func resultText(res *servers.ToolResult) untrusted.Text {
 	var parts []string
 	for _, c := range res.Content {
 		parts = append(parts, contentText(c))
 	}
-	if structured := structuredJSON(res); structured != "" {
+	if structured := indented(res.Structured); structured != "" {
 		parts = append(parts, "Structured content:\n"+structured)
 	}
 	if len(parts) == 0 {
@@ -30,30 +29,27 @@ func resultText(res *mcp.CallToolResult) untrusted.Text {
 	return untrusted.Text(strings.Join(parts, "\n\n"))
 }
 
-// contentText renders one content item.
-func contentText(c mcp.Content) string {
-	switch c := c.(type) {
-	case mcp.TextContent:
+// contentText renders one content item; a kind it does not know, as its
+// JSON on one line.
+func contentText(c servers.Content) string {
+	switch {
+	case c.Type == "text":
 		return c.Text
-	case mcp.ImageContent:
-		return fmt.Sprintf("[image, %s, %s]", c.MIMEType, blobSize(c.Data))
-	case mcp.AudioContent:
-		return fmt.Sprintf("[audio, %s, %s]", c.MIMEType, blobSize(c.Data))
-	case mcp.ResourceLink:
+	case c.Type == "image", c.Type == "audio":
+		return fmt.Sprintf("[%s, %s, %s]", c.Type, c.MIMEType, blobSize(c.Data))
+	case c.Type == "resource_link":
 		return fmt.Sprintf("[link to resource %s: %s]", c.Name, c.URI)
-	case mcp.EmbeddedResource:
-		switch r := c.Resource.(type) {
-		case mcp.TextResourceContents:
-			return fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text)
-		case mcp.BlobResourceContents:
-			return fmt.Sprintf("[resource %s, %s, %s]", r.URI, r.MIMEType, blobSize(r.Blob))
-		}
+	case c.Type == "resource" && c.Resource != nil && c.Resource.Blob != "":
+		r := c.Resource
+		return fmt.Sprintf("[resource %s, %s, %s]", r.URI, r.MIMEType, blobSize(r.Blob))
+	case c.Type == "resource" && c.Resource != nil:
+		return fmt.Sprintf("[resource %s]\n%s", c.Resource.URI, c.Resource.Text)
 	}
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return fmt.Sprintf("[content of type %T]", c)
+	var out bytes.Buffer
+	if err := json.Compact(&out, c.Raw); err != nil {
+		return string(c.Raw)
 	}
-	return string(raw)
+	return out.String()
 }
 
 // blobSize says how big base64 data is once decoded.
@@ -65,16 +61,9 @@ func blobSize(b64 string) string {
 	return fmt.Sprintf("%d bytes", len(n))
 }
 
-// structuredJSON is the result's structuredContent, indented, or "".
-func structuredJSON(res *mcp.CallToolResult) string {
-	raw := []byte(res.RawStructuredContent)
-	if raw == nil && res.StructuredContent != nil {
-		var err error
-		if raw, err = json.Marshal(res.StructuredContent); err != nil {
-			return err.Error()
-		}
-	}
-	if raw == nil || string(raw) == "null" {
+// indented is raw JSON indented, or "" when there is none.
+func indented(raw json.RawMessage) string {
+	if len(raw) == 0 {
 		return ""
 	}
 	var out bytes.Buffer

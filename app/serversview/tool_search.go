@@ -3,22 +3,23 @@ package serversview
 import (
 	"strings"
 
-	"github.com/mark3labs/mcp-go/mcp"
 	"golang.org/x/text/cases"
+
+	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // searchTools is the tools whose name, title or description hold every
 // word of query, in any order; an empty query keeps them all. Case is
 // folded, so "GitHub" finds "github".
-func searchTools(tools []mcp.Tool, query string) []mcp.Tool {
+func searchTools(tools []servers.Tool, query string) []servers.Tool {
 	fold := cases.Fold()
 	words := strings.Fields(fold.String(query))
 	if len(words) == 0 {
 		return tools
 	}
-	var out []mcp.Tool
+	var out []servers.Tool
 	for _, t := range tools {
-		text := fold.String(strings.Join([]string{t.Name, t.Title, t.Annotations.Title, t.Description}, "\n"))
+		text := fold.String(strings.Join([]string{t.Name, string(t.Title), string(t.Description)}, "\n"))
 		if allIn(words, text) {
 			out = append(out, t)
 		}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
@@ -16,7 +15,7 @@ import (
 func TestSearchTools(t *testing.T) {
 	forEachFile(t, "search", func(file string, raw []byte) {
 		var data struct {
-			Tools []mcp.Tool
+			Tools []json.RawMessage
 			Cases []struct {
 				Query string
 				Want  []string
@@ -25,9 +24,17 @@ func TestSearchTools(t *testing.T) {
 		if err := json.Unmarshal(raw, &data); err != nil {
 			t.Fatal(file, err)
 		}
+		var tools []servers.Tool
+		for _, raw := range data.Tools {
+			tool, err := servers.ParseTool(raw)
+			if err != nil {
+				t.Fatal(file, err)
+			}
+			tools = append(tools, tool)
+		}
 		for _, tc := range data.Cases {
 			got := []string{}
-			for _, tool := range searchTools(data.Tools, tc.Query) {
+			for _, tool := range searchTools(tools, tc.Query) {
 				got = append(got, tool.Name)
 			}
 			if !slices.Equal(got, tc.Want) {

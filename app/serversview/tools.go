@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -35,10 +34,10 @@ type toolsPane struct {
 	box     *fyne.Container // one toolRow per tool that matches the search
 	frame   *fyne.Container // laid out again as the status line changes
 
-	server string     // whose tools are listed
-	tools  []mcp.Tool // all of them, as listed
-	loaded toolsKey   // whose tools are shown or loading
-	gen    uint64     // loads started, so a late answer is dropped
+	server string         // whose tools are listed
+	tools  []servers.Tool // all of them, as listed
+	loaded toolsKey       // whose tools are shown or loading
+	gen    uint64         // loads started, so a late answer is dropped
 	cancel context.CancelFunc
 }
 
@@ -132,7 +131,7 @@ func (p *toolsPane) load(key toolsKey) {
 }
 
 // loadedTools shows the outcome of a load.
-func (p *toolsPane) loadedTools(server string, tools []mcp.Tool, err error) {
+func (p *toolsPane) loadedTools(server string, tools []servers.Tool, err error) {
 	p.spinner.Stop()
 	p.spinner.Hide()
 	p.reload.Enable()
@@ -182,12 +181,12 @@ func toolCount(server string, shown, all int) string {
 // and the button that calls it.
 type toolRow struct {
 	widget.BaseWidget
-	tool    mcp.Tool
+	tool    servers.Tool
 	call    *widget.Button
 	content fyne.CanvasObject
 }
 
-func newToolRow(t mcp.Tool, onCall func()) *toolRow {
+func newToolRow(t servers.Tool, onCall func()) *toolRow {
 	r := &toolRow{tool: t, call: widget.NewButtonWithIcon("Call…", theme.MediaPlayIcon(), onCall)}
 	title := widget.NewLabelWithStyle(toolTitle(t).Line(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
@@ -199,7 +198,7 @@ func newToolRow(t mcp.Tool, onCall func()) *toolRow {
 		text.Add(name)
 	}
 	if t.Description != "" {
-		d := widget.NewLabel(untrusted.Text(t.Description).Block())
+		d := widget.NewLabel(t.Description.Block())
 		d.Wrapping = fyne.TextWrapWord
 		d.Importance = widget.LowImportance
 		text.Add(d)
@@ -214,14 +213,12 @@ func (r *toolRow) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(r.content)
 }
 
-// toolTitle is what a tool is called for people: its title, the title of
-// its annotations, or its name, all the server's words.
-func toolTitle(t mcp.Tool) untrusted.Text {
-	switch {
-	case t.Title != "":
-		return untrusted.Text(t.Title)
-	case t.Annotations.Title != "":
-		return untrusted.Text(t.Annotations.Title)
+// toolTitle is what a tool is called for people: its title (servers.Tool
+// has the annotations' title when it has none of its own), or its name,
+// all the server's words.
+func toolTitle(t servers.Tool) untrusted.Text {
+	if t.Title != "" {
+		return t.Title
 	}
 	return untrusted.Text(t.Name)
 }

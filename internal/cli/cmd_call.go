@@ -11,10 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -67,7 +64,11 @@ func runTools(args []string, stdout, stderr terminal) int {
 	defer closeConn()
 	tools, err := conn.Tools(ctx)
 	if err == nil {
-		err = stdout.JSON(tools)
+		printed := make([]json.RawMessage, 0, len(tools))
+		for _, t := range tools {
+			printed = append(printed, t.Raw)
+		}
+		err = stdout.JSON(printed)
 	}
 	if err != nil {
 		failed(stderr, "tools", err, conn.Stderr(), *verbose)
@@ -120,16 +121,16 @@ func runCall(args []string, stdout, stderr terminal) int {
 	defer func() { stopAnswering(); <-answered }()
 
 	res, err := conn.CallTool(ctx, *tool, toolArgs)
-	var urlErr mcp.URLElicitationRequiredError
-	if errors.As(err, &urlErr) {
-		for _, e := range urlErr.Elicitations {
+	if ue, ok := servers.AsURLRequired(err); ok {
+		for _, raw := range ue.Elicitations {
+			e := servers.LooseParams(raw) // printed even if it fails the checks: a terminal shows it through untrusted views
 			stderr.Linef("the server needs a link opened first (-32042):")
-			stderr.Block(untrusted.Text(e.Message))
-			stderr.Linef("  url: %s", untrusted.Text(e.URL))
+			stderr.Block(e.Message)
+			stderr.Linef("  url: %s", e.URL)
 		}
 	}
 	if err == nil {
-		err = stdout.JSON(res)
+		err = stdout.JSON(res.Raw)
 	}
 	if err != nil {
 		failed(stderr, "call", err, conn.Stderr(), *verbose)

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -38,7 +36,7 @@ func (h handler) CallTool(ctx context.Context, call endpoint.ToolCall) (json.Raw
 	if err != nil {
 		return nil, endpointError(err)
 	}
-	return json.Marshal(res)
+	return res.Raw, nil
 }
 
 // Servers tells `elicitdesk servers` where each connection stands.
@@ -137,13 +135,14 @@ const connectWait = 30 * time.Second
 // server still connecting, and when the server answers -32042, its links
 // are asked like URL requests and the error returned: the script retries
 // once the person is done. The windows show the links of their own calls.
-func (c *Core) CallTool(ctx context.Context, server, tool string, args map[string]any, script bool) (*mcp.CallToolResult, servers.Identity, error) {
+func (c *Core) CallTool(ctx context.Context, server, tool string, args map[string]any, script bool) (*servers.ToolResult, servers.Identity, error) {
 	conn, err := c.conn(ctx, server, script)
 	if err != nil {
 		return nil, servers.Identity{}, err
 	}
 	res, err := conn.CallTool(ctx, tool, args)
-	if links, _, ok := servers.URLElicitations(err); ok && script {
+	if ue, ok := servers.AsURLRequired(err); ok && script {
+		links, _ := ue.Links()
 		for _, p := range links {
 			c.wait(c.router.Expect(conn.Identity(), p), true)
 		}
@@ -152,7 +151,7 @@ func (c *Core) CallTool(ctx context.Context, server, tool string, args map[strin
 }
 
 // Tools lists the tools of a connected server.
-func (c *Core) Tools(ctx context.Context, server string) ([]mcp.Tool, servers.Identity, error) {
+func (c *Core) Tools(ctx context.Context, server string) ([]servers.Tool, servers.Identity, error) {
 	conn, err := c.conn(ctx, server, false)
 	if err != nil {
 		return nil, servers.Identity{}, err
@@ -179,9 +178,10 @@ func (c *Core) conn(ctx context.Context, server string, wait bool) (*servers.Con
 }
 
 // endpointError is err as the endpoint sends it: a refusal keeps its
-// code, message and data. A *jsonrpc.Error is sent as it is; the router's
-// *wire.RPCError is made one until package servers makes jsonrpc.Errors
-// itself, when this goes. Other errors are the endpoint's generic failure.
+// code, message and data. A *jsonrpc.Error (a server's -32042) is sent as
+// it is; the router's *wire.RPCError is made one until package servers
+// makes jsonrpc.Errors itself, when this goes. Other errors are the
+// endpoint's generic failure.
 func endpointError(err error) error {
 	var rpc *wire.RPCError
 	if !errors.As(err, &rpc) {

@@ -12,7 +12,8 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
-// TestEndpointError checks that a refusal reaches the bridge whole, and
+// TestEndpointError checks that a refusal reaches the bridge, and a
+// server's JSON-RPC error a script or the windows, whole, and
 // other failures stay as they are.
 func TestEndpointError(t *testing.T) {
 	plain := errors.New("no window")
@@ -29,6 +30,7 @@ func TestEndpointError(t *testing.T) {
 		{"wrapped refusal", fmt.Errorf("asking: %w", &wire.RPCError{Code: -32602, Message: "no message"}),
 			&jsonrpc.Error{Code: -32602, Message: "no message"}},
 		{"a JSON-RPC error as it is", refusal, nil},
+		{"a server's -32042", fmt.Errorf("calling: %w", &jsonrpc.Error{Code: jsonrpc.CodeURLRequired, Message: "open this", Data: []byte(`{"elicitations":[]}`)}), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,115 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/demo"
+)
+
+// demoEnv makes the test binary, started as a server of the core's, the
+// demo server.
+const demoEnv = "ELICITDESK_CORE_TEST_DEMO"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(demoEnv) == "1" {
+		if err := demo.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestRemoteToolsAndCalls: the windows' process gets a server's tools and
+// a call's outcomes over the endpoint as the core's own connection gives
+// them: the same tools, a result read from its JSON, and a -32042 answer
+// whose links it can show.
+func TestRemoteToolsAndCalls(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startWith(t, func(o *Options) {
+		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{
+			"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{demoEnv: "1"},
+			"protocolVersion": "2025-11-25", // which still has -32042
+		}}})
+		if err := os.WriteFile(o.ConfigPath, cfg, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	eventually(t, "the demo server", func() bool {
+		st := s.c.Statuses()
+		return len(st) == 1 && st[0].State == servers.StateReady
+	})
+	r, rec, _ := remoteUI(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	own, _, err := s.c.Tools(ctx, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, who, err := r.Tools(ctx, "demo")
+	if err != nil || who.Name != "demo" {
+		t.Fatalf("tools over the endpoint: %v (%+v)", err, who)
+	}
+	if len(got) != len(own) || len(got) == 0 {
+		t.Fatalf("%d tools over the endpoint, %d in the core", len(got), len(own))
+	}
+	for i := range got {
+		g, o := got[i], own[i]
+		if g.Name != o.Name || g.Title != o.Title || g.Description != o.Description ||
+			compactJSON(t, g.InputSchema) != compactJSON(t, o.InputSchema) {
+			t.Errorf("tool %d over the endpoint:\n%+v\nin the core:\n%+v", i, g, o)
+		}
+	}
+
+	type outcome struct {
+		res *servers.ToolResult
+		err error
+	}
+	called := make(chan outcome, 1)
+	go func() {
+		res, _, err := r.CallTool(ctx, "demo", demo.ToolAskConfirm, nil, false)
+		called <- outcome{res, err}
+	}()
+	rec.until(t, "the tool's question", func() bool { return len(rec.requests) == 1 })
+	if err := r.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
+		t.Fatal(err)
+	}
+	out := <-called
+	if out.err != nil || out.res.IsError || len(out.res.Content) == 0 || !strings.Contains(out.res.Content[0].Text, "decline") {
+		t.Fatalf("result %+v, %v; want the declined answer in text", out.res, out.err)
+	}
+
+	_, _, err = r.CallTool(ctx, "demo", demo.ToolNeedsLink, nil, false)
+	ue, ok := servers.AsURLRequired(err)
+	if !ok {
+		t.Fatalf("needs_link over the endpoint: %v, want a -32042 error", err)
+	}
+	links, bad := ue.Links()
+	if len(links) != 1 || len(bad) != 0 || !strings.HasPrefix(string(links[0].URL), "https://") {
+		t.Errorf("links %+v, bad %v: want the demo's one link", links, bad)
+	}
+}
+
+// compactJSON is raw without insignificant white space.
+func compactJSON(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var b bytes.Buffer
+	if len(raw) > 0 {
+		if err := json.Compact(&b, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
