@@ -127,7 +127,10 @@ func TestFollow(t *testing.T) {
 			steps: []step{
 				{method: "tasks/get", params: task1, reply: `{"resultType":"complete",` + extTask + `,"status":"failed","error":{"code":-32001,"message":"rate limited"}}`},
 			},
-			wantErr: func(err error) bool { e := jsonrpc.As(err); return e != nil && e.Code == -32001 && e.Message == "rate limited" },
+			wantErr: func(err error) bool {
+				e := jsonrpc.As(err)
+				return e != nil && e.Code == -32001 && e.Message == "rate limited"
+			},
 		},
 		{
 			name:  "extension: cancelled",
