@@ -7,7 +7,12 @@
 // elicitations of 2026-07-28 input_required results, which it answers by
 // retrying the host's request itself, so the host sees only the final
 // result. While a person answers, the host's request is kept alive with
-// progress notifications.
+// progress notifications. The elicitations of a task are answered too: a
+// 2025-11-25 task's come as elicitation/create requests (on the
+// tasks/result stream); a 2026-07-28 extension task's are among the
+// inputRequests of the tasks/get results the host polls, which the bridge
+// answers with tasks/update itself and leaves out of what the host sees,
+// once for each input request however often the host polls.
 //
 // When no window can be shown, an elicitation goes to the host if the
 // host declared elicitation, and is otherwise answered cancel, logged and

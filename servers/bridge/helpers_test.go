@@ -153,6 +153,9 @@ type session struct {
 	desk         *fakeDesk
 	ended        chan error
 	unshown      chan endpoint.Unshown
+	// stop ends the session and returns Run's error, once every answer
+	// it started has ended.
+	stop func() error
 }
 
 func start(t *testing.T, desk *fakeDesk, opts Options) *session {
@@ -165,10 +168,11 @@ func start(t *testing.T, desk *fakeDesk, opts Options) *session {
 	opts.Unshown = func(u endpoint.Unshown) { s.unshown <- u }
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { s.ended <- New(hl, sl, opts).Run(ctx) }()
-	t.Cleanup(func() {
+	s.stop = sync.OnceValue(func() error {
 		cancel()
-		<-s.ended
+		return <-s.ended
 	})
+	t.Cleanup(func() { s.stop() })
 	return s
 }
 

@@ -47,19 +47,20 @@ type Session struct {
 	stop  context.CancelCauseFunc
 	tasks sync.WaitGroup
 
-	mu      sync.Mutex
-	info    endpoint.Bridged
-	named   bool                                  // info.Host is set, for good
-	hostCan modes                                 // the elicitation modes the host declared
-	calls   map[string]*call                      // host requests the server has not answered, by upstream id
-	own     map[string]*ownRequest                // the bridge's own requests upstream, by id
-	asked   map[string]context.CancelCauseFunc    // server requests being answered at the desk, by id
-	urls    map[string]chan struct{}              // URL elicitations of -32042 errors awaiting completion, by elicitationId
-	ourURLs map[string]bool                       // elicitationIds the desk showed
-	shown   map[string]float64                    // the last progress the host saw, by token
-	busy    map[string]*busyCall                  // host requests the bridge answers for the server, by host id
-	kept    map[string]map[string]json.RawMessage // answers for hosts' retries, by requestState
-	nextID  int
+	mu       sync.Mutex
+	info     endpoint.Bridged
+	named    bool                                  // info.Host is set, for good
+	hostCan  modes                                 // the elicitation modes the host declared
+	calls    map[string]*call                      // host requests the server has not answered, by upstream id
+	own      map[string]*ownRequest                // the bridge's own requests upstream, by id
+	asked    map[string]context.CancelCauseFunc    // server requests being answered at the desk, by id
+	urls     map[string]chan struct{}              // URL elicitations of -32042 errors awaiting completion, by elicitationId
+	ourURLs  map[string]bool                       // elicitationIds the desk showed
+	shown    map[string]float64                    // the last progress the host saw, by token
+	busy     map[string]*busyCall                  // host requests the bridge answers for the server, by host id
+	kept     map[string]map[string]json.RawMessage // answers for hosts' retries, by requestState
+	taskAsks map[string]*taskAsk                   // task input requests the desk answers, by task id and key
+	nextID   int
 }
 
 // call is a host request on its way upstream.
@@ -88,7 +89,7 @@ func New(host, server link.Link, opts Options) *Session {
 		host: host, server: server, opts: opts, info: opts.Info,
 		calls: map[string]*call{}, own: map[string]*ownRequest{}, asked: map[string]context.CancelCauseFunc{},
 		urls: map[string]chan struct{}{}, ourURLs: map[string]bool{}, shown: map[string]float64{},
-		busy: map[string]*busyCall{}, kept: map[string]map[string]json.RawMessage{},
+		busy: map[string]*busyCall{}, kept: map[string]map[string]json.RawMessage{}, taskAsks: map[string]*taskAsk{},
 	}
 }
 
@@ -219,6 +220,9 @@ func (s *Session) fromServer() error {
 // hostRequest declares elicitation in the request where it carries
 // capabilities, remembers it, and sends it upstream.
 func (s *Session) hostRequest(m link.Message) {
+	if m.Method == "tasks/cancel" {
+		s.forgetTask(m.Raw)
+	}
 	raw := m.Raw
 	s.mu.Lock()
 	switch {
@@ -330,6 +334,8 @@ func (s *Session) serverResponse(m link.Message) {
 	case urlRequired(m):
 		s.spawn(func() { s.answerURLRequired(c, m) })
 		return
+	case c.method == "tasks/get":
+		m = s.taskInputs(c, m)
 	}
 	s.toHost(s.forHost(c, m))
 }

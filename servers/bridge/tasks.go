@@ -1,0 +1,183 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+
+	"github.com/elicitdesk/elicitdesk/servers/link"
+	"github.com/elicitdesk/elicitdesk/servers/tasks"
+)
+
+// taskAsk is one input request of a 2026-07-28 extension task that the
+// bridge answers at the desk, kept by task id and input request key (a
+// key names one request for the task's whole life), so that the host
+// polling the task again while the person answers opens no second window
+// and an answered request is not asked again.
+type taskAsk struct {
+	task   string
+	key    string
+	cancel context.CancelCauseFunc
+	toHost bool // no window could show it: the host, which declared elicitation, answers it
+}
+
+// maxTaskAsks bounds the input requests the bridge keeps: past it, new
+// ones go to the host as sent.
+const maxTaskAsks = 256
+
+func taskAskKey(task, key string) string { return task + "\x00" + key }
+
+// taskInputs takes the elicitations among the input requests of a task a
+// host polled with tasks/get: each is asked at the desk once, answered
+// with a tasks/update of the bridge's own, and left out of the result the
+// host gets, which says working when nothing else is asked of it. A task
+// that ended, or no longer lists a request, ends its question.
+func (s *Session) taskInputs(c *call, m link.Message) link.Message {
+	res := gjson.GetBytes(m.Raw, "result")
+	st, err := tasks.Read(json.RawMessage(res.Raw))
+	if err != nil || !st.Extension {
+		return m
+	}
+	listed := map[string]bool{}
+	var start []*taskAsk
+	var hide []string
+	var ended []context.CancelCauseFunc
+	s.mu.Lock()
+	for _, in := range st.Inputs {
+		listed[in.Key] = true
+		if st.Status != tasks.InputRequired || in.Method != "elicitation/create" {
+			continue
+		}
+		a := s.taskAsks[taskAskKey(st.ID, in.Key)]
+		if a == nil {
+			if len(s.taskAsks) >= maxTaskAsks {
+				s.opts.Log.Warn("too many task input requests at the desk: the host gets this one", "task", st.ID, "key", in.Key)
+				continue
+			}
+			a = &taskAsk{task: st.ID, key: in.Key}
+			s.taskAsks[taskAskKey(st.ID, in.Key)] = a
+			start = append(start, a)
+		}
+		if !a.toHost {
+			hide = append(hide, in.Key)
+		}
+	}
+	for k, a := range s.taskAsks {
+		if a.task != st.ID || listed[a.key] && !st.Terminal() {
+			continue
+		}
+		if st.Terminal() {
+			delete(s.taskAsks, k)
+		}
+		ended = append(ended, a.cancel)
+	}
+	meta := json.RawMessage(gjson.GetBytes(c.req.Raw, "params._meta").Raw)
+	for _, a := range start {
+		ctx, cancel := context.WithCancelCause(s.ctx)
+		a.cancel = cancel
+		params := inputParams(st, a.key)
+		s.spawn(func() { s.answerTaskInput(ctx, c, a, params, meta) })
+	}
+	s.mu.Unlock()
+	for _, cancel := range ended {
+		cancel(errors.New("the server no longer asks"))
+	}
+	if len(hide) == 0 {
+		return m
+	}
+	raw := m.Raw
+	for _, key := range hide {
+		if out, err := sjson.DeleteBytes(raw, "result.inputRequests."+escapeKey(key)); err == nil {
+			raw = out
+		}
+	}
+	if len(hide) == len(st.Inputs) {
+		if out, err := sjson.DeleteBytes(raw, "result.inputRequests"); err == nil {
+			raw = out
+		}
+		if out, err := sjson.SetBytes(raw, "result.status", tasks.Working); err == nil {
+			raw = out
+		}
+	}
+	m.Raw = raw
+	return m
+}
+
+func inputParams(st tasks.State, key string) json.RawMessage {
+	for _, in := range st.Inputs {
+		if in.Key == key {
+			return in.Params
+		}
+	}
+	return nil
+}
+
+// answerTaskInput asks one task input request at the desk and sends the
+// answer with tasks/update. With no window, a host that declared
+// elicitation gets the request on its next poll; otherwise the server is
+// told cancel, as for any elicitation. An input response cannot be an
+// error: a request the app refused, or could not ask, cancels the task.
+func (s *Session) answerTaskInput(ctx context.Context, c *call, a *taskAsk, params, meta json.RawMessage) {
+	defer a.cancel(nil)
+	answer, err := s.ask(ctx, params, nil)
+	switch {
+	case errors.Is(err, errToHost):
+		s.mu.Lock()
+		a.toHost = true
+		s.mu.Unlock()
+		return
+	case ctx.Err() != nil:
+		return // the task ended, the server stopped asking, or the session is over
+	case errors.As(err, new(*unshown)):
+	case err != nil:
+		s.opts.Log.Warn("a task's input request was not answered: the task is cancelled", "task", a.task, "key", a.key, "reason", err)
+		s.taskRequest(c, "tasks/cancel", map[string]any{"taskId": a.task}, meta)
+		return
+	}
+	s.taskRequest(c, "tasks/update", map[string]any{"taskId": a.task, "inputResponses": map[string]json.RawMessage{a.key: answer}}, meta)
+}
+
+// taskRequest sends a tasks/* request of the bridge's own for the host's
+// call c, with the _meta of c (2026-07-28's protocol version and
+// capabilities), and waits for its answer.
+func (s *Session) taskRequest(c *call, method string, params map[string]any, meta json.RawMessage) {
+	if len(meta) > 0 {
+		params["_meta"] = meta
+	}
+	s.mu.Lock()
+	id := s.newID()
+	reply := make(chan link.Message, 1)
+	s.own[link.IDKey(id)] = &ownRequest{call: c, reply: reply}
+	s.mu.Unlock()
+	s.toServer(wireMessage{ID: id, Method: method, Params: params}.message(nil))
+	select {
+	case m := <-reply:
+		if e := gjson.GetBytes(m.Raw, "error"); e.Exists() {
+			s.opts.Log.Warn("the server refused the bridge's "+method, "task", params["taskId"], "error", e.Raw)
+		}
+	case <-s.ctx.Done():
+		s.mu.Lock()
+		delete(s.own, link.IDKey(id))
+		s.mu.Unlock()
+	}
+}
+
+// forgetTask ends the questions of a task the host cancelled.
+func (s *Session) forgetTask(raw json.RawMessage) {
+	id := gjson.GetBytes(raw, "params.taskId").String()
+	var ended []context.CancelCauseFunc
+	s.mu.Lock()
+	for k, a := range s.taskAsks {
+		if a.task == id {
+			delete(s.taskAsks, k)
+			ended = append(ended, a.cancel)
+		}
+	}
+	s.mu.Unlock()
+	for _, cancel := range ended {
+		cancel(errors.New("the host cancelled the task"))
+	}
+}
