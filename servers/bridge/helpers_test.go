@@ -162,7 +162,14 @@ func start(t *testing.T, desk *fakeDesk, opts Options) *session {
 	t.Helper()
 	hl, host := pipe(t)
 	sl, server := pipe(t)
-	s := &session{host: host, server: server, desk: desk, ended: make(chan error, 1), unshown: make(chan endpoint.Unshown, 10)}
+	s := run(t, hl, sl, desk, opts)
+	s.host, s.server = host, server
+	return s
+}
+
+// run runs a session between two links until the test ends.
+func run(t *testing.T, hl, sl link.Link, desk *fakeDesk, opts Options) *session {
+	s := &session{desk: desk, ended: make(chan error, 1), unshown: make(chan endpoint.Unshown, 10)}
 	opts.Desk = desk
 	opts.Info = endpoint.Bridged{ID: "s1", Server: "everything", Target: "everything --stdio"}
 	opts.Unshown = func(u endpoint.Unshown) { s.unshown <- u }

@@ -12,6 +12,7 @@ import (
 const (
 	codeParse          = -32700
 	codeInvalidRequest = -32600
+	codeInvalidParams  = -32602
 	codeServerGone     = -32000 // the server went away before answering
 	codeInputFailed    = -32603 // input_required rounds the bridge could not finish
 	codeNotAsked       = -32603 // an elicitation Elicit Desk could not ask the person

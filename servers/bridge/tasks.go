@@ -30,14 +30,16 @@ const maxTaskAsks = 256
 
 func taskAskKey(task, key string) string { return task + "\x00" + key }
 
-// taskInputs takes the elicitations among the input requests of a task a
-// host polled with tasks/get: each is asked at the desk once, answered
-// with a tasks/update of the bridge's own, and left out of the result the
-// host gets, which says working when nothing else is asked of it. A task
-// that ended, or no longer lists a request, ends its question.
-func (s *Session) taskInputs(c *call, m link.Message) link.Message {
-	res := gjson.GetBytes(m.Raw, "result")
-	st, err := tasks.Read(json.RawMessage(res.Raw))
+// taskInputs takes the elicitations among the input requests of the task
+// at path in m, a tasks/get result the host polled (path "result") or a
+// task status notification (path "params"): each is asked at the desk
+// once, answered with a tasks/update of the bridge's own, carrying meta
+// (2026-07-28's protocol version and capabilities), and left out of what
+// the host gets, where the task says working when nothing else is asked
+// of the host. A task that ended, or no longer lists a request, ends its
+// question.
+func (s *Session) taskInputs(c *call, m link.Message, path string, meta json.RawMessage) link.Message {
+	st, err := tasks.Read(json.RawMessage(gjson.GetBytes(m.Raw, path).Raw))
 	if err != nil || !st.Extension {
 		return m
 	}
@@ -74,7 +76,6 @@ func (s *Session) taskInputs(c *call, m link.Message) link.Message {
 		}
 		ended = append(ended, a.cancel)
 	}
-	meta := json.RawMessage(gjson.GetBytes(c.req.Raw, "params._meta").Raw)
 	for _, a := range start {
 		ctx, cancel := context.WithCancelCause(s.ctx)
 		a.cancel = cancel
@@ -90,15 +91,15 @@ func (s *Session) taskInputs(c *call, m link.Message) link.Message {
 	}
 	raw := m.Raw
 	for _, key := range hide {
-		if out, err := sjson.DeleteBytes(raw, "result.inputRequests."+escapeKey(key)); err == nil {
+		if out, err := sjson.DeleteBytes(raw, path+".inputRequests."+escapeKey(key)); err == nil {
 			raw = out
 		}
 	}
 	if len(hide) == len(st.Inputs) {
-		if out, err := sjson.DeleteBytes(raw, "result.inputRequests"); err == nil {
+		if out, err := sjson.DeleteBytes(raw, path+".inputRequests"); err == nil {
 			raw = out
 		}
-		if out, err := sjson.SetBytes(raw, "result.status", tasks.Working); err == nil {
+		if out, err := sjson.SetBytes(raw, path+".status", tasks.Working); err == nil {
 			raw = out
 		}
 	}
@@ -141,8 +142,7 @@ func (s *Session) answerTaskInput(ctx context.Context, c *call, a *taskAsk, para
 }
 
 // taskRequest sends a tasks/* request of the bridge's own for the host's
-// call c, with the _meta of c (2026-07-28's protocol version and
-// capabilities), and waits for its answer.
+// call c, with meta, and waits for its answer.
 func (s *Session) taskRequest(c *call, method string, params map[string]any, meta json.RawMessage) {
 	if len(meta) > 0 {
 		params["_meta"] = meta
@@ -180,4 +180,14 @@ func (s *Session) forgetTask(raw json.RawMessage) {
 	for _, cancel := range ended {
 		cancel(errors.New("the host cancelled the task"))
 	}
+}
+
+// taskNotification takes the input requests of a 2026-07-28 task status
+// notification as taskInputs does, answered with the _meta of the host's
+// latest request.
+func (s *Session) taskNotification(m link.Message) link.Message {
+	s.mu.Lock()
+	meta := s.meta
+	s.mu.Unlock()
+	return s.taskInputs(&call{method: m.Method}, m, "params", meta)
 }

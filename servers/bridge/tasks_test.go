@@ -3,6 +3,7 @@ package bridge
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,4 +209,133 @@ func TestTaskInputsNoWindow(t *testing.T) {
 			t.Fatal("the host never got the input request")
 		}
 	}
+}
+
+// The 2025-11-25 client capabilities of a host that runs elicitations as
+// tasks, and a server's task-augmented elicitation.
+const (
+	taskHostCaps = `{"elicitation":{},"tasks":{"cancel":{},"requests":{"elicitation":{"create":{}}}}}`
+	taskElicit   = `{"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"task":{"ttl":600000},"message":"Your name?","requestedSchema":{"type":"object","properties":{"n":{"type":"string"}},"required":["n"]}}}`
+)
+
+// createdTask reads the task id of the bridge's CreateTaskResult.
+func createdTask(t *testing.T, got string) string {
+	t.Helper()
+	task := gjson.Get(got, "result.task")
+	if gjson.Get(got, "id").Int() != 5 || task.Get("status").String() != "working" || !strings.HasPrefix(task.Get("taskId").String(), "elicitdesk-task-") ||
+		!task.Get("createdAt").Exists() || !task.Get("ttl").Exists() {
+		t.Fatalf("the server got %s, want a CreateTaskResult", got)
+	}
+	return task.Get("taskId").String()
+}
+
+// TestElicitationTask runs a server's task-augmented elicitation/create as
+// a task of the bridge's own: the server gets a CreateTaskResult at once,
+// polls it while the person answers in one window, and fetches the answer
+// with tasks/result; the host sees none of it.
+func TestElicitationTask(t *testing.T) {
+	s := start(t, newDesk(), Options{})
+	s.initialize(t, taskHostCaps)
+	s.server.send(taskElicit)
+	id := createdTask(t, s.server.next())
+	q := s.desk.question(t)
+	if gjson.GetBytes(q.q.Params, "message").String() != "Your name?" {
+		t.Errorf("the desk was asked %s", q.q.Params)
+	}
+	s.server.send(`{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":"` + id + `"}}`)
+	if got := s.server.next(); gjson.Get(got, "id").Int() != 6 || gjson.Get(got, "result.taskId").String() != id || gjson.Get(got, "result.status").String() != "working" {
+		t.Errorf("tasks/get: %s", got)
+	}
+	s.server.send(`{"jsonrpc":"2.0","id":7,"method":"tasks/result","params":{"taskId":"` + id + `"}}`)
+	q.answer <- answer{raw: json.RawMessage(`{"action":"accept","content":{"n":"Ada"}}`)}
+	got := s.server.next()
+	if gjson.Get(got, "id").Int() != 7 || gjson.Get(got, "result.content.n").String() != "Ada" ||
+		gjson.Get(got, `result._meta.io\.modelcontextprotocol/related-task.taskId`).String() != id {
+		t.Errorf("tasks/result: %s", got)
+	}
+	s.server.send(`{"jsonrpc":"2.0","id":8,"method":"tasks/get","params":{"taskId":"` + id + `"}}`)
+	if got := s.server.next(); gjson.Get(got, "result.status").String() != "completed" {
+		t.Errorf("tasks/get: %s", got)
+	}
+	s.server.send(`{"jsonrpc":"2.0","id":9,"method":"tasks/cancel","params":{"taskId":"` + id + `"}}`)
+	if got := s.server.next(); gjson.Get(got, "error.code").Int() != -32602 {
+		t.Errorf("tasks/cancel of an ended task: %s", got)
+	}
+	// A task the bridge does not run is the host's.
+	other := `{"jsonrpc":"2.0","id":10,"method":"tasks/get","params":{"taskId":"host-task"}}`
+	s.server.send(other)
+	if got := s.host.next(); got != other {
+		t.Errorf("the host got %s, want %s", got, other)
+	}
+}
+
+// TestElicitationTaskCancelled ends the window of a task the server
+// cancels; its tasks/result is an error.
+func TestElicitationTaskCancelled(t *testing.T) {
+	s := start(t, newDesk(), Options{})
+	s.initialize(t, taskHostCaps)
+	s.server.send(taskElicit)
+	id := createdTask(t, s.server.next())
+	q := s.desk.question(t)
+	s.server.send(`{"jsonrpc":"2.0","id":6,"method":"tasks/cancel","params":{"taskId":"` + id + `"}}`)
+	if got := s.server.next(); gjson.Get(got, "result.status").String() != "cancelled" {
+		t.Errorf("tasks/cancel: %s", got)
+	}
+	<-q.ctx.Done()
+	s.server.send(`{"jsonrpc":"2.0","id":7,"method":"tasks/result","params":{"taskId":"` + id + `"}}`)
+	if got := s.server.next(); !gjson.Get(got, "error").Exists() {
+		t.Errorf("tasks/result of a cancelled task: %s", got)
+	}
+}
+
+// TestElicitationTaskNotDeclared answers a task-augmented elicitation as a
+// plain one when the host did not declare task-augmented elicitation, so
+// neither did the server see it declared.
+func TestElicitationTaskNotDeclared(t *testing.T) {
+	s := start(t, newDesk(), Options{})
+	s.initialize(t, `{"elicitation":{}}`)
+	s.server.send(taskElicit)
+	s.desk.question(t).answer <- answer{raw: json.RawMessage(`{"action":"decline"}`)}
+	if got, want := s.server.next(), `{"jsonrpc":"2.0","id":5,"result":{"action":"decline"}}`; got != want {
+		t.Errorf("the server got %s, want %s", got, want)
+	}
+}
+
+// TestElicitationTaskToHost gives the host an elicitation task no window
+// could show, as the bridge's own request without the task; the host's
+// answer is the task's result.
+func TestElicitationTaskToHost(t *testing.T) {
+	desk := newDesk()
+	desk.noWindow = true
+	s := start(t, desk, Options{})
+	s.initialize(t, taskHostCaps)
+	s.server.send(taskElicit)
+	id := createdTask(t, s.server.next())
+	asked := s.host.nextMethod("elicitation/create")
+	if gjson.Get(asked, "params.task").Exists() || gjson.Get(asked, "params.message").String() != "Your name?" {
+		t.Errorf("the host was asked %s", asked)
+	}
+	s.server.send(`{"jsonrpc":"2.0","id":7,"method":"tasks/result","params":{"taskId":"` + id + `"}}`)
+	s.host.send(`{"jsonrpc":"2.0","id":` + gjson.Get(asked, "id").Raw + `,"result":{"action":"accept","content":{"n":"Host"}}}`)
+	if got := s.server.next(); gjson.Get(got, "result.content.n").String() != "Host" {
+		t.Errorf("tasks/result: %s", got)
+	}
+}
+
+// TestTaskInputsNotified takes the input requests of a task status
+// notification too: the host is told the task works, the desk asks once,
+// and the tasks/update carries the host's _meta.
+func TestTaskInputsNotified(t *testing.T) {
+	h := &taskHost{session: start(t, newDesk(), Options{}), t: t}
+	h.callTool()
+	note := `{"jsonrpc":"2.0","method":"notifications/tasks","params":{` + taskFields + `,"status":"input_required","inputRequests":{` + askName + `}}}`
+	h.server.send(note)
+	if got := h.host.next(); gjson.Get(got, "params.status").String() != "working" || gjson.Get(got, "params.inputRequests").Exists() {
+		t.Errorf("the host got %s", got)
+	}
+	q := h.desk.question(t)
+	h.poll("input_required", askName) // the same request polled: no second window
+	q.answer <- answer{raw: json.RawMessage(`{"action":"accept","content":{"n":"Ada"}}`)}
+	h.update("name", `{"action":"accept","content":{"n":"Ada"}}`)
+	h.noMoreQuestions()
 }
