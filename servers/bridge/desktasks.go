@@ -45,7 +45,8 @@ const (
 
 // asTask reports whether an elicitation/create asks to run as a task the
 // bridge can run: the host declared task-augmented elicitation, which the
-// server saw, and the session keeps no more tasks than it may.
+// server saw, and the session keeps no more tasks than it may once the
+// ended ones past their ttl are dropped.
 func (s *Session) asTask(m link.Message) bool {
 	if !gjson.GetBytes(m.Raw, "params.task").IsObject() {
 		return false
