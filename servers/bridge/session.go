@@ -63,7 +63,7 @@ type Session struct {
 	taskAsks  map[string]*taskAsk                   // task input requests the desk answers, by task id and key
 	deskTasks map[string]*deskTask                  // the server's task-augmented elicitations, by task id
 	hostOwn   map[string]chan link.Message          // the bridge's own requests to the host, by id
-	meta      json.RawMessage                       // the _meta of the host's latest 2026-07-28 request, as sent upstream
+	meta      json.RawMessage                       // the protocol _meta of the host's latest 2026-07-28 request, as sent upstream
 	nextID    int
 }
 
@@ -252,7 +252,7 @@ func (s *Session) hostRequest(m link.Message) {
 		}
 		raw = s.declare(raw, pathMetaCapabilities)
 		raw = s.mergeAnswers(raw)
-		s.meta = rawOrNil(gjson.GetBytes(raw, "params._meta"))
+		s.meta = protocolMeta(raw)
 	}
 	c := &call{method: m.Method, hostID: m.ID, token: rawOrNil(gjson.GetBytes(raw, pathProgress))}
 	up := link.Message{Raw: raw, ID: m.ID, Method: m.Method}
@@ -348,7 +348,7 @@ func (s *Session) serverResponse(m link.Message) {
 		s.spawn(func() { s.answerURLRequired(c, m) })
 		return
 	case c.method == "tasks/get":
-		m = s.taskInputs(c, m, "result", rawOrNil(gjson.GetBytes(c.req.Raw, "params._meta")))
+		m = s.taskInputs(c, m, "result", protocolMeta(c.req.Raw))
 	}
 	s.toHost(s.forHost(c, m))
 }

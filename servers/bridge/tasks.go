@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -190,4 +191,22 @@ func (s *Session) taskNotification(m link.Message) link.Message {
 	meta := s.meta
 	s.mu.Unlock()
 	return s.taskInputs(&call{method: m.Method}, m, "params", meta)
+}
+
+// protocolMeta returns the 2026-07-28 protocol members of a request's
+// _meta (version, client capabilities and info) for a request of the
+// bridge's own: not the request's own, such as its progressToken.
+func protocolMeta(raw json.RawMessage) json.RawMessage {
+	kept := map[string]json.RawMessage{}
+	gjson.GetBytes(raw, "params._meta").ForEach(func(k, v gjson.Result) bool {
+		if key := k.String(); strings.HasPrefix(key, "io.modelcontextprotocol/") && key != tasks.RelatedTask {
+			kept[key] = json.RawMessage(v.Raw)
+		}
+		return true
+	})
+	if len(kept) == 0 {
+		return nil
+	}
+	out, _ := json.Marshal(kept)
+	return out
 }

@@ -13,7 +13,7 @@ import (
 // The 2026-07-28 tasks extension's messages, as a host and a server of it
 // write them.
 const (
-	taskMeta   = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+	taskMeta   = `"_meta":{"progressToken":"p1","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
 	taskFields = `"taskId":"t1","createdAt":"2026-08-01T10:00:00Z","lastUpdatedAt":"2026-08-01T10:00:00Z","ttlMs":60000,"pollIntervalMs":10`
 	askName    = `"name":{"method":"elicitation/create","params":{"mode":"form","message":"Your name?","requestedSchema":{"type":"object","properties":{"n":{"type":"string"}}}}}`
 	askColour  = `"colour":{"method":"elicitation/create","params":{"mode":"form","message":"Colour?","requestedSchema":{"type":"object","properties":{"c":{"type":"string"}}}}}`
@@ -87,8 +87,9 @@ func (h *taskHost) update(key, answer string) {
 		t := h.t
 		t.Errorf("the tasks/update answers %s, want %s for %s", r.Raw, answer, key)
 	}
-	if !gjson.Get(got, `params._meta.io\.modelcontextprotocol/protocolVersion`).Exists() {
-		h.t.Errorf("the tasks/update carries no 2026-07-28 _meta: %s", got)
+	if meta := gjson.Get(got, "params._meta"); !meta.Get(`io\.modelcontextprotocol/protocolVersion`).Exists() ||
+		!meta.Get(`io\.modelcontextprotocol/clientCapabilities.elicitation`).Exists() || meta.Get("progressToken").Exists() {
+		h.t.Errorf("the tasks/update carries %s, want the host's 2026-07-28 _meta as sent upstream and no more", meta.Raw)
 	}
 	h.server.send(`{"jsonrpc":"2.0","id":` + gjson.Get(got, "id").Raw + `,"result":{"resultType":"complete"}}`)
 }
