@@ -23,7 +23,8 @@ import (
 // tasks.requests.elicitation.create), answered with a CreateTaskResult at
 // once and asked at the desk while the server polls tasks/get, and whose
 // ElicitResult the server fetches with tasks/result. The server then
-// waits on no request while the person answers. Its fields are s.mu's.
+// waits on no request while the person answers. Its status, message,
+// updated, result and failure are s.mu's.
 type deskTask struct {
 	id               string
 	created, updated time.Time
@@ -31,8 +32,9 @@ type deskTask struct {
 	status, message  string
 	result           json.RawMessage // a completed task's ElicitResult
 	failure          *rpcError       // a failed or cancelled one's error
-	done             chan struct{}   // closed when the task ends
+	ctx              context.Context // ends when the task's question does
 	cancel           context.CancelCauseFunc
+	done             chan struct{} // closed when the task ends
 }
 
 // Limits of the tasks the bridge runs.
@@ -43,50 +45,53 @@ const (
 	taskPoll       = time.Second // the poll interval the bridge suggests
 )
 
-// asTask reports whether an elicitation/create asks to run as a task the
-// bridge can run: the host declared task-augmented elicitation, which the
-// server saw, and the session keeps no more tasks than it may once the
-// ended ones past their ttl are dropped.
-func (s *Session) asTask(m link.Message) bool {
+// newDeskTask returns the task to run a task-augmented elicitation/create
+// as, or nil when it is answered as a plain request: the host did not
+// declare task-augmented elicitation (so neither did the server see it
+// declared), or the session keeps as many tasks as it may, once the ended
+// ones past their ttl are dropped.
+func (s *Session) newDeskTask(m link.Message) *deskTask {
 	if !gjson.GetBytes(m.Raw, "params.task").IsObject() {
-		return false
+		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.hostCan.task {
-		return false // the server should not have asked: answered as a plain request
-	}
-	now := time.Now()
-	for id, t := range s.deskTasks {
-		if t.status == tasks.Completed || t.status == tasks.Failed || t.status == tasks.Cancelled {
-			if now.Sub(t.created) > time.Duration(t.ttl)*time.Millisecond || len(s.deskTasks) >= maxDeskTasks {
-				delete(s.deskTasks, id)
-			}
-		}
-	}
-	return len(s.deskTasks) < maxDeskTasks
-}
-
-// elicitAsTask runs a task-augmented elicitation/create as a task of the
-// bridge's own.
-func (s *Session) elicitAsTask(m link.Message) {
-	ctx, cancel := context.WithCancelCause(s.ctx)
-	defer cancel(nil)
 	ttl := defaultTaskTTL
 	if v := gjson.GetBytes(m.Raw, "params.task.ttl"); v.Type == gjson.Number && v.Int() > 0 {
 		ttl = min(time.Duration(v.Int())*time.Millisecond, maxTaskTTL)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.hostCan.task {
+		return nil
+	}
 	now := time.Now()
+	for id, t := range s.deskTasks {
+		ended := t.status == tasks.Completed || t.status == tasks.Failed || t.status == tasks.Cancelled
+		if ended && (now.Sub(t.created) > time.Duration(t.ttl)*time.Millisecond || len(s.deskTasks) >= maxDeskTasks) {
+			delete(s.deskTasks, id)
+		}
+	}
+	if len(s.deskTasks) >= maxDeskTasks {
+		s.opts.Log.Warn("too many elicitation tasks at once: this one is answered as a plain request", "id", string(m.ID))
+		return nil
+	}
+	ctx, cancel := context.WithCancelCause(s.ctx)
 	t := &deskTask{
 		id: newTaskID(), created: now, updated: now, ttl: ttl.Milliseconds(),
 		status: tasks.Working, message: "Waiting for the person to answer in Elicit Desk",
-		done: make(chan struct{}), cancel: cancel,
+		ctx: ctx, done: make(chan struct{}), cancel: cancel,
 	}
-	s.mu.Lock()
 	s.deskTasks[t.id] = t
-	view := t.view()
+	return t
+}
+
+// elicitAsTask answers a task-augmented elicitation/create with t's
+// CreateTaskResult, then asks it and ends t with the answer.
+func (s *Session) elicitAsTask(m link.Message, t *deskTask) {
+	ctx := t.ctx
+	defer t.cancel(nil)
+	s.mu.Lock()
+	created, _ := json.Marshal(map[string]any{"task": t.view()})
 	s.mu.Unlock()
-	created, _ := json.Marshal(map[string]any{"task": view})
 	s.toServer(result(m.ID, created))
 
 	params := json.RawMessage(gjson.GetBytes(m.Raw, "params").Raw)

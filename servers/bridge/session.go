@@ -210,10 +210,12 @@ func (s *Session) fromServer() error {
 		switch {
 		case m.IsResponse():
 			s.serverResponse(m)
-		case m.Method == "elicitation/create" && m.ID != nil && s.asTask(m):
-			s.spawn(func() { s.elicitAsTask(m) })
 		case m.Method == "elicitation/create" && m.ID != nil:
-			s.spawn(func() { s.elicit(m) })
+			if t := s.newDeskTask(m); t != nil {
+				s.spawn(func() { s.elicitAsTask(m, t) })
+			} else {
+				s.spawn(func() { s.elicit(m) })
+			}
 		case m.IsRequest() && strings.HasPrefix(m.Method, "tasks/") && s.deskTaskRequest(m):
 		case m.Method == "notifications/elicitation/complete" && s.completed(m):
 		case m.Method == "notifications/cancelled" && s.cancelAsk(m):
