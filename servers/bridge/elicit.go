@@ -22,6 +22,13 @@ func (s *Session) elicit(m link.Message) {
 	defer cancel(nil)
 	key := m.Key()
 	s.mu.Lock()
+	if s.asked[key] != nil {
+		// Sent again while asked (a task's request delivered on a second
+		// tasks/result stream): one window, one answer.
+		s.mu.Unlock()
+		s.opts.Log.Warn("the server sent a request again while it is being answered; the copy is dropped", "id", string(m.ID))
+		return
+	}
 	s.asked[key] = cancel
 	s.mu.Unlock()
 	defer func() {

@@ -153,22 +153,33 @@ type session struct {
 	desk         *fakeDesk
 	ended        chan error
 	unshown      chan endpoint.Unshown
+	// stop ends the session and returns Run's error, once every answer
+	// it started has ended.
+	stop func() error
 }
 
 func start(t *testing.T, desk *fakeDesk, opts Options) *session {
 	t.Helper()
 	hl, host := pipe(t)
 	sl, server := pipe(t)
-	s := &session{host: host, server: server, desk: desk, ended: make(chan error, 1), unshown: make(chan endpoint.Unshown, 10)}
+	s := run(t, hl, sl, desk, opts)
+	s.host, s.server = host, server
+	return s
+}
+
+// run runs a session between two links until the test ends.
+func run(t *testing.T, hl, sl link.Link, desk *fakeDesk, opts Options) *session {
+	s := &session{desk: desk, ended: make(chan error, 1), unshown: make(chan endpoint.Unshown, 10)}
 	opts.Desk = desk
 	opts.Info = endpoint.Bridged{ID: "s1", Server: "everything", Target: "everything --stdio"}
 	opts.Unshown = func(u endpoint.Unshown) { s.unshown <- u }
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { s.ended <- New(hl, sl, opts).Run(ctx) }()
-	t.Cleanup(func() {
+	s.stop = sync.OnceValue(func() error {
 		cancel()
-		<-s.ended
+		return <-s.ended
 	})
+	t.Cleanup(func() { s.stop() })
 	return s
 }
 

@@ -33,18 +33,20 @@ func metaPath(key string) string {
 // everyMode is the elicitation capability the bridge declares upstream.
 var everyMode = json.RawMessage(`{"form":{},"url":{}}`)
 
-// modes is what a host declared of elicitation.
-type modes struct{ form, url bool }
+// modes is what a host declared of elicitation: its modes, and whether
+// it runs elicitation/create as a 2025-11-25 task.
+type modes struct{ form, url, task bool }
 
 // declared reads an elicitation capability: an empty object means form
 // mode only; a missing one, none.
 func declared(caps gjson.Result) modes {
+	task := caps.Get("tasks.requests.elicitation.create").Exists()
 	e := caps.Get("elicitation")
 	if !e.IsObject() {
-		return modes{}
+		return modes{task: task}
 	}
 	form, url := e.Get("form").Exists(), e.Get("url").Exists()
-	return modes{form: form || !url, url: url}
+	return modes{form: form || !url, url: url, task: task}
 }
 
 // allows reports whether a host that declared m can take an elicitation

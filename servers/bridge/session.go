@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,19 +49,23 @@ type Session struct {
 	stop  context.CancelCauseFunc
 	tasks sync.WaitGroup
 
-	mu      sync.Mutex
-	info    endpoint.Bridged
-	named   bool                                  // info.Host is set, for good
-	hostCan modes                                 // the elicitation modes the host declared
-	calls   map[string]*call                      // host requests the server has not answered, by upstream id
-	own     map[string]*ownRequest                // the bridge's own requests upstream, by id
-	asked   map[string]context.CancelCauseFunc    // server requests being answered at the desk, by id
-	urls    map[string]chan struct{}              // URL elicitations of -32042 errors awaiting completion, by elicitationId
-	ourURLs map[string]bool                       // elicitationIds the desk showed
-	shown   map[string]float64                    // the last progress the host saw, by token
-	busy    map[string]*busyCall                  // host requests the bridge answers for the server, by host id
-	kept    map[string]map[string]json.RawMessage // answers for hosts' retries, by requestState
-	nextID  int
+	mu        sync.Mutex
+	info      endpoint.Bridged
+	named     bool                                  // info.Host is set, for good
+	hostCan   modes                                 // the elicitation modes the host declared
+	calls     map[string]*call                      // host requests the server has not answered, by upstream id
+	own       map[string]*ownRequest                // the bridge's own requests upstream, by id
+	asked     map[string]context.CancelCauseFunc    // server requests being answered, by id
+	urls      map[string]chan struct{}              // URL elicitations of -32042 errors awaiting completion, by elicitationId
+	ourURLs   map[string]bool                       // elicitationIds the desk showed
+	shown     map[string]float64                    // the last progress the host saw, by token
+	busy      map[string]*busyCall                  // host requests the bridge answers for the server, by host id
+	kept      map[string]map[string]json.RawMessage // answers for hosts' retries, by requestState
+	taskAsks  map[string]*taskAsk                   // task input requests the desk answers, by task id and key
+	deskTasks map[string]*deskTask                  // the server's task-augmented elicitations, by task id
+	hostOwn   map[string]chan link.Message          // the bridge's own requests to the host, by id
+	meta      json.RawMessage                       // the protocol _meta of the host's latest 2026-07-28 request, as sent upstream
+	nextID    int
 }
 
 // call is a host request on its way upstream.
@@ -89,7 +94,8 @@ func New(host, server link.Link, opts Options) *Session {
 		host: host, server: server, opts: opts, info: opts.Info,
 		calls: map[string]*call{}, own: map[string]*ownRequest{}, asked: map[string]context.CancelCauseFunc{},
 		urls: map[string]chan struct{}{}, ourURLs: map[string]bool{}, shown: map[string]float64{},
-		busy: map[string]*busyCall{}, kept: map[string]map[string]json.RawMessage{},
+		busy: map[string]*busyCall{}, kept: map[string]map[string]json.RawMessage{}, taskAsks: map[string]*taskAsk{},
+		deskTasks: map[string]*deskTask{}, hostOwn: map[string]chan link.Message{},
 	}
 }
 
@@ -179,6 +185,7 @@ func (s *Session) fromHost() error {
 		switch {
 		case m.IsRequest():
 			s.hostRequest(m)
+		case m.IsResponse() && s.hostAnswered(m):
 		case m.Method == "notifications/cancelled" && s.cancelWork(m):
 		default:
 			s.toServer(m)
@@ -205,12 +212,20 @@ func (s *Session) fromServer() error {
 		case m.IsResponse():
 			s.serverResponse(m)
 		case m.Method == "elicitation/create" && m.ID != nil:
-			s.spawn(func() { s.elicit(m) })
+			if t := s.newDeskTask(m); t != nil {
+				s.spawn(func() { s.elicitAsTask(m, t) })
+			} else {
+				s.spawn(func() { s.elicit(m) })
+			}
+		case m.IsRequest() && strings.HasPrefix(m.Method, "tasks/") && s.deskTaskRequest(m):
 		case m.Method == "notifications/elicitation/complete" && s.completed(m):
 		case m.Method == "notifications/cancelled" && s.cancelAsk(m):
 		default:
-			if m.Method == "notifications/progress" {
+			switch m.Method {
+			case "notifications/progress":
 				s.sawProgress(m)
+			case "notifications/tasks":
+				m = s.taskNotification(m)
 			}
 			s.toHost(s.relatedToHost(m))
 		}
@@ -220,6 +235,9 @@ func (s *Session) fromServer() error {
 // hostRequest declares elicitation in the request where it carries
 // capabilities, remembers it, and sends it upstream.
 func (s *Session) hostRequest(m link.Message) {
+	if m.Method == "tasks/cancel" {
+		s.forgetTask(m.Raw)
+	}
 	raw := m.Raw
 	s.mu.Lock()
 	switch {
@@ -237,6 +255,7 @@ func (s *Session) hostRequest(m link.Message) {
 		}
 		raw = s.declare(raw, pathMetaCapabilities)
 		raw = s.mergeAnswers(raw)
+		s.meta = protocolMeta(raw)
 	}
 	c := &call{method: m.Method, hostID: m.ID, token: rawOrNil(gjson.GetBytes(raw, pathProgress))}
 	up := link.Message{Raw: raw, ID: m.ID, Method: m.Method}
@@ -331,6 +350,8 @@ func (s *Session) serverResponse(m link.Message) {
 	case urlRequired(m):
 		s.spawn(func() { s.answerURLRequired(c, m) })
 		return
+	case c.method == "tasks/get":
+		m = s.taskInputs(c, m, "result", protocolMeta(c.req.Raw))
 	}
 	s.toHost(s.forHost(c, m))
 }

@@ -878,24 +878,30 @@ func resultOf(m Message) json.RawMessage {
 }
 
 // paramsName is the name or uri of a tools/call, prompts/get or
-// resources/read request, for the Mcp-Name header; "" if it cannot go in
-// a header as it is.
+// resources/read request, or the taskId of a tasks extension's tasks/get,
+// tasks/update or tasks/cancel (so that a load balancer routes it to the
+// server holding the task), for the Mcp-Name header; "" if it cannot go
+// in a header as it is.
 func paramsName(m Message) string {
 	switch m.Method {
-	case "tools/call", "prompts/get", "resources/read":
+	case "tools/call", "prompts/get", "resources/read", "tasks/get", "tasks/update", "tasks/cancel":
 	default:
 		return ""
 	}
 	var v struct {
 		Params struct {
-			Name string `json:"name"`
-			URI  string `json:"uri"`
+			Name   string `json:"name"`
+			URI    string `json:"uri"`
+			TaskID string `json:"taskId"`
 		} `json:"params"`
 	}
 	json.Unmarshal(m.Raw, &v)
 	name := v.Params.Name
-	if m.Method == "resources/read" {
+	switch m.Method {
+	case "resources/read":
 		name = v.Params.URI
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		name = v.Params.TaskID
 	}
 	return headerValue(name)
 }
