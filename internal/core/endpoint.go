@@ -131,12 +131,14 @@ func (c *Core) Bridge(ctx context.Context, s servers.Bridged) error {
 const connectWait = 30 * time.Second
 
 // CallTool calls a tool of a connected server; the elicitations the call
-// raises are asked in the person's windows. A script's call waits for a
-// server still connecting, and when the server answers -32042, its links
-// are asked like URL requests and the error returned: the script retries
-// once the person is done. The windows show the links of their own calls.
+// raises are asked in the person's windows. A call waits for a server
+// still connecting (the Welcome window's first try comes while the demo
+// server starts). When the server answers a script's call -32042, its
+// links are asked like URL requests and the error returned: the script
+// retries once the person is done. The windows show the links of their
+// own calls.
 func (c *Core) CallTool(ctx context.Context, server, tool string, args map[string]any, script bool) (*servers.ToolResult, servers.Identity, error) {
-	conn, err := c.conn(ctx, server, script)
+	conn, err := c.conn(ctx, server, true)
 	if err != nil {
 		return nil, servers.Identity{}, err
 	}
