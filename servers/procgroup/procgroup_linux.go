@@ -2,8 +2,11 @@ package procgroup
 
 // The keeper itself is C (keeper_linux.c), run before the Go runtime
 // starts: with the runtime, it would run every package's init (Fyne,
-// sqlite...) and hold some 30 MB to wait for one process.
+// sqlite...) and hold some 30 MB to wait for one process. The executable
+// binds every symbol at start (-z now): a lazy binding would have ld.so
+// touch again, after the keeper's shed, the symbol tables of every library.
 
+// #cgo LDFLAGS: -Wl,-z,now
 // #include "keeper_linux.h"
 import "C"
 
