@@ -68,8 +68,9 @@ static void write_json_string(int fd, const char *s) {
 // report_failed writes the report of a command that did not start as
 // Start reads it: the *fs.PathError os/exec gives.
 static void report_failed(const char *path, int err) {
+	static const char head[] = "{\"failed\":{\"op\":\"fork/exec\",\"path\":";
 	char tail[32];
-	write_all(STATUS_FD, "{\"failed\":{\"op\":\"fork/exec\",\"path\":", 35);
+	write_all(STATUS_FD, head, sizeof head - 1);
 	write_json_string(STATUS_FD, path);
 	write_all(STATUS_FD, tail, (size_t)snprintf(tail, sizeof tail, ",\"errno\":%d}}\n", err));
 }
@@ -158,8 +159,8 @@ static void await_exit(pid_t pid, long ms) {
 // change: a page it touches again comes back from the file, as after the
 // kernel reclaimed it (and the executable is linked with -z now, so that
 // no lazy binding reads every library's symbols again). A mapping holding
-// an anonymous page (a GOT, once relocated) is left whole: the drop would
-// lose what was written there.
+// an anonymous page, in memory or swapped out (a GOT, once relocated), is
+// left whole: the drop would lose what was written there.
 static void shed(void) {
 	// Dropped once smaps is read: stdio and sscanf would take libc's pages
 	// back.
@@ -172,7 +173,8 @@ static void shed(void) {
 		return;
 	char line[4352]; // a header line: ranges, flags, and a path up to PATH_MAX
 	unsigned long start = 0, end = 0;
-	int whole = 1; // line holds the start of a line
+	int writable = 1, zeros = 0; // the mapping's: zeros counts its Anonymous and Swap at 0
+	int whole = 1;               // line holds the start of a line
 	while (n < sizeof clean / sizeof clean[0] && fgets(line, sizeof line, smaps) != NULL) {
 		int at_start = whole;
 		unsigned long lo, hi, kb;
@@ -181,11 +183,15 @@ static void shed(void) {
 		if (!at_start)
 			continue; // the rest of a path longer than the buffer
 		if (sscanf(line, "%lx-%lx %4s ", &lo, &hi, perms) == 3) { // the next mapping's header
+			start = lo;
+			end = hi;
 			// Not writable: nothing, stdio included, can write a page
 			// there between this read and the drop.
-			start = lo;
-			end = perms[1] == 'w' ? lo : hi;
-		} else if (end > start && sscanf(line, "Anonymous: %lu kB", &kb) == 1 && kb == 0) {
+			writable = perms[1] == 'w';
+			zeros = 0;
+		} else if (sscanf(line, "Anonymous: %lu kB", &kb) == 1 || sscanf(line, "Swap: %lu kB", &kb) == 1) {
+			zeros += kb == 0; // an anonymous page swapped out is one too
+		} else if (strncmp(line, "VmFlags:", 8) == 0 && !writable && zeros == 2) { // the mapping's last line
 			clean[n].start = start;
 			clean[n++].end = end;
 		}
@@ -258,13 +264,13 @@ static void keep(const char *path, char *const argv[], char *const envp[]) {
 
 	for (;;) {
 		int sig = sigwaitinfo(&waited, NULL);
+		if (sig < 0)
+			continue; // EINTR
 		if (sig == SIGCHLD) {
 			if (exited(pid))
 				end_like(pid);
 			continue; // stopped, continued
 		}
-		if (sig < 0)
-			continue; // EINTR
 		// SIGTERM is the parent-death signal, but it also comes when the
 		// parent's thread that started us ends, the parent still running
 		// (golang/go#27505: the Go runtime ends a thread whose locked
