@@ -275,10 +275,11 @@ func residentMB(b testing.TB, pid int) float64 {
 }
 
 // TestIdleCore: with ten servers connected and no window open, Elicit Desk
-// is its core and the servers' keepers, without a windows' process, and
-// sits still. The
-// bounds are generous, to hold on a loaded machine; BenchmarkIdleMemory10Servers
-// measures the figures themselves.
+// is its core and the servers' keepers, without a windows' process, sits
+// still, and each keeper holds little: its RSS, not only its proportional
+// share, as ps and top show it. The bounds are generous, to hold on a
+// loaded machine; BenchmarkIdleMemory10Servers measures the figures
+// themselves.
 func TestIdleCore(t *testing.T) {
 	d := startIdle(t)
 	pids := d.ours()
@@ -291,6 +292,11 @@ func TestIdleCore(t *testing.T) {
 	wakeups := float64(sum(pids, func(p int) int { return contextSwitches(t, p) })-switches) / idle.Seconds()
 	if rss := residentMB(t, d.app.Process.Pid); rss > 80 {
 		t.Errorf("the core holds %.0f MB, want at most 80", rss)
+	}
+	for _, keeper := range pids[1:] { // after the core
+		if rss := residentMB(t, keeper); rss > 2 {
+			t.Errorf("keeper %d holds %.1f MB, want at most 2", keeper, rss)
+		}
 	}
 	if wakeups > 20 {
 		t.Errorf("%.1f wakeups a second, want at most 20", wakeups)

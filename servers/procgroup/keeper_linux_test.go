@@ -1,3 +1,5 @@
+//go:build cgo
+
 package procgroup
 
 import (
@@ -72,6 +74,7 @@ func TestStartFailsAsExec(t *testing.T) {
 		name, path, dir string
 	}{
 		{"missing", filepath.Join(dir, "missing"), ""},
+		{"missing, a name JSON escapes", filepath.Join(dir, "a\"b\\c\nd\x01e\u00e9"), ""},
 		{"not on PATH", "no-such-command-here", ""},
 		{"not a program", text, ""},
 		{"not executable", unrunnable, ""},

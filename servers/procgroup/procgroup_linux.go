@@ -1,5 +1,15 @@
 package procgroup
 
+// The keeper itself is C (keeper_linux.c), run before the Go runtime
+// starts: with the runtime, it would run every package's init (Fyne,
+// sqlite...) and hold some 30 MB to wait for one process. The executable
+// binds every symbol at start (-z now): a lazy binding would have ld.so
+// touch again, after the keeper's shed, the symbol tables of every library.
+
+// #cgo LDFLAGS: -Wl,-z,now
+// #include "keeper_linux.h"
+import "C"
+
 import (
 	"encoding/json"
 	"errors"
@@ -8,6 +18,12 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+	"time"
+)
+
+const (
+	keeperName  = C.KEEPER_NAME
+	orphanGrace = C.KEEPER_ORPHAN_GRACE_MS * time.Millisecond
 )
 
 // Start starts cmd, which sets neither SysProcAttr nor ExtraFiles, under a
@@ -33,7 +49,7 @@ func Start(cmd *exec.Cmd) (Group, error) {
 	cmd.ExtraFiles = []*os.File{w} // the keeper's fd 3: see report
 	// The keeper has a group of its own too: a host that signals its own
 	// group, or a terminal's Ctrl-C, reaches the bridge, not the keeper.
-	// SIGTERM when the thread that starts it ends: see keep.
+	// SIGTERM when the thread that starts it ends: see keeper_linux.c.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	err = cmd.Start()
 	w.Close()
@@ -63,28 +79,15 @@ type report struct {
 	Failed *startFailed `json:"failed,omitempty"`
 }
 
-// startFailed is an error of exec.Cmd.Start, kept whole across the pipe
-// for what the caller tells apart: an *fs.PathError with an errno (not a
-// program, not found, not allowed), else its text.
+// startFailed is the error of a command that did not start, kept whole
+// across the pipe: the *fs.PathError, with an errno, os/exec gives (not a
+// program, not found, not allowed).
 type startFailed struct {
-	Op    string `json:"op,omitempty"`
-	Path  string `json:"path,omitempty"`
-	Errno int    `json:"errno,omitempty"`
-	Text  string `json:"text,omitempty"`
-}
-
-func failed(err error) *startFailed {
-	var pe *fs.PathError
-	var errno syscall.Errno
-	if errors.As(err, &pe) && errors.As(pe.Err, &errno) {
-		return &startFailed{Op: pe.Op, Path: pe.Path, Errno: int(errno)}
-	}
-	return &startFailed{Text: err.Error()}
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	Errno int    `json:"errno"`
 }
 
 func (f *startFailed) err() error {
-	if f.Op != "" {
-		return &fs.PathError{Op: f.Op, Path: f.Path, Err: syscall.Errno(f.Errno)}
-	}
-	return errors.New(f.Text)
+	return &fs.PathError{Op: f.Op, Path: f.Path, Err: syscall.Errno(f.Errno)}
 }
