@@ -13,12 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // demoEnv makes the test binary, re-run as a child, serve the demo server:
@@ -99,7 +97,7 @@ func call(c *Conn, name string, args map[string]any) <-chan toolResult {
 }
 
 type toolResult struct {
-	res *mcp.CallToolResult
+	res *ToolResult
 	err error
 }
 
@@ -109,8 +107,8 @@ func (r toolResult) text() string {
 	}
 	var b strings.Builder
 	for _, c := range r.res.Content {
-		if t, ok := c.(mcp.TextContent); ok {
-			b.WriteString(t.Text)
+		if c.Type == "text" {
+			b.WriteString(c.Text)
 		}
 	}
 	return b.String()
@@ -205,7 +203,7 @@ func TestDemoServer(t *testing.T) {
 				case <-time.After(20 * time.Second):
 					t.Fatal("the request did not go stale when the server cancelled it")
 				}
-				if !errors.Is(context.Cause(e.Context()), wire.ErrServerCancelled) {
+				if !errors.Is(context.Cause(e.Context()), rpc.ErrCancelled) {
 					t.Errorf("cause %v", context.Cause(e.Context()))
 				}
 				if err := e.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{}`)}); err == nil {

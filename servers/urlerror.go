@@ -2,10 +2,9 @@ package servers
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 )
 
 // URLElicitations returns the URL elicitations of a -32042 URLElicitationRequiredError,
@@ -13,19 +12,30 @@ import (
 // false when err is some other error. Elicitations that fail the check are
 // left out and reported in bad.
 func URLElicitations(err error) (links []Params, bad []error, ok bool) {
-	var ue mcp.URLElicitationRequiredError
-	if !errors.As(err, &ue) {
+	e := jsonrpc.As(err)
+	if e == nil || e.Code != jsonrpc.CodeURLRequired {
 		return nil, nil, false
 	}
-	for i, e := range ue.Elicitations {
-		if e.Mode == "" {
-			e.Mode = string(ModeURL) // the error only carries URL elicitations
+	var data struct {
+		Elicitations []json.RawMessage `json:"elicitations"`
+	}
+	if uerr := json.Unmarshal(e.Data, &data); uerr != nil && len(e.Data) > 0 {
+		return nil, []error{fmt.Errorf("the error's data: %w", uerr)}, true
+	}
+	for i, raw := range data.Elicitations {
+		var mode struct {
+			Mode *string `json:"mode"`
 		}
-		raw, merr := json.Marshal(e)
+		json.Unmarshal(raw, &mode)
+		if mode.Mode == nil { // the error only carries URL elicitations
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(raw, &obj) == nil {
+				obj["mode"] = json.RawMessage(`"url"`)
+				raw, _ = json.Marshal(obj)
+			}
+		}
 		p, perr := ParseParams(raw)
 		switch {
-		case merr != nil:
-			bad = append(bad, fmt.Errorf("elicitation %d: %w", i+1, merr))
 		case perr != nil:
 			bad = append(bad, fmt.Errorf("elicitation %d: %w", i+1, perr))
 		case p.Mode != ModeURL:

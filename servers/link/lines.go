@@ -33,30 +33,34 @@ func NewLines(r io.Reader, w io.WriteCloser) *Lines {
 
 func (l *Lines) Read() (Message, error) {
 	for {
-		line, size, err := l.readLine()
+		line, size, env, err := l.readLine()
 		if err != nil {
 			return Message{}, err
 		}
 		line = bytes.TrimSpace(line)
 		switch {
 		case size > MaxMessage:
-			return Message{}, &BadMessage{Head: line, Size: size, Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, size)}
+			bad := &BadMessage{Head: line, Size: size, Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, size)}
+			env.fill(bad)
+			return Message{}, bad
 		case len(line) == 0:
 			continue // blank lines separate nothing
 		}
 		m, err := Parse(line)
 		if err != nil {
-			return Message{}, &BadMessage{Head: head(line), Size: size, Err: err}
+			return Message{}, readIDs(&BadMessage{Head: head(line), Size: size, Err: err})
 		}
 		return m, nil
 	}
 }
 
-// readLine returns the next line without its newline, or its first
-// headSize bytes and its full size when it is over MaxMessage. A last line
-// without a newline counts; io.EOF comes after it.
-func (l *Lines) readLine() ([]byte, int, error) {
+// readLine returns the next line without its newline, or, when it is
+// over MaxMessage, its first headSize bytes, its full size and the
+// envelope read from all of it. A last line without a newline counts;
+// io.EOF comes after it.
+func (l *Lines) readLine() ([]byte, int, *envelope, error) {
 	var buf []byte
+	var env *envelope
 	size := 0
 	for {
 		chunk, err := l.br.ReadSlice('\n')
@@ -64,20 +68,25 @@ func (l *Lines) readLine() ([]byte, int, error) {
 		switch {
 		case size <= MaxMessage:
 			buf = append(buf, chunk...)
-		case len(buf) > headSize:
-			buf = buf[:headSize]
+		case env == nil:
+			env = &envelope{}
+			env.write(buf)
+			env.write(chunk)
+			buf = buf[:min(len(buf), headSize)]
+		default:
+			env.write(chunk)
 		}
 		switch err {
 		case bufio.ErrBufferFull:
 			continue
 		case nil:
-			return bytes.TrimSuffix(buf, []byte("\n")), size - 1, nil
+			return bytes.TrimSuffix(buf, []byte("\n")), size - 1, env, nil
 		case io.EOF:
 			if size > 0 {
-				return buf, size, nil
+				return buf, size, env, nil
 			}
 		}
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 }
 
