@@ -5,9 +5,8 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // welcomeIntro says what Elicit Desk is for, in the Welcome window.
@@ -34,7 +33,7 @@ func whereRequests(tray bool) string {
 }
 
 // demoOutcome is what the Welcome window says once the demo request is over.
-func demoOutcome(res *mcp.CallToolResult, err error) string {
+func demoOutcome(res *servers.ToolResult, err error) string {
 	switch {
 	case err != nil:
 		return "The demo request did not reach you: " + untrusted.Text(err.Error()).Line()

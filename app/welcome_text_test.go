@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 func TestFirstRun(t *testing.T) {
@@ -29,12 +29,12 @@ func TestWelcomeTexts(t *testing.T) {
 		t.Errorf("where requests: %q / %q", whereRequests(true), whereRequests(false))
 	}
 	for _, c := range []struct {
-		res  *mcp.CallToolResult
+		res  *servers.ToolResult
 		err  error
 		want string
 	}{
-		{&mcp.CallToolResult{}, nil, "Done: the demo server has your answer"},
-		{&mcp.CallToolResult{IsError: true}, nil, "The demo server could not ask"},
+		{&servers.ToolResult{}, nil, "Done: the demo server has your answer"},
+		{&servers.ToolResult{IsError: true}, nil, "The demo server could not ask"},
 		{nil, errors.New("server \"demo\" is not connected\u202e"), "The demo request did not reach you: server \"demo\" is not connected⟨U+202E⟩"},
 	} {
 		if got := demoOutcome(c.res, c.err); !strings.HasPrefix(got, c.want) {

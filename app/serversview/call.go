@@ -251,8 +251,12 @@ func (c *callWindow) start(args map[string]any) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c.stop = cancel
 	go func() {
-		res, who, err := c.w.deps.Servers.CallTool(ctx, c.server, c.tool.Name, args, false)
+		got, who, err := c.w.deps.Servers.CallTool(ctx, c.server, c.tool.Name, args, false)
 		cancel()
+		res, perr := mcpResult(got)
+		if err == nil {
+			err = perr
+		}
 		c.w.do(func() {
 			if gen == c.gen {
 				c.finished(res, err, who)

@@ -19,7 +19,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // demoEnv makes the test binary, re-run as a child, serve the demo server:
@@ -243,7 +242,7 @@ func (s managerServers) SignIn(ctx context.Context, name string, progress func(s
 	return s.m.SignIn(ctx, name, progress)
 }
 
-func (s managerServers) Tools(ctx context.Context, server string) ([]mcp.Tool, servers.Identity, error) {
+func (s managerServers) Tools(ctx context.Context, server string) ([]servers.Tool, servers.Identity, error) {
 	conn, ok := s.m.Conn(server)
 	if !ok {
 		return nil, servers.Identity{}, fmt.Errorf("%s is not connected; try again once it is ready", server)
@@ -252,7 +251,7 @@ func (s managerServers) Tools(ctx context.Context, server string) ([]mcp.Tool, s
 	return tools, conn.Identity(), err
 }
 
-func (s managerServers) CallTool(ctx context.Context, server, tool string, args map[string]any, _ bool) (*mcp.CallToolResult, servers.Identity, error) {
+func (s managerServers) CallTool(ctx context.Context, server, tool string, args map[string]any, _ bool) (*servers.ToolResult, servers.Identity, error) {
 	conn, ok := s.m.Conn(server)
 	if !ok {
 		return nil, servers.Identity{}, fmt.Errorf("%s is not connected; try again once it is ready", server)

@@ -125,7 +125,7 @@ func (p *toolsPane) load(key toolsKey) {
 		cancel()
 		p.w.do(func() {
 			if gen == p.gen {
-				p.loadedTools(key.name, tools, err)
+				p.loadedTools(key.name, mcpTools(tools), err)
 			}
 		})
 	}()

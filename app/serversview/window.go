@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/gate"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
@@ -36,11 +35,11 @@ type Servers interface {
 	SignIn(ctx context.Context, name string, progress func(signin.Status)) error
 	SignOut(name string) error
 	// Tools lists a connected server's tools.
-	Tools(ctx context.Context, server string) ([]mcp.Tool, servers.Identity, error)
+	Tools(ctx context.Context, server string) ([]servers.Tool, servers.Identity, error)
 	// CallTool calls a tool of a connected server; script is false for the
 	// window's calls: they do not wait for a server still connecting, and
 	// the window shows a -32042 error's links itself.
-	CallTool(ctx context.Context, server, tool string, args map[string]any, script bool) (*mcp.CallToolResult, servers.Identity, error)
+	CallTool(ctx context.Context, server, tool string, args map[string]any, script bool) (*servers.ToolResult, servers.Identity, error)
 }
 
 // Deps are what the window works with.

@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
@@ -67,7 +65,11 @@ func runTools(args []string, stdout, stderr terminal) int {
 	defer closeConn()
 	tools, err := conn.Tools(ctx)
 	if err == nil {
-		err = stdout.JSON(tools)
+		raws := make([]json.RawMessage, len(tools))
+		for i, t := range tools {
+			raws[i] = t.Raw // as the server sent it
+		}
+		err = stdout.JSON(raws)
 	}
 	if err != nil {
 		failed(stderr, "tools", err, conn.Stderr(), *verbose)
@@ -120,16 +122,18 @@ func runCall(args []string, stdout, stderr terminal) int {
 	defer func() { stopAnswering(); <-answered }()
 
 	res, err := conn.CallTool(ctx, *tool, toolArgs)
-	var urlErr mcp.URLElicitationRequiredError
-	if errors.As(err, &urlErr) {
-		for _, e := range urlErr.Elicitations {
+	if links, bad, ok := servers.URLElicitations(err); ok {
+		for _, p := range links {
 			stderr.Linef("the server needs a link opened first (-32042):")
-			stderr.Block(untrusted.Text(e.Message))
-			stderr.Linef("  url: %s", untrusted.Text(e.URL))
+			stderr.Block(p.Message)
+			stderr.Linef("  url: %s", p.URL)
+		}
+		for _, b := range bad {
+			stderr.Linef("the server needs a link opened first (-32042), but it cannot be shown: %s", untrusted.Text(b.Error()))
 		}
 	}
 	if err == nil {
-		err = stdout.JSON(res)
+		err = stdout.JSON(res.Raw) // as the server sent it
 	}
 	if err != nil {
 		failed(stderr, "call", err, conn.Stderr(), *verbose)

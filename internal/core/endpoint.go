@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Endpoint answers the private endpoint with the core: a second start
@@ -37,7 +35,7 @@ func (h handler) CallTool(ctx context.Context, call endpoint.ToolCall) (json.Raw
 	if err != nil {
 		return nil, endpointError(err)
 	}
-	return json.Marshal(res)
+	return res.Raw, nil
 }
 
 // Servers tells `elicitdesk servers` where each connection stands.
@@ -136,7 +134,7 @@ const connectWait = 30 * time.Second
 // server still connecting, and when the server answers -32042, its links
 // are asked like URL requests and the error returned: the script retries
 // once the person is done. The windows show the links of their own calls.
-func (c *Core) CallTool(ctx context.Context, server, tool string, args map[string]any, script bool) (*mcp.CallToolResult, servers.Identity, error) {
+func (c *Core) CallTool(ctx context.Context, server, tool string, args map[string]any, script bool) (*servers.ToolResult, servers.Identity, error) {
 	conn, err := c.conn(ctx, server, script)
 	if err != nil {
 		return nil, servers.Identity{}, err
@@ -151,7 +149,7 @@ func (c *Core) CallTool(ctx context.Context, server, tool string, args map[strin
 }
 
 // Tools lists the tools of a connected server.
-func (c *Core) Tools(ctx context.Context, server string) ([]mcp.Tool, servers.Identity, error) {
+func (c *Core) Tools(ctx context.Context, server string) ([]servers.Tool, servers.Identity, error) {
 	conn, err := c.conn(ctx, server, false)
 	if err != nil {
 		return nil, servers.Identity{}, err
@@ -177,22 +175,14 @@ func (c *Core) conn(ctx context.Context, server string, wait bool) (*servers.Con
 	return conn, nil
 }
 
-// endpointError is err as the endpoint sends it: a *wire.RPCError keeps
+// endpointError is err as the endpoint sends it: a *jsonrpc.Error keeps
 // its code, message and data; others are the endpoint's generic failure.
 func endpointError(err error) error {
-	var rpc *wire.RPCError
-	if !errors.As(err, &rpc) {
+	rpc := jsonrpc.As(err)
+	if rpc == nil {
 		return err
 	}
-	out := &endpoint.Error{Code: rpc.Code, Message: rpc.Message}
-	if rpc.Data != nil {
-		data, merr := json.Marshal(rpc.Data)
-		if merr != nil {
-			return fmt.Errorf("%w (its data cannot be sent: %v)", err, merr)
-		}
-		out.Data = data
-	}
-	return out
+	return &endpoint.Error{Code: rpc.Code, Message: rpc.Message, Data: rpc.Data}
 }
 
 // BridgedIdentity is who asks through a bridged session: the name and

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // TestEndpointError checks that a refusal reaches the bridge whole, and
@@ -22,9 +22,9 @@ func TestEndpointError(t *testing.T) {
 	}{
 		{"none", nil, nil},
 		{"plain", plain, nil},
-		{"refusal with data", &wire.RPCError{Code: -32602, Message: "requestedSchema: 1 problem", Data: map[string]any{"problems": []string{"x"}}},
+		{"refusal with data", &jsonrpc.Error{Code: -32602, Message: "requestedSchema: 1 problem", Data: []byte(`{"problems":["x"]}`)},
 			&endpoint.Error{Code: -32602, Message: "requestedSchema: 1 problem", Data: []byte(`{"problems":["x"]}`)}},
-		{"wrapped refusal", fmt.Errorf("asking: %w", &wire.RPCError{Code: -32602, Message: "no message"}),
+		{"wrapped refusal", fmt.Errorf("asking: %w", &jsonrpc.Error{Code: -32602, Message: "no message"}),
 			&endpoint.Error{Code: -32602, Message: "no message"}},
 	}
 	for _, tt := range tests {

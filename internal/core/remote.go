@@ -9,9 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mark3labs/mcp-go/mcp"
-
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -321,11 +320,7 @@ func (c *Core) serveUI(ctx context.Context, method string, raw json.RawMessage) 
 		}
 		res := toolsResult{Identity: who}
 		for _, t := range tools {
-			b, err := json.Marshal(t)
-			if err != nil {
-				return nil, err
-			}
-			res.Tools = append(res.Tools, b)
+			res.Tools = append(res.Tools, t.Raw)
 		}
 		return res, nil
 	case methodCall:
@@ -334,16 +329,13 @@ func (c *Core) serveUI(ctx context.Context, method string, raw json.RawMessage) 
 			return nil, err
 		}
 		res, who, err := c.CallTool(ctx, call.Server, call.Tool, call.Arguments, false)
-		var ue mcp.URLElicitationRequiredError
-		if errors.As(err, &ue) {
-			data, _ := json.Marshal(ue)
-			return nil, &endpoint.Error{Code: mcp.URL_ELICITATION_REQUIRED, Message: err.Error(), Data: data}
+		if e := jsonrpc.As(err); e != nil && e.Code == jsonrpc.CodeURLRequired {
+			return nil, &endpoint.Error{Code: e.Code, Message: err.Error(), Data: e.Data}
 		}
 		if err != nil {
 			return nil, err
 		}
-		b, err := json.Marshal(res)
-		return callResult{Result: b, Identity: who}, err
+		return callResult{Result: res.Raw, Identity: who}, nil
 	}
 	return nil, fmt.Errorf("no method %q", method)
 }
@@ -463,14 +455,14 @@ func (r *Remote) SignIn(ctx context.Context, name string, progress func(signin.S
 
 func (r *Remote) SignOut(name string) error { return r.short(methodSignOut, serverParams{name}, nil) }
 
-func (r *Remote) Tools(ctx context.Context, server string) ([]mcp.Tool, servers.Identity, error) {
+func (r *Remote) Tools(ctx context.Context, server string) ([]servers.Tool, servers.Identity, error) {
 	var res toolsResult
 	if err := r.c.CallUI(ctx, methodTools, serverParams{server}, &res); err != nil {
 		return nil, servers.Identity{}, err
 	}
-	tools := make([]mcp.Tool, 0, len(res.Tools))
+	tools := make([]servers.Tool, 0, len(res.Tools))
 	for _, raw := range res.Tools {
-		t, err := toolOf(raw)
+		t, err := servers.ParseTool(raw)
 		if err != nil {
 			return nil, res.Identity, err
 		}
@@ -479,37 +471,17 @@ func (r *Remote) Tools(ctx context.Context, server string) ([]mcp.Tool, servers.
 	return tools, res.Identity, nil
 }
 
-// toolOf reads a tool as sent, keeping its input schema raw as the
-// core's connection does (wire.WithToolSchemas).
-func toolOf(raw json.RawMessage) (mcp.Tool, error) {
-	var t mcp.Tool
-	if err := json.Unmarshal(raw, &t); err != nil {
-		return t, err
-	}
-	var schema struct {
-		InputSchema json.RawMessage `json:"inputSchema"`
-	}
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		return t, err
-	}
-	t.InputSchema, t.RawInputSchema = mcp.ToolInputSchema{}, schema.InputSchema
-	return t, nil
-}
-
-func (r *Remote) CallTool(ctx context.Context, server, tool string, args map[string]any, _ bool) (*mcp.CallToolResult, servers.Identity, error) {
+func (r *Remote) CallTool(ctx context.Context, server, tool string, args map[string]any, _ bool) (*servers.ToolResult, servers.Identity, error) {
 	var res callResult
 	err := r.c.CallUI(ctx, methodCall, endpoint.ToolCall{Server: server, Tool: tool, Arguments: args}, &res)
 	var e *endpoint.Error
-	if errors.As(err, &e) && e.Code == mcp.URL_ELICITATION_REQUIRED {
-		var ue mcp.URLElicitationRequiredError
-		if json.Unmarshal(e.Data, &ue) == nil {
-			return nil, servers.Identity{}, ue
-		}
+	if errors.As(err, &e) && e.Code == jsonrpc.CodeURLRequired {
+		return nil, servers.Identity{}, &jsonrpc.Error{Code: e.Code, Message: e.Message, Data: e.Data}
 	}
 	if err != nil {
 		return nil, servers.Identity{}, err
 	}
-	out, err := mcp.ParseCallToolResult(&res.Result)
+	out, err := servers.ParseToolResult(res.Result)
 	return out, res.Identity, err
 }
 
