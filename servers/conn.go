@@ -88,7 +88,9 @@ func DialWith(ctx context.Context, cfg config.Server, router *Router, log *slog.
 		if cfg.Transport == config.TransportSSE {
 			c.link = link.NewSSEClient(cfg.URL, cfg.Headers, hc)
 		} else {
-			c.link = link.NewStreamableClient(cfg.URL, cfg.Headers, hc)
+			sc := link.NewStreamableClient(cfg.URL, cfg.Headers, hc)
+			sc.SetLogger(c.log)
+			c.link = sc
 		}
 	default:
 		return nil, fmt.Errorf("unknown transport %q", cfg.Transport)

@@ -98,6 +98,11 @@ func NewStreamableClient(url string, headers map[string]string, hc *http.Client)
 	}
 }
 
+// SetLogger sends what c reports (tools left out for their x-mcp-header
+// marks, a GET stream given up) to log rather than slog's default; call
+// it before the first Write.
+func (c *StreamableClient) SetLogger(log *slog.Logger) { c.log = log }
+
 func (c *StreamableClient) Read() (Message, error) { return c.in.read() }
 
 // Write POSTs m and returns once the server has answered with a status.
