@@ -56,7 +56,7 @@ func (h handler) Servers(context.Context) ([]endpoint.ServerStatus, error) {
 }
 
 // Elicit asks a bridged server's elicitation in the person's windows. A
-// refusal goes back as the *wire.RPCError's code, message and data, so the
+// refusal goes back as the *jsonrpc.Error's code, message and data, so the
 // bridge can send it to the server whole.
 func (h handler) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
 	res, err := h.c.Elicit(ctx, q.Session.ID, BridgedIdentity(q.Session), q.Params)
@@ -93,7 +93,7 @@ var errBridgeGone = errors.New("the host stopped waiting for it, or its bridge w
 // params as sent) in session, exactly as one of the core's own servers':
 // the same checks and refusals, recorded in the history, and the same
 // limits by server name. It returns the ElicitResult to send back, as JSON;
-// a refusal is the *wire.RPCError to send instead. When ctx ends (the
+// a refusal is the *jsonrpc.Error to send instead. When ctx ends (the
 // bridge cancelled or went away) the request goes stale at once.
 func (c *Core) Elicit(ctx context.Context, session string, who servers.Identity, raw json.RawMessage) (json.RawMessage, error) {
 	if c.ctx.Err() != nil {
