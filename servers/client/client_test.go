@@ -1,14 +1,20 @@
 package client
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
@@ -165,5 +171,101 @@ func TestDiscoverRetryHonoursContext(t *testing.T) {
 	}
 	if discovers != 2 {
 		t.Errorf("server/discover sent %d times, want 2", discovers)
+	}
+}
+
+// stdioServer is a 2026-07-28 server on pipes: it answers server/discover
+// and hands every tools/call's params to call, which returns the result.
+func stdioServer(t *testing.T, call func(params gjson.Result) string) link.Link {
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(toServer)
+		sc.Buffer(nil, link.MaxMessage)
+		for sc.Scan() {
+			m := gjson.Parse(sc.Text())
+			result := `{}`
+			switch m.Get("method").String() {
+			case "server/discover":
+				result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`
+			case "tools/call":
+				result = call(m.Get("params"))
+			}
+			if m.Get("id").Exists() {
+				io.WriteString(fromServer, `{"jsonrpc":"2.0","id":`+m.Get("id").Raw+`,"result":`+result+"}\n")
+			}
+		}
+	}()
+	t.Cleanup(func() { fromClient.Close(); fromServer.Close() })
+	return link.NewLines(toClient, fromClient)
+}
+
+// TestCallToolInputRounds: the elicitations of input_required results are
+// answered from their params as sent, the call retried with the answers
+// and the state as sent, for at most MaxInputRounds rounds; an input
+// request Elicit Desk cannot answer ends the call.
+func TestCallToolInputRounds(t *testing.T) {
+	ask := `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}}}},"requestState":"s-%d"}`
+	tests := []struct {
+		name   string
+		rounds int // input_required results before the final one; -1 for ever
+		other  bool
+		err    string
+	}{
+		{"complete at once", 0, false, ""},
+		{"two rounds", 2, false, ""},
+		{"endless", -1, false, "after 8 rounds"},
+		{"sampling", 1, true, "does not give (sampling/createMessage)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var seen []string // the params each ask carried, and each retry's answers and state
+			n := 0
+			l := stdioServer(t, func(p gjson.Result) string {
+				if n > 0 {
+					seen = append(seen, p.Get("inputResponses").Raw+" "+p.Get("requestState").Raw)
+				}
+				if n == tt.rounds {
+					return `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`
+				}
+				n++
+				if tt.other {
+					return `{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{}}}}`
+				}
+				return fmt.Sprintf(ask, n)
+			})
+			var asked []string
+			s, err := Connect(t.Context(), l, Options{Elicit: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
+				asked = append(asked, string(params))
+				return json.RawMessage(`{"action":"accept","content":{"z":"1"}}`), nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			res, err := s.CallTool(t.Context(), "t", nil)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("got %s %v, want an error saying %q", res, err, tt.err)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(string(res), "done") {
+				t.Fatalf("got %s %v", res, err)
+			}
+			for i, a := range asked {
+				if a != `{"message":"m","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}}` {
+					t.Errorf("ask %d: params %s", i, a)
+				}
+			}
+			for i, got := range seen {
+				if want := fmt.Sprintf(`{"q":{"action":"accept","content":{"z":"1"}}} "s-%d"`, i+1); got != want {
+					t.Errorf("retry %d: %s, want %s", i+1, got, want)
+				}
+			}
+			if len(asked) != tt.rounds || len(seen) != tt.rounds {
+				t.Errorf("%d asked, %d retries, want %d", len(asked), len(seen), tt.rounds)
+			}
+		})
 	}
 }
