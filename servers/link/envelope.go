@@ -95,8 +95,11 @@ func (s *envelope) keep(c byte) {
 	s.value = append(s.value, c)
 }
 
-// fill fills in bad's ID and Method from what env read.
+// fill fills in bad's ID and Method from what s read; a nil s read nothing.
 func (s *envelope) fill(bad *BadMessage) {
+	if s == nil {
+		return
+	}
 	if len(s.id) > 0 && !bytes.Equal(s.id, []byte("null")) && json.Valid(s.id) {
 		bad.ID = json.RawMessage(bytes.Clone(s.id))
 	}
