@@ -10,9 +10,9 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // bridgedWho is a server a host reaches through the bridge.
@@ -81,8 +81,8 @@ func TestBridgedRequests(t *testing.T) {
 	}
 
 	refused := <-h.elicit(context.Background(), "s1", `{"requestedSchema":{"type":"object","properties":{}}}`)
-	var rpc *wire.RPCError
-	if !errors.As(refused.err, &rpc) || rpc.Code != wire.CodeInvalidParams {
+	var rpc *jsonrpc.Error
+	if !errors.As(refused.err, &rpc) || rpc.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("unusable params: %s, %v; want -32602", refused.res, refused.err)
 	}
 	es := h.entries()

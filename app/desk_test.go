@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
@@ -27,7 +28,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // demoEnv makes the test binary the demo server, for tests that need a
@@ -512,8 +512,8 @@ func TestRefusalsAreRecorded(t *testing.T) {
 	h.core.Router().SetLimits("flood", servers.Limits{Waiting: 1, PerMinute: 10})
 	h.askForm(context.Background(), "flood", "first")
 	h.request(0)
-	var refused *wire.RPCError
-	if a := <-h.askForm(context.Background(), "flood", "second"); !errors.As(a.err, &refused) || refused.Code != wire.CodeRateLimited {
+	var refused *jsonrpc.Error
+	if a := <-h.askForm(context.Background(), "flood", "second"); !errors.As(a.err, &refused) || refused.Code != jsonrpc.CodeServer {
 		t.Fatalf("over the limit: %+v", a)
 	}
 	es := h.entries()

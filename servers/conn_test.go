@@ -16,7 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // demoEnv makes the test binary, re-run as a child, serve the demo server:
@@ -203,7 +203,7 @@ func TestDemoServer(t *testing.T) {
 				case <-time.After(20 * time.Second):
 					t.Fatal("the request did not go stale when the server cancelled it")
 				}
-				if !errors.Is(context.Cause(e.Context()), wire.ErrServerCancelled) {
+				if !errors.Is(context.Cause(e.Context()), rpc.ErrCancelled) {
 					t.Errorf("cause %v", context.Cause(e.Context()))
 				}
 				if err := e.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{}`)}); err == nil {

@@ -2,6 +2,6 @@
 // routes what they ask: Conn is one live connection, Manager keeps one per
 // configured server and reconnects them, Router queues every Elicitation
 // for the person under per-server limits, and refusals report what never
-// reached them. servers.json itself is package config's; the workarounds
-// for mcp-go's transports are package wire's.
+// reached them. servers.json itself is package config's; the MCP session
+// a Conn speaks is package client's, over package link's transports.
 package servers

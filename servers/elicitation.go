@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Mode is how an elicitation asks: a form, or a link to open.
@@ -155,12 +155,12 @@ type wireParams struct {
 }
 
 // ParseParams checks elicitation parameters as sent and parses a form's
-// schema. A request over the limits of wire.CheckParams, in a mode we do
+// schema. A request over the limits of CheckParams, in a mode we do
 // not support, without a message, with a bad URL, or with a schema no form
-// can show is a *wire.RPCError with code -32602 and the reason (for a
+// can show is a *jsonrpc.Error with code -32602 and the reason (for a
 // schema, the list of problems as data).
 func ParseParams(raw json.RawMessage) (Params, error) {
-	if err := wire.CheckParams(raw); err != nil {
+	if err := CheckParams(raw); err != nil {
 		return Params{}, err
 	}
 	var w wireParams
@@ -181,7 +181,8 @@ func ParseParams(raw json.RawMessage) (Params, error) {
 		if err != nil {
 			var se *forms.SchemaError
 			if errors.As(err, &se) {
-				return Params{}, &wire.RPCError{Code: wire.CodeInvalidParams, Message: err.Error(), Data: map[string]any{"problems": se.Problems}}
+				data, _ := json.Marshal(map[string]any{"problems": se.Problems})
+				return Params{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error(), Data: data}
 			}
 			return Params{}, invalidParams("requestedSchema: %v", err)
 		}
@@ -195,8 +196,4 @@ func ParseParams(raw json.RawMessage) (Params, error) {
 		return Params{}, invalidParams("elicitation mode %q is not supported: this client supports form and url", w.Mode)
 	}
 	return p, nil
-}
-
-func invalidParams(format string, args ...any) *wire.RPCError {
-	return &wire.RPCError{Code: wire.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }

@@ -20,11 +20,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mark3labs/mcp-go/client/transport"
-
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Explanation is a connection error in words a person can act on, with
@@ -99,8 +98,8 @@ func wentAway(err error) bool {
 
 // closedEarly reports whether the other side closed the connection.
 func closedEarly(err error) bool {
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, wire.ErrServerClosed) ||
-		errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) || errors.Is(err, transport.ErrTransportClosed)
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, ErrServerClosed) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) || errors.Is(err, rpc.ErrClosed)
 }
 
 // explainSummary is the sentence for err, or "" when it is not one we know.
@@ -141,9 +140,9 @@ func explainSummary(err error) string {
 		return fmt.Sprintf("The server exited with code %d%s.", exit.ExitCode(), during)
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		return "The server did not answer in time" + during + ". It may be busy or starting slowly; it is tried again."
-	case errors.Is(err, transport.ErrAuthorizationRequired) || errors.Is(err, transport.ErrUnauthorized) || httpStatus(err) == http.StatusUnauthorized:
+	case httpStatus(err) == http.StatusUnauthorized:
 		return "The server answered 401: it needs sign-in or a token. Add the token under Headers, as Authorization: Bearer …"
-	case errors.Is(err, transport.ErrLegacySSEServer):
+	case errors.Is(err, errOldTransport):
 		return "The server refused to start a session at this URL (an HTTP 4xx answer). Check the URL; an older server may need “HTTP with SSE (older)” under Connects by."
 	case httpStatus(err) != 0:
 		return statusSentence(httpStatus(err))
@@ -186,13 +185,17 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// statusPattern finds the HTTP status in mcp-go's errors, which carry it
-// only in their text ("request failed with status 500", "unexpected
-// status code: 403").
+// statusPattern finds the HTTP status in errors that carry it only in
+// their text ("request failed with status 500", "unexpected status code:
+// 403"), as another process's may.
 var statusPattern = regexp.MustCompile(`\bstatus(?: code)?:? ([1-5][0-9][0-9])\b`)
 
 // httpStatus is the HTTP status err reports, or 0.
 func httpStatus(err error) int {
+	var status *link.StatusError
+	if errors.As(err, &status) {
+		return status.Code
+	}
 	m := statusPattern.FindStringSubmatch(err.Error())
 	if m == nil {
 		return 0

@@ -18,10 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client/transport"
-
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // TestExplainRealErrors makes each failure happen for real (a closed port,
@@ -132,7 +131,7 @@ func TestExplainRealErrors(t *testing.T) {
 
 // A server's last words pass through untrusted: no hidden characters.
 func TestExplainStderrIsNeutralised(t *testing.T) {
-	err := &StartError{Err: fmt.Errorf("initializing: %w", transport.ErrTransportClosed)}
+	err := &StartError{Err: fmt.Errorf("initializing: %w", rpc.ErrClosed)}
 	got := Explain(err, "ok\nbad \u202etxt.exe\n\n").Summary
 	if strings.ContainsRune(got, '\u202e') || !strings.Contains(got, "U+202E") {
 		t.Errorf("summary %q", got)
@@ -144,7 +143,7 @@ func TestExplainStderrIsNeutralised(t *testing.T) {
 // above meets only when the exit wins the race.
 func TestExplainWriteToClosedPipe(t *testing.T) {
 	closed := &fs.PathError{Op: "write", Path: "|1", Err: os.ErrClosed}
-	err := &StartError{Err: fmt.Errorf("initializing: %w", transport.NewError(fmt.Errorf("failed to write request: %w", closed)))}
+	err := &StartError{Err: fmt.Errorf("initializing: sending initialize: %w", closed)}
 	if got, want := Explain(err, "").Summary, "The server closed the connection during start-up."; got != want {
 		t.Errorf("summary %q, want %q", got, want)
 	}
@@ -215,7 +214,7 @@ func TestLastWords(t *testing.T) {
 func TestExplainGivesTheLastWordsAsTheReason(t *testing.T) {
 	exit := exec.Command("/bin/sh", "-c", "exit 1").Run()
 	stderr := "Warning: Cannot access directory /home/me/projects, skipping\nError: None of the specified directories are accessible\n"
-	err := &StartError{Err: fmt.Errorf("initializing: %w", transport.ErrTransportClosed), Stderr: stderr, Exit: exit}
+	err := &StartError{Err: fmt.Errorf("initializing: %w", rpc.ErrClosed), Stderr: stderr, Exit: exit}
 	x := Explain(err, stderr)
 	if want := "The server stopped during start-up: “None of the specified directories are accessible”."; x.Summary != want {
 		t.Errorf("summary %q, want %q", x.Summary, want)

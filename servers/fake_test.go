@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/config"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // fakeServer is a scripted MCP server on pipes, for what no real server
@@ -41,7 +41,7 @@ type message struct {
 	Method string          `json:"method,omitempty"`
 	Params json.RawMessage `json:"params,omitempty"`
 	Result json.RawMessage `json:"result,omitempty"`
-	Error  *wire.RPCError  `json:"error,omitempty"`
+	Error  *jsonrpc.Error  `json:"error,omitempty"`
 }
 
 func (f *fakeServer) read() message {
@@ -132,7 +132,7 @@ func TestRefusedElicitations(t *testing.T) {
 			id := json.RawMessage(`"srv-` + string(rune('a'+i)) + `"`)
 			f.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"method":"elicitation/create","params":` + tt.params + `}`)
 			m := f.serveLegacy("")
-			if string(m.ID) != string(id) || m.Error == nil || m.Error.Code != wire.CodeInvalidParams {
+			if string(m.ID) != string(id) || m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidParams {
 				t.Fatalf("got %+v", m)
 			}
 			detail, _ := json.Marshal(m.Error)

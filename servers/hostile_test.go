@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // elicitLine is an elicitation/create request with the given id and message.
@@ -42,7 +42,7 @@ func TestHostileServer(t *testing.T) {
 			f.send(elicitLine(`"huge"`, strings.Repeat("x", 10<<20)))
 		}, func(t *testing.T, f *fakeServer, r *Router) {
 			m := f.serveLegacy("")
-			if m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, "MB") {
+			if m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidParams || !strings.Contains(m.Error.Message, "MB") {
 				t.Fatalf("want -32602 saying the size, got %+v", m.Error)
 			}
 		}},
@@ -54,7 +54,7 @@ func TestHostileServer(t *testing.T) {
 			// Beyond the five allowed to wait, each is refused at once,
 			// with an error: a cancel would read as the person's.
 			for range 35 {
-				if m := f.serveLegacy(""); m.Error == nil || m.Error.Code != wire.CodeRateLimited || !strings.Contains(m.Error.Message, "rate limited") {
+				if m := f.serveLegacy(""); m.Error == nil || m.Error.Code != jsonrpc.CodeServer || !strings.Contains(m.Error.Message, "rate limited") {
 					t.Fatalf("flooded request answered %s %+v", m.Result, m.Error)
 				}
 			}
@@ -114,7 +114,7 @@ func TestServerExitsMidRequest(t *testing.T) {
 			t.Errorf("cause %v", cause)
 		}
 		<-c.Lost()
-		if !errors.Is(c.Err(), wire.ErrServerClosed) {
+		if !errors.Is(c.Err(), ErrServerClosed) {
 			t.Errorf("connection error %v", c.Err())
 		}
 		c.Close()

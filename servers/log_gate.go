@@ -8,11 +8,10 @@ import (
 )
 
 // gatedLogger is l with its records passing through g: none is written
-// once g is shut, and shutting it waits for those being written. mcp-go's
-// goroutines (the Streamable HTTP GET listener, the stdio reader) can
-// outlive a connection's Close and log as they end; a record they wrote
-// then would reach a writer its owner has moved on from, such as the CLI's
-// stderr after the command returned.
+// once g is shut, and shutting it waits for those being written. A record
+// a connection's goroutines wrote after its Close would reach a writer its
+// owner has moved on from, such as the CLI's stderr after the command
+// returned.
 func gatedLogger(l *slog.Logger, g *gate.Gate) *slog.Logger {
 	return slog.New(gatedHandler{l.Handler(), g})
 }

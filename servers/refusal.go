@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Refusal is a request answered without asking the person: over its
@@ -19,7 +19,7 @@ type Refusal struct {
 	Mode     Mode
 	Schema   json.RawMessage
 	URL      untrusted.Text
-	Err      error // wraps ErrRateLimited, or is the *wire.RPCError sent back
+	Err      error // wraps ErrRateLimited, or is the *jsonrpc.Error sent back
 	Received time.Time
 }
 
@@ -43,15 +43,11 @@ func (r *Router) refuse(who Identity, p Params, err error) {
 }
 
 // AskRaw is Ask for elicitation parameters as sent: it checks them with
-// ParseParams (and against the limits wire.Refused reports in ctx) and
-// refuses what cannot be asked, reporting it to OnRefused and returning
-// the *wire.RPCError to send back; the rest it asks with Ask. Every
-// connection, the app's own and the bridge's, asks through it.
+// ParseParams and refuses what cannot be asked, reporting it to OnRefused
+// and returning the *jsonrpc.Error to send back; the rest it asks with
+// Ask. Every connection, the app's own and the bridge's, asks through it.
 func (r *Router) AskRaw(ctx context.Context, who Identity, raw json.RawMessage) (forms.Result, error) {
 	p, err := ParseParams(raw)
-	if refused := wire.Refused(ctx); refused != nil {
-		err = refused
-	}
 	if err != nil {
 		r.log.Warn("elicitation refused", "server", who.Name, "reason", err)
 		r.refuse(who, LooseParams(raw), err)
@@ -60,10 +56,17 @@ func (r *Router) AskRaw(ctx context.Context, who Identity, raw json.RawMessage) 
 	return r.Ask(ctx, who, p)
 }
 
+// RefuseUnread reports an elicitation request that could not be read at
+// all (too large to keep, not JSON), refused with err.
+func (r *Router) RefuseUnread(who Identity, err *jsonrpc.Error) {
+	r.log.Warn("elicitation refused", "server", who.Name, "reason", err)
+	r.refuse(who, Params{}, err)
+}
+
 // LooseParams reads what it can of parameters ParseParams refused, so a
 // refusal still says what was asked.
 func LooseParams(raw json.RawMessage) Params {
-	if len(raw) > wire.MaxParams {
+	if len(raw) > MaxParams {
 		return Params{}
 	}
 	var w wireParams

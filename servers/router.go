@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/config"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Limits keep one flooding server from starving the others.
@@ -76,13 +76,13 @@ func NewRouter(limits Limits, log *slog.Logger) *Router {
 // Ask routes one request from server who and blocks until the person answers
 // or ctx ends (the server cancelled, disconnected or stopped waiting). A
 // request over the server's limits is refused at once with a
-// *wire.RPCError (CodeRateLimited), and logged.
+// *jsonrpc.Error (jsonrpc.CodeServer), and logged.
 func (r *Router) Ask(ctx context.Context, who Identity, p Params) (forms.Result, error) {
 	e, err := r.submit(ctx, who, p)
 	if errors.Is(err, ErrRateLimited) {
 		r.log.Warn("elicitation refused", "server", who.Name, "reason", err)
 		r.refuse(who, p, err)
-		return forms.Result{}, &wire.RPCError{Code: wire.CodeRateLimited, Message: err.Error()}
+		return forms.Result{}, &jsonrpc.Error{Code: jsonrpc.CodeServer, Message: err.Error()}
 	}
 	if err != nil {
 		return forms.Result{}, err

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/config"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 func TestParseParams(t *testing.T) {
@@ -44,7 +44,7 @@ func TestParseParams(t *testing.T) {
 				}
 				return
 			}
-			var rpc *wire.RPCError
+			var rpc *jsonrpc.Error
 			if !errors.As(err, &rpc) || rpc.Code != c.Code {
 				t.Fatalf("got %v, want code %d", err, c.Code)
 			}
@@ -289,11 +289,11 @@ func TestRouterReportsRefusals(t *testing.T) {
 	r.OnRefused(func(x Refusal) { refused <- x })
 
 	f.send(`{"jsonrpc":"2.0","id":"bad","method":"elicitation/create","params":{"message":"pick","requestedSchema":{"type":"object","properties":{"n":{"type":"object"}}}}}`)
-	if m := f.serveLegacy(""); m.Error == nil || m.Error.Code != wire.CodeInvalidParams {
+	if m := f.serveLegacy(""); m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidParams {
 		t.Fatalf("fatal schema answered %+v", m)
 	}
 	x := <-refused
-	var rpc *wire.RPCError
+	var rpc *jsonrpc.Error
 	if x.Message != "pick" || x.Mode != "" || len(x.Schema) == 0 || !errors.As(x.Err, &rpc) || x.Server.Name == "" {
 		t.Fatalf("refusal %+v", x)
 	}
@@ -359,8 +359,8 @@ func TestAskRaw(t *testing.T) {
 				done <- err
 			}()
 			if tt.refused {
-				var rpc *wire.RPCError
-				if err := <-done; !errors.As(err, &rpc) || rpc.Code != wire.CodeInvalidParams {
+				var rpc *jsonrpc.Error
+				if err := <-done; !errors.As(err, &rpc) || rpc.Code != jsonrpc.CodeInvalidParams {
 					t.Errorf("AskRaw = %v, want -32602", err)
 				}
 				if x := <-refusals; x.Server != who {
@@ -384,6 +384,6 @@ func TestAskRaw(t *testing.T) {
 // server's limits: a JSON-RPC error, never a cancel the server would take
 // for the person's.
 func rateLimited(err error) bool {
-	var rpc *wire.RPCError
-	return errors.As(err, &rpc) && rpc.Code == wire.CodeRateLimited && strings.HasPrefix(rpc.Message, "rate limited: ")
+	var rpc *jsonrpc.Error
+	return errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeServer && strings.HasPrefix(rpc.Message, "rate limited: ")
 }

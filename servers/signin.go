@@ -9,7 +9,6 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // errRedial ends a live connection whose server's sign-in changed, so that
@@ -28,7 +27,7 @@ func (m *Manager) UseSigner(s *signin.Signer) {
 // signInWrap adds the sign-in to cfg's requests, failing them with
 // signin.ErrSignInNeeded rather than signing in; nil for a server that
 // does not sign in (config.Server.SignsIn).
-func (m *Manager) signInWrap(cfg config.Server) wire.Wrap {
+func (m *Manager) signInWrap(cfg config.Server) Wrap {
 	if m.signer == nil || !cfg.SignsIn() {
 		return nil
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 )
 
 // unreadable are elicitation params no form can be made of, which mcp-go
@@ -56,7 +56,7 @@ func expectRefused(t *testing.T, f *fakeServer, line, reason string) {
 	start := time.Now()
 	m := f.serveLegacy("")
 	took := time.Since(start)
-	if string(m.ID) != `"bad"` || m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, reason) {
+	if string(m.ID) != `"bad"` || m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidParams || !strings.Contains(m.Error.Message, reason) {
 		t.Fatalf("want -32602 saying %q, got %s %+v", reason, m.ID, m.Error)
 	}
 	if took > answerWait {
@@ -133,7 +133,7 @@ func TestCutRequestsAnswered(t *testing.T) {
 			f.send(tt.line) // before askAfter's line; the tap reads it at once
 			if tt.answered {
 				m := f.serveLegacy("")
-				if string(m.ID) != `"bad"` || m.Error == nil || m.Error.Code != wire.CodeInvalidParams || !strings.Contains(m.Error.Message, "MB") {
+				if string(m.ID) != `"bad"` || m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidParams || !strings.Contains(m.Error.Message, "MB") {
 					t.Fatalf("want -32602 saying MB, got %s %+v", m.ID, m.Error)
 				}
 			}

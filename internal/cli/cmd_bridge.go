@@ -26,7 +26,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // serverGrace is how long a bridged stdio server gets at each step of
@@ -120,7 +119,7 @@ func withSession(opts bridge.Options, cfg config.Server) bridge.Options {
 // each host session gets a session of its own with the server of cfg, up
 // to link.MaxSessions at once. Only hosts that present the address's
 // secret are served: any user of the machine can reach a loopback port.
-func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap wire.Wrap, opts bridge.Options, stderr terminal) int {
+func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap servers.Wrap, opts bridge.Options, stderr terminal) int {
 	secret, kept, err := listenSecret(listenSecretDir(xdg.StateHome), addr, opts.Log)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: the listen secret: %s", err)
@@ -181,7 +180,7 @@ func bridgeDesk(log *slog.Logger, tell func(string)) (*deskclient.Desk, error) {
 // once when signalled, the end of the bridge's ctx. A stdio server's stderr
 // goes to serverLog, the bridge's own, which hosts show in their MCP logs;
 // a remote server's requests go through wrap.
-func dialUpstream(signalled context.Context, cfg config.Server, wrap wire.Wrap, serverLog io.Writer, log *slog.Logger) (link.Link, func(), error) {
+func dialUpstream(signalled context.Context, cfg config.Server, wrap servers.Wrap, serverLog io.Writer, log *slog.Logger) (link.Link, func(), error) {
 	switch cfg.Transport {
 	case config.TransportStdio:
 		p, err := servers.StartProcess(cfg, serverLog, func(err error) { log.Debug("the server exited", "err", err) })

@@ -7,9 +7,9 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // newCLISigner is the command line's Signer, which tells the person on
@@ -25,7 +25,7 @@ func newCLISigner(stderr terminal) *signin.Signer {
 // signInWrap is the wrap that signs in to cfg's server when it asks,
 // telling the person on stderr; nil for a server that does not sign in
 // (config.Server.SignsIn). status, if not nil, hears each sign-in's phases.
-func signInWrap(cfg config.Server, stderr terminal, status func(signin.Status)) wire.Wrap {
+func signInWrap(cfg config.Server, stderr terminal, status func(signin.Status)) servers.Wrap {
 	if !cfg.SignsIn() {
 		return nil
 	}

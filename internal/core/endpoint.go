@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
 
 // Endpoint answers the private endpoint with the core: a second start
@@ -34,7 +32,7 @@ func (h handler) Front(context.Context) error {
 func (h handler) CallTool(ctx context.Context, call endpoint.ToolCall) (json.RawMessage, error) {
 	res, _, err := h.c.CallTool(ctx, call.Server, call.Tool, call.Arguments, true)
 	if err != nil {
-		return nil, endpointError(err)
+		return nil, err
 	}
 	return res.Raw, nil
 }
@@ -61,7 +59,7 @@ func (h handler) Servers(context.Context) ([]endpoint.ServerStatus, error) {
 // the bridge sends to the server whole.
 func (h handler) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
 	res, err := h.c.Elicit(ctx, q.Session.ID, BridgedIdentity(q.Session), q.Params)
-	return res, endpointError(err)
+	return res, err
 }
 
 // Unshown keeps a bridged server's elicitation that no window could show,
@@ -177,27 +175,6 @@ func (c *Core) conn(ctx context.Context, server string, wait bool) (*servers.Con
 		return nil, fmt.Errorf("server %q is not connected: see the Servers window", server)
 	}
 	return conn, nil
-}
-
-// endpointError is err as the endpoint sends it: a refusal keeps its
-// code, message and data. A *jsonrpc.Error (a server's -32042) is sent as
-// it is; the router's *wire.RPCError is made one until package servers
-// makes jsonrpc.Errors itself, when this goes. Other errors are the
-// endpoint's generic failure.
-func endpointError(err error) error {
-	var rpc *wire.RPCError
-	if !errors.As(err, &rpc) {
-		return err
-	}
-	out := &jsonrpc.Error{Code: rpc.Code, Message: rpc.Message}
-	if rpc.Data != nil {
-		data, merr := json.Marshal(rpc.Data)
-		if merr != nil {
-			return fmt.Errorf("%w (its data cannot be sent: %v)", err, merr)
-		}
-		out.Data = data
-	}
-	return out
 }
 
 // BridgedIdentity is who asks through a bridged session: the name and

@@ -1,53 +1,12 @@
 package core
 
 import (
-	"errors"
-	"fmt"
 	"testing"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
-	"github.com/elicitdesk/elicitdesk/servers/wire"
 )
-
-// TestEndpointError checks that a refusal reaches the bridge, and a
-// server's JSON-RPC error a script or the windows, whole, and
-// other failures stay as they are.
-func TestEndpointError(t *testing.T) {
-	plain := errors.New("no window")
-	refusal := fmt.Errorf("asking: %w", &jsonrpc.Error{Code: -32602, Message: "no message", Data: []byte(`{}`)})
-	tests := []struct {
-		name string
-		err  error
-		want *jsonrpc.Error // nil: err unchanged
-	}{
-		{"none", nil, nil},
-		{"plain", plain, nil},
-		{"refusal with data", &wire.RPCError{Code: -32602, Message: "requestedSchema: 1 problem", Data: map[string]any{"problems": []string{"x"}}},
-			&jsonrpc.Error{Code: -32602, Message: "requestedSchema: 1 problem", Data: []byte(`{"problems":["x"]}`)}},
-		{"wrapped refusal", fmt.Errorf("asking: %w", &wire.RPCError{Code: -32602, Message: "no message"}),
-			&jsonrpc.Error{Code: -32602, Message: "no message"}},
-		{"a JSON-RPC error as it is", refusal, nil},
-		{"a server's -32042", fmt.Errorf("calling: %w", &jsonrpc.Error{Code: jsonrpc.CodeURLRequired, Message: "open this", Data: []byte(`{"elicitations":[]}`)}), nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := endpointError(tt.err)
-			if tt.want == nil {
-				if got != tt.err {
-					t.Errorf("endpointError(%v) = %v, want it unchanged", tt.err, got)
-				}
-				return
-			}
-			e := jsonrpc.As(got)
-			if e == nil || e.Code != tt.want.Code || e.Message != tt.want.Message || string(e.Data) != string(tt.want.Data) {
-				t.Errorf("endpointError = %#v, want %#v", got, tt.want)
-			}
-		})
-	}
-}
 
 func TestBridgedIdentity(t *testing.T) {
 	b := endpoint.Bridged{ID: "s", Server: "files", Target: "npx files",

@@ -330,7 +330,7 @@ func (c *Core) serveUI(ctx context.Context, method string, raw json.RawMessage) 
 		}
 		res, who, err := c.CallTool(ctx, call.Server, call.Tool, call.Arguments, false)
 		if err != nil {
-			return nil, endpointError(err) // a -32042 keeps its code and data for the window
+			return nil, err // a -32042 keeps its code and data for the window
 		}
 		return callResult{Result: res.Raw, Identity: who}, nil
 	}

@@ -1,11 +1,8 @@
 package bridge
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/link"
@@ -17,7 +14,7 @@ import (
 // as there is nobody to answer.
 func (s *Session) badFromHost(bad *link.BadMessage) {
 	s.opts.Log.Warn("the host sent a message that cannot be passed on", "size", bad.Size, "err", bad.Err)
-	id, method := readIDs(bad.Head)
+	id, method := bad.ID, bad.Method != ""
 	switch {
 	case id != nil && method:
 		s.toHost(failure(id, badError("your request", bad)))
@@ -29,7 +26,7 @@ func (s *Session) badFromHost(bad *link.BadMessage) {
 // badFromServer does the same for what the server sent.
 func (s *Session) badFromServer(bad *link.BadMessage) {
 	s.opts.Log.Warn("the server sent a message that cannot be passed on", "size", bad.Size, "err", bad.Err)
-	id, method := readIDs(bad.Head)
+	id, method := bad.ID, bad.Method != ""
 	switch {
 	case id != nil && method:
 		s.toServer(failure(id, badError("your request", bad)))
@@ -42,15 +39,6 @@ func (s *Session) badFromServer(bad *link.BadMessage) {
 			s.toHost(failure(c.hostID, badError("the server's answer", bad)))
 		}
 	}
-}
-
-// readIDs reads what it can of a message's id and whether it has a method,
-// from its first bytes.
-func readIDs(head []byte) (id json.RawMessage, method bool) {
-	if v := gjson.GetBytes(head, "id"); v.Exists() && v.Type != gjson.Null {
-		id = json.RawMessage(v.Raw)
-	}
-	return id, gjson.GetBytes(head, "method").Exists()
 }
 
 func badError(what string, bad *link.BadMessage) *jsonrpc.Error {

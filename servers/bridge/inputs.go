@@ -10,22 +10,20 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/servers/client"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
 // needsInput reports whether a response is a 2026-07-28 input_required
 // result with an elicitation among its input requests.
 func needsInput(m link.Message) bool {
-	r := gjson.GetBytes(m.Raw, "result")
-	if r.Get("resultType").String() != "input_required" {
-		return false
-	}
-	found := false
-	r.Get("inputRequests").ForEach(func(_, in gjson.Result) bool {
-		found = in.Get("method").String() == "elicitation/create"
-		return !found
-	})
-	return found
+	in, ok := inputRequired(m)
+	return ok && in.HasElicitation()
+}
+
+// inputRequired reads a response's input_required result.
+func inputRequired(m link.Message) (client.InputRequired, bool) {
+	return client.ReadInputRequired(json.RawMessage(gjson.GetBytes(m.Raw, "result").Raw))
 }
 
 // answerInputs answers an input_required result for the host: it shows
@@ -46,8 +44,8 @@ func (s *Session) answerInputs(c *call, res link.Message) {
 				"the server still asked for input after %d rounds, the most Elicit Desk answers for one request", MaxInputRounds)}))
 			return
 		}
-		r := gjson.GetBytes(res.Raw, "result")
-		answers, rest, err := s.answerElicitations(ctx, c, r.Get("inputRequests"))
+		in, _ := inputRequired(res)
+		answers, rest, err := s.answerElicitations(ctx, c, in.Requests)
 		var nobody *unanswered
 		switch {
 		case errors.Is(err, errToHost):
@@ -59,19 +57,12 @@ func (s *Session) answerInputs(c *call, res link.Message) {
 		case err != nil:
 			return // the host cancelled, or the session is over
 		case len(rest) > 0:
-			s.keepAnswers(r.Get("requestState").String(), answers)
+			s.keepAnswers(gjson.ParseBytes(in.State).String(), answers)
 			s.finish(c, withoutInputs(res, answers))
 			return
 		}
-		params, err := sjson.SetBytes([]byte(gjson.GetBytes(c.req.Raw, "params").Raw), "inputResponses", answers)
-		if err == nil {
-			// The state as the server wrote it; none if it gave none (mrtr).
-			if st := r.Get("requestState"); st.Exists() {
-				params, err = sjson.SetRawBytes(params, "requestState", []byte(st.Raw))
-			} else {
-				params, err = sjson.DeleteBytes(params, "requestState")
-			}
-		}
+		// The state as the server wrote it; none if it gave none (mrtr).
+		params, err := client.RetryParams(json.RawMessage(gjson.GetBytes(c.req.Raw, "params").Raw), answers, in.State)
 		if err != nil {
 			s.toHost(failure(c.hostID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("cannot retry the request with the answers: %v", err)}))
 			return
@@ -84,9 +75,9 @@ func (s *Session) answerInputs(c *call, res link.Message) {
 }
 
 // MaxInputRounds is the most input_required results the bridge answers
-// for one host request; a server that asks again after that gets no more
-// answers, and the host an error.
-const MaxInputRounds = 8
+// for one host request, as many as the app's own calls; a server that
+// asks again after that gets no more answers, and the host an error.
+const MaxInputRounds = client.MaxInputRounds
 
 // unanswered is why an input request got no answer from a person: no
 // window could show it, or the app refused it (over its server's limits,
@@ -106,27 +97,27 @@ func (u *unanswered) Unwrap() error { return u.err }
 // server's order, and returns the answers by key and the keys of the
 // other input requests; an *unanswered error stops at the first input
 // request nobody answered.
-func (s *Session) answerElicitations(ctx context.Context, c *call, inputs gjson.Result) (map[string]json.RawMessage, []string, error) {
+func (s *Session) answerElicitations(ctx context.Context, c *call, inputs []client.InputRequest) (map[string]json.RawMessage, []string, error) {
 	answers := map[string]json.RawMessage{}
 	var rest []string
-	var err error
-	inputs.ForEach(func(key, in gjson.Result) bool {
-		if in.Get("method").String() != "elicitation/create" {
-			rest = append(rest, key.String())
-			return true
+	for _, in := range inputs {
+		if in.Method != "elicitation/create" {
+			rest = append(rest, in.Key)
+			continue
 		}
-		var answer json.RawMessage
-		answer, err = s.ask(ctx, json.RawMessage(in.Get("params").Raw), []*call{c})
+		answer, err := s.ask(ctx, in.Params, []*call{c})
 		if jsonrpc.As(err) != nil || errors.As(err, new(*unshown)) || errors.As(err, new(*notAsked)) {
 			// An input response cannot be an error, and a cancel nobody
 			// chose lets the server ask again at once: the call ends.
-			s.opts.Log.Warn("an input request was not answered", "key", key.String(), "reason", err)
-			err = &unanswered{key: key.String(), err: err}
+			s.opts.Log.Warn("an input request was not answered", "key", in.Key, "reason", err)
+			err = &unanswered{key: in.Key, err: err}
 		}
-		answers[key.String()] = answer
-		return err == nil
-	})
-	return answers, rest, err
+		answers[in.Key] = answer
+		if err != nil {
+			return answers, rest, err
+		}
+	}
+	return answers, rest, nil
 }
 
 // retry sends the host's request again, as the bridge's own, with params,

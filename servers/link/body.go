@@ -15,7 +15,7 @@ func readBody(r io.Reader) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) > MaxMessage {
-		return nil, &BadMessage{Head: head(b), Size: len(b), Err: fmt.Errorf("%w (more than %d bytes)", ErrTooLarge, MaxMessage)}
+		return nil, readIDs(&BadMessage{Head: head(b), Size: len(b), Err: fmt.Errorf("%w (more than %d bytes)", ErrTooLarge, MaxMessage)})
 	}
 	return b, nil
 }
@@ -28,7 +28,7 @@ func parseBody(b []byte) ([]Message, []error) {
 	if len(b) == 0 || b[0] != '[' {
 		m, err := Parse(b)
 		if err != nil {
-			return nil, []error{&BadMessage{Head: head(b), Size: len(b), Err: err}}
+			return nil, []error{readIDs(&BadMessage{Head: head(b), Size: len(b), Err: err})}
 		}
 		return []Message{m}, nil
 	}
@@ -41,7 +41,7 @@ func parseBody(b []byte) ([]Message, []error) {
 	for _, raw := range raws {
 		m, err := Parse(raw)
 		if err != nil {
-			errs = append(errs, &BadMessage{Head: head(raw), Size: len(raw), Err: err})
+			errs = append(errs, readIDs(&BadMessage{Head: head(raw), Size: len(raw), Err: err}))
 			continue
 		}
 		ms = append(ms, m)

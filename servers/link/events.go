@@ -19,6 +19,7 @@ type event struct {
 	Data  []byte
 	Size  int
 	Retry time.Duration // 0 unless the event set one
+	env   *envelope     // reads the data past MaxMessage for its id
 }
 
 // eventReader reads a text/event-stream body event by event without ever
@@ -126,6 +127,14 @@ func (ev *event) add(b []byte) {
 	ev.Size += len(b)
 	if room := MaxMessage - len(ev.Data); room > 0 {
 		ev.Data = append(ev.Data, b[:min(room, len(b))]...)
+		b = b[min(room, len(b)):]
+	}
+	if ev.Size > MaxMessage {
+		if ev.env == nil {
+			ev.env = &envelope{}
+			ev.env.write(ev.Data)
+		}
+		ev.env.write(b)
 	}
 }
 
@@ -133,11 +142,13 @@ func (ev *event) add(b []byte) {
 // large or not a JSON-RPC message.
 func (ev event) message() (Message, error) {
 	if ev.Size > MaxMessage {
-		return Message{}, &BadMessage{Head: head(ev.Data), Size: ev.Size, Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, ev.Size)}
+		bad := &BadMessage{Head: head(ev.Data), Size: ev.Size, Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, ev.Size)}
+		ev.env.fill(bad)
+		return Message{}, bad
 	}
 	m, err := Parse(bytes.TrimSpace(ev.Data))
 	if err != nil {
-		return Message{}, &BadMessage{Head: head(ev.Data), Size: ev.Size, Err: err}
+		return Message{}, readIDs(&BadMessage{Head: head(ev.Data), Size: ev.Size, Err: err})
 	}
 	return m, nil
 }

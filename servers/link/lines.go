@@ -20,8 +20,9 @@ const headSize = lines.HeadSize
 // the peer's messages, w ours. Close closes w, which tells a stdio peer
 // the conversation is over.
 type Lines struct {
-	lr *lines.Reader
-	r  io.Reader
+	lr  *lines.Reader
+	r   io.Reader
+	env *envelope // of the line being read, once over MaxMessage
 
 	mu     sync.Mutex // one message written at a time
 	lw     *lines.Writer
@@ -34,23 +35,33 @@ type Lines struct {
 // reads bounded by MaxMessage, or from the bridge itself, and a message
 // dropped would leave a peer waiting.
 func NewLines(r io.Reader, w io.WriteCloser) *Lines {
-	return &Lines{lr: lines.NewReader(r, MaxMessage), r: r, lw: lines.NewWriter(w, math.MaxInt), w: w}
+	l := &Lines{lr: lines.NewReader(r, MaxMessage), r: r, lw: lines.NewWriter(w, math.MaxInt), w: w}
+	l.lr.Over = func(p []byte) { // a long line's id may come after its params
+		if l.env == nil {
+			l.env = &envelope{}
+		}
+		l.env.write(p)
+	}
+	return l
 }
 
 // Read returns the next message. A stdio peer may leave out the newline
 // after its last message, which counts.
 func (l *Lines) Read() (Message, error) {
+	l.env = nil
 	line, err := l.lr.Read()
 	var long *lines.TooLong
 	switch {
 	case errors.As(err, &long):
-		return Message{}, &BadMessage{Head: long.Head, Size: long.Size, Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, long.Size)}
+		bad := &BadMessage{Head: long.Head, Size: long.Size, Err: fmt.Errorf("%w (%d bytes)", ErrTooLarge, long.Size)}
+		l.env.fill(bad)
+		return Message{}, bad
 	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
 		return Message{}, err
 	}
 	m, err := Parse(line)
 	if err != nil {
-		return Message{}, &BadMessage{Head: head(line), Size: len(line), Err: err}
+		return Message{}, readIDs(&BadMessage{Head: head(line), Size: len(line), Err: err})
 	}
 	return m, nil
 }

@@ -58,14 +58,28 @@ func TestLinesRead(t *testing.T) {
 	}
 }
 
-// TestLinesHeadOfLargeMessage keeps the start of an oversized request, so
-// its id can still be answered.
+// TestLinesHeadOfLargeMessage keeps the start of an oversized message,
+// and its id and method wherever they stand in it, so that a request can
+// still be answered and a call whose answer it is can end.
 func TestLinesHeadOfLargeMessage(t *testing.T) {
-	big := `{"jsonrpc":"2.0","id":5,"method":"x","params":"` + strings.Repeat("a", MaxMessage) + `"}`
-	_, err := NewLines(strings.NewReader(big+"\n"), nopWriter{}).Read()
-	var bad *BadMessage
-	if !errors.As(err, &bad) || !strings.HasPrefix(string(bad.Head), `{"jsonrpc":"2.0","id":5`) || bad.Size != len(big) {
-		t.Fatalf("got %v, want the head of a %d-byte message", err, len(big))
+	params := `"params":"` + strings.Repeat("a", MaxMessage) + `"`
+	tests := []struct{ name, msg, id, method string }{
+		{"id first", `{"jsonrpc":"2.0","id":5,"method":"x",` + params + `}`, "5", "x"},
+		{"id last", `{"jsonrpc":"2.0","method":"x",` + params + `, "id" : "late"}`, `"late"`, "x"},
+		{"answer, id last", `{"jsonrpc":"2.0","result":{"t":"` + strings.Repeat("a", MaxMessage) + `"},"id":9}`, "9", ""},
+		{"notification", `{"jsonrpc":"2.0","method":"n",` + params + `}`, "", "n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewLines(strings.NewReader(tt.msg+"\n"), nopWriter{}).Read()
+			var bad *BadMessage
+			if !errors.As(err, &bad) || !strings.HasPrefix(string(bad.Head), `{"jsonrpc":"2.0",`) || bad.Size != len(tt.msg) || len(bad.Head) > headSize {
+				t.Fatalf("got %v, want the head of a %d-byte message", err, len(tt.msg))
+			}
+			if string(bad.ID) != tt.id || bad.Method != tt.method {
+				t.Errorf("id %s method %q, want %s %q", bad.ID, bad.Method, tt.id, tt.method)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package link
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 )
 
@@ -28,7 +29,17 @@ type BadMessage struct {
 	Head []byte
 	Size int // in bytes, at least len(Head)
 	Err  error
+	// ID and Method are the message's top-level id and method, as far as
+	// they could be read: from the whole message when it was too large
+	// (its id may come after its params), else from Head. ID is nil when
+	// absent, null or unreadable; Method "" when absent.
+	ID     json.RawMessage
+	Method string
 }
+
+// IsRequest reports whether the bad message is a request: it has an id
+// and a method, and its sender waits for an answer.
+func (e *BadMessage) IsRequest() bool { return e.ID != nil && e.Method != "" }
 
 func (e *BadMessage) Error() string { return e.Err.Error() }
 

@@ -27,6 +27,11 @@ type Message struct {
 	// the status means something (400 for an unsupported version, 404 for
 	// an unknown method).
 	Status int
+	// Cause is, for an error response a client Link made up because the
+	// request could not be delivered, why: the HTTP client's error (a
+	// sign-in's, a refused connection) or the HTTP status's. A client
+	// that shows the error keeps it for its type; nil otherwise.
+	Cause error
 }
 
 // Parse reads the envelope of one message, in one pass over its top

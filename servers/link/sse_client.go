@@ -188,7 +188,9 @@ func (c *SSEClient) fail(m Message, err error) error {
 	if !m.IsRequest() {
 		return err
 	}
-	if !c.in.put(c.ctx, errorResponse(m.ID, jsonrpc.CodeServer, err.Error()), nil) {
+	answer := errorResponse(m.ID, jsonrpc.CodeServer, err.Error())
+	answer.Cause = err
+	if !c.in.put(c.ctx, answer, nil) {
 		return errors.Join(err, net.ErrClosed)
 	}
 	return nil

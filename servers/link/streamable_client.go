@@ -100,6 +100,11 @@ func NewStreamableClient(url string, headers map[string]string, hc *http.Client)
 	}
 }
 
+// SetLogger sends what c reports (tools left out for their x-mcp-header
+// marks, a GET stream given up) to log rather than slog's default; call
+// it before the first Write.
+func (c *StreamableClient) SetLogger(log *slog.Logger) { c.log = log }
+
 func (c *StreamableClient) Read() (Message, error) { return c.in.read() }
 
 // Write POSTs m and returns once the server has answered with a status.
@@ -163,6 +168,7 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 		if resp.StatusCode >= 400 {
 			answer.Status = resp.StatusCode
 		}
+		answer.Cause = err
 		c.deliver(answer, m.ID)
 		return nil
 	}
@@ -277,7 +283,9 @@ func (c *StreamableClient) fail(m Message, err error) error {
 	if c.isCancelled(m.Key()) {
 		return nil
 	}
-	c.in.put(c.ctx, errorResponse(m.ID, jsonrpc.CodeServer, err.Error()), nil)
+	answer := errorResponse(m.ID, jsonrpc.CodeServer, err.Error())
+	answer.Cause = err
+	c.in.put(c.ctx, answer, nil)
 	return nil
 }
 
@@ -351,6 +359,15 @@ func errorBody(resp *http.Response) []byte {
 	return b
 }
 
+// StatusError is an HTTP error status a client Link got for a message,
+// described with an excerpt of the body.
+type StatusError struct {
+	Code int
+	Text string
+}
+
+func (e *StatusError) Error() string { return e.Text }
+
 // statusError describes an HTTP error status with an excerpt of its body.
 func statusError(resp *http.Response, body []byte, session string) error {
 	msg := fmt.Sprintf("server answered HTTP %s", resp.Status)
@@ -360,7 +377,7 @@ func statusError(resp *http.Response, body []byte, session string) error {
 	if b := bytes.TrimSpace(body); len(b) > 0 {
 		msg += ": " + excerpt(b)
 	}
-	return errors.New(msg)
+	return &StatusError{Code: resp.StatusCode, Text: msg}
 }
 
 // readResponse passes on what the server sent in answer to the POST of

@@ -31,6 +31,12 @@ func (e *TooLong) Error() string {
 type Reader struct {
 	br  *bufio.Reader
 	max int
+	// Over, when set, is given every byte of a line over the limit, in
+	// order, as it is read (the newline too; a line of just the limit and
+	// its newline is given too): the line is not kept, but
+	// what the caller must know of it, such as a JSON-RPC message's id
+	// wherever it stands, can be read on the way.
+	Over func(p []byte)
 }
 
 // NewReader returns a Reader of r's lines of at most max bytes each,
@@ -69,6 +75,12 @@ func (r *Reader) line() (line []byte, size int, err error) {
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		size += len(chunk)
+		if r.Over != nil && size > r.max { // may be a line of max and its newline: Over sees it, harmlessly
+			if size-len(chunk) <= r.max { // the line just went over: what came before too
+				r.Over(line)
+			}
+			r.Over(chunk)
+		}
 		switch {
 		case size <= r.max+1: // the newline is not counted
 			line = append(line, chunk...)

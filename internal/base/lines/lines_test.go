@@ -89,3 +89,21 @@ func TestWrite(t *testing.T) {
 		})
 	}
 }
+
+// TestReadOver: Over sees every byte of a line over the limit, and
+// nothing of the lines shorter than the limit.
+func TestReadOver(t *testing.T) {
+	long := strings.Repeat("a", 20) + "ID"
+	r := NewReader(strings.NewReader("short\n"+long+"\nnext\n"), 16)
+	var seen []byte
+	r.Over = func(p []byte) { seen = append(seen, p...) }
+	for {
+		_, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+	}
+	if string(seen) != long+"\n" {
+		t.Errorf("Over saw %q, want %q", seen, long+"\n")
+	}
+}

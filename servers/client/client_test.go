@@ -1,18 +1,22 @@
-package wire
+package client
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/tidwall/gjson"
+
+	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
 // post is what a test server saw of one POST.
@@ -43,10 +47,10 @@ func versionServer(t *testing.T, reject func(n int) []string, hold ...func(*http
 			} `json:"params"`
 		}
 		json.NewDecoder(r.Body).Decode(&m)
-		meta, _ := m.Params.Meta[mcp.MetaKeyProtocolVersion].(string)
+		meta, _ := m.Params.Meta[metaVersion].(string)
 		mu.Lock()
 		seen = append(seen, post{m.Method, r.Header.Get("MCP-Protocol-Version"), meta, string(m.ID)})
-		if m.Method == string(mcp.MethodServerDiscover) {
+		if m.Method == "server/discover" {
 			discovers++
 		}
 		n := discovers
@@ -58,7 +62,7 @@ func versionServer(t *testing.T, reject func(n int) []string, hold ...func(*http
 		w.Header().Set("Content-Type", "application/json")
 		result := `{}`
 		switch m.Method {
-		case string(mcp.MethodServerDiscover):
+		case "server/discover":
 			if supported := reject(n); supported != nil {
 				data, _ := json.Marshal(map[string]any{"supported": supported, "requested": meta})
 				w.WriteHeader(http.StatusBadRequest)
@@ -69,9 +73,9 @@ func versionServer(t *testing.T, reject func(n int) []string, hold ...func(*http
 				h(r)
 			}
 			result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}`
-		case string(mcp.MethodInitialize):
+		case "initialize":
 			result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}`
-		case string(mcp.MethodToolsList):
+		case "tools/list":
 			result = `{"resultType":"complete","tools":[]}`
 		}
 		w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":` + result + `}`))
@@ -86,7 +90,7 @@ func versionServer(t *testing.T, reject func(n int) []string, hold ...func(*http
 
 // TestDiscoverRetriesSupportedVersion is the regression for -32022: a
 // server that rejects server/discover but lists the version it carried
-// gets it once more (mcp-go v1.2.1 fell back to initialize), under an id
+// gets it once more (mcp-go v1.2.1 fell back to initialize, which a 2026-07-28-only server cannot answer), under an id
 // of its own, and every POST of the modern session carries the version in
 // its header and _meta.
 func TestDiscoverRetriesSupportedVersion(t *testing.T) {
@@ -109,39 +113,29 @@ func TestDiscoverRetriesSupportedVersion(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			url, posts := versionServer(t, tt.reject)
-			tr, err := NewStreamableHTTP(url, nil, nil, nil, slog.New(slog.DiscardHandler))
+			ctx := context.Background()
+			c, err := Connect(ctx, link.NewStreamableClient(url, nil, nil), Options{Info: Implementation{Name: "test", Version: "1"}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := client.NewClient(tr)
 			defer c.Close()
-			ctx := context.Background()
-			if err := c.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
-			req := mcp.InitializeRequest{}
-			req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-			req.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-			if _, err := c.Initialize(ctx, req); err != nil {
-				t.Fatal(err)
-			}
 			if got := c.ProtocolVersion(); got != tt.version {
 				t.Errorf("negotiated %q, want %q", got, tt.version)
 			}
-			if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
+			if _, err := c.ListTools(ctx); err != nil {
 				t.Fatal(err)
 			}
 			discovers := 0
 			ids := map[string]string{}
 			for _, p := range posts() {
-				if p.method == string(mcp.MethodServerDiscover) {
+				if p.method == "server/discover" {
 					discovers++
 				}
 				if other, ok := ids[p.id]; ok && p.id != "" {
 					t.Errorf("%s went with id %s, as %s did before", p.method, p.id, other)
 				}
 				ids[p.id] = p.method
-				if mcp.IsModernProtocol(tt.version) && (p.header != tt.version || p.meta != tt.version) {
+				if IsModern(tt.version) && (p.header != tt.version || p.meta != tt.version) {
 					t.Errorf("%s went with header %q and _meta %q, want %q in both", p.method, p.header, p.meta, tt.version)
 				}
 			}
@@ -166,28 +160,112 @@ func TestDiscoverRetryHonoursContext(t *testing.T) {
 		cancel()
 		<-r.Context().Done() // answers only once the client has gone
 	})
-	tr, err := NewStreamableHTTP(url, nil, nil, nil, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := client.NewClient(tr)
-	defer c.Close()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
-	if _, err := c.Initialize(ctx, req); !errors.Is(err, context.Canceled) {
-		t.Errorf("Initialize: %v, want the context's end", err)
+	if _, err := Connect(ctx, link.NewStreamableClient(url, nil, nil), Options{Info: Implementation{Name: "test", Version: "1"}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Connect: %v, want the context's end", err)
 	}
 	discovers := 0
 	for _, p := range posts() {
-		if p.method == string(mcp.MethodServerDiscover) {
+		if p.method == "server/discover" {
 			discovers++
 		}
 	}
 	if discovers != 2 {
 		t.Errorf("server/discover sent %d times, want 2", discovers)
+	}
+}
+
+// stdioServer is a 2026-07-28 server on pipes: it answers server/discover
+// and hands every tools/call's params to call, which returns the result.
+func stdioServer(t *testing.T, call func(params gjson.Result) string) link.Link {
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(toServer)
+		sc.Buffer(nil, link.MaxMessage)
+		for sc.Scan() {
+			m := gjson.Parse(sc.Text())
+			result := `{}`
+			switch m.Get("method").String() {
+			case "server/discover":
+				result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`
+			case "tools/call":
+				result = call(m.Get("params"))
+			}
+			if m.Get("id").Exists() {
+				io.WriteString(fromServer, `{"jsonrpc":"2.0","id":`+m.Get("id").Raw+`,"result":`+result+"}\n")
+			}
+		}
+	}()
+	t.Cleanup(func() { fromClient.Close(); fromServer.Close() })
+	return link.NewLines(toClient, fromClient)
+}
+
+// TestCallToolInputRounds: the elicitations of input_required results are
+// answered from their params as sent, the call retried with the answers
+// and the state as sent, for at most MaxInputRounds rounds; an input
+// request Elicit Desk cannot answer ends the call.
+func TestCallToolInputRounds(t *testing.T) {
+	ask := `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}}}},"requestState":"s-%d"}`
+	tests := []struct {
+		name   string
+		rounds int // input_required results before the final one; -1 for ever
+		other  bool
+		err    string
+	}{
+		{"complete at once", 0, false, ""},
+		{"two rounds", 2, false, ""},
+		{"endless", -1, false, "after 8 rounds"},
+		{"sampling", 1, true, "does not give (sampling/createMessage)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var seen []string // the params each ask carried, and each retry's answers and state
+			n := 0
+			l := stdioServer(t, func(p gjson.Result) string {
+				if n > 0 {
+					seen = append(seen, p.Get("inputResponses").Raw+" "+p.Get("requestState").Raw)
+				}
+				if n == tt.rounds {
+					return `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`
+				}
+				n++
+				if tt.other {
+					return `{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{}}}}`
+				}
+				return fmt.Sprintf(ask, n)
+			})
+			var asked []string
+			s, err := Connect(t.Context(), l, Options{Elicit: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
+				asked = append(asked, string(params))
+				return json.RawMessage(`{"action":"accept","content":{"z":"1"}}`), nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			res, err := s.CallTool(t.Context(), "t", nil)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("got %s %v, want an error saying %q", res, err, tt.err)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(string(res), "done") {
+				t.Fatalf("got %s %v", res, err)
+			}
+			for i, a := range asked {
+				if a != `{"message":"m","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}}}}` {
+					t.Errorf("ask %d: params %s", i, a)
+				}
+			}
+			for i, got := range seen {
+				if want := fmt.Sprintf(`{"q":{"action":"accept","content":{"z":"1"}}} "s-%d"`, i+1); got != want {
+					t.Errorf("retry %d: %s, want %s", i+1, got, want)
+				}
+			}
+			if len(asked) != tt.rounds || len(seen) != tt.rounds {
+				t.Errorf("%d asked, %d retries, want %d", len(asked), len(seen), tt.rounds)
+			}
+		})
 	}
 }

@@ -1,0 +1,445 @@
+// Package client is Elicit Desk's MCP client session over a link.Link:
+// the handshake (initialize up to 2025-11-25, server/discover from
+// 2026-07-28 on), ping, tools/list and tools/call with 2026-07-28's
+// input_required rounds, and the server's elicitation requests. The app's
+// connections and the command line speak MCP through it; results and
+// requests stay the bytes the server wrote.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/tidwall/sjson"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
+)
+
+// Protocol revisions.
+const (
+	// Latest is the newest revision the client speaks: the one it asks
+	// for unless configured otherwise.
+	Latest = "2026-07-28"
+	// LatestLegacy is the newest revision negotiated with initialize.
+	LatestLegacy = "2025-11-25"
+)
+
+// Versions are the revisions the client speaks, newest first.
+var Versions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// IsModern reports whether version is 2026-07-28 or later: no
+// initialize, the client's capabilities in every request's _meta.
+func IsModern(version string) bool { return version >= Latest }
+
+// Keys of 2026-07-28's request and result _meta.
+const (
+	metaVersion      = "io.modelcontextprotocol/protocolVersion"
+	metaCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo   = "io.modelcontextprotocol/clientInfo"
+	metaServerInfo   = "io.modelcontextprotocol/serverInfo"
+)
+
+// Implementation names a client or a server, as MCP's clientInfo and
+// serverInfo do. A server's is its own words.
+type Implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// Options say how a session introduces itself and who answers the
+// server's requests.
+type Options struct {
+	// Info is how the client introduces itself.
+	Info Implementation
+	// Version pins the protocol revision; "" negotiates the newest both
+	// sides speak.
+	Version string
+	// Legacy skips server/discover: HTTP+SSE servers predate 2026-07-28.
+	Legacy bool
+	// Elicit answers an elicitation from its parameters as sent, from an
+	// elicitation/create request or a 2026-07-28 input request: the
+	// result to send, or an error (a *jsonrpc.Error goes back as it is).
+	Elicit func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
+	// Complete hears notifications/elicitation/complete; may be nil.
+	Complete func(elicitationID string)
+	// Check refuses a server's request (but elicitation/create, which
+	// Elicit checks) whose params cannot be read; may be nil.
+	Check func(params json.RawMessage) *jsonrpc.Error
+	// Bad answers a server's request that could not be read at all; nil
+	// answers as rpc does.
+	Bad func(bad *link.BadMessage) *jsonrpc.Error
+	// DiscoverWait bounds the wait for server/discover's answer before
+	// the server is taken for a legacy one; 5 s if zero.
+	DiscoverWait time.Duration
+	Log          *slog.Logger
+}
+
+// capabilities are what the client declares: elicitation in form and url mode.
+var capabilities = json.RawMessage(`{"elicitation":{"form":{},"url":{}}}`)
+
+// Session is an MCP conversation with one server.
+type Session struct {
+	peer *rpc.Peer
+	opts Options
+
+	mu      sync.Mutex
+	version string
+	server  Implementation
+}
+
+// Connect starts a session over l and runs the handshake; ctx bounds the
+// handshake only. On failure l is closed.
+func Connect(ctx context.Context, l link.Link, opts Options) (*Session, error) {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.DiscoverWait == 0 {
+		opts.DiscoverWait = 5 * time.Second
+	}
+	s := &Session{opts: opts}
+	s.peer = rpc.New(l, rpc.Options{Request: s.request, Notification: s.notification, Bad: opts.Bad, Log: opts.Log})
+	if err := s.handshake(ctx); err != nil {
+		s.peer.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// ProtocolVersion is the negotiated revision.
+func (s *Session) ProtocolVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// Server is what the server says it is.
+func (s *Session) Server() Implementation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.server
+}
+
+// Done is closed when the link ends; Err says why.
+func (s *Session) Done() <-chan struct{} { return s.peer.Done() }
+
+// Err says why the link ended, or nil while it lives.
+func (s *Session) Err() error { return s.peer.Err() }
+
+// Close ends the session and waits for the answers in progress.
+func (s *Session) Close() error { return s.peer.Close() }
+
+// handshake negotiates the revision: server/discover first unless a
+// legacy revision is pinned or the transport is legacy, then initialize
+// when the server does not discover.
+func (s *Session) handshake(ctx context.Context) error {
+	pinned := s.opts.Version
+	if !s.opts.Legacy && (pinned == "" || IsModern(pinned)) {
+		err := s.negotiate(ctx, cmp(pinned, Latest))
+		if err == nil || pinned != "" || ctx.Err() != nil {
+			return err
+		}
+		s.opts.Log.Debug("server/discover failed: trying initialize", "err", err)
+	}
+	return s.initialize(ctx, pinned)
+}
+
+func cmp(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// negotiate asks server/discover with version, and again as 2026-07-28
+// says after a -32022 (unsupported protocol version): with the newest
+// supported revision it lists, or once more with the same one when the
+// server lists the one it refused.
+func (s *Session) negotiate(ctx context.Context, version string) error {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.DiscoverWait)
+	defer cancel()
+	retried := false
+	for range 3 {
+		res, err := s.discover(ctx, version)
+		if err == nil {
+			return s.discovered(version, res)
+		}
+		e := jsonrpc.As(err)
+		if e == nil || e.Code != jsonrpc.CodeUnsupportedVersion {
+			return err
+		}
+		var data struct {
+			Supported []string `json:"supported"`
+		}
+		json.Unmarshal(e.Data, &data)
+		next := newestModern(data.Supported)
+		switch {
+		case slices.Contains(data.Supported, version) && !retried:
+			retried = true // the server contradicts itself: ask once more
+		case next != "" && next != version && s.opts.Version == "":
+			version = next
+		default:
+			return err
+		}
+	}
+	return errors.New("server/discover: no protocol version agreed")
+}
+
+// newestModern is the newest 2026-07-28-or-later revision in supported
+// the client speaks, or "".
+func newestModern(supported []string) string {
+	for _, v := range Versions {
+		if IsModern(v) && slices.Contains(supported, v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// discover sends server/discover under version.
+func (s *Session) discover(ctx context.Context, version string) (json.RawMessage, error) {
+	return s.peer.Call(ctx, "server/discover", map[string]any{"_meta": s.meta(version)})
+}
+
+// discovered takes a server/discover result: a server that lists no
+// 2026-07-28-or-later revision is a legacy one that answers any method.
+func (s *Session) discovered(version string, res json.RawMessage) error {
+	var r struct {
+		SupportedVersions []string                   `json:"supportedVersions"`
+		Meta              map[string]json.RawMessage `json:"_meta"`
+	}
+	json.Unmarshal(res, &r)
+	if !slices.ContainsFunc(r.SupportedVersions, IsModern) {
+		return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "server/discover answered without a supported 2026-07-28 version: treating the server as legacy"}
+	}
+	if !slices.Contains(r.SupportedVersions, version) {
+		if version = newestModern(r.SupportedVersions); version == "" || s.opts.Version != "" {
+			return fmt.Errorf("the server speaks protocol %v, not %s", r.SupportedVersions, cmp(s.opts.Version, Latest))
+		}
+	}
+	var info Implementation
+	json.Unmarshal(r.Meta[metaServerInfo], &info)
+	s.mu.Lock()
+	s.version, s.server = version, info
+	s.mu.Unlock()
+	return nil
+}
+
+// initialize runs the handshake of revisions up to 2025-11-25.
+func (s *Session) initialize(ctx context.Context, pinned string) error {
+	version := pinned
+	if version == "" || IsModern(version) {
+		version = LatestLegacy
+	}
+	res, err := s.peer.Call(ctx, "initialize", map[string]any{
+		"protocolVersion": version, "capabilities": capabilities, "clientInfo": s.opts.Info,
+	})
+	if err != nil {
+		return fmt.Errorf("initializing: %w", err)
+	}
+	var r struct {
+		ProtocolVersion string         `json:"protocolVersion"`
+		ServerInfo      Implementation `json:"serverInfo"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil {
+		return fmt.Errorf("initializing: reading the server's answer: %w", err)
+	}
+	if !slices.Contains(Versions, r.ProtocolVersion) || IsModern(r.ProtocolVersion) {
+		return fmt.Errorf("initializing: the server speaks protocol %q, which Elicit Desk does not", r.ProtocolVersion)
+	}
+	s.mu.Lock()
+	s.version, s.server = r.ProtocolVersion, r.ServerInfo
+	s.mu.Unlock()
+	if err := s.peer.Notify(ctx, "notifications/initialized", nil); err != nil {
+		return fmt.Errorf("initializing: %w", err)
+	}
+	return nil
+}
+
+// meta is 2026-07-28's _meta of every request: the revision, the
+// client's capabilities and who it is.
+func (s *Session) meta(version string) map[string]any {
+	return map[string]any{metaVersion: version, metaCapabilities: capabilities, metaClientInfo: s.opts.Info}
+}
+
+// call sends a request, with 2026-07-28's _meta in its params when the
+// session speaks it. params is a JSON object, or nil for none.
+func (s *Session) call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	if v := s.ProtocolVersion(); IsModern(v) {
+		if params == nil {
+			params = json.RawMessage("{}")
+		}
+		withMeta, err := sjson.SetBytes(params, "_meta", s.meta(v))
+		if err != nil {
+			return nil, fmt.Errorf("%s params: %w", method, err)
+		}
+		params = withMeta
+	}
+	if params == nil {
+		return s.peer.Call(ctx, method, nil)
+	}
+	return s.peer.Call(ctx, method, params)
+}
+
+// Ping checks that the server still answers: ping up to 2025-11-25, and
+// server/discover, which every 2026-07-28 server must answer, after.
+func (s *Session) Ping(ctx context.Context) error {
+	if v := s.ProtocolVersion(); IsModern(v) {
+		_, err := s.discover(ctx, v)
+		return err
+	}
+	_, err := s.call(ctx, "ping", nil)
+	return err
+}
+
+// maxPages bounds the pages of one listing.
+const maxPages = 1000
+
+// ListTools lists the server's tools, every page, each as the server
+// sent it.
+func (s *Session) ListTools(ctx context.Context) ([]json.RawMessage, error) {
+	var tools []json.RawMessage
+	seen := map[string]bool{}
+	cursor := ""
+	for range maxPages {
+		var params json.RawMessage
+		if cursor != "" {
+			params, _ = json.Marshal(map[string]string{"cursor": cursor})
+		}
+		res, err := s.call(ctx, "tools/list", params)
+		if err != nil {
+			return nil, err
+		}
+		var page struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(res, &page); err != nil {
+			return nil, fmt.Errorf("reading the list of tools: %w", err)
+		}
+		tools = append(tools, page.Tools...)
+		if page.NextCursor == "" {
+			return tools, nil
+		}
+		if seen[page.NextCursor] {
+			return nil, fmt.Errorf("the server's list of tools repeats its cursor %q", page.NextCursor)
+		}
+		seen[page.NextCursor] = true
+		cursor = page.NextCursor
+	}
+	return nil, fmt.Errorf("the server's list of tools has more than %d pages", maxPages)
+}
+
+// CallTool calls tool name with arguments (a JSON object; nil sends {})
+// and returns its result as the server sent it. The elicitations of
+// 2026-07-28 input_required results are answered through Elicit and the
+// call retried with the answers, for at most MaxInputRounds rounds.
+func (s *Session) CallTool(ctx context.Context, name string, arguments json.RawMessage) (json.RawMessage, error) {
+	if arguments == nil {
+		arguments = json.RawMessage("{}") // arguments is an object: servers refuse null
+	}
+	first, err := json.Marshal(map[string]any{"name": name, "arguments": arguments})
+	if err != nil {
+		return nil, err
+	}
+	params := json.RawMessage(first)
+	for rounds := 0; ; rounds++ {
+		res, err := s.call(ctx, "tools/call", params)
+		if err != nil {
+			return nil, err
+		}
+		in, ok := ReadInputRequired(res)
+		if !ok {
+			return res, nil
+		}
+		if rounds == MaxInputRounds {
+			return nil, fmt.Errorf("the server still asked for input after %d rounds, the most Elicit Desk answers for one request", MaxInputRounds)
+		}
+		answers, err := s.answerInputs(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		if params, err = RetryParams(first, answers, in.State); err != nil {
+			return nil, fmt.Errorf("cannot retry the call with the answers: %w", err)
+		}
+	}
+}
+
+// answerInputs answers the input requests of one input_required result,
+// in the server's order. Only elicitations can be answered: any other
+// input request, or one nobody could answer, ends the call.
+func (s *Session) answerInputs(ctx context.Context, in InputRequired) (map[string]json.RawMessage, error) {
+	answers := map[string]json.RawMessage{}
+	for _, r := range in.Requests {
+		if r.Method != "elicitation/create" {
+			return nil, fmt.Errorf("the server asked for input Elicit Desk does not give (%s)", r.Method)
+		}
+		if s.opts.Elicit == nil {
+			return nil, &Unanswered{Key: r.Key, Err: errors.New("no elicitation handler")}
+		}
+		answer, err := s.opts.Elicit(ctx, r.Params)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
+			return nil, &Unanswered{Key: r.Key, Err: err}
+		}
+		answers[r.Key] = answer
+	}
+	return answers, nil
+}
+
+// Unanswered is why an input request got no answer from a person.
+type Unanswered struct {
+	Key string
+	Err error
+}
+
+func (u *Unanswered) Error() string {
+	return fmt.Sprintf("nobody could answer the server's input request %q: %v", u.Key, u.Err)
+}
+
+func (u *Unanswered) Unwrap() error { return u.Err }
+
+// request answers one of the server's requests.
+func (s *Session) request(ctx context.Context, req rpc.Request) (json.RawMessage, error) {
+	if req.Method == "elicitation/create" {
+		if s.opts.Elicit == nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "elicitation is not handled"}
+		}
+		return s.opts.Elicit(ctx, req.Params)
+	}
+	if s.opts.Check != nil && req.Params != nil {
+		if e := s.opts.Check(req.Params); e != nil {
+			s.opts.Log.Warn("refusing a request that cannot be read", "method", req.Method, "reason", e.Message)
+			return nil, e
+		}
+	}
+	if req.Method == "ping" {
+		return json.RawMessage("{}"), nil
+	}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Elicit Desk does not handle " + req.Method}
+}
+
+// notification hears the server's notifications.
+func (s *Session) notification(m link.Message) {
+	if m.Method != "notifications/elicitation/complete" || s.opts.Complete == nil {
+		return
+	}
+	var v struct {
+		Params struct {
+			ElicitationID string `json:"elicitationId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(m.Raw, &v) == nil && v.Params.ElicitationID != "" {
+		s.opts.Complete(v.Params.ElicitationID)
+	}
+}

@@ -1,0 +1,466 @@
+// Package rpc is a JSON-RPC 2.0 peer over a link.Link: the one that the
+// app's connections and the command line speak MCP through. It matches
+// its calls' answers by id, tells the other side when a call's context
+// ends (notifications/cancelled), hands the other side's requests to a
+// handler under a context that its notifications/cancelled ends, and its
+// notifications to another. Every JSON-RPC error, received or sent, is a
+// *jsonrpc.Error; messages stay the bytes their sender wrote.
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+)
+
+// Request is one request of the other side's.
+type Request struct {
+	ID     json.RawMessage
+	Method string
+	Params json.RawMessage // as sent; nil when absent
+}
+
+// Options are the handlers of what the other side sends.
+type Options struct {
+	// Request answers one request: its raw result, or an error. A
+	// *jsonrpc.Error goes back as it is; any other error goes back as
+	// -32603 with its text, unless the request's context has ended (the
+	// other side cancelled it, or the peer is closing), when nothing is
+	// sent. Each request runs on a goroutine of its own. Nil answers
+	// every request -32601 (method not found).
+	Request func(ctx context.Context, req Request) (json.RawMessage, error)
+	// Notification hears each notification but notifications/cancelled,
+	// in order, on the reading goroutine: it must not block.
+	Notification func(m link.Message)
+	// Bad gives the error that answers a request that could not be read
+	// (see link.BadMessage), on the reading goroutine; nil answers -32600
+	// for one too large, -32700 otherwise.
+	Bad func(bad *link.BadMessage) *jsonrpc.Error
+	// Log hears of what cannot be answered; nil discards.
+	Log *slog.Logger
+}
+
+// ErrClosed is the cause of every call still waiting, and of the context
+// of every request being answered, when the link ends or Close is called.
+var ErrClosed = errors.New("the connection closed")
+
+// ErrCancelled is the cause of a request's context that the other side's
+// notifications/cancelled ended.
+var ErrCancelled = errors.New("the other side cancelled the request")
+
+// Peer is one side of a JSON-RPC conversation over a link.
+type Peer struct {
+	l    link.Link
+	opts Options
+
+	life     context.Context // ends at Close or when the link ends; requests run under it
+	end      context.CancelCauseFunc
+	read     chan struct{} // closed when the reading goroutine is done
+	handlers sync.WaitGroup
+
+	mu       sync.Mutex
+	closed   bool
+	err      error // why the link ended, once read is closed
+	nextID   int64
+	calls    map[string]chan link.Message               // our calls waiting, by id
+	incoming map[string]map[int]context.CancelCauseFunc // their requests being answered, by id, then by arrival
+	arrivals int
+	early    map[string]error // cancellations that overtook their request
+}
+
+// maxEarlyCancels bounds what the other side can make the peer remember
+// with cancellations of requests it never sends.
+const maxEarlyCancels = 256
+
+// New starts a peer on l; it reads from l until l ends or Close.
+func New(l link.Link, opts Options) *Peer {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	life, end := context.WithCancelCause(context.Background())
+	p := &Peer{
+		l: l, opts: opts, life: life, end: end, read: make(chan struct{}),
+		calls: map[string]chan link.Message{}, incoming: map[string]map[int]context.CancelCauseFunc{}, early: map[string]error{},
+	}
+	go p.run()
+	return p
+}
+
+// Done is closed when the link has ended; Err then says why.
+func (p *Peer) Done() <-chan struct{} { return p.read }
+
+// Err says why the link ended: io.EOF when the other side closed it; nil
+// while it lives.
+func (p *Peer) Err() error {
+	select {
+	case <-p.read:
+	default:
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// Close ends the conversation: calls waiting fail with ErrClosed, the
+// contexts of requests being answered end, and Close waits for their
+// handlers and the reading goroutine before it returns.
+func (p *Peer) Close() error {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.end(ErrClosed)
+	err := p.l.Close()
+	<-p.read
+	p.handlers.Wait()
+	return err
+}
+
+// Call sends a request and waits for its answer: the raw result, or the
+// other side's error as a *jsonrpc.Error. When ctx ends first, the other
+// side is told with notifications/cancelled and Call returns ctx's cause.
+// params is sent as it is when it is a json.RawMessage, else marshalled.
+func (p *Peer) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	p.mu.Lock()
+	if p.closed || p.life.Err() != nil {
+		p.mu.Unlock()
+		return nil, p.closedErr()
+	}
+	p.nextID++
+	id := json.RawMessage(strconv.FormatInt(p.nextID, 10))
+	reply := make(chan link.Message, 1)
+	p.calls[string(id)] = reply
+	p.mu.Unlock()
+	forget := func() {
+		p.mu.Lock()
+		delete(p.calls, string(id))
+		p.mu.Unlock()
+	}
+	m, err := request(id, method, params)
+	if err != nil {
+		forget()
+		return nil, err
+	}
+	if err := p.l.Write(ctx, m); err != nil {
+		forget()
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, fmt.Errorf("sending %s: %w", method, err)
+	}
+	select {
+	case got := <-reply:
+		return answer(got)
+	case <-ctx.Done():
+		forget()
+		p.cancel(id, context.Cause(ctx))
+		return nil, context.Cause(ctx)
+	case <-p.life.Done():
+		forget()
+		return nil, p.closedErr()
+	}
+}
+
+// Notify sends a notification.
+func (p *Peer) Notify(ctx context.Context, method string, params any) error {
+	raw, err := json.Marshal(struct {
+		JSONRPC string `json:"jsonrpc"`
+		Method  string `json:"method"`
+		Params  any    `json:"params,omitempty"`
+	}{"2.0", method, params})
+	if err != nil {
+		return err
+	}
+	return p.l.Write(ctx, link.Message{Raw: raw, Method: method})
+}
+
+// cancel tells the other side that the call with id is no longer waited for.
+func (p *Peer) cancel(id json.RawMessage, cause error) {
+	if p.life.Err() != nil {
+		return
+	}
+	params := map[string]any{"requestId": id}
+	if cause != nil {
+		params["reason"] = cause.Error()
+	}
+	if err := p.Notify(context.WithoutCancel(p.life), "notifications/cancelled", params); err != nil {
+		p.opts.Log.Debug("could not cancel a request", "err", err)
+	}
+}
+
+// closedErr is the error of a call the link's end or Close cut short:
+// ErrClosed, with why the link ended.
+func (p *Peer) closedErr() error {
+	if cause := context.Cause(p.life); cause != nil {
+		return cause
+	}
+	return ErrClosed
+}
+
+// request builds a request message.
+func request(id json.RawMessage, method string, params any) (link.Message, error) {
+	var rawParams json.RawMessage
+	switch v := params.(type) {
+	case nil:
+	case json.RawMessage:
+		rawParams = v
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return link.Message{}, fmt.Errorf("%s params: %w", method, err)
+		}
+		rawParams = b
+	}
+	raw, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  string          `json:"method"`
+		Params  json.RawMessage `json:"params,omitempty"`
+	}{"2.0", id, method, rawParams})
+	if err != nil {
+		return link.Message{}, err
+	}
+	return link.Message{Raw: raw, ID: id, Method: method}, nil
+}
+
+// answer reads a response: its result, or its error. An error a link
+// made up for a request it could not deliver keeps its cause too.
+func answer(m link.Message) (json.RawMessage, error) {
+	var r struct {
+		Result json.RawMessage `json:"result"`
+		Error  *jsonrpc.Error  `json:"error"`
+	}
+	if err := json.Unmarshal(m.Raw, &r); err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: fmt.Sprintf("the answer could not be read: %v", err)}
+	}
+	if r.Error != nil {
+		if m.Cause != nil {
+			return nil, &caused{r.Error, m.Cause}
+		}
+		return nil, r.Error
+	}
+	if r.Result == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "the answer has neither a result nor an error"}
+	}
+	return r.Result, nil
+}
+
+// caused is a *jsonrpc.Error a link made up, with the error behind it
+// (a sign-in's, an HTTP status): both are found by errors.As and Is.
+type caused struct {
+	rpc   *jsonrpc.Error
+	cause error
+}
+
+func (e *caused) Error() string   { return e.rpc.Message }
+func (e *caused) Unwrap() []error { return []error{e.rpc, e.cause} }
+
+// run reads the link until it ends.
+func (p *Peer) run() {
+	var err error
+	for {
+		var m link.Message
+		m, err = p.l.Read()
+		var bad *link.BadMessage
+		if errors.As(err, &bad) {
+			p.bad(bad)
+			continue
+		}
+		if err != nil {
+			break
+		}
+		switch {
+		case m.IsResponse():
+			p.response(m)
+		case m.IsRequest():
+			p.request(m)
+		case m.Method == "notifications/cancelled":
+			p.cancelled(m)
+		case p.opts.Notification != nil:
+			p.opts.Notification(m)
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		err = io.EOF
+	}
+	p.mu.Lock()
+	p.err = err
+	p.mu.Unlock()
+	p.end(fmt.Errorf("%w: %w", ErrClosed, err))
+	close(p.read)
+}
+
+// response hands a response to the call waiting for it.
+func (p *Peer) response(m link.Message) {
+	key := m.Answers()
+	p.mu.Lock()
+	reply := p.calls[key]
+	delete(p.calls, key)
+	p.mu.Unlock()
+	if reply == nil {
+		p.opts.Log.Debug("an answer to no call waiting; dropped", "id", string(m.ID))
+		return
+	}
+	reply <- m
+}
+
+// bad answers a message that could not be read: a request gets an error,
+// a call whose answer it was fails; anything else is only logged.
+func (p *Peer) bad(bad *link.BadMessage) {
+	p.opts.Log.Warn("a message could not be read", "size", bad.Size, "method", bad.Method, "err", bad.Err)
+	switch {
+	case bad.IsRequest():
+		var e *jsonrpc.Error
+		if p.opts.Bad != nil {
+			e = p.opts.Bad(bad)
+		}
+		if e == nil {
+			e = BadError(bad)
+		}
+		p.reply(bad.ID, nil, e)
+	case bad.ID != nil && bad.Method == "":
+		key := link.IDKey(bad.ID)
+		p.mu.Lock()
+		reply := p.calls[key]
+		delete(p.calls, key)
+		p.mu.Unlock()
+		if reply != nil {
+			raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": bad.ID, "error": jsonrpc.Error{
+				Code: jsonrpc.CodeInternal, Message: fmt.Sprintf("the answer could not be read: %v", bad.Err),
+			}})
+			reply <- link.Message{Raw: raw, ID: bad.ID}
+		}
+	}
+}
+
+// BadError is the usual answer to a request that could not be read.
+func BadError(bad *link.BadMessage) *jsonrpc.Error {
+	code := jsonrpc.CodeParseError
+	if errors.Is(bad.Err, link.ErrTooLarge) {
+		code = jsonrpc.CodeInvalidRequest
+	}
+	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("the request could not be read: %v", bad.Err)}
+}
+
+// request starts answering one of the other side's requests.
+func (p *Peer) request(m link.Message) {
+	key := m.Key()
+	ctx, cancel := context.WithCancelCause(p.life)
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		cancel(nil)
+		return
+	}
+	p.arrivals++
+	n := p.arrivals
+	if p.incoming[key] == nil {
+		p.incoming[key] = map[int]context.CancelCauseFunc{}
+	}
+	p.incoming[key][n] = cancel
+	if cause, ok := p.early[key]; ok {
+		delete(p.early, key)
+		cancel(cause)
+	}
+	p.handlers.Add(1)
+	p.mu.Unlock()
+	go func() {
+		defer p.handlers.Done()
+		defer func() {
+			p.mu.Lock()
+			delete(p.incoming[key], n)
+			if len(p.incoming[key]) == 0 {
+				delete(p.incoming, key)
+			}
+			p.mu.Unlock()
+			cancel(nil)
+		}()
+		p.serve(ctx, m)
+	}()
+}
+
+// serve answers one request.
+func (p *Peer) serve(ctx context.Context, m link.Message) {
+	if p.opts.Request == nil {
+		p.reply(m.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + m.Method})
+		return
+	}
+	// gjson, not encoding/json, which refuses to read past 10,000 levels:
+	// the handler says why it refuses what nests that deep.
+	var params json.RawMessage
+	if v := gjson.GetBytes(m.Raw, "params"); v.Exists() {
+		params = json.RawMessage(v.Raw)
+	}
+	res, err := p.opts.Request(ctx, Request{ID: m.ID, Method: m.Method, Params: params})
+	var rpc *jsonrpc.Error
+	switch {
+	case errors.As(err, &rpc):
+		p.reply(m.ID, nil, rpc)
+	case err != nil && ctx.Err() != nil:
+		p.opts.Log.Debug("a request ended without an answer", "method", m.Method, "err", err)
+	case err != nil:
+		p.reply(m.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: err.Error()})
+	case ctx.Err() != nil:
+		// Cancelled: the other side wants no answer.
+	default:
+		p.reply(m.ID, res, nil)
+	}
+}
+
+// reply sends the answer to the request with id.
+func (p *Peer) reply(id, result json.RawMessage, e *jsonrpc.Error) {
+	msg := struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result,omitempty"`
+		Error   *jsonrpc.Error  `json:"error,omitempty"`
+	}{JSONRPC: "2.0", ID: id, Result: result, Error: e}
+	if e == nil && result == nil {
+		msg.Result = json.RawMessage("{}")
+	}
+	raw, err := json.Marshal(msg)
+	if err != nil {
+		raw, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: err.Error()}})
+	}
+	if err := p.l.Write(context.WithoutCancel(p.life), link.Message{Raw: raw, ID: id}); err != nil && p.life.Err() == nil {
+		p.opts.Log.Warn("could not answer a request", "err", err)
+	}
+}
+
+// cancelled ends the context of the request a notifications/cancelled
+// names; one not yet arrived is remembered for when it does.
+func (p *Peer) cancelled(m link.Message) {
+	var v struct {
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+			Reason    string          `json:"reason"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(m.Raw, &v) != nil || v.Params.RequestID == nil || string(v.Params.RequestID) == "null" {
+		return
+	}
+	cause := ErrCancelled
+	if v.Params.Reason != "" {
+		cause = fmt.Errorf("%w: %s", ErrCancelled, v.Params.Reason)
+	}
+	key := link.IDKey(v.Params.RequestID)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if running := p.incoming[key]; len(running) > 0 {
+		for _, cancel := range running {
+			cancel(cause)
+		}
+	} else if len(p.early) < maxEarlyCancels {
+		p.early[key] = cause
+	}
+}

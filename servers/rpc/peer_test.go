@@ -1,0 +1,188 @@
+package rpc
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+)
+
+// other is the test's side of a peer's link: it reads what the peer
+// writes, line by line, and writes lines to it.
+type other struct {
+	t     *testing.T
+	w     io.WriteCloser
+	lines chan string
+}
+
+func start(t *testing.T, opts Options) (*Peer, *other) {
+	toPeer, fromOther := io.Pipe()
+	toOther, fromPeer := io.Pipe()
+	o := &other{t: t, w: fromOther, lines: make(chan string, 64)}
+	go func() {
+		defer close(o.lines)
+		sc := bufio.NewScanner(toOther)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			o.lines <- sc.Text()
+		}
+	}()
+	p := New(link.NewLines(toPeer, fromPeer), opts)
+	t.Cleanup(func() { fromOther.Close(); p.Close() })
+	return p, o
+}
+
+func (o *other) send(line string) {
+	o.t.Helper()
+	if _, err := io.WriteString(o.w, line+"\n"); err != nil {
+		o.t.Fatal(err)
+	}
+}
+
+func (o *other) next() gjson.Result {
+	o.t.Helper()
+	select {
+	case l := <-o.lines:
+		return gjson.Parse(l)
+	case <-time.After(10 * time.Second):
+		o.t.Fatal("the peer sent nothing")
+	}
+	return gjson.Result{}
+}
+
+// TestCallsMatchedByID: answers that come out of order reach their calls,
+// errors come back as *jsonrpc.Error with their data.
+func TestCallsMatchedByID(t *testing.T) {
+	p, o := start(t, Options{})
+	type got struct {
+		res json.RawMessage
+		err error
+	}
+	first, second := make(chan got, 1), make(chan got, 1)
+	go func() { r, err := p.Call(t.Context(), "a", map[string]int{"n": 1}); first <- got{r, err} }()
+	a := o.next()
+	go func() { r, err := p.Call(t.Context(), "b", nil); second <- got{r, err} }()
+	b := o.next()
+	if a.Get("method").String() != "a" || a.Get("params.n").Int() != 1 || b.Get("params").Exists() {
+		t.Fatalf("sent %s and %s", a.Raw, b.Raw)
+	}
+	o.send(`{"jsonrpc":"2.0","id":` + b.Get("id").Raw + `,"error":{"code":-32042,"message":"open this","data":{"x":[1]}}}`)
+	o.send(`{"jsonrpc":"2.0","id":` + a.Get("id").Raw + `,"result":{"z":1,"a":2}}`)
+	if r := <-first; r.err != nil || string(r.res) != `{"z":1,"a":2}` {
+		t.Errorf("first call: %s %v", r.res, r.err)
+	}
+	r := <-second
+	if e := jsonrpc.As(r.err); e == nil || e.Code != -32042 || string(e.Data) != `{"x":[1]}` {
+		t.Errorf("second call: %v", r.err)
+	}
+}
+
+// TestCallCancelled: a call whose context ends tells the other side, and
+// a late answer to it is dropped.
+func TestCallCancelled(t *testing.T) {
+	p, o := start(t, Options{})
+	ctx, cancel := context.WithCancelCause(t.Context())
+	done := make(chan error, 1)
+	go func() { _, err := p.Call(ctx, "slow", nil); done <- err }()
+	req := o.next()
+	cancel(errors.New("the person gave up"))
+	if err := <-done; err == nil || err.Error() != "the person gave up" {
+		t.Errorf("Call: %v", err)
+	}
+	n := o.next()
+	if n.Get("method").String() != "notifications/cancelled" || n.Get("params.requestId").Raw != req.Get("id").Raw || n.Get("params.reason").String() != "the person gave up" {
+		t.Errorf("sent %s", n.Raw)
+	}
+	o.send(`{"jsonrpc":"2.0","id":` + req.Get("id").Raw + `,"result":{"late":true}}`)
+	after := make(chan json.RawMessage, 1)
+	go func() { r, _ := p.Call(t.Context(), "after", nil); after <- r }()
+	o.send(`{"jsonrpc":"2.0","id":` + o.next().Get("id").Raw + `,"result":{"after":true}}`)
+	if r := <-after; string(r) != `{"after":true}` {
+		t.Errorf("the next call got %s", r)
+	}
+}
+
+// TestRequestsServed: each request is answered, from its params as sent;
+// one the other side cancels, before or after it arrives, ends its
+// context and gets no answer; a request that cannot be read is answered.
+func TestRequestsServed(t *testing.T) {
+	started := make(chan context.Context, 4)
+	_, o := start(t, Options{
+		Request: func(ctx context.Context, req Request) (json.RawMessage, error) {
+			switch req.Method {
+			case "echo":
+				return req.Params, nil
+			case "refuse":
+				return nil, &jsonrpc.Error{Code: -32602, Message: "no"}
+			case "fail":
+				return nil, errors.New("broken")
+			}
+			started <- ctx
+			<-ctx.Done()
+			return nil, context.Cause(ctx)
+		},
+	})
+	o.send(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"z":1,"a":[1e400]}}`)
+	if m := o.next(); m.Get("id").Int() != 1 || m.Get("result").Raw != `{"z":1,"a":[1e400]}` {
+		t.Errorf("echo: %s", m.Raw)
+	}
+	o.send(`{"jsonrpc":"2.0","id":2,"method":"refuse"}`)
+	if m := o.next(); m.Get("error.code").Int() != -32602 || m.Get("error.message").String() != "no" {
+		t.Errorf("refuse: %s", m.Raw)
+	}
+	o.send(`{"jsonrpc":"2.0","id":3,"method":"fail"}`)
+	if m := o.next(); m.Get("error.code").Int() != jsonrpc.CodeInternal {
+		t.Errorf("fail: %s", m.Raw)
+	}
+	o.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"early"}}`)
+	o.send(`{"jsonrpc":"2.0","id":"early","method":"wait"}`)
+	if ctx := <-started; !errors.Is(context.Cause(ctx), ErrCancelled) {
+		<-ctx.Done()
+		t.Errorf("early cancel: %v", context.Cause(ctx))
+	}
+	o.send(`{"jsonrpc":"2.0","id":4,"method":"wait"}`)
+	ctx := <-started
+	o.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"timed out"}}`)
+	<-ctx.Done()
+	if cause := context.Cause(ctx); !errors.Is(cause, ErrCancelled) || !strings.Contains(cause.Error(), "timed out") {
+		t.Errorf("cause %v", cause)
+	}
+	o.send(`{"jsonrpc":"2.0","id":5,"method":"x","params":` + strings.Repeat("[", 10) + `}`)
+	if m := o.next(); m.Get("id").Int() != 5 || m.Get("error.code").Int() != jsonrpc.CodeParseError {
+		t.Errorf("bad request: %s (the cancelled ones must get no answer)", m.Raw)
+	}
+}
+
+// TestLinkEnd: calls waiting when the other side goes away fail with
+// ErrClosed and why; requests being answered end.
+func TestLinkEnd(t *testing.T) {
+	started := make(chan context.Context, 1)
+	p, o := start(t, Options{Request: func(ctx context.Context, req Request) (json.RawMessage, error) {
+		started <- ctx
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}})
+	done := make(chan error, 1)
+	go func() { _, err := p.Call(t.Context(), "never", nil); done <- err }()
+	o.next()
+	o.send(`{"jsonrpc":"2.0","id":1,"method":"wait"}`)
+	ctx := <-started
+	o.w.Close()
+	if err := <-done; !errors.Is(err, ErrClosed) || !errors.Is(err, io.EOF) {
+		t.Errorf("Call: %v", err)
+	}
+	<-ctx.Done()
+	<-p.Done()
+	if !errors.Is(p.Err(), io.EOF) {
+		t.Errorf("Err %v", p.Err())
+	}
+}
