@@ -21,6 +21,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 	"github.com/elicitdesk/elicitdesk/servers/rpc"
+	"github.com/elicitdesk/elicitdesk/servers/tasks"
 )
 
 // Protocol revisions.
@@ -83,17 +84,24 @@ type Options struct {
 	Log          *slog.Logger
 }
 
-// capabilities are what the client declares: elicitation in form and url mode.
-var capabilities = json.RawMessage(`{"elicitation":{"form":{},"url":{}}}`)
+// capabilities are what the client declares: elicitation in form and url
+// mode; on 2026-07-28 the tasks extension too (a tool call may become a
+// task, which CallTool follows to its end).
+var (
+	capabilities       = json.RawMessage(`{"elicitation":{"form":{},"url":{}}}`)
+	modernCapabilities = json.RawMessage(`{"elicitation":{"form":{},"url":{}},"extensions":{"` + tasks.Extension + `":{}}}`)
+)
 
 // Session is an MCP conversation with one server.
 type Session struct {
 	peer *rpc.Peer
 	opts Options
 
-	mu      sync.Mutex
-	version string
-	server  Implementation
+	mu         sync.Mutex
+	version    string
+	server     Implementation
+	serverCaps json.RawMessage // a 2025-11-25 server's capabilities
+	asTask     map[string]bool // tools to call as a 2025-11-25 task, once listed
 }
 
 // Connect starts a session over l and runs the handshake; ctx bounds the
@@ -246,8 +254,9 @@ func (s *Session) initialize(ctx context.Context, pinned string) error {
 		return fmt.Errorf("initializing: %w", err)
 	}
 	var r struct {
-		ProtocolVersion string         `json:"protocolVersion"`
-		ServerInfo      Implementation `json:"serverInfo"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		ServerInfo      Implementation  `json:"serverInfo"`
+		Capabilities    json.RawMessage `json:"capabilities"`
 	}
 	if err := json.Unmarshal(res, &r); err != nil {
 		return fmt.Errorf("initializing: reading the server's answer: %w", err)
@@ -256,7 +265,7 @@ func (s *Session) initialize(ctx context.Context, pinned string) error {
 		return fmt.Errorf("initializing: the server speaks protocol %q, which Elicit Desk does not", r.ProtocolVersion)
 	}
 	s.mu.Lock()
-	s.version, s.server = r.ProtocolVersion, r.ServerInfo
+	s.version, s.server, s.serverCaps = r.ProtocolVersion, r.ServerInfo, r.Capabilities
 	s.mu.Unlock()
 	if err := s.peer.Notify(ctx, "notifications/initialized", nil); err != nil {
 		return fmt.Errorf("initializing: %w", err)
@@ -267,7 +276,7 @@ func (s *Session) initialize(ctx context.Context, pinned string) error {
 // meta is 2026-07-28's _meta of every request: the revision, the
 // client's capabilities and who it is.
 func (s *Session) meta(version string) map[string]any {
-	return map[string]any{metaVersion: version, metaCapabilities: capabilities, metaClientInfo: s.opts.Info}
+	return map[string]any{metaVersion: version, metaCapabilities: modernCapabilities, metaClientInfo: s.opts.Info}
 }
 
 // call sends a request, with 2026-07-28's _meta in its params when the
@@ -327,6 +336,7 @@ func (s *Session) ListTools(ctx context.Context) ([]json.RawMessage, error) {
 		}
 		tools = append(tools, page.Tools...)
 		if page.NextCursor == "" {
+			s.noteTasks(tools)
 			return tools, nil
 		}
 		if seen[page.NextCursor] {
@@ -341,7 +351,10 @@ func (s *Session) ListTools(ctx context.Context) ([]json.RawMessage, error) {
 // CallTool calls tool name with arguments (a JSON object; nil sends {})
 // and returns its result as the server sent it. The elicitations of
 // 2026-07-28 input_required results are answered through Elicit and the
-// call retried with the answers, for at most MaxInputRounds rounds.
+// call retried with the answers, for at most MaxInputRounds rounds. A
+// call that becomes a task (2025-11-25's, for a tool that supports one,
+// or the 2026-07-28 extension's) is followed to its end, its input
+// requests answered through Elicit once each.
 func (s *Session) CallTool(ctx context.Context, name string, arguments json.RawMessage) (json.RawMessage, error) {
 	if arguments == nil {
 		arguments = json.RawMessage("{}") // arguments is an object: servers refuse null
@@ -349,6 +362,13 @@ func (s *Session) CallTool(ctx context.Context, name string, arguments json.RawM
 	first, err := json.Marshal(map[string]any{"name": name, "arguments": arguments})
 	if err != nil {
 		return nil, err
+	}
+	if task, err := s.callAsTask(ctx, name); err != nil {
+		return nil, err
+	} else if task {
+		if first, err = tasks.AsTask(first); err != nil {
+			return nil, err
+		}
 	}
 	params := json.RawMessage(first)
 	for rounds := 0; ; rounds++ {
@@ -358,7 +378,8 @@ func (s *Session) CallTool(ctx context.Context, name string, arguments json.RawM
 		}
 		in, ok := ReadInputRequired(res)
 		if !ok {
-			return res, nil
+			follower := tasks.Follower{Call: s.call, Ask: s.askTask, Log: s.opts.Log}
+			return follower.Follow(ctx, res)
 		}
 		if rounds == MaxInputRounds {
 			return nil, fmt.Errorf("the server still asked for input after %d rounds, the most Elicit Desk answers for one request", MaxInputRounds)
@@ -395,6 +416,49 @@ func (s *Session) answerInputs(ctx context.Context, in InputRequired) (map[strin
 		answers[r.Key] = answer
 	}
 	return answers, nil
+}
+
+// callAsTask reports whether tool name is to be called as a 2025-11-25
+// task: the server declared task-augmented tools/call and the tool
+// supports tasks. The tools are listed once to know.
+func (s *Session) callAsTask(ctx context.Context, name string) (bool, error) {
+	s.mu.Lock()
+	caps, known := s.serverCaps, s.asTask != nil
+	task := s.asTask[name]
+	s.mu.Unlock()
+	if known || !tasks.Wanted(caps, json.RawMessage(`{"execution":{"taskSupport":"optional"}}`)) {
+		return task, nil
+	}
+	if _, err := s.ListTools(ctx); err != nil {
+		return false, fmt.Errorf("listing the tools to know which run as tasks: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.asTask[name], nil
+}
+
+// noteTasks keeps which of the tools listed to call as 2025-11-25 tasks.
+func (s *Session) noteTasks(tools []json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.asTask = map[string]bool{}
+	for _, t := range tools {
+		if tasks.Wanted(s.serverCaps, t) {
+			var v struct {
+				Name string `json:"name"`
+			}
+			json.Unmarshal(t, &v)
+			s.asTask[v.Name] = true
+		}
+	}
+}
+
+// askTask answers a task's input request: elicitations only.
+func (s *Session) askTask(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	if method != "elicitation/create" || s.opts.Elicit == nil {
+		return nil, fmt.Errorf("the task asked for input Elicit Desk does not give (%s)", method)
+	}
+	return s.opts.Elicit(ctx, params)
 }
 
 // Unanswered is why an input request got no answer from a person.
