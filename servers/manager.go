@@ -353,12 +353,18 @@ func (s *supervisor) await(ctx context.Context, wait time.Duration, forSignIn bo
 	return true
 }
 
-// watch waits until the connection is lost or ctx ends. It pings the
-// server now and then: a remote server that died, or whose HTTP session
-// ended, shows no other sign until the next request.
+// watch waits until the connection is lost or ctx ends. It pings a
+// remote server now and then: one that died, or whose HTTP session ended,
+// shows no other sign until the next request. A stdio server's end shows
+// as its streams' end, so it is not pinged: ten idle servers would
+// otherwise wake the core several times a second.
 func (s *supervisor) watch(ctx context.Context, conn *Conn) error {
-	ticker := time.NewTicker(s.m.pingEvery)
-	defer ticker.Stop()
+	var tick <-chan time.Time
+	if s.cfg.Transport != config.TransportStdio {
+		ticker := time.NewTicker(s.m.pingEvery)
+		defer ticker.Stop()
+		tick = ticker.C
+	}
 	failed := 0
 	for {
 		select {
@@ -368,7 +374,7 @@ func (s *supervisor) watch(ctx context.Context, conn *Conn) error {
 			return nil
 		case <-s.redial:
 			return errRedial
-		case <-ticker.C:
+		case <-tick:
 			pctx, cancel := context.WithTimeout(ctx, s.m.pingEvery)
 			err := conn.Ping(pctx)
 			cancel()
