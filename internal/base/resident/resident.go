@@ -37,11 +37,12 @@ func Keep(ctx context.Context, log *slog.Logger) {
 	}
 }
 
-// DropStartupPages takes the pages of the executable's read-only segments
-// out of the process's resident set. They stay in the page cache: those
+// DropStartupPages takes the pages of the executable's and the shared
+// libraries' read-only mappings out of the process's resident set. They stay in the page cache: those
 // the process still runs come back on their next use, as minor faults,
 // one page at a time.
-// Only read-only mappings are touched, since dropping a private page that
-// was written would lose the write. Where this cannot be done (other
+// Only read-only mappings holding no page of the process's own are
+// touched, since dropping a private page that was written would lose the
+// write. Where this cannot be done (other
 // systems) it does nothing.
 func DropStartupPages() error { return dropStartupPages() }

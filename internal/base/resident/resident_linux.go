@@ -5,44 +5,51 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
+// dropStartupPages drops every read-only mapping of a file that holds
+// none of the process's own pages: the executable's code and read-only
+// data, and the shared libraries' (libGL, libX11, libc...). A mapping
+// with an anonymous page, in memory or swapped out, is left whole: the
+// executable's RELRO part, for one, holds the GOT the dynamic linker
+// wrote, and dropping it would take the file's unrelocated bytes back.
 func dropStartupPages() error {
-	var exe syscall.Stat_t
-	if err := syscall.Stat("/proc/self/exe", &exe); err != nil {
-		return err
-	}
-	maps, err := os.ReadFile("/proc/self/maps")
+	smaps, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		return err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(maps))
+	type mapping struct{ start, end uintptr }
+	var drop []mapping
+	var cur mapping
+	candidate := false // the current mapping is a read-only file mapping
+	own := 0           // of its Anonymous and Swap lines, those not 0 kB
+	sc := bufio.NewScanner(bytes.NewReader(smaps))
 	for sc.Scan() {
-		// start-end perms offset major:minor inode path
 		f := strings.Fields(sc.Text())
-		if len(f) < 6 || (f[1] != "r--p" && f[1] != "r-xp") || f[4] != strconv.FormatUint(exe.Ino, 10) || !sameDevice(f[3], exe.Dev) {
-			continue
-		}
-		var start, end uintptr
-		if _, err := fmt.Sscanf(f[0], "%x-%x", &start, &end); err != nil {
-			return fmt.Errorf("reading /proc/self/maps: %q: %w", f[0], err)
-		}
-		if _, _, errno := unix.Syscall(unix.SYS_MADVISE, start, end-start, unix.MADV_DONTNEED); errno != 0 {
-			return fmt.Errorf("madvise %s: %w", f[0], errno)
+		switch {
+		case len(f) >= 5 && strings.Contains(f[0], "-") && len(f[1]) == 4: // a mapping's header
+			// start-end perms offset major:minor inode [path]
+			if _, err := fmt.Sscanf(f[0], "%x-%x", &cur.start, &cur.end); err != nil {
+				return fmt.Errorf("reading /proc/self/smaps: %q: %w", f[0], err)
+			}
+			candidate = f[1][1] != 'w' && len(f) >= 6 && strings.HasPrefix(f[5], "/")
+			own = 0
+		case len(f) == 3 && (f[0] == "Anonymous:" || f[0] == "Swap:") && f[1] != "0":
+			own++
+		case len(f) > 0 && f[0] == "VmFlags:" && candidate && own == 0: // a mapping's last line
+			drop = append(drop, cur)
 		}
 	}
-	return sc.Err()
-}
-
-// sameDevice reports whether maps' "major:minor" (hex) is dev.
-func sameDevice(majmin string, dev uint64) bool {
-	major, minor, ok := strings.Cut(majmin, ":")
-	ma, err1 := strconv.ParseUint(major, 16, 32)
-	mi, err2 := strconv.ParseUint(minor, 16, 32)
-	return ok && err1 == nil && err2 == nil && unix.Major(dev) == uint32(ma) && unix.Minor(dev) == uint32(mi)
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	for _, m := range drop {
+		if _, _, errno := unix.Syscall(unix.SYS_MADVISE, m.start, m.end-m.start, unix.MADV_DONTNEED); errno != 0 {
+			return fmt.Errorf("madvise %x-%x: %w", m.start, m.end, errno)
+		}
+	}
+	return nil
 }
