@@ -25,22 +25,14 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
-// demoEnv makes the test binary the demo server, for tests that need a
-// real one.
-const demoEnv = "ELICITDESK_TEST_APP_DEMO"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(demoEnv) == "1" {
-		if err := demo.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	demotest.Serve()
 	// The test driver runs fyne.Do on the caller's goroutine; the app
 	// expects one UI goroutine, so the tests run one, shared by every test
 	// because Fyne's caches are shared too.
@@ -82,15 +74,6 @@ func (h *harness) ui(f func()) {
 		f()
 	}
 	<-done
-}
-
-// demoEntry runs this test binary as the demo server.
-func demoEntry(t testing.TB, name string) config.Server {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return config.Server{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}}
 }
 
 // start runs a Desk whose servers.json holds config (a first start with
@@ -141,7 +124,7 @@ func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string, edit fu
 	opts := Options{
 		ConfigPath:  cfgPath,
 		HistoryPath: filepath.Join(dir, "history.db"),
-		Demo:        demoEntry(t, "demo"),
+		Demo:        demotest.Server(t, "demo"),
 		Autostart:   autostart.Entry{ID: "io.github.elicitdesk.test", Name: "Elicit Desk", Exec: []string{"elicitdesk"}, Dir: filepath.Join(dir, "autostart")},
 		Log:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
@@ -543,7 +526,7 @@ func TestMessageIsPlainAndFolded(t *testing.T) {
 // TestLinksOfAFailedCall checks that a tool call answered with -32042
 // shows its link like a URL request, and that the retry then succeeds.
 func TestLinksOfAFailedCall(t *testing.T) {
-	entry := demoEntry(t, "demo")
+	entry := demotest.Server(t, "demo")
 	entry.ProtocolVersion = "2025-11-25"
 	raw, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{
 		"command": entry.Command, "args": entry.Args, "env": entry.Env, "protocolVersion": entry.ProtocolVersion,

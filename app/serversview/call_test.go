@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
@@ -63,7 +64,7 @@ func (h *harness) waitResult(c *callWindow, heading string) {
 }
 
 func TestToolsListed(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	h.waitState("demo", servers.StateReady)
 	h.waitFor("the tools", func() bool { return h.toolRow(demo.ToolNeedsLink) != nil })
 	for _, name := range []string{demo.ToolAskEveryField, demo.ToolAskConfirm, demo.ToolAskTwice, demo.ToolAskThenGiveUp, demo.ToolOpenLink, demo.ToolNeedsLink, demo.ToolInputRequired} {
@@ -83,7 +84,7 @@ func TestToolsListed(t *testing.T) {
 }
 
 func TestCallToolShowsResult(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	c := h.openCall("demo", demo.ToolAskConfirm)
 	if c.view == nil || c.asJSON.Checked {
 		t.Fatal("ask_confirm's arguments are not a form")
@@ -114,7 +115,7 @@ func TestCallToolShowsResult(t *testing.T) {
 }
 
 func TestCallToolWithJSON(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	c := h.openCall("demo", demo.ToolAskConfirm)
 	test.Tap(c.asJSON)
 	if want := "{\n  \"message\": \"Do you want to continue?\"\n}"; c.jsonText.Text != want {
@@ -182,7 +183,7 @@ func TestCallWithoutFormOrConnection(t *testing.T) {
 }
 
 func TestCancelCall(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	c := h.openCall("demo", demo.ToolAskConfirm)
 	c.view.Accept()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -204,7 +205,7 @@ func TestCancelCall(t *testing.T) {
 
 // A -32042 answer shows its links through ShowLinks; Retry then goes through.
 func TestNeedsLinkThenRetry(t *testing.T) {
-	entry := demoEntry(t, "linky")
+	entry := demotest.Server(t, "linky")
 	entry.ProtocolVersion = "2025-11-25"
 	h := newDemoHarness(t, entry)
 	c := h.openCall("linky", demo.ToolNeedsLink)

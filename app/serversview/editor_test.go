@@ -8,21 +8,22 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 func TestAddServerWritesFile(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	test.Tap(h.w.list.add)
 	e := h.w.editor
 	if e == nil {
 		t.Fatal("Add server… opened nothing")
 	}
-	want := demoEntry(t, "second")
+	want := demotest.Server(t, "second")
 	test.Type(e.name, "second")
 	test.Type(e.command, want.Target())
-	test.Type(e.env.entry, demoEnv+"=1")
+	test.Type(e.env.entry, demotest.Env+"=1")
 	e.protocol.SetSelected("2025-06-18")
 	test.Tap(e.save)
 	if h.w.editor != nil {
@@ -48,7 +49,7 @@ func TestAddServerWritesFile(t *testing.T) {
 
 // Bad input is shown under its field and nothing typed is lost.
 func TestBadEntryShowsErrorsAndKeepsText(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	before, err := os.ReadFile(h.path)
 	if err != nil {
 		t.Fatal(err)
@@ -107,12 +108,12 @@ func TestBadEntryShowsErrorsAndKeepsText(t *testing.T) {
 
 // Editing keeps the entry's place and renames it.
 func TestEditRenamesInPlace(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "a"), demoEntry(t, "b"), demoEntry(t, "c"))
+	h := newDemoHarness(t, demotest.Server(t, "a"), demotest.Server(t, "b"), demotest.Server(t, "c"))
 	h.waitState("b", servers.StateReady)
 	h.selectServer("b")
 	test.Tap(h.w.detail.edit)
 	e := h.w.editor
-	if e.name.Text != "b" || e.env.entry.Text != demoEnv+"=1\n" || e.protocol.Selected != negotiate {
+	if e.name.Text != "b" || e.env.entry.Text != demotest.Env+"=1\n" || e.protocol.Selected != negotiate {
 		t.Fatalf("the dialog shows %q %q %q", e.name.Text, e.env.entry.Text, e.protocol.Selected)
 	}
 	e.name.SetText("b2")

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
@@ -24,7 +25,7 @@ func pressEscape(c fyne.Canvas) {
 // Escape closes an Add/Edit dialog with nothing changed, from a focused
 // input or with nothing focused.
 func TestEscapeClosesUnchangedEditor(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	c := h.w.win.Canvas()
 	for _, focused := range []bool{true, false} {
 		test.Tap(h.w.list.add)
@@ -46,7 +47,7 @@ func TestEscapeClosesUnchangedEditor(t *testing.T) {
 // Escape in a dialog with changes asks; Keep editing keeps everything,
 // Discard closes and writes nothing.
 func TestEscapeAsksBeforeDiscarding(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	h.waitState("demo", servers.StateReady)
 	test.Tap(h.w.detail.edit)
 	e := h.w.editor
@@ -79,7 +80,7 @@ func TestEscapeAsksBeforeDiscarding(t *testing.T) {
 // Escape with no dialog open goes to Deps.Keys, as the app's quit
 // question needs.
 func TestEscapeWithoutDialogReachesKeys(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	var got []fyne.KeyName
 	h.w.deps.Keys = func(ev *fyne.KeyEvent) { got = append(got, ev.Name) }
 	h.w.win.Canvas().Unfocus()
@@ -92,7 +93,7 @@ func TestEscapeWithoutDialogReachesKeys(t *testing.T) {
 // Escape closes a tool's call window, from its form, its JSON editor or
 // with nothing focused.
 func TestEscapeClosesCallWindow(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	for _, where := range []string{"nothing focused", "form", "JSON editor"} {
 		c := h.openCall("demo", demo.ToolAskConfirm)
 		canvas := c.win.Canvas()

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
@@ -19,7 +20,7 @@ func TestCallWindowsFitSmallScreen(t *testing.T) {
 	// The test driver draws at scale 1, and a window is sized again at
 	// the scale it is shown at: the same room at scale 1, frame included.
 	small := screen.Screen{Work: screen.Area{Width: int(room.Width) + 8, Height: int(room.Height) + 40}, Scale: 1}
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	h.w.deps.Screen = func() screen.Screen { return small }
 	for _, tool := range []string{demo.ToolAskEveryField, demo.ToolAskConfirm, demo.ToolAskTwice, demo.ToolAskThenGiveUp, demo.ToolOpenLink, demo.ToolNeedsLink, demo.ToolInputRequired} {
 		t.Run(tool, func(t *testing.T) {

@@ -15,33 +15,15 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
-	"github.com/elicitdesk/elicitdesk/servers/demo"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
-// demoEnv makes the test binary, re-run as a child, serve the demo server:
-// a real stdio server process without building the app.
-const demoEnv = "ELICITDESK_TEST_DEMO_SERVER"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(demoEnv) == "1" {
-		if err := demo.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	demotest.Serve()
 	os.Exit(m.Run())
-}
-
-// demoEntry is an entry of servers.json that runs the demo server.
-func demoEntry(t testing.TB, name string) config.Server {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return config.Server{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}, Transport: config.TransportStdio}
 }
 
 // harness is the Servers window over a real manager watching a real

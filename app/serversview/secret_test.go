@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -61,7 +62,7 @@ func TestHideAndShowValues(t *testing.T) {
 func TestEditorMasksCredentials(t *testing.T) {
 	remote := config.Server{Name: "remote", URL: "http://127.0.0.1:9/mcp", Transport: config.TransportHTTP,
 		Headers: map[string]string{"Authorization": "Bearer s3cr3t-t0ken", "X-Team": "blue"}}
-	local := demoEntry(t, "local")
+	local := demotest.Server(t, "local")
 	local.Env["OPENAI_API_KEY"] = "sk-pr1vate"
 	h := newDemoHarness(t, remote, local)
 	for _, tc := range []struct {

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
@@ -46,7 +47,7 @@ func TestSearchTools(t *testing.T) {
 
 // The Tools tab's search narrows the list and says how many match.
 func TestToolsPaneSearch(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	h.waitState("demo", servers.StateReady)
 	h.waitFor("the tools", func() bool { return h.toolRow(demo.ToolNeedsLink) != nil })
 	p := h.w.tools

@@ -8,11 +8,12 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 func TestListShowsDemoReady(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	h.waitState("demo", servers.StateReady)
 	h.waitFor("the detail of the ready server", func() bool { return strings.HasPrefix(h.w.detail.state.Text, "Ready since") })
 	d := h.w.detail
@@ -45,7 +46,7 @@ func TestListShowsDemoReady(t *testing.T) {
 }
 
 func TestDisableAndEnableWriteTheFile(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	h.waitState("demo", servers.StateReady)
 	test.Tap(h.w.detail.toggle)
 	if s, _ := h.configured().Server("demo"); !s.Disabled {
@@ -61,7 +62,7 @@ func TestDisableAndEnableWriteTheFile(t *testing.T) {
 }
 
 func TestRemoveAsksThenRemoves(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"), demoEntry(t, "other"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"), demotest.Server(t, "other"))
 	h.waitState("demo", servers.StateReady)
 	test.Tap(h.w.detail.remove)
 	top := h.w.win.Canvas().Overlays().Top()
@@ -112,7 +113,7 @@ func TestBrokenEntryShowsErrorAndCanBeEdited(t *testing.T) {
 }
 
 func TestUnreadableFileKeepsShowingServers(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	h.waitState("demo", servers.StateReady)
 	if err := os.WriteFile(h.path, []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
@@ -132,7 +133,7 @@ func TestUnreadableFileKeepsShowingServers(t *testing.T) {
 // reach no widget: after the UI loop has ended they would be updated off
 // the UI goroutine.
 func TestClosedWindowTakesNoUpdates(t *testing.T) {
-	h := newDemoHarness(t, demoEntry(t, "demo"))
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	h.waitState("demo", servers.StateReady)
 	h.runUI()
 	h.w.Update() // under way when the window closes

@@ -10,21 +10,13 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
-// demoEnv makes the test binary, started as a server of the core's, the
-// demo server.
-const demoEnv = "ELICITDESK_CORE_TEST_DEMO"
-
 func TestMain(m *testing.M) {
-	if os.Getenv(demoEnv) == "1" {
-		if err := demo.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	demotest.Serve()
 	os.Exit(m.Run())
 }
 
@@ -33,13 +25,10 @@ func TestMain(m *testing.M) {
 // them: the same tools, a result read from its JSON, and a -32042 answer
 // whose links it can show.
 func TestRemoteToolsAndCalls(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	entry := demotest.Server(t, "demo")
 	s := startWith(t, func(o *Options) {
 		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{
-			"command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{demoEnv: "1"},
+			"command": entry.Command, "args": entry.Args, "env": entry.Env,
 			"protocolVersion": "2025-11-25", // which still has -32042
 		}}})
 		if err := os.WriteFile(o.ConfigPath, cfg, 0o600); err != nil {
