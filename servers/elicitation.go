@@ -65,6 +65,7 @@ type Identity struct {
 type Elicitation struct {
 	ID       string // unique among this process's elicitations
 	Server   Identity
+	Params   json.RawMessage // as sent, within the limits they passed
 	Message  untrusted.Text
 	Mode     Mode
 	Schema   json.RawMessage // form mode: requestedSchema as sent, to store and show as written
@@ -114,7 +115,7 @@ func (e *Elicitation) Reply(r forms.Result) error {
 func newElicitation(parent context.Context, id string, who Identity, p Params, now time.Time) *Elicitation {
 	ctx, cancel := context.WithCancelCause(parent)
 	return &Elicitation{
-		ID: id, Server: who, Message: p.Message, Mode: p.Mode, Schema: p.Schema, Form: p.Form,
+		ID: id, Server: who, Params: p.Raw, Message: p.Message, Mode: p.Mode, Schema: p.Schema, Form: p.Form,
 		URL: p.URL, URLID: p.ElicitationID, Received: now,
 		ctx: ctx, cancel: cancel, answer: make(chan forms.Result, 1), complete: make(chan struct{}),
 	}
@@ -137,6 +138,7 @@ var errAnsweredCause = errors.New("answered")
 // Params are the parameters of elicitation/create (or of one 2026-07-28
 // input request), checked.
 type Params struct {
+	Raw           json.RawMessage // the params as sent
 	Message       untrusted.Text
 	Mode          Mode
 	Schema        json.RawMessage
@@ -170,7 +172,7 @@ func ParseParams(raw json.RawMessage) (Params, error) {
 	if w.Message == nil {
 		return Params{}, invalidParams("elicitation has no message")
 	}
-	p := Params{Message: *w.Message, Mode: Mode(w.Mode), URL: w.URL, ElicitationID: w.ElicitationID}
+	p := Params{Raw: raw, Message: *w.Message, Mode: Mode(w.Mode), URL: w.URL, ElicitationID: w.ElicitationID}
 	switch p.Mode {
 	case "", ModeForm:
 		p.Mode = ModeForm

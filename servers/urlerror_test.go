@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/tidwall/gjson"
 )
 
 func TestURLRequired(t *testing.T) {
@@ -29,6 +30,12 @@ func TestURLRequired(t *testing.T) {
 	want := []Params{
 		{Mode: ModeURL, Message: "Sign in", URL: "https://example.com/login?s=1", ElicitationID: "e1"},
 		{Mode: ModeURL, Message: "Pay", URL: "https://example.com/pay", ElicitationID: "e2"},
+	}
+	for i := range links { // each link's params as the windows get them: url mode named
+		if mode := gjson.GetBytes(links[i].Raw, "mode").String(); mode != "url" {
+			t.Errorf("link %d's params %s, want mode url", i, links[i].Raw)
+		}
+		links[i].Raw = nil
 	}
 	if !reflect.DeepEqual(links, want) {
 		t.Errorf("links = %+v\nwant %+v", links, want)

@@ -325,3 +325,26 @@ func TestNoGL(t *testing.T) {
 		}
 	}
 }
+
+// TestLargestRequestReachesTheUI: a request whose params are as large as
+// a server may send (servers.MaxParams) reaches the windows' process over
+// the endpoint, its message whole.
+func TestLargestRequestReachesTheUI(t *testing.T) {
+	s := start(t)
+	overhead := len(`{"message":"","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`)
+	message := strings.Repeat("a", servers.MaxParams-overhead)
+	answered := ask(s, message)
+	eventually(t, "the request", func() bool { return len(s.c.pending.all()) == 1 })
+	<-s.starts
+	r, rec, _ := remoteUI(t, s)
+	rec.until(t, "the request", func() bool { return len(rec.requests) == 1 })
+	if got := servers.LooseParams(rec.requests[0].Params).Message; len(got) != len(message) {
+		t.Errorf("the message arrived with %d bytes, want %d", len(got), len(message))
+	}
+	if err := r.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-answered; err != nil {
+		t.Errorf("the answer did not reach the server: %v", err)
+	}
+}

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -88,7 +87,7 @@ func (c *Core) take() {
 // is answered or goes stale.
 func (c *Core) wait(e *servers.Elicitation, byPerson bool) {
 	c.log.Debug("request arrived", "server", e.Server.Name, "id", e.ID, "mode", e.Mode)
-	w := &waiting{Request: Request{ID: e.ID, Server: e.Server, Params: paramsOf(e), Received: e.Received, ByPerson: byPerson}, e: e,
+	w := &waiting{Request: Request{ID: e.ID, Server: e.Server, Params: e.Params, Received: e.Received, ByPerson: byPerson}, e: e,
 		answered: make(chan struct{})}
 	c.pending.add(w)
 	c.feed.push(event{request: &w.Request})
@@ -150,25 +149,6 @@ func (c *Core) answer(w *waiting, r forms.Result, o history.Outcome) error {
 	c.record(entry(w.e, o, "", r.Content, c.now()))
 	c.feed.push(event{ended: &ended{ID: w.ID, Answered: true}})
 	return nil
-}
-
-// paramsOf is e's params as a server sends them, for a UI to check and
-// show again.
-func paramsOf(e *servers.Elicitation) json.RawMessage {
-	p := struct {
-		Message         untrusted.Text  `json:"message"`
-		Mode            servers.Mode    `json:"mode"`
-		RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
-		URL             untrusted.Text  `json:"url,omitempty"`
-		ElicitationID   string          `json:"elicitationId,omitempty"`
-	}{e.Message, e.Mode, e.Schema, e.URL, e.URLID}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // as sent: no larger than the limits it passed
-	if err := enc.Encode(p); err != nil {
-		panic(err) // strings and JSON the router parsed
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // entry is the history's record of an elicitation.

@@ -17,7 +17,10 @@ const Version = 1
 
 // MaxMessage is the largest message, newline excluded, either side takes.
 // A larger one is answered with an error and the connection is closed.
-const MaxMessage = 4 << 20
+// It leaves room around the largest params a server may send (4 MiB, see
+// servers.MaxParams), which a request to the windows carries whole, with
+// who asks.
+const MaxMessage = 8 << 20
 
 // The methods. Requests carry an id and get a response with the same id;
 // several may be in flight on one connection. A notification has no id and
