@@ -155,14 +155,22 @@ type answer struct {
 	err error
 }
 
-// ask sends a request as server who would, and returns its answer later.
+// ask sends a request as server who would, its params as JSON, and
+// returns its answer later.
 func (h *harness) ask(ctx context.Context, who servers.Identity, p servers.Params) <-chan answer {
-	out := make(chan answer, 1)
-	if p.Mode == servers.ModeForm {
-		p.Form, _ = forms.Parse(p.Schema) // as servers.ParseParams does
+	raw, err := json.Marshal(struct {
+		Message         untrusted.Text  `json:"message"`
+		Mode            servers.Mode    `json:"mode,omitempty"`
+		RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
+		URL             untrusted.Text  `json:"url,omitempty"`
+		ElicitationID   string          `json:"elicitationId,omitempty"`
+	}{p.Message, p.Mode, p.Schema, p.URL, p.ElicitationID})
+	if err != nil {
+		panic(err)
 	}
+	out := make(chan answer, 1)
 	go func() {
-		res, err := h.core.Router().Ask(ctx, who, p)
+		res, err := h.core.Router().AskRaw(ctx, who, raw)
 		out <- answer{res, err}
 	}()
 	return out

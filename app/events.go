@@ -40,15 +40,11 @@ func (d *Desk) askCore(r core.Request) {
 	if _, asked := d.asks[r.ID]; asked {
 		return
 	}
-	p := servers.LooseParams(r.Params)
-	if p.Mode == servers.ModeForm {
-		form, err := forms.Parse(p.Schema)
-		if err != nil { // not from this core's checks: nobody could answer it
-			d.log.Error("a request the core passed on has no form", "server", r.Server.Name, "err", err)
-			go d.core.Answer(r.ID, forms.Result{Action: forms.Cancel})
-			return
-		}
-		p.Form = form
+	p, err := servers.ParseParams(r.Params)
+	if err != nil { // not from this core's checks: nobody could answer it
+		d.log.Error("a request the core passed on cannot be asked", "server", r.Server.Name, "err", err)
+		go d.core.Answer(r.ID, forms.Result{Action: forms.Cancel})
+		return
 	}
 	ctx, cancel := context.WithCancelCause(context.WithValue(d.ctx, coreID{}, r.ID))
 	d.asks[r.ID] = cancel

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"net/url"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -18,6 +19,17 @@ func hostileIdentity(s string) servers.Identity {
 	return servers.Identity{Name: s, Target: s, Reported: servers.ServerInfo{Name: info, Title: info, Version: info}, Host: servers.HostInfo{Name: info, Title: info, Version: info}}
 }
 
+// hostileURL is a link holding s as a server can send it: as it is, or
+// percent-encoded where a URL may not hold it (control characters, which
+// the router refuses).
+func hostileURL(s string) string {
+	u := "https://shop.example/" + s
+	if _, err := url.Parse(u); err != nil {
+		return "https://shop.example/" + url.PathEscape(s)
+	}
+	return u
+}
+
 // TestHostileWindows sends requests written entirely in each hostile
 // string and walks every window they reach: the form and URL request
 // windows, the stale banner, the tray menu, the notification and
@@ -31,7 +43,7 @@ func TestHostileWindows(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			h.ask(ctx, hostileIdentity(s), servers.Params{Message: untrusted.Text(s), Mode: servers.ModeForm, Schema: uitest.HostileSchema(s)})
 			form := h.request(0)
-			h.ask(context.Background(), hostileIdentity(s), servers.Params{Message: untrusted.Text(s), Mode: servers.ModeURL, ElicitationID: "e", URL: untrusted.Text("https://shop.example/" + s)})
+			h.ask(context.Background(), hostileIdentity(s), servers.Params{Message: untrusted.Text(s), Mode: servers.ModeURL, ElicitationID: "e", URL: untrusted.Text(hostileURL(s))})
 			link := h.request(1)
 			h.ui(func() {
 				fw := form.win.(*formWindow)
