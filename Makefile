@@ -90,7 +90,7 @@ WINE_DEPS  := wine wine64
 WINDIST    := dist/windows
 WINE_TESTS := internal/endpoint internal/desktop/autostart internal/base/cmdline app/a11y/a11ytest internal/base/gate internal/base/jsonnum \
               internal/desktop/notify internal/desktop/portal internal/testkit/proctest internal/base/textpos internal/trust internal/base/untrusted \
-              servers/bridge servers/demo servers/link servers/wire
+              servers/bridge servers/client servers/demo servers/link servers/rpc servers/tasks internal/base/lines
 WINGO      := CGO_ENABLED=1 CC=$(MINGW_CC) GOOS=windows nice $(GO)
 windows-check: test-deps build windows-exe
 	@$(call install,$(WINE_DEPS))
