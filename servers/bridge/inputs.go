@@ -17,6 +17,10 @@ import (
 // needsInput reports whether a response is a 2026-07-28 input_required
 // result with an elicitation among its input requests.
 func needsInput(m link.Message) bool {
+	// Most responses are not: tell by one member before copying the result.
+	if gjson.GetBytes(m.Raw, "result.resultType").String() != "input_required" {
+		return false
+	}
 	in, ok := inputRequired(m)
 	return ok && in.HasElicitation()
 }

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -48,6 +49,8 @@ type Session struct {
 	ctx   context.Context
 	stop  context.CancelCauseFunc
 	tasks sync.WaitGroup
+	// writeCtx is ctx without its end, for writes: made once, not per message.
+	writeCtx context.Context
 
 	mu        sync.Mutex
 	info      endpoint.Bridged
@@ -111,6 +114,7 @@ var (
 // requests the server will never answer get an error.
 func (s *Session) Run(ctx context.Context) error {
 	s.ctx, s.stop = context.WithCancelCause(ctx)
+	s.writeCtx = context.WithoutCancel(s.ctx)
 	defer s.stop(nil)
 	s.opts.Desk.Attach(s.ctx, s.snapshot())
 	hostEnded, serverEnded := make(chan error, 1), make(chan error, 1)
@@ -157,13 +161,13 @@ func (s *Session) spawn(f func()) {
 // going away, which its reader notices. The last answers go out after the
 // session's context ended; closing the link ends a write that blocks.
 func (s *Session) toHost(m link.Message) {
-	if err := s.host.Write(context.WithoutCancel(s.ctx), m); err != nil && s.ctx.Err() == nil {
+	if err := s.host.Write(s.writeCtx, m); err != nil && s.ctx.Err() == nil {
 		s.opts.Log.Warn("cannot write to the host", "err", err)
 	}
 }
 
 func (s *Session) toServer(m link.Message) {
-	if err := s.server.Write(context.WithoutCancel(s.ctx), m); err != nil && s.ctx.Err() == nil {
+	if err := s.server.Write(s.writeCtx, m); err != nil && s.ctx.Err() == nil {
 		s.opts.Log.Warn("cannot write to the server", "err", err)
 	}
 }
@@ -172,14 +176,15 @@ func (s *Session) toServer(m link.Message) {
 func (s *Session) fromHost() error {
 	for {
 		m, err := s.host.Read()
-		var bad *link.BadMessage
-		switch {
-		case errors.As(err, &bad):
-			s.badFromHost(bad)
-			continue
-		case errors.Is(err, io.EOF):
-			return ErrHostGone
-		case err != nil:
+		if err != nil {
+			var bad *link.BadMessage // here, or every message would allocate it
+			switch {
+			case errors.As(err, &bad):
+				s.badFromHost(bad)
+				continue
+			case errors.Is(err, io.EOF):
+				return ErrHostGone
+			}
 			return fmt.Errorf("%w: %v", ErrHostGone, err)
 		}
 		switch {
@@ -198,14 +203,15 @@ func (s *Session) fromHost() error {
 func (s *Session) fromServer() error {
 	for {
 		m, err := s.server.Read()
-		var bad *link.BadMessage
-		switch {
-		case errors.As(err, &bad):
-			s.badFromServer(bad)
-			continue
-		case errors.Is(err, io.EOF):
-			return ErrServerGone
-		case err != nil:
+		if err != nil {
+			var bad *link.BadMessage // here, or every message would allocate it
+			switch {
+			case errors.As(err, &bad):
+				s.badFromServer(bad)
+				continue
+			case errors.Is(err, io.EOF):
+				return ErrServerGone
+			}
 			return fmt.Errorf("%w: %v", ErrServerGone, err)
 		}
 		switch {
@@ -259,14 +265,16 @@ func (s *Session) hostRequest(m link.Message) {
 	}
 	c := &call{method: m.Method, hostID: m.ID, token: rawOrNil(gjson.GetBytes(raw, pathProgress))}
 	up := link.Message{Raw: raw, ID: m.ID, Method: m.Method}
-	if _, taken := s.calls[m.Key()]; taken || s.own[m.Key()] != nil {
+	key := m.Key()
+	if _, taken := s.calls[key]; taken || s.own[key] != nil {
 		// The id is one of the bridge's own, or reused while pending:
 		// the server sees a fresh one, the host gets its own back.
 		up.ID = s.newID()
 		up.Raw = withID(up.Raw, up.ID)
+		key = up.Key()
 	}
 	c.req = up
-	s.calls[up.Key()] = c
+	s.calls[key] = c
 	s.mu.Unlock()
 	s.toServer(up)
 }
@@ -363,7 +371,9 @@ func (s *Session) forHost(c *call, m link.Message) link.Message {
 		delete(s.shown, link.IDKey(c.token))
 		s.mu.Unlock()
 	}
-	if m.ID != nil && link.IDKey(c.hostID) != m.Key() { // a null id stays null: its stream says whose it is
+	// A null id stays null: its stream says whose it is. Equal bytes are
+	// the same id, the common case, without making keys.
+	if m.ID != nil && !bytes.Equal(c.hostID, m.ID) && link.IDKey(c.hostID) != m.Key() {
 		m.Raw, m.ID = withID(m.Raw, c.hostID), c.hostID
 	}
 	m.Related = c.hostID

@@ -68,7 +68,8 @@ func Parse(raw []byte) (Message, error) {
 	case m.Method == "" && m.ID == nil && !failed: // only an error may answer an unknown id
 		return Message{}, errors.New("a response without an id")
 	}
-	if bytes.ContainsAny(raw, "\r\n") {
+	// IndexByte, unlike ContainsAny, runs at memory speed on a large result.
+	if bytes.IndexByte(raw, '\n') >= 0 || bytes.IndexByte(raw, '\r') >= 0 {
 		var b bytes.Buffer
 		if err := json.Compact(&b, raw); err != nil {
 			return Message{}, err
@@ -114,6 +115,9 @@ func (m Message) Answers() string {
 // IDKey returns a raw id in a form that compares equal for equal ids,
 // whatever white space the sender put around them.
 func IDKey(id json.RawMessage) string {
+	if !bytes.ContainsAny(id, " \t\r\n") {
+		return string(id) // compact already, as ids nearly always are
+	}
 	var b bytes.Buffer
 	if json.Compact(&b, id) != nil {
 		return string(id)
