@@ -7,11 +7,13 @@ package main
 import (
 	"os"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/inherited"
 	"github.com/elicitdesk/elicitdesk/internal/cli"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/console"
 )
 
 func main() {
+	inherited.Seal()
 	// With arguments it is a command, or the app asked for its log (-v):
 	// on Windows it prints to the terminal it was started from. Without,
 	// it is the app as the Start menu starts it, which leaves the terminal
