@@ -89,6 +89,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 			stderr.Linef("elicitdesk bridge: %s: %s", cfg.URL, st.Text())
 		}
 	})
+	go resident.Keep(ctx, log) // a bridge lives as long as its host
 	if *listen != "" {
 		return serveBridge(ctx, *listen, cfg, wrap, opts, stderr)
 	}
@@ -98,7 +99,6 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 		return 1
 	}
 	defer done()
-	go resident.Keep(ctx, log)
 	err = bridge.New(link.NewLines(stdin, stdout), server, withSession(opts, cfg)).Run(ctx)
 	switch {
 	case errors.Is(err, bridge.ErrHostGone), errors.Is(err, context.Canceled):

@@ -125,10 +125,11 @@ func (l *UnshownLog) Close(wait time.Duration) {
 	case <-t.C:
 		l.abort() // the rest are dropped; a write under way ends soon
 	}
-	if n := l.dropped.Load(); n > 0 {
-		l.log.Warn("elicitations no window could show were not kept in the history", "count", n)
+	handed, dropped := l.Counts()
+	if dropped > 0 {
+		l.log.Warn("elicitations no window could show were not kept in the history", "count", dropped)
 	}
-	l.log.Debug("elicitations no window could show, kept by the running app", "count", l.handed.Load())
+	l.log.Debug("elicitations no window could show, kept by the running app", "count", handed)
 }
 
 // drop counts an entry not kept, and says why: the first time as a

@@ -426,7 +426,7 @@ func (s *Session) callAsTask(ctx context.Context, name string) (bool, error) {
 	caps, known := s.serverCaps, s.asTask != nil
 	task := s.asTask[name]
 	s.mu.Unlock()
-	if known || !tasks.Wanted(caps, json.RawMessage(`{"execution":{"taskSupport":"optional"}}`)) {
+	if known || !tasks.TakesToolCalls(caps) {
 		return task, nil
 	}
 	if _, err := s.ListTools(ctx); err != nil {

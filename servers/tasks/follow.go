@@ -42,7 +42,7 @@ type Follower struct {
 // or "optional"). The 2026-07-28 extension needs no such choice: the
 // client declares the extension and the server decides.
 func Wanted(serverCapabilities, tool json.RawMessage) bool {
-	if !gjson.GetBytes(serverCapabilities, "tasks.requests.tools.call").Exists() {
+	if !TakesToolCalls(serverCapabilities) {
 		return false
 	}
 	switch gjson.GetBytes(tool, "execution.taskSupport").String() {
@@ -50,6 +50,12 @@ func Wanted(serverCapabilities, tool json.RawMessage) bool {
 		return true
 	}
 	return false
+}
+
+// TakesToolCalls reports whether a 2025-11-25 server declared
+// task-augmented tools/call in its capabilities.
+func TakesToolCalls(serverCapabilities json.RawMessage) bool {
+	return gjson.GetBytes(serverCapabilities, "tasks.requests.tools.call").Exists()
 }
 
 // AsTask returns tools/call params that ask for a 2025-11-25 task.
