@@ -7,11 +7,11 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"net/url"
-	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -32,17 +32,29 @@ import (
 
 // Core is what the windows ask of Elicit Desk's core, which keeps the
 // servers, their requests and the history: *core.Core in this process (the
-// tests), *core.Remote from the windows' process.
+// tests), *core.Remote from the windows' process. The core owns every
+// request: which gets a window, in what order, and whether an answer is
+// taken; the windows show what it tells them.
 type Core interface {
 	// Attach tells events what the core tells the windows, until ctx ends.
 	Attach(ctx context.Context, events core.Events) error
 	// Answer sends the person's answer to a request; core.ErrNotWaiting
 	// when it no longer waits.
 	Answer(id string, r forms.Result) error
+	// Closed says that a request's window closed while it still waits.
+	Closed(id string)
+	// Show asks the core for a window: it resolves a request's into Open.
+	Show(core.Show)
+	// Focused says whether one of the windows has the keyboard.
+	Focused(bool)
+	// ShowLinks asks the links of a tool call's -32042 error as the
+	// person's own requests, and returns their ids.
+	ShowLinks(who servers.Identity, links []json.RawMessage) ([]string, error)
 	// Statuses, Retry, SignIn, SignOut, Tools and CallTool.
 	serversview.Servers
 	Bridged() []servers.Bridged
 	SetHistoryLimits(core.HistoryLimits)
+	SetWindowPrefs(core.WindowPrefs) error
 	// HistoryNotice is what opening the history had to say.
 	HistoryNotice() string
 	// Quit ends Elicit Desk: the core answers every request cancel.
@@ -89,34 +101,24 @@ type Desk struct {
 	opts   Options
 	log    *slog.Logger
 	core   Core
-	// local asks the core's requests in this process, so that a window
-	// deals with a servers.Elicitation as the core's own connections do.
-	local *servers.Router
-	asks  map[string]context.CancelCauseFunc // by the core's request id, while asked
-	// wanted are the core's requests the person asked to see (the tray, a
-	// tool call's link) before they reached the queue: they open at once.
-	wanted  map[string]bool
-	history *history.Store // the History window's; nil when it could not be opened
+	// requests are those the core told the windows to open, by id, until
+	// their windows close: the windows keep only what is on screen.
+	requests map[string]*request
+	waiting  int               // how many requests wait, as the core last said
+	links    map[string]func() // what a link request of a tool call's tells when its window closes
+	history  *history.Store    // the History window's; nil when it could not be opened
 
 	settings   Settings
 	desktop    look.Desktop // the desktop's light or dark, read at start
-	queue      queue[*request]
 	serversWin *serversview.Window
 	historyWin *historyview.Window // made when first shown: windows cost memory
 	hostsWin   *hostsview.Window
 	welcome    *welcome // the Welcome window, while it is open
-	// afterRequests are windows the core asked for by itself, shown once
-	// no request is left.
-	afterRequests []func()
-	settingsW     fyne.Window
-	aboutW        fyne.Window // the About window, while it is open
-	asking        *asking     // the quit question, while it shows
-	focused       bool        // one of our windows has focus
-	notifier      notifier    // nil where no notification server answers
-	notices       notices     // the notifications shown, by request or server
-	noticing      sync.WaitGroup
-	idleSince     time.Time // when the last window closed; zero while one shows
-	lost          error     // see Lost
+	settingsW  fyne.Window
+	aboutW     fyne.Window // the About window, while it is open
+	asking     *asking     // the quit question, while it shows
+	idleSince  time.Time   // when the last window closed; zero while one shows
+	lost       error       // see Lost
 
 	openURL func(*url.URL) error
 	now     func() time.Time
@@ -128,17 +130,12 @@ type Desk struct {
 	do func(f func())
 }
 
-// noLimits: the core applied each server's limits already.
-var noLimits = servers.Limits{Waiting: math.MaxInt, PerMinute: math.MaxInt}
-
 // New prepares the windows of core; Start attaches them.
 func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, core: c, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
-		asks: map[string]context.CancelCauseFunc{}, wanted: map[string]bool{}}
+		requests: map[string]*request{}, links: map[string]func(){}}
 	d.settings = loadSettings(a.Preferences())
-	d.queue.max = d.settings.MaxWindows
-	d.local = servers.NewRouter(noLimits, d.log)
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Servers: c, Bridged: c.Bridged, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
 		Do:     func(f func()) { d.do(f) }, // tests replace d.do after New
@@ -146,8 +143,8 @@ func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	})
 	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Bridge: opts.Bridge, ConfigPath: opts.ConfigPath, Log: d.log, Screen: d.screen})
 	lc := a.Lifecycle()
-	lc.SetOnEnteredForeground(func() { d.focused = true })
-	lc.SetOnExitedForeground(func() { d.focused = false })
+	lc.SetOnEnteredForeground(func() { go c.Focused(true) })
+	lc.SetOnExitedForeground(func() { go c.Focused(false) })
 	return d
 }
 
@@ -159,8 +156,6 @@ func (d *Desk) Start() error {
 	d.desktop = readDesktop(d.ctx)
 	d.applyTheme()
 	d.openHistory()
-	d.notifier = d.newNotifier()
-	go d.take()
 	go d.clock()
 	go d.attach()
 	if !d.opts.TrayShown {
@@ -202,34 +197,8 @@ func (d *Desk) exit() {
 func (d *Desk) Close() {
 	d.cancel()
 	d.serversWin.Close() // first: the core's last changes must not reach widgets
-	d.closeNotices()
 	if d.history != nil {
 		d.history.Close()
-	}
-}
-
-// Front brings the app forward when the person starts it again: the oldest
-// request if one waits, the Servers window otherwise.
-func (d *Desk) Front() {
-	for _, r := range d.queue.all() {
-		if r.win != nil {
-			d.open(r)
-			return
-		}
-	}
-	d.serversWin.Show()
-	d.addQuitKeys()
-}
-
-// take hands each request to the UI goroutine, as the local router
-// queues it.
-func (d *Desk) take() {
-	for {
-		e, err := d.local.Next(d.ctx)
-		if err != nil {
-			return
-		}
-		d.do(func() { d.arrive(e) })
 	}
 }
 
@@ -245,10 +214,8 @@ func (d *Desk) clock() {
 		case <-t.C:
 			d.do(func() {
 				now := d.now()
-				for _, r := range d.queue.open {
-					if r.win != nil {
-						r.win.tick(now)
-					}
+				for _, r := range d.requests {
+					r.win.tick(now)
 				}
 				d.exitWhenIdle(now)
 			})
@@ -263,7 +230,7 @@ func (d *Desk) exitWhenIdle(now time.Time) {
 	if d.opts.Idle <= 0 {
 		return
 	}
-	if d.queue.len() > 0 || d.windowsShown() {
+	if d.waiting > 0 || d.windowsShown() {
 		d.idleSince = time.Time{}
 		return
 	}
@@ -287,55 +254,23 @@ func (d *Desk) windowsShown() bool {
 	return false
 }
 
-// arrive takes in a new request: a window when fewer than the limit are
-// open, a place in the tray menu otherwise.
-func (d *Desk) arrive(e *servers.Elicitation) {
-	d.log.Debug("request arrived", "server", e.Server.Name, "id", e.ID, "mode", e.Mode)
-	r := d.newRequest(e)
-	switch {
-	case d.wanted[r.coreID]: // the person asked for it before it arrived
-		delete(d.wanted, r.coreID)
-		d.queue.addOpen(r)
-		d.open(r)
-	case d.queue.add(r):
-		d.openBy(r, byApp)
-	}
-	d.notify(r)
-	go func() {
-		<-e.Context().Done()
-		d.do(func() {
-			if r.ended {
-				return
-			}
-			r.goStale(core.StaleReason(e.Context()))
-			if r.win == nil {
-				d.drop(r)
-			}
-		})
-	}()
-}
-
-func (d *Desk) newRequest(e *servers.Elicitation) *request {
-	id, _ := e.Context().Value(coreID{}).(string)
-	r := &request{Elicitation: e, coreID: id}
-	r.onEnd = func() { d.withdraw(r) }
-	return r
-}
-
-// open gives a request its window, or raises it, with the keyboard: the
-// person asked for it (the tray menu, a notification, a second start).
-func (d *Desk) open(r *request) { d.openBy(r, byPerson) }
-
-// openBy gives a request its window, or raises it; its notification, no
-// longer needed, goes. A window the app opens by itself leaves the
-// keyboard where it is.
-func (d *Desk) openBy(r *request, by opener) {
-	d.withdraw(r)
-	if r.win != nil {
+// opened gives a request the core told of its window, or raises the one
+// it has. A window the app opens by itself leaves the keyboard where it
+// is.
+func (d *Desk) opened(cr core.Request, by opener) {
+	if r, ok := d.requests[cr.ID]; ok {
 		r.win.show(by)
 		return
 	}
-	at := place{d.screen(), d.queue.opened() - 1} // r is one of the opened
+	p, err := servers.ParseParams(cr.Params)
+	if err != nil { // not from this core's checks: nobody could answer it
+		d.log.Error("a request the core passed on cannot be asked", "server", cr.Server.Name, "err", err)
+		go d.core.Answer(cr.ID, forms.Result{Action: forms.Cancel})
+		return
+	}
+	r := &request{Request: cr, Params: p, answer: d.answer, completed: make(chan struct{})}
+	d.requests[r.ID] = r
+	at := place{d.screen(), len(d.requests) - 1}
 	if r.Mode == servers.ModeURL {
 		r.win = d.newLinkWindow(r, at, by)
 	} else {
@@ -350,6 +285,25 @@ func (d *Desk) openBy(r *request, by opener) {
 	})
 }
 
+// answer sends r's answer off the UI goroutine, then, back on it, runs
+// sent, or shows why the core did not take it.
+func (d *Desk) answer(r *request, res forms.Result, sent func()) {
+	go func() {
+		err := d.core.Answer(r.ID, res)
+		d.do(func() {
+			switch {
+			case err == nil:
+				sent()
+			case errors.Is(err, core.ErrNotWaiting):
+				// Its Ended, with the reason, follows or came already.
+			default:
+				d.log.Warn("the answer was not taken", "server", r.Server.Name, "err", err)
+				r.goStale("Elicit Desk did not send the answer: " + err.Error())
+			}
+		})
+	}()
+}
+
 // screen is where a new window goes.
 func (d *Desk) screen() screen.Screen {
 	if d.opts.Screen != nil {
@@ -360,44 +314,18 @@ func (d *Desk) screen() screen.Screen {
 	return screen.Fallback()
 }
 
-// windowClosed lets the next waiting requests in.
+// windowClosed forgets a request once its window closed; the core gives
+// its place to the next request if it still waits.
 func (d *Desk) windowClosed(r *request) {
 	d.log.Debug("request window closed", "server", r.Server.Name, "id", r.ID, "answered", r.ended)
-	// Fyne never says that a closed window had focus, and then says
-	// nothing more until one of ours gains and loses it: without this,
-	// answering a request would end its notifications for good.
-	d.focused = false
-	if r.onClosed != nil {
-		r.onClosed()
+	delete(d.requests, r.ID)
+	if !r.ended && !r.sending {
+		go d.core.Closed(r.ID)
 	}
-	d.drop(r)
-}
-
-// drop forgets a request and opens the windows its place frees, or,
-// when it was the last, those that waited for the requests.
-func (d *Desk) drop(r *request) {
-	for _, next := range d.queue.remove(r) {
-		d.openBy(next, byApp)
+	if done, ok := d.links[r.ID]; ok {
+		delete(d.links, r.ID)
+		done()
 	}
-	d.asking.update(d.pending())
-	if d.queue.len() == 0 {
-		later := d.afterRequests
-		d.afterRequests = nil
-		for _, f := range later {
-			f()
-		}
-	}
-}
-
-// whenNoRequests runs f, which opens a window of the app's own accord,
-// now, or once the requests are answered: such a window must not cover a
-// request's.
-func (d *Desk) whenNoRequests(f func()) {
-	if d.queue.len() > 0 {
-		d.afterRequests = append(d.afterRequests, f)
-		return
-	}
-	f()
 }
 
 // others are the identities of every server but name, which a message
@@ -412,26 +340,34 @@ func (d *Desk) others(name string) []servers.Identity {
 	return ids
 }
 
-// showLinks shows the URL elicitations of a tool call's -32042 error,
-// each in its own window, and reports when the person has dealt with all.
+// showLinks has the core ask the URL elicitations of a tool call's
+// -32042 error, each in its own window, and reports when the person has
+// dealt with all: their windows closed.
 func (d *Desk) showLinks(who servers.Identity, links []servers.Params) <-chan struct{} {
 	done := make(chan struct{})
-	d.do(func() {
-		left := len(links)
-		if left == 0 {
-			close(done)
-			return
-		}
-		for _, p := range links {
-			r := d.newRequest(d.local.Expect(who, p))
-			r.onClosed = func() {
-				if left--; left == 0 {
-					close(done)
+	raws := make([]json.RawMessage, len(links))
+	for i, p := range links {
+		raws[i] = p.Raw
+	}
+	go func() {
+		ids, err := d.core.ShowLinks(who, raws)
+		d.do(func() {
+			if err != nil {
+				d.log.Warn("the links were not shown", "err", err)
+			}
+			left := len(ids)
+			if left == 0 {
+				close(done)
+				return
+			}
+			for _, id := range ids {
+				d.links[id] = func() {
+					if left--; left == 0 {
+						close(done)
+					}
 				}
 			}
-			d.queue.addOpen(r) // the person called the tool: past the limit
-			d.open(r)
-		}
-	})
+		})
+	}()
 	return done
 }

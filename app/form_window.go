@@ -23,17 +23,15 @@ type formWindow struct {
 // parsed when the request arrived, sized to it and placed at. A window the
 // app opens by itself holds the keyboard until the person takes it.
 func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
-	fw := &formWindow{w: d.fyne.NewWindow(title(r.Elicitation))}
-	fw.head = newHeader(r.Elicitation, d.others(r.Server.Name), fw.close)
+	fw := &formWindow{w: d.fyne.NewWindow(title(r.Server, r.Params))}
+	fw.head = newHeader(r, d.others(r.Server.Name), fw.close)
 	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: fw.head.object, Dates: d.opts.Dates,
 		MayAnswer: func() bool { return fw.hold.mayAnswer() }})
 	fw.view.OnResult = func(res forms.Result) {
 		if !fw.hold.mayAnswer() {
 			return // a click or a key aimed at what was there before the window
 		}
-		if r.reply(res) {
-			fw.close()
-		}
+		r.reply(res, fw.close)
 	}
 	fw.view.Install(fw.w)
 	fw.size = newSized(fw.w, at, formWidth, func(width, height float32) float32 {

@@ -28,9 +28,9 @@ type header struct {
 
 // newHeader builds the header of a request from who; others are the other
 // configured servers, whose names a message must not borrow.
-func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()) *header {
-	h := &header{received: e.Received, ago: small("", fyne.TextStyle{})}
-	h.who = identity(e.Server)
+func newHeader(r *request, others []servers.Identity, onClose func()) *header {
+	h := &header{received: r.Received, ago: small("", fyne.TextStyle{})}
+	h.who = identity(r.Server)
 	h.when = widget.NewRichText(h.ago)
 	h.tick(time.Now())
 
@@ -45,11 +45,11 @@ func newHeader(e *servers.Elicitation, others []servers.Identity, onClose func()
 	// When it arrived beside the name rather than under it: a line less
 	// leaves the form room on a small screen.
 	parts := []fyne.CanvasObject{h.banner, container.NewBorder(nil, nil, nil, h.when, h.who)}
-	for _, w := range trust.IdentityWarnings(e.Server, e.Message, others) {
+	for _, w := range trust.IdentityWarnings(r.Server, r.Message, others) {
 		parts = append(parts, warning(w))
 	}
-	if e.Message != "" {
-		parts = append(parts, newMessageBox(e.Message))
+	if r.Message != "" {
+		parts = append(parts, newMessageBox(r.Message))
 	}
 	h.object = container.NewVBox(parts...)
 	return h

@@ -80,15 +80,15 @@ type linkWindow struct {
 // newLinkWindow builds the window of a URL request, sized to it and placed
 // at.
 func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
-	lw := &linkWindow{w: d.fyne.NewWindow(title(r.Elicitation)), gone: make(chan struct{}), server: untrusted.Text(r.Server.Name).Line()}
-	lw.head = newHeader(r.Elicitation, d.others(r.Server.Name), lw.close)
+	lw := &linkWindow{w: d.fyne.NewWindow(title(r.Server, r.Params)), gone: make(chan struct{}), server: untrusted.Text(r.Server.Name).Line()}
+	lw.head = newHeader(r, d.others(r.Server.Name), lw.close)
 	link := trust.InspectLink(r.URL)
 
 	// The same buttons, icons and order as a form window's: Decline,
 	// Cancel, then the answer that goes ahead.
 	open := widget.NewButtonWithIcon("Open link", theme.ConfirmIcon(), func() {
-		if lw.hold.mayAnswer() && r.reply(forms.Result{Action: forms.Accept}) {
-			lw.open(r, link.URL, d)
+		if lw.hold.mayAnswer() {
+			r.reply(forms.Result{Action: forms.Accept}, func() { lw.open(r, link.URL, d) })
 		}
 	})
 	open.Importance = widget.HighImportance
@@ -101,13 +101,13 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 		})
 	}
 	decline := widget.NewButton("Decline", func() {
-		if lw.hold.mayAnswer() && r.reply(forms.Result{Action: forms.Decline}) {
-			lw.close()
+		if lw.hold.mayAnswer() {
+			r.reply(forms.Result{Action: forms.Decline}, lw.close)
 		}
 	})
 	cancel := widget.NewButton("Cancel", func() {
-		if lw.hold.mayAnswer() && r.reply(forms.Result{Action: forms.Cancel}) {
-			lw.close()
+		if lw.hold.mayAnswer() {
+			r.reply(forms.Result{Action: forms.Cancel}, lw.close)
 		}
 	})
 	lw.buttons = container.NewVBox(formview.AnswerHelp(), container.NewHBox(copyLink(), layout.NewSpacer(), decline, cancel, open))
@@ -133,7 +133,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 	})
 	lw.hold = holdKeys(lw.w, by, d.now, d.guard, func() {})
 	lw.w.SetCloseIntercept(func() {
-		r.reply(forms.Result{Action: forms.Cancel})
+		r.reply(forms.Result{Action: forms.Cancel}, func() {})
 		lw.close()
 	})
 	lw.w.SetOnClosed(func() {
@@ -204,7 +204,7 @@ func (lw *linkWindow) open(r *request, u *url.URL, d *Desk) {
 	}()
 	go func() {
 		select {
-		case <-r.Completed():
+		case <-r.completed:
 			d.do(func() {
 				if s := lw.state; s.phase != linkStale {
 					s.phase = linkComplete

@@ -75,7 +75,7 @@ func (a *asking) update(waiting int) {
 // askQuit is every way to quit: the tray's Quit, Ctrl+Q in any window and
 // the Servers window's menu. While requests wait it asks first.
 func (d *Desk) askQuit() {
-	q, ok := quitQuestion(d.pending())
+	q, ok := quitQuestion(d.waiting)
 	if !ok {
 		d.quit()
 		return

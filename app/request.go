@@ -8,18 +8,18 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
-// request is one elicitation from arrival until it is answered or goes
-// stale. It belongs to the UI goroutine: every field is read and written
-// there.
+// request is one of the core's requests with a window, from the core's
+// Open until its window closes. It belongs to the UI goroutine: every
+// field is read and written there.
 type request struct {
-	*servers.Elicitation
-	win   window // nil while the request waits in the tray menu
-	ended bool   // answered or stale: nothing more is sent or recorded
-	// notifying: a notification was sent and is still wanted.
-	notifying bool
-	onEnd     func() // the Desk's bookkeeping, once
-	onClosed  func() // after its window closed, for links a tool call waits on
-	coreID    string // the core's id, "" for a link of the windows' own tool call
+	core.Request
+	servers.Params // parsed from the Request's params
+	win            window
+	ended          bool // answered or stale: nothing more is sent
+	sending        bool // an answer is on its way to the core
+	// answer sends an answer to the core and runs sent once it took it.
+	answer    func(r *request, res forms.Result, sent func())
+	completed chan struct{} // closed when the server says a URL step is done
 }
 
 // window is what a request's window does for its request.
@@ -34,19 +34,18 @@ type window interface {
 	close()
 }
 
-// reply sends the person's answer; the core records it. It reports whether the
-// answer went out: a request that went stale in the meantime sends
-// nothing.
-func (r *request) reply(res forms.Result) bool {
-	if r.ended {
-		return false
+// reply sends the person's answer; the core checks and records it, and
+// sent runs once it did. A request that ended, or whose answer is on its
+// way, sends nothing more.
+func (r *request) reply(res forms.Result, sent func()) {
+	if r.ended || r.sending {
+		return
 	}
-	if err := r.Reply(res); err != nil {
-		r.goStale(core.StaleReason(r.Context()))
-		return false
-	}
-	r.end()
-	return true
+	r.sending = true
+	r.answer(r, res, func() {
+		r.ended = true
+		sent()
+	})
 }
 
 // goStale ends a request the server no longer waits for.
@@ -54,19 +53,15 @@ func (r *request) goStale(reason string) {
 	if r.ended {
 		return
 	}
-	r.end()
-	if r.win != nil {
-		r.win.stale(reason)
-	}
-}
-
-func (r *request) end() {
 	r.ended = true
-	if r.onEnd != nil {
-		r.onEnd()
-	}
+	r.win.stale(reason)
 }
 
-// coreID is the context key of the core's id for a request, which the
-// local router's elicitation carries from the core's Request.
-type coreID struct{}
+// complete notes that the server said a URL step is done.
+func (r *request) complete() {
+	select {
+	case <-r.completed:
+	default:
+		close(r.completed)
+	}
+}

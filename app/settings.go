@@ -50,8 +50,6 @@ var DefaultSettings = Settings{MaxWindows: 3, Retention: history.DefaultRetentio
 // Bounds of the settings, so a typo cannot hide every request or keep
 // nothing.
 const (
-	minMaxWindows    = 1
-	maxMaxWindows    = 20
 	minRetentionDays = 1
 	maxRetentionDays = 3650
 )
@@ -118,10 +116,15 @@ func (s Settings) HistoryLimits() core.HistoryLimits {
 	return core.HistoryLimits{Retention: s.Retention, MaxBytes: s.HistoryMaxBytes}
 }
 
+// WindowPrefs are the settings the core opens request windows by.
+func (s Settings) WindowPrefs() core.WindowPrefs {
+	return core.WindowPrefs{Max: s.MaxWindows, Notify: s.Notify}
+}
+
 // check says what is wrong with s, in words for the Settings window.
 func (s Settings) check() string {
 	switch {
-	case s.MaxWindows < minMaxWindows || s.MaxWindows > maxMaxWindows:
+	case s.MaxWindows < core.MinWindows || s.MaxWindows > core.MaxWindows:
 		return "Open between 1 and 20 request windows at once."
 	case s.Retention < minRetentionDays*day || s.Retention > maxRetentionDays*day || s.Retention%day != 0:
 		return "Keep the history between 1 and 3650 days."

@@ -14,6 +14,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 )
 
 // settingsForm is the Settings window's content: every option, and the
@@ -36,7 +37,7 @@ type settingsForm struct {
 // says whether requests past the limit wait in a tray menu.
 func newSettingsForm(cur Settings, login, tray bool) *settingsForm {
 	f := &settingsForm{cur: cur}
-	f.windows = newSpin(cur.MaxWindows, minMaxWindows, maxMaxWindows)
+	f.windows = newSpin(cur.MaxWindows, core.MinWindows, core.MaxWindows)
 	f.login = widget.NewCheck("Start Elicit Desk when I log in", nil)
 	f.login.Checked = login
 	var looks []string
@@ -172,8 +173,10 @@ func (d *Desk) applySettings(s Settings) {
 	was := d.settings
 	d.settings = s
 	s.save(d.fyne.Preferences())
-	for _, r := range d.queue.setMax(s.MaxWindows) {
-		d.openBy(r, byApp)
+	if s.MaxWindows != was.MaxWindows || s.Notify != was.Notify {
+		if err := d.core.SetWindowPrefs(s.WindowPrefs()); err != nil {
+			d.log.Warn("window settings not applied", "err", err)
+		}
 	}
 	if s.Theme != was.Theme {
 		d.applyTheme()

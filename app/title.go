@@ -18,8 +18,8 @@ const (
 // the task switcher: "demo: Deploy to production now? — Elicit Desk". A
 // request without a message names the link it asks to open, or just the
 // server.
-func title(e *servers.Elicitation) string {
-	server, cut := untrusted.Fold(untrusted.Text(e.Server.Name).Line(), titleServer-1) // a whole line: no line of a name hides another
+func title(who servers.Identity, e servers.Params) string {
+	server, cut := untrusted.Fold(untrusted.Text(who.Name).Line(), titleServer-1) // a whole line: no line of a name hides another
 	if cut {
 		server += "…"
 	}

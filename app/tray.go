@@ -6,19 +6,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/core"
 )
 
-// pending counts the requests still waiting for an answer: those the core
-// told of, also before they reach the queue, and the links of the
-// windows' own tool calls.
-func (d *Desk) pending() int {
-	n := len(d.asks)
-	for _, r := range d.queue.all() {
-		if !r.ended && r.coreID == "" {
-			n++
-		}
-	}
-	return n
-}
-
 // menuItems are the app's own entries in the Servers window's menu, where
 // no tray host shows the core's icon and the window stands in for it.
 func (d *Desk) menuItems() []*fyne.MenuItem {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -66,6 +67,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	trayShown := false
 	var c *core.Core // clicks come once it shows notifications, after Start
 	notifier := coreNotifier(ctx, log, func(id uint32) { c.NoticeClicked(id) })
+	settings := app.SettingsFile(app.PreferencesPath(appID))
 	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, idle: *idle, tray: &trayShown, log: log}
 	c = core.New(ctx, core.Options{
 		ConfigPath:  *config,
@@ -75,10 +77,12 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Signer: newSigner(log, func(err error) {
 			log.Warn("sign-ins to remote servers are kept in memory only, for this run; set "+tokenFileEnv+"=FILE to keep them in a file only you can read", "err", err)
 		}, nil),
-		History:    app.SettingsFile(app.PreferencesPath(appID)).HistoryLimits(),
-		Background: *background,
-		StartUI:    ui.start,
-		Notifier:   notifier,
+		History:         settings.HistoryLimits(),
+		Windows:         settings.WindowPrefs(),
+		Background:      *background,
+		StartUI:         ui.start,
+		Notifier:        notifier,
+		NotifyInWindows: notifyInWindows,
 	})
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server
@@ -154,9 +158,13 @@ type uiStarter struct {
 	tray    *bool // a tray host shows the core's icon
 	log     *slog.Logger
 	running sync.WaitGroup
+	mu      sync.Mutex
+	proc    *os.Process // the one running, to kill if it does not exit at quit
 }
 
-func (u *uiStarter) start(ctx context.Context) (<-chan error, error) {
+// start starts the windows' process with its end of a private
+// connection, and returns the core's end.
+func (u *uiStarter) start(ctx context.Context) (io.ReadWriteCloser, <-chan error, error) {
 	args := []string{uiCommand, "-config", u.config, "-idle", u.idle.String()}
 	if u.verbose {
 		args = append(args, "-v")
@@ -165,23 +173,61 @@ func (u *uiStarter) start(ctx context.Context) (<-chan error, error) {
 		args = append(args, "-tray")
 	}
 	cmd := exec.Command(u.exe, args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
-		return nil, err
+	cmd.Stderr = os.Stderr
+	conn, started, err := privateConn(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = cmd.Start()
+	started()
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
 	}
 	u.log.Debug("windows' process started", "pid", cmd.Process.Pid)
 	exited := make(chan error, 1)
+	u.mu.Lock()
+	u.proc = cmd.Process
+	u.mu.Unlock()
 	u.running.Add(1)
 	go func() {
 		defer u.running.Done()
-		exited <- cmd.Wait()
+		err := cmd.Wait()
+		u.mu.Lock()
+		if u.proc == cmd.Process {
+			u.proc = nil
+		}
+		u.mu.Unlock()
+		exited <- err
 	}()
-	return exited, nil
+	return conn, exited, nil
 }
 
-// wait waits for the windows' process, which ends when the core's
-// endpoint closes.
-func (u *uiStarter) wait() { u.running.Wait() }
+// uiQuitWait bounds how long a quitting core waits for its windows'
+// process, which exits when its connection ends, before it kills it.
+const uiQuitWait = 3 * time.Second
+
+// wait waits for the windows' process to exit, killing it after
+// uiQuitWait: quit never hangs on it.
+func (u *uiStarter) wait() {
+	done := make(chan struct{})
+	go func() {
+		u.running.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return
+	case <-time.After(uiQuitWait):
+	}
+	u.mu.Lock()
+	if p := u.proc; p != nil {
+		u.log.Warn("the windows' process did not exit: killing it", "pid", p.Pid)
+		p.Kill()
+	}
+	u.mu.Unlock()
+	<-done
+}
 
 // runUI is the windows' process: Fyne, a window per request and the
 // Servers, History, Hosts and Settings windows, over the core it reaches
@@ -212,21 +258,17 @@ func runUI(args []string, stdout, stderr terminal) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	path, err := endpoint.DefaultPath()
-	var client *endpoint.Client
-	if err == nil {
-		client, err = endpoint.Dial(ctx, path)
-	}
+	conn, err := coreConn()
 	if err != nil {
-		stderr.Linef("elicitdesk ui: Elicit Desk is not running: %s", err)
+		stderr.Linef("elicitdesk ui: %s", err)
 		return 1
 	}
-	defer client.Close()
+	defer conn.Close()
 
 	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
 	a := app.NewFyne(appID, appName, version)
 	unseen := app.SetWindowHints(a, appName, appCommand)
-	d := app.New(ctx, a, core.NewRemote(client), app.Options{
+	d := app.New(ctx, a, core.NewRemote(conn), app.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
 		Demo:        demo,

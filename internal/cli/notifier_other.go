@@ -9,6 +9,9 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/core"
 )
 
-// coreNotifier: the core shows no notifications where there is no session
-// bus; the windows show theirs through Fyne.
+// notifyInWindows: where there is no session bus, the windows show the
+// core's notifications through Fyne.
+const notifyInWindows = true
+
+// coreNotifier: the core has no notification server of its own here.
 func coreNotifier(context.Context, *slog.Logger, func(uint32)) core.Notifier { return nil }

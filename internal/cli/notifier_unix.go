@@ -13,6 +13,9 @@ import (
 
 // coreNotifier connects the core to the desktop's notification server on
 // a session bus connection of its own; nil when none answers.
+// notifyInWindows: the core's own notifier shows them, or none can.
+const notifyInWindows = false
+
 func coreNotifier(ctx context.Context, log *slog.Logger, clicked func(id uint32)) core.Notifier {
 	conn, err := sessionbus.Dial(ctx)
 	if err != nil {

@@ -13,6 +13,7 @@
 package core
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -48,13 +49,29 @@ type Options struct {
 	// person; the Welcome of a first start waits until no request is
 	// left.
 	Background bool
-	// Notifier shows the desktop's notifications: that a server fell;
-	// nil shows none.
+	// Notifier shows the desktop's notifications: requests that arrive
+	// unseen, a server that fell; nil shows none, unless NotifyInWindows.
 	Notifier Notifier
+	// NotifyInWindows: without a Notifier, the windows show the
+	// notifications (macOS and Windows, where the core has none).
+	NotifyInWindows bool
 	// StartUI starts the windows' process when a window is needed; nil
 	// starts none (a test attaches its own UI).
 	StartUI StartUI
+	// Windows are how request windows open, as the person chose in the
+	// Settings window.
+	Windows WindowPrefs
 }
+
+// WindowPrefs are the person's choices of how request windows open.
+type WindowPrefs struct {
+	Max    int  `json:"max"`    // request windows open at once; 0: DefaultMaxWindows
+	Notify bool `json:"notify"` // a notification when requests arrive unseen
+}
+
+// DefaultMaxWindows is how many request windows open at once unless the
+// person chose otherwise.
+const DefaultMaxWindows = 3
 
 // HistoryLimits are the history's retention and size cap.
 type HistoryLimits struct {
@@ -81,7 +98,7 @@ type Core struct {
 	history             *history.Store // nil when it could not be opened; set before opened closes
 	notice              string         // what opening the history had to say, for the first UI
 
-	remotes remotes // the remote UI attached, or the one attaching
+	arrivals arrivals // the requests told of in notifications
 
 	mu      sync.Mutex
 	limits  HistoryLimits
@@ -107,11 +124,13 @@ func New(ctx context.Context, opts Options) *Core {
 	ctx, cancel := context.WithCancel(ctx)
 	c := &Core{ctx: ctx, cancel: cancel, opts: opts, log: opts.Log, limits: opts.History, now: time.Now,
 		opened: make(chan struct{})}
+	c.pending.max = cmp.Or(opts.Windows.Max, DefaultMaxWindows)
+	c.arrivals.notify = opts.Windows.Notify
+	if c.opts.Notifier == nil && opts.NotifyInWindows {
+		c.opts.Notifier = windowsNotifier{c}
+	}
 	c.router = servers.NewRouter(servers.DefaultLimits, c.log)
 	c.router.OnRefused(func(x servers.Refusal) { c.record(refusalEntry(x)) })
-	c.router.OnComplete(func(server, id string) {
-		c.feed.push(event{completed: &completion{Server: server, ElicitationID: id}})
-	})
 	c.manager = servers.NewManager(c.router, c.log, func(s servers.Status) {
 		c.log.Info("server", "name", s.Name, "state", s.State, "err", s.Err)
 		statuses := c.manager.Statuses()
@@ -193,18 +212,39 @@ func (c *Core) Done() <-chan struct{} { return c.ctx.Done() }
 // the app quit, tells the UI to close, and ends the core's context.
 func (c *Core) Quit() {
 	for _, w := range c.pending.all() {
-		if _, ok := c.pending.take(w.ID); ok {
-			c.answer(w, forms.Result{Action: forms.Cancel}, history.AppQuit)
+		if _, _, ok := c.pending.take(w.ID); ok {
+			c.answer(w, nil, forms.Result{Action: forms.Cancel}, history.AppQuit)
 		}
 	}
 	c.feed.push(event{quit: true})
 	c.cancel()
 }
 
-// Show asks the UI for a window, starting one if none runs.
+// Show asks the windows for a window, starting their process if none
+// runs. The core resolves a request's window (WindowRequest, and
+// WindowFront while requests wait) into Open, past the window limit; a
+// window it asks for by itself (Own) waits until no request is left, so
+// that it covers none.
 func (c *Core) Show(s Show) {
+	defer c.needUI()
+	switch s.Window {
+	case WindowFront, WindowRequest:
+		if w, ok := c.pending.pick(s.Request); ok {
+			c.open(w, ByPerson)
+			return
+		}
+		if s.Window == WindowRequest {
+			return // it ended meanwhile
+		}
+		s = Show{Window: WindowServers}
+	}
+	if s.Own && len(c.pending.all()) > 0 {
+		c.mu.Lock()
+		c.later = append(c.later, s)
+		c.mu.Unlock()
+		return
+	}
 	c.feed.push(event{show: &s})
-	c.needUI()
 }
 
 // Statuses returns where each configured server's connection stands, in

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,18 +17,25 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // started is a core over an empty servers.json in a folder of its own,
-// serving the endpoint; starts receives each UI process it starts, which
-// exits when sent to.
+// serving the endpoint; starts receives each windows' process it starts.
 type started struct {
 	c      *Core
 	path   string // the endpoint
-	starts chan chan<- error
+	starts chan uiProcess
+}
+
+// uiProcess is a windows' "process" the core started: its end of the
+// private connection, and its exit, which the test sends.
+type uiProcess struct {
+	conn   io.ReadWriteCloser
+	exited chan<- error
 }
 
 func start(t *testing.T) *started {
@@ -42,7 +51,7 @@ func startWith(t *testing.T, edit func(*Options)) *started {
 	if err := os.WriteFile(cfg, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := &started{path: filepath.Join(dir, "run", "elicitdesk.sock"), starts: make(chan chan<- error, 16)}
+	s := &started{path: filepath.Join(dir, "run", "elicitdesk.sock"), starts: make(chan uiProcess, 16)}
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +59,12 @@ func startWith(t *testing.T, edit func(*Options)) *started {
 	log := slog.New(slog.DiscardHandler)
 	opts := Options{ConfigPath: cfg, HistoryPath: filepath.Join(dir, "history.db"), Log: log,
 		History: HistoryLimits{Retention: history.DefaultRetention, MaxBytes: history.DefaultMaxBytes},
-		// A UI "process" that the test attaches itself and ends.
-		StartUI: func(ctx context.Context) (<-chan error, error) {
+		// A windows' "process" that the test attaches itself and ends.
+		StartUI: func(ctx context.Context) (io.ReadWriteCloser, <-chan error, error) {
+			ours, theirs := net.Pipe()
 			exited := make(chan error, 1)
-			s.starts <- exited
-			return exited, nil
+			s.starts <- uiProcess{theirs, exited}
+			return ours, exited, nil
 		}}
 	edit(&opts)
 	s.c = New(ctx, opts)
@@ -95,11 +105,19 @@ func (r *recorder) note(f func()) {
 	}
 }
 
-func (r *recorder) Request(q Request) { r.note(func() { r.requests = append(r.requests, q) }) }
+func (r *recorder) Open(q Request, _ Opener) {
+	r.note(func() {
+		if !slices.ContainsFunc(r.requests, func(x Request) bool { return x.ID == q.ID }) {
+			r.requests = append(r.requests, q)
+		}
+	})
+}
 func (r *recorder) Ended(id string, _ bool, _ string) {
 	r.note(func() { r.ended = append(r.ended, id) })
 }
-func (r *recorder) Completed(string, string)  {}
+func (r *recorder) Completed(string)          {}
+func (r *recorder) Waiting(int)               {}
+func (r *recorder) Notify(notify.Notice)      {}
 func (r *recorder) Servers([]servers.Status)  { r.note(func() { r.servers++ }) }
 func (r *recorder) Bridges([]servers.Bridged) {}
 func (r *recorder) HistoryChanged()           {}
@@ -135,13 +153,11 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// remoteUI attaches a UI over the endpoint, as the windows' process does.
-func remoteUI(t *testing.T, s *started) (*Remote, *recorder, context.CancelFunc) {
+// remoteUI attaches windows over the private connection of p, as the
+// windows' process does.
+func remoteUI(t *testing.T, p uiProcess) (*Remote, *recorder, context.CancelFunc) {
 	t.Helper()
-	client, err := endpoint.Dial(context.Background(), s.path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := p.conn
 	r := NewRemote(client)
 	rec := newRecorder()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -156,6 +172,19 @@ func remoteUI(t *testing.T, s *started) (*Remote, *recorder, context.CancelFunc)
 		<-done
 	})
 	return r, rec, func() { cancel(); client.Close(); <-done }
+}
+
+// serveUI connects windows to the core as a started windows' process
+// would be, without the core having started one.
+func serveUI(t *testing.T, s *started) uiProcess {
+	ours, theirs := net.Pipe()
+	go s.c.ServeWindows(t.Context(), ours)
+	return uiProcess{conn: theirs}
+}
+
+// attached waits until windows are attached to the core.
+func attached(t *testing.T, s *started) {
+	eventually(t, "the windows attached", s.c.feed.attached)
 }
 
 func ask(s *started, message string) <-chan error {
@@ -179,12 +208,11 @@ func TestUICrashKeepsRequests(t *testing.T) {
 		eventually(t, "the request "+m, func() bool { return len(s.c.pending.all()) > i }) // in this order
 	}
 	process := <-s.starts // the first request wanted a UI
-	_, rec, crash := remoteUI(t, s)
+	_, rec, crash := remoteUI(t, process)
 	rec.until(t, "three requests", func() bool { return len(rec.requests) == 3 })
 	crash()
-	process <- errors.New("signal: killed")
-	<-s.starts // another, for the requests still pending
-	r, rec, _ := remoteUI(t, s)
+	process.exited <- errors.New("signal: killed")
+	r, rec, _ := remoteUI(t, <-s.starts) // another, for the requests still pending
 	rec.until(t, "the three again", func() bool { return len(rec.requests) == 3 })
 	var messages []string
 	for _, q := range rec.requests {
@@ -219,9 +247,9 @@ func TestUICrashKeepsRequests(t *testing.T) {
 // TestNewerUIReplacesOlder: one UI at a time; the newest is told.
 func TestNewerUIReplacesOlder(t *testing.T) {
 	s := start(t)
-	_, old, _ := remoteUI(t, s)
+	_, old, _ := remoteUI(t, serveUI(t, s))
 	old.until(t, "the servers", func() bool { return old.servers > 0 })
-	_, rec, _ := remoteUI(t, s)
+	_, rec, _ := remoteUI(t, serveUI(t, s))
 	rec.until(t, "the servers", func() bool { return rec.servers > 0 })
 	ask(s, "hello")
 	rec.until(t, "the request", func() bool { return len(rec.requests) == 1 })
@@ -236,7 +264,8 @@ func TestNewerUIReplacesOlder(t *testing.T) {
 // app quit in the history, and tells the UI to close.
 func TestQuitTellsTheUI(t *testing.T) {
 	s := start(t)
-	r, rec, _ := remoteUI(t, s)
+	r, rec, _ := remoteUI(t, serveUI(t, s))
+	attached(t, s)
 	answered := ask(s, "hello")
 	rec.until(t, "the request", func() bool { return len(rec.requests) == 1 })
 	r.Quit()
@@ -335,8 +364,7 @@ func TestLargestRequestReachesTheUI(t *testing.T) {
 	message := strings.Repeat("a", servers.MaxParams-overhead)
 	answered := ask(s, message)
 	eventually(t, "the request", func() bool { return len(s.c.pending.all()) == 1 })
-	<-s.starts
-	r, rec, _ := remoteUI(t, s)
+	r, rec, _ := remoteUI(t, <-s.starts)
 	rec.until(t, "the request", func() bool { return len(rec.requests) == 1 })
 	if got := servers.LooseParams(rec.requests[0].Params).Message; len(got) != len(message) {
 		t.Errorf("the message arrived with %d bytes, want %d", len(got), len(message))

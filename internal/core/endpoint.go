@@ -79,11 +79,6 @@ func (h handler) Complete(x endpoint.Completion) {
 	}
 }
 
-// UI serves the windows' process: see remote.go.
-func (h handler) UI(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	return h.c.serveUI(ctx, method, params)
-}
-
 // errBridgeGone is why a bridged request goes stale when the bridge stops
 // waiting for it.
 var errBridgeGone = errors.New("the host stopped waiting for it, or its bridge went away")
@@ -148,6 +143,28 @@ func (c *Core) CallTool(ctx context.Context, server, tool string, args map[strin
 		}
 	}
 	return res, conn.Identity(), err
+}
+
+// ShowLinks asks the links of a -32042 error that a tool call of the
+// windows' got (each a URL-mode elicitation's params) as requests of the
+// person's own, and returns their ids: they open at once, past the window
+// limit, with the keyboard.
+func (c *Core) ShowLinks(who servers.Identity, links []json.RawMessage) ([]string, error) {
+	var ps []servers.Params
+	for _, raw := range links {
+		p, err := servers.ParseParams(raw)
+		if err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	ids := make([]string, 0, len(ps))
+	for _, p := range ps {
+		e := c.router.Expect(who, p)
+		c.wait(e, true)
+		ids = append(ids, e.ID)
+	}
+	return ids, nil
 }
 
 // Tools lists the tools of a connected server.

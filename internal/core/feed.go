@@ -5,33 +5,51 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
-// Events is what a UI is told, in order, one call at a time and outside
-// the core's locks. Each method must return soon: it holds up the next.
+// Events is what the windows are told, in order, one call at a time and
+// outside the core's locks. Each method must return soon: it holds up the
+// next.
 type Events interface {
-	// Request: a request waits for the person. A UI that attaches is
-	// given every pending one, and may be given one twice.
-	Request(Request)
-	// Ended: request id no longer waits. answered: a UI answered it;
-	// otherwise cause is why it went stale, as StaleReason reads it. An
-	// id the UI does not know is ignored.
+	// Open: give request r a window, or raise the one it has. by says who
+	// wants it: the app (a request arrived, or a place among the windows
+	// freed), which opens it without the keyboard, or the person. Requests
+	// open in the order they arrived; one told twice (at attach) opens
+	// once.
+	Open(r Request, by Opener)
+	// Ended: request id no longer waits. answered: the windows answered
+	// it; otherwise cause is why it went stale, as StaleReason reads it.
+	// An id the windows do not know is ignored.
 	Ended(id string, answered bool, cause string)
-	// Completed: a URL-mode request's server reported it done.
-	Completed(server, elicitationID string)
+	// Completed: a URL-mode request's server reported the step done.
+	Completed(id string)
+	// Waiting: how many requests wait for an answer now, with a window
+	// or without.
+	Waiting(n int)
 	// Servers: where each configured server stands now, in name order.
 	Servers([]servers.Status)
 	// Bridges: the live bridged sessions now.
 	Bridges([]servers.Bridged)
 	// HistoryChanged: entries were written or deleted.
 	HistoryChanged()
-	// Show: the person asked for a window, from the tray, a notification
-	// or a second start.
+	// Show: the person (or, Own, the core) asked for a window.
 	Show(Show)
-	// Quit: the core quits; the UI closes its windows and exits.
+	// Quit: the core quits; the windows close and their process exits.
 	Quit()
+	// Notify: show n, where the core has no notification server of its
+	// own (Options.NotifyInWindows).
+	Notify(n notify.Notice)
 }
+
+// Opener says who wants a request's window.
+type Opener string
+
+const (
+	ByApp    Opener = "app"    // no keyboard: the person is busy elsewhere
+	ByPerson Opener = "person" // with the keyboard: they asked for it
+)
 
 // Show names a window the person asked for.
 type Show struct {
@@ -44,12 +62,12 @@ type Show struct {
 	Own bool `json:"own,omitempty"`
 }
 
-// Window is one of the UI's windows.
+// Window is one of the windows.
 type Window string
 
 const (
-	WindowFront    Window = "front" // the oldest request's, or Servers: a second start
-	WindowRequest  Window = "request"
+	WindowFront    Window = "front"   // the oldest request's, or Servers: a second start
+	WindowRequest  Window = "request" // the core resolves both into Open
 	WindowServers  Window = "servers"
 	WindowHosts    Window = "hosts"
 	WindowHistory  Window = "history"
@@ -60,16 +78,23 @@ const (
 	WindowQuit     Window = "quit" // the quit question, while requests wait
 )
 
-// event is one thing to tell the UI; exactly one field is set.
+// event is one thing to tell the windows; exactly one field is set.
 type event struct {
-	request   *Request
+	open      *opening
 	ended     *ended
-	completed *completion
+	completed string
+	waiting   *int
 	statuses  *[]servers.Status // pointers: an empty list is news too
 	bridges   *[]servers.Bridged
 	history   bool
 	show      *Show
 	quit      bool
+	notice    *notify.Notice
+}
+
+type opening struct {
+	Request Request `json:"request"`
+	By      Opener  `json:"by"`
 }
 
 type ended struct {
@@ -78,20 +103,17 @@ type ended struct {
 	Cause    string `json:"cause,omitempty"`
 }
 
-type completion struct {
-	Server        string `json:"server"`
-	ElicitationID string `json:"elicitationId"`
-}
-
 // tell calls the method of ev's kind.
 func (ev event) tell(to Events) {
 	switch {
-	case ev.request != nil:
-		to.Request(*ev.request)
+	case ev.open != nil:
+		to.Open(ev.open.Request, ev.open.By)
 	case ev.ended != nil:
 		to.Ended(ev.ended.ID, ev.ended.Answered, ev.ended.Cause)
-	case ev.completed != nil:
-		to.Completed(ev.completed.Server, ev.completed.ElicitationID)
+	case ev.completed != "":
+		to.Completed(ev.completed)
+	case ev.waiting != nil:
+		to.Waiting(*ev.waiting)
 	case ev.statuses != nil:
 		to.Servers(*ev.statuses)
 	case ev.bridges != nil:
@@ -102,36 +124,40 @@ func (ev event) tell(to Events) {
 		to.Show(*ev.show)
 	case ev.quit:
 		to.Quit()
+	case ev.notice != nil:
+		to.Notify(*ev.notice)
 	}
 }
 
-// feed passes events to the attached UI in order, from one goroutine at a
-// time and outside its lock. Without a UI, events are dropped but for
-// Show, which waits for the next one: the state is told afresh at attach.
+// feed passes events to the attached windows in order, from one goroutine
+// at a time and outside its lock. Without windows, events are dropped but
+// for Show, which waits for the next: the rest is told afresh at attach.
 type feed struct {
 	mu       sync.Mutex
-	to       Events // nil while no UI is attached
+	to       Events // nil while no windows are attached
 	gen      int    // which attach to is
 	replaced chan struct{}
 	queue    []event
-	shows    []Show // asked for while no UI was attached
+	shows    []Show // asked for while no windows were attached
 	running  bool
 }
 
-func (f *feed) push(ev event) {
+// push queues ev for the windows and reports whether they are attached.
+func (f *feed) push(ev event) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.to == nil {
 		if ev.show != nil {
 			f.shows = append(f.shows, *ev.show)
 		}
-		return
+		return false
 	}
 	f.queue = append(f.queue, ev)
 	if !f.running {
 		f.running = true
 		go f.deliver(f.to, f.gen)
 	}
+	return true
 }
 
 // deliver tells to each queued event, then ends; a run of an earlier
@@ -155,21 +181,29 @@ func (f *feed) deliver(to Events, gen int) {
 	}
 }
 
-// waitingShows reports whether the person asked for a window no UI has
-// been told of.
+// waitingShows reports whether the person asked for a window no windows
+// have been told of.
 func (f *feed) waitingShows() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.shows) > 0
 }
 
-// errReplaced ends an Attach when a newer UI attaches.
-var errReplaced = errors.New("another UI attached")
+// attached reports whether windows are attached.
+func (f *feed) attached() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.to != nil
+}
 
-// Attach makes to the UI: it is told the servers, the bridged sessions and
-// every pending request, then each event as it comes, until ctx ends or
-// another UI attaches (errReplaced). When the core quits, to is told Quit
-// and Attach returns once ctx ends.
+// errReplaced ends an Attach when newer windows attach.
+var errReplaced = errors.New("other windows attached")
+
+// Attach makes to the windows: they are told the servers, the bridged
+// sessions and every request that has a place among the windows, oldest
+// first, then each event as it comes, until ctx ends or other windows
+// attach (errReplaced). When the core quits, to is told Quit and Attach
+// returns once ctx ends.
 func (c *Core) Attach(ctx context.Context, to Events) error {
 	f := &c.feed
 	f.mu.Lock()
@@ -183,9 +217,12 @@ func (c *Core) Attach(ctx context.Context, to Events) error {
 	// The state afresh, first: an event pushed meanwhile may repeat it.
 	statuses, bridges := c.manager.Statuses(), c.bridges.List()
 	f.queue = []event{{statuses: &statuses}, {bridges: &bridges}}
-	for _, w := range c.pending.all() {
-		f.queue = append(f.queue, event{request: &w.Request})
+	open := c.pending.reopen()
+	for _, o := range open {
+		f.queue = append(f.queue, event{open: &o})
 	}
+	n := len(c.pending.all())
+	f.queue = append(f.queue, event{waiting: &n})
 	for _, s := range f.shows {
 		f.queue = append(f.queue, event{show: &s})
 	}
@@ -193,7 +230,7 @@ func (c *Core) Attach(ctx context.Context, to Events) error {
 	f.running = true
 	go f.deliver(to, gen)
 	f.mu.Unlock()
-	c.log.Debug("UI attached")
+	c.log.Debug("windows attached")
 	c.windowsOpen()
 
 	select {
@@ -207,14 +244,7 @@ func (c *Core) Attach(ctx context.Context, to Events) error {
 		f.gen++ // a delivery under way stops
 	}
 	f.mu.Unlock()
-	c.log.Debug("UI detached")
+	c.log.Debug("windows detached")
 	c.needUI()
 	return ctx.Err()
-}
-
-// attached reports whether a UI is attached.
-func (f *feed) attached() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.to != nil
 }

@@ -16,8 +16,23 @@ import (
 type Notifier interface {
 	// Notify shows n and returns its id; 0 when it cannot be withdrawn.
 	Notify(ctx context.Context, n notify.Notice) (uint32, error)
+	Withdraw(ctx context.Context, id uint32) error
 	Close() error
 }
+
+// windowsNotifier shows the core's notifications through the windows,
+// where the core has no notification server of its own: they cannot be
+// withdrawn, and a click only brings the windows forward.
+type windowsNotifier struct{ c *Core }
+
+func (n windowsNotifier) Notify(_ context.Context, x notify.Notice) (uint32, error) {
+	n.c.feed.push(event{notice: &x})
+	n.c.needUI()
+	return 0, nil
+}
+
+func (windowsNotifier) Withdraw(context.Context, uint32) error { return nil }
+func (windowsNotifier) Close() error                           { return nil }
 
 // busTimeout bounds each call to the notification server, which may hang.
 const busTimeout = 2 * time.Second
@@ -101,9 +116,13 @@ func (c *Core) windowsOpen() {
 	c.downs.waitingTold = false
 }
 
-// NoticeClicked opens the Servers window at the server whose notification
-// the person clicked.
+// NoticeClicked opens what the notification the person clicked is about:
+// the oldest request of its burst still waiting, or the Servers window at
+// the server that fell.
 func (c *Core) NoticeClicked(id uint32) {
+	if c.burstClicked(id) {
+		return
+	}
 	c.downs.mu.Lock()
 	server, ok := c.downs.byID[id]
 	delete(c.downs.byID, id)

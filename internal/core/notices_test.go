@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"os/exec"
 	"slices"
 	"strings"
@@ -66,8 +68,9 @@ func TestDownWatch(t *testing.T) {
 
 // notifier is a notification server that keeps what it is shown.
 type notifier struct {
-	mu    sync.Mutex
-	shown []notify.Notice
+	mu        sync.Mutex
+	shown     []notify.Notice
+	withdrawn []uint32
 }
 
 func (n *notifier) Notify(_ context.Context, x notify.Notice) (uint32, error) {
@@ -75,6 +78,13 @@ func (n *notifier) Notify(_ context.Context, x notify.Notice) (uint32, error) {
 	defer n.mu.Unlock()
 	n.shown = append(n.shown, x)
 	return uint32(len(n.shown)), nil
+}
+
+func (n *notifier) Withdraw(_ context.Context, id uint32) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.withdrawn = append(n.withdrawn, id)
+	return nil
 }
 
 func (*notifier) Close() error { return nil }
@@ -131,11 +141,12 @@ func TestWaitingWithoutWindows(t *testing.T) {
 	failed := make(chan struct{}, 16)
 	s := startWith(t, func(o *Options) {
 		o.Notifier = n
-		o.StartUI = func(context.Context) (<-chan error, error) {
+		o.StartUI = func(context.Context) (io.ReadWriteCloser, <-chan error, error) {
 			exited := make(chan error, 1)
 			exited <- errors.New("exit status 1") // Xlib: no display
 			failed <- struct{}{}
-			return exited, nil
+			ours, _ := net.Pipe()
+			return ours, exited, nil
 		}
 	})
 	answered := ask(s, "hello")

@@ -39,7 +39,7 @@ func TestRemoteToolsAndCalls(t *testing.T) {
 		st := s.c.Statuses()
 		return len(st) == 1 && st[0].State == servers.StateReady
 	})
-	r, rec, _ := remoteUI(t, s)
+	r, rec, _ := remoteUI(t, serveUI(t, s))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 

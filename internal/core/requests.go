@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -17,11 +18,12 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
-// Request is one elicitation waiting for the person, as a UI is given it.
+// Request is one elicitation waiting for the person, as the windows are
+// given it.
 type Request struct {
 	ID       string           `json:"id"` // the core's; unique while it runs
 	Server   servers.Identity `json:"server"`
-	Params   json.RawMessage  `json:"params"` // elicitation/create's params: a UI checks them again with servers.ParseParams
+	Params   json.RawMessage  `json:"params"` // elicitation/create's params as sent: the windows parse them with servers.ParseParams
 	Received time.Time        `json:"received"`
 	// ByPerson: the person's own tool call raised it (a link of a -32042
 	// error): it opens past the window limit, with the keyboard.
@@ -32,37 +34,171 @@ type Request struct {
 // went stale, or another UI answered it.
 var ErrNotWaiting = errors.New("the request is no longer waiting; nothing was sent")
 
-// waiting is one pending request.
+// errNotShown is Answer's error for a request the windows were never
+// given: nobody can have answered it.
+var errNotShown = errors.New("the request was not shown in a window; nothing was sent")
+
+// waiting is one pending request. Its open and shown are its pending's.
 type waiting struct {
 	Request
 	e        *servers.Elicitation
 	answered chan struct{} // closed once answered: a link's context never ends
+	open     bool          // it has a place among the windows
+	shown    bool          // the windows were told to open it
+	wanted   bool          // the person asked for it while no windows were attached
 }
 
-// pending are the requests waiting for the person, in arrival order.
+// pending are the requests waiting for the person, in arrival order, and
+// which of them have a window: at most max at once, the rest waiting in
+// arrival order, so that a flood of requests does not bury the desktop.
+// What the person asks for opens past the limit.
 type pending struct {
 	mu   sync.Mutex
 	list []*waiting
+	max  int // windows at once; 0 until set, which Options do
 }
 
-func (p *pending) add(w *waiting) {
+// add takes in w and reports whether it gets a window now.
+func (p *pending) add(w *waiting) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.list = append(p.list, w)
+	w.open = w.ByPerson || p.opened() < p.max
+	return w.open
+}
+
+// opened counts the requests with a window; p.mu is held.
+func (p *pending) opened() int {
+	n := 0
+	for _, w := range p.list {
+		if w.open {
+			n++
+		}
+	}
+	return n
+}
+
+// fill gives the oldest waiting requests the places free; p.mu is held.
+func (p *pending) fill() []*waiting {
+	var next []*waiting
+	for _, w := range p.list {
+		if p.opened() >= p.max {
+			break
+		}
+		if !w.open {
+			w.open = true
+			next = append(next, w)
+		}
+	}
+	return next
 }
 
 // take removes the request with id and reports whether it was pending:
-// whoever takes it answers or drops it, once.
-func (p *pending) take(id string) (*waiting, bool) {
+// whoever takes it answers or drops it, once. It returns too the requests
+// its place goes to.
+func (p *pending) take(id string) (*waiting, []*waiting, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	i := slices.IndexFunc(p.list, func(w *waiting) bool { return w.ID == id })
 	if i < 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	w := p.list[i]
 	p.list = slices.Delete(p.list, i, i+1)
-	return w, true
+	return w, p.fill(), true
+}
+
+// pick gives the person's choice a window, past the limit: request id,
+// or for "" the oldest, the one a second start brings forward.
+func (p *pending) pick(id string) (*waiting, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, w := range p.list {
+		if id == "" || w.ID == id {
+			w.open = true
+			return w, true
+		}
+	}
+	return nil, false
+}
+
+// closed frees the place of request id, whose window closed while it
+// still waits, and returns the requests it goes to.
+func (p *pending) closed(id string) []*waiting {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, w := range p.list {
+		if w.ID == id && w.open {
+			w.open, w.shown = false, false
+			return p.fill()
+		}
+	}
+	return nil
+}
+
+// setMax changes how many windows open at once; a lower limit leaves open
+// windows open.
+func (p *pending) setMax(n int) []*waiting {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.max = n
+	return p.fill()
+}
+
+// reopen marks every request with a window shown to windows that just
+// attached, and returns their openings in arrival order.
+func (p *pending) reopen() []opening {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var open []opening
+	for _, w := range p.list {
+		w.shown = w.open
+		if w.open {
+			by := ByApp
+			if w.wanted {
+				by = ByPerson
+			}
+			w.wanted = false
+			open = append(open, opening{Request: w.Request, By: by})
+		}
+	}
+	return open
+}
+
+// told notes that the windows were told to open w (shown), or, when none
+// are attached, whether the person wants it once they are.
+func (p *pending) told(w *waiting, shown bool, by Opener) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w.shown = w.shown || shown
+	w.wanted = !shown && (w.wanted || by == ByPerson)
+}
+
+// wasShown reports whether request id waits and the windows were told to
+// open it.
+func (p *pending) wasShown(id string) (pending, shown bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, w := range p.list {
+		if w.ID == id {
+			return true, w.shown
+		}
+	}
+	return false, false
+}
+
+// gone reports whether w no longer waits.
+func (p *pending) gone(w *waiting) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !slices.Contains(p.list, w)
+}
+
+// waits reports whether request id waits.
+func (p *pending) waits(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.ContainsFunc(p.list, func(w *waiting) bool { return w.ID == id })
 }
 
 func (p *pending) all() []*waiting {
@@ -71,8 +207,8 @@ func (p *pending) all() []*waiting {
 	return slices.Clone(p.list)
 }
 
-// take hands each request the router queues to the UI, and watches it
-// until it ends.
+// take hands each request the router queues to the windows, and watches
+// it until it ends.
 func (c *Core) take() {
 	for {
 		e, err := c.router.Next(c.ctx)
@@ -83,37 +219,63 @@ func (c *Core) take() {
 	}
 }
 
-// wait keeps e pending and tells the UI; a goroutine watches it until it
-// is answered or goes stale.
+// wait keeps e pending, opens its window when it has a place, and watches
+// it until it is answered or goes stale.
 func (c *Core) wait(e *servers.Elicitation, byPerson bool) {
 	c.log.Debug("request arrived", "server", e.Server.Name, "id", e.ID, "mode", e.Mode)
 	w := &waiting{Request: Request{ID: e.ID, Server: e.Server, Params: e.Params, Received: e.Received, ByPerson: byPerson}, e: e,
 		answered: make(chan struct{})}
-	c.pending.add(w)
-	c.feed.push(event{request: &w.Request})
-	c.refreshTray()
+	if c.pending.add(w) {
+		by := ByApp
+		if byPerson {
+			by = ByPerson
+		}
+		c.open(w, by)
+	}
+	c.noticeArrival(w)
+	c.countChanged()
 	c.needUI()
 	go func() {
+		select {
+		case <-e.Completed():
+			c.feed.push(event{completed: e.ID})
+		case <-e.Context().Done():
+		case <-w.answered:
+			return
+		}
 		select {
 		case <-e.Context().Done():
 		case <-w.answered:
 			return
 		}
-		if _, ok := c.pending.take(e.ID); !ok {
-			return // answered
+		if _, next, ok := c.pending.take(e.ID); ok {
+			c.stale(w, next)
 		}
-		reason := StaleReason(e.Context())
-		c.record(entry(e, history.Stale, reason, nil, c.now()))
-		c.feed.push(event{ended: &ended{ID: e.ID, Cause: causeText(e.Context())}})
-		c.requestsChanged()
 	}()
 }
 
-// requestsChanged follows a request's end: the tray, and the windows the
-// core asked for by itself that waited for the requests.
-func (c *Core) requestsChanged() {
-	c.refreshTray()
-	if len(c.pending.all()) > 0 {
+// open tells the windows to open w's window.
+func (c *Core) open(w *waiting, by Opener) {
+	c.pending.told(w, c.feed.push(event{open: &opening{Request: w.Request, By: by}}), by)
+}
+
+// stale records w, which went stale and was taken from pending, tells the
+// windows, and opens those of next in its place.
+func (c *Core) stale(w *waiting, next []*waiting) {
+	c.record(entry(w.e, history.Stale, StaleReason(w.e.Context()), nil, c.now()))
+	c.feed.push(event{ended: &ended{ID: w.ID, Cause: causeText(w.e.Context())}})
+	c.requestsChanged(next)
+}
+
+// requestsChanged follows a request's end: the windows its place goes to,
+// the tray, and the windows the core asked for by itself that waited for
+// the requests.
+func (c *Core) requestsChanged(next []*waiting) {
+	for _, w := range next {
+		c.open(w, ByApp)
+	}
+	c.withdrawAnswered()
+	if c.countChanged() > 0 {
 		return
 	}
 	c.mu.Lock()
@@ -125,29 +287,74 @@ func (c *Core) requestsChanged() {
 	}
 }
 
-// Answer sends the person's answer to request id and records it.
+// countChanged tells the tray and the windows how many requests wait now,
+// and returns it.
+func (c *Core) countChanged() int {
+	n := len(c.pending.all())
+	c.feed.push(event{waiting: &n})
+	c.refreshTray()
+	return n
+}
+
+// Closed frees the place of request id, whose window the person closed
+// without answering: it waits on in the tray menu, and the next request
+// takes its place.
+func (c *Core) Closed(id string) {
+	for _, w := range c.pending.closed(id) {
+		c.open(w, ByApp)
+	}
+}
+
+// SetWindowPrefs applies the person's choices of how request windows
+// open, within the bounds of the Settings window.
+func (c *Core) SetWindowPrefs(p WindowPrefs) error {
+	if p.Max < MinWindows || p.Max > MaxWindows {
+		return fmt.Errorf("open between %d and %d request windows at once, not %d", MinWindows, MaxWindows, p.Max)
+	}
+	c.arrivals.setNotify(p.Notify)
+	for _, w := range c.pending.setMax(p.Max) {
+		c.open(w, ByApp)
+	}
+	return nil
+}
+
+// Bounds of how many request windows open at once: a typo can neither
+// hide every request nor bury the desktop.
+const (
+	MinWindows = 1
+	MaxWindows = 20
+)
+
+// Answer sends the person's answer to request id and records it. Only a
+// request the windows were told to open can be answered.
 func (c *Core) Answer(id string, r forms.Result) error {
-	w, ok := c.pending.take(id)
+	switch waits, shown := c.pending.wasShown(id); {
+	case !waits:
+		return ErrNotWaiting
+	case !shown:
+		c.log.Warn("answer refused", "id", id, "err", errNotShown)
+		return errNotShown
+	}
+	w, next, ok := c.pending.take(id)
 	if !ok {
 		return ErrNotWaiting
 	}
-	return c.answer(w, r, outcome(r.Action))
+	return c.answer(w, next, r, outcome(r.Action))
 }
 
-// answer replies r to w, which the caller took from pending, and records
-// it as o.
-func (c *Core) answer(w *waiting, r forms.Result, o history.Outcome) error {
-	defer c.requestsChanged()
+// answer replies r to w, which the caller took from pending, records it
+// as o, and opens the windows of next in its place.
+func (c *Core) answer(w *waiting, next []*waiting, r forms.Result, o history.Outcome) error {
 	defer close(w.answered)
 	c.answering.RLock() // Flush waits until it is recorded
 	defer c.answering.RUnlock()
 	if err := w.e.Reply(r); err != nil {
-		c.record(entry(w.e, history.Stale, StaleReason(w.e.Context()), nil, c.now()))
-		c.feed.push(event{ended: &ended{ID: w.ID, Cause: causeText(w.e.Context())}})
+		c.stale(w, next)
 		return ErrNotWaiting
 	}
 	c.record(entry(w.e, o, "", r.Content, c.now()))
 	c.feed.push(event{ended: &ended{ID: w.ID, Answered: true}})
+	c.requestsChanged(next)
 	return nil
 }
 
@@ -192,8 +399,11 @@ func causeText(ctx context.Context) string {
 
 // StaleReason says in plain words why a request stopped waiting; the
 // server's own words in it are untrusted.
-func StaleReason(ctx context.Context) string {
-	text := strings.ReplaceAll(untrusted.Text(causeText(ctx)).Block(), "\n", ": ")
+func StaleReason(ctx context.Context) string { return StaleWords(causeText(ctx)) }
+
+// StaleWords is StaleReason of a cause as the windows are told it.
+func StaleWords(cause string) string {
+	text := strings.ReplaceAll(untrusted.Text(cause).Block(), "\n", ": ")
 	if text == "" {
 		return "The request is no longer waiting. Nothing was sent."
 	}

@@ -2,14 +2,16 @@ package core
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/resident"
 )
 
-// StartUI starts a UI process, which attaches to the core by itself; exited
-// receives once when it has ended, whether it attached or not.
-type StartUI func(ctx context.Context) (exited <-chan error, err error)
+// StartUI starts a windows' process and returns the core's end of its
+// private connection, which no other process can reach; exited receives
+// once when the process has ended, whether it attached or not.
+type StartUI func(ctx context.Context) (conn io.ReadWriteCloser, exited <-chan error, err error)
 
 // UI start back-off: a UI that cannot start, or dies soon after (no
 // display), is tried again after a second, doubling up to a minute; one
@@ -61,12 +63,14 @@ func (c *Core) superviseUI() {
 		c.mu.Lock()
 		attaches := c.attaches
 		c.mu.Unlock()
-		exited, err := c.opts.StartUI(c.ctx)
+		conn, exited, err := c.opts.StartUI(c.ctx)
 		if err == nil {
+			go c.ServeWindows(c.ctx, conn)
 			select {
 			case err = <-exited:
 			case <-c.ctx.Done():
 			}
+			conn.Close()
 		}
 		// Serving the windows ran code an idle core does not: back to the
 		// idle figure now, not at the next minute's drop.

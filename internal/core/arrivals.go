@@ -1,0 +1,183 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
+)
+
+// burstGather is how long after a request arrives unseen the core waits
+// for others before it notifies: a burst of requests is one notification.
+const burstGather = time.Second
+
+// arrivals tell the person of requests that arrive while no window of
+// Elicit Desk's has the keyboard: one notification a burst, its requests
+// in arrival order.
+type arrivals struct {
+	mu        sync.Mutex
+	notify    bool       // the person wants notifications
+	focused   bool       // one of the windows has the keyboard
+	gathering []*waiting // the burst being gathered
+	shown     map[uint32][]string
+}
+
+func (a *arrivals) setNotify(on bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.notify = on
+}
+
+// Focused says whether one of the windows has the keyboard.
+func (c *Core) Focused(on bool) {
+	c.arrivals.mu.Lock()
+	defer c.arrivals.mu.Unlock()
+	c.arrivals.focused = on
+}
+
+// noticeArrival gathers w into the burst to notify, starting one.
+func (c *Core) noticeArrival(w *waiting) {
+	a := &c.arrivals
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if c.opts.Notifier == nil || !a.notify || a.focused || w.ByPerson {
+		return
+	}
+	a.gathering = append(a.gathering, w)
+	if len(a.gathering) == 1 {
+		time.AfterFunc(burstGather, c.noticeBurst)
+	}
+}
+
+// noticeBurst shows the burst gathered, less what was answered or opened
+// by the person meanwhile.
+func (c *Core) noticeBurst() {
+	a := &c.arrivals
+	a.mu.Lock()
+	burst := slices.DeleteFunc(a.gathering, func(w *waiting) bool { return c.pending.gone(w) })
+	a.gathering = nil
+	a.mu.Unlock()
+	if len(burst) == 0 {
+		return
+	}
+	ids := make([]string, len(burst))
+	for i, w := range burst {
+		ids[i] = w.ID
+	}
+	n := burstNotice(burst)
+	c.downs.mu.Lock()
+	defer c.downs.mu.Unlock()
+	if c.downs.closed {
+		return
+	}
+	c.downs.sends.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
+		defer cancel()
+		id, err := c.opts.Notifier.Notify(ctx, n)
+		if err != nil || id == 0 {
+			if err != nil {
+				c.log.Warn("notification not shown", "err", err)
+			}
+			return
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if a.shown == nil {
+			a.shown = map[uint32][]string{}
+		}
+		a.shown[id] = ids
+	})
+	c.withdrawAnswered()
+}
+
+// burstNotice is what the desktop shows of a burst: who asks and the
+// first words of each message, in arrival order, hidden characters made
+// visible.
+func burstNotice(burst []*waiting) notify.Notice {
+	name := func(w *waiting) string { return untrusted.Text(w.Server.Name).Line() }
+	if len(burst) == 1 {
+		w := burst[0]
+		return notify.Notice{Summary: name(w) + " asks", Body: w.e.Message.Headline(120), Urgency: notify.Normal}
+	}
+	var who []string
+	for _, w := range burst {
+		if !slices.Contains(who, name(w)) {
+			who = append(who, name(w))
+		}
+	}
+	summary := fmt.Sprintf("%d requests from %s", len(burst), who[0])
+	switch len(who) {
+	case 1:
+	case 2:
+		summary += " and " + who[1]
+	default:
+		summary += fmt.Sprintf(" and %d others", len(who)-1)
+	}
+	const lines = 3
+	var body []string
+	for _, w := range burst[:min(len(burst), lines)] {
+		line := w.e.Message.Headline(80)
+		if len(who) > 1 {
+			line = name(w) + ": " + line
+		}
+		body = append(body, line)
+	}
+	if more := len(burst) - lines; more > 0 {
+		body = append(body, fmt.Sprintf("…and %d more", more))
+	}
+	return notify.Notice{Summary: summary, Body: strings.Join(body, "\n"), Urgency: notify.Normal}
+}
+
+// burstClicked opens the oldest request still waiting of notification
+// id's burst, and reports whether id was a burst's.
+func (c *Core) burstClicked(id uint32) bool {
+	c.arrivals.mu.Lock()
+	ids, ok := c.arrivals.shown[id]
+	delete(c.arrivals.shown, id)
+	c.arrivals.mu.Unlock()
+	for _, rid := range ids {
+		if w, ok := c.pending.pick(rid); ok {
+			c.open(w, ByPerson)
+			c.needUI()
+			break
+		}
+	}
+	return ok
+}
+
+// withdrawAnswered takes away the notifications none of whose requests
+// still waits.
+func (c *Core) withdrawAnswered() {
+	a := &c.arrivals
+	a.mu.Lock()
+	var done []uint32
+	for id, ids := range a.shown {
+		if !slices.ContainsFunc(ids, c.pending.waits) {
+			done = append(done, id)
+			delete(a.shown, id)
+		}
+	}
+	a.mu.Unlock()
+	if len(done) == 0 {
+		return
+	}
+	c.downs.mu.Lock()
+	defer c.downs.mu.Unlock()
+	if c.downs.closed {
+		return
+	}
+	c.downs.sends.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
+		defer cancel()
+		for _, id := range done {
+			if err := c.opts.Notifier.Withdraw(ctx, id); err != nil {
+				c.log.Debug("notification not withdrawn", "id", id, "err", err)
+			}
+		}
+	})
+}

@@ -1,0 +1,338 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
+	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
+	"github.com/elicitdesk/elicitdesk/servers/signin"
+)
+
+// The windows' process and the core talk over a private connection: the
+// core makes it (a socket pair; pipes on Windows) and hands the other end
+// to the process it starts, so no other process can be the windows. Both
+// sides are one rpc.Peer over link.Lines. The core tells the windows what
+// happens with the notifications below, in order; the windows call the
+// core with the ui/ methods. Nothing of this is served on the public
+// endpoint.
+const (
+	tellOpen      = "windows/open"      // params opening
+	tellEnded     = "windows/ended"     // params ended
+	tellCompleted = "windows/completed" // params idParams
+	tellWaiting   = "windows/waiting"   // params waitingParams
+	tellServers   = "windows/servers"   // params serversParams
+	tellBridges   = "windows/bridges"   // params bridgesParams
+	tellHistory   = "windows/history"   // no params
+	tellShow      = "windows/show"      // params Show
+	tellQuit      = "windows/quit"      // no params
+	tellNotify    = "windows/notify"    // params notify.Notice
+
+	methodAttach  = "ui/attach"  // pending while the windows are attached
+	methodAnswer  = "ui/answer"  // params answerParams
+	methodClosed  = "ui/closed"  // a notification: params idParams
+	methodShow    = "ui/show"    // params Show
+	methodRetry   = "ui/retry"   // params serverParams; result bool
+	methodSignIn  = "ui/signin"  // params serverParams
+	methodSignOut = "ui/signout" // params serverParams
+	methodTools   = "ui/tools"   // params serverParams; result toolsResult
+	methodCall    = "ui/call"    // params callParams; result callResult
+	methodLimits  = "ui/history" // params HistoryLimits
+	methodPrefs   = "ui/prefs"   // params WindowPrefs
+	methodFocus   = "ui/focus"   // a notification: params focusParams
+	methodLinks   = "ui/links"   // params linksParams; result []string
+	methodNotice  = "ui/notice"  // result string
+	methodQuit    = "ui/quit"
+)
+
+type focusParams struct {
+	Focused bool `json:"focused"`
+}
+
+type waitingParams struct {
+	Count int `json:"count"`
+}
+
+type idParams struct {
+	ID string `json:"id"`
+}
+
+type serversParams struct {
+	Servers []wireStatus `json:"servers"`
+}
+
+type bridgesParams struct {
+	Bridges []servers.Bridged `json:"bridges"`
+}
+
+// wireStatus is a servers.Status whose error is sent put in words.
+type wireStatus struct {
+	Name        string           `json:"name"`
+	State       servers.State    `json:"state"`
+	Err         *wireExplained   `json:"err,omitempty"`
+	Since       time.Time        `json:"since"`
+	FailedSince time.Time        `json:"failedSince"`
+	RetryAt     time.Time        `json:"retryAt"`
+	Identity    servers.Identity `json:"identity"`
+	Protocol    string           `json:"protocol,omitempty"`
+	SignedIn    bool             `json:"signedIn,omitempty"`
+	Stderr      string           `json:"stderr,omitempty"`
+}
+
+type wireExplained struct {
+	Summary string `json:"summary"`
+	Details string `json:"details"`
+}
+
+func toWire(s servers.Status) wireStatus {
+	w := wireStatus{Name: s.Name, State: s.State, Since: s.Since, FailedSince: s.FailedSince, RetryAt: s.RetryAt,
+		Identity: s.Identity, Protocol: s.Protocol, SignedIn: s.SignedIn, Stderr: s.Stderr}
+	if s.Err != nil {
+		x := servers.Explain(s.Err, s.Stderr)
+		w.Err = &wireExplained{Summary: x.Summary, Details: string(x.Details)}
+	}
+	return w
+}
+
+func (w wireStatus) status() servers.Status {
+	s := servers.Status{Name: w.Name, State: w.State, Since: w.Since, FailedSince: w.FailedSince, RetryAt: w.RetryAt,
+		Identity: w.Identity, Protocol: w.Protocol, SignedIn: w.SignedIn, Stderr: w.Stderr}
+	if w.Err != nil {
+		s.Err = &servers.Explained{Summary: w.Err.Summary, Details: untrusted.Text(w.Err.Details)}
+	}
+	return s
+}
+
+// maxStatus bounds one server's status as the windows are told it. What a
+// server says of itself is cut when parsed; a status still larger is told
+// as an error of that server's, so that it never holds back the others.
+const maxStatus = 256 << 10
+
+// fitStatus is s as the windows are told it: s, or an error in its place
+// when it is larger than maxStatus.
+func fitStatus(s servers.Status) wireStatus {
+	w := toWire(s)
+	if b, err := json.Marshal(w); err == nil && len(b) <= maxStatus {
+		return w
+	}
+	return wireStatus{Name: s.Name, State: servers.StateFailed, Since: s.Since,
+		Err: &wireExplained{Summary: "What this server says about itself is too large to show."}}
+}
+
+type answerParams struct {
+	ID     string       `json:"id"`
+	Result forms.Result `json:"result"`
+}
+
+type linksParams struct {
+	Server servers.Identity  `json:"server"`
+	Links  []json.RawMessage `json:"links"` // URL-mode elicitations' params
+}
+
+type serverParams struct {
+	Server string `json:"server"`
+}
+
+type callParams struct {
+	Server    string         `json:"server"`
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+}
+
+type toolsResult struct {
+	Tools    []json.RawMessage `json:"tools"`
+	Identity servers.Identity  `json:"identity"`
+}
+
+type callResult struct {
+	Result   json.RawMessage  `json:"result"`
+	Identity servers.Identity `json:"identity"`
+}
+
+// ServeWindows serves the windows' process on conn, its private
+// connection, until either side closes it or ctx ends. Once the process
+// has its windows ready it attaches (ui/attach, a call that stays pending):
+// it is the windows while that lasts, and newer windows replace it.
+func (c *Core) ServeWindows(ctx context.Context, conn io.ReadWriteCloser) error {
+	var peer *rpc.Peer
+	made := make(chan struct{}) // peer is set
+	peer = rpc.New(link.NewLines(conn, conn), rpc.Options{
+		Request: func(rctx context.Context, req rpc.Request) (json.RawMessage, error) {
+			if req.Method == methodAttach {
+				<-made
+				err := c.Attach(rctx, teller{rctx, peer, c})
+				return json.RawMessage("{}"), err
+			}
+			return c.serveUI(rctx, req.Method, req.Params)
+		},
+		Notification: func(m link.Message) { c.hearUI(m) },
+		Log:          c.log,
+	})
+	close(made)
+	defer context.AfterFunc(ctx, func() { peer.Close() })()
+	<-peer.Done()
+	peer.Close()
+	return peer.Err()
+}
+
+// teller tells the windows' process each event as a notification, in
+// order: the feed calls it from one goroutine at a time.
+type teller struct {
+	ctx  context.Context
+	peer *rpc.Peer
+	c    *Core
+}
+
+func (t teller) tell(method string, params any) {
+	if err := t.peer.Notify(t.ctx, method, params); err != nil {
+		t.c.log.Debug("the windows were not told", "method", method, "err", err)
+	}
+}
+
+func (t teller) Open(r Request, by Opener) { t.tell(tellOpen, opening{Request: r, By: by}) }
+func (t teller) Ended(id string, answered bool, cause string) {
+	t.tell(tellEnded, ended{ID: id, Answered: answered, Cause: cause})
+}
+func (t teller) Completed(id string) { t.tell(tellCompleted, idParams{id}) }
+func (t teller) Waiting(n int)       { t.tell(tellWaiting, waitingParams{n}) }
+func (t teller) Servers(list []servers.Status) {
+	p := serversParams{Servers: make([]wireStatus, 0, len(list))}
+	for _, s := range list {
+		p.Servers = append(p.Servers, fitStatus(s))
+	}
+	t.tell(tellServers, p)
+}
+func (t teller) Bridges(list []servers.Bridged) { t.tell(tellBridges, bridgesParams{list}) }
+func (t teller) HistoryChanged()                { t.tell(tellHistory, nil) }
+func (t teller) Show(s Show)                    { t.tell(tellShow, s) }
+func (t teller) Quit()                          { t.tell(tellQuit, nil) }
+func (t teller) Notify(n notify.Notice)         { t.tell(tellNotify, n) }
+
+// hearUI takes a notification of the windows'.
+func (c *Core) hearUI(m link.Message) {
+	switch m.Method {
+	case methodClosed:
+		c.Closed(gjson.GetBytes(m.Raw, "params.id").String())
+	case methodFocus:
+		c.Focused(gjson.GetBytes(m.Raw, "params.focused").Bool())
+	}
+}
+
+// decode reads params into v, or says in a JSON-RPC error why it cannot.
+func decode(method string, params json.RawMessage, v any) error {
+	if err := json.Unmarshal(params, v); err != nil {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: %v", method, err)}
+	}
+	return nil
+}
+
+// serveUI answers one call of the windows'.
+func (c *Core) serveUI(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	res, err := c.uiCall(ctx, method, params)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(res)
+}
+
+// uiCall does what one call of the windows' asks.
+func (c *Core) uiCall(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	var (
+		sp serverParams
+		ok = struct{}{}
+	)
+	switch method {
+	case methodAnswer:
+		var p answerParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return ok, c.Answer(p.ID, p.Result)
+	case methodShow:
+		var s Show
+		if err := decode(method, params, &s); err != nil {
+			return nil, err
+		}
+		c.Show(s)
+		return ok, nil
+	case methodLimits:
+		var l HistoryLimits
+		if err := decode(method, params, &l); err != nil {
+			return nil, err
+		}
+		c.SetHistoryLimits(l)
+		return ok, nil
+	case methodPrefs:
+		var p WindowPrefs
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return ok, c.SetWindowPrefs(p)
+	case methodLinks:
+		var p linksParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return c.ShowLinks(p.Server, p.Links)
+	case methodNotice:
+		return c.HistoryNotice(), nil
+	case methodQuit:
+		c.Quit()
+		return ok, nil
+	case methodCall:
+		var call callParams
+		if err := decode(method, params, &call); err != nil {
+			return nil, err
+		}
+		res, who, err := c.CallTool(ctx, call.Server, call.Tool, call.Arguments, false)
+		if err != nil {
+			return nil, err // a -32042 keeps its code and data for the window
+		}
+		return callResult{Result: res.Raw, Identity: who}, nil
+	case methodRetry, methodSignIn, methodSignOut, methodTools:
+		if err := decode(method, params, &sp); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("no method %q", method)}
+	}
+	switch method {
+	case methodRetry:
+		return c.Retry(sp.Server), nil
+	case methodSignIn:
+		return ok, c.SignIn(ctx, sp.Server, func(signin.Status) {})
+	case methodSignOut:
+		return ok, c.SignOut(sp.Server)
+	}
+	tools, who, err := c.Tools(ctx, sp.Server)
+	if err != nil {
+		return nil, err
+	}
+	res := toolsResult{Identity: who}
+	for _, t := range tools {
+		res.Tools = append(res.Tools, t.Raw)
+	}
+	return res, nil
+}
+
+// known is err as the core returned it, when the windows get one of its
+// own errors back over the connection.
+func known(err error) error {
+	e := jsonrpc.As(err)
+	for _, k := range []error{ErrNotWaiting, errNotShown} {
+		if e != nil && e.Message == k.Error() {
+			return k
+		}
+	}
+	return err
+}
