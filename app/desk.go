@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -101,9 +102,10 @@ type Desk struct {
 	opts   Options
 	log    *slog.Logger
 	core   Core
-	// requests are those the core told the windows to open, by id, until
-	// their windows close: the windows keep only what is on screen.
-	requests map[string]*request
+	// requests are those the core told the windows to open, in the order
+	// it did, until their windows close: the windows keep only what is on
+	// screen.
+	requests []*request
 	waiting  int               // how many requests wait, as the core last said
 	links    map[string]func() // what a link request of a tool call's tells when its window closes
 	history  *history.Store    // the History window's; nil when it could not be opened
@@ -134,7 +136,7 @@ type Desk struct {
 func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, core: c, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
-		requests: map[string]*request{}, links: map[string]func(){}}
+		links: map[string]func(){}}
 	d.settings = loadSettings(a.Preferences())
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Servers: c, Bridged: c.Bridged, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
@@ -258,7 +260,7 @@ func (d *Desk) windowsShown() bool {
 // it has. A window the app opens by itself leaves the keyboard where it
 // is.
 func (d *Desk) opened(cr core.Request, by opener) {
-	if r, ok := d.requests[cr.ID]; ok {
+	if r, ok := d.request(cr.ID); ok {
 		r.win.show(by)
 		return
 	}
@@ -269,7 +271,7 @@ func (d *Desk) opened(cr core.Request, by opener) {
 		return
 	}
 	r := &request{Request: cr, Params: p, answer: d.answer, completed: make(chan struct{})}
-	d.requests[r.ID] = r
+	d.requests = append(d.requests, r)
 	at := place{d.screen(), len(d.requests) - 1}
 	if r.Mode == servers.ModeURL {
 		r.win = d.newLinkWindow(r, at, by)
@@ -283,6 +285,15 @@ func (d *Desk) opened(cr core.Request, by opener) {
 	d.do(func() {
 		d.log.Debug("request shown", "server", r.Server.Name, "id", r.ID, "after", d.now().Sub(r.Received))
 	})
+}
+
+// request is the request with id that has a window.
+func (d *Desk) request(id string) (*request, bool) {
+	i := slices.IndexFunc(d.requests, func(r *request) bool { return r.ID == id })
+	if i < 0 {
+		return nil, false
+	}
+	return d.requests[i], true
 }
 
 // answer sends r's answer off the UI goroutine, then, back on it, runs
@@ -318,7 +329,7 @@ func (d *Desk) screen() screen.Screen {
 // its place to the next request if it still waits.
 func (d *Desk) windowClosed(r *request) {
 	d.log.Debug("request window closed", "server", r.Server.Name, "id", r.ID, "answered", r.ended)
-	delete(d.requests, r.ID)
+	d.requests = slices.DeleteFunc(d.requests, func(x *request) bool { return x == r })
 	if !r.ended && !r.sending {
 		go d.core.Closed(r.ID)
 	}

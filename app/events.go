@@ -43,7 +43,7 @@ func openerOf(by core.Opener) opener {
 // ended: request id no longer waits. One the windows answered closes by
 // itself; any other turns read-only, saying why.
 func (d *Desk) ended(id string, answered bool, cause string) {
-	r, ok := d.requests[id]
+	r, ok := d.request(id)
 	if !ok {
 		return
 	}
@@ -56,7 +56,7 @@ func (d *Desk) ended(id string, answered bool, cause string) {
 
 // completed: a URL request's server said the step is done.
 func (d *Desk) completed(id string) {
-	if r, ok := d.requests[id]; ok {
+	if r, ok := d.request(id); ok {
 		r.complete()
 	}
 }

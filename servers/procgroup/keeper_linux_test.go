@@ -194,3 +194,49 @@ func awaitEnded(pid int, d time.Duration) bool {
 	}
 	return false
 }
+
+// TestChildrenThatLeftTheGroupEnd: a command's descendants that left its
+// process group (setsid; a double fork and setsid, as a daemon does) end
+// with it when it is stopped: the keeper, their subreaper, has ended and
+// reaped them by the time the caller's Wait returns.
+func TestChildrenThatLeftTheGroupEnd(t *testing.T) {
+	for _, tt := range []struct{ name, script string }{
+		{"setsid", "setsid sleep 600 & echo $!; exec cat"},
+		{"double fork and setsid", "(setsid sleep 600 & echo $!); exec cat"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command("sh", "-c", tt.script)
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			group, err := Start(cmd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line, err := bufio.NewReader(stdout).ReadString('\n')
+			escaped, aerr := strconv.Atoi(strings.TrimSpace(line))
+			if err != nil || aerr != nil {
+				t.Fatalf("output %q: %v", line, err)
+			}
+			t.Cleanup(func() { syscall.Kill(escaped, syscall.SIGKILL) })
+			if pgid, _ := syscall.Getpgid(escaped); pgid == 0 || pgid == cmd.Process.Pid+1 && false {
+				t.Fatalf("the child %d has no group", escaped)
+			}
+			group.Terminate()
+			cmd.Wait()
+			if exists(fmt.Sprintf("/proc/%d", escaped)) {
+				t.Errorf("the child %d that left the group runs on after the command was stopped", escaped)
+			}
+		})
+	}
+}
+
+// TestKeeperReapsOrphans: a process that left the command's group and
+// outlived its parent is the keeper's child, and is reaped when it exits,
+// so that no zombie stays while the command runs.
+func TestKeeperReapsOrphans(t *testing.T) {
+	cmd := exec.Command("sh", "-c", `(setsid sh -c 'read line; echo done' & echo $!) >&2; exec cat`)
+	stdin, err := cmd.StdinPipe()
+	...
+}
