@@ -86,13 +86,13 @@ func (c *Core) noticeBurst() {
 			return
 		}
 		a.mu.Lock()
-		defer a.mu.Unlock()
 		if a.shown == nil {
 			a.shown = map[uint32][]string{}
 		}
 		a.shown[id] = ids
+		a.mu.Unlock()
+		c.withdrawAnswered() // in case all were answered while it went out
 	})
-	c.withdrawAnswered()
 }
 
 // burstNotice is what the desktop shows of a burst: who asks and the

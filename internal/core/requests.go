@@ -46,6 +46,7 @@ type waiting struct {
 	open     bool          // it has a place among the windows
 	shown    bool          // the windows were told to open it
 	wanted   bool          // the person asked for it while no windows were attached
+	aside    bool          // its window was closed unanswered: only the person opens it again
 }
 
 // pending are the requests waiting for the person, in arrival order, and
@@ -85,7 +86,7 @@ func (p *pending) fill() []*waiting {
 		if p.opened() >= p.max {
 			break
 		}
-		if !w.open {
+		if !w.open && !w.aside {
 			w.open = true
 			next = append(next, w)
 		}
@@ -115,7 +116,7 @@ func (p *pending) pick(id string) (*waiting, bool) {
 	defer p.mu.Unlock()
 	for _, w := range p.list {
 		if id == "" || w.ID == id {
-			w.open = true
+			w.open, w.aside = true, false
 			return w, true
 		}
 	}
@@ -129,7 +130,7 @@ func (p *pending) closed(id string) []*waiting {
 	defer p.mu.Unlock()
 	for _, w := range p.list {
 		if w.ID == id && w.open {
-			w.open, w.shown = false, false
+			w.open, w.shown, w.aside = false, false, true
 			return p.fill()
 		}
 	}

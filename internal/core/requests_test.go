@@ -1,0 +1,180 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// opens records the windows' Open events, in order, with who wanted each.
+type opens struct {
+	*recorder
+	by []Opener
+}
+
+func (o *opens) Open(q Request, by Opener) {
+	o.note(func() {
+		o.requests = append(o.requests, q)
+		o.by = append(o.by, by)
+	})
+}
+
+// messages are the messages of the requests opened, in order.
+func (o *opens) messages() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var ms []string
+	for _, q := range o.requests {
+		ms = append(ms, servers.LooseParams(q.Params).Message.Line())
+	}
+	return ms
+}
+
+// askN asks n requests one after the other, "1" to "n", each pending
+// before the next is asked.
+func askN(t *testing.T, s *started, n int) []<-chan error {
+	var answers []<-chan error
+	for i := range n {
+		answers = append(answers, ask(s, fmt.Sprint(i+1)))
+		eventually(t, "request "+fmt.Sprint(i+1), func() bool { return len(s.c.pending.all()) > i })
+	}
+	return answers
+}
+
+// TestWindowPlaces: five requests that came while no windows ran open,
+// once windows attach, three at a time (the limit) and oldest first; an
+// answer or a window closed unanswered gives its place to the next in
+// order; the person's pick opens past the limit, with the keyboard; and
+// a request that has no window yet cannot be answered.
+func TestWindowPlaces(t *testing.T) {
+	s := startWith(t, func(o *Options) { o.StartUI = nil })
+	answers := askN(t, s, 5)
+	rec := &opens{recorder: newRecorder()}
+	go s.c.Attach(t.Context(), rec)
+	rec.until(t, "three windows", func() bool { return len(rec.requests) == 3 })
+	if got := rec.messages(); !slices.Equal(got, []string{"1", "2", "3"}) {
+		t.Fatalf("opened %q, want 1, 2, 3", got)
+	}
+	fourth := s.c.pending.all()[3]
+	if err := s.c.Answer(fourth.ID, forms.Result{Action: forms.Decline}); !errors.Is(err, errNotShown) {
+		t.Errorf("an answer to a request without a window: %v, want it refused", err)
+	}
+	select {
+	case err := <-answers[3]:
+		t.Fatalf("the server got an answer nobody gave: %v", err)
+	default:
+	}
+
+	if err := s.c.Answer(rec.requests[0].ID, forms.Result{Action: forms.Cancel}); err != nil {
+		t.Fatal(err)
+	}
+	<-answers[0]
+	rec.until(t, "the fourth's window", func() bool { return len(rec.requests) == 4 })
+	s.c.Closed(rec.requests[1].ID) // closed without an answer: it waits on
+	rec.until(t, "the fifth's window", func() bool { return len(rec.requests) == 5 })
+	if got := rec.messages(); !slices.Equal(got, []string{"1", "2", "3", "4", "5"}) {
+		t.Errorf("opened %q, want 1 to 5 in order", got)
+	}
+	s.c.Show(Show{Window: WindowRequest, Request: rec.requests[1].ID}) // the person picks it again
+	rec.until(t, "the second's window again", func() bool { return len(rec.requests) == 6 })
+	if rec.by[5] != ByPerson || rec.by[4] != ByApp {
+		t.Errorf("opened by %v, want the app's until the person's pick", rec.by)
+	}
+	if err := s.c.Answer(rec.requests[5].ID, forms.Result{Action: forms.Decline}); err != nil {
+		t.Errorf("the picked request's answer: %v", err)
+	}
+}
+
+// TestAnswerChecked: the windows' answer to a request they were never told
+// of, or of one that ended, sends nothing.
+func TestAnswerChecked(t *testing.T) {
+	s := startWith(t, func(o *Options) { o.StartUI = nil })
+	for _, id := range []string{"", "no-such-request", strings.Repeat("x", 1000)} {
+		if err := s.c.Answer(id, forms.Result{Action: forms.Accept}); !errors.Is(err, ErrNotWaiting) {
+			t.Errorf("answer to %.20q: %v, want ErrNotWaiting", id, err)
+		}
+	}
+}
+
+// TestBurstNotification: requests that arrive together, unseen, are one
+// notification that names them in arrival order; it goes once they are
+// answered, and a click opens the oldest still waiting.
+func TestBurstNotification(t *testing.T) {
+	n := &notifier{}
+	s := startWith(t, func(o *Options) {
+		o.StartUI, o.Notifier, o.Windows = nil, n, WindowPrefs{Max: 1, Notify: true}
+	})
+	rec := &opens{recorder: newRecorder()}
+	go s.c.Attach(t.Context(), rec)
+	answers := askN(t, s, 5)
+	eventually(t, "the notification", func() bool {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		return len(n.shown) > 0
+	})
+	n.mu.Lock()
+	shown := slices.Clone(n.shown)
+	n.mu.Unlock()
+	if len(shown) != 1 || shown[0].Summary != "5 requests from notes" || shown[0].Body != "1\n2\n3\n…and 2 more" {
+		t.Errorf("notifications %+v, want one of 5 requests from notes, in order", shown)
+	}
+	for i := range 5 { // each opens once the one before is answered
+		rec.until(t, "a window", func() bool { return len(rec.requests) > i })
+		if err := s.c.Answer(rec.requests[i].ID, forms.Result{Action: forms.Cancel}); err != nil {
+			t.Fatal(err)
+		}
+		<-answers[i]
+	}
+	eventually(t, "the burst's notification withdrawn once none of it waits", func() bool {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		return slices.Equal(n.withdrawn, []uint32{1})
+	})
+
+	askN(t, s, 2)
+	eventually(t, "the second burst's notification", func() bool {
+		s.c.arrivals.mu.Lock()
+		defer s.c.arrivals.mu.Unlock()
+		return len(s.c.arrivals.shown[2]) == 2
+	})
+	s.c.NoticeClicked(2)
+	rec.until(t, "the click's window", func() bool { return len(rec.by) == 7 })
+	if got := rec.messages(); got[6] != "1" || rec.by[6] != ByPerson {
+		t.Errorf("the click opened %q by %v, want the burst's oldest, 1, by the person", got[5:], rec.by[5:])
+	}
+}
+
+// TestBurstNotice: what a burst's notification says.
+func TestBurstNotice(t *testing.T) {
+	req := func(server, message string) *waiting {
+		e := servers.NewRouter(servers.DefaultLimits, nil).Expect(servers.Identity{Name: server},
+			servers.Params{Message: untrusted.Text(message), Mode: servers.ModeURL, URL: "https://example.com"})
+		return &waiting{Request: Request{Server: e.Server}, e: e}
+	}
+	tests := []struct {
+		name          string
+		burst         []*waiting
+		summary, body string
+	}{
+		{"one", []*waiting{req("demo", "Deploy?")}, "demo asks", "Deploy?"},
+		{"two servers", []*waiting{req("demo", "a"), req("notes", "b")}, "2 requests from demo and notes", "demo: a\nnotes: b"},
+		{"three servers", []*waiting{req("a", "1"), req("b", "2"), req("c", "3")}, "3 requests from a and 2 others", "a: 1\nb: 2\nc: 3"},
+		{"hidden characters", []*waiting{req("de\u202emo", "x\u200by")}, "de⟨U+202E⟩mo asks", "x⟨U+200B⟩y"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := burstNotice(tt.burst)
+			want := notify.Notice{Summary: tt.summary, Body: tt.body, Urgency: notify.Normal}
+			if got != want {
+				t.Errorf("notice %+v\nwant   %+v", got, want)
+			}
+		})
+	}
+}
