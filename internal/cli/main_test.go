@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(hostileEnv) == "1" {
 		os.Exit(serveHostile(os.Args[1:]))
 	}
+	if os.Getenv(askerEnv) == "1" {
+		os.Exit(serveAsker())
+	}
 	if os.Getenv(floodEnv) == "1" {
 		os.Exit(serveFlood())
 	}

@@ -113,10 +113,21 @@ func (w wireStatus) status() servers.Status {
 	return s
 }
 
-// maxStatus bounds one server's status as the windows are told it. What a
-// server says of itself is cut when parsed; a status still larger is told
-// as an error of that server's, so that it never holds back the others.
+// maxStatus bounds one server's status, and who asks in a request, as the
+// windows are told them. What a peer says of itself is cut when parsed;
+// one still larger is told as an error of that server's, or without the
+// peer's own words, so that it never holds back the others.
 const maxStatus = 256 << 10
+
+// fitIdentity is who asks as the windows are told it: who, or, when what
+// the server and host say of themselves is larger than maxStatus, only
+// what the person configured.
+func fitIdentity(who servers.Identity) servers.Identity {
+	if b, err := json.Marshal(who); err == nil && len(b) <= maxStatus {
+		return who
+	}
+	return servers.Identity{Name: who.Name, Target: who.Target}
+}
 
 // fitStatus is s as the windows are told it: s, or an error in its place
 // when it is larger than maxStatus.
@@ -199,7 +210,10 @@ func (t teller) tell(method string, params any) {
 	}
 }
 
-func (t teller) Open(r Request, by Opener) { t.tell(tellOpen, opening{Request: r, By: by}) }
+func (t teller) Open(r Request, by Opener) {
+	r.Server = fitIdentity(r.Server)
+	t.tell(tellOpen, opening{Request: r, By: by})
+}
 func (t teller) Ended(id string, answered bool, cause string) {
 	t.tell(tellEnded, ended{ID: id, Answered: answered, Cause: cause})
 }
