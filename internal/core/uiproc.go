@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/base/resident"
 )
 
 // StartUI starts a UI process, which attaches to the core by itself; exited
@@ -67,11 +66,6 @@ func (c *Core) superviseUI() {
 			case err = <-exited:
 			case <-c.ctx.Done():
 			}
-		}
-		// Serving the windows ran code an idle core does not: back to the
-		// idle figure now, not at the next minute's drop.
-		if derr := resident.DropStartupPages(); derr != nil {
-			c.log.Debug("cannot drop start-up pages", "err", derr)
 		}
 		c.mu.Lock()
 		attached := c.attaches != attaches
