@@ -3,6 +3,10 @@
 
 GO    ?= go
 BIN   := elicitdesk
+# KEEPER runs each stdio server on Linux: the keeper's C alone, so that it
+# maps libc only (servers/procgroup/keeper/main.c). elicitdesk finds it
+# beside itself, and is its own keeper where it is missing.
+KEEPER := $(BIN)-keeper
 PKGS  := ./...
 
 # Debian/Ubuntu packages: cgo needs the C toolchain and the X11/GL/Wayland
@@ -28,6 +32,7 @@ run: deps build
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
+	$(CC) -O2 -Wall -o $(KEEPER) servers/procgroup/keeper/main.c
 
 # The end-to-end tests and benchmarks run the built app on a virtual display.
 APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
@@ -172,7 +177,7 @@ ICONS      := $(foreach s,$(ICON_SIZES),$(call icon,$(s)))
 DBUS_SERVICE := share/dbus-1/services/$(APP_ID).service
 user_unit     = $(if $(filter /usr /usr/local,$(1)),lib,share)/systemd/user/$(BIN).service
 USER_UNIT    := $(call user_unit,$(PREFIX))
-installed     = bin/$(BIN) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS) \
+installed     = bin/$(BIN) bin/$(KEEPER) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS) \
                 $(DBUS_SERVICE) $(call user_unit,$(1))
 INSTALLED  := $(call installed,$(PREFIX))
 ROOT       := $(DESTDIR)$(PREFIX)
@@ -182,6 +187,7 @@ INSTALL_BIN ?= $(BIN)
 
 install: deps build
 	install -Dm755 $(INSTALL_BIN) $(ROOT)/bin/$(BIN)
+	install -m755 $(KEEPER) $(ROOT)/bin/$(KEEPER)
 	install -d $(ROOT)/share/applications $(ROOT)/share/metainfo
 	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/$(BIN)|' assets/linux/$(APP_ID).desktop >$(ROOT)/share/applications/$(APP_ID).desktop
 	chmod 644 $(ROOT)/share/applications/$(APP_ID).desktop
@@ -331,7 +337,7 @@ screenshots: test-deps build
 	BIN=./$(BIN) docs/screenshots.sh
 
 clean:
-	rm -rf $(BIN) dist
+	rm -rf $(BIN) $(KEEPER) dist
 
 # install $(1): the Debian packages that are missing, through apt-get (with
 # sudo when not root); elsewhere, say exactly what to install.

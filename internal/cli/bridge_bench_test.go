@@ -22,7 +22,8 @@ type benchEcho struct {
 // BenchmarkBridgeEcho measures what the bridge adds to a host's tools/call:
 // the TypeScript SDK's client calls server-everything's echo 1000 times
 // directly and 1000 times through `elicitdesk bridge`, alternating, over
-// stdio. It also reports the bridge's resident memory while connected.
+// stdio. It also reports the bridge's memory while connected: USS, PSS
+// and RSS (BenchmarkIdleMemory10Servers).
 // No app is reachable, as for a host on a machine without one.
 func BenchmarkBridgeEcho(b *testing.B) {
 	node, entry := everything(b)
@@ -30,21 +31,23 @@ func BenchmarkBridgeEcho(b *testing.B) {
 	bridged := append([]string{elicitdeskBin(b), "bridge", "--"}, direct...)
 	env := noAppEnv(b)
 	var r benchEcho
-	var rss float64
+	var mem memory
 	for b.Loop() {
-		r, rss = runBenchEcho(b, env, node, direct, bridged)
+		r, mem = runBenchEcho(b, env, node, direct, bridged)
 	}
 	b.ReportMetric(r.Direct.Median, "direct-µs/call")
 	b.ReportMetric(r.Direct.P90, "direct-p90-µs/call")
 	b.ReportMetric(r.Bridged.Median, "bridged-µs/call")
 	b.ReportMetric(r.Bridged.P90, "bridged-p90-µs/call")
 	b.ReportMetric(r.Ratio, "ratio")
-	b.ReportMetric(rss, "bridge-RSS-MB")
+	b.ReportMetric(mem.uss, "bridge-USS-MB")
+	b.ReportMetric(mem.pss, "bridge-PSS-MB")
+	b.ReportMetric(mem.rss, "bridge-RSS-MB")
 }
 
-// runBenchEcho runs bench.mjs once and reads the bridge's RSS while the
+// runBenchEcho runs bench.mjs once and reads the bridge's memory while the
 // script, having printed its numbers, still holds the connection open.
-func runBenchEcho(b *testing.B, env []string, node string, direct, bridged []string) (benchEcho, float64) {
+func runBenchEcho(b *testing.B, env []string, node string, direct, bridged []string) (benchEcho, memory) {
 	b.Helper()
 	directJSON, _ := json.Marshal(direct)
 	bridgedJSON, _ := json.Marshal(bridged)
@@ -75,10 +78,10 @@ func runBenchEcho(b *testing.B, env []string, node string, direct, bridged []str
 		cmd.Wait()
 		b.Fatalf("bench.mjs: %v %q\n%s", err, line, log)
 	}
-	rss := residentMB(b, r.BridgedPid)
+	mem := memoryOf(b, r.BridgedPid)
 	stdin.Close() // bench.mjs closes both clients and exits
 	if err := cmd.Wait(); err != nil {
 		b.Fatalf("bench.mjs: %v\n%s", err, log)
 	}
-	return r, rss
+	return r, mem
 }

@@ -62,7 +62,7 @@ func noAppEnv(t testing.TB) []string {
 // noApp makes the bridges a test starts find no app, no display and no
 // session bus to start one: their elicitations go to the host if it
 // declared them, else are answered cancel.
-func noApp(t *testing.T) {
+func noApp(t testing.TB) {
 	t.Helper()
 	t.Cleanup(xdg.Reload) // last, once the environment is back
 	dir := t.TempDir()

@@ -16,7 +16,6 @@ import (
 
 	"github.com/adrg/xdg"
 
-	"github.com/elicitdesk/elicitdesk/internal/base/resident"
 	"github.com/elicitdesk/elicitdesk/internal/deskclient"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
@@ -89,7 +88,6 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 			stderr.Linef("elicitdesk bridge: %s: %s", cfg.URL, st.Text())
 		}
 	})
-	go resident.Keep(ctx, log) // a bridge lives as long as its host
 	if *listen != "" {
 		return serveBridge(ctx, *listen, cfg, wrap, opts, stderr)
 	}

@@ -24,7 +24,6 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/gate"
-	"github.com/elicitdesk/elicitdesk/internal/base/resident"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -167,7 +166,6 @@ func (c *Core) Start() error {
 	}
 	go c.take()
 	go c.daily()
-	go resident.Keep(c.ctx, c.log)
 	if first {
 		welcome := Show{Window: WindowWelcome, Own: true}
 		if c.opts.Background { // a bridge's request comes first

@@ -5,7 +5,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/base/resident"
 )
 
 // StartUI starts a windows' process and returns the core's end of its
@@ -71,11 +70,6 @@ func (c *Core) superviseUI() {
 			case <-c.ctx.Done():
 			}
 			conn.Close()
-		}
-		// Serving the windows ran code an idle core does not: back to the
-		// idle figure now, not at the next minute's drop.
-		if derr := resident.DropStartupPages(); derr != nil {
-			c.log.Debug("cannot drop start-up pages", "err", derr)
 		}
 		c.mu.Lock()
 		attached := c.attaches != attaches

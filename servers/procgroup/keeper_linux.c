@@ -18,7 +18,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -106,14 +105,64 @@ static int exited(pid_t pid) {
 	return r == 0 && info.si_pid != 0;
 }
 
+// reap_others reaps every exited child of the keeper but the command: a
+// process that left the command's group and outlived its parent, handed
+// to the keeper, a child subreaper. The command, once exited, stays
+// unreaped: its pid, so its group, is nobody else's until then.
+static void reap_others(pid_t pid) {
+	for (;;) {
+		siginfo_t info;
+		memset(&info, 0, sizeof info);
+		if (waitid(P_ALL, 0, &info, WEXITED | WNOWAIT | WNOHANG) < 0) {
+			if (errno == EINTR)
+				continue;
+			return; // ECHILD
+		}
+		if (info.si_pid == 0 || info.si_pid == pid)
+			return;
+		while (waitpid(info.si_pid, NULL, 0) < 0 && errno == EINTR) {
+		}
+	}
+}
+
+// kill_children sends SIGKILL to every child of the keeper, and reports
+// whether it could list them (a kernel without CONFIG_PROC_CHILDREN).
+static int kill_children(void) {
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid()); // the keeper's one thread
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		return 0;
+	int child;
+	while (fscanf(f, "%d", &child) == 1)
+		kill(child, SIGKILL);
+	fclose(f);
+	return 1;
+}
+
+// end_rest kills whatever is left below the keeper once the command's
+// group is killed: the processes that left the group (setsid, setpgid) are
+// handed to the keeper as their parents die, and killed in turn. It
+// returns when the keeper has no child left, each reaped; or at once
+// where the keeper cannot list its children, leaving them to init as
+// before the keeper was a subreaper.
+static void end_rest(void) {
+	while (kill_children()) {
+		if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD)
+			return;
+	}
+}
+
 // end_like kills the exited command's group (its children: the command is
-// gone), reaps the command and ends the keeper as it ended, so that the
-// caller's Wait tells its exit code or signal as if there were no keeper.
+// gone) and what left the group, reaps the command and ends the keeper as
+// it ended, so that the caller's Wait tells its exit code or signal as if
+// there were no keeper.
 static void end_like(pid_t pid) {
 	int status = 0;
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
 	}
+	end_rest();
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 		sigset_t only;
@@ -151,56 +200,6 @@ static void await_exit(pid_t pid, long ms) {
 	}
 }
 
-// shed drops from the keeper's page tables the mappings it has not written
-// and cannot write: libGL, libX11..., most of libc and of this executable,
-// which ld.so mapped and read before the keeper could run. They are 3 MB of
-// the 3.7 MB RSS that ps and top would show, but no memory of the keeper's
-// own: page-cache pages, which the core maps too. The keeper sees no
-// change: a page it touches again comes back from the file, as after the
-// kernel reclaimed it (and the executable is linked with -z now, so that
-// no lazy binding reads every library's symbols again). A mapping holding
-// an anonymous page, in memory or swapped out (a GOT, once relocated), is
-// left whole: the drop would lose what was written there.
-static void shed(void) {
-	// Dropped once smaps is read: stdio and sscanf would take libc's pages
-	// back.
-	struct {
-		unsigned long start, end;
-	} clean[512];
-	size_t n = 0;
-	FILE *smaps = fopen("/proc/self/smaps", "r");
-	if (smaps == NULL)
-		return;
-	char line[4352]; // a header line: ranges, flags, and a path up to PATH_MAX
-	unsigned long start = 0, end = 0;
-	int writable = 1, zeros = 0; // the mapping's: zeros counts its Anonymous and Swap at 0
-	int whole = 1;               // line holds the start of a line
-	while (n < sizeof clean / sizeof clean[0] && fgets(line, sizeof line, smaps) != NULL) {
-		int at_start = whole;
-		unsigned long lo, hi, kb;
-		char perms[5];
-		whole = strchr(line, '\n') != NULL;
-		if (!at_start)
-			continue; // the rest of a path longer than the buffer
-		if (sscanf(line, "%lx-%lx %4s ", &lo, &hi, perms) == 3) { // the next mapping's header
-			start = lo;
-			end = hi;
-			// Not writable: nothing, stdio included, can write a page
-			// there between this read and the drop.
-			writable = perms[1] == 'w';
-			zeros = 0;
-		} else if (sscanf(line, "Anonymous: %lu kB", &kb) == 1 || sscanf(line, "Swap: %lu kB", &kb) == 1) {
-			zeros += kb == 0; // an anonymous page swapped out is one too
-		} else if (strncmp(line, "VmFlags:", 8) == 0 && !writable && zeros == 2) { // the mapping's last line
-			clean[n].start = start;
-			clean[n++].end = end;
-		}
-	}
-	fclose(smaps);
-	for (size_t i = 0; i < n; i++) // fails for [vvar]...: no matter
-		madvise((void *)clean[i].start, clean[i].end - clean[i].start, MADV_DONTNEED);
-}
-
 // keep is the whole life of a keeper; it never returns.
 static void keep(const char *path, char *const argv[], char *const envp[]) {
 	// Read before the signals are blocked: a parent dead by then has sent
@@ -223,6 +222,10 @@ static void keep(const char *path, char *const argv[], char *const envp[]) {
 	sigprocmask(SIG_BLOCK, &blocked, &given);
 	// An ignored SIGCHLD would have the kernel reap the command unseen.
 	signal(SIGCHLD, SIG_DFL);
+	// A process that leaves the command's group, with setsid or setpgid,
+	// is out of reach of the signals to the group; as a subreaper the
+	// keeper gets it once its parent dies, and ends it with the rest.
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	// The child's execve closes this pipe's write end, or it writes why
 	// it failed; fd 3 is the keeper's alone.
@@ -260,13 +263,13 @@ static void keep(const char *path, char *const argv[], char *const envp[]) {
 	close(0);
 	close(1);
 	close(2);
-	shed();
 
 	for (;;) {
 		int sig = sigwaitinfo(&waited, NULL);
 		if (sig < 0)
 			continue; // EINTR
 		if (sig == SIGCHLD) {
+			reap_others(pid); // no zombie stays
 			if (exited(pid))
 				end_like(pid);
 			continue; // stopped, continued
@@ -282,6 +285,7 @@ static void keep(const char *path, char *const argv[], char *const envp[]) {
 		kill(-pid, SIGTERM);
 		await_exit(pid, KEEPER_ORPHAN_GRACE_MS);
 		kill(-pid, SIGKILL);
+		end_rest();
 		_exit(1); // nobody is left to read it
 	}
 }

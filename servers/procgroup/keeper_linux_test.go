@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -206,6 +207,9 @@ func TestChildrenThatLeftTheGroupEnd(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := exec.Command("sh", "-c", tt.script)
+			if _, err := cmd.StdinPipe(); err != nil { // cat waits on it, open
+				t.Fatal(err)
+			}
 			stdout, err := cmd.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)
@@ -214,15 +218,9 @@ func TestChildrenThatLeftTheGroupEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			line, err := bufio.NewReader(stdout).ReadString('\n')
-			escaped, aerr := strconv.Atoi(strings.TrimSpace(line))
-			if err != nil || aerr != nil {
-				t.Fatalf("output %q: %v", line, err)
-			}
+			escaped := readPid(t, stdout)
 			t.Cleanup(func() { syscall.Kill(escaped, syscall.SIGKILL) })
-			if pgid, _ := syscall.Getpgid(escaped); pgid == 0 || pgid == cmd.Process.Pid+1 && false {
-				t.Fatalf("the child %d has no group", escaped)
-			}
+			awaitLeft(t, escaped, group)
 			group.Terminate()
 			cmd.Wait()
 			if exists(fmt.Sprintf("/proc/%d", escaped)) {
@@ -233,10 +231,125 @@ func TestChildrenThatLeftTheGroupEnd(t *testing.T) {
 }
 
 // TestKeeperReapsOrphans: a process that left the command's group and
-// outlived its parent is the keeper's child, and is reaped when it exits,
-// so that no zombie stays while the command runs.
+// outlived its parent is handed to the keeper, which reaps it once it
+// exits: no zombie stays while the command runs on.
 func TestKeeperReapsOrphans(t *testing.T) {
-	cmd := exec.Command("sh", "-c", `(setsid sh -c 'read line; echo done' & echo $!) >&2; exec cat`)
+	fifo := filepath.Join(t.TempDir(), "exit")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", `(setsid sh -c 'read x <"$1"' sh "$1" & echo $!); exec cat`, "sh", fifo)
 	stdin, err := cmd.StdinPipe()
-	...
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	group, err := Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	orphan := readPid(t, stdout)
+	awaitLeft(t, orphan, group)
+	deadline := time.Now().Add(10 * time.Second)
+	for ppid(orphan) != cmd.Process.Pid { // once the subshell, its parent, has exited
+		if time.Now().After(deadline) {
+			t.Fatalf("the orphan %d has parent %d, not the keeper %d", orphan, ppid(orphan), cmd.Process.Pid)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := os.WriteFile(fifo, []byte("exit\n"), 0); err != nil { // the orphan exits
+		t.Fatal(err)
+	}
+	for exists(fmt.Sprintf("/proc/%d", orphan)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the orphan %d stays a zombie of the keeper", orphan)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := stdin.Write([]byte("still there\n")); err != nil {
+		t.Errorf("the command ended with the orphan: %v", err)
+	}
+}
+
+// readPid reads a pid, the first line the command writes.
+func readPid(t *testing.T, stdout io.Reader) int {
+	t.Helper()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	pid, aerr := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || aerr != nil {
+		t.Fatalf("the command wrote %q, not a pid: %v", line, err)
+	}
+	return pid
+}
+
+// awaitLeft waits until the process pid is in a group other than g.
+func awaitLeft(t *testing.T, pid int, g Group) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		pgid, err := syscall.Getpgid(pid)
+		if err == nil && pgid != g.id {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the process %d did not leave the group %d (%d, %v)", pid, g.id, pgid, err)
+		}
+	}
+}
+
+// ppid is the parent of the process pid, 0 if it has gone.
+func ppid(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	p, _ := strconv.Atoi(f[1])
+	return p
+}
+
+// TestInstalledKeeper: with elicitdesk-keeper beside the executable, as
+// make install puts it, Start runs that one, which keeps a command as the
+// executable's own keeper does.
+func TestInstalledKeeper(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keeper := filepath.Join(filepath.Dir(exe), keeperName)
+	cc := "cc"
+	if out, err := exec.Command("go", "env", "CC").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
+		cc = strings.TrimSpace(string(out))
+	}
+	if out, err := exec.Command(cc, "-O2", "-Wall", "-Werror", "-o", keeper, "keeper/main.c").CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cc, err, out)
+	}
+	t.Cleanup(func() { os.Remove(keeper) })
+	cmd := exec.Command("sh", "-c", "cat; exit 3")
+	var out strings.Builder
+	cmd.Stdout = &out
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Start(cmd); err != nil {
+		t.Fatal(err)
+	}
+	ran, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", cmd.Process.Pid)) // running: cat waits for stdin's end
+	stdin.Write([]byte("kept\n"))
+	stdin.Close()
+	err = cmd.Wait()
+	if ran != keeper {
+		t.Errorf("the keeper ran %q, want %q", ran, keeper)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
+		t.Errorf("Wait: %v, want exit status 3", err)
+	}
+	if out.String() != "kept\n" {
+		t.Errorf("the caller read %q, want the command's output %q", out.String(), "kept\n")
+	}
 }

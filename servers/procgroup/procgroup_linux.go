@@ -2,11 +2,8 @@ package procgroup
 
 // The keeper itself is C (keeper_linux.c), run before the Go runtime
 // starts: with the runtime, it would run every package's init (Fyne,
-// sqlite...) and hold some 30 MB to wait for one process. The executable
-// binds every symbol at start (-z now): a lazy binding would have ld.so
-// touch again, after the keeper's shed, the symbol tables of every library.
+// sqlite...) and hold some 30 MB to wait for one process.
 
-// #cgo LDFLAGS: -Wl,-z,now
 // #include "keeper_linux.h"
 import "C"
 
@@ -17,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"time"
 )
@@ -41,11 +39,9 @@ func Start(cmd *exec.Cmd) (Group, error) {
 		return Group{}, err
 	}
 	defer r.Close()
-	// /proc/self/exe, not os.Executable: the running binary even when an
-	// update has replaced the file.
 	path := cmd.Path
 	cmd.Args = append([]string{keeperName, path}, cmd.Args...)
-	cmd.Path = "/proc/self/exe"
+	cmd.Path = keeperPath()
 	cmd.ExtraFiles = []*os.File{w} // the keeper's fd 3: see report
 	// The keeper has a group of its own too: a host that signals its own
 	// group, or a terminal's Ctrl-C, reaches the bridge, not the keeper.
@@ -70,6 +66,22 @@ func Start(cmd *exec.Cmd) (Group, error) {
 		return Group{}, rep.Failed.err()
 	}
 	return Group{id: rep.Pid}, nil
+}
+
+// keeperPath is the keeper Start runs: elicitdesk-keeper beside the
+// executable, as make install puts it (keeper/main.c), which holds a
+// fourth of the private memory; or else the running executable itself,
+// whose constructor is the same keeper (a build not installed: go build,
+// go test, fyne package's archive). /proc/self/exe, not os.Executable:
+// the running binary even when an update has replaced the file.
+func keeperPath() string {
+	if exe, err := os.Executable(); err == nil {
+		own := filepath.Join(filepath.Dir(exe), keeperName)
+		if st, err := os.Stat(own); err == nil && st.Mode().IsRegular() {
+			return own
+		}
+	}
+	return "/proc/self/exe"
 }
 
 // report is what the keeper writes on its fd 3 once it has started the

@@ -1,5 +1,0 @@
-//go:build !linux
-
-package resident
-
-func dropStartupPages() error { return nil }
