@@ -48,44 +48,37 @@ func (r *Remote) Attach(ctx context.Context, to Events) error {
 	return err
 }
 
+// paramsOf reads the params of notification m as a T, in one pass over
+// the message.
+func paramsOf[T any](m link.Message) (T, bool) {
+	var in struct{ Params T }
+	err := json.Unmarshal(m.Raw, &in)
+	return in.Params, err == nil
+}
+
 // hear passes one of the core's notifications on, in order, keeping the
 // state the windows read back. It runs on the connection's reader.
 func (r *Remote) hear(m link.Message) {
-	var in struct {
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(m.Raw, &in) != nil {
-		return
-	}
-	r.tell(m.Method, in.Params)
-}
-
-func (r *Remote) tell(method string, params json.RawMessage) {
 	to := r.to
-	switch method {
+	switch m.Method {
 	case tellOpen:
-		var o opening
-		if json.Unmarshal(params, &o) == nil {
+		if o, ok := paramsOf[opening](m); ok {
 			to.Open(o.Request, o.By)
 		}
 	case tellEnded:
-		var e ended
-		if json.Unmarshal(params, &e) == nil {
+		if e, ok := paramsOf[ended](m); ok {
 			to.Ended(e.ID, e.Answered, e.Cause)
 		}
 	case tellCompleted:
-		var p idParams
-		if json.Unmarshal(params, &p) == nil {
+		if p, ok := paramsOf[idParams](m); ok {
 			to.Completed(p.ID)
 		}
 	case tellWaiting:
-		var p waitingParams
-		if json.Unmarshal(params, &p) == nil {
+		if p, ok := paramsOf[waitingParams](m); ok {
 			to.Waiting(p.Count)
 		}
 	case tellServers:
-		var p serversParams
-		if json.Unmarshal(params, &p) == nil {
+		if p, ok := paramsOf[serversParams](m); ok {
 			list := make([]servers.Status, 0, len(p.Servers))
 			for _, w := range p.Servers {
 				list = append(list, w.status())
@@ -96,8 +89,7 @@ func (r *Remote) tell(method string, params json.RawMessage) {
 			to.Servers(list)
 		}
 	case tellBridges:
-		var p bridgesParams
-		if json.Unmarshal(params, &p) == nil {
+		if p, ok := paramsOf[bridgesParams](m); ok {
 			r.mu.Lock()
 			r.bridged = p.Bridges
 			r.mu.Unlock()
@@ -106,15 +98,13 @@ func (r *Remote) tell(method string, params json.RawMessage) {
 	case tellHistory:
 		to.HistoryChanged()
 	case tellShow:
-		var s Show
-		if json.Unmarshal(params, &s) == nil {
+		if s, ok := paramsOf[Show](m); ok {
 			to.Show(s)
 		}
 	case tellQuit:
 		to.Quit()
 	case tellNotify:
-		var n notify.Notice
-		if json.Unmarshal(params, &n) == nil {
+		if n, ok := paramsOf[notify.Notice](m); ok {
 			to.Notify(n)
 		}
 	}
