@@ -12,17 +12,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
-// hugeWords is issue 32's: a server's word about itself of 7 MiB of
-// U+2028, 14 MiB once JSON escapes it.
-var hugeWords = strings.Repeat("\u2028", 7<<20/3)
-
-// rawJSON is s as a JSON string with line separators raw, as JSON allows,
-// so that 7 MiB of them fit a message under the 8 MiB limit.
-func rawJSON(s string) string {
-	b, _ := json.Marshal(s)
-	return strings.ReplaceAll(string(b), `\u2028`, "\u2028")
-}
-
 // jsonSize is the length of v as JSON.
 func jsonSize(t *testing.T, v any) int {
 	t.Helper()
@@ -41,18 +30,18 @@ func TestParseToolCuts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	strs = append(strs, hostile.String{Name: "7MiB", Text: hugeWords})
+	strs = append(strs, hostile.String{Name: "flood", Text: hostile.Flood()})
 	for _, h := range strs {
 		for _, field := range []string{"title", "annotations.title", "description"} {
 			t.Run(h.Name+"/"+field, func(t *testing.T) {
 				var raw string
 				switch field {
 				case "title":
-					raw = `{"name":` + rawJSON(h.Text) + `,"title":` + rawJSON(h.Text) + `}`
+					raw = `{"name":` + hostile.RawJSON(h.Text) + `,"title":` + hostile.RawJSON(h.Text) + `}`
 				case "annotations.title":
-					raw = `{"name":` + rawJSON(h.Text) + `,"annotations":{"title":` + rawJSON(h.Text) + `}}`
+					raw = `{"name":` + hostile.RawJSON(h.Text) + `,"annotations":{"title":` + hostile.RawJSON(h.Text) + `}}`
 				case "description":
-					raw = `{"name":` + rawJSON(h.Text) + `,"description":` + rawJSON(h.Text) + `}`
+					raw = `{"name":` + hostile.RawJSON(h.Text) + `,"description":` + hostile.RawJSON(h.Text) + `}`
 				}
 				tool, err := ParseTool(json.RawMessage(raw))
 				if err != nil {
@@ -87,9 +76,9 @@ func TestParseToolCuts(t *testing.T) {
 // Status that stays small as JSON, the form it takes to the windows.
 func TestManagerStatusBounded(t *testing.T) {
 	for _, tt := range []struct{ name, info string }{
-		{"name", `{"name":` + rawJSON(hugeWords) + `,"version":"1"}`},
-		{"title", `{"name":"n","title":` + rawJSON(hugeWords) + `,"version":"1"}`},
-		{"version", `{"name":"n","version":` + rawJSON(hugeWords) + `}`},
+		{"name", `{"name":` + hostile.RawJSON(hostile.Flood()) + `,"version":"1"}`},
+		{"title", `{"name":"n","title":` + hostile.RawJSON(hostile.Flood()) + `,"version":"1"}`},
+		{"version", `{"name":"n","version":` + hostile.RawJSON(hostile.Flood()) + `}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newToolServerAs(t, tt.info, `[]`)
@@ -111,7 +100,7 @@ func TestManagerStatusBounded(t *testing.T) {
 // TestExplainCuts: a server's error of 7 MiB, as a status shows it, is
 // cut in both its summary and its details.
 func TestExplainCuts(t *testing.T) {
-	x := Explain(errors.Join(errors.New("initializing"), &jsonrpc.Error{Code: -1, Message: hugeWords}), "")
+	x := Explain(errors.Join(errors.New("initializing"), &jsonrpc.Error{Code: -1, Message: hostile.Flood()}), "")
 	if n := jsonSize(t, x); n > 4*untrusted.ProseBytes {
 		t.Errorf("the explanation is %d bytes of JSON", n)
 	}

@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -20,10 +19,10 @@ func TestPeersCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	strs = append(strs, hostile.String{Name: "7MiB", Text: strings.Repeat("\u2028", 7<<20/3)})
+	strs = append(strs, hostile.String{Name: "7MiB", Text: hostile.Flood()})
 	for _, h := range strs {
 		t.Run(h.Name, func(t *testing.T) {
-			words := rawJSON(t, h.Text)
+			words := hostile.RawJSON(h.Text)
 			s := start(t, newDesk(), Options{})
 			initialize := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{"form":{},"url":{}}},"clientInfo":{"name":` + words + `,"version":"1"}}}`
 			s.host.send(initialize)
@@ -56,24 +55,15 @@ func TestPeersCut(t *testing.T) {
 // TestPeerReadCut: a Peer read from JSON, as the core reads what a bridge
 // sends, is cut whoever sent it.
 func TestPeerReadCut(t *testing.T) {
-	huge := strings.Repeat("\u2028", 7<<20/3)
+	huge := hostile.Flood()
 	var b endpoint.Bridged
-	if err := json.Unmarshal([]byte(`{"id":"s","reported":{"name":`+rawJSON(t, huge)+`},"host":{"title":`+rawJSON(t, huge)+`}}`), &b); err != nil {
+	if err := json.Unmarshal([]byte(`{"id":"s","reported":{"name":`+hostile.RawJSON(huge)+`},"host":{"title":`+hostile.RawJSON(huge)+`}}`), &b); err != nil {
 		t.Fatal(err)
 	}
 	want := untrusted.Text(huge).Cut(untrusted.NameBytes)
 	if b.Reported.Name != want || b.Host.Title != want {
 		t.Errorf("read %d and %d bytes, want each cut to %d", len(b.Reported.Name), len(b.Host.Title), len(want))
 	}
-}
-
-// rawJSON is s as a JSON string with line separators raw, as JSON allows.
-func rawJSON(t *testing.T, s string) string {
-	b, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.ReplaceAll(string(b), `\u2028`, "\u2028")
 }
 
 // jsonSize is the length of v as JSON.

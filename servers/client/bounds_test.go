@@ -1,11 +1,8 @@
 package client
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"io"
-	"strings"
 	"testing"
 	"time"
 
@@ -25,7 +22,7 @@ func TestServerInfoCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	huge := strings.Repeat("\u2028", 7<<20/3)
+	huge := hostile.Flood()
 	for _, h := range strs {
 		for _, version := range []string{Latest, LatestLegacy} {
 			t.Run(h.Name+"/"+version, func(t *testing.T) {
@@ -75,40 +72,19 @@ func checkServerInfo(t *testing.T, version string, info Implementation, instruct
 	}
 }
 
-// introducingServer is a server on pipes that introduces itself as info,
+// introducingServer is a server on pipes that introduces itself as who,
 // in server/discover's _meta (2026-07-28) and in initialize's result, with
 // instructions. Line separators go raw, as JSON allows, not escaped.
 func introducingServer(t *testing.T, who Implementation, instructions string) link.Link {
-	toServer, fromClient := io.Pipe()
-	toClient, fromServer := io.Pipe()
-	info, instr := rawJSON(t, who), rawJSON(t, instructions)
-	go func() {
-		sc := bufio.NewScanner(toServer)
-		sc.Buffer(nil, link.MaxMessage)
-		for sc.Scan() {
-			m := gjson.Parse(sc.Text())
-			result := `{}`
-			switch m.Get("method").String() {
-			case "server/discover":
-				result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"instructions":` + instr + `,"_meta":{"io.modelcontextprotocol/serverInfo":` + info + `}}`
-			case "initialize":
-				result = `{"protocolVersion":"2025-11-25","capabilities":{},"instructions":` + instr + `,"serverInfo":` + info + `}`
-			}
-			if m.Get("id").Exists() {
-				io.WriteString(fromServer, `{"jsonrpc":"2.0","id":`+m.Get("id").Raw+`,"result":`+result+"}\n")
-			}
+	info := `{"name":` + hostile.RawJSON(who.Name) + `,"title":` + hostile.RawJSON(who.Title) + `,"version":` + hostile.RawJSON(who.Version) + `}`
+	instr := hostile.RawJSON(instructions)
+	return pipeServer(t, func(m gjson.Result) string {
+		switch m.Get("method").String() {
+		case "server/discover":
+			return `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"instructions":` + instr + `,"_meta":{"io.modelcontextprotocol/serverInfo":` + info + `}}`
+		case "initialize":
+			return `{"protocolVersion":"2025-11-25","capabilities":{},"instructions":` + instr + `,"serverInfo":` + info + `}`
 		}
-	}()
-	t.Cleanup(func() { fromClient.Close(); fromServer.Close() })
-	return link.NewLines(toClient, fromClient)
-}
-
-// rawJSON is v as JSON with line separators raw, as JSON allows: a server
-// may send 7 MiB of them in a message under the limit.
-func rawJSON(t *testing.T, v any) string {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.ReplaceAll(string(raw), `\u2028`, "\u2028")
+		return `{}`
+	})
 }

@@ -9,21 +9,19 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/testkit/hostile"
 )
 
+// cutCase is one case of testdata/cut.json.
+type cutCase struct {
+	Name string
+	In   string
+	Max  int
+	Want string
+}
+
 func TestCut(t *testing.T) {
-	var cases []struct {
-		Name string
-		In   string
-		Max  int
-		Want string
-	}
+	var cases []cutCase
 	readJSON(t, "cut.json", &cases)
 	// What JSON cannot hold: bytes that are not UTF-8, each written as \ufffd.
-	cases = append(cases, struct {
-		Name string
-		In   string
-		Max  int
-		Want string
-	}{"bytes that are not UTF-8", "\xff\xfe" + strings.Repeat("b", 30), 40, "\xff…⟨cut: 32 bytes in all⟩"})
+	cases = append(cases, cutCase{"bytes that are not UTF-8", "\xff\xfe" + strings.Repeat("b", 30), 40, "\xff…⟨cut: 32 bytes in all⟩"})
 	for _, tt := range cases {
 		t.Run(tt.Name, func(t *testing.T) {
 			got := Text(tt.In).Cut(tt.Max)
@@ -42,7 +40,7 @@ func TestCutHostile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	strs = append(strs, hostile.String{Name: "line-separator-7MiB", Text: strings.Repeat("\u2028", 7<<20/3)})
+	strs = append(strs, hostile.String{Name: "flood", Text: hostile.Flood()})
 	for _, h := range strs {
 		for _, in := range []string{h.Text, strings.Repeat(h.Text, 7<<20/len(h.Text))} {
 			for _, bound := range []int{NameBytes, ProseBytes} {
@@ -55,7 +53,7 @@ func TestCutHostile(t *testing.T) {
 // TestCutSevenMiB is issue 32's server name: 7 MiB of U+2028, 14 MiB once
 // JSON escapes it.
 func TestCutSevenMiB(t *testing.T) {
-	in := strings.Repeat("\u2028", 7<<20/3)
+	in := hostile.Flood()
 	got := string(Text(in).Cut(NameBytes))
 	if want := "…⟨cut: 7,340,031 bytes in all⟩"; !strings.HasSuffix(got, want) {
 		t.Errorf("Cut ends %+q, want %+q", got[max(0, len(got)-40):], want)
