@@ -20,7 +20,7 @@ const (
 	// ProseBytes bounds what is read as paragraphs (a server's
 	// instructions, a tool's description, an error): 32 KiB is pages of
 	// text, more than anyone reads in a window, and a hundred such texts
-	// in one event are still far below the endpoint's 8 MiB.
+	// in one event are still below half the endpoint's 8 MiB.
 	ProseBytes = 32 << 10
 )
 
@@ -29,8 +29,9 @@ const (
 // as "…⟨cut: 7,340,032 bytes in all⟩". The marker is always the last
 // thing, so what a peer wrote before it cannot reorder or join it once
 // shown through a view: bidi controls and joiners in the head are marked
-// by the views, and the head never ends between a character and the marks
-// or joiners that belong to it. A peer can write the words of a marker
+// by the views, and the head does not end between a character and the
+// marks or joiners that follow it (unless it is all one such run, as
+// Zalgo text is). A peer can write the words of a marker
 // too, but only to make its own text look cut. The head ends at a rune
 // boundary, so valid UTF-8 stays valid; Cut is idempotent.
 //

@@ -64,8 +64,9 @@ func TestCutSevenMiB(t *testing.T) {
 }
 
 // checkCut checks what Cut promises of in and bound: the bound, as JSON;
-// the head a prefix of in at a rune boundary, followed by the marker;
-// valid UTF-8 kept valid; and a second pass that changes nothing.
+// the head a prefix of in at a rune boundary, followed by the marker,
+// which reads as it is through the views; valid UTF-8 kept valid; and a
+// second pass that changes nothing.
 func checkCut(t *testing.T, in string, bound int) {
 	t.Helper()
 	out := string(Text(in).Cut(bound))
@@ -94,6 +95,8 @@ func checkCut(t *testing.T, in string, bound int) {
 		t.Errorf("Cut(%d bytes, %d) = %+q: the head is not the text's", len(in), bound, out)
 	case marked && !runeBoundary(in, len(head)):
 		t.Errorf("Cut(%d bytes, %d) = %+q: cut within a rune", len(in), bound, out)
+	case marked && (!strings.HasSuffix(Text(out).Line(), mark) || !strings.HasSuffix(Text(out).Block(), mark)):
+		t.Errorf("Cut(%d bytes, %d) = %+q: the marker does not read as it is once shown", len(in), bound, out)
 	}
 }
 
