@@ -47,7 +47,7 @@ func (e *Explained) Error() string { return string(e.Details) }
 // Explain puts err, why a server could not be reached or went away, in
 // plain words. stderr is what a stdio server last wrote there (Status.Stderr):
 // its last line often says why it gave up. Errors it does not recognise are
-// shown as they are.
+// shown as they are, cut to untrusted.ProseBytes.
 func Explain(err error, stderr string) Explanation {
 	if err == nil {
 		return Explanation{}
@@ -56,9 +56,12 @@ func Explain(err error, stderr string) Explanation {
 	if errors.As(err, &told) {
 		return Explanation(*told)
 	}
-	x := Explanation{Summary: explainSummary(err), Details: untrusted.Text(err.Error())}
+	// The chain holds what the server said, which may be megabytes: an
+	// explanation is shown and sent to the windows, so it is cut.
+	chain := untrusted.Text(err.Error()).Cut(untrusted.ProseBytes)
+	x := Explanation{Summary: explainSummary(err), Details: chain}
 	if x.Summary == "" {
-		x.Summary = untrusted.Text(err.Error()).Block()
+		x.Summary = chain.Block()
 	}
 	if words := LastWords(stderr); words != "" && wentAway(err) {
 		if signalled(err) { // stopped from outside: its words may not say why
@@ -126,7 +129,7 @@ func explainSummary(err error) string {
 	case errors.Is(err, signin.ErrSignInNeeded):
 		return signInNeededSentence(err)
 	case errors.As(err, &signIn):
-		return "Sign-in failed: " + strings.TrimSuffix(untrusted.Text(signIn.Err.Error()).Line(), ".") + "."
+		return "Sign-in failed: " + strings.TrimSuffix(untrusted.Text(signIn.Err.Error()).Cut(untrusted.ProseBytes).Line(), ".") + "."
 	case errors.As(err, &execErr) && errors.Is(execErr.Err, exec.ErrNotFound):
 		return fmt.Sprintf("The command %s was not found. Is it installed, and on the PATH Elicit Desk was started with?", quoteCommand(execErr.Name))
 	case errors.As(err, &pathErr) && pathErr.Op == "fork/exec" && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC)):

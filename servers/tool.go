@@ -9,11 +9,13 @@ import (
 
 // Tool is one tool a server lists, read from its bytes as sent: the
 // schemas stay byte for byte (the order of properties is the order of a
-// form's fields), and every text is the server's words.
+// form's fields), and every text is the server's words. The words only
+// shown are cut where they are read (untrusted.Text.Cut); the name, which
+// tools/call sends back, stays whole, and ShownName is its cut.
 type Tool struct {
-	Name         string          // what tools/call names; the server's words too
-	Title        untrusted.Text  // title, else annotations.title; may be empty
-	Description  untrusted.Text  // may be empty
+	Name         string          // what tools/call names, whole; the server's words too
+	Title        untrusted.Text  // title, else annotations.title, within untrusted.NameBytes; may be empty
+	Description  untrusted.Text  // within untrusted.ProseBytes; may be empty
 	InputSchema  json.RawMessage // as sent; nil when absent
 	OutputSchema json.RawMessage // as sent; nil when absent
 	Raw          json.RawMessage // the whole tool as sent
@@ -42,10 +44,15 @@ func ParseTool(raw json.RawMessage) (Tool, error) {
 		title = t.Annotations.Title
 	}
 	return Tool{
-		Name: t.Name, Title: untrusted.Text(title), Description: untrusted.Text(t.Description),
+		Name: t.Name, Title: untrusted.Text(title).Cut(untrusted.NameBytes), Description: untrusted.Text(t.Description).Cut(untrusted.ProseBytes),
 		InputSchema: nullAsAbsent(t.InputSchema), OutputSchema: nullAsAbsent(t.OutputSchema), Raw: raw,
 	}, nil
 }
+
+// ShownName is the tool's name as shown, cut to untrusted.NameBytes: a
+// cut name would call another tool, or none, so Name stays whole and the
+// cut is made here, for the eyes only.
+func (t Tool) ShownName() untrusted.Text { return untrusted.Text(t.Name).Cut(untrusted.NameBytes) }
 
 // ToolResult is a tools/call result, read from its bytes as sent.
 type ToolResult struct {

@@ -30,13 +30,20 @@ type toolServer struct {
 
 func newToolServer(t *testing.T, pages ...string) *toolServer {
 	t.Helper()
+	return newToolServerAs(t, `{"name":"tools","version":"1"}`, pages...)
+}
+
+// newToolServerAs is newToolServer introducing itself as info, a
+// serverInfo object, in both handshakes.
+func newToolServerAs(t *testing.T, info string, pages ...string) *toolServer {
+	t.Helper()
 	s := &toolServer{}
 	srv := httptest.NewUnstartedServer(nil)
 	s.Base = "http://" + srv.Listener.Addr().String()
 	s.URL = s.Base + "/mcp"
 	results := map[string]string{
-		"server/discover": `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"tools","version":"1"}}`,
-		"initialize":      `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"tools","version":"1"}}`,
+		"server/discover": `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":` + info + `}}`,
+		"initialize":      `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":` + info + `}`,
 		"tools/call":      `{"resultType":"complete","content":[{"type":"text","text":"done"}]}`,
 	}
 	// Page i is asked for with the cursor "page-i"; the first with none.

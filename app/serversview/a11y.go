@@ -108,8 +108,8 @@ func (c *escCheck) AccessibilityRole() fyne.AccessibleRole { return fyne.Accessi
 // of its description.
 func (r *toolRow) AccessibilityLabel() string {
 	label := strings.TrimSuffix(r.call.Text, "…") + " " + toolTitle(r.tool).Line()
-	if toolTitle(r.tool) != untrusted.Text(r.tool.Name) {
-		label += " (" + untrusted.Text(r.tool.Name).Line() + ")"
+	if toolTitle(r.tool) != r.tool.ShownName() {
+		label += " (" + r.tool.ShownName().Line() + ")"
 	}
 	if r.tool.Description != "" {
 		label += ": " + r.tool.Description.Headline(200)

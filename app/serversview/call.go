@@ -80,8 +80,8 @@ func (c *callWindow) build(why string) {
 	title.SetText(toolTitle(c.tool).Line())
 	sub := newValueLabel()
 	sub.SetText("on " + untrusted.Text(c.server).Line())
-	if toolTitle(c.tool) != untrusted.Text(c.tool.Name) {
-		sub.SetText(untrusted.Text(c.tool.Name).Line() + " on " + untrusted.Text(c.server).Line())
+	if toolTitle(c.tool) != c.tool.ShownName() {
+		sub.SetText(c.tool.ShownName().Line() + " on " + untrusted.Text(c.server).Line())
 	}
 	sub.Importance = widget.LowImportance
 	header := container.NewVBox(title, sub)

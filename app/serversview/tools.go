@@ -191,8 +191,8 @@ func newToolRow(t servers.Tool, onCall func()) *toolRow {
 	title := widget.NewLabelWithStyle(toolTitle(t).Line(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
 	text := container.NewVBox(title)
-	if toolTitle(t) != untrusted.Text(t.Name) {
-		name := widget.NewLabelWithStyle(untrusted.Text(t.Name).Line(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	if toolTitle(t) != t.ShownName() {
+		name := widget.NewLabelWithStyle(t.ShownName().Line(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 		name.Importance = widget.LowImportance
 		name.Wrapping = fyne.TextWrapWord
 		text.Add(name)
@@ -214,11 +214,11 @@ func (r *toolRow) CreateRenderer() fyne.WidgetRenderer {
 }
 
 // toolTitle is what a tool is called for people: its title (servers.Tool
-// has the annotations' title when it has none of its own), or its name,
-// all the server's words.
+// has the annotations' title when it has none of its own), or its name as
+// shown, all the server's words.
 func toolTitle(t servers.Tool) untrusted.Text {
 	if t.Title != "" {
 		return t.Title
 	}
-	return untrusted.Text(t.Name)
+	return t.ShownName()
 }

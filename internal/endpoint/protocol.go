@@ -124,11 +124,29 @@ type Bridged struct {
 }
 
 // Peer is an implementation's self-description (serverInfo, clientInfo):
-// the peer's words, untrusted.
+// the peer's words, untrusted, each within untrusted.NameBytes.
 type Peer struct {
 	Name    untrusted.Text `json:"name"`
 	Title   untrusted.Text `json:"title,omitempty"`
 	Version untrusted.Text `json:"version,omitempty"`
+}
+
+// Cut is p with each word cut to untrusted.NameBytes, as the desk shows
+// and stores what a peer says about itself.
+func (p Peer) Cut() Peer {
+	return Peer{Name: p.Name.Cut(untrusted.NameBytes), Title: p.Title.Cut(untrusted.NameBytes), Version: p.Version.Cut(untrusted.NameBytes)}
+}
+
+// UnmarshalJSON reads a Peer cut: whatever a bridge, or a process that
+// calls itself one, sends, the core keeps a peer's words within bounds.
+func (p *Peer) UnmarshalJSON(b []byte) error {
+	type plain Peer // without this method
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*p = Peer(v).Cut()
+	return nil
 }
 
 // Question is one elicitation a bridged server sent.

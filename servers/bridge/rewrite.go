@@ -64,13 +64,14 @@ func declareElicitation(raw json.RawMessage, path string) (json.RawMessage, erro
 	return sjson.SetRawBytes(raw, path+".elicitation", everyMode)
 }
 
-// peer reads an Implementation object (serverInfo, clientInfo).
+// peer reads an Implementation object (serverInfo, clientInfo), cut to
+// what the desk shows and stores; the message itself goes on unchanged.
 func peer(v gjson.Result) endpoint.Peer {
 	return endpoint.Peer{
 		Name:    untrusted.Text(v.Get("name").String()),
 		Title:   untrusted.Text(v.Get("title").String()),
 		Version: untrusted.Text(v.Get("version").String()),
-	}
+	}.Cut()
 }
 
 // withID returns raw with its id replaced.

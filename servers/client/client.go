@@ -19,6 +19,7 @@ import (
 	"github.com/tidwall/sjson"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 	"github.com/elicitdesk/elicitdesk/servers/rpc"
 	"github.com/elicitdesk/elicitdesk/servers/tasks"
@@ -55,6 +56,15 @@ type Implementation struct {
 	Title   string `json:"title,omitempty"`
 	Version string `json:"version"`
 }
+
+// cut is i with each word within untrusted.NameBytes: a server's words
+// about itself are read once, here, and shown and stored as they are cut.
+// Nothing the client sends repeats them.
+func (i Implementation) cut() Implementation {
+	return Implementation{Name: cutName(i.Name), Title: cutName(i.Title), Version: cutName(i.Version)}
+}
+
+func cutName(s string) string { return string(untrusted.Text(s).Cut(untrusted.NameBytes)) }
 
 // Options say how a session introduces itself and who answers the
 // server's requests.
@@ -129,7 +139,8 @@ func (s *Session) ProtocolVersion() string {
 	return s.version
 }
 
-// Server is what the server says it is.
+// Server is what the server says it is, each word cut to
+// untrusted.NameBytes. Its instructions are not read: nothing shows them.
 func (s *Session) Server() Implementation {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -236,7 +247,7 @@ func (s *Session) discovered(version string, res json.RawMessage) error {
 	var info Implementation
 	json.Unmarshal(r.Meta[metaServerInfo], &info)
 	s.mu.Lock()
-	s.version, s.server = version, info
+	s.version, s.server = version, info.cut()
 	s.mu.Unlock()
 	return nil
 }
@@ -265,7 +276,7 @@ func (s *Session) initialize(ctx context.Context, pinned string) error {
 		return fmt.Errorf("initializing: the server speaks protocol %q, which Elicit Desk does not", r.ProtocolVersion)
 	}
 	s.mu.Lock()
-	s.version, s.server, s.serverCaps = r.ProtocolVersion, r.ServerInfo, r.Capabilities
+	s.version, s.server, s.serverCaps = r.ProtocolVersion, r.ServerInfo.cut(), r.Capabilities
 	s.mu.Unlock()
 	if err := s.peer.Notify(ctx, "notifications/initialized", nil); err != nil {
 		return fmt.Errorf("initializing: %w", err)

@@ -177,22 +177,28 @@ func TestDiscoverRetryHonoursContext(t *testing.T) {
 // stdioServer is a 2026-07-28 server on pipes: it answers server/discover
 // and hands every tools/call's params to call, which returns the result.
 func stdioServer(t *testing.T, call func(params gjson.Result) string) link.Link {
+	return pipeServer(t, func(m gjson.Result) string {
+		switch m.Get("method").String() {
+		case "server/discover":
+			return `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`
+		case "tools/call":
+			return call(m.Get("params"))
+		}
+		return `{}`
+	})
+}
+
+// pipeServer is a server on pipes that answers each request with the
+// result result returns for it; notifications get no answer.
+func pipeServer(t *testing.T, result func(m gjson.Result) string) link.Link {
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
 	go func() {
 		sc := bufio.NewScanner(toServer)
 		sc.Buffer(nil, link.MaxMessage)
 		for sc.Scan() {
-			m := gjson.Parse(sc.Text())
-			result := `{}`
-			switch m.Get("method").String() {
-			case "server/discover":
-				result = `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`
-			case "tools/call":
-				result = call(m.Get("params"))
-			}
-			if m.Get("id").Exists() {
-				io.WriteString(fromServer, `{"jsonrpc":"2.0","id":`+m.Get("id").Raw+`,"result":`+result+"}\n")
+			if m := gjson.Parse(sc.Text()); m.Get("id").Exists() {
+				io.WriteString(fromServer, `{"jsonrpc":"2.0","id":`+m.Get("id").Raw+`,"result":`+result(m)+"}\n")
 			}
 		}
 	}()

@@ -25,6 +25,10 @@
 // links; BEL). Each such code point becomes a visible marker, ⟨U+202E⟩, and
 // each byte that is not UTF-8 becomes ⟨0xFF⟩, so a person sees that
 // something was there. Tabs and line breaks are kept by Block only.
+//
+// A peer can also drown the desk: a name of megabytes, shown in every
+// window and carried in every event. What a peer says about itself is cut
+// where it is read (Cut, NameBytes, ProseBytes), visibly.
 package untrusted
 
 import (

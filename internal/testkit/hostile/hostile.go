@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // String is one hostile text, by its name in the file.
@@ -54,4 +55,15 @@ func moduleRoot() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// Flood is issue 32's server name: 7 MiB of U+2028, legal in a message
+// under the 8 MiB limit and 14 MiB once JSON escapes it.
+func Flood() string { return strings.Repeat("\u2028", 7<<20/3) }
+
+// RawJSON is s as a JSON string with its line separators raw, as JSON
+// allows and a hostile peer may send them: Flood so fits in a message.
+func RawJSON(s string) string {
+	b, _ := json.Marshal(s) // a string always encodes
+	return strings.ReplaceAll(string(b), `\u2028`, "\u2028")
 }
