@@ -72,7 +72,7 @@ func BenchmarkRequestToWindowCold(b *testing.B) {
 		for range requests {
 			outside = append(outside, d.timeRequest(b, maps))
 			deadline := time.Now().Add(time.Minute)
-			for strings.Count(d.log.String(), `msg="UI detached"`) < len(outside) { // until the windows' process has gone
+			for strings.Count(d.log.String(), `msg="windows detached"`) < len(outside) { // until the windows' process has gone
 				if time.Now().After(deadline) {
 					b.Fatal("the windows' process stayed")
 				}
