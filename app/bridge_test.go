@@ -70,6 +70,7 @@ func TestBridgedRequests(t *testing.T) {
 	if l := h.core.Bridged(); len(l) != 1 || l[0].Asked != 1 {
 		t.Errorf("sessions %+v, want s1 with 1 request", l)
 	}
+	h.windowsClosed() // once the core took the answer: the next request's window is the first
 
 	askCtx, giveUp := context.WithCancel(context.Background())
 	stale := h.elicit(askCtx, "s1", bridgedForm)

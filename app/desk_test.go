@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/url"
@@ -56,6 +57,27 @@ type harness struct {
 	mu      sync.Mutex
 	opened  []*url.URL // what the Desk asked the browser to open
 	openErr error      // what the browser says to each
+	notes   []*fyne.Notification
+}
+
+// notingApp is the test driver's app, keeping the notifications the Desk
+// sends through it, which the test driver keeps only the last of.
+type notingApp struct {
+	fyne.App
+	h *harness
+}
+
+func (a notingApp) SendNotification(n *fyne.Notification) {
+	a.h.mu.Lock()
+	defer a.h.mu.Unlock()
+	a.h.notes = append(a.h.notes, n)
+}
+
+// notifications are those the Desk sent so far, in order.
+func (h *harness) notifications() []*fyne.Notification {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.notes)
 }
 
 // openedURLs is what the Desk asked the browser to open so far: it asks
@@ -83,6 +105,13 @@ func start(t testing.TB, config string) *harness {
 	return startWith(t, config, func(*Options, *core.Options) {})
 }
 
+// startOneWindow is start with no server configured and at most one
+// request window at once, so that the next request waits without one.
+func startOneWindow(t testing.TB) *harness {
+	t.Helper()
+	return startWith(t, `{"mcpServers":{}}`, func(_ *Options, co *core.Options) { co.Windows.Max = 1 })
+}
+
 // startWith is start with the Options as edit leaves them.
 func startWith(t testing.TB, config string, edit func(*Options, *core.Options)) *harness {
 	t.Helper()
@@ -100,7 +129,7 @@ func startWith(t testing.TB, config string, edit func(*Options, *core.Options)) 
 	}
 	a := test.NewTempApp(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	h.ui(func() { h.start(ctx, a, cfgPath, edit) })
+	h.ui(func() { h.start(ctx, notingApp{a, h}, cfgPath, edit) })
 	t.Cleanup(h.close(cancel))
 	return h
 }
@@ -129,7 +158,7 @@ func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string, edit fu
 		Log:         slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 	co := core.Options{ConfigPath: cfgPath, HistoryPath: opts.HistoryPath, Demo: opts.Demo, Log: opts.Log,
-		History: loadSettings(a.Preferences()).HistoryLimits()}
+		History: loadSettings(a.Preferences()).HistoryLimits(), Windows: loadSettings(a.Preferences()).WindowPrefs()}
 	edit(&opts, &co)
 	h.core = core.New(ctx, co)
 	h.d = New(ctx, a, h.core, opts)
@@ -201,18 +230,30 @@ func (h *harness) eventually(what string, cond func() bool) {
 	}
 }
 
-// request waits for the n-th request (0-based) to arrive.
+// request waits for the n-th request (0-based) the core gave a window.
 func (h *harness) request(n int) *request {
 	h.t.Helper()
 	var r *request
-	h.eventually("a request", func() bool {
-		all := h.d.queue.all()
-		if len(all) > n {
-			r = all[n]
+	h.eventually("a request's window", func() bool {
+		if len(h.d.requests) > n {
+			r = h.d.requests[n]
 		}
 		return r != nil
 	})
 	return r
+}
+
+// waitFor waits until the core says n requests wait, with a window or
+// without.
+func (h *harness) waitFor(n int) {
+	h.t.Helper()
+	h.eventually(fmt.Sprintf("%d requests waiting", n), func() bool { return h.d.waiting == n })
+}
+
+// windowsClosed waits until no request has a window.
+func (h *harness) windowsClosed() {
+	h.t.Helper()
+	h.eventually("the windows to close", func() bool { return len(h.d.requests) == 0 })
 }
 
 // content is a window's widget tree.
@@ -285,7 +326,7 @@ func TestFormRequestButtons(t *testing.T) {
 			if a.err != nil || a.res.Action != tt.want || string(a.res.Content) != tt.content {
 				t.Fatalf("answer %s %s %v, want %s %s", a.res.Action, a.res.Content, a.err, tt.want, tt.content)
 			}
-			h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
+			h.windowsClosed()
 			es := h.entries()
 			if len(es) != 1 || es[0].Outcome != outcomes[tt.want] || es[0].Server.Name != "notes" || es[0].Message != "Who are you?" {
 				t.Fatalf("history %+v", es)
@@ -316,7 +357,7 @@ func TestStaleWhenTheServerCancels(t *testing.T) {
 		}
 		test.Tap(button(t, fw.w.Content(), "Close"))
 	})
-	h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
+	h.windowsClosed()
 	if es := h.entries(); len(es) != 1 || es[0].Outcome != history.Stale || !strings.Contains(es[0].Reason, "took too long") {
 		t.Fatalf("history %+v", es)
 	}
@@ -337,7 +378,7 @@ func TestStaleClosesOnEscape(t *testing.T) {
 	cancel(errors.New("the server cancelled the request"))
 	h.eventually("the stale banner", func() bool { return r.ended })
 	h.ui(func() { pressKey(r.win.(*formWindow).w.Canvas(), fyne.KeyEscape) })
-	h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
+	h.windowsClosed()
 }
 
 // pressKey sends a key where a window does: to the focused widget, or to
@@ -459,7 +500,7 @@ func TestURLRequest(t *testing.T) {
 		return strings.Contains(lw.status.Text, "says this step is complete") && !lw.progress.Visible()
 	})
 	h.ui(func() { test.Tap(button(t, content(r), "Done")) })
-	h.eventually("the window to close", func() bool { return h.d.queue.len() == 0 })
+	h.windowsClosed()
 }
 
 func TestURLRequestThatCannotOpen(t *testing.T) {
@@ -479,23 +520,37 @@ func TestURLRequestThatCannotOpen(t *testing.T) {
 	}
 }
 
+// TestAtMostMaxWindows asks five requests in turn: the first three get
+// windows, in the order they arrived, the other two wait, and each window
+// that closes lets the oldest one waiting in.
 func TestAtMostMaxWindows(t *testing.T) {
 	h := start(t, `{"mcpServers":{}}`)
 	for i := range 5 {
 		h.askForm(context.Background(), "s"+string(rune('a'+i)), "Question")
-		h.request(i)
+		h.waitFor(i + 1) // one at a time: the order they arrive in is known
 	}
-	var first *request
-	h.ui(func() {
-		if len(h.d.queue.open) != 3 || len(h.d.queue.waiting) != 2 {
-			t.Fatalf("open %d waiting %d", len(h.d.queue.open), len(h.d.queue.waiting))
-		}
-		first = h.d.queue.open[0]
-		test.Tap(button(t, content(first), "Decline"))
-	})
-	h.eventually("the fourth window", func() bool {
-		return len(h.d.queue.open) == 3 && len(h.d.queue.waiting) == 1 && h.d.queue.open[2].Server.Name == "sd" && h.d.queue.open[2].win != nil
-	})
+	most := 0 // the most windows seen open at once
+	for _, want := range []string{"sa sb sc", "sb sc sd", "sc sd se", "sd se", "se"} {
+		h.eventually("windows for "+want, func() bool {
+			most = max(most, len(h.d.requests))
+			return windowNames(h.d) == want
+		})
+		h.ui(func() { test.Tap(button(t, content(h.d.requests[0]), "Decline")) })
+	}
+	h.windowsClosed()
+	if most > core.DefaultMaxWindows {
+		t.Errorf("%d request windows open at once, want at most %d", most, core.DefaultMaxWindows)
+	}
+}
+
+// windowNames are the servers of the requests with a window, in the
+// order the windows opened.
+func windowNames(d *Desk) string {
+	var names []string
+	for _, r := range d.requests {
+		names = append(names, r.Server.Name)
+	}
+	return strings.Join(names, " ")
 }
 
 func TestRefusalsAreRecorded(t *testing.T) {
@@ -545,7 +600,7 @@ func TestLinksOfAFailedCall(t *testing.T) {
 	}
 	r := h.request(0)
 	if r.Mode != servers.ModeURL || !strings.HasPrefix(string(r.URL), "https://") {
-		t.Fatalf("link request %+v", r.Elicitation)
+		t.Fatalf("link request %+v", r.Params)
 	}
 	h.ui(func() { test.Tap(button(t, content(r), "Open link")) })
 	h.eventually("the browser to open", func() bool { return len(h.openedURLs()) == 1 })

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -39,7 +40,7 @@ func TestHostileWindows(t *testing.T) {
 	for _, hs := range uitest.HostileStrings(t) {
 		t.Run(hs.Name, func(t *testing.T) {
 			s := hs.Text
-			h := start(t, `{"mcpServers":{}}`)
+			h := startWith(t, `{"mcpServers":{}}`, func(_ *Options, co *core.Options) { co.NotifyInWindows = true })
 			ctx, cancel := context.WithCancelCause(context.Background())
 			h.ask(ctx, hostileIdentity(s), servers.Params{Message: untrusted.Text(s), Mode: servers.ModeForm, Schema: uitest.HostileSchema(s)})
 			form := h.request(0)
@@ -52,9 +53,13 @@ func TestHostileWindows(t *testing.T) {
 				uitest.Check(t, "URL request", uitest.WindowTexts(link.win.(*linkWindow).w))
 				uitest.CheckWidth(t, "URL request", link.win.(*linkWindow).w.Content(), 720)
 				uitest.Check(t, "tray menu", uitest.MenuTexts(trayMenu(h)))
-				n := notification(form)
-				uitest.Check(t, "notification", []uitest.Seen{{Widget: "summary", Text: n.Summary}, {Widget: "body", Text: n.Body}})
 			})
+			// The core notifies of a burst of requests once it has gathered
+			// it, while they still wait.
+			h.eventually("the notification", func() bool { return len(h.notifications()) > 0 })
+			for _, n := range h.notifications() {
+				uitest.Check(t, "notification", []uitest.Seen{{Widget: "summary", Text: n.Title}, {Widget: "body", Text: n.Content}})
+			}
 			cancel(errors.New(s))
 			h.eventually("the stale banner", func() bool { return form.ended })
 			h.ui(func() { uitest.Check(t, "stale request", uitest.WindowTexts(form.win.(*formWindow).w)) })

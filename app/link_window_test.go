@@ -108,7 +108,7 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 		return strings.HasPrefix(lw.status.Text, "Could not open the browser: xdg-open found no browser to start. shop says this step is complete.")
 	})
 	h.ui(func() {
-		if lw.closed || h.d.queue.len() != 1 {
+		if lw.closed || len(h.d.requests) != 1 {
 			t.Error("the window closed")
 		}
 		if lw.status.Importance != widget.DangerImportance || lw.progress.Visible() {

@@ -50,18 +50,18 @@ func TestQuitWithRequestsWaiting(t *testing.T) {
 		{"tray Quit", func(h *harness) { trayItem(h.t.(*testing.T), h, "Quit").Action() }},
 		{"Ctrl+Q in a request window", func(h *harness) {
 			h.ui(func() {
-				w := h.d.queue.open[0].win.(*formWindow).w
+				w := h.d.requests[0].win.(*formWindow).w
 				w.Canvas().Unfocus() // a text field keeps its keys
 				typeShortcut(w.Canvas(), quitShortcut)
 			})
 		}},
 	} {
 		t.Run(how.name, func(t *testing.T) {
-			h := start(t, `{"mcpServers":{}}`)
-			h.ui(func() { h.d.queue.max = 1 })
+			h := startOneWindow(t)
 			shown := h.askForm(context.Background(), "shop", "Your name?")
 			queued := h.askForm(context.Background(), "notes", "Your city?")
-			h.request(1)
+			h.request(0)
+			h.waitFor(2)
 			how.quit(h)
 			h.eventually("the question", func() bool { return h.question() != nil || h.d.ctx.Err() != nil })
 			h.ui(func() {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -154,4 +155,21 @@ func TestSettingsWindow(t *testing.T) {
 			t.Errorf("Cancel at %v, Save at %v in a window %v wide: not bottom right, Save last", c, s, w.Canvas().Size().Width)
 		}
 	})
+}
+
+// TestSettingsRaiseTheWindowLimit: a higher limit saved in Settings gives
+// the request waiting past the old one its window at once.
+func TestSettingsRaiseTheWindowLimit(t *testing.T) {
+	h := startOneWindow(t)
+	h.askForm(context.Background(), "shop", "Your name?")
+	h.waitFor(1)
+	h.askForm(context.Background(), "notes", "Your city?")
+	h.waitFor(2)
+	h.eventually("shop's window alone", func() bool { return windowNames(h.d) == "shop" })
+	h.ui(func() {
+		s := h.d.settings
+		s.MaxWindows = 2
+		h.d.applySettings(s)
+	})
+	h.eventually("notes's window", func() bool { return windowNames(h.d) == "shop notes" })
 }

@@ -20,11 +20,11 @@ func TestTitle(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			e := &servers.Elicitation{Server: servers.Identity{Name: c.Server}, Message: untrusted.Text(c.Message), Mode: servers.ModeForm}
+			p := servers.Params{Message: untrusted.Text(c.Message), Mode: servers.ModeForm}
 			if c.URL != "" {
-				e.Mode, e.URL = servers.ModeURL, untrusted.Text(c.URL)
+				p.Mode, p.URL = servers.ModeURL, untrusted.Text(c.URL)
 			}
-			if got := title(e); got != c.Want {
+			if got := title(servers.Identity{Name: c.Server}, p); got != c.Want {
 				t.Errorf("title = %q, want %q", got, c.Want)
 			}
 		})

@@ -10,15 +10,17 @@ import (
 )
 
 // TestTrayMenuOpensRequests: the core's tray lists every request that
-// waits, and picking one opens its window, also one waiting for a window.
+// waits, and picking one opens its window, also one waiting for a window
+// past the limit.
 func TestTrayMenuOpensRequests(t *testing.T) {
-	h := start(t, `{"mcpServers":{}}`)
-	h.ui(func() { h.d.queue.max = 1 })
+	h := startOneWindow(t)
 	h.askForm(context.Background(), "shop", "Your name?")
+	h.waitFor(1) // shop's is the oldest: it has the one window
 	h.askForm(context.Background(), "notes", "Your city?")
-	h.request(1)
-	var queued *request
-	h.ui(func() { queued = h.d.queue.waiting[0] })
+	h.waitFor(2)
+	if r := h.request(0); r.Server.Name != "shop" {
+		t.Fatalf("the window is %s's, not the oldest request's", r.Server.Name)
+	}
 	var labels []string
 	for _, i := range h.core.TrayItems() {
 		labels = append(labels, i.Label)
@@ -26,8 +28,8 @@ func TestTrayMenuOpensRequests(t *testing.T) {
 	if got := strings.Join(labels, "|"); !strings.HasPrefix(got, "2 requests waiting||") || !strings.Contains(got, "|shop: Your name? (") || !strings.Contains(got, "|notes: Your city? (") {
 		t.Errorf("menu %q", labels)
 	}
-	trayItem(t, h, queued.Server.Name+": ").Action()
-	h.eventually("the queued request's window", func() bool { return queued.win != nil })
+	trayItem(t, h, "notes: ").Action()
+	h.eventually("the waiting request's window", func() bool { return windowNames(h.d) == "shop notes" })
 }
 
 // trayItem is the core's tray entry whose label starts with prefix.
