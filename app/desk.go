@@ -330,6 +330,7 @@ func (d *Desk) screen() screen.Screen {
 func (d *Desk) windowClosed(r *request) {
 	d.log.Debug("request window closed", "server", r.Server.Name, "id", r.ID, "answered", r.ended)
 	d.requests = slices.DeleteFunc(d.requests, func(x *request) bool { return x == r })
+	go d.core.Focused(false) // Fyne never says that a closed window had the keyboard
 	if !r.ended && !r.sending {
 		go d.core.Closed(r.ID)
 	}
