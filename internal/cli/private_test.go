@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/proctest"
 )
 
 // askerEnv makes the test binary, re-run as a child, an MCP server over
@@ -183,6 +186,52 @@ func TestHugeServerName(t *testing.T) {
 		d.keys(win, "Alan", "Return")
 		if got := answered(t, answers[name]); !strings.Contains(got, "Alan") {
 			t.Errorf("%s got %s, want the person's answer", name, got)
+		}
+	}
+}
+
+// TestQuitWithWindowsOpen: quitting with a request's window open ends the
+// core and its windows' process within 5 s, 50 times in a row.
+func TestQuitWithWindowsOpen(t *testing.T) {
+	bin := os.Getenv(binEnv)
+	if bin == "" {
+		t.Skip(binEnv + " is not set: make test builds the app and sets it")
+	}
+	display, _ := startXvfb(t)
+	config, _ := askers(t, map[string]string{"asker": ""})
+	const runs, bound = 50, 5 * time.Second
+	for i := range runs {
+		home, env := privateHome(t)
+		d := &desktop{t: t, bin: bin, log: &logBuffer{}, home: home,
+			env: append(append(os.Environ(), "DISPLAY="+display, "FYNE_PLATFORM=x11", "DBUS_SESSION_BUS_ADDRESS="), env...)}
+		path := filepath.Join(home, "xdg_config_home", "elicitdesk", "servers.json")
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		d.app = exec.Command(bin, "-v", "-background")
+		d.app.Env, d.app.Stdout, d.app.Stderr = d.env, d.log, d.log
+		if err := d.app.Start(); err != nil {
+			t.Fatal(err)
+		}
+		d.window("^asker: ")
+		windows := childrenOf(d.app.Process.Pid)
+		d.app.Process.Signal(syscall.SIGTERM)
+		ended := make(chan error, 1)
+		go func() { ended <- d.app.Wait() }()
+		select {
+		case <-ended:
+		case <-time.After(bound):
+			d.app.Process.Kill()
+			<-ended
+			t.Fatalf("run %d: the core did not end within %v of quitting\n%s", i+1, bound, d.log)
+		}
+		for _, pid := range windows {
+			if !proctest.Gone(pid) {
+				t.Fatalf("run %d: process %d outlived the core", i+1, pid)
+			}
 		}
 	}
 }
