@@ -79,11 +79,6 @@ func (h handler) Complete(x endpoint.Completion) {
 	}
 }
 
-// UI serves the windows' process: see remote.go.
-func (h handler) UI(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	return h.c.serveUI(ctx, method, params)
-}
-
 // errBridgeGone is why a bridged request goes stale when the bridge stops
 // waiting for it.
 var errBridgeGone = errors.New("the host stopped waiting for it, or its bridge went away")
