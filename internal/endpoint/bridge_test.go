@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // session is a bridged session of server for the tests.
@@ -73,11 +74,16 @@ func TestElicit(t *testing.T) {
 }
 
 // TestQuestionRoundTrips checks that the handler gets the session and the
-// server's params byte for byte (compact params stay as they are: no HTML
-// escaping, numbers and escapes as written, bytes not UTF-8 kept).
+// server's params byte for byte, and that they come back so (compact
+// params stay as they are: no HTML escaping, numbers and escapes as
+// written, bytes not UTF-8 kept).
 func TestQuestionRoundTrips(t *testing.T) {
 	q := Question{Session: session("s1", "echo"), Params: json.RawMessage(`{"message":"<b>x</b> & \u003c\u202e` + "\xff" + `","big":12345678901234567890123,"mode":"url","url":"https://e.example/\u0000"}`)}
-	b, err := marshal(q)
+	_, path, _ := startServer(t, defaultLimits())
+	if res, err := dialClient(t, path).Elicit(t.Context(), q); err != nil || string(res) != string(q.Params) {
+		t.Errorf("Elicit through the echo server = %s, %v; want %s", res, err, q.Params)
+	}
+	b, err := rpc.Marshal(q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,17 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/lines"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
-
-// cancelWait bounds telling the app that a call was given up on.
-const cancelWait = time.Second
 
 // ErrNotRunning means no Elicit Desk serves the endpoint.
 var ErrNotRunning = errors.New("no Elicit Desk app is running")
@@ -28,19 +23,11 @@ var ErrDisconnected = errors.New("the connection to Elicit Desk ended")
 // handshakeWait bounds the handshake: the app answers it at once.
 const handshakeWait = 5 * time.Second
 
-// Client is a connection to the running app. Its methods may be called
-// from several goroutines at once; each call is a request of its own.
+// Client is a connection to the running app: an rpc.Peer over the
+// endpoint's wire. Its methods may be called from several goroutines at
+// once; each call is a request of its own.
 type Client struct {
-	c   net.Conn
-	wmu sync.Mutex // one message written at a time
-	w   *lines.Writer
-
-	mu      sync.Mutex
-	pending map[string]chan *message // by request id
-	nextID  uint64
-
-	done chan struct{} // closed when the reader has ended
-	err  error         // why it ended; read after done
+	p *rpc.Peer
 }
 
 // Dial connects to the app serving at path. Before sending anything it
@@ -52,8 +39,7 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{c: nc, w: lines.NewWriter(nc, MaxMessage), pending: map[string]chan *message{}, done: make(chan struct{})}
-	go c.readLoop()
+	c := &Client{p: rpc.New(newWire(nc), rpc.Options{})}
 	hctx, cancel := context.WithTimeout(ctx, handshakeWait)
 	defer cancel()
 	var hello helloParams
@@ -121,144 +107,43 @@ func (c *Client) Bridge(ctx context.Context, s Bridged) error {
 // It is a notification: nil means it was sent, not that an open request
 // matched; an error wrapping ErrDisconnected says the app went away.
 func (c *Client) Complete(ctx context.Context, completion Completion) error {
-	return c.send(ctx, &message{Method: methodComplete}, completion)
-}
-
-// CallUI calls a method of the windows' process, "ui/…", and decodes its
-// result into result when not nil.
-func (c *Client) CallUI(ctx context.Context, method string, params, result any) error {
-	if !strings.HasPrefix(method, uiPrefix) {
-		return fmt.Errorf("%q is not a method of the windows' process", method)
+	if err := c.p.Notify(ctx, methodComplete, completion); err != nil {
+		return c.failed(ctx, err)
 	}
-	return c.call(ctx, method, params, result)
+	return nil
 }
 
 // Close hangs up, which cancels the calls under way in the app, and waits
-// for the reader to end.
+// for the connection's reader to end.
 func (c *Client) Close() error {
-	err := c.c.Close()
-	<-c.done
-	return err
+	return c.p.Close()
 }
 
 // call sends a request and waits for its response, decoded into result
-// when not nil.
+// when not nil. A *jsonrpc.Error is the app's refusal; an error wrapping
+// ErrDisconnected says the connection ended; when ctx ends first, the app
+// is told (notifications/cancelled) and call returns ctx's cause.
 func (c *Client) call(ctx context.Context, method string, params, result any) error {
-	c.mu.Lock()
-	c.nextID++
-	id := json.RawMessage(strconv.FormatUint(c.nextID, 10))
-	answer := make(chan *message, 1)
-	c.pending[string(id)] = answer
-	c.mu.Unlock()
-	defer c.forget(id)
-
-	if err := c.send(ctx, &message{ID: id, Method: method}, params); err != nil {
-		return err
-	}
-	select {
-	case m := <-answer:
-		if m.Error != nil {
-			return m.Error
-		}
-		if result == nil {
-			return nil
-		}
-		return json.Unmarshal(m.Result, result)
-	case <-ctx.Done():
-		// Best effort: an app that does not read gets no more of our time.
-		tell, cancel := context.WithTimeout(context.Background(), cancelWait)
-		c.send(tell, &message{Method: methodCancelled}, cancelledParams{RequestID: id})
-		cancel()
-		return context.Cause(ctx)
-	case <-c.done:
-		return c.err
-	}
-}
-
-// gone is the error of a connection that ended: err, wrapped with
-// ErrDisconnected so callers tell it from the app's refusal.
-func gone(err error) error {
-	return fmt.Errorf("%w: %w", ErrDisconnected, err)
-}
-
-// forget drops the waiting for the response to id.
-func (c *Client) forget(id json.RawMessage) {
-	c.mu.Lock()
-	delete(c.pending, string(id))
-	c.mu.Unlock()
-}
-
-// send writes m with params. A message over MaxMessage is refused before
-// anything is written. When ctx ends during the write, the write stops; a
-// message cut short breaks the framing for every call, so the connection
-// is closed then.
-func (c *Client) send(ctx context.Context, m *message, params any) error {
-	if params != nil {
-		p, err := marshal(params)
-		if err != nil {
-			return err
-		}
-		m.Params = p
-	}
-	line, err := encode(m)
+	res, err := c.p.Call(ctx, method, params)
 	if err != nil {
-		return err
+		return c.failed(ctx, err)
 	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	interrupted := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		defer close(interrupted)
-		c.c.SetWriteDeadline(time.Now())
-	})
-	n, err := c.w.Write(line)
-	if !stop() {
-		<-interrupted
-		c.c.SetWriteDeadline(time.Time{})
+	if result == nil {
+		return nil
 	}
+	return json.Unmarshal(res, result)
+}
+
+// failed says why a call or a notification failed with err.
+func (c *Client) failed(ctx context.Context, err error) error {
 	var long *lines.TooLong
 	switch {
-	case err == nil:
-		return nil
+	case jsonrpc.As(err) != nil:
+		return err
+	case ctx.Err() != nil:
+		return context.Cause(ctx)
 	case errors.As(err, &long):
 		return fmt.Errorf("the request is %d bytes; the app takes at most %d", long.Size, long.Max)
-	case n > 0:
-		c.c.Close()
 	}
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	return gone(err)
-}
-
-// readLoop hands each response to the call waiting for it, until the
-// connection ends.
-func (c *Client) readLoop() {
-	defer close(c.done)
-	r := lines.NewReader(c.c, MaxMessage)
-	for {
-		line, err := r.Read()
-		if err != nil {
-			c.err = gone(fmt.Errorf("the app gave no answer: %w", err))
-			return
-		}
-		var m message
-		if err := json.Unmarshal(line, &m); err != nil || m.ID == nil {
-			c.err = gone(errors.New("the app sent something that is not a JSON-RPC response"))
-			return
-		}
-		c.mu.Lock()
-		answer := c.pending[string(m.ID)]
-		delete(c.pending, string(m.ID)) // one response per request
-		c.mu.Unlock()
-		switch {
-		case answer != nil:
-			answer <- &m
-		case m.Error != nil && string(m.ID) == nullID:
-			// About the connection, not one call: not a refusal.
-			c.err = gone(errors.New(m.Error.Message))
-			return
-		}
-		// Else the answer to a call given up on: dropped.
-	}
+	return fmt.Errorf("%w: %w", ErrDisconnected, err)
 }

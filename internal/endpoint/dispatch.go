@@ -6,17 +6,36 @@ import (
 	"strings"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
-// dispatch runs request m with the server's handler and returns its
-// result or a JSON-RPC error.
-func (s *Server) dispatch(ctx context.Context, m *message) (any, error) {
-	switch m.Method {
+// request answers one of a peer's requests with the server's handler: its
+// result, or a JSON-RPC error, jsonrpc.CodeServer unless the handler's is
+// one. A request whose context ended (the peer cancelled it or hung up,
+// the app is quitting) gets no answer: a peer still reading sees the
+// connection break, not a refusal.
+func (s *Server) request(ctx context.Context, req rpc.Request) (json.RawMessage, error) {
+	res, err := s.dispatch(ctx, req)
+	switch {
+	case ctx.Err() != nil:
+		return nil, context.Cause(ctx)
+	case err != nil && jsonrpc.As(err) == nil:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeServer, Message: err.Error()}
+	case err != nil:
+		return nil, err
+	}
+	return rpc.Marshal(res)
+}
+
+// dispatch runs request req with the server's handler.
+func (s *Server) dispatch(ctx context.Context, req rpc.Request) (any, error) {
+	switch req.Method {
 	case methodFront:
 		return struct{}{}, s.h.Front(ctx)
 	case methodCallTool:
 		var call ToolCall
-		if err := json.Unmarshal(m.Params, &call); err != nil || call.Server == "" || call.Tool == "" {
+		if err := json.Unmarshal(req.Params, &call); err != nil || call.Server == "" || call.Tool == "" {
 			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with a server and a tool", methodCallTool)
 		}
 		s.log.Info("tool call from a script", "server", call.Server, "tool", call.Tool)
@@ -25,21 +44,21 @@ func (s *Server) dispatch(ctx context.Context, m *message) (any, error) {
 		return s.h.Servers(ctx)
 	case methodElicit:
 		var q Question
-		if err := json.Unmarshal(m.Params, &q); err != nil || q.Session.ID == "" || q.Session.Server == "" || len(q.Params) == 0 {
+		if err := json.Unmarshal(req.Params, &q); err != nil || q.Session.ID == "" || q.Session.Server == "" || len(q.Params) == 0 {
 			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with a session (an id and a server) and the elicitation's params", methodElicit)
 		}
 		s.log.Debug("elicitation through the bridge", "session", q.Session.ID, "server", q.Session.Server)
 		return s.h.Elicit(ctx, q)
 	case methodUnshown:
 		var u Unshown
-		if err := json.Unmarshal(m.Params, &u); err != nil || u.Question.Session.ID == "" || u.Question.Session.Server == "" || len(u.Question.Params) == 0 {
+		if err := json.Unmarshal(req.Params, &u); err != nil || u.Question.Session.ID == "" || u.Question.Session.Server == "" || len(u.Question.Params) == 0 {
 			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with a question (a session and the elicitation's params)", methodUnshown)
 		}
 		s.log.Debug("unshown elicitation through the bridge", "session", u.Question.Session.ID, "server", u.Question.Session.Server)
 		return struct{}{}, s.h.Unshown(ctx, u)
 	case methodBridge:
 		var b Bridged
-		if err := json.Unmarshal(m.Params, &b); err != nil || b.ID == "" || b.Server == "" {
+		if err := json.Unmarshal(req.Params, &b); err != nil || b.ID == "" || b.Server == "" {
 			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with an id and a server", methodBridge)
 		}
 		s.log.Info("bridged session", "session", b.ID, "server", b.Server, "host", b.Host.Name)
@@ -47,22 +66,25 @@ func (s *Server) dispatch(ctx context.Context, m *message) (any, error) {
 	case methodHello:
 		return nil, errorf(jsonrpc.CodeInvalidRequest, "the handshake is done already")
 	}
-	if ui, ok := s.h.(UIHandler); ok && strings.HasPrefix(m.Method, uiPrefix) {
-		return ui.UI(ctx, m.Method, m.Params)
+	if strings.HasPrefix(req.Method, uiPrefix) {
+		s.log.Warn("endpoint: refused a method of the windows' process", "method", req.Method)
+		return nil, errorf(jsonrpc.CodeMethodNotFound, "%q is a method of the windows' process: the app serves those only on the private connection it starts its windows' process with, never on this endpoint", req.Method)
 	}
-	return nil, errorf(jsonrpc.CodeMethodNotFound, "no method %q", m.Method)
+	return nil, errorf(jsonrpc.CodeMethodNotFound, "no method %q", req.Method)
 }
 
 // notify handles notification m; one the server does not know, or whose
 // params it cannot read, is dropped: a notification gets no answer.
-func (s *Server) notify(m *message) {
+func (s *Server) notify(m link.Message) {
 	switch m.Method {
 	case methodComplete:
-		var c Completion
-		if err := json.Unmarshal(m.Params, &c); err != nil || c.Server == "" || c.ElicitationID == "" {
+		var n struct {
+			Params Completion `json:"params"`
+		}
+		if err := json.Unmarshal(m.Raw, &n); err != nil || n.Params.Server == "" || n.Params.ElicitationID == "" {
 			s.log.Debug("endpoint: unreadable notification dropped", "method", m.Method)
 			return
 		}
-		s.h.Complete(c)
+		s.h.Complete(n.Params)
 	}
 }

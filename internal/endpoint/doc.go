@@ -11,12 +11,17 @@
 // another user put in the way (the directory, the socket or pipe, the lock)
 // is refused with an error that names it and, where it can, its owner.
 //
-// Peers speak JSON-RPC 2.0, one message per line (see Version and
-// MaxMessage): a handshake first, then requests with ids, several in flight
-// at once on one connection.
+// Peers speak JSON-RPC 2.0 through the project's one peer, servers/rpc, over
+// its one framing, link.Lines: one message per line (see Version and
+// MaxMessage), a handshake first, then requests and notifications either
+// way, several in flight at once on one connection, notifications/cancelled
+// ending the request it names.
 //
 // Two kinds of peer use it. Scripts and a second start ask for app/front,
-// tools/call and servers/status. The bridge (elicitdesk bridge, the MCP proxy a host
+// tools/call and servers/status. The windows' methods, ui/…, are not
+// served here: any process of the user can reach the endpoint, so the app
+// serves them only on the private connection it starts its windows'
+// process with, and refuses them here in words. The bridge (elicitdesk bridge, the MCP proxy a host
 // starts as its stdio server) keeps one connection per proxied server and
 // hands the app what its server asks of the person:
 //
@@ -33,8 +38,10 @@
 //     writes the history while it runs, the bridge only when it does not.
 //
 // Raw JSON (a server's params, the result for it) crosses unchanged but
-// for the whitespace between tokens: one message is one line (package
-// lines). A Client tells the app's refusal, a *jsonrpc.Error, from the app
-// going away, an error wrapping ErrDisconnected; the server sends no refusal for the requests
-// it cancels because the connection or the app is ending.
+// for the whitespace between tokens: one message is one line. A Client
+// tells the app's refusal, a *jsonrpc.Error, from the app going away, an
+// error wrapping ErrDisconnected; the server sends no answer to a request
+// cancelled, or cut short because the connection or the app is ending. A
+// peer that stops sending has hung up, as on stdio: its requests are
+// cancelled.
 package endpoint

@@ -32,9 +32,3 @@ type Handler interface {
 	// reader and must not block.
 	Complete(c Completion)
 }
-
-// UIHandler is a Handler that also serves the windows' process: the
-// methods named "ui/…", whose params and results its package defines.
-type UIHandler interface {
-	UI(ctx context.Context, method string, params json.RawMessage) (any, error)
-}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
 // Version is the endpoint protocol this build speaks. A client's first
@@ -15,16 +16,17 @@ import (
 // different releases say so instead of misreading each other.
 const Version = 1
 
-// MaxMessage is the largest message, newline excluded, either side takes.
-// A larger one is answered with an error and the connection is closed.
-// It leaves room around the largest params a server may send (4 MiB, see
-// servers.MaxParams), which a request to the windows carries whole, with
-// who asks.
-const MaxMessage = 8 << 20
+// MaxMessage is the largest message, newline excluded, either side takes:
+// the one peer's (link.MaxMessage). A larger one is answered with an
+// error and the connection is closed; neither side writes one. It leaves
+// room around the largest params a server may send (4 MiB, see
+// servers.MaxParams), which bridge/elicit carries whole, with who asks.
+const MaxMessage = link.MaxMessage
 
 // The methods. Requests carry an id and get a response with the same id;
 // several may be in flight on one connection. A notification has no id and
-// gets no response.
+// gets no response; notifications/cancelled ends the request it names,
+// which then gets none either (package rpc).
 const (
 	// methodHello is the handshake: params helloParams, result helloParams.
 	methodHello = "endpoint/hello"
@@ -58,41 +60,23 @@ const (
 	// methodServers lists the app's configured servers and where each
 	// connection stands: no params, result []ServerStatus.
 	methodServers = "servers/status"
-	// uiPrefix begins the methods of the windows' process, which a
-	// UIHandler serves.
+	// uiPrefix begins the methods of the windows' process, which the core
+	// serves only on the private connection it starts that process with:
+	// any process of the user can reach this endpoint, and must not answer
+	// or read a request. Here they are refused in words.
 	uiPrefix = "ui/"
-	// methodCancelled is a notification that the request with params'
-	// requestId is no longer wanted; its context is cancelled.
-	methodCancelled = "notifications/cancelled"
 )
 
 // The endpoint's own error codes; the rest are JSON-RPC's, in package
 // jsonrpc. A handler that fails otherwise is jsonrpc.CodeServer.
 const (
-	codeVersion   = -32001 // the handshake's version is not Version
-	codeTooLarge  = -32002 // a message longer than MaxMessage
-	codeCancelled = -32800 // the request was cancelled (as in LSP)
+	codeVersion  = -32001 // the handshake's version is not Version
+	codeTooLarge = -32002 // a message longer than MaxMessage
 )
-
-// message is any JSON-RPC 2.0 message: a request has Method and ID, a
-// notification Method only, a response ID and Result or Error.
-type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *jsonrpc.Error  `json:"error,omitempty"`
-}
 
 // helloParams is the handshake, both ways.
 type helloParams struct {
 	Version int `json:"version"`
-}
-
-// cancelledParams names the request a notifications/cancelled gives up.
-type cancelledParams struct {
-	RequestID json.RawMessage `json:"requestId"`
 }
 
 // ToolCall asks the app to call a tool of one of its configured servers.

@@ -8,6 +8,7 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -173,7 +174,7 @@ func (p *Peer) Call(ctx context.Context, method string, params any) (json.RawMes
 
 // Notify sends a notification.
 func (p *Peer) Notify(ctx context.Context, method string, params any) error {
-	raw, err := json.Marshal(struct {
+	raw, err := Marshal(struct {
 		JSONRPC string `json:"jsonrpc"`
 		Method  string `json:"method"`
 		Params  any    `json:"params,omitempty"`
@@ -215,13 +216,13 @@ func request(id json.RawMessage, method string, params any) (link.Message, error
 	case json.RawMessage:
 		rawParams = v
 	default:
-		b, err := json.Marshal(v)
+		b, err := Marshal(v)
 		if err != nil {
 			return link.Message{}, fmt.Errorf("%s params: %w", method, err)
 		}
 		rawParams = b
 	}
-	raw, err := json.Marshal(struct {
+	raw, err := Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Method  string          `json:"method"`
@@ -419,6 +420,15 @@ func (p *Peer) serve(ctx context.Context, m link.Message) {
 
 // reply sends the answer to the request with id.
 func (p *Peer) reply(id, result json.RawMessage, e *jsonrpc.Error) {
+	if err := p.l.Write(context.WithoutCancel(p.life), Response(id, result, e)); err != nil && p.life.Err() == nil {
+		p.opts.Log.Warn("could not answer a request", "err", err)
+	}
+}
+
+// Response is the answer to the request with id: result, {} when nil,
+// or e when not nil. A link that must answer a request before or instead
+// of its peer (a handshake, a message it refuses) makes it here.
+func Response(id, result json.RawMessage, e *jsonrpc.Error) link.Message {
 	msg := struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
@@ -428,13 +438,26 @@ func (p *Peer) reply(id, result json.RawMessage, e *jsonrpc.Error) {
 	if e == nil && result == nil {
 		msg.Result = json.RawMessage("{}")
 	}
-	raw, err := json.Marshal(msg)
+	raw, err := Marshal(msg)
 	if err != nil {
 		raw, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: err.Error()}})
 	}
-	if err := p.l.Write(context.WithoutCancel(p.life), link.Message{Raw: raw, ID: id}); err != nil && p.life.Err() == nil {
-		p.opts.Log.Warn("could not answer a request", "err", err)
+	return link.Message{Raw: raw, ID: id}
+}
+
+// Marshal is json.Marshal without escaping <, > and & (nor U+2028 and
+// U+2029), as the peer writes every message: raw JSON passed on, a
+// server's params or the result for them, keeps its strings byte for byte
+// and its size (a string of < would grow sixfold as \u003c). A Request
+// handler makes its result with it for the same reason.
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // cancelled ends the context of the request a notifications/cancelled
