@@ -31,6 +31,7 @@ const (
 	methodTools   = "ui/tools"   // params serverParams; result toolsResult
 	methodCall    = "ui/call"    // params endpoint.ToolCall; result callResult
 	methodLimits  = "ui/history" // params HistoryLimits
+	methodClear   = "ui/clear"   // the history: every entry
 	methodNotice  = "ui/notice"  // result string
 	methodQuit    = "ui/quit"
 )
@@ -295,8 +296,9 @@ func (c *Core) serveUI(ctx context.Context, method string, raw json.RawMessage) 
 		if err := json.Unmarshal(raw, &l); err != nil {
 			return nil, err
 		}
-		c.SetHistoryLimits(l)
-		return ok, nil
+		return ok, c.SetHistoryLimits(l)
+	case methodClear:
+		return ok, c.ClearHistory(ctx)
 	case methodNotice:
 		return c.HistoryNotice(), nil
 	case methodQuit:
@@ -477,8 +479,12 @@ func (r *Remote) CallTool(ctx context.Context, server, tool string, args map[str
 	return out, res.Identity, err
 }
 
-func (r *Remote) SetHistoryLimits(l HistoryLimits) {
-	r.short(methodLimits, l, nil)
+func (r *Remote) SetHistoryLimits(l HistoryLimits) error {
+	return r.short(methodLimits, l, nil)
+}
+
+func (r *Remote) ClearHistory(ctx context.Context) error {
+	return r.c.CallUI(ctx, methodClear, nil, nil)
 }
 
 func (r *Remote) HistoryNotice() string {
