@@ -17,32 +17,40 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
-// logBuffer is a log's text, written and read from any goroutine.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+// warnings is a log handler that keeps the Warn records' texts: the
+// message and its attributes' values, as slog renders them.
+type warnings struct {
+	mu    sync.Mutex
+	texts []string
 }
 
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
+func (w *warnings) Enabled(_ context.Context, l slog.Level) bool { return l == slog.LevelWarn }
+func (w *warnings) WithAttrs([]slog.Attr) slog.Handler           { return w }
+func (w *warnings) WithGroup(string) slog.Handler                { return w }
 
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// startLogged is start with the core's log, from Warn up, kept in the
-// buffer returned.
-func startLogged(t *testing.T) (*started, *logBuffer) {
-	t.Helper()
-	logged := &logBuffer{}
-	s := startWith(t, func(o *Options) {
-		o.Log = slog.New(slog.NewTextHandler(logged, &slog.HandlerOptions{Level: slog.LevelWarn}))
+func (w *warnings) Handle(_ context.Context, r slog.Record) error {
+	text := r.Message
+	r.Attrs(func(a slog.Attr) bool {
+		text += " " + a.Key + "=" + a.Value.String()
+		return true
 	})
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.texts = append(w.texts, text)
+	return nil
+}
+
+func (w *warnings) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.texts, "\n")
+}
+
+// startLogged is start with the core's warnings kept.
+func startLogged(t *testing.T) (*started, *warnings) {
+	t.Helper()
+	logged := &warnings{}
+	s := startWith(t, func(o *Options) { o.Log = slog.New(logged) })
 	return s, logged
 }
 

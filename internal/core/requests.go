@@ -57,11 +57,16 @@ func (p *pending) add(w *waiting) {
 func (p *pending) get(id string) (*waiting, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	i := slices.IndexFunc(p.list, func(w *waiting) bool { return w.ID == id })
-	if i < 0 {
-		return nil, false
+	if i := p.index(id); i >= 0 {
+		return p.list[i], true
 	}
-	return p.list[i], true
+	return nil, false
+}
+
+// index is where the request with id is in the list, -1 if it is not
+// pending. p.mu is held.
+func (p *pending) index(id string) int {
+	return slices.IndexFunc(p.list, func(w *waiting) bool { return w.ID == id })
 }
 
 // take removes the request with id and reports whether it was pending:
@@ -69,7 +74,7 @@ func (p *pending) get(id string) (*waiting, bool) {
 func (p *pending) take(id string) (*waiting, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	i := slices.IndexFunc(p.list, func(w *waiting) bool { return w.ID == id })
+	i := p.index(id)
 	if i < 0 {
 		return nil, false
 	}
