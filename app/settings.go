@@ -119,11 +119,12 @@ func (s Settings) HistoryLimits() core.HistoryLimits {
 
 // check says what is wrong with s, in words for the Settings window.
 func (s Settings) check() string {
+	limits := s.HistoryLimits().Check() // the core's own check of them
 	switch {
 	case s.MaxWindows < minMaxWindows || s.MaxWindows > maxMaxWindows:
 		return "Open between 1 and 20 request windows at once."
-	case s.HistoryLimits().Check() != nil:
-		return sentence(s.HistoryLimits().Check())
+	case limits != nil:
+		return sentence(limits)
 	case !slices.Contains([]noTrayClose{closeAsks, closeKeepsRunning, closeQuits}, s.NoTrayClose):
 		return "Closing the Servers window keeps running or quits."
 	case !slices.Contains(look.Choices(), s.Theme):
