@@ -54,7 +54,12 @@ type Core interface {
 	// Statuses, Retry, SignIn, SignOut, Tools and CallTool.
 	serversview.Servers
 	Bridged() []servers.Bridged
-	SetHistoryLimits(core.HistoryLimits)
+	// SetHistoryLimits has the history kept by new limits; the core
+	// refuses limits outside their bounds (history.Limits.Check).
+	SetHistoryLimits(core.HistoryLimits) error
+	// ClearHistory deletes every entry of the history, which only the
+	// core writes.
+	ClearHistory(ctx context.Context) error
 	SetWindowPrefs(core.WindowPrefs) error
 	// HistoryNotice is what opening the history had to say.
 	HistoryNotice() string

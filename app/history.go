@@ -5,16 +5,29 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
-// openHistory opens the history the core writes, for the History window
-// and the Settings window's size, and shows what the core had to say when
-// it opened it. Without it the app runs, and the History window says so.
+// openHistory opens the history the core writes, read-only, for the
+// History window, and shows what the core had to say when it opened it.
+// The core is the history's one writer (the entries, Clear, the limits and
+// pruning); the windows read the file beside it, which SQLite allows,
+// rather than have every search and detail cross to the core. Without the
+// file the app runs, and the History window says so.
 func (d *Desk) openHistory() {
 	go func() {
 		if n := d.core.HistoryNotice(); n != "" {
 			d.do(func() { d.showError("The history file had a problem", n) })
 		}
 	}()
-	s, err := history.Open(d.opts.HistoryPath, d.log, history.Options{MaxBytes: d.settings.HistoryMaxBytes})
+	d.readHistory()
+}
+
+// readHistory opens the history file for reading, unless it is open: a
+// windows' process started while the core was still creating the file
+// reads it once the person opens the History window.
+func (d *Desk) readHistory() {
+	if d.history != nil {
+		return
+	}
+	s, err := history.OpenReadOnly(d.opts.HistoryPath)
 	if err != nil {
 		d.log.Error("the History window cannot read the history", "err", err)
 		return
@@ -25,12 +38,12 @@ func (d *Desk) openHistory() {
 // showHistory opens the History window, making it the first time: an
 // idle app in the tray keeps no window.
 func (d *Desk) showHistory() {
-	if d.history == nil {
-		d.showError("There is no history", "The history could not be opened when Elicit Desk started; the log says why.")
+	if d.readHistory(); d.history == nil {
+		d.showError("There is no history", "The history could not be opened; the log says why.")
 		return
 	}
 	if d.historyWin == nil {
-		d.historyWin = historyview.New(d.fyne, d.history, historyview.Options{
+		d.historyWin = historyview.New(d.fyne, historyview.Deps{Store: d.history, Writer: d.core}, historyview.Options{
 			Dates:      d.opts.Dates,
 			Do:         d.do,
 			SaveDialog: saveDialog(),

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -24,7 +25,7 @@ type Settings struct {
 	MaxWindows int           // request windows open at once; the rest wait in the tray menu
 	Retention  time.Duration // how long the history keeps a request
 	// HistoryMaxBytes is the size the history keeps under, one of
-	// historyview.SizeChoices.
+	// history.SizeChoices.
 	HistoryMaxBytes int64
 	// NoTrayClose is what closing the Servers window does where no tray
 	// icon stands in for the app: asked the first time, then kept.
@@ -46,13 +47,6 @@ const (
 // notifications on.
 var DefaultSettings = Settings{MaxWindows: 3, Retention: history.DefaultRetention, HistoryMaxBytes: history.DefaultMaxBytes,
 	Theme: look.FollowDesktop, Notify: true}
-
-// Bounds of the settings, so a typo cannot hide every request or keep
-// nothing.
-const (
-	minRetentionDays = 1
-	maxRetentionDays = 3650
-)
 
 const (
 	prefMaxWindows    = "maxWindows"
@@ -109,7 +103,7 @@ func (s Settings) save(p fyne.Preferences) {
 	p.SetBool(prefNotify, s.Notify)
 }
 
-const day = 24 * time.Hour
+const day = history.Day
 
 // HistoryLimits are the settings the core keeps the history by.
 func (s Settings) HistoryLimits() core.HistoryLimits {
@@ -123,19 +117,24 @@ func (s Settings) WindowPrefs() core.WindowPrefs {
 
 // check says what is wrong with s, in words for the Settings window.
 func (s Settings) check() string {
+	limits := s.HistoryLimits().Check() // the core's own check of them
 	switch {
 	case s.MaxWindows < core.MinWindows || s.MaxWindows > core.MaxWindows:
 		return "Open between 1 and 20 request windows at once."
-	case s.Retention < minRetentionDays*day || s.Retention > maxRetentionDays*day || s.Retention%day != 0:
-		return "Keep the history between 1 and 3650 days."
-	case !slices.Contains(historyview.SizeChoices(), s.HistoryMaxBytes):
-		return "Keep the history at 64 MB, 256 MB or 1 GB."
+	case limits != nil:
+		return sentence(limits)
 	case !slices.Contains([]noTrayClose{closeAsks, closeKeepsRunning, closeQuits}, s.NoTrayClose):
 		return "Closing the Servers window keeps running or quits."
 	case !slices.Contains(look.Choices(), s.Theme):
 		return "Choose the desktop's look, light or dark."
 	}
 	return ""
+}
+
+// sentence is err as the Settings window shows it: a capital, a full stop.
+func sentence(err error) string {
+	msg := err.Error()
+	return strings.ToUpper(msg[:1]) + msg[1:] + "."
 }
 
 // losses says, one sentence each, what changing from s to next deletes

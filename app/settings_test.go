@@ -44,21 +44,49 @@ func TestSettingsHistoryMaxBytes(t *testing.T) {
 	}
 }
 
-// TestHistoryOpensWithItsCap checks that the app opens the history with
-// the size the person chose.
-func TestHistoryOpensWithItsCap(t *testing.T) {
+// TestWindowsOnlyReadHistory: the windows open the history read-only, so
+// the core stays its one writer; the window's Clear goes through the core.
+func TestWindowsOnlyReadHistory(t *testing.T) {
 	dir := t.TempDir()
 	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"} {
 		t.Setenv(v, filepath.Join(dir, strings.ToLower(v)))
 	}
 	a := test.NewTempApp(t)
-	a.Preferences().SetInt(prefHistoryMaxMB, 64)
 	h := &harness{t: t, dir: dir}
 	ctx, cancel := context.WithCancel(context.Background())
 	h.ui(func() { h.start(ctx, a, filepath.Join(dir, "servers.json"), func(*Options, *core.Options) {}) })
 	t.Cleanup(h.close(cancel))
-	if got := h.d.history.MaxBytes(); got != 64<<20 {
-		t.Errorf("the history keeps under %d, want 64 MB", got)
+	if err := h.d.history.Clear(context.Background()); err == nil {
+		t.Error("the windows' process cleared the history file itself")
+	}
+	if err := h.d.core.ClearHistory(context.Background()); err != nil {
+		t.Errorf("the core did not clear the history: %v", err)
+	}
+}
+
+// TestSettingsBoundsAreTheCores: what the Settings window refuses, the
+// core refuses too, and what it keeps the core takes.
+func TestSettingsBoundsAreTheCores(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*Settings)
+	}{
+		{"the defaults", func(*Settings) {}},
+		{"a day", func(s *Settings) { s.Retention = day }},
+		{"no days", func(s *Settings) { s.Retention = 0 }},
+		{"a day and a half", func(s *Settings) { s.Retention = day + day/2 }},
+		{"past ten years", func(s *Settings) { s.Retention = 3651 * day }},
+		{"a size off the list", func(s *Settings) { s.HistoryMaxBytes = 3 << 20 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := DefaultSettings
+			tt.edit(&s)
+			window, core := s.check() == "", s.HistoryLimits().Check() == nil
+			if window != core {
+				t.Errorf("%+v: the Settings window takes it: %v, the core: %v", s, window, core)
+			}
+		})
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
 // settingsForm is the Settings window's content: every option, and the
@@ -25,7 +26,7 @@ type settingsForm struct {
 	look    *widget.Select // look.Choices' labels
 	notify  *widget.Check
 	days    *spin
-	size    *widget.Select // historyview.SizeChoices' texts
+	size    *widget.Select // history.SizeChoices' texts
 	problem *widget.Label
 	save    *widget.Button
 	cancel  *widget.Button
@@ -48,9 +49,9 @@ func newSettingsForm(cur Settings, login, tray bool) *settingsForm {
 	f.look.Selected = cur.Theme.Label()
 	f.notify = widget.NewCheck("Notify me when a request arrives while I work elsewhere", nil)
 	f.notify.Checked = cur.Notify
-	f.days = newSpin(int(cur.Retention/day), minRetentionDays, maxRetentionDays)
+	f.days = newSpin(int(cur.Retention/day), history.MinRetentionDays, history.MaxRetentionDays)
 	var sizes []string
-	for _, n := range historyview.SizeChoices() {
+	for _, n := range history.SizeChoices() {
 		sizes = append(sizes, historyview.SizeText(n))
 	}
 	f.size = widget.NewSelect(sizes, nil)
@@ -100,7 +101,7 @@ func (f *settingsForm) read() (s Settings, login bool, problem string) {
 	}
 	s.Retention = day * time.Duration(days)
 	if i := f.size.SelectedIndex(); i >= 0 {
-		s.HistoryMaxBytes = historyview.SizeChoices()[i]
+		s.HistoryMaxBytes = history.SizeChoices()[i]
 	}
 	if i := f.look.SelectedIndex(); i >= 0 {
 		s.Theme = look.Choices()[i]
@@ -185,11 +186,18 @@ func (d *Desk) applySettings(s Settings) {
 }
 
 // shrinkHistory has the core apply a new retention and size cap to the
-// history now, not at its next daily prune.
+// history now, not at its next daily prune. The core checks them against
+// the bounds the form did; a refusal or a lost core is said.
 func (d *Desk) shrinkHistory(was, s Settings) {
-	if s.Retention != was.Retention || s.HistoryMaxBytes != was.HistoryMaxBytes {
-		d.core.SetHistoryLimits(s.HistoryLimits())
+	if s.Retention == was.Retention && s.HistoryMaxBytes == was.HistoryMaxBytes {
+		return
 	}
+	go func() {
+		if err := d.core.SetHistoryLimits(s.HistoryLimits()); err != nil {
+			d.log.Error("history limits not applied", "err", err)
+			d.do(func() { d.showError("The history's limits were not changed", err.Error()) })
+		}
+	}()
 }
 
 // applyTheme draws the app in the look the person chose, or the desktop's.

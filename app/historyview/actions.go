@@ -142,7 +142,8 @@ func (w *Window) write(q history.Query, out io.WriteCloser, where string) {
 	})
 }
 
-// confirmClear deletes the whole history once the person confirms.
+// confirmClear has the core delete the whole history once the person
+// confirms.
 func (w *Window) confirmClear() {
 	c := dialog.NewConfirm("Clear the history?", "Every recorded request will be deleted. This cannot be undone.", func(ok bool) {
 		if !ok {
@@ -151,7 +152,7 @@ func (w *Window) confirmClear() {
 		w.run(0, func() func() {
 			ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
 			defer cancel()
-			err := w.store.Clear(ctx)
+			err := w.writer.ClearHistory(ctx)
 			return func() {
 				if err != nil {
 					dialog.ShowError(fmt.Errorf("the history was not cleared: %w", err), w.win)

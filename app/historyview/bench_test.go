@@ -33,7 +33,7 @@ func BenchmarkDetailOfAMegabyteMessage(b *testing.B) {
 	if _, err := s.Add(context.Background(), history.Shorten(e)); err != nil {
 		b.Fatal(err)
 	}
-	w := New(a, s, Options{})
+	w := New(a, Deps{Store: s}, Options{}) // no Clear here
 	w.run = func(_ time.Duration, work func() func()) { work()() }
 	w.Show()
 	w.win.Resize(fyne.NewSize(1000, 700))
@@ -64,7 +64,7 @@ func BenchmarkShowAFullList(b *testing.B) {
 			Mode: servers.ModeForm, Outcome: history.Outcomes()[i%len(history.Outcomes())], Received: time.Now(),
 		})
 	}
-	w := New(a, s, Options{})
+	w := New(a, Deps{Store: s}, Options{}) // no Clear here
 	w.run = func(_ time.Duration, work func() func()) { work()() }
 	w.Show()
 	w.win.Resize(fyne.NewSize(1000, 700))

@@ -3,7 +3,6 @@ package historyview
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -22,12 +21,6 @@ const (
 
 // listLimit is how many entries the list shows: the newest that match.
 const listLimit = 200
-
-// day is the unit of the retention setting.
-const day = 24 * time.Hour
-
-// maxRetentionDays bounds the retention setting at ten years.
-const maxRetentionDays = 3650
 
 // query is what the list shows for the search text and the two filters as
 // the person has set them; names are the servers behind the choices.
@@ -194,21 +187,9 @@ func replaySchema(e history.Entry) *forms.Schema {
 	return s
 }
 
-// parseDays reads the retention setting: whole days from 1 to ten years.
-func parseDays(text string) (time.Duration, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(text))
-	if err != nil || n < 1 || n > maxRetentionDays {
-		return 0, fmt.Errorf("enter a number of days from 1 to %d", maxRetentionDays)
-	}
-	return time.Duration(n) * day, nil
-}
-
-// SizeChoices are the sizes the history can be capped at, smallest first.
-// None is unlimited: the cap keeps a flood of requests from filling the disk.
-func SizeChoices() []int64 { return []int64{64 << 20, 256 << 20, 1 << 30} }
-
-// sizeText writes a number of bytes for people, rounded: "64 MB", "1 GB".
-func sizeText(n int64) string {
+// SizeText writes a number of bytes for people, rounded: "64 MB", "1 GB".
+// The Settings window offers history.SizeChoices in these words.
+func SizeText(n int64) string {
 	units := []string{"bytes", "KB", "MB", "GB"}
 	f, u := float64(n), 0
 	for f >= 1024 && u < len(units)-1 {
@@ -217,6 +198,3 @@ func sizeText(n int64) string {
 	}
 	return strings.TrimSuffix(strconv.FormatFloat(f, 'f', min(u, 1), 64), ".0") + " " + units[u]
 }
-
-// daysText writes a retention as whole days.
-func daysText(d time.Duration) string { return strconv.Itoa(int(d / day)) }

@@ -182,34 +182,6 @@ func TestReplaySchema(t *testing.T) {
 	}
 }
 
-func TestParseDays(t *testing.T) {
-	tests := []struct {
-		text string
-		want time.Duration
-		ok   bool
-	}{
-		{"90", 90 * day, true},
-		{" 7 ", 7 * day, true},
-		{"1", day, true},
-		{"3650", 3650 * day, true},
-		{"0", 0, false},
-		{"-3", 0, false},
-		{"3651", 0, false},
-		{"1.5", 0, false},
-		{"", 0, false},
-		{"ninety", 0, false},
-	}
-	for _, tt := range tests {
-		got, err := parseDays(tt.text)
-		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("parseDays(%q) = %v, %v", tt.text, got, err)
-		}
-	}
-	if got := daysText(history.DefaultRetention); got != "90" {
-		t.Errorf("daysText(default) = %q", got)
-	}
-}
-
 // TestBounded: the detail lays out at most detailAtMost characters of a
 // text and says it cut; a short text is shown whole.
 func TestBounded(t *testing.T) {
@@ -240,8 +212,8 @@ func TestSizeText(t *testing.T) {
 		{5<<20 + 100, "5 MB"},
 	}
 	for _, tt := range tests {
-		if got := sizeText(tt.n); got != tt.want {
-			t.Errorf("sizeText(%d) = %q, want %q", tt.n, got, tt.want)
+		if got := SizeText(tt.n); got != tt.want {
+			t.Errorf("SizeText(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
 }
@@ -250,13 +222,13 @@ func TestSizeText(t *testing.T) {
 // choice has its own words.
 func TestSizeChoices(t *testing.T) {
 	seen := map[string]bool{}
-	for _, n := range SizeChoices() {
-		if seen[sizeText(n)] {
-			t.Errorf("two choices read %q", sizeText(n))
+	for _, n := range history.SizeChoices() {
+		if seen[SizeText(n)] {
+			t.Errorf("two choices read %q", SizeText(n))
 		}
-		seen[sizeText(n)] = true
+		seen[SizeText(n)] = true
 	}
-	if !seen[sizeText(history.DefaultMaxBytes)] {
-		t.Errorf("the default, %s, is not a choice", sizeText(history.DefaultMaxBytes))
+	if !seen[SizeText(history.DefaultMaxBytes)] {
+		t.Errorf("the default, %s, is not a choice", SizeText(history.DefaultMaxBytes))
 	}
 }

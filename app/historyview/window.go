@@ -2,7 +2,8 @@
 // searched as you type and filtered by server and outcome, with the detail of
 // the selected one (who asked, the message, the raw request and response),
 // Copy as JSON, Replay, export as JSON Lines, and Clear. How long and how
-// much the history keeps is set in the Settings window, with Retention.
+// much the history keeps is set in the Settings window. The window reads
+// the history file; the core alone writes it, Clear included.
 // The Fyne code is kept thin: what to query and how to word an entry are
 // plain functions tested without a window.
 package historyview
@@ -23,6 +24,24 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
+
+// Deps are what the window works on.
+type Deps struct {
+	// Store is the history file, which the window only reads: the list,
+	// the search, the detail and the export. Reading it beside the core is
+	// safe: SQLite shares the file between processes, and a read sees
+	// whole entries only, as the core committed them.
+	Store *history.Store
+	// Writer is the history's one writer, which the window asks to Clear.
+	Writer Writer
+}
+
+// Writer is the history's one writer, Elicit Desk's core, as the window
+// reaches it: the windows' process never writes the file itself.
+type Writer interface {
+	// ClearHistory deletes every entry; the windows are told after.
+	ClearHistory(ctx context.Context) error
+}
 
 // Options adjust the window for the app.
 type Options struct {
@@ -53,9 +72,10 @@ const queryTimeout = 30 * time.Second
 // Window is the History window. Its fyne.Window is only hidden when closed,
 // so it keeps the search and selection until shown again.
 type Window struct {
-	app   fyne.App
-	store *history.Store
-	opts  Options
+	app    fyne.App
+	store  *history.Store
+	writer Writer
+	opts   Options
 	// run does work off the UI goroutine after a delay, then applies what it
 	// returns on the UI goroutine; tests replace it to do both at once.
 	run func(delay time.Duration, work func() (apply func()))
@@ -87,15 +107,15 @@ type Window struct {
 	opened bool
 }
 
-// New builds the History window over store; nothing is shown until Show.
-func New(a fyne.App, store *history.Store, opts Options) *Window {
+// New builds the History window over deps; nothing is shown until Show.
+func New(a fyne.App, deps Deps, opts Options) *Window {
 	if opts.Do == nil {
 		opts.Do = fyne.Do
 	}
 	if opts.Screen == nil {
 		opts.Screen = screen.Fallback
 	}
-	w := &Window{app: a, store: store, opts: opts}
+	w := &Window{app: a, store: deps.Store, writer: deps.Writer, opts: opts}
 	w.run = func(delay time.Duration, work func() func()) {
 		time.AfterFunc(delay, func() { opts.Do(work()) })
 	}

@@ -1,7 +1,6 @@
 package historyview
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -37,7 +36,7 @@ func entries() []history.Entry {
 		{Server: servers.Identity{Name: "auth"}, Message: "Sign in", Mode: servers.ModeURL, URL: "https://auth.example.com/login",
 			Outcome: history.Stale, Reason: "the server cancelled"},
 		{Server: servers.Identity{Name: "deployer"}, Message: "Deploy staging", Mode: servers.ModeForm, Schema: form,
-			Outcome: history.Cancelled, Received: time.Now().Add(-30 * day)},
+			Outcome: history.Cancelled, Received: time.Now().Add(-30 * history.Day)},
 	}
 	for i := range list {
 		if list[i].Received.IsZero() {
@@ -54,6 +53,15 @@ type harness struct {
 	app   fyne.App
 	store *history.Store
 	w     *Window
+	// clears counts the window's asks to clear the history, which the
+	// harness does as the core would.
+	clears int
+}
+
+// ClearHistory clears the store, as the core does for the window.
+func (h *harness) ClearHistory(ctx context.Context) error {
+	h.clears++
+	return h.store.Clear(ctx)
 }
 
 func open(t *testing.T, opts Options) *harness {
@@ -83,7 +91,8 @@ func openAt(t *testing.T, path string, opts Options) *harness {
 			t.Fatal(err)
 		}
 	}
-	h := &harness{t: t, app: a, store: s, w: New(a, s, opts)}
+	h := &harness{t: t, app: a, store: s}
+	h.w = New(a, Deps{Store: s, Writer: h}, opts)
 	h.w.run = func(_ time.Duration, work func() func()) { work()() }
 	h.w.Show()
 	return h
@@ -217,14 +226,17 @@ func TestDetailAndCopyAsJSON(t *testing.T) {
 	}
 }
 
+// TestClear: the window asks the core, the history's one writer, to clear
+// it once the person confirms, then shows what is left.
 func TestClear(t *testing.T) {
 	tests := []struct {
 		name    string
 		confirm string
 		left    int
+		clears  int
 	}{
-		{"cancelled", "Cancel", 4},
-		{"confirmed", "Delete everything", 0},
+		{"cancelled", "Cancel", 4, 0},
+		{"confirmed", "Delete everything", 0, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -236,6 +248,9 @@ func TestClear(t *testing.T) {
 			}
 			if stored, _ := h.store.Search(context.Background(), history.Query{}); len(stored) != tt.left {
 				t.Errorf("the store holds %d, want %d", len(stored), tt.left)
+			}
+			if h.clears != tt.clears {
+				t.Errorf("the core was asked to clear %d times, want %d", h.clears, tt.clears)
 			}
 		})
 	}
@@ -366,50 +381,6 @@ func TestRefreshShowsNewEntries(t *testing.T) {
 	}
 }
 
-func TestRetention(t *testing.T) {
-	tests := []struct {
-		name    string
-		days    string
-		confirm string // the button of the confirm dialog, "" for none
-		told    time.Duration
-		left    int
-	}{
-		{"longer needs no confirm", "120", "", 120 * day, 4},
-		{"shorter, confirmed", "7", "Yes", 7 * day, 3},
-		{"shorter, not confirmed", "7", "No", 0, 4},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var told time.Duration
-			h := open(t, Options{})
-			r := h.retention(RetentionOptions{OnRetention: func(d time.Duration) { told = d }}, SizeChoices())
-			if r.days.Text != "90" {
-				t.Errorf("the setting starts at %q days", r.days.Text)
-			}
-			r.days.SetText(tt.days)
-			test.Tap(r.apply)
-			if tt.confirm != "" {
-				test.Tap(h.button(tt.confirm))
-			}
-			if told != tt.told {
-				t.Errorf("the app was told %v, want %v", told, tt.told)
-			}
-			if n := len(h.messages()); n != tt.left {
-				t.Errorf("%d entries left, want %d", n, tt.left)
-			}
-		})
-	}
-}
-
-// retention is the retention setting over h's store, asking over h's
-// window, with its work done at once; what it deletes shows in the list.
-func (h *harness) retention(opts RetentionOptions, sizes []int64) *Retention {
-	opts.OnPruned = func() { h.w.load(0) }
-	r := newRetention(h.w.win, h.store, opts, sizes)
-	r.run = func(work func() func()) { work()() }
-	return r
-}
-
 func TestNoticeBanner(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "history.db")
 	if err := os.WriteFile(path, []byte(strings.Repeat("not a database ", 300)), 0o600); err != nil {
@@ -421,86 +392,6 @@ func TestNoticeBanner(t *testing.T) {
 	}
 	if find(h.w.win.Content(), func(l *widget.Label) bool { return l.Text == h.store.Notice() }) == nil {
 		t.Error("the notice is not shown")
-	}
-}
-
-func TestSizeCap(t *testing.T) {
-	const start = 4 << 20
-	tests := []struct {
-		name    string
-		choose  int64 // 0 for less than the history takes
-		confirm string
-		told    bool
-		pruned  bool
-	}{
-		{"higher needs no confirm", 8 << 20, "", true, false},
-		{"lower, still over the history, needs no confirm", 2 << 20, "", true, false},
-		{"under the history, confirmed", 0, "Yes", true, true},
-		{"under the history, not confirmed", 0, "No", false, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var told int64
-			h := open(t, Options{})
-			message := strings.Repeat("m", 30<<10)
-			at := time.Now().Add(-10 * time.Minute)
-			for i := range 12 {
-				if _, err := h.store.Add(context.Background(), history.Entry{Server: servers.Identity{Name: "big"}, Message: untrusted.Text(message),
-					Mode: servers.ModeForm, Outcome: history.Declined, Received: at.Add(time.Duration(i) * time.Second)}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			used, err := h.store.UsedBytes(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Sizes small enough for a test, the smallest under the history.
-			small := used / 2 &^ 1023
-			h.store.SetMaxBytes(start)
-			h.w.Refresh()
-			r := h.retention(RetentionOptions{OnMaxBytes: func(n int64) { told = n }}, []int64{small, 2 << 20, start, 8 << 20})
-			if got := r.size.Selected; got != "4 MB" {
-				t.Errorf("the setting starts at %q", got)
-			}
-			all := len(h.messages())
-
-			choose := cmp.Or(tt.choose, small)
-			r.size.SetSelected(sizeText(choose))
-			if tt.confirm != "" {
-				test.Tap(h.button(tt.confirm))
-			} else if top := h.w.win.Canvas().Overlays().Top(); top != nil {
-				t.Error("a dialog asks, with nothing to delete")
-			}
-
-			want := int64(start)
-			if tt.told {
-				want = choose
-				if told != choose {
-					t.Errorf("the app was told %d, want %d", told, choose)
-				}
-			} else if told != 0 {
-				t.Errorf("the app was told %d", told)
-			}
-			if got := h.store.MaxBytes(); got != want {
-				t.Errorf("the store keeps under %d, want %d", got, want)
-			}
-			if got := r.size.Selected; got != sizeText(want) {
-				t.Errorf("the setting shows %q, want %q", got, sizeText(want))
-			}
-			left := h.messages()
-			if !tt.pruned {
-				if len(left) != all {
-					t.Errorf("%d entries left of %d", len(left), all)
-				}
-				return
-			}
-			if len(left) == all || len(left) == 0 || string(h.w.entries[0].Message) != message {
-				t.Errorf("%d entries left of %d, the newest first: %.20q", len(left), all, left)
-			}
-			if used, err := h.store.UsedBytes(context.Background()); err != nil || used > small {
-				t.Errorf("the history takes %d bytes for a cap of %d (%v)", used, small, err)
-			}
-		})
 	}
 }
 

@@ -72,11 +72,9 @@ type WindowPrefs struct {
 // person chose otherwise.
 const DefaultMaxWindows = 3
 
-// HistoryLimits are the history's retention and size cap.
-type HistoryLimits struct {
-	Retention time.Duration
-	MaxBytes  int64
-}
+// HistoryLimits are the history's retention and size cap, within
+// history.Limits' bounds.
+type HistoryLimits = history.Limits
 
 // Core is the running core.
 type Core struct {

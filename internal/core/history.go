@@ -48,18 +48,52 @@ func (c *Core) HistoryNotice() string {
 }
 
 // SetHistoryLimits applies the person's new retention and size cap now,
-// not at the next daily prune.
-func (c *Core) SetHistoryLimits(l HistoryLimits) {
+// not at the next daily prune. Limits outside the Settings window's
+// bounds (history.Limits.Check) are refused and change nothing: a call
+// from the windows must not be able to empty the history.
+func (c *Core) SetHistoryLimits(l HistoryLimits) error {
+	if err := l.Check(); err != nil {
+		c.log.Warn("history limits refused", "retention", l.Retention, "maxBytes", l.MaxBytes, "err", err)
+		return err
+	}
 	c.mu.Lock()
 	was := c.limits
 	c.limits = l
 	c.mu.Unlock()
 	<-c.opened
 	if c.history == nil {
-		return
+		return nil
 	}
 	c.history.SetMaxBytes(l.MaxBytes)
 	c.prune(l.Retention, l.MaxBytes < was.MaxBytes)
+	return nil
+}
+
+// ClearHistory deletes every entry, for the History window's Clear: the
+// core is the history's one writer, so the windows ask it. The windows are
+// told HistoryChanged once it is done.
+func (c *Core) ClearHistory(ctx context.Context) error {
+	select {
+	case <-c.opened:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.ctx.Done():
+		return errQuitting
+	}
+	if c.history == nil {
+		return errNoHistory
+	}
+	if !c.writes.Enter() { // Close waits for it before it closes the store
+		return errQuitting
+	}
+	defer c.writes.Leave()
+	if err := c.history.Clear(ctx); err != nil {
+		c.log.Error("history not cleared", "err", err)
+		return err
+	}
+	c.log.Info("history cleared")
+	c.feed.push(event{history: true})
+	return nil
 }
 
 // prune forgets what is older than retention and, when toSize, what the

@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"sync"
 	"time"
@@ -19,32 +18,31 @@ import (
 // Remote is the core as the windows' process reaches it: over the private
 // connection the core started the process with.
 type Remote struct {
-	conn io.ReadWriteCloser
+	peer *rpc.Peer
 
 	mu       sync.Mutex
-	peer     *rpc.Peer
-	to       Events
+	to       Events // nil until Attach
 	statuses []servers.Status
 	bridged  []servers.Bridged
 }
 
 // NewRemote reaches the core through conn, the windows' end of the
 // private connection.
-func NewRemote(conn io.ReadWriteCloser) *Remote { return &Remote{conn: conn} }
-
-// errNotAttached is the error of a call before Attach, or after it ended.
-var errNotAttached = errors.New("the windows are not attached to the core")
+func NewRemote(conn io.ReadWriteCloser) *Remote {
+	r := &Remote{}
+	r.peer = rpc.New(link.NewLines(conn, conn), rpc.Options{Notification: r.hear})
+	return r
+}
 
 // Attach tells to what the core tells the windows, in order, until ctx
-// ends or the connection does: the windows are ready.
+// ends or the connection does: the windows are ready. The connection ends
+// with it.
 func (r *Remote) Attach(ctx context.Context, to Events) error {
 	r.mu.Lock()
 	r.to = to
-	r.peer = rpc.New(link.NewLines(r.conn, r.conn), rpc.Options{Notification: r.hear})
-	peer := r.peer
 	r.mu.Unlock()
-	defer peer.Close()
-	_, err := peer.Call(ctx, methodAttach, nil)
+	defer r.peer.Close()
+	_, err := r.peer.Call(ctx, methodAttach, nil)
 	return err
 }
 
@@ -59,7 +57,12 @@ func paramsOf[T any](m link.Message) (T, bool) {
 // hear passes one of the core's notifications on, in order, keeping the
 // state the windows read back. It runs on the connection's reader.
 func (r *Remote) hear(m link.Message) {
+	r.mu.Lock()
 	to := r.to
+	r.mu.Unlock()
+	if to == nil {
+		return // not attached: nothing is told before
+	}
 	switch m.Method {
 	case tellOpen:
 		if o, ok := paramsOf[opening](m); ok {
@@ -112,13 +115,7 @@ func (r *Remote) hear(m link.Message) {
 
 // call calls the core and decodes its result into result when not nil.
 func (r *Remote) call(ctx context.Context, method string, params, result any) error {
-	r.mu.Lock()
-	peer := r.peer
-	r.mu.Unlock()
-	if peer == nil {
-		return errNotAttached
-	}
-	raw, err := peer.Call(ctx, method, params)
+	raw, err := r.peer.Call(ctx, method, params)
 	if err != nil {
 		return known(err)
 	}
@@ -150,12 +147,7 @@ func (r *Remote) Closed(id string) { r.notify(methodClosed, idParams{id}) }
 func (r *Remote) Focused(on bool) { r.notify(methodFocus, focusParams{on}) }
 
 func (r *Remote) notify(method string, params any) {
-	r.mu.Lock()
-	peer := r.peer
-	r.mu.Unlock()
-	if peer != nil {
-		peer.Notify(context.Background(), method, params)
-	}
+	r.peer.Notify(context.Background(), method, params)
 }
 
 func (r *Remote) Show(s Show) { r.short(methodShow, s, nil) }
@@ -210,7 +202,9 @@ func (r *Remote) CallTool(ctx context.Context, server, tool string, args map[str
 	return out, res.Identity, err
 }
 
-func (r *Remote) SetHistoryLimits(l HistoryLimits) { r.short(methodLimits, l, nil) }
+func (r *Remote) SetHistoryLimits(l HistoryLimits) error { return r.short(methodLimits, l, nil) }
+
+func (r *Remote) ClearHistory(ctx context.Context) error { return r.call(ctx, methodClear, nil, nil) }
 
 func (r *Remote) SetWindowPrefs(p WindowPrefs) error { return r.short(methodPrefs, p, nil) }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -36,7 +37,7 @@ var ErrNotWaiting = errors.New("the request is no longer waiting; nothing was se
 
 // errNotShown is Answer's error for a request the windows were never
 // given: nobody can have answered it.
-var errNotShown = errors.New("the request was not shown in a window; nothing was sent")
+var errNotShown = fmt.Errorf("%w: the request was not shown in a window; it still waits, nothing was sent", ErrRefused)
 
 // waiting is one pending request. Its open and shown are its pending's.
 type waiting struct {
@@ -94,13 +95,29 @@ func (p *pending) fill() []*waiting {
 	return next
 }
 
+// get returns the request with id, leaving it pending.
+func (p *pending) get(id string) (*waiting, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if i := p.index(id); i >= 0 {
+		return p.list[i], true
+	}
+	return nil, false
+}
+
+// index is where the request with id is in the list, -1 if it is not
+// pending. p.mu is held.
+func (p *pending) index(id string) int {
+	return slices.IndexFunc(p.list, func(w *waiting) bool { return w.ID == id })
+}
+
 // take removes the request with id and reports whether it was pending:
 // whoever takes it answers or drops it, once. It returns too the requests
 // its place goes to.
 func (p *pending) take(id string) (*waiting, []*waiting, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	i := slices.IndexFunc(p.list, func(w *waiting) bool { return w.ID == id })
+	i := p.index(id)
 	if i < 0 {
 		return nil, nil, false
 	}
@@ -326,21 +343,92 @@ const (
 	MaxWindows = 20
 )
 
+// ErrRefused is Answer's error for an answer its request cannot take,
+// wrapped with why: the request still waits, and nothing was sent.
+var ErrRefused = errors.New("answer refused")
+
 // Answer sends the person's answer to request id and records it. Only a
-// request the windows were told to open can be answered.
+// request the windows were told to open can be answered (errNotShown),
+// and only with an answer it can take (see checkAnswer; ErrRefused). A
+// refused answer is logged; the request stays pending, so a window can
+// send a right one, and neither the server nor the history sees it.
 func (c *Core) Answer(id string, r forms.Result) error {
-	switch waits, shown := c.pending.wasShown(id); {
-	case !waits:
-		return ErrNotWaiting
-	case !shown:
-		c.log.Warn("answer refused", "id", id, "err", errNotShown)
-		return errNotShown
-	}
-	w, next, ok := c.pending.take(id)
+	w, ok := c.pending.get(id)
 	if !ok {
 		return ErrNotWaiting
 	}
+	if string(r.Content) == "null" { // JSON's way of sending none
+		r.Content = nil
+	}
+	err := checkAnswer(w.e, r)
+	if _, shown := c.pending.wasShown(id); !shown {
+		err = errNotShown
+	}
+	if err != nil {
+		c.log.Warn("answer refused", "server", w.Server.Name, "id", id, "err", err)
+		return err
+	}
+	w, next, ok := c.pending.take(id)
+	if !ok { // answered meanwhile
+		return ErrNotWaiting
+	}
 	return c.answer(w, next, r, outcome(r.Action))
+}
+
+// checkAnswer says why r cannot answer e, nil when it can: its action is
+// one the spec names; only accept carries content, and of a form only
+// (a link's accept is consent, nothing more); and that content passes the
+// checks the form window made before it sent it, forms' own rules and then
+// the full JSON Schema validator on the server's schema (forms.Form.Accept).
+// Decline and cancel with content are refused, not stripped: no window of
+// ours sends them, so whoever did is not telling the person's answer.
+func checkAnswer(e *servers.Elicitation, r forms.Result) error {
+	content := len(r.Content) > 0
+	switch {
+	case r.Action != forms.Accept && r.Action != forms.Decline && r.Action != forms.Cancel:
+		return refused("the action " + untrusted.Text(r.Action).Quote() + " is none of accept, decline and cancel")
+	case r.Action != forms.Accept && content:
+		return refused("a " + string(r.Action) + " carries no content")
+	case r.Action != forms.Accept:
+		return nil
+	case e.Mode == servers.ModeURL && content:
+		return refused("accepting a link carries no content")
+	case e.Mode == servers.ModeURL:
+		return nil
+	case !content:
+		return refused("accepting a form needs its content")
+	}
+	errs, err := e.Form.ValidateJSON(r.Content)
+	if err == nil && len(errs) == 0 {
+		errs, err = e.Form.Verify(r.Content)
+	}
+	if err != nil {
+		return refused("the content cannot be checked: " + untrusted.Text(err.Error()).Line())
+	}
+	if len(errs) > 0 {
+		return refused("the content does not fit the form: " + fieldProblems(errs))
+	}
+	return nil
+}
+
+// refused is ErrRefused with why, a sentence safe to show and log.
+func refused(why string) error {
+	return fmt.Errorf("%w: %s; the request still waits, nothing was sent", ErrRefused, why)
+}
+
+// fieldProblems puts errs in one line, field by field in name order; the
+// names and messages hold the server's words (names, patterns) and the
+// sender's (values), so both are shown through untrusted.
+func fieldProblems(errs forms.FieldErrors) string {
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(errs)) {
+		field := "the content"
+		if name != "" {
+			field = untrusted.Text(name).Quote()
+		}
+		parts = append(parts, field+": "+untrusted.Text(errs[name]).Line())
+	}
+	return strings.Join(parts, "; ")
 }
 
 // answer replies r to w, which the caller took from pending, records it

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/elicitdesk/elicitdesk/forms"
@@ -89,17 +88,6 @@ func TestWindowPlaces(t *testing.T) {
 	}
 	if err := s.c.Answer(rec.requests[5].ID, forms.Result{Action: forms.Decline}); err != nil {
 		t.Errorf("the picked request's answer: %v", err)
-	}
-}
-
-// TestAnswerChecked: the windows' answer to a request they were never told
-// of, or of one that ended, sends nothing.
-func TestAnswerChecked(t *testing.T) {
-	s := startWith(t, func(o *Options) { o.StartUI = nil })
-	for _, id := range []string{"", "no-such-request", strings.Repeat("x", 1000)} {
-		if err := s.c.Answer(id, forms.Result{Action: forms.Accept}); !errors.Is(err, ErrNotWaiting) {
-			t.Errorf("answer to %.20q: %v, want ErrNotWaiting", id, err)
-		}
 	}
 }
 

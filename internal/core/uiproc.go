@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"time"
-
 )
 
 // StartUI starts a windows' process and returns the core's end of its

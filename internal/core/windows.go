@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -48,6 +49,7 @@ const (
 	methodTools   = "ui/tools"   // params serverParams; result toolsResult
 	methodCall    = "ui/call"    // params callParams; result callResult
 	methodLimits  = "ui/history" // params HistoryLimits
+	methodClear   = "ui/clear"   // the history: every entry
 	methodPrefs   = "ui/prefs"   // params WindowPrefs
 	methodFocus   = "ui/focus"   // a notification: params focusParams
 	methodLinks   = "ui/links"   // params linksParams; result []string
@@ -284,8 +286,9 @@ func (c *Core) uiCall(ctx context.Context, method string, params json.RawMessage
 		if err := decode(method, params, &l); err != nil {
 			return nil, err
 		}
-		c.SetHistoryLimits(l)
-		return ok, nil
+		return ok, c.SetHistoryLimits(l)
+	case methodClear:
+		return ok, c.ClearHistory(ctx)
 	case methodPrefs:
 		var p WindowPrefs
 		if err := decode(method, params, &p); err != nil {
@@ -340,13 +343,17 @@ func (c *Core) uiCall(ctx context.Context, method string, params json.RawMessage
 }
 
 // known is err as the core returned it, when the windows get one of its
-// own errors back over the connection.
+// own errors back over the connection: ErrNotWaiting, or one wrapping
+// ErrRefused, in the core's words.
 func known(err error) error {
 	e := jsonrpc.As(err)
-	for _, k := range []error{ErrNotWaiting, errNotShown} {
-		if e != nil && e.Message == k.Error() {
-			return k
-		}
+	switch {
+	case e == nil:
+		return err
+	case e.Message == ErrNotWaiting.Error():
+		return ErrNotWaiting
+	case strings.HasPrefix(e.Message, ErrRefused.Error()+": "):
+		return fmt.Errorf("%w%s", ErrRefused, strings.TrimPrefix(e.Message, ErrRefused.Error()))
 	}
 	return err
 }
