@@ -58,8 +58,6 @@ type Router struct {
 	urls    []*Elicitation // URL-mode elicitations the server may still complete, oldest first
 
 	onRefused func(Refusal)
-	// onComplete hears every notifications/elicitation/complete.
-	onComplete func(server, elicitationID string)
 }
 
 // maxOpenURLs bounds the URL elicitations remembered for completion.
@@ -183,7 +181,7 @@ func (r *Router) Next(ctx context.Context) (*Elicitation, error) {
 // ids are ignored, as the spec asks; the result says whether it matched.
 func (r *Router) Complete(server, elicitationID string) bool {
 	r.mu.Lock()
-	f := r.onComplete
+	defer r.mu.Unlock()
 	matched := false
 	for i, e := range r.urls {
 		if e.Server.Name == server && e.URLID == elicitationID {
@@ -193,20 +191,7 @@ func (r *Router) Complete(server, elicitationID string) bool {
 			break
 		}
 	}
-	r.mu.Unlock()
-	if f != nil {
-		f(server, elicitationID)
-	}
 	return matched
-}
-
-// OnComplete sets f to hear every completion Complete is told of, matched
-// or not: the core passes them on to the windows, whose own link requests
-// it does not know. f runs on the caller's goroutine and must not block.
-func (r *Router) OnComplete(f func(server, elicitationID string)) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.onComplete = f
 }
 
 // SetLimits gives one server limits of its own.

@@ -253,23 +253,42 @@ func (c *Core) wait(e *servers.Elicitation, byPerson bool) {
 	c.noticeArrival(w)
 	c.countChanged()
 	c.needUI()
-	go func() {
+	go c.watch(w)
+}
+
+// linkWait bounds how long after a URL request's accept the core waits for
+// its server to say the step is done, for the window that shows it.
+const linkWait = time.Hour
+
+// watch follows w until it is answered or goes stale, and a URL request
+// until its server says the step is done, which may come before the
+// person's answer or after it.
+func (c *Core) watch(w *waiting) {
+	e, completed := w.e, w.e.Completed()
+	for waiting := true; waiting; {
 		select {
-		case <-e.Completed():
+		case <-completed:
 			c.feed.push(event{completed: e.ID})
-		case <-e.Context().Done():
+			completed = nil
+		case <-e.Context().Done(): // gone stale, or ended by its answer
+			if _, next, ok := c.pending.take(e.ID); ok {
+				c.stale(w, next)
+				return
+			}
+			waiting = false
 		case <-w.answered:
-			return
+			waiting = false
 		}
-		select {
-		case <-e.Context().Done():
-		case <-w.answered:
-			return
-		}
-		if _, next, ok := c.pending.take(e.ID); ok {
-			c.stale(w, next)
-		}
-	}()
+	}
+	if e.Mode != servers.ModeURL || completed == nil {
+		return
+	}
+	select {
+	case <-completed:
+		c.feed.push(event{completed: e.ID})
+	case <-time.After(linkWait):
+	case <-c.ctx.Done():
+	}
 }
 
 // open tells the windows to open w's window.
