@@ -15,7 +15,7 @@ PKGS  := ./...
 # curl, the browser that the sign-in tests follow an authorization with.
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
-TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq curl \
+TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq curl sway xwayland grim \
               desktop-file-utils appstream help2man lintian gcc-mingw-w64-x86-64
 
 .PHONY: run build test vet-platforms windows-check windows-exe bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"runtime"
 	"sync"
 	"time"
@@ -211,24 +210,21 @@ func (d *Desk) start(ctx context.Context) (*endpoint.Client, error) {
 	return d.spawn(ctx)
 }
 
-// spawn starts the app itself, detached from the bridge so that it
-// outlives a host that ends the bridge's process group, and waits until it
-// answers on the endpoint.
+// spawn starts the app itself, as nobody's child (startDetached) so that
+// it outlives the host and the bridge, and waits until it answers on the
+// endpoint.
 func (d *Desk) spawn(ctx context.Context) (*endpoint.Client, error) {
-	cmd := exec.Command(d.app[0], d.app[1:]...)
-	detach(cmd)
-	if err := cmd.Start(); err != nil {
+	pid, running, err := startDetached(d.app)
+	if err != nil {
 		return nil, fmt.Errorf("cannot start Elicit Desk: %w", err)
 	}
-	d.log.Info("started Elicit Desk", "pid", cmd.Process.Pid)
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	return d.await(ctx, exited)
+	d.log.Info("started Elicit Desk", "pid", pid)
+	return d.await(ctx, running)
 }
 
 // await waits until the app answers on the endpoint, until ctx ends or
-// the app exits (on exited, which may be nil).
-func (d *Desk) await(ctx context.Context, exited <-chan error) (*endpoint.Client, error) {
+// the app exits (running, if not nil, says whether it still runs).
+func (d *Desk) await(ctx context.Context, running func() bool) (*endpoint.Client, error) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -236,13 +232,14 @@ func (d *Desk) await(ctx context.Context, exited <-chan error) (*endpoint.Client
 		if !errors.Is(err, endpoint.ErrNotRunning) {
 			return c, err
 		}
-		select {
-		case err := <-exited:
+		if running != nil && !running() {
 			// Another bridge's app may have won the race: it still answers.
 			if c, derr := endpoint.Dial(ctx, d.path); derr == nil {
 				return c, nil
 			}
-			return nil, fmt.Errorf("the Elicit Desk it started exited at once (%v)", err)
+			return nil, errors.New("the Elicit Desk it started exited at once")
+		}
+		select {
 		case <-ctx.Done():
 			return nil, fmt.Errorf("the Elicit Desk it started did not answer within %s", appStartWait)
 		case <-tick.C:

@@ -51,6 +51,10 @@ func (l *loop) run() {
 	systray.Run(l.launched, nil)
 }
 
+// lost is never closed: the status item needs no connection that could
+// end.
+func (l *loop) lost() <-chan struct{} { return nil }
+
 // launched is systray's onReady: AppKit has started and made the status
 // item. It ends the loop at once when stop came first.
 func (l *loop) launched() {

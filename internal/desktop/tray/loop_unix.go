@@ -4,8 +4,10 @@ package tray
 
 import (
 	"context"
+	"fmt"
 
 	"fyne.io/systray"
+	"github.com/godbus/dbus/v5"
 )
 
 // loop is systray on the session bus: it exports the StatusNotifierItem
@@ -13,7 +15,8 @@ import (
 // the StatusNotifierWatcher and again whenever a watcher starts. No
 // thread of its own, no timer: it wakes for DBus messages only.
 type loop struct {
-	end func()
+	conn *dbus.Conn // godbus's shared connection, the one systray exports on
+	end  func()
 }
 
 // start exports the item, with icon, and returns a closed channel and
@@ -26,6 +29,13 @@ func (l *loop) start(_ context.Context, title string, icon []byte) (<-chan struc
 	systray.SetTitle(title)
 	systray.SetTooltip(title)
 	systray.SetIcon(icon)
+	// The connection systray's start takes next, so that lost can watch
+	// it: systray itself never says that it ended.
+	conn, err := dbus.SessionBus()
+	if err != nil {
+		return nil, false, fmt.Errorf("no tray: %w", err)
+	}
+	l.conn = conn
 	var start func()
 	start, l.end = systray.RunWithExternalLoop(nil, nil)
 	start()
@@ -34,6 +44,11 @@ func (l *loop) start(_ context.Context, title string, icon []byte) (<-chan struc
 	return ready, true, nil
 }
 
+// lost is closed once the bus connection the item is on has ended: closed
+// in this process, or dropped by a bus that went away. Nothing shows the
+// item from then on.
+func (l *loop) lost() <-chan struct{} { return l.conn.Context().Done() }
+
 // stop closes systray's bus connection, which takes the item off the bus;
 // the watcher sees its name go.
 func (l *loop) stop() { l.end() }
@@ -41,8 +56,22 @@ func (l *loop) stop() { l.end() }
 // run has nothing to do: the bus connection's goroutines serve the item.
 func (l *loop) run() {}
 
-// setIcon shows png: the StatusNotifierItem carries its pixels.
-func setIcon(png []byte) error {
+// setIcon shows png: the StatusNotifierItem carries its pixels. systray
+// panics when it cannot tell the bus (prop.SetMust), as it does once the
+// connection has ended, which may happen between lost's check and this
+// call; that panic is returned here as the error it carries.
+func setIcon(png []byte) (err error) {
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		e, ok := p.(error)
+		if !ok {
+			panic(p) // not the bus's error: a bug, with its stack
+		}
+		err = fmt.Errorf("systray: %w", e)
+	}()
 	systray.SetIcon(png)
 	return nil
 }

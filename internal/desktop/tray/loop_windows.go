@@ -61,6 +61,9 @@ func (l *loop) stop() {
 // run has nothing to do: the tray's thread runs the loop.
 func (l *loop) run() {}
 
+// lost is never closed: the icon needs no connection that could end.
+func (l *loop) lost() <-chan struct{} { return nil }
+
 // setIcon shows png, which systray on Windows takes as an ICO file.
 func setIcon(png []byte) error {
 	img, _, err := image.Decode(bytes.NewReader(png))

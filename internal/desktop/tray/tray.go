@@ -54,7 +54,8 @@ type Tray struct {
 var started atomic.Bool
 
 // Start shows icon (PNG bytes) and items in the tray, until Close or ctx
-// ends. title names the tray for the desktop: its tooltip, and on Linux
+// ends, or on Linux until its session bus connection ends (Run returns
+// then; the error is logged, never a panic). title names the tray for the desktop: its tooltip, and on Linux
 // the StatusNotifierItem's Title and Id (hosts remember by the Id whether
 // the person hid the item, so it should not change between runs). An error says no tray can be shown: no
 // session bus answers (Linux), systray could not set up (Windows), or a
@@ -113,7 +114,8 @@ func (t *Tray) Close() {
 }
 
 // Run gives the tray the calling goroutine where the platform needs one,
-// and returns once the tray is gone (Close, or Start's context ending).
+// and returns once the tray is gone (Close, Start's context ending, or on
+// Linux its session bus connection ending).
 // On macOS AppKit runs on the main thread only, and Run runs its event
 // loop there: call it from the program's main goroutine (systray locks
 // that goroutine to the main thread when the program starts), after
@@ -124,21 +126,26 @@ func (t *Tray) Run() {
 	<-t.stopped
 }
 
-// run shows what Set asks for until ctx ends, then removes the tray; icon
-// is the one shown already, if any. It
-// is the only goroutine that changes systray's menu and icon, so changes
-// arrive in order.
+// run shows what Set asks for until ctx ends or the platform loses the
+// tray (its bus connection ended), then removes the tray; icon is the one
+// shown already, if any. It is the only goroutine that changes systray's
+// menu and icon, so changes arrive in order.
 func (t *Tray) run(ctx context.Context, ready <-chan struct{}, icon []byte) {
 	defer close(t.stopped)
 	var clicks sync.WaitGroup // the goroutines that pass entries' clicks on
 	select {
 	case <-ready:
 		var menu menuLook
+		lost := t.loop.lost()
+	shown:
 		for ctx.Err() == nil {
 			icon, menu = t.show(icon, menu, &clicks)
 			select {
 			case <-t.wake:
 			case <-ctx.Done():
+			case <-lost:
+				t.log.Warn("the tray is gone: its session bus connection ended")
+				break shown
 			}
 		}
 	case <-ctx.Done():

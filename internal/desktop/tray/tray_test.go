@@ -5,6 +5,7 @@ package tray
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -518,10 +520,120 @@ func resident(t *testing.T, pid int) string {
 const childEnv = "TRAY_TEST_CHILD"
 
 func TestMain(m *testing.M) {
+	if how := os.Getenv(loseEnv); how != "" {
+		os.Exit(loseBus(how))
+	}
 	if os.Getenv(childEnv) != "" {
 		os.Exit(child())
 	}
 	os.Exit(m.Run())
+}
+
+// loseEnv makes the test binary a process whose tray loses its session bus
+// connection: "close" closes it in the process, "bus" waits for the test to
+// end the bus.
+const loseEnv = "TRAY_TEST_LOSE"
+
+// TestBusLost: a tray whose session bus connection ends, closed in the
+// process or dropped by a bus that went away, logs it and ends, and a
+// Set after it (a request's icon, as under sway when the panic
+// "dbus: connection closed by user" came from systray.SetIcon) neither
+// panics nor hangs. Each case is a process of its own: a process shows
+// one tray.
+func TestBusLost(t *testing.T) {
+	for _, how := range []string{"close", "bus"} {
+		t.Run(how, func(t *testing.T) {
+			addr := dbustest.Bus(t)
+			w := serveWatcher(t, addr, true, true)
+			h := host{t: t, conn: dbustest.Conn(t, addr)}
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), loseEnv+"="+how, busEnv+"="+addr)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case h.item = <-w.items:
+			case err := <-exited:
+				t.Fatalf("the tray's process exited before its item registered: %v\n%s", err, stderr.String())
+			case <-time.After(wait):
+				cmd.Process.Kill()
+				t.Fatal("the item did not register with the watcher")
+			}
+			if how == "bus" {
+				var pid uint32
+				err := h.conn.BusObject().Call("org.freedesktop.DBus.GetConnectionUnixProcessID", 0, "org.freedesktop.DBus").Store(&pid)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := syscall.Kill(int(pid), syscall.SIGKILL); err != nil {
+					t.Fatal(err)
+				}
+			}
+			stdin.Close() // lose the connection, if the process does, then Set
+			select {
+			case err = <-exited:
+			case <-time.After(2 * wait):
+				cmd.Process.Kill()
+				t.Fatalf("the tray's process did not end\n%s", stderr.String())
+			}
+			out := stderr.String()
+			if err != nil || strings.Contains(out, "panic") {
+				t.Fatalf("the tray's process: %v\n%s", err, out)
+			}
+			if !strings.Contains(out, "session bus connection ended") {
+				t.Errorf("the tray did not say its connection ended:\n%s", out)
+			}
+		})
+	}
+}
+
+// loseBus shows a tray until standard input closes, loses its bus
+// connection as how says, sets a new icon, and checks the tray ends and
+// that systray's panic on the closed connection comes back as an error.
+func loseBus(how string) int {
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	items := []Item{{Label: "No requests waiting", Disabled: true}}
+	tr, err := Start(context.Background(), "Elicit Desk", assets.TrayIconPNG(false, false), items, log)
+	if err != nil {
+		log.Error("no tray", "err", err)
+		return 1
+	}
+	conn, err := dbus.SessionBus() // the tray's: the shared connection
+	if err != nil {
+		log.Error("no shared connection", "err", err)
+		return 1
+	}
+	io.Copy(io.Discard, os.Stdin)
+	if how == "close" {
+		conn.Close()
+	}
+	<-conn.Context().Done()
+	tr.Set(assets.TrayIconPNG(true, true), items) // a request came
+	ended := make(chan struct{})
+	go func() {
+		tr.Run()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(wait):
+		log.Error("the tray did not end")
+		return 1
+	}
+	if err := setIcon(assets.TrayIconPNG(false, false)); !errors.Is(err, dbus.ErrClosed) {
+		log.Error("setIcon on a closed connection", "err", err, "want", dbus.ErrClosed)
+		return 1
+	}
+	tr.Close()
+	return 0
 }
 
 // child shows a tray like Elicit Desk's until standard input closes; a

@@ -1,0 +1,201 @@
+//go:build linux
+
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// swayConfig runs swaybar as the StatusNotifierItem host, with Xwayland,
+// and writes sway's environment (display, bus) where the test reads it.
+const swayConfig = `xwayland enable
+bar {
+	tray_output *
+	status_command while :; do sleep 3600; done
+}
+exec env > $XDG_RUNTIME_DIR/sway.env
+`
+
+// TestSwayFirstStart is issue 32's start-up under sway (headless, swaybar
+// as the tray host, Xwayland, no notification daemon), where the first
+// request once panicked the core in systray.SetIcon: a first start shows
+// Welcome, a request opens its window, the tray's item is registered with
+// swaybar's StatusNotifierWatcher, and nothing in the log panicked. sway
+// refuses to run as root, so the desktop runs as a throwaway user.
+func TestSwayFirstStart(t *testing.T) {
+	bin := os.Getenv(binEnv)
+	if bin == "" {
+		t.Skip(binEnv + " is not set: make test builds the app and sets it")
+	}
+	if os.Getuid() != 0 {
+		t.Skip("sway refuses to run as root and this test makes a throwaway user to run it: that needs root (CI runs it as root)")
+	}
+	for _, tool := range []string{"sway", "swaybar", "swaymsg", "Xwayland", "dbus-run-session", "dbus-send", "grim", "useradd"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed (make test-deps installs it): %v", tool, err)
+		}
+	}
+	as := throwawayUser(t)
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} { // the user passes through them
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home, runtime := filepath.Join(dir, "home"), filepath.Join(dir, "run")
+	for _, d := range []string{home, runtime} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	app := filepath.Join(dir, "elicitdesk")
+	if err := copyFile(bin, app); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(dir, "sway.conf")
+	if err := os.WriteFile(config, []byte(swayConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chownAll(t, dir, as)
+
+	base := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "XDG_RUNTIME_DIR=" + runtime, "LANG=C.UTF-8",
+		"WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1"}
+	swayLog := &logBuffer{}
+	sway := exec.Command("dbus-run-session", "--", "sway", "-c", config)
+	sway.Env, sway.Dir = base, dir
+	sway.Stdout, sway.Stderr = swayLog, swayLog
+	sway.SysProcAttr = &syscall.SysProcAttr{Credential: as, Setpgid: true}
+	if err := sway.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-sway.Process.Pid, syscall.SIGTERM)
+		sway.Wait()
+		if t.Failed() {
+			t.Logf("sway's log:\n%s", swayLog)
+		}
+	})
+	env := swayEnv(t, filepath.Join(runtime, "sway.env"))
+
+	appLog := &logBuffer{}
+	core := exec.Command(app, "-v")
+	core.Env, core.Dir = env, dir
+	core.Stdout, core.Stderr = appLog, appLog
+	core.SysProcAttr = &syscall.SysProcAttr{Credential: as}
+	if err := core.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		core.Process.Signal(os.Interrupt)
+		core.Wait()
+		if t.Failed() {
+			t.Logf("app's log:\n%s", appLog)
+		}
+	})
+	run := func(name string, args ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, name, args...)
+		cmd.Env, cmd.Dir = env, dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: as}
+		out, _ := cmd.Output()
+		return string(out)
+	}
+	shown := func(title string) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(run("swaymsg", "-t", "get_tree"), title); time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("sway shows no window %q", title)
+			}
+		}
+	}
+	shown("Welcome — Elicit Desk")
+
+	call := exec.Command(app, "call", "-server", "demo", "-tool", "ask_confirm", "-args", "{}", "-answer", "desk")
+	call.Env, call.Dir = env, dir
+	call.SysProcAttr = &syscall.SysProcAttr{Credential: as}
+	if err := call.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		call.Process.Kill()
+		call.Wait()
+	})
+	shown("Do you want to continue? — Elicit Desk")
+
+	items := run("dbus-send", "--session", "--print-reply", "--dest=org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
+		"org.freedesktop.DBus.Properties.Get", "string:org.kde.StatusNotifierWatcher", "string:RegisteredStatusNotifierItems")
+	if !strings.Contains(items, "/StatusNotifierItem") {
+		t.Errorf("the tray's item is not registered with swaybar's watcher: %q", items)
+	}
+	shot := filepath.Join(dir, "sway.png")
+	run("grim", shot)
+	if fi, err := os.Stat(shot); err != nil || fi.Size() == 0 {
+		t.Errorf("grim took no screenshot: %v", err)
+	}
+	if keep := os.Getenv("SWAY_SHOT"); keep != "" { // to look at: SWAY_SHOT=file
+		if err := copyFile(shot, keep); err != nil {
+			t.Error(err)
+		}
+	}
+	if strings.Contains(appLog.String(), "panic") {
+		t.Errorf("the app's log has a panic:\n%s", appLog)
+	}
+}
+
+// throwawayUser makes a user for the test, removed when it ends, and
+// returns its credential.
+func throwawayUser(t *testing.T) *syscall.Credential {
+	t.Helper()
+	name := fmt.Sprintf("edtest%d", os.Getpid())
+	if out, err := exec.Command("useradd", "-M", "-r", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {
+		t.Fatalf("useradd: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("userdel", name).Run() })
+	u, err := user.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
+}
+
+// swayEnv waits for the environment sway's config wrote at path and
+// returns it.
+func swayEnv(t *testing.T, path string) []string {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		data, err := os.ReadFile(path)
+		if err == nil && bytes.Contains(data, []byte("WAYLAND_DISPLAY=")) && bytes.HasSuffix(data, []byte("\n")) {
+			return strings.Split(strings.TrimSpace(string(data)), "\n")
+		}
+	}
+	t.Fatal("sway did not start")
+	return nil
+}
+
+// chownAll gives dir and everything in it to as.
+func chownAll(t *testing.T, dir string, as *syscall.Credential) {
+	t.Helper()
+	err := filepath.Walk(dir, func(path string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(path, int(as.Uid), int(as.Gid))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
