@@ -175,9 +175,12 @@ func (d *Desk) applySettings(s Settings) {
 	d.settings = s
 	s.save(d.fyne.Preferences())
 	if s.MaxWindows != was.MaxWindows || s.Notify != was.Notify {
-		if err := d.core.SetWindowPrefs(s.WindowPrefs()); err != nil {
-			d.log.Warn("window settings not applied", "err", err)
-		}
+		go func() { // the core answers over the connection: not on the UI goroutine
+			if err := d.core.SetWindowPrefs(s.WindowPrefs()); err != nil {
+				d.log.Error("window settings not applied", "err", err)
+				d.do(func() { d.showError("The window settings were not changed", err.Error()) })
+			}
+		}()
 	}
 	if s.Theme != was.Theme {
 		d.applyTheme()

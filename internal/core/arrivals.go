@@ -69,22 +69,9 @@ func (c *Core) noticeBurst() {
 	for i, w := range burst {
 		ids[i] = w.ID
 	}
-	n := burstNotice(burst)
 	c.downs.mu.Lock()
 	defer c.downs.mu.Unlock()
-	if c.downs.closed {
-		return
-	}
-	c.downs.sends.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
-		defer cancel()
-		id, err := c.opts.Notifier.Notify(ctx, n)
-		if err != nil || id == 0 {
-			if err != nil {
-				c.log.Warn("notification not shown", "err", err)
-			}
-			return
-		}
+	c.showNotice(burstNotice(burst), func(id uint32) {
 		a.mu.Lock()
 		if a.shown == nil {
 			a.shown = map[uint32][]string{}
@@ -168,14 +155,9 @@ func (c *Core) withdrawAnswered() {
 	}
 	c.downs.mu.Lock()
 	defer c.downs.mu.Unlock()
-	if c.downs.closed {
-		return
-	}
-	c.downs.sends.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
-		defer cancel()
+	c.toNotifier(func(ctx context.Context, n Notifier) {
 		for _, id := range done {
-			if err := c.opts.Notifier.Withdraw(ctx, id); err != nil {
+			if err := n.Withdraw(ctx, id); err != nil {
 				c.log.Debug("notification not withdrawn", "id", id, "err", err)
 			}
 		}

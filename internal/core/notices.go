@@ -57,20 +57,12 @@ type downNotices struct {
 // noticeDown tells the person that s, a ready server, failed, and why; a
 // click opens the Servers window at that server.
 func (c *Core) noticeDown(s servers.Status) {
-	n := c.opts.Notifier
 	c.downs.mu.Lock()
 	defer c.downs.mu.Unlock()
-	if !c.downs.watch.fell(s, c.now()) || n == nil || c.downs.closed {
+	if !c.downs.watch.fell(s, c.now()) {
 		return
 	}
-	c.downs.sends.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
-		defer cancel()
-		id, err := n.Notify(ctx, downNotification(s))
-		if err != nil {
-			c.log.Warn("notification not shown", "err", err)
-			return
-		}
+	c.showNotice(downNotification(s), func(id uint32) {
 		c.downs.mu.Lock()
 		defer c.downs.mu.Unlock()
 		if c.downs.byID == nil {
@@ -80,14 +72,44 @@ func (c *Core) noticeDown(s servers.Status) {
 	})
 }
 
+// toNotifier runs f with the notifier on a goroutine of its own, bounded
+// by busTimeout, as the notification server may be slow to answer; not
+// once the notices are closed, nor without a notifier. c.downs.mu is held.
+func (c *Core) toNotifier(f func(ctx context.Context, n Notifier)) {
+	n := c.opts.Notifier
+	if n == nil || c.downs.closed {
+		return
+	}
+	c.downs.sends.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
+		defer cancel()
+		f(ctx, n)
+	})
+}
+
+// showNotice shows x, then tells shown its id when it has one (one that can
+// be withdrawn and clicked). c.downs.mu is held.
+func (c *Core) showNotice(x notify.Notice, shown func(id uint32)) {
+	c.toNotifier(func(ctx context.Context, n Notifier) {
+		id, err := n.Notify(ctx, x)
+		if err != nil {
+			c.log.Warn("notification not shown", "err", err)
+			return
+		}
+		if id != 0 && shown != nil {
+			shown(id)
+		}
+	})
+}
+
 // noticeWaiting tells the person, once until windows open again, that
 // requests wait because the windows' process could not run (why: err),
 // as when the display is gone: they stay pending.
 func (c *Core) noticeWaiting(err error) {
-	n, waiting := c.opts.Notifier, len(c.pending.all())
+	waiting := len(c.pending.all())
 	c.downs.mu.Lock()
 	defer c.downs.mu.Unlock()
-	if n == nil || waiting == 0 || c.downs.closed || c.downs.waitingTold {
+	if c.opts.Notifier == nil || waiting == 0 || c.downs.closed || c.downs.waitingTold {
 		return
 	}
 	c.downs.waitingTold = true
@@ -96,13 +118,7 @@ func (c *Core) noticeWaiting(err error) {
 		summary = "1 request waits"
 	}
 	body := fmt.Sprintf("Elicit Desk cannot open its windows (%v). The requests stay until it can.", err)
-	c.downs.sends.Go(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
-		defer cancel()
-		if _, err := n.Notify(ctx, notify.Notice{Summary: summary, Body: body, Urgency: notify.Normal}); err != nil {
-			c.log.Warn("notification not shown", "err", err)
-		}
-	})
+	c.showNotice(notify.Notice{Summary: summary, Body: body, Urgency: notify.Normal}, nil)
 }
 
 // windowsOpen: a UI attached; the next time windows cannot open is told

@@ -166,3 +166,31 @@ func TestBurstNotice(t *testing.T) {
 		})
 	}
 }
+
+// TestNoNotification: no notification while one of the windows has the
+// keyboard, nor when the person turned them off; a request the person's
+// own tool call raised opens at once instead.
+func TestNoNotification(t *testing.T) {
+	tests := []struct {
+		name    string
+		prefs   WindowPrefs
+		focused bool
+	}{
+		{"the windows have the keyboard", WindowPrefs{Max: 3, Notify: true}, true},
+		{"turned off", WindowPrefs{Max: 3, Notify: false}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := &notifier{}
+			s := startWith(t, func(o *Options) { o.StartUI, o.Notifier, o.Windows = nil, n, tt.prefs })
+			s.c.Focused(tt.focused)
+			askN(t, s, 2)
+			s.c.arrivals.mu.Lock()
+			gathering := len(s.c.arrivals.gathering)
+			s.c.arrivals.mu.Unlock()
+			if gathering != 0 {
+				t.Errorf("%d requests gathered for a notification, want none", gathering)
+			}
+		})
+	}
+}
