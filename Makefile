@@ -4,8 +4,10 @@
 GO    ?= go
 BIN   := elicitdesk
 # KEEPER runs each stdio server on Linux: the keeper's C alone, so that it
-# maps libc only (servers/procgroup/keeper/main.c). elicitdesk finds it
-# beside itself, and is its own keeper where it is missing.
+# maps libc only (servers/procgroup/keeper/main.c), stripped. elicitdesk
+# finds it beside itself (this build) or in lib/elicitdesk beside its bin
+# (an install: a helper, not a command), and is its own keeper where it is
+# missing.
 KEEPER := $(BIN)-keeper
 PKGS  := ./...
 
@@ -32,7 +34,7 @@ run: deps build
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
-	$(CC) -O2 -Wall -o $(KEEPER) servers/procgroup/keeper/main.c
+	$(CC) -O2 -Wall -s -o $(KEEPER) servers/procgroup/keeper/main.c
 
 # The end-to-end tests and benchmarks run the built app on a virtual display.
 APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
@@ -177,7 +179,7 @@ ICONS      := $(foreach s,$(ICON_SIZES),$(call icon,$(s)))
 DBUS_SERVICE := share/dbus-1/services/$(APP_ID).service
 user_unit     = $(if $(filter /usr /usr/local,$(1)),lib,share)/systemd/user/$(BIN).service
 USER_UNIT    := $(call user_unit,$(PREFIX))
-installed     = bin/$(BIN) bin/$(KEEPER) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS) \
+installed     = bin/$(BIN) lib/$(BIN)/$(KEEPER) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS) \
                 $(DBUS_SERVICE) $(call user_unit,$(1))
 INSTALLED  := $(call installed,$(PREFIX))
 ROOT       := $(DESTDIR)$(PREFIX)
@@ -187,7 +189,7 @@ INSTALL_BIN ?= $(BIN)
 
 install: deps build
 	install -Dm755 $(INSTALL_BIN) $(ROOT)/bin/$(BIN)
-	install -m755 $(KEEPER) $(ROOT)/bin/$(KEEPER)
+	install -Dm755 $(KEEPER) $(ROOT)/lib/$(BIN)/$(KEEPER)
 	install -d $(ROOT)/share/applications $(ROOT)/share/metainfo
 	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/$(BIN)|' assets/linux/$(APP_ID).desktop >$(ROOT)/share/applications/$(APP_ID).desktop
 	chmod 644 $(ROOT)/share/applications/$(APP_ID).desktop
@@ -202,6 +204,7 @@ install: deps build
 
 uninstall:
 	rm -f $(addprefix $(ROOT)/,$(INSTALLED))
+	-rmdir $(ROOT)/lib/$(BIN) 2>/dev/null; true
 	-@for s in $(ICON_SIZES); do rmdir $(ROOT)/share/icons/hicolor/$${s}x$${s}/apps $(ROOT)/share/icons/hicolor/$${s}x$${s} 2>/dev/null; done; true
 	@$(refresh-menus)
 	@$(refresh-session)

@@ -68,17 +68,20 @@ func Start(cmd *exec.Cmd) (Group, error) {
 	return Group{id: rep.Pid}, nil
 }
 
-// keeperPath is the keeper Start runs: elicitdesk-keeper beside the
-// executable, as make install puts it (keeper/main.c), which holds a
-// fourth of the private memory; or else the running executable itself,
+// keeperPath is the keeper Start runs: elicitdesk-keeper (keeper/main.c),
+// which holds a fourth of the private memory, beside the executable (make
+// build) or in lib/elicitdesk beside its bin folder (make install, the
+// .deb: a helper, not a command); or else the running executable itself,
 // whose constructor is the same keeper (a build not installed: go build,
 // go test, fyne package's archive). /proc/self/exe, not os.Executable:
 // the running binary even when an update has replaced the file.
 func keeperPath() string {
 	if exe, err := os.Executable(); err == nil {
-		own := filepath.Join(filepath.Dir(exe), keeperName)
-		if st, err := os.Stat(own); err == nil && st.Mode().IsRegular() {
-			return own
+		dir := filepath.Dir(exe)
+		for _, own := range []string{filepath.Join(dir, keeperName), filepath.Join(dir, "..", "lib", "elicitdesk", keeperName)} {
+			if st, err := os.Stat(own); err == nil && st.Mode().IsRegular() {
+				return own
+			}
 		}
 	}
 	return "/proc/self/exe"
