@@ -155,17 +155,17 @@ func TestOnlyTheCoreStartsTheWindows(t *testing.T) {
 	}
 }
 
-// TestWindowsWithoutEndpoint: with a runtime folder the endpoint cannot
-// be made in, the core still connects its servers and its windows still
-// show their requests: the windows reach the core on their private
-// connection, not the endpoint.
+// TestWindowsWithoutEndpoint: with runtime and state folders that cannot
+// be used (no endpoint, no History), the core still connects its servers
+// and its windows still show their requests: the windows reach the core on
+// their private connection, not the endpoint.
 func TestWindowsWithoutEndpoint(t *testing.T) {
 	config, answers := askers(t, map[string]string{"asker": ""})
 	unusable := filepath.Join(t.TempDir(), "not-a-folder")
 	if err := os.WriteFile(unusable, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	d := startDesktopWith(t, config, true, "XDG_RUNTIME_DIR="+unusable)
+	d := startDesktopWith(t, config, true, "XDG_RUNTIME_DIR="+unusable, "XDG_DATA_HOME="+unusable, "XDG_STATE_HOME="+unusable)
 	win := d.window("^asker: ")
 	d.keys(win, "Grace", "Return")
 	if got := answered(t, answers["asker"]); !strings.Contains(got, "Grace") {
