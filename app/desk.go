@@ -113,6 +113,7 @@ type Desk struct {
 	requests []*request
 	waiting  int               // how many requests wait, as the core last said
 	links    map[string]func() // what a link request of a tool call's tells when its window closes
+	focus    chan bool         // whether a window has the keyboard, latest only: see tellFocus
 	history  *history.Store    // the History window's; nil when it could not be opened
 
 	settings   Settings
@@ -141,7 +142,7 @@ type Desk struct {
 func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, core: c, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
-		links: map[string]func(){}}
+		links: map[string]func(){}, focus: make(chan bool, 1)}
 	d.settings = loadSettings(a.Preferences())
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Servers: c, Bridged: c.Bridged, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
@@ -150,8 +151,8 @@ func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	})
 	d.hostsWin = hostsview.New(a, hostsview.Deps{Hosts: opts.Hosts, Bridge: opts.Bridge, ConfigPath: opts.ConfigPath, Log: d.log, Screen: d.screen})
 	lc := a.Lifecycle()
-	lc.SetOnEnteredForeground(func() { go c.Focused(true) })
-	lc.SetOnExitedForeground(func() { go c.Focused(false) })
+	lc.SetOnEnteredForeground(func() { d.tellFocus(true) })
+	lc.SetOnExitedForeground(func() { d.tellFocus(false) })
 	return d
 }
 
@@ -164,6 +165,7 @@ func (d *Desk) Start() error {
 	d.applyTheme()
 	d.openHistory()
 	go d.clock()
+	go d.focusTeller()
 	go d.attach()
 	if !d.opts.TrayShown {
 		w := d.serversWin.Window()
@@ -292,6 +294,29 @@ func (d *Desk) opened(cr core.Request, by opener) {
 	})
 }
 
+// tellFocus has the core told whether a window of the app has the
+// keyboard: on the UI goroutine, the latest state only, in order.
+func (d *Desk) tellFocus(on bool) {
+	select {
+	case <-d.focus: // not told yet: superseded
+	default:
+	}
+	d.focus <- on
+}
+
+// focusTeller tells the core each focus state tellFocus leaves, one at a
+// time, until the windows close.
+func (d *Desk) focusTeller() {
+	for {
+		select {
+		case on := <-d.focus:
+			d.core.Focused(on)
+		case <-d.ctx.Done():
+			return
+		}
+	}
+}
+
 // request is the request with id that has a window.
 func (d *Desk) request(id string) (*request, bool) {
 	i := slices.IndexFunc(d.requests, func(r *request) bool { return r.ID == id })
@@ -312,8 +337,9 @@ func (d *Desk) answer(r *request, res forms.Result, sent func()) {
 				sent()
 			case errors.Is(err, core.ErrNotWaiting):
 				// Its Ended, with the reason, follows or came already.
-			default:
+			default: // it still waits: closing the window gives its place to the next
 				d.log.Warn("the answer was not taken", "server", r.Server.Name, "err", err)
+				r.sending = false
 				r.goStale("Elicit Desk did not send the answer: " + err.Error())
 			}
 		})
@@ -335,9 +361,9 @@ func (d *Desk) screen() screen.Screen {
 func (d *Desk) windowClosed(r *request) {
 	d.log.Debug("request window closed", "server", r.Server.Name, "id", r.ID, "answered", r.ended)
 	d.requests = slices.DeleteFunc(d.requests, func(x *request) bool { return x == r })
-	go d.core.Focused(false) // Fyne never says that a closed window had the keyboard
-	if !r.ended && !r.sending {
-		go d.core.Closed(r.ID)
+	d.tellFocus(false) // Fyne never says that a closed window had the keyboard
+	if !r.taken && !r.sending {
+		go d.core.Closed(r.ID) // its place goes to the next request
 	}
 	if done, ok := d.links[r.ID]; ok {
 		delete(d.links, r.ID)

@@ -17,6 +17,7 @@ type request struct {
 	win            window
 	ended          bool // answered or stale: nothing more is sent
 	sending        bool // an answer is on its way to the core
+	taken          bool // the core took the answer
 	// answer sends an answer to the core and runs sent once it took it.
 	answer    func(r *request, res forms.Result, sent func())
 	completed chan struct{} // closed when the server says a URL step is done
@@ -43,7 +44,7 @@ func (r *request) reply(res forms.Result, sent func()) {
 	}
 	r.sending = true
 	r.answer(r, res, func() {
-		r.ended = true
+		r.ended, r.taken, r.sending = true, true, false
 		sent()
 	})
 }

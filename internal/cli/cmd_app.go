@@ -97,7 +97,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		stderr.Linef("elicitdesk: %s", err)
 		return 1
 	case errors.Is(err, endpoint.ErrUnreachable): // ep keeps the single-instance lock
-		log.Warn("scripts, bridges and the windows cannot reach Elicit Desk", "err", err)
+		log.Warn("scripts and bridges cannot reach Elicit Desk; its own windows still can", "err", err)
 	case err != nil:
 		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
 	}
@@ -160,11 +160,12 @@ type uiStarter struct {
 	running sync.WaitGroup
 	mu      sync.Mutex
 	proc    *os.Process // the one running, to kill if it does not exit at quit
+	closed  bool        // wait has begun: no process starts any more
 }
 
 // start starts the windows' process with its end of a private
 // connection, and returns the core's end.
-func (u *uiStarter) start(ctx context.Context) (io.ReadWriteCloser, <-chan error, error) {
+func (u *uiStarter) start(context.Context) (io.ReadWriteCloser, <-chan error, error) {
 	args := []string{uiCommand, "-config", u.config, "-idle", u.idle.String()}
 	if u.verbose {
 		args = append(args, "-v")
@@ -178,9 +179,21 @@ func (u *uiStarter) start(ctx context.Context) (io.ReadWriteCloser, <-chan error
 	if err != nil {
 		return nil, nil, err
 	}
+	u.mu.Lock() // no process starts once wait has begun
+	quitting := u.closed
+	if !quitting {
+		u.running.Add(1)
+	}
+	u.mu.Unlock()
+	if quitting {
+		conn.Close()
+		started()
+		return nil, nil, errors.New("Elicit Desk is quitting")
+	}
 	err = cmd.Start()
 	started()
 	if err != nil {
+		u.running.Done()
 		conn.Close()
 		return nil, nil, err
 	}
@@ -189,7 +202,6 @@ func (u *uiStarter) start(ctx context.Context) (io.ReadWriteCloser, <-chan error
 	u.mu.Lock()
 	u.proc = cmd.Process
 	u.mu.Unlock()
-	u.running.Add(1)
 	go func() {
 		defer u.running.Done()
 		err := cmd.Wait()
@@ -210,6 +222,9 @@ const uiQuitWait = 3 * time.Second
 // wait waits for the windows' process to exit, killing it after
 // uiQuitWait: quit never hangs on it.
 func (u *uiStarter) wait() {
+	u.mu.Lock()
+	u.closed = true
+	u.mu.Unlock()
 	done := make(chan struct{})
 	go func() {
 		u.running.Wait()
@@ -231,8 +246,8 @@ func (u *uiStarter) wait() {
 
 // runUI is the windows' process: Fyne, a window per request and the
 // Servers, History, Hosts and Settings windows, over the core it reaches
-// on the endpoint. It exits once no window has shown for -idle, and when
-// the core goes away.
+// on the private connection it was started with. It exits once no window
+// has shown for -idle, and when the core goes away.
 func runUI(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet(uiCommand)
 	config := configFlag(fs)

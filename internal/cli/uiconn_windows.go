@@ -9,17 +9,22 @@ import (
 
 // privateConn makes the private connection of the windows' process that
 // cmd starts: its standard input and output, anonymous pipes that no other
-// process can open by name.
+// process can open by name. They are files of ours, not exec's, so that
+// its Wait closes none of the core's ends while it still reads; started
+// closes the process's ends in the core once it runs.
 func privateConn(cmd *exec.Cmd) (conn io.ReadWriteCloser, started func(), err error) {
-	w, err := cmd.StdinPipe()
+	childIn, toChild, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := cmd.StdoutPipe()
+	fromChild, childOut, err := os.Pipe()
 	if err != nil {
+		childIn.Close()
+		toChild.Close()
 		return nil, nil, err
 	}
-	return pipes{r, w}, func() {}, nil
+	cmd.Stdin, cmd.Stdout = childIn, childOut
+	return pipes{fromChild, toChild}, func() { childIn.Close(); childOut.Close() }, nil
 }
 
 // coreConn is the windows' process's end of its private connection: its

@@ -54,8 +54,7 @@ func (c *Core) noticeArrival(w *waiting) {
 	}
 }
 
-// noticeBurst shows the burst gathered, less what was answered or opened
-// by the person meanwhile.
+// noticeBurst shows the burst gathered, less what no longer waits.
 func (c *Core) noticeBurst() {
 	a := &c.arrivals
 	a.mu.Lock()

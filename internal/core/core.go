@@ -2,14 +2,16 @@
 // day without Fyne or a GL context: it keeps the connections of
 // servers.json, routes their elicitations and the bridged sessions' through
 // one servers.Router with its limits, is the History's one writer, and
-// answers the private endpoint.
+// answers the public endpoint (scripts, bridges).
 //
-// Every request stays pending here until a person answers it in a window
-// of the UI process (package app), which the core starts only while a
-// window is needed and which gives its answers back through a UI (Attach,
-// Answer, …): in process for tests, over the endpoint otherwise (Remote).
-// A UI that crashes or loses its display loses nothing: the next one is
-// given every request still pending.
+// Every request is the core's alone until it is answered: its order,
+// whether it has a window, its notification, the check of its answer. The
+// windows' process (package app), which the core starts only while a
+// window is needed, shows what the core tells it (Events) and gives the
+// person's answers back (Attach, Answer, …): in process for tests, over
+// the private connection the core started it with otherwise (Remote,
+// ServeWindows). Windows that crash or lose their display lose nothing:
+// the next are told to open every request that had a window.
 package core
 
 import (
@@ -20,6 +22,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
@@ -96,6 +99,7 @@ type Core struct {
 	notice              string         // what opening the history had to say, for the first UI
 
 	arrivals arrivals // the requests told of in notifications
+	quitting atomic.Bool
 
 	mu      sync.Mutex
 	limits  HistoryLimits
@@ -207,6 +211,7 @@ func (c *Core) Done() <-chan struct{} { return c.ctx.Done() }
 // Quit answers every waiting request “cancel”, noting in the history that
 // the app quit, tells the UI to close, and ends the core's context.
 func (c *Core) Quit() {
+	c.quitting.Store(true) // no windows open for the answers below
 	for _, w := range c.pending.all() {
 		if _, _, ok := c.pending.take(w.ID); ok {
 			c.answer(w, nil, forms.Result{Action: forms.Cancel}, history.AppQuit)

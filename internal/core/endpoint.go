@@ -12,7 +12,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
-// Endpoint answers the private endpoint with the core: a second start
+// Endpoint answers the public endpoint with the core: a second start
 // brings the windows forward, scripts call tools on the core's own
 // connections, and bridges ask their elicitations here.
 func (c *Core) Endpoint() endpoint.Handler { return handler{c} }

@@ -146,6 +146,11 @@ type feed struct {
 func (f *feed) push(ev event) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.queued(ev)
+}
+
+// queued is push with f.mu held.
+func (f *feed) queued(ev event) bool {
 	if f.to == nil {
 		if ev.show != nil {
 			f.shows = append(f.shows, *ev.show)
@@ -181,6 +186,17 @@ func (f *feed) deliver(to Events, gen int) {
 	}
 }
 
+// pushCount tells the windows how many requests wait, counted under the
+// feed's lock, so that counts arrive in the order they were counted; it
+// returns the count.
+func (f *feed) pushCount(p *pending) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := len(p.all())
+	f.queued(event{waiting: &n})
+	return n
+}
+
 // waitingShows reports whether the person asked for a window no windows
 // have been told of.
 func (f *feed) waitingShows() bool {
@@ -205,7 +221,11 @@ var errReplaced = errors.New("other windows attached")
 // attach (errReplaced). When the core quits, to is told Quit and Attach
 // returns once ctx ends.
 func (c *Core) Attach(ctx context.Context, to Events) error {
+	c.Focused(false) // new windows have not the keyboard until they say so
+	defer c.Focused(false)
 	f := &c.feed
+	// The state afresh, first: an event pushed meanwhile may repeat it.
+	statuses, bridges := c.manager.Statuses(), c.bridges.List()
 	f.mu.Lock()
 	if f.replaced != nil {
 		close(f.replaced)
@@ -214,8 +234,6 @@ func (c *Core) Attach(ctx context.Context, to Events) error {
 	f.gen++
 	gen := f.gen
 	f.to, f.replaced = to, replaced
-	// The state afresh, first: an event pushed meanwhile may repeat it.
-	statuses, bridges := c.manager.Statuses(), c.bridges.List()
 	f.queue = []event{{statuses: &statuses}, {bridges: &bridges}}
 	open := c.pending.reopen()
 	for _, o := range open {

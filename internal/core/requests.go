@@ -32,7 +32,7 @@ type Request struct {
 }
 
 // ErrNotWaiting is Answer's error for a request that is not pending: it
-// went stale, or another UI answered it.
+// went stale, or was answered already.
 var ErrNotWaiting = errors.New("the request is no longer waiting; nothing was sent")
 
 // errNotShown is Answer's error for a request the windows were never
@@ -48,6 +48,7 @@ type waiting struct {
 	shown    bool          // the windows were told to open it
 	wanted   bool          // the person asked for it while no windows were attached
 	aside    bool          // its window was closed unanswered: only the person opens it again
+	accepted bool          // answered accept; set before answered closes
 }
 
 // pending are the requests waiting for the person, in arrival order, and
@@ -127,17 +128,21 @@ func (p *pending) take(id string) (*waiting, []*waiting, bool) {
 }
 
 // pick gives the person's choice a window, past the limit: request id,
-// or for "" the oldest, the one a second start brings forward.
+// or for "" the one a second start brings forward: the oldest without a
+// window (closed unanswered, or waiting its turn), else the oldest.
 func (p *pending) pick(id string) (*waiting, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, w := range p.list {
-		if id == "" || w.ID == id {
-			w.open, w.aside = true, false
-			return w, true
-		}
+	i := slices.IndexFunc(p.list, func(w *waiting) bool { return w.ID == id || id == "" && !w.open })
+	if i < 0 && id == "" && len(p.list) > 0 {
+		i = 0
 	}
-	return nil, false
+	if i < 0 {
+		return nil, false
+	}
+	w := p.list[i]
+	w.open, w.aside = true, false
+	return w, true
 }
 
 // closed frees the place of request id, whose window closed while it
@@ -275,12 +280,13 @@ func (c *Core) watch(w *waiting) {
 				c.stale(w, next)
 				return
 			}
+			<-w.answered // whoever took it closes it
 			waiting = false
 		case <-w.answered:
 			waiting = false
 		}
 	}
-	if e.Mode != servers.ModeURL || completed == nil {
+	if e.Mode != servers.ModeURL || completed == nil || !w.accepted {
 		return
 	}
 	select {
@@ -312,7 +318,7 @@ func (c *Core) requestsChanged(next []*waiting) {
 		c.open(w, ByApp)
 	}
 	c.withdrawAnswered()
-	if c.countChanged() > 0 {
+	if c.countChanged() > 0 || c.quitting.Load() {
 		return
 	}
 	c.mu.Lock()
@@ -327,8 +333,7 @@ func (c *Core) requestsChanged(next []*waiting) {
 // countChanged tells the tray and the windows how many requests wait now,
 // and returns it.
 func (c *Core) countChanged() int {
-	n := len(c.pending.all())
-	c.feed.push(event{waiting: &n})
+	n := c.feed.pushCount(&c.pending)
 	c.refreshTray()
 	return n
 }
@@ -460,6 +465,7 @@ func (c *Core) answer(w *waiting, next []*waiting, r forms.Result, o history.Out
 		c.stale(w, next)
 		return ErrNotWaiting
 	}
+	w.accepted = r.Action == forms.Accept
 	c.record(entry(w.e, o, "", r.Content, c.now()))
 	c.feed.push(event{ended: &ended{ID: w.ID, Answered: true}})
 	c.requestsChanged(next)

@@ -20,11 +20,35 @@ const (
 	uiSettled    = 30 * time.Second
 )
 
+// quitWait bounds how long a quitting core waits for its windows' process
+// to close its windows when told Quit, before it hangs up on it.
+const quitWait = 2 * time.Second
+
+// serveProcess serves a windows' process on conn until it exits; when the
+// core quits meanwhile, the process is told so first, and given quitWait
+// to go by itself.
+func (c *Core) serveProcess(conn io.ReadWriteCloser, exited <-chan error) error {
+	defer conn.Close()
+	serving, stop := context.WithCancel(context.WithoutCancel(c.ctx))
+	defer stop()
+	go c.ServeWindows(serving, conn)
+	select {
+	case err := <-exited:
+		return err
+	case <-c.ctx.Done():
+	}
+	select {
+	case <-exited:
+	case <-time.After(quitWait):
+	}
+	return nil
+}
+
 // needUI starts a UI process when the person must see something (a
 // pending request, a window they asked for) and none is attached or
 // starting.
 func (c *Core) needUI() {
-	if c.opts.StartUI == nil || c.ctx.Err() != nil {
+	if c.opts.StartUI == nil || c.ctx.Err() != nil || c.quitting.Load() {
 		return
 	}
 	c.mu.Lock()
@@ -63,12 +87,7 @@ func (c *Core) superviseUI() {
 		c.mu.Unlock()
 		conn, exited, err := c.opts.StartUI(c.ctx)
 		if err == nil {
-			go c.ServeWindows(c.ctx, conn)
-			select {
-			case err = <-exited:
-			case <-c.ctx.Done():
-			}
-			conn.Close()
+			err = c.serveProcess(conn, exited)
 		}
 		c.mu.Lock()
 		attached := c.attaches != attaches
