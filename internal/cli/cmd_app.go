@@ -188,7 +188,7 @@ func (u *uiStarter) start(context.Context) (io.ReadWriteCloser, <-chan error, er
 	if quitting {
 		conn.Close()
 		started()
-		return nil, nil, errors.New("Elicit Desk is quitting")
+		return nil, nil, errors.New("quitting: no windows' process starts any more")
 	}
 	err = cmd.Start()
 	started()
