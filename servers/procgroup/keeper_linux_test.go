@@ -207,20 +207,8 @@ func TestChildrenThatLeftTheGroupEnd(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := exec.Command("sh", "-c", tt.script)
-			if _, err := cmd.StdinPipe(); err != nil { // cat waits on it, open
-				t.Fatal(err)
-			}
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			group, err := Start(cmd)
-			if err != nil {
-				t.Fatal(err)
-			}
-			escaped := readPid(t, stdout)
+			group, _, escaped := startLeaver(t, cmd) // cat waits on stdin, open
 			t.Cleanup(func() { syscall.Kill(escaped, syscall.SIGKILL) })
-			awaitLeft(t, escaped, group)
 			group.Terminate()
 			cmd.Wait()
 			if exists(fmt.Sprintf("/proc/%d", escaped)) {
@@ -230,15 +218,11 @@ func TestChildrenThatLeftTheGroupEnd(t *testing.T) {
 	}
 }
 
-// TestKeeperReapsOrphans: a process that left the command's group and
-// outlived its parent is handed to the keeper, which reaps it once it
-// exits: no zombie stays while the command runs on.
-func TestKeeperReapsOrphans(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "exit")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("sh", "-c", `(setsid sh -c 'read x <"$1"' sh "$1" & echo $!); exec cat`, "sh", fifo)
+// startLeaver starts cmd, a shell whose first line of output is the pid
+// of a process it started that leaves its group, and returns its group,
+// its stdin and that pid once the process has left.
+func startLeaver(t *testing.T, cmd *exec.Cmd) (Group, io.WriteCloser, int) {
+	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -251,9 +235,22 @@ func TestKeeperReapsOrphans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pid := readPid(t, stdout)
+	awaitLeft(t, pid, group)
+	return group, stdin, pid
+}
+
+// TestKeeperReapsOrphans: a process that left the command's group and
+// outlived its parent is handed to the keeper, which reaps it once it
+// exits: no zombie stays while the command runs on.
+func TestKeeperReapsOrphans(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "exit")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", `(setsid sh -c 'read x <"$1"' sh "$1" & echo $!); exec cat`, "sh", fifo)
+	_, stdin, orphan := startLeaver(t, cmd)
 	t.Cleanup(func() { stdin.Close(); cmd.Wait() })
-	orphan := readPid(t, stdout)
-	awaitLeft(t, orphan, group)
 	deadline := time.Now().Add(10 * time.Second)
 	for ppid(orphan) != cmd.Process.Pid { // once the subshell, its parent, has exited
 		if time.Now().After(deadline) {
