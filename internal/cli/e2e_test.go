@@ -215,8 +215,18 @@ func (d *desktop) keys(id, text string, keys ...string) {
 	// count only GuardTime after the window appeared, which it did no
 	// later than d.window found it), so they take that long and a margin.
 	time.Sleep(app.GuardTime + 250*time.Millisecond)
-	if _, err := d.run("xdotool", "windowfocus", "--sync", id); err != nil {
+	// From elsewhere: a window manager may have given the window the
+	// keyboard as it appeared (openbox does when the window the person
+	// just answered closes then), and switching to a window that has it
+	// already is no switch.
+	root, err := d.run("xdotool", "search", "--maxdepth", "0", "")
+	if err != nil {
 		d.t.Fatal(err)
+	}
+	for _, w := range []string{strings.TrimSpace(root), id} {
+		if _, err := d.run("xdotool", "windowfocus", "--sync", w); err != nil {
+			d.t.Fatal(err)
+		}
 	}
 	if text != "" {
 		if _, err := d.run("xdotool", "type", "--delay", "20", text); err != nil {

@@ -62,7 +62,11 @@ func serveAsker() int {
 		case m.Method != "" && m.ID != nil:
 			out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": "no such method"}})
 		case string(m.ID) == `"ask"`:
-			os.WriteFile(os.Getenv(askerAnswerEnv), m.Result, 0o600)
+			// Whole or not at all: the test reads the file as soon as it exists.
+			path := os.Getenv(askerAnswerEnv)
+			if os.WriteFile(path+".part", m.Result, 0o600) == nil {
+				os.Rename(path+".part", path)
+			}
 		}
 	}
 	return 0
