@@ -63,6 +63,8 @@ type Core interface {
 	SetWindowPrefs(core.WindowPrefs) error
 	// HistoryNotice is what opening the history had to say.
 	HistoryNotice() string
+	// NotificationsProblem is why no notification can show, or "".
+	NotificationsProblem() string
 	// Quit ends Elicit Desk: the core answers every request cancel.
 	Quit()
 }

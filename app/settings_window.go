@@ -35,8 +35,9 @@ type settingsForm struct {
 }
 
 // newSettingsForm shows cur and whether the app starts at login; tray
-// says whether requests past the limit wait in a tray menu.
-func newSettingsForm(cur Settings, login, tray bool) *settingsForm {
+// says whether requests past the limit wait in a tray menu, noNotices why
+// no notification can show ("" when they can).
+func newSettingsForm(cur Settings, login, tray bool, noNotices string) *settingsForm {
 	f := &settingsForm{cur: cur}
 	f.windows = newSpin(cur.MaxWindows, core.MinWindows, core.MaxWindows)
 	f.login = widget.NewCheck("Start Elicit Desk when I log in", nil)
@@ -73,6 +74,7 @@ func newSettingsForm(cur Settings, login, tray bool) *settingsForm {
 		widget.NewFormItem("History size at most", choice(f.size)),
 	)
 	form.Items[0].HintText = waitingHint(tray)
+	form.Items[3].HintText = noNotices
 	form.Items[4].HintText = "The History window lists what was asked and answered."
 	form.Items[5].HintText = "Past it, the oldest requests are deleted first."
 	buttons := container.NewBorder(nil, nil, nil, container.NewHBox(f.cancel, f.save), f.problem)
@@ -121,7 +123,7 @@ func (d *Desk) showSettings() {
 	d.settingsW = w
 	w.SetOnClosed(func() { d.settingsW = nil })
 	keys.Close(w, nil)
-	f := newSettingsForm(d.settings, d.autostartEnabled(), d.opts.TrayShown)
+	f := newSettingsForm(d.settings, d.autostartEnabled(), d.opts.TrayShown, d.core.NotificationsProblem())
 	keep := func(s Settings, login bool) {
 		d.applySettings(s)
 		if login != d.autostartEnabled() {

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 )
 
@@ -47,7 +48,7 @@ func TestSettingsFormReads(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newSettingsForm(DefaultSettings, false, true)
+			f := newSettingsForm(DefaultSettings, false, true, "")
 			tt.set(f)
 			s, login, problem := f.read()
 			if tt.problem != "" {
@@ -172,4 +173,22 @@ func TestSettingsRaiseTheWindowLimit(t *testing.T) {
 		h.d.applySettings(s)
 	})
 	h.eventually("notes's window", func() bool { return windowNames(h.d) == "shop notes" })
+}
+
+// TestSettingsSayWhyNoNotifications: where none can show, Settings says
+// why beside the Notifications choice, and says nothing where they can.
+func TestSettingsSayWhyNoNotifications(t *testing.T) {
+	for _, why := range []string{"None can show: no notification server runs on this desktop.", ""} {
+		h := startWith(t, `{"mcpServers":{}}`, func(_ *Options, co *core.Options) { co.NoNotifications = why })
+		h.ui(func() {
+			h.d.showSettings()
+			all := ""
+			for _, s := range uitest.WindowTexts(h.d.settingsW) {
+				all += s.Text + "\n"
+			}
+			if said := strings.Contains(all, "None can show"); said != (why != "") {
+				t.Errorf("with %q Settings says:\n%s", why, all)
+			}
+		})
+	}
 }

@@ -66,7 +66,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	login := autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}}
 	trayShown := false
 	var c *core.Core // clicks come once it shows notifications, after Start
-	notifier := coreNotifier(ctx, log, func(id uint32) { c.NoticeClicked(id) })
+	notifier, noNotifications := coreNotifier(ctx, log, func(id uint32) { c.NoticeClicked(id) })
 	settings := app.SettingsFile(app.PreferencesPath(appID))
 	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, idle: *idle, tray: &trayShown, log: log}
 	c = core.New(ctx, core.Options{
@@ -83,6 +83,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		StartUI:         ui.start,
 		Notifier:        notifier,
 		NotifyInWindows: notifyInWindows,
+		NoNotifications: noNotifications,
 	})
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server

@@ -14,4 +14,6 @@ import (
 const notifyInWindows = true
 
 // coreNotifier: the core has no notification server of its own here.
-func coreNotifier(context.Context, *slog.Logger, func(uint32)) core.Notifier { return nil }
+func coreNotifier(context.Context, *slog.Logger, func(uint32)) (core.Notifier, string) {
+	return nil, ""
+}

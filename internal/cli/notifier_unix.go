@@ -16,17 +16,17 @@ import (
 // notifyInWindows: the core's own notifier shows them, or none can.
 const notifyInWindows = false
 
-func coreNotifier(ctx context.Context, log *slog.Logger, clicked func(id uint32)) core.Notifier {
+func coreNotifier(ctx context.Context, log *slog.Logger, clicked func(id uint32)) (n core.Notifier, why string) {
 	conn, err := sessionbus.Dial(ctx)
 	if err != nil {
 		log.Info("no DBus session bus: the core shows no notifications", "err", err)
-		return nil
+		return nil, "None can show: Elicit Desk runs without a session bus, which notifications come through."
 	}
-	n, err := notify.New(ctx, conn, notify.Options{AppName: appName, Icon: appID, DesktopEntry: appID, OnClick: clicked})
+	c, err := notify.New(ctx, conn, notify.Options{AppName: appName, Icon: appID, DesktopEntry: appID, OnClick: clicked})
 	if err != nil {
 		conn.Close()
 		log.Info("the core shows no notifications", "err", err)
-		return nil
+		return nil, "None can show: no notification server runs on this desktop."
 	}
-	return n
+	return c, ""
 }

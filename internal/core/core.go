@@ -57,6 +57,10 @@ type Options struct {
 	// NotifyInWindows: without a Notifier, the windows show the
 	// notifications (macOS and Windows, where the core has none).
 	NotifyInWindows bool
+	// NoNotifications says, for Settings, why no notification can show
+	// when there is no Notifier ("no notification server runs on this
+	// desktop").
+	NoNotifications string
 	// StartUI starts the windows' process when a window is needed; nil
 	// starts none (a test attaches its own UI).
 	StartUI StartUI

@@ -34,6 +34,15 @@ func (c *Core) openHistory() {
 
 // HistoryNotice is what opening the history had to say, "" when all went
 // well, the first time it is asked: one UI shows it, once.
+// NotificationsProblem is why no notification can show, or "" when they
+// can.
+func (c *Core) NotificationsProblem() string {
+	if c.opts.Notifier != nil {
+		return ""
+	}
+	return c.opts.NoNotifications
+}
+
 func (c *Core) HistoryNotice() string {
 	select {
 	case <-c.opened:

@@ -220,4 +220,10 @@ func (r *Remote) HistoryNotice() string {
 	return notice
 }
 
+func (r *Remote) NotificationsProblem() string {
+	var problem string
+	r.short(methodNoNotes, nil, &problem)
+	return problem
+}
+
 func (r *Remote) Quit() { r.short(methodQuit, nil, nil) }

@@ -39,21 +39,22 @@ const (
 	tellQuit      = "windows/quit"      // no params
 	tellNotify    = "windows/notify"    // params notify.Notice
 
-	methodAttach  = "ui/attach"  // pending while the windows are attached
-	methodAnswer  = "ui/answer"  // params answerParams
-	methodClosed  = "ui/closed"  // a notification: params idParams
-	methodShow    = "ui/show"    // params Show
-	methodRetry   = "ui/retry"   // params serverParams; result bool
-	methodSignIn  = "ui/signin"  // params serverParams
-	methodSignOut = "ui/signout" // params serverParams
-	methodTools   = "ui/tools"   // params serverParams; result toolsResult
-	methodCall    = "ui/call"    // params callParams; result callResult
-	methodLimits  = "ui/history" // params HistoryLimits
-	methodClear   = "ui/clear"   // the history: every entry
-	methodPrefs   = "ui/prefs"   // params WindowPrefs
-	methodFocus   = "ui/focus"   // a notification: params focusParams
-	methodLinks   = "ui/links"   // params linksParams; result []string
-	methodNotice  = "ui/notice"  // result string
+	methodAttach  = "ui/attach"          // pending while the windows are attached
+	methodAnswer  = "ui/answer"          // params answerParams
+	methodClosed  = "ui/closed"          // a notification: params idParams
+	methodShow    = "ui/show"            // params Show
+	methodRetry   = "ui/retry"           // params serverParams; result bool
+	methodSignIn  = "ui/signin"          // params serverParams
+	methodSignOut = "ui/signout"         // params serverParams
+	methodTools   = "ui/tools"           // params serverParams; result toolsResult
+	methodCall    = "ui/call"            // params callParams; result callResult
+	methodLimits  = "ui/history"         // params HistoryLimits
+	methodClear   = "ui/clear"           // the history: every entry
+	methodPrefs   = "ui/prefs"           // params WindowPrefs
+	methodFocus   = "ui/focus"           // a notification: params focusParams
+	methodLinks   = "ui/links"           // params linksParams; result []string
+	methodNotice  = "ui/notice"          // result string
+	methodNoNotes = "ui/nonotifications" // result string
 	methodQuit    = "ui/quit"
 )
 
@@ -303,6 +304,8 @@ func (c *Core) uiCall(ctx context.Context, method string, params json.RawMessage
 		return c.ShowLinks(p.Server, p.Links)
 	case methodNotice:
 		return c.HistoryNotice(), nil
+	case methodNoNotes:
+		return c.NotificationsProblem(), nil
 	case methodQuit:
 		c.Quit()
 		return ok, nil
