@@ -149,6 +149,7 @@ func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 		links: map[string]func(){}, focus: make(chan bool, 1)}
 	d.settings = loadSettings(a.Preferences())
 	d.serversMore = newWaitLine(d.showOldestWaiting)
+	d.serversMore.toggled = func(float32) { d.serversWin.TopChanged() }
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Top:     d.serversMore.box,
 		Servers: c, Bridged: c.Bridged, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,

@@ -40,6 +40,7 @@ func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
 		fw.w.Content().Resize(fyne.NewSize(width, height)) // wraps the texts at width
 		return fw.view.FullHeight()
 	})
+	r.more.toggled = fw.size.grow
 	if by == byPerson {
 		fw.view.FocusFirst(fw.w.Canvas()) // a new content has no focus
 	}

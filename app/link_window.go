@@ -148,6 +148,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 		c.Resize(fyne.NewSize(width, height)) // wraps the texts at width
 		return c.MinSize().Height - said.MinSize().Height + said.Content.MinSize().Height
 	})
+	r.more.toggled = lw.size.grow
 	lw.hold = holdKeys(lw.w, by, d.now, d.guard, func() {})
 	lw.w.SetCloseIntercept(func() {
 		r.reply(forms.Result{Action: forms.Cancel}, func() {})

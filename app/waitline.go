@@ -17,6 +17,10 @@ import (
 type waitLine struct {
 	box   *fyne.Container
 	label *widget.Label
+	// toggled, when set, runs once the line showed or hid, with the
+	// height it added (negative: took away): its window makes room, so
+	// that what is below keeps its own.
+	toggled func(dh float32)
 }
 
 // newWaitLine is a hidden line whose Show runs show.
@@ -32,7 +36,17 @@ func newWaitLine(show func()) *waitLine {
 // set shows that n requests wait without a window; 0 hides the line.
 func (l *waitLine) set(n int) {
 	l.label.SetText(waitingText(n))
-	visible(l.box, n > 0)
+	show := n > 0
+	changed := show != l.box.Visible()
+	visible(l.box, show)
+	l.box.Refresh() // Fyne's Container.Show alone leaves the window laid out without it
+	if changed && l.toggled != nil {
+		dh := l.box.MinSize().Height + theme.Padding() // with the space after it
+		if !show {
+			dh = -dh
+		}
+		l.toggled(dh)
+	}
 }
 
 // waitingText is the line for n requests without a window.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 )
 
 func TestWaitingText(t *testing.T) {
@@ -54,5 +55,28 @@ func TestWaitingLine(t *testing.T) {
 				t.Errorf("%s's window says %q", r.Server.Name, r.more.label.Text)
 			}
 		}
+	})
+}
+
+// TestWaitingLineMakesRoom: a window open before a request waited grows
+// by its line, so that the form keeps its room, and shrinks back once
+// none waits.
+func TestWaitingLineMakesRoom(t *testing.T) {
+	h := startOneWindow(t)
+	h.askForm(context.Background(), "shop", "Your name?")
+	r := h.request(0)
+	var before float32
+	h.ui(func() { before = r.win.(*formWindow).w.Canvas().Size().Height })
+	h.askForm(context.Background(), "notes", "Your city?")
+	h.eventually("the line", func() bool { return r.more.box.Visible() })
+	h.ui(func() {
+		after := r.win.(*formWindow).w.Canvas().Size().Height
+		if want := before + r.more.box.MinSize().Height + theme.Padding(); after != want {
+			t.Errorf("the window is %v tall with the line, %v without; want %v", after, before, want)
+		}
+		test.Tap(button(t, content(r), "Decline"))
+	})
+	h.eventually("notes' window without the line", func() bool {
+		return windowNames(h.d) == "notes" && !h.d.requests[0].more.box.Visible()
 	})
 }

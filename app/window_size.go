@@ -76,6 +76,16 @@ func (z *sized) fit() {
 	z.at.Put(z.w, z.size(), z.at.others)
 }
 
+// grow makes the shown window dh taller, or shorter when negative,
+// within the work area, keeping its width and place.
+func (z *sized) grow(dh float32) {
+	if !z.fitted {
+		return // its first fit measures the content as it is then
+	}
+	s := z.w.Canvas().Size()
+	z.w.Resize(fyne.NewSize(s.Width, min(s.Height+dh, z.at.Size().Height)))
+}
+
 // size is the window's size on its screen: as its content needs, within
 // the work area, which also caps the content's minimum.
 func (z *sized) size() fyne.Size {

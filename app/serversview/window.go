@@ -174,6 +174,15 @@ func (w *Window) ShowServer(name string) {
 	w.Show()
 }
 
+// TopChanged lays the window out again once Deps.Top showed or hid:
+// Fyne redraws an unfocused window around a container just shown, but
+// not the container, until its whole content is refreshed.
+func (w *Window) TopChanged() {
+	if w.win != nil {
+		w.win.Content().Refresh()
+	}
+}
+
 // Hide hides the window, keeping its state for the next Show.
 func (w *Window) Hide() {
 	w.visible = false
