@@ -240,10 +240,16 @@ func (lw *linkWindow) awaitCompletion(r *request, d *Desk) {
 	}()
 }
 
-// set makes s the window's state and shows it.
+// set makes s the window's state and shows it; a window that needs
+// more room for it (the sentence saying the browser did not open) grows,
+// so that the message above does not scroll away.
 func (lw *linkWindow) set(s linkState) {
+	before := lw.size.need()
 	lw.state = s
 	lw.render()
+	if dh := lw.size.need() - before; dh > 0 {
+		lw.size.grow(dh)
+	}
 }
 
 // render shows lw.state.

@@ -113,6 +113,9 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 		if lw.openB.Visible() {
 			t.Error("Open link is offered again")
 		}
+		if got, need := lw.w.Canvas().Size().Height, lw.size.need(); got < need {
+			t.Errorf("the window is %v tall, and needs %v to show the message above the sentence", got, need)
+		}
 		test.Tap(button(t, content(r), "Copy link"))
 		if c := fyne.CurrentApp().Clipboard().Content(); c != string(r.URL) {
 			t.Errorf("copied %q", c)
