@@ -104,6 +104,7 @@ func TestBurstNotification(t *testing.T) {
 	})
 	rec := &opens{recorder: newRecorder()}
 	go s.c.Attach(t.Context(), rec)
+	attached(t, s) // a request arriving as they attach is told twice, and opens recorded it twice
 	answers := askN(t, s, 5)
 	eventually(t, "the notification", func() bool {
 		n.mu.Lock()
