@@ -117,6 +117,10 @@ type Desk struct {
 	links    map[string]func() // what a link request of a tool call's tells when its window closes
 	focus    chan bool         // whether a window has the keyboard, latest only: see tellFocus
 	history  *history.Store    // the History window's; nil when it could not be opened
+	// windowless is how many of the requests waiting have no window, which
+	// serversMore and a line atop each request window say.
+	windowless  int
+	serversMore *waitLine
 
 	settings   Settings
 	desktop    look.Desktop // the desktop's light or dark, read at start
@@ -146,7 +150,10 @@ func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, core: c, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
 		links: map[string]func(){}, focus: make(chan bool, 1)}
 	d.settings = loadSettings(a.Preferences())
+	d.serversMore = newWaitLine(d.showOldestWaiting)
+	d.serversMore.toggled = func(float32) { d.serversWin.TopChanged() }
 	d.serversWin = serversview.New(a, serversview.Deps{
+		Top:     d.serversMore.box,
 		Servers: c, Bridged: c.Bridged, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
 		Do:     func(f func()) { d.do(f) }, // tests replace d.do after New
 		Screen: d.screen,
@@ -279,7 +286,8 @@ func (d *Desk) opened(cr core.Request, by opener) {
 		go d.core.Answer(cr.ID, forms.Result{Action: forms.Cancel})
 		return
 	}
-	r := &request{Request: cr, Params: p, answer: d.answer, completed: make(chan struct{})}
+	r := &request{Request: cr, Params: p, answer: d.answer, completed: make(chan struct{}), more: newWaitLine(d.showOldestWaiting)}
+	r.more.set(d.windowless)
 	d.requests = append(d.requests, r)
 	at := place{d.screen(), len(d.requests) - 1}
 	if r.Mode == servers.ModeURL {

@@ -488,12 +488,12 @@ func TestURLRequest(t *testing.T) {
 		t.Fatalf("answer %+v", a)
 	}
 	lw := r.win.(*linkWindow)
-	h.eventually("the browser to open", func() bool { return len(h.openedURLs()) == 1 })
-	if got := h.openedURLs(); got[0].String() != string(r.URL) {
+	// Accept goes out only once the browser said it opened the link.
+	if got := h.openedURLs(); len(got) != 1 || got[0].String() != string(r.URL) {
 		t.Fatalf("opened %v", got)
 	}
 	h.eventually("the waiting state", func() bool {
-		return lw.waiting.Visible() && !lw.buttons.Visible() && strings.Contains(lw.status.Text, "Press Done")
+		return lw.after.Visible() && !lw.buttons.Visible() && strings.Contains(lw.status.Text, "Press Done")
 	})
 	router.Complete("shop", "e1")
 	h.eventually("completion", func() bool {

@@ -14,7 +14,7 @@ func (e events) Open(r core.Request, by core.Opener) {
 	e.d.do(func() { e.d.opened(r, openerOf(by)) })
 }
 func (e events) Completed(id string)       { e.d.do(func() { e.d.completed(id) }) }
-func (e events) Waiting(n int)             { e.d.do(func() { e.d.waitingNow(n) }) }
+func (e events) Waiting(n core.Count)      { e.d.do(func() { e.d.waitingNow(n) }) }
 func (e events) Bridges([]servers.Bridged) { e.d.serversWin.BridgesChanged() }
 func (e events) Show(s core.Show)          { e.d.do(func() { e.d.show(s) }) }
 func (e events) Quit()                     { e.d.do(e.d.exit) }
@@ -61,10 +61,15 @@ func (d *Desk) completed(id string) {
 	}
 }
 
-// waitingNow keeps how many requests wait, for the quit question.
-func (d *Desk) waitingNow(n int) {
-	d.waiting = n
-	d.asking.update(n)
+// waitingNow keeps how many requests wait, for the quit question, and
+// shows how many of them have no window.
+func (d *Desk) waitingNow(n core.Count) {
+	d.waiting, d.windowless = n.All, n.Windowless
+	d.asking.update(n.All)
+	d.serversMore.set(n.Windowless)
+	for _, r := range d.requests {
+		r.more.set(n.Windowless)
+	}
 }
 
 // show opens the window the person (or, Own, the core) asked for. A

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
@@ -25,7 +26,8 @@ type formWindow struct {
 func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
 	fw := &formWindow{w: d.fyne.NewWindow(title(r.Server, r.Params))}
 	fw.head = newHeader(r, d.others(r.Server.Name), fw.close)
-	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: fw.head.object, Dates: d.opts.Dates,
+	header := container.NewVBox(r.more.box, fw.head.object)
+	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: header, Dates: d.opts.Dates,
 		MayAnswer: func() bool { return fw.hold.mayAnswer() }})
 	fw.view.OnResult = func(res forms.Result) {
 		if !fw.hold.mayAnswer() {
@@ -38,6 +40,7 @@ func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
 		fw.w.Content().Resize(fyne.NewSize(width, height)) // wraps the texts at width
 		return fw.view.FullHeight()
 	})
+	r.more.toggled = fw.size.grow
 	if by == byPerson {
 		fw.view.FocusFirst(fw.w.Canvas()) // a new content has no focus
 	}

@@ -22,8 +22,9 @@ type linkPhase int
 
 const (
 	linkAsking   linkPhase = iota // Open link, Decline, Cancel
-	linkOpening                   // the browser is starting
-	linkWaiting                   // the server has not said the step is complete
+	linkOpening                   // the browser is starting; nothing sent yet
+	linkFailed                    // the browser did not open; nothing sent: Copy link, Decline, Cancel
+	linkWaiting                   // accepted: the server has not said the step is complete
 	linkComplete                  // the server says the step is complete
 	linkStale                     // the request no longer waits
 )
@@ -31,44 +32,57 @@ const (
 // linkState is what a URL request's window shows.
 type linkState struct {
 	phase linkPhase
-	// openErr says why the browser did not start: the person copies the
-	// link instead, and is told even when the server completes the step.
+	// openErr says why the browser did not start (linkFailed).
 	openErr error
 }
 
-// linkStatus is the sentence under the link after Open link; server is
-// the configured server's name as a line.
-func linkStatus(s linkState, server string) string {
-	failed := ""
-	if s.openErr != nil {
-		failed = "Could not open the browser: " + s.openErr.Error() + ". "
-	}
+// linkLook is what a linkState shows: which parts are visible, and the
+// sentence under the link.
+type linkLook struct {
+	answers bool // Copy link, Decline, Cancel
+	open    bool // Open link, among the answers
+	after   bool // Copy link beside the status, after Open link
+	done    bool // Done, beside it
+	busy    bool // the progress bar
+	failed  bool // the status says what went wrong
+	status  string
+}
+
+// linkLookOf is what s shows; server is the configured server's name as a
+// line. Accept is sent only once the browser opened: when it did not, the
+// person still has the link to copy and both other answers.
+func linkLookOf(s linkState, server string) linkLook {
 	switch s.phase {
+	case linkAsking:
+		return linkLook{answers: true, open: true}
 	case linkOpening:
-		return "Opening the browser…"
+		return linkLook{after: true, busy: true, status: "Opening the browser…"}
+	case linkFailed:
+		return linkLook{answers: true, failed: true,
+			status: "The browser did not open (" + s.openErr.Error() + "), so nothing was sent to " + server + "."}
 	case linkWaiting:
-		if failed != "" {
-			return failed + "Copy the link and open it in a browser yourself; press Done when you have finished."
-		}
-		return "Waiting for " + server + " to finish. Press Done when you have finished in the browser."
+		return linkLook{after: true, done: true, busy: true,
+			status: "Waiting for " + server + " to finish. Press Done when you have finished in the browser."}
 	case linkComplete:
-		return failed + server + " says this step is complete."
+		return linkLook{after: true, done: true, status: server + " says this step is complete."}
 	}
-	return ""
+	return linkLook{}
 }
 
 // linkWindow asks the person to open a URL-mode request's link. Nothing is
-// fetched or opened before they press Open link; after it, the window
-// waits for the server to say the step is complete, or for the person's
-// Done. Like a form window it says first who asks and what they say, then
+// fetched or opened before they press Open link, and the server hears
+// Accept only once the browser opened; after it, the window waits for the
+// server to say the step is complete, or for the person's Done. Like a form window it says first who asks and what they say, then
 // the link.
 type linkWindow struct {
 	w        fyne.Window
 	head     *header
 	server   string // the server's name as a line
 	state    linkState
-	buttons  *fyne.Container
-	waiting  *fyne.Container
+	buttons  *fyne.Container // the answers
+	openB    *widget.Button
+	after    *fyne.Container // Copy link and Done, after Open link
+	doneB    *widget.Button
 	status   *widget.Label
 	progress *widget.ProgressBarInfinite
 	size     *sized
@@ -86,14 +100,14 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 
 	// The same buttons, icons and order as a form window's: Decline,
 	// Cancel, then the answer that goes ahead.
-	open := widget.NewButtonWithIcon("Open link", theme.ConfirmIcon(), func() {
-		if lw.hold.mayAnswer() {
-			r.reply(forms.Result{Action: forms.Accept}, func() { lw.open(r, link.URL, d) })
+	lw.openB = widget.NewButtonWithIcon("Open link", theme.ConfirmIcon(), func() {
+		if lw.hold.mayAnswer() && !r.ended {
+			lw.open(r, link.URL, d)
 		}
 	})
-	open.Importance = widget.HighImportance
+	lw.openB.Importance = widget.HighImportance
 	if !link.Openable {
-		open.Disable()
+		lw.openB.Disable()
 	}
 	copyLink := func() *widget.Button {
 		return widget.NewButtonWithIcon("Copy link", theme.ContentCopyIcon(), func() {
@@ -110,27 +124,31 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 			r.reply(forms.Result{Action: forms.Cancel}, lw.close)
 		}
 	})
-	lw.buttons = container.NewVBox(formview.AnswerHelp(), container.NewHBox(copyLink(), layout.NewSpacer(), decline, cancel, open))
+	lw.buttons = container.NewVBox(formview.AnswerHelp(), container.NewHBox(copyLink(), layout.NewSpacer(), decline, cancel, lw.openB))
 
 	lw.status = widget.NewLabel("")
 	lw.status.Wrapping = fyne.TextWrapWord
-	done := widget.NewButtonWithIcon("Done", theme.ConfirmIcon(), lw.close)
-	done.Importance = widget.HighImportance
+	lw.doneB = widget.NewButtonWithIcon("Done", theme.ConfirmIcon(), lw.close)
+	lw.doneB.Importance = widget.HighImportance
 	lw.progress = widget.NewProgressBarInfinite()
-	lw.waiting = container.NewBorder(nil, nil, nil, container.NewHBox(copyLink(), done), container.NewVBox(lw.progress, lw.status))
+	lw.after = container.NewHBox(copyLink(), lw.doneB)
+	// The status beside Copy link and Done after Open link, and above the
+	// answers when the browser did not open.
+	statusRow := container.NewBorder(nil, nil, nil, lw.after, container.NewVBox(lw.progress, lw.status))
 
 	// Who asks and what they say first, scrolled when long; the link,
 	// where it leads and its warnings below it, never scrolled away; the
 	// buttons always in view.
 	said := wheel.NewVScroll(lw.head.object)
-	bottom := container.NewVBox(widget.NewSeparator(), linkBox(link), lw.waiting, lw.buttons)
-	lw.w.SetContent(container.NewBorder(nil, bottom, nil, nil, said))
+	bottom := container.NewVBox(widget.NewSeparator(), linkBox(link), statusRow, lw.buttons)
+	lw.w.SetContent(container.NewBorder(r.more.box, bottom, nil, nil, said))
 	lw.render()
 	lw.size = newSized(lw.w, at, linkWidth, func(width, height float32) float32 {
 		c := lw.w.Content()
 		c.Resize(fyne.NewSize(width, height)) // wraps the texts at width
 		return c.MinSize().Height - said.MinSize().Height + said.Content.MinSize().Height
 	})
+	r.more.toggled = lw.size.grow
 	lw.hold = holdKeys(lw.w, by, d.now, d.guard, func() {})
 	lw.w.SetCloseIntercept(func() {
 		r.reply(forms.Result{Action: forms.Cancel}, func() {})
@@ -182,33 +200,39 @@ func linkBox(link trust.Link) fyne.CanvasObject {
 }
 
 // open starts the browser on u, off the UI goroutine (it may take a while
-// to fail), and waits for the server to say the step is complete.
+// to fail), and sends Accept once it opened; then it waits for the server
+// to say the step is complete. A browser that did not open leaves the
+// request unanswered.
 func (lw *linkWindow) open(r *request, u *url.URL, d *Desk) {
 	lw.set(linkState{phase: linkOpening})
 	go func() {
 		err := d.openURL(u)
-		if err != nil {
-			d.log.Warn("the browser did not open", "err", err)
-		}
 		d.do(func() {
-			s := lw.state
-			switch {
-			case lw.closed || s.phase == linkStale:
-				return
-			case s.phase == linkOpening:
-				s.phase = linkWaiting
+			if lw.closed || lw.state.phase != linkOpening {
+				return // closed, answered or gone stale meanwhile
 			}
-			s.openErr = err
-			lw.set(s)
+			if err != nil {
+				d.log.Warn("the browser did not open: nothing sent", "err", err)
+				lw.set(linkState{phase: linkFailed, openErr: err})
+				return
+			}
+			r.reply(forms.Result{Action: forms.Accept}, func() {
+				lw.set(linkState{phase: linkWaiting})
+				lw.awaitCompletion(r, d)
+			})
 		})
 	}()
+}
+
+// awaitCompletion shows the step complete once the server says so, which
+// may have come before the Accept.
+func (lw *linkWindow) awaitCompletion(r *request, d *Desk) {
 	go func() {
 		select {
 		case <-r.completed:
 			d.do(func() {
-				if s := lw.state; s.phase != linkStale {
-					s.phase = linkComplete
-					lw.set(s)
+				if lw.state.phase == linkWaiting {
+					lw.set(linkState{phase: linkComplete})
 				}
 			})
 		case <-lw.gone:
@@ -216,29 +240,37 @@ func (lw *linkWindow) open(r *request, u *url.URL, d *Desk) {
 	}()
 }
 
-// set makes s the window's state and shows it.
+// set makes s the window's state and shows it; a window that needs
+// more room for it (the sentence saying the browser did not open) grows,
+// so that the message above does not scroll away.
 func (lw *linkWindow) set(s linkState) {
+	before := lw.size.need()
 	lw.state = s
 	lw.render()
+	if dh := lw.size.need() - before; dh > 0 {
+		lw.size.grow(dh)
+	}
 }
 
 // render shows lw.state.
 func (lw *linkWindow) render() {
-	s := lw.state
-	visible(lw.buttons, s.phase == linkAsking)
-	visible(lw.waiting, s.phase != linkAsking && s.phase != linkStale)
-	busy := s.phase == linkOpening || (s.phase == linkWaiting && s.openErr == nil)
-	visible(lw.progress, busy)
-	if busy {
+	l := linkLookOf(lw.state, lw.server)
+	visible(lw.buttons, l.answers)
+	visible(lw.openB, l.open)
+	visible(lw.after, l.after)
+	visible(lw.doneB, l.done)
+	visible(lw.progress, l.busy)
+	if l.busy {
 		lw.progress.Start()
 	} else {
 		lw.progress.Stop()
 	}
 	lw.status.Importance = widget.MediumImportance
-	if s.openErr != nil {
+	if l.failed {
 		lw.status.Importance = widget.DangerImportance
 	}
-	lw.status.SetText(linkStatus(s, lw.server))
+	lw.status.SetText(l.status)
+	visible(lw.status, l.status != "")
 }
 
 // visible shows or hides o.

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -84,8 +85,9 @@ func TestLinkButtonsAsFormButtons(t *testing.T) {
 }
 
 // TestBrowserThatFailsIsReported: when the browser does not start, the
-// window says why and stays open with the link to copy; the server has
-// the person's Accept.
+// server hears nothing: the window says so in one sentence and stays open
+// with the link to copy, Decline and Cancel; the person's Decline is what
+// the server and History get.
 func TestBrowserThatFailsIsReported(t *testing.T) {
 	h := start(t, `{"mcpServers":{}}`)
 	h.mu.Lock()
@@ -96,49 +98,61 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 	})
 	r := h.request(0)
 	h.ui(func() { test.Tap(button(t, content(r), "Open link")) })
-	if a := <-got; a.res.Action != forms.Accept {
-		t.Fatalf("answer %+v", a)
-	}
 	lw := r.win.(*linkWindow)
-	h.eventually("the failure to show", func() bool {
-		return strings.HasPrefix(lw.status.Text, "Could not open the browser: xdg-open found no browser to start.")
-	})
-	h.core.Router().Complete("shop", "e")
-	h.eventually("completion, with the failure still said", func() bool {
-		return strings.HasPrefix(lw.status.Text, "Could not open the browser: xdg-open found no browser to start. shop says this step is complete.")
-	})
+	h.eventually("the failure to show", func() bool { return lw.state.phase == linkFailed })
 	h.ui(func() {
-		if lw.closed || len(h.d.requests) != 1 {
-			t.Error("the window closed")
+		if want := "The browser did not open (xdg-open found no browser to start), so nothing was sent to shop."; lw.status.Text != want {
+			t.Errorf("status %q, want %q", lw.status.Text, want)
 		}
-		if lw.status.Importance != widget.DangerImportance || lw.progress.Visible() {
-			t.Errorf("the failure is shown as %v, progress %v", lw.status.Importance, lw.progress.Visible())
+		if lw.closed || r.ended || r.sending {
+			t.Errorf("closed %v, answered %v %v", lw.closed, r.ended, r.sending)
+		}
+		if lw.status.Importance != widget.DangerImportance || lw.progress.Visible() || lw.after.Visible() {
+			t.Errorf("the failure is shown as %v, progress %v, Done %v", lw.status.Importance, lw.progress.Visible(), lw.after.Visible())
+		}
+		if lw.openB.Visible() {
+			t.Error("Open link is offered again")
+		}
+		if got, need := lw.w.Canvas().Size().Height, lw.size.need(); got < need {
+			t.Errorf("the window is %v tall, and needs %v to show the message above the sentence", got, need)
 		}
 		test.Tap(button(t, content(r), "Copy link"))
 		if c := fyne.CurrentApp().Clipboard().Content(); c != string(r.URL) {
 			t.Errorf("copied %q", c)
 		}
-		button(t, content(r), "Done")
+		button(t, content(r), "Cancel")
+		test.Tap(button(t, content(r), "Decline"))
 	})
+	if a := <-got; a.res.Action != forms.Decline {
+		t.Fatalf("answer %+v, want decline", a)
+	}
+	h.windowsClosed()
+	if es := h.entries(); len(es) != 1 || es[0].Outcome != history.Declined {
+		t.Errorf("history %+v, want one Declined", es)
+	}
 }
 
-func TestLinkStatus(t *testing.T) {
+// TestLinkLook: which parts of a URL request's window each phase shows.
+// The answers (Decline, Cancel) show until Accept went out, and Open link
+// only until the browser was asked.
+func TestLinkLook(t *testing.T) {
 	failed := errors.New("no browser")
 	tests := []struct {
 		s    linkState
-		want string
+		want linkLook
 	}{
-		{linkState{phase: linkAsking}, ""},
-		{linkState{phase: linkOpening}, "Opening the browser…"},
-		{linkState{phase: linkWaiting}, "Waiting for shop to finish."},
-		{linkState{phase: linkWaiting, openErr: failed}, "Could not open the browser: no browser. Copy the link"},
-		{linkState{phase: linkComplete}, "shop says this step is complete."},
-		{linkState{phase: linkComplete, openErr: failed}, "Could not open the browser: no browser. shop says this step is complete."},
-		{linkState{phase: linkStale, openErr: failed}, ""},
+		{linkState{phase: linkAsking}, linkLook{answers: true, open: true}},
+		{linkState{phase: linkOpening}, linkLook{after: true, busy: true, status: "Opening the browser…"}},
+		{linkState{phase: linkFailed, openErr: failed}, linkLook{answers: true, failed: true,
+			status: "The browser did not open (no browser), so nothing was sent to shop."}},
+		{linkState{phase: linkWaiting}, linkLook{after: true, done: true, busy: true,
+			status: "Waiting for shop to finish. Press Done when you have finished in the browser."}},
+		{linkState{phase: linkComplete}, linkLook{after: true, done: true, status: "shop says this step is complete."}},
+		{linkState{phase: linkStale}, linkLook{}},
 	}
 	for _, tt := range tests {
-		if got := linkStatus(tt.s, "shop"); !strings.HasPrefix(got, tt.want) || (tt.want == "") != (got == "") {
-			t.Errorf("phase %d: %q, want %q…", tt.s.phase, got, tt.want)
+		if got := linkLookOf(tt.s, "shop"); got != tt.want {
+			t.Errorf("phase %d: %+v, want %+v", tt.s.phase, got, tt.want)
 		}
 	}
 }

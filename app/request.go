@@ -21,6 +21,7 @@ type request struct {
 	// answer sends an answer to the core and runs sent once it took it.
 	answer    func(r *request, res forms.Result, sent func())
 	completed chan struct{} // closed when the server says a URL step is done
+	more      *waitLine     // the requests without a window, atop its window
 }
 
 // window is what a request's window does for its request.

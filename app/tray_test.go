@@ -10,8 +10,8 @@ import (
 )
 
 // TestTrayMenuOpensRequests: the core's tray lists every request that
-// waits, and picking one opens its window, also one waiting for a window
-// past the limit.
+// waits, those in a window apart from those waiting for one, and picking
+// one opens its window, also one waiting for a window past the limit.
 func TestTrayMenuOpensRequests(t *testing.T) {
 	h := startOneWindow(t)
 	h.askForm(context.Background(), "shop", "Your name?")
@@ -25,7 +25,7 @@ func TestTrayMenuOpensRequests(t *testing.T) {
 	for _, i := range h.core.TrayItems() {
 		labels = append(labels, i.Label)
 	}
-	if got := strings.Join(labels, "|"); !strings.HasPrefix(got, "2 requests waiting||") || !strings.Contains(got, "|shop: Your name? (") || !strings.Contains(got, "|notes: Your city? (") {
+	if got := strings.Join(labels, "|"); !strings.HasPrefix(got, "2 requests waiting||In a window|shop: Your name? (") || !strings.Contains(got, "||Waiting for a window|notes: Your city? (") {
 		t.Errorf("menu %q", labels)
 	}
 	trayItem(t, h, "notes: ").Action()

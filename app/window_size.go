@@ -76,13 +76,36 @@ func (z *sized) fit() {
 	z.at.Put(z.w, z.size(), z.at.others)
 }
 
+// grow makes the shown window dh taller, or shorter when negative,
+// within the work area, keeping its width and place.
+func (z *sized) grow(dh float32) {
+	if !z.fitted {
+		return // its first fit measures the content as it is then
+	}
+	s := z.w.Canvas().Size()
+	z.w.Resize(fyne.NewSize(s.Width, min(s.Height+dh, z.at.Size().Height)))
+}
+
+// need is the height the content needs now, at the window's width, to
+// show everything without scrolling.
+func (z *sized) need() float32 {
+	pad := z.pad()
+	s := z.w.Canvas().Size()
+	return z.full(s.Width-pad, s.Height-pad) + pad
+}
+
+// pad is the space around the content of a padded window.
+func (z *sized) pad() float32 {
+	if z.w.Padded() {
+		return 2 * theme.Padding()
+	}
+	return 0
+}
+
 // size is the window's size on its screen: as its content needs, within
 // the work area, which also caps the content's minimum.
 func (z *sized) size() fyne.Size {
-	var pad float32 // around the content of a padded window
-	if z.w.Padded() {
-		pad = 2 * theme.Padding()
-	}
+	pad := z.pad()
 	room := z.at.Size()
 	z.box.Layout = capLayout{room.SubtractWidthHeight(pad, pad)}
 	return windowSize(z.at.Screen, z.width, func(width, height float32) float32 {

@@ -70,6 +70,9 @@ type Deps struct {
 	// Screen says where a new window goes, on the UI goroutine; nil
 	// means screen.Fallback.
 	Screen func() screen.Screen
+	// Top is shown above the servers, such as the line of requests that
+	// wait for a window; nil shows nothing there.
+	Top fyne.CanvasObject
 }
 
 // Window is the Servers window. Its fyne.Window is made on first Show and
@@ -169,6 +172,15 @@ func (w *Window) ShowServer(name string) {
 	w.selected = name
 	w.showRows()
 	w.Show()
+}
+
+// TopChanged lays the window out again once Deps.Top showed or hid:
+// Fyne redraws an unfocused window around a container just shown, but
+// not the container, until its whole content is refreshed.
+func (w *Window) TopChanged() {
+	if w.win != nil {
+		w.win.Content().Refresh()
+	}
 }
 
 // Hide hides the window, keeping its state for the next Show.
@@ -311,7 +323,7 @@ func (w *Window) build() {
 	)
 	split := container.NewHSplit(w.list.content, tabs)
 	split.Offset = 0.28
-	w.win.SetContent(split)
+	w.win.SetContent(container.NewBorder(w.deps.Top, nil, nil, nil, split))
 	w.win.SetCloseIntercept(w.Hide)
 	w.win.Canvas().SetOnTypedKey(w.typedKey)
 	w.showRows()

@@ -236,6 +236,7 @@ func (c *Core) Show(s Show) {
 	case WindowFront, WindowRequest:
 		if w, ok := c.pending.pick(s.Request); ok {
 			c.open(w, ByPerson)
+			c.countChanged() // it has a window now
 			return
 		}
 		if s.Window == WindowRequest {

@@ -89,6 +89,7 @@ type recorder struct {
 	requests []Request
 	ended    []string
 	servers  int
+	counts   []Count
 	quit     bool
 	changed  chan struct{}
 }
@@ -116,7 +117,7 @@ func (r *recorder) Ended(id string, _ bool, _ string) {
 	r.note(func() { r.ended = append(r.ended, id) })
 }
 func (r *recorder) Completed(string)          {}
-func (r *recorder) Waiting(int)               {}
+func (r *recorder) Waiting(n Count)           { r.note(func() { r.counts = append(r.counts, n) }) }
 func (r *recorder) Notify(notify.Notice)      {}
 func (r *recorder) Servers([]servers.Status)  { r.note(func() { r.servers++ }) }
 func (r *recorder) Bridges([]servers.Bridged) {}
@@ -305,24 +306,28 @@ func TestTrayState(t *testing.T) {
 	failedAt := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
 	one := []*waiting{{}}
 	tests := []struct {
-		name     string
-		waiting  []*waiting
-		statuses []servers.Status
-		down     string
-		summary  string
+		name       string
+		windowed   []*waiting
+		windowless []*waiting
+		statuses   []servers.Status
+		down       string
+		summary    string
 	}{
-		{"all well", nil, []servers.Status{{Name: "demo", State: servers.StateReady}}, "", "No requests waiting"},
-		{"requests wait", []*waiting{{}, {}}, nil, "", "2 requests waiting"},
-		{"one server failed", nil, []servers.Status{
+		{"all well", nil, nil, []servers.Status{{Name: "demo", State: servers.StateReady}}, "", "No requests waiting"},
+		{"requests wait", []*waiting{{}, {}}, one, nil, "", "3 requests waiting"},
+		{"none has a window", nil, []*waiting{{}, {}}, nil, "", "2 requests waiting"},
+		{"a 500-character name", nil, nil, []servers.Status{{Name: strings.Repeat("n", 500), State: servers.StateFailed}},
+			strings.Repeat("n", menuName-1) + "… can't connect…", "No requests waiting"},
+		{"one server failed", nil, nil, []servers.Status{
 			{Name: "demo", State: servers.StateReady},
 			{Name: "files", State: servers.StateFailed, FailedSince: failedAt},
 		}, "files can't connect…", "No requests waiting"},
-		{"both", one, []servers.Status{
+		{"both", one, nil, []servers.Status{
 			{Name: "files", State: servers.StateConnecting, FailedSince: failedAt}, // trying again
 			{Name: "remote", State: servers.StateNeedsSignIn},
 			{Name: "wiki", State: servers.StateFailed},
 		}, "3 servers can't connect…", "1 request waiting"},
-		{"not problems", nil, []servers.Status{
+		{"not problems", nil, nil, []servers.Status{
 			{Name: "new", State: servers.StateConnecting}, // a first attempt
 			{Name: "off", State: servers.StateDisabled},
 			{Name: "gone", State: servers.StateStopped},
@@ -330,7 +335,7 @@ func TestTrayState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := trayStateOf(tt.waiting, tt.statuses)
+			st := trayStateOf(tt.windowed, tt.windowless, tt.statuses)
 			if got := st.downLine(); got != tt.down {
 				t.Errorf("line %q, want %q", got, tt.down)
 			}

@@ -25,9 +25,9 @@ type Events interface {
 	Ended(id string, answered bool, cause string)
 	// Completed: a URL-mode request's server reported the step done.
 	Completed(id string)
-	// Waiting: how many requests wait for an answer now, with a window
-	// or without.
-	Waiting(n int)
+	// Waiting: how many requests wait for an answer now, and how many of
+	// them wait for a window.
+	Waiting(n Count)
 	// Servers: where each configured server stands now, in name order.
 	Servers([]servers.Status)
 	// Bridges: the live bridged sessions now.
@@ -41,6 +41,14 @@ type Events interface {
 	// Notify: show n, where the core has no notification server of its
 	// own (Options.NotifyInWindows).
 	Notify(n notify.Notice)
+}
+
+// Count is how many requests wait for an answer: all of them, and those
+// without a window, which wait their turn or were closed unanswered and
+// would otherwise be seen only in the tray menu.
+type Count struct {
+	All        int `json:"count"`
+	Windowless int `json:"windowless,omitempty"`
 }
 
 // Opener says who wants a request's window.
@@ -83,7 +91,7 @@ type event struct {
 	open      *opening
 	ended     *ended
 	completed string
-	waiting   *int
+	waiting   *Count
 	statuses  *[]servers.Status // pointers: an empty list is news too
 	bridges   *[]servers.Bridged
 	history   bool
@@ -188,13 +196,13 @@ func (f *feed) deliver(to Events, gen int) {
 
 // pushCount tells the windows how many requests wait, counted under the
 // feed's lock, so that counts arrive in the order they were counted; it
-// returns the count.
+// returns how many wait in all.
 func (f *feed) pushCount(p *pending) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	n := len(p.all())
+	n := p.count()
 	f.queued(event{waiting: &n})
-	return n
+	return n.All
 }
 
 // waitingShows reports whether the person asked for a window no windows
@@ -239,7 +247,7 @@ func (c *Core) Attach(ctx context.Context, to Events) error {
 	for _, o := range open {
 		f.queue = append(f.queue, event{open: &o})
 	}
-	n := len(c.pending.all())
+	n := c.pending.count()
 	f.queue = append(f.queue, event{waiting: &n})
 	for _, s := range f.shows {
 		f.queue = append(f.queue, event{show: &s})

@@ -77,8 +77,8 @@ func (r *Remote) hear(m link.Message) {
 			to.Completed(p.ID)
 		}
 	case tellWaiting:
-		if p, ok := paramsOf[waitingParams](m); ok {
-			to.Waiting(p.Count)
+		if n, ok := paramsOf[Count](m); ok {
+			to.Waiting(n)
 		}
 	case tellServers:
 		if p, ok := paramsOf[serversParams](m); ok {

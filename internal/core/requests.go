@@ -224,6 +224,35 @@ func (p *pending) waits(id string) bool {
 	return slices.ContainsFunc(p.list, func(w *waiting) bool { return w.ID == id })
 }
 
+// count is how many requests wait, and how many of them have no place
+// among the windows.
+func (p *pending) count() Count {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := Count{All: len(p.list)}
+	for _, w := range p.list {
+		if !w.open {
+			n.Windowless++
+		}
+	}
+	return n
+}
+
+// split is the waiting requests with a place among the windows and those
+// without, each in arrival order.
+func (p *pending) split() (windowed, windowless []*waiting) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, w := range p.list {
+		if w.open {
+			windowed = append(windowed, w)
+		} else {
+			windowless = append(windowless, w)
+		}
+	}
+	return windowed, windowless
+}
+
 func (p *pending) all() []*waiting {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -331,7 +360,7 @@ func (c *Core) requestsChanged(next []*waiting) {
 }
 
 // countChanged tells the tray and the windows how many requests wait now,
-// and returns it.
+// with a window and without, and returns how many in all.
 func (c *Core) countChanged() int {
 	n := c.feed.pushCount(&c.pending)
 	c.refreshTray()
@@ -339,12 +368,13 @@ func (c *Core) countChanged() int {
 }
 
 // Closed frees the place of request id, whose window the person closed
-// without answering: it waits on in the tray menu, and the next request
-// takes its place.
+// without answering: it waits on in the tray menu and the windows' line
+// of requests without one, and the next request takes its place.
 func (c *Core) Closed(id string) {
 	for _, w := range c.pending.closed(id) {
 		c.open(w, ByApp)
 	}
+	c.countChanged()
 }
 
 // SetWindowPrefs applies the person's choices of how request windows
@@ -357,6 +387,7 @@ func (c *Core) SetWindowPrefs(p WindowPrefs) error {
 	for _, w := range c.pending.setMax(p.Max) {
 		c.open(w, ByApp)
 	}
+	c.countChanged()
 	return nil
 }
 

@@ -4,11 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -101,6 +104,7 @@ func TestBurstNotification(t *testing.T) {
 	})
 	rec := &opens{recorder: newRecorder()}
 	go s.c.Attach(t.Context(), rec)
+	attached(t, s) // a request arriving as they attach is told twice, and opens recorded it twice
 	answers := askN(t, s, 5)
 	eventually(t, "the notification", func() bool {
 		n.mu.Lock()
@@ -192,5 +196,67 @@ func TestNoNotification(t *testing.T) {
 				t.Errorf("%d requests gathered for a notification, want none", gathering)
 			}
 		})
+	}
+}
+
+// TestWaitingCount: the windows are told, over the private connection,
+// how many requests wait and how many of those have no window, each time
+// either changes: requests past the limit, a window closed unanswered
+// (its place goes to the next), and the pick of a second start, which
+// brings forward the oldest without a window. The tray lists the requests
+// in a window and those waiting for one apart.
+func TestWaitingCount(t *testing.T) {
+	s := startWith(t, func(o *Options) { o.Windows = WindowPrefs{Max: 2} })
+	askN(t, s, 4)
+	_, rec, _ := remoteUI(t, <-s.starts)
+	told := 0 // counts told so far
+	next := func(what string, want Count, tray string) {
+		t.Helper()
+		rec.until(t, what, func() bool { return len(rec.counts) > told && rec.counts[len(rec.counts)-1] == want })
+		told = len(rec.counts)
+		if got := trayGroups(s.c.TrayItems()); got != tray {
+			t.Errorf("%s: the tray lists %q, want %q", what, got, tray)
+		}
+	}
+	next("two past the limit", Count{All: 4, Windowless: 2}, "In a window: 1 2 | Waiting for a window: 3 4")
+	rec.until(t, "two windows", func() bool { return len(rec.requests) == 2 })
+	s.c.Closed(rec.requests[0].ID)
+	next("1 closed unanswered, 3 in its place", Count{All: 4, Windowless: 2}, "In a window: 2 3 | Waiting for a window: 1 4")
+	s.c.Show(Show{Window: WindowFront})
+	next("a second start's pick", Count{All: 4, Windowless: 1}, "In a window: 1 2 3 | Waiting for a window: 4")
+}
+
+// trayGroups are the tray's requests by group, each by its message:
+// "In a window: 1 2 | Waiting for a window: 3".
+func trayGroups(items []tray.Item) string {
+	var groups []string
+	for _, i := range items {
+		switch {
+		case i.Disabled && (i.Label == "In a window" || i.Label == "Waiting for a window"):
+			groups = append(groups, i.Label+":")
+		case i.Separator || i.Disabled || len(groups) == 0:
+		case strings.HasPrefix(i.Label, "notes: "):
+			message, _, _ := strings.Cut(strings.TrimPrefix(i.Label, "notes: "), " (")
+			groups[len(groups)-1] += " " + message
+		}
+	}
+	return strings.Join(groups, " | ")
+}
+
+// TestMenuLabel: a request in a menu names its server, cut when long, and
+// the first words of its message.
+func TestMenuLabel(t *testing.T) {
+	at := time.Date(2026, 5, 4, 10, 0, 0, 0, time.Local)
+	for _, tt := range []struct{ server, message, want string }{
+		{"demo", "Deploy?", "demo: Deploy? (10:00:00)"},
+		{strings.Repeat("n", 500), "Deploy?", strings.Repeat("n", menuName-1) + "…: Deploy? (10:00:00)"},
+		{"de\u202emo", "x", "de⟨U+202E⟩mo: x (10:00:00)"},
+	} {
+		e := servers.NewRouter(servers.DefaultLimits, nil).Expect(servers.Identity{Name: tt.server},
+			servers.Params{Message: untrusted.Text(tt.message), Mode: servers.ModeURL, URL: "https://example.com"})
+		e.Received = at
+		if got := MenuLabel(e); got != tt.want {
+			t.Errorf("MenuLabel(%.20q) = %q, want %q", tt.server, got, tt.want)
+		}
 	}
 }

@@ -55,24 +55,27 @@ func (c *Core) refreshTray() {
 	if t == nil || c.ctx.Err() != nil {
 		return
 	}
-	st := trayStateOf(c.pending.all(), c.manager.Statuses())
+	st := c.trayState()
 	t.Set(st.icon(), c.trayItems(st))
 }
 
 // TrayItems is the tray's menu now.
-func (c *Core) TrayItems() []tray.Item {
-	return c.trayItems(trayStateOf(c.pending.all(), c.manager.Statuses()))
+func (c *Core) TrayItems() []tray.Item { return c.trayItems(c.trayState()) }
+
+func (c *Core) trayState() trayState {
+	windowed, windowless := c.pending.split()
+	return trayStateOf(windowed, windowless, c.manager.Statuses())
 }
 
-// trayState is what the tray shows: the requests that wait, and the
-// enabled servers that cannot connect.
+// trayState is what the tray shows: the requests that wait, those with a
+// window and those without, and the enabled servers that cannot connect.
 type trayState struct {
-	waiting []*waiting
-	down    []string // in name order
+	windowed, windowless []*waiting // each in arrival order
+	down                 []string   // in name order
 }
 
-func trayStateOf(w []*waiting, statuses []servers.Status) trayState {
-	st := trayState{waiting: w}
+func trayStateOf(windowed, windowless []*waiting, statuses []servers.Status) trayState {
+	st := trayState{windowed: windowed, windowless: windowless}
 	for _, s := range statuses {
 		if CannotConnect(s) {
 			st.down = append(st.down, s.Name)
@@ -98,12 +101,15 @@ func CannotConnect(s servers.Status) bool {
 // icon is the tray icon: a dot while requests wait, a warning mark while a
 // server cannot connect.
 func (st trayState) icon() []byte {
-	return assets.TrayIconPNG(len(st.waiting) > 0, len(st.down) > 0)
+	return assets.TrayIconPNG(st.waiting() > 0, len(st.down) > 0)
 }
+
+// waiting is how many requests wait, with a window or without.
+func (st trayState) waiting() int { return len(st.windowed) + len(st.windowless) }
 
 // summary is the menu's first line: how many requests wait.
 func (st trayState) summary() string {
-	switch n := len(st.waiting); n {
+	switch n := st.waiting(); n {
 	case 0:
 		return "No requests waiting"
 	case 1:
@@ -120,14 +126,15 @@ func (st trayState) downLine() string {
 	case 0:
 		return ""
 	case 1:
-		return untrusted.Text(st.down[0]).Line() + " can't connect…"
+		return untrusted.Text(st.down[0]).Short(menuName) + " can't connect…"
 	default:
 		return fmt.Sprintf("%d servers can't connect…", len(st.down))
 	}
 }
 
 // trayItems is the tray menu: the servers that cannot connect, how many
-// requests wait and each of them in arrival order, then Menu.
+// requests wait, those in a window and those waiting for one, each group
+// in arrival order, then Menu.
 func (c *Core) trayItems(st trayState) []tray.Item {
 	var items []tray.Item
 	if line := st.downLine(); line != "" {
@@ -135,9 +142,15 @@ func (c *Core) trayItems(st trayState) []tray.Item {
 		items = append(items, tray.Item{Label: line, Action: func() { c.Show(Show{Window: WindowServers, Server: first}) }})
 	}
 	items = append(items, tray.Item{Label: st.summary(), Disabled: true})
-	if len(st.waiting) > 0 {
-		items = append(items, tray.Item{Separator: true})
-		for _, w := range st.waiting {
+	for _, g := range []struct {
+		heading string
+		list    []*waiting
+	}{{"In a window", st.windowed}, {"Waiting for a window", st.windowless}} {
+		if len(g.list) == 0 {
+			continue
+		}
+		items = append(items, tray.Item{Separator: true}, tray.Item{Label: g.heading, Disabled: true})
+		for _, w := range g.list {
 			id := w.ID
 			items = append(items, tray.Item{Label: MenuLabel(w.e), Action: func() { c.Show(Show{Window: WindowRequest, Request: id}) }})
 		}
@@ -188,8 +201,11 @@ func (c *Core) askQuit() {
 	c.Quit()
 }
 
+// menuName is how many characters of a server's name a menu shows.
+const menuName = 32
+
 // MenuLabel is a request in a menu: the server and the first words of
 // its message.
 func MenuLabel(e *servers.Elicitation) string {
-	return untrusted.Text(e.Server.Name).Line() + ": " + e.Message.Headline(48) + e.Received.Local().Format(" (15:04:05)")
+	return untrusted.Text(e.Server.Name).Short(menuName) + ": " + e.Message.Headline(48) + e.Received.Local().Format(" (15:04:05)")
 }

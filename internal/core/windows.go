@@ -31,7 +31,7 @@ const (
 	tellOpen      = "windows/open"      // params opening
 	tellEnded     = "windows/ended"     // params ended
 	tellCompleted = "windows/completed" // params idParams
-	tellWaiting   = "windows/waiting"   // params waitingParams
+	tellWaiting   = "windows/waiting"   // params Count
 	tellServers   = "windows/servers"   // params serversParams
 	tellBridges   = "windows/bridges"   // params bridgesParams
 	tellHistory   = "windows/history"   // no params
@@ -60,10 +60,6 @@ const (
 
 type focusParams struct {
 	Focused bool `json:"focused"`
-}
-
-type waitingParams struct {
-	Count int `json:"count"`
 }
 
 type idParams struct {
@@ -221,7 +217,7 @@ func (t teller) Ended(id string, answered bool, cause string) {
 	t.tell(tellEnded, ended{ID: id, Answered: answered, Cause: cause})
 }
 func (t teller) Completed(id string) { t.tell(tellCompleted, idParams{id}) }
-func (t teller) Waiting(n int)       { t.tell(tellWaiting, waitingParams{n}) }
+func (t teller) Waiting(n Count)     { t.tell(tellWaiting, n) }
 func (t teller) Servers(list []servers.Status) {
 	p := serversParams{Servers: make([]wireStatus, 0, len(list))}
 	for _, s := range list {

@@ -11,6 +11,7 @@
 //   - Block, for messages and descriptions: lines kept, blank runs folded;
 //   - Line, for names, labels and anything inside a sentence: one line;
 //   - Quote, a Line in quotation marks and cut short, for names in sentences;
+//   - Short, a Line cut short, for names in titles and menus;
 //   - JSON, for JSON shown to a person or printed to a terminal.
 //
 // Being its own type, a Text cannot be handed to a widget or joined to a
@@ -65,13 +66,19 @@ func (t Text) Line() string {
 func (t Text) String() string { return t.Line() }
 
 // Quote shows t inside a sentence: on one line, in quotation marks and cut
-// to 60 characters.
-func (t Text) Quote() string {
-	head, cut := Fold(t.Line(), 60)
-	if cut {
-		head += "…"
+// to 60 characters and an ellipsis.
+func (t Text) Quote() string { return "“" + t.Short(61) + "”" }
+
+// Short is Line cut to at most max characters, the last an ellipsis when
+// anything was cut (Fold's cut), for a name in a title, a menu or a
+// sentence: a name of hundreds of characters must not widen them.
+func (t Text) Short(max int) string {
+	line := t.Line()
+	if utf8.RuneCountInString(line) <= max {
+		return line
 	}
-	return "“" + head + "”"
+	head, _ := Fold(line, max-1)
+	return head + "…"
 }
 
 // Headline is the first line of Block with tabs as spaces, cut to at most

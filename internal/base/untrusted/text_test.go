@@ -41,6 +41,32 @@ func TestHeadline(t *testing.T) {
 	}
 }
 
+// TestShort: a name on one line, cut with an ellipsis to at most max
+// characters, so that 500 of them cannot widen a menu or a title.
+func TestShort(t *testing.T) {
+	tests := []struct {
+		name string
+		max  int
+		want string
+	}{
+		{"demo", 24, "demo"},
+		{"exactly ten", 11, "exactly ten"},
+		{"one character more", 17, "one character…"},
+		{strings.Repeat("n", 500), 32, strings.Repeat("n", 31) + "…"},
+		{"two\nlines", 24, "two⟨U+000A⟩lines"},
+		{"\u202egnp.exe", 24, "⟨U+202E⟩gnp.exe"},
+	}
+	for _, tt := range tests {
+		got := Text(tt.name).Short(tt.max)
+		if got != tt.want {
+			t.Errorf("Short(%.40q, %d) = %q, want %q", tt.name, tt.max, got, tt.want)
+		}
+		if n := len([]rune(got)); n > tt.max {
+			t.Errorf("Short(%.40q, %d) has %d characters", tt.name, tt.max, n)
+		}
+	}
+}
+
 // TestHeadlineOfALongMessage: Headline reads only the start of a long
 // message, and says the same as it would over all of it.
 func TestHeadlineOfALongMessage(t *testing.T) {
