@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -164,6 +165,27 @@ type uiStarter struct {
 	closed  bool        // wait has begun: no process starts any more
 }
 
+// windowsEnv is the windows' process's environment: the core's, but on a
+// Wayland desktop with Xwayland its windows are X11 ones (FYNE_PLATFORM
+// x11, unless the person chose). Wayland lets no window appear without
+// the keyboard (sway, for one, gives every new window of its own the
+// focus), while an X11 window can ask not to take it (internal/desktop/xwin),
+// which sway and the other compositors honour for Xwayland's windows.
+func windowsEnv(env []string) []string {
+	has := func(name string) bool {
+		for _, kv := range env {
+			if k, v, _ := strings.Cut(kv, "="); k == name && v != "" {
+				return true
+			}
+		}
+		return false
+	}
+	if has("WAYLAND_DISPLAY") && has("DISPLAY") && !has("FYNE_PLATFORM") {
+		return append(env, "FYNE_PLATFORM=x11")
+	}
+	return env
+}
+
 // start starts the windows' process with its end of a private
 // connection, and returns the core's end.
 func (u *uiStarter) start(context.Context) (io.ReadWriteCloser, <-chan error, error) {
@@ -176,6 +198,7 @@ func (u *uiStarter) start(context.Context) (io.ReadWriteCloser, <-chan error, er
 	}
 	cmd := exec.Command(u.exe, args...)
 	cmd.Stderr = os.Stderr
+	cmd.Env = windowsEnv(os.Environ())
 	conn, started, err := privateConn(cmd)
 	if err != nil {
 		return nil, nil, err

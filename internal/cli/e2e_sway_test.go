@@ -5,6 +5,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 )
 
 // swayConfig runs swaybar as the StatusNotifierItem host, with Xwayland,
@@ -31,7 +34,9 @@ exec env > $XDG_RUNTIME_DIR/sway.env
 // as the tray host, Xwayland, no notification daemon), where the first
 // request once panicked the core in systray.SetIcon: a first start shows
 // Welcome, a request opens its window, the tray's item is registered with
-// swaybar's StatusNotifierWatcher, and nothing in the log panicked. sway
+// swaybar's StatusNotifierWatcher, and nothing in the log panicked. The
+// request window appears without taking the keyboard from the terminal
+// the person types in, and takes it when they switch to it. sway
 // refuses to run as root, so the desktop runs as a throwaway user.
 func TestSwayFirstStart(t *testing.T) {
 	bin := os.Getenv(binEnv)
@@ -122,6 +127,25 @@ func TestSwayFirstStart(t *testing.T) {
 	}
 	shown("Welcome — Elicit Desk")
 
+	// The person types in another application (an X11 one, through
+	// Xwayland, as the app's windows are) when the request arrives.
+	term := exec.Command("xterm", "-T", "typing-here")
+	term.Env, term.Dir = env, dir
+	term.SysProcAttr = &syscall.SysProcAttr{Credential: as}
+	if err := term.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		term.Process.Kill()
+		term.Wait()
+	})
+	focusedIs := func(title string) bool { return focusedName(run("swaymsg", "-t", "get_tree")) == title }
+	for deadline := time.Now().Add(30 * time.Second); !focusedIs("typing-here"); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the terminal did not get the keyboard: %q has it", focusedName(run("swaymsg", "-t", "get_tree")))
+		}
+	}
+
 	call := exec.Command(app, "call", "-server", "demo", "-tool", "ask_confirm", "-args", "{}", "-answer", "desk")
 	call.Env, call.Dir = env, dir
 	call.SysProcAttr = &syscall.SysProcAttr{Credential: as}
@@ -132,7 +156,24 @@ func TestSwayFirstStart(t *testing.T) {
 		call.Process.Kill()
 		call.Wait()
 	})
-	shown("Do you want to continue? — Elicit Desk")
+	const request = "demo: Do you want to continue? — Elicit Desk"
+	shown(request)
+	if got := focusedName(run("swaymsg", "-t", "get_tree")); got != "typing-here" {
+		t.Errorf("the request window took the keyboard from the application the person types in: %q has it", got)
+	}
+	// The person switches to it, once it has appeared: the keyboard goes
+	// there, to the X11 window (Xwayland's), which types.
+	time.Sleep(xwin.QuietTime) // the person, not a wait: the window takes input only this long after it appeared
+	run("swaymsg", `[title="^demo: Do you want"] focus`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		sway, x := focusedName(run("swaymsg", "-t", "get_tree")), strings.TrimSpace(run("xdotool", "getwindowfocus", "getwindowname"))
+		if sway == request && x == request {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("switched to the request window, the keyboard is with %q (sway) and %q (X11)", sway, x)
+		}
+	}
 
 	items := run("dbus-send", "--session", "--print-reply", "--dest=org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
 		"org.freedesktop.DBus.Properties.Get", "string:org.kde.StatusNotifierWatcher", "string:RegisteredStatusNotifierItems")
@@ -152,6 +193,29 @@ func TestSwayFirstStart(t *testing.T) {
 	if strings.Contains(appLog.String(), "panic") {
 		t.Errorf("the app's log has a panic:\n%s", appLog)
 	}
+}
+
+// focusedName is the name (title) of the window that has the keyboard in
+// tree, swaymsg -t get_tree's output, or "" when none has.
+func focusedName(tree string) string {
+	var node struct {
+		Name     string
+		Focused  bool
+		Nodes    []json.RawMessage
+		Floating []json.RawMessage `json:"floating_nodes"`
+	}
+	if json.Unmarshal([]byte(tree), &node) != nil {
+		return ""
+	}
+	if node.Focused {
+		return node.Name
+	}
+	for _, kid := range append(node.Nodes, node.Floating...) {
+		if name := focusedName(string(kid)); name != "" {
+			return name
+		}
+	}
+	return ""
 }
 
 // throwawayUser makes a user for the test, removed when it ends, and

@@ -7,10 +7,27 @@ package xwin
 // #include <X11/Xatom.h>
 // #include <X11/Xutil.h>
 //
+// static void set_input_hint(Display *d, Window w, Bool input) {
+// 	XWMHints *h = XGetWMHints(d, w);
+// 	if (h == NULL) h = XAllocWMHints();
+// 	if (h != NULL) {
+// 		h->flags |= InputHint;
+// 		h->input = input;
+// 		XSetWMHints(d, w, h);
+// 		XFree(h);
+// 	}
+// }
+//
 // static void no_focus_on_map(Display *d, Window w) {
 // 	long zero = 0;
 // 	XChangeProperty(d, w, XInternAtom(d, "_NET_WM_USER_TIME", False), XA_CARDINAL, 32,
 // 		PropModeReplace, (unsigned char *)&zero, 1);
+// 	set_input_hint(d, w, False);
+// 	XFlush(d);
+// }
+//
+// static void takes_input(Display *d, Window w) {
+// 	set_input_hint(d, w, True);
 // 	XFlush(d);
 // }
 //
@@ -46,4 +63,5 @@ import (
 func display() *C.Display { return (*C.Display)(unsafe.Pointer(glfw.GetX11Display())) }
 
 func noFocusOnMap(w uintptr)    { C.no_focus_on_map(display(), C.Window(w)) }
+func takesInput(w uintptr)      { C.takes_input(display(), C.Window(w)) }
 func demandAttention(w uintptr) { C.demand_attention(display(), C.Window(w)) }

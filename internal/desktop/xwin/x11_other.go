@@ -3,4 +3,5 @@
 package xwin
 
 func noFocusOnMap(uintptr)    {}
+func takesInput(uintptr)      {}
 func demandAttention(uintptr) {}

@@ -1,9 +1,16 @@
 package xwin
 
 import (
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver"
 )
+
+// QuietTime is how long after it is made a quiet window takes no input:
+// long enough for a window manager to have mapped it (sway maps a window
+// within a frame or two of its first drawing).
+const QuietTime = time.Second
 
 // Quiet makes w, a window the app opens by itself, appear without taking
 // the keyboard. It wraps w's content: call it once the content is set and
@@ -35,7 +42,9 @@ func (b *beforeMap) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 func (b *beforeMap) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	if !b.done {
-		b.done = withX11(b.w, noFocusOnMap)
+		if b.done = withX11(b.w, noFocusOnMap); b.done {
+			time.AfterFunc(QuietTime, func() { fyne.Do(func() { withX11(b.w, takesInput) }) })
+		}
 	}
 	var m fyne.Size
 	for _, o := range objs {
