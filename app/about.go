@@ -129,9 +129,14 @@ func (d *Desk) showAbout() {
 			w.Close()
 		}
 	})
-	w.SetContent(container.NewPadded(container.NewBorder(container.NewVBox(top, what, widget.NewSeparator()),
-		container.NewBorder(nil, nil, nil, closeButton), nil, nil, form)))
-	d.screen().Show(w, fyne.NewSize(560, 0)) // as tall as its content
+	body := container.NewVBox(top, what, widget.NewSeparator(), form)
+	bottom := container.NewBorder(nil, nil, nil, closeButton)
+	w.SetContent(container.NewPadded(container.NewBorder(nil, bottom, nil, nil, container.NewVScroll(body))))
+	// As tall as its content, which scrolls as a whole on a small screen.
+	d.screen().ShowFitted(w, 560, func() float32 {
+		gap := theme.Padding() // the border layout's, between the scroll and Close
+		return 2*theme.Padding() + body.MinSize().Height + gap + bottom.MinSize().Height
+	})
 }
 
 // showHelp opens the README, which says how to use the app, in the browser.

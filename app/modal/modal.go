@@ -17,8 +17,8 @@ const Margin = 40
 // Show shows content over c under title, with buttons on the right: as
 // wide as size, and as tall as the content needs at that width up to
 // size's height, each within what c has room for. Content taller than
-// that should be a *container.Scroll, which then scrolls while the
-// buttons stay in view. The buttons' own actions decide when it hides;
+// that should hold a *container.Scroll, which then scrolls while the
+// buttons, and what the content holds around the scroll, stay in view. The buttons' own actions decide when it hides;
 // hide closes it.
 func Show(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size, buttons ...*widget.Button) (hide func()) {
 	body := dialog(title, content, buttons)
@@ -52,15 +52,33 @@ func dialog(title string, content fyne.CanvasObject, buttons []*widget.Button) f
 }
 
 // fullHeight is how tall body is at width with all of content in view:
-// wrapped texts are measured at that width, and a scroll counts what it
-// holds.
+// wrapped texts are measured at that width, and each scroll content holds
+// counts what it hides.
 func fullHeight(body, content fyne.CanvasObject, width float32) float32 {
 	// Twice: a wrapped text's height follows the width it was laid out at.
 	body.Resize(fyne.NewSize(width, 10000))
 	body.Resize(fyne.NewSize(width, 10001))
-	h := body.MinSize().Height
-	if s, ok := content.(*container.Scroll); ok && s.Content != nil {
-		h += max(0, s.Content.MinSize().Height-s.MinSize().Height)
+	return body.MinSize().Height + hidden(content)
+}
+
+// hidden is how much taller o is with its scrolls showing all they hold:
+// the content's own, or those its containers hold, as a Border around a
+// scroll does. Scrolls count one above the other, as a dialog stacks them.
+func hidden(o fyne.CanvasObject) float32 {
+	switch x := o.(type) {
+	case *container.Scroll:
+		if x.Content == nil || !x.Visible() {
+			return 0
+		}
+		return max(0, x.Content.MinSize().Height-x.MinSize().Height)
+	case *fyne.Container:
+		var h float32
+		for _, c := range x.Objects {
+			if c.Visible() {
+				h += hidden(c)
+			}
+		}
+		return h
 	}
-	return h
+	return 0
 }

@@ -33,12 +33,11 @@ var (
 // then what the bar says and its buttons.
 func (v *View) AccessibilityLabel() string {
 	var said []string
-	// content is header, body (the fields, or the words "No fields"),
+	// The header, the body (the fields, or the words "No fields"), the
 	// bar: the order the form reads in.
-	parts := v.content.Objects
-	said = append(said, a11y.Said(parts[0])...)
+	said = append(said, a11y.Said(v.top)...)
 	if len(v.rows) == 0 {
-		said = append(said, a11y.Said(parts[1])...)
+		said = append(said, a11y.Said(v.body)...)
 	}
 	for _, r := range v.rows {
 		said = append(said, r.said()...)

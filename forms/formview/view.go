@@ -48,8 +48,11 @@ type View struct {
 	asking  dialog.Dialog
 	content *fyne.Container
 
-	// What FullHeight measures.
-	fields   *wheel.Scroll // nil without fields
+	// What FullHeight measures and headLayout lays out.
+	top      *fyne.Container   // the header, the message and warnings
+	head     *container.Scroll // scrolls top when it takes too much
+	body     fyne.CanvasObject // the split, or the words "No fields"
+	fields   *wheel.Scroll     // nil without fields
 	reviewed *container.Scroll
 	split    *container.Split
 }
@@ -174,7 +177,8 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	// In reading order, which is Tab's: what is asked, the fields, then
 	// the buttons. NewBorder would put the fields first, so that Tab from
 	// the last field went up to the header before reaching the buttons.
-	v.content = container.New(layout.NewBorderLayout(top, v.bar, nil, nil), top, body, v.bar)
+	v.top, v.head, v.body = top, container.NewVScroll(top), body
+	v.content = container.New(headLayout{v}, v.head, body, v.bar)
 	// The first look set directly: Set* calls would build every renderer
 	// now, which is most of the cost of a large form.
 	v.shown = v.m.look()
@@ -216,14 +220,48 @@ func (r *viewRenderer) Layout(size fyne.Size) {
 // FullHeight is the height the view needs, at its current width, to show
 // every field without scrolling: a window sizes itself to it.
 func (v *View) FullHeight() float32 {
+	return v.MinSize().Height + v.top.MinSize().Height - v.head.MinSize().Height +
+		v.bodyHeight() - v.body.MinSize().Height
+}
+
+// bodyHeight is the height the fields and the review need, at the
+// current width, to show all they hold.
+func (v *View) bodyHeight() float32 {
 	if v.fields == nil {
-		return v.MinSize().Height
+		return v.body.MinSize().Height
 	}
 	unscrolled := func(o fyne.CanvasObject, s *container.Scroll) float32 {
 		return o.MinSize().Height - s.MinSize().Height + s.Content.MinSize().Height
 	}
-	split := max(unscrolled(v.fields, &v.fields.Scroll), unscrolled(v.card, v.reviewed))
-	return v.MinSize().Height + max(0, split-v.split.MinSize().Height)
+	return max(v.split.MinSize().Height, unscrolled(v.fields, &v.fields.Scroll), unscrolled(v.card, v.reviewed))
+}
+
+// headLayout is a border layout of the header on top, the body and the
+// bar at the bottom, in which the header takes no more than a third of
+// the height when the body needs the room: a long message or a server's
+// long name scroll there, and the fields keep the rest. It is taller
+// only where the body has all it needs.
+type headLayout struct{ v *View }
+
+func (l headLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	v, gap := l.v, theme.Padding()
+	w := max(v.head.MinSize().Width, v.body.MinSize().Width, v.bar.MinSize().Width)
+	return fyne.NewSize(w, v.head.MinSize().Height+gap+v.body.MinSize().Height+gap+v.bar.MinSize().Height)
+}
+
+func (l headLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	v, gap := l.v, theme.Padding()
+	v.top.Resize(fyne.NewSize(size.Width, v.top.Size().Height)) // wraps the message at the width
+	bar := v.bar.MinSize().Height
+	rest := size.Height - bar - 2*gap // for the header and the body
+	head := min(v.top.MinSize().Height, max(rest-v.bodyHeight(), size.Height/3))
+	head = max(head, min(v.head.MinSize().Height, rest))
+	v.head.Move(fyne.NewPos(0, 0))
+	v.head.Resize(fyne.NewSize(size.Width, head))
+	v.body.Move(fyne.NewPos(0, head+gap))
+	v.body.Resize(fyne.NewSize(size.Width, max(0, rest-head)))
+	v.bar.Move(fyne.NewPos(0, size.Height-bar))
+	v.bar.Resize(fyne.NewSize(size.Width, bar))
 }
 
 // fieldBox lays out one field as a row of the form: on the left its
