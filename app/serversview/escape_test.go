@@ -115,3 +115,26 @@ func TestEscapeClosesCallWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestTabLeavesEveryInput: Tab moves on from every input of the Add
+// dialog, multi-line ones included (the driver gives Tab to a widget that
+// accepts it as text), so a person on the keyboard reaches Save.
+func TestTabLeavesEveryInput(t *testing.T) {
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
+	c := h.w.win.Canvas()
+	test.Tap(h.w.list.add)
+	if h.w.editor == nil {
+		t.Fatal("Add server… opened nothing")
+	}
+	seen := map[fyne.Focusable]bool{}
+	for f := c.Focused(); f != nil && !seen[f]; f = c.Focused() {
+		seen[f] = true
+		if tab, ok := f.(fyne.Tabbable); ok && tab.AcceptsTab() {
+			t.Errorf("%T keeps Tab as text: a keyboard trap", f)
+		}
+		c.FocusNext()
+	}
+	if len(seen) < 4 {
+		t.Errorf("Tab went through %d inputs, want the dialog's every one", len(seen))
+	}
+}

@@ -30,6 +30,11 @@ func newEscEntry(onEscape func(), multiLine bool) *escEntry {
 // TypedKey implements fyne.Focusable.
 func (e *escEntry) TypedKey(ev *fyne.KeyEvent) { escapeOr(ev, e.onEscape, e.Entry.TypedKey) }
 
+// AcceptsTab is false for the multi-line ones too (Fyne's take Tab as
+// text): Tab moves on, as it does from a browser's text area, so that a
+// person on the keyboard is never trapped in the Environment box.
+func (e *escEntry) AcceptsTab() bool { return false }
+
 // escSelect is a drop-down that passes Escape on.
 type escSelect struct {
 	widget.Select
