@@ -2,6 +2,7 @@ package app
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/internal/core"
 )
@@ -14,10 +15,10 @@ func (d *Desk) menuItems() []*fyne.MenuItem {
 		switch {
 		case e.Login:
 			login := fyne.NewMenuItem(e.Label, nil)
-			login.Checked = d.autostartEnabled()
+			showLogin(login, d.autostartEnabled())
 			login.Action = func() {
 				d.setAutostart(!d.autostartEnabled())
-				login.Checked = d.autostartEnabled()
+				showLogin(login, d.autostartEnabled())
 			}
 			items = append(items, login)
 		case e.Window == core.WindowQuit:
@@ -29,4 +30,14 @@ func (d *Desk) menuItems() []*fyne.MenuItem {
 		}
 	}
 	return items
+}
+
+// showLogin draws "Launch at login" as a check box, ticked when on. Fyne's
+// menus mark only a Checked item and leave an unchecked one looking like a
+// command, so the box is the item's icon in both states.
+func showLogin(item *fyne.MenuItem, on bool) {
+	item.Icon = theme.CheckButtonIcon()
+	if on {
+		item.Icon = theme.CheckButtonCheckedIcon()
+	}
 }

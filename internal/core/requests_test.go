@@ -260,3 +260,18 @@ func TestMenuLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestTrayLoginCheckItem: "Launch at login" is a check item whether or not
+// it is on, so an unticked one still reads as something to tick.
+func TestTrayLoginCheckItem(t *testing.T) {
+	s := start(t)
+	for _, i := range s.c.TrayItems() {
+		if i.Label == "Launch at login" {
+			if !i.Check {
+				t.Errorf("%+v is not a check item", i)
+			}
+			return
+		}
+	}
+	t.Error("no Launch at login in the tray menu")
+}
