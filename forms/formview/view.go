@@ -240,7 +240,14 @@ func fieldBox(r row, labels *labelColumn) fyne.CanvasObject {
 	l := widget.NewLabel(label.Line())
 	l.TextStyle = fyne.TextStyle{Bold: true}
 	l.Wrapping = fyne.TextWrapWord
-	left := container.New(snug{}, l, container.New(tallest{}, r.hint, r.err))
+	// Two lines of small text are kept in the hint's place: an error
+	// there wraps to a second line in the labels' column ("Enter an email
+	// address like name@example.com"), and finding its room ready it
+	// moves nothing below it. tallest counts the hidden room.
+	room := widget.NewLabel("\n")
+	room.SizeName = theme.SizeNameCaptionText
+	room.Hide()
+	left := container.New(snug{}, l, container.New(tallest{}, r.hint, r.err, room))
 	if c, ok := r.object.(*check); ok {
 		// A check box before its label, as everywhere: the label is the
 		// box's, and a click on it ticks the box.

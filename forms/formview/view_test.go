@@ -1,6 +1,7 @@
 package formview
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -446,5 +447,40 @@ func walkDisableable(o fyne.CanvasObject, f func(fyne.Disableable)) {
 		for _, c := range o.Objects {
 			walkDisableable(c, f)
 		}
+	}
+}
+
+// TestWrappedErrorMovesNothing: an error that wraps to a second line in the
+// labels' column takes the room kept for it, so the field below stays put.
+// (Wider than two lines, in a narrower window, it makes room: see README.)
+func TestWrappedErrorMovesNothing(t *testing.T) {
+	const schema = `{"type":"object","properties":{
+		"email":{"type":"string","format":"email","title":"Email"},
+		"site":{"type":"string","format":"uri","title":"Website","description":"A URI."}
+	},"required":["email"]}`
+	for _, tt := range []struct {
+		typed string
+		width float32
+	}{
+		{"not-an-email", 900},  // two lines
+		{"not-an-email", 1400}, // one line
+		{"", 900},              // "Required"
+	} {
+		t.Run(fmt.Sprint(tt.typed, tt.width), func(t *testing.T) {
+			h := open(t, schema)
+			h.w.Resize(fyne.NewSize(tt.width, 600))
+			d := fyne.CurrentApp().Driver()
+			below := func() fyne.Position { return d.AbsolutePositionForObject(h.row("site").object) }
+			before := below()
+			test.Type(h.row("email").focus, tt.typed)
+			test.Tap(h.button("Accept")) // shows the errors of untouched fields too
+			h.w.Content().Refresh()      // lays out again, as a window does when sizes change
+			if h.errorShown("email") == "" {
+				t.Fatal("no error shows")
+			}
+			if after := below(); after != before {
+				t.Errorf("the field below moved from %v to %v", before, after)
+			}
+		})
 	}
 }
