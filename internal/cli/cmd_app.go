@@ -66,7 +66,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	login := autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}}
 	trayShown := false
 	var c *core.Core // clicks come once it shows notifications, after Start
-	notifier, noNotifications := coreNotifier(ctx, log, func(id uint32) { c.NoticeClicked(id) })
+	notifier, noNotifications, notifyErr := coreNotifier(ctx, func(id uint32) { c.NoticeClicked(id) })
 	settings := app.SettingsFile(app.PreferencesPath(appID))
 	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, idle: *idle, tray: &trayShown, log: log}
 	c = core.New(ctx, core.Options{
@@ -101,6 +101,9 @@ func runApp(args []string, stdout, stderr terminal) int {
 		log.Warn("scripts and bridges cannot reach Elicit Desk; its own windows still can", "err", err)
 	case err != nil:
 		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
+	}
+	if notifyErr != nil {
+		log.Info("the core shows no notifications", "err", notifyErr)
 	}
 	t, err := tray.Start(ctx, appName, assets.TrayIconPNG(false, false), nil, log)
 	if err != nil {
