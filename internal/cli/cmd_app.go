@@ -285,6 +285,9 @@ func runUI(args []string, stdout, stderr terminal) int {
 	defer conn.Close()
 
 	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
+	if err := makeCacheDir(); err != nil {
+		log.Warn("no cache directory: Fyne keeps nothing between runs", "err", err)
+	}
 	a := app.NewFyne(appID, appName, version)
 	unseen := app.SetWindowHints(a, appName, appCommand)
 	d := app.New(ctx, a, core.NewRemote(conn), app.Options{
@@ -317,6 +320,18 @@ func runUI(args []string, stdout, stderr terminal) int {
 		return 1
 	}
 	return 0
+}
+
+// makeCacheDir makes the user's cache directory (os.UserCacheDir, which
+// honours XDG_CACHE_HOME), private, when a new account has none yet: Fyne
+// makes its own directory in it without its parents and logs "Failed to
+// create fyne cache space" when it is missing.
+func makeCacheDir() error {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return err
+	}
+	return os.MkdirAll(dir, 0o700)
 }
 
 // holdBusName owns the app's name on the session bus, once the app
