@@ -7,9 +7,10 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/core"
 )
 
-// menuItems are the app's own entries in the Servers window's menu, where
-// no tray host shows the core's icon and the window stands in for it.
-func (d *Desk) menuItems() []*fyne.MenuItem {
+// appMenu is the app's own menu in the Servers window, where no tray host
+// shows the core's icon and the window stands in for it.
+func (d *Desk) appMenu() *fyne.Menu {
+	m := fyne.NewMenu("Elicit Desk")
 	var items []*fyne.MenuItem
 	for _, e := range core.Menu {
 		switch {
@@ -19,6 +20,7 @@ func (d *Desk) menuItems() []*fyne.MenuItem {
 			login.Action = func() {
 				d.setAutostart(!d.autostartEnabled())
 				showLogin(login, d.autostartEnabled())
+				m.Refresh() // a shown menu keeps its look until refreshed
 			}
 			items = append(items, login)
 		case e.Window == core.WindowQuit:
@@ -29,7 +31,8 @@ func (d *Desk) menuItems() []*fyne.MenuItem {
 			items = append(items, fyne.NewMenuItemSeparator())
 		}
 	}
-	return items
+	m.Items = items
+	return m
 }
 
 // showLogin draws "Launch at login" as a check box, ticked when on. Fyne's

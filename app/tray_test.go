@@ -66,7 +66,7 @@ func TestMenuLoginCheckBox(t *testing.T) {
 	h := start(t, `{"mcpServers":{}}`)
 	h.ui(func() {
 		var login *fyne.MenuItem
-		for _, it := range h.d.menuItems() {
+		for _, it := range h.d.appMenu().Items {
 			if it.Label == "Launch at login" {
 				login = it
 			}
