@@ -57,7 +57,7 @@ func TestAboutWindow(t *testing.T) {
 	var report *widget.Hyperlink
 	h.ui(func() {
 		h.d.opts.Version = "elicitdesk 9.9.9"
-		for _, it := range h.d.menuItems() {
+		for _, it := range h.d.appMenu().Items {
 			labels = append(labels, it.Label)
 			if it.Label == "About Elicit Desk…" {
 				it.Action()

@@ -178,7 +178,7 @@ func (d *Desk) Start() error {
 	go d.attach()
 	if !d.opts.TrayShown {
 		w := d.serversWin.Window()
-		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
+		w.SetMainMenu(fyne.NewMainMenu(d.appMenu()))
 		w.SetCloseIntercept(d.closeWithoutTray)
 	}
 	d.addQuitKeys()

@@ -51,7 +51,7 @@ func (d *Desk) ended(id string, answered bool, cause string) {
 		r.ended = true
 		return
 	}
-	r.goStale(core.StaleWords(cause))
+	r.goStale(core.StaleWords(r.Server.Name, cause))
 }
 
 // completed: a URL request's server said the step is done.

@@ -192,7 +192,7 @@ func TestQuitKeyInEveryWindow(t *testing.T) {
 	h.askForm(context.Background(), "shop", "Your name?")
 	h.request(0)
 	h.ui(func() {
-		for _, item := range h.d.menuItems() {
+		for _, item := range h.d.appMenu().Items {
 			if item.Label == "Servers…" || item.Label == "Hosts…" {
 				item.Action()
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
 )
 
@@ -56,4 +57,31 @@ func trayMenu(h *harness) *fyne.Menu {
 		m.Items = append(m.Items, &fyne.MenuItem{Label: i.Label, Disabled: i.Disabled, Checked: i.Checked})
 	}
 	return m
+}
+
+// TestMenuLoginCheckBox: without a tray the Servers window's menu shows
+// "Launch at login" as a check box, ticked or not, and picking it turns
+// launch at login on and off.
+func TestMenuLoginCheckBox(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.ui(func() {
+		var login *fyne.MenuItem
+		for _, it := range h.d.appMenu().Items {
+			if it.Label == "Launch at login" {
+				login = it
+			}
+		}
+		if login == nil {
+			t.Fatal("no Launch at login in the menu")
+		}
+		for _, want := range []struct {
+			on   bool
+			icon fyne.Resource
+		}{{false, theme.CheckButtonIcon()}, {true, theme.CheckButtonCheckedIcon()}, {false, theme.CheckButtonIcon()}} {
+			if on := h.d.autostartEnabled(); on != want.on || login.Icon != want.icon {
+				t.Errorf("on %v, icon %v; want on %v, icon %v", on, login.Icon.Name(), want.on, want.icon.Name())
+			}
+			login.Action()
+		}
+	})
 }

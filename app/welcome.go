@@ -22,8 +22,11 @@ type welcome struct {
 	d     *Desk
 	win   fyne.Window
 	hosts *fyne.Container
-	try   *widget.Button
-	tried *widget.Label // how the demo request went
+	// oneByOne opens the Hosts window, shown only when a host was found:
+	// without one there is nothing to choose.
+	oneByOne *widget.Button
+	try      *widget.Button
+	tried    *widget.Label // how the demo request went
 }
 
 // showWelcome opens the Welcome window, or brings it forward: the person
@@ -58,8 +61,8 @@ func (d *Desk) welcomeBy(by opener) {
 	w.tried.Hide()
 
 	w.hosts = container.NewVBox()
+	w.oneByOne = widget.NewButtonWithIcon("Choose servers one by one…", theme.ListIcon(), d.hostsWin.Show)
 	w.showHosts()
-	openHosts := widget.NewButtonWithIcon("Choose servers one by one…", theme.ListIcon(), d.hostsWin.Show)
 	add := widget.NewButtonWithIcon("Add a server…", theme.ContentAddIcon(), d.serversWin.AddServer)
 	closeBtn := widget.NewButton("Close", w.win.Close)
 
@@ -69,7 +72,7 @@ func (d *Desk) welcomeBy(by opener) {
 		paragraph(whereRequests(d.opts.TrayShown)),
 		section("See a request", "The demo server built into Elicit Desk asks you a question.", w.try),
 		w.tried,
-		section("Your MCP hosts", "Route a host's servers through Elicit Desk, and their requests show here instead of in the host.", openHosts),
+		section("Your MCP hosts", "Route a host's servers through Elicit Desk, and their requests show here instead of in the host.", w.oneByOne),
 		w.hosts,
 		section("Your own servers", "Elicit Desk can connect to MCP servers itself, so you can call their tools.", add),
 	)
@@ -93,6 +96,9 @@ func (w *welcome) showHosts() {
 	found := hosts.Find(w.d.opts.Hosts, w.d.opts.Bridge)
 	if len(found) == 0 {
 		w.hosts.Add(paragraph("No MCP host's config was found on this computer (Claude Desktop, Cursor, VS Code, Zed, Codex…)."))
+		w.oneByOne.Hide()
+	} else {
+		w.oneByOne.Show()
 	}
 	for _, f := range found {
 		sum := hostsview.Summarize(f, w.d.opts.Bridge)

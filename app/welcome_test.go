@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
 )
 
 // TestWelcomeAtFirstStart shows the Welcome window when servers.json is
@@ -58,4 +59,30 @@ func TestWelcomeWaitsForRequests(t *testing.T) {
 		test.Tap(button(t, content(r), "Decline"))
 	})
 	h.eventually("the Welcome window, once the request is answered", func() bool { return h.d.welcome != nil })
+}
+
+// TestWelcomeOffersOneByOneWithHosts: Welcome offers to choose a host's
+// servers one by one only when it found a host: without one there is
+// nothing to choose.
+func TestWelcomeOffersOneByOneWithHosts(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		hosts func(t *testing.T) []hosts.Host
+		offer bool
+	}{
+		{"no host", func(*testing.T) []hosts.Host { return nil }, false},
+		{"Cursor", func(t *testing.T) []hosts.Host { return []hosts.Host{cursorHost(t)} }, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := start(t, `{"mcpServers":{}}`)
+			found := tt.hosts(t)
+			h.ui(func() {
+				h.d.opts.Hosts = found
+				h.d.showWelcome()
+				if got := h.d.welcome.oneByOne.Visible(); got != tt.offer {
+					t.Errorf("Choose servers one by one… shown %v, want %v", got, tt.offer)
+				}
+			})
+		})
+	}
 }

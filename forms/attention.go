@@ -3,6 +3,8 @@ package forms
 import (
 	"fmt"
 	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // NotReady names at most namedMax fields, each cut to nameMax characters:
@@ -22,8 +24,11 @@ func NeedAttention(n int) string {
 }
 
 // NotReady says why Accept would refuse the form as it is, naming the
-// fields by their titles in form order: "Not ready: 2 fields need
-// attention — Start date, Email". It is "" when Accept would send.
+// fields by their titles in form order, each with its whole error: "Not
+// ready: 2 fields need attention — Start date: Required; Email: Enter an
+// email address like name@example.com". It is "" when Accept would send.
+// The form cuts an error to the room of its field's hint; here it reads
+// whole.
 func (f *Form) NotReady() string {
 	errs, err := f.Problems()
 	switch {
@@ -34,8 +39,8 @@ func (f *Form) NotReady() string {
 	}
 	var names []string
 	for _, field := range f.Schema.Fields {
-		if _, bad := errs[field.Name]; bad {
-			names = append(names, field.Label().Headline(nameMax))
+		if msg, bad := errs[field.Name]; bad {
+			names = append(names, field.Label().Headline(nameMax)+": "+untrusted.Text(msg).Line())
 		}
 	}
 	if len(names) == 0 { // only a problem of the whole form
@@ -45,7 +50,7 @@ func (f *Form) NotReady() string {
 	if len(names) > namedMax {
 		names = append(names[:namedMax], fmt.Sprintf("and %d more", len(names)-namedMax))
 	}
-	return summary + strings.Join(names, ", ")
+	return summary + strings.Join(names, "; ")
 }
 
 // NotSent names the booleans the person has not set, which the content

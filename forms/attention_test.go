@@ -22,12 +22,12 @@ func TestNotReadyNamesFieldsByTitle(t *testing.T) {
 	}
 	f := NewForm(s)
 	f.SetText("note", "x")
-	if got, want := f.NotReady(), "Not ready: 2 fields need attention — Start date, Email"; got != want {
+	if got, want := f.NotReady(), "Not ready: 2 fields need attention — Start date: Required; Email: Required"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	f.SetText("start", "2020-12-31")
 	f.SetText("n", "9")
-	if got, want := f.NotReady(), "Not ready: 2 fields need attention — Email, n"; got != want {
+	if got, want := f.NotReady(), "Not ready: 2 fields need attention — Email: Required; n: At most 3"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 	f.SetText("email", "a@example.com")
@@ -45,7 +45,7 @@ func TestNotReadyCountsPastTheNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := NewForm(s).NotReady(), "Not ready: 7 fields need attention — a, b, c, d, e, and 2 more"; got != want {
+	if got, want := NewForm(s).NotReady(), "Not ready: 7 fields need attention — a: Required; b: Required; c: Required; d: Required; e: Required; and 2 more"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 }

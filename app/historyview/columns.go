@@ -104,13 +104,26 @@ func setRow(c *fyne.Container, r row) {
 }
 
 // The window's preferred size, in Fyne units, and the share of the
-// height under the search that the list takes above the detail: at this
-// size it shows at least minRows rows (14 with Xvfb's fonts at scale 1).
+// height under the search that the list takes above the detail at most:
+// at this size it shows at least minRows rows (14 with Xvfb's fonts at
+// scale 1). A short list takes room for its rows only, and at least
+// fewRows, where the empty state fits.
 const (
 	defaultWidth, defaultHeight = 1100, 700
 	listShare                   = 0.68
 	minRows                     = 12
+	fewRows                     = 4
 )
+
+// listOffset is the share of a split total high that a list of rows, each
+// pitch high under a line of headings, takes above the detail.
+func listOffset(rows int, pitch, total float32) float64 {
+	if total <= 0 {
+		return listShare // not laid out yet
+	}
+	need := float32(max(rows, fewRows)+1) * pitch
+	return min(listShare, float64(need/total))
+}
 
 // compact is the app's theme with the list's rows closer together, so
 // the list shows more of them: a row is one line of text.

@@ -91,7 +91,8 @@ func (w *Window) replay(e history.Entry) {
 	v := formview.New(f, e.Message, formview.Options{Header: replayBanner(replayNote(e, filled)), Dates: w.opts.Dates, Replay: replayReview(filled)})
 	done := widget.NewButtonWithIcon("Close replay", theme.CancelIcon(), rw.Close)
 	done.Importance = widget.HighImportance
-	rw.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), done), nil, nil, v))
+	bar := container.NewHBox(layout.NewSpacer(), done)
+	rw.SetContent(container.NewBorder(nil, bar, nil, nil, v))
 	rw.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyReturn, fyne.KeyEnter: // its one button
@@ -99,7 +100,12 @@ func (w *Window) replay(e history.Entry) {
 		}
 	})
 	keys.Close(rw, nil)
-	w.opts.Screen().Show(rw, fyne.NewSize(800, 600)) // preferred
+	// As tall as the form, within the work area: a form of one check box
+	// needs a short window, a long one scrolls.
+	w.opts.Screen().ShowFitted(rw, 800, func() float32 {
+		gap := theme.Padding() // the border layout's, between the form and the bar
+		return v.FullHeight() + gap + bar.MinSize().Height
+	})
 }
 
 // replayBanner is the heading of a Replay window on a tinted band, with

@@ -98,6 +98,8 @@ type Window struct {
 	status   *widget.Label
 	export   *widget.Button
 	detail   *detail
+	split    *container.Split // the list above the detail
+	offset   float64          // the split's offset as show last set it
 	entries  []history.Entry
 	shown    history.Query // what entries are: the search and filters they were found with
 	names    []string      // the servers in the history, as stored
@@ -179,8 +181,8 @@ func (w *Window) build() {
 	listArea := container.NewBorder(container.NewVBox(w.head, widget.NewSeparator()), nil, nil, nil, container.NewStack(w.list, w.emptyBox))
 	w.detail = newDetail(w)
 	// The list above the detail: the message column gets the window's width.
-	split := container.NewVSplit(container.NewThemeOverride(listArea, compact{}), w.detail.object)
-	split.Offset = listShare
+	w.split = container.NewVSplit(container.NewThemeOverride(listArea, compact{}), w.detail.object)
+	w.split.Offset, w.offset = listShare, listShare
 
 	w.status = widget.NewLabel("")
 	w.status.Wrapping = fyne.TextWrapWord // an error must not widen the window
@@ -196,7 +198,7 @@ func (w *Window) build() {
 		banner.Wrapping = fyne.TextWrapWord
 		top = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, banner), filters)
 	}
-	w.win.SetContent(container.NewBorder(top, bottom, nil, nil, split))
+	w.win.SetContent(container.NewBorder(top, bottom, nil, nil, w.split))
 }
 
 // load queries the history for the search and filters as they are now,
@@ -247,6 +249,7 @@ func (w *Window) show(q history.Query, entries []history.Entry, names []string, 
 	w.head.Refresh()
 	w.list.UnselectAll()
 	w.list.Refresh()
+	w.fitList(len(entries))
 	w.showEmpty(emptyStateOf(len(entries), w.search.Text, w.server.Selected, w.outcome.Selected))
 	if len(entries) == listLimit {
 		w.status.SetText(fmt.Sprintf("The newest %d that match.", listLimit))
@@ -284,4 +287,16 @@ func (w *Window) clearSearch() {
 	w.server.SetSelected(allServers)
 	w.outcome.SetSelected(allOutcomes)
 	w.load(0)
+}
+
+// fitList gives the list the height its rows need and the detail the
+// rest, unless the person has moved the divider since: a short history
+// would otherwise leave the detail a few lines under an empty list.
+func (w *Window) fitList(rows int) {
+	if w.split.Offset != w.offset {
+		return // the person's choice
+	}
+	pitch := w.head.MinSize().Height + w.list.Theme().Size(theme.SizeNamePadding)
+	w.offset = listOffset(rows, pitch, w.split.Size().Height)
+	w.split.SetOffset(w.offset)
 }

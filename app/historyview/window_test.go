@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -288,6 +289,10 @@ func TestReplay(t *testing.T) {
 			if len(ws) != 1 || ws[0].Title() != "Replay: deployer — "+tt.message+" — Elicit Desk" {
 				t.Fatalf("replay windows: %v", ws)
 			}
+			// Sized to the form, not a fixed 600 high; the form fits whole.
+			if size, need := ws[0].Canvas().Size(), ws[0].Content().MinSize(); size.Height >= 600 || size.Height < need.Height {
+				t.Errorf("the replay is %v for content of at least %v", size, need)
+			}
 			shown := test.RenderObjectToMarkup(ws[0].Content())
 			for _, want := range []string{replayHeading, tt.note, tt.shows, tt.review} {
 				if !strings.Contains(shown, want) {
@@ -395,38 +400,77 @@ func TestNoticeBanner(t *testing.T) {
 	}
 }
 
-// TestDefaultSizeShowsRows opens the window at its default size with a
-// long history: the list shows at least minRows whole rows, and the
-// detail keeps room for the selected request.
+// TestDefaultSizeShowsRows opens the window at its default size: with a
+// long history the list shows at least minRows whole rows and the detail
+// keeps room for the selected request; with a short one the list shows
+// its rows and the detail takes the rest; a divider the person moved
+// stays where they put it.
 func TestDefaultSizeShowsRows(t *testing.T) {
-	h := open(t, Options{Screen: func() screen.Screen { return screen.Screen{Work: screen.Area{Width: 1440, Height: 900}, Scale: 1} }})
-	h.app.Settings().SetTheme(look.New()) // the app's sizes, not the test theme's
-	h.w.win.Resize(fyne.NewSize(defaultWidth, defaultHeight))
-	at := time.Now().Add(-time.Minute)
-	for i := range 30 {
-		if _, err := h.store.Add(context.Background(), history.Entry{Server: servers.Identity{Name: "demo"}, Message: untrusted.Text(fmt.Sprintf("Request number %d", i)),
-			Mode: servers.ModeForm, Outcome: history.NoWindow, Received: at.Add(time.Duration(i) * time.Second)}); err != nil {
-			t.Fatal(err)
+	for _, tt := range []struct {
+		entries, rows int // rows: the whole rows shown, at least
+		detail        float32
+		dragged       bool
+	}{
+		{30, minRows, 180, false},
+		{3, 3, 330, false},
+		{3, 3, 100, true},
+	} {
+		t.Run(fmt.Sprint(tt.entries, tt.dragged), func(t *testing.T) {
+			h := open(t, Options{Screen: func() screen.Screen { return screen.Screen{Work: screen.Area{Width: 1440, Height: 900}, Scale: 1} }})
+			h.app.Settings().SetTheme(look.New()) // the app's sizes, not the test theme's
+			h.w.win.Resize(fyne.NewSize(defaultWidth, defaultHeight))
+			if tt.dragged {
+				h.w.split.SetOffset(0.7)
+			}
+			at := time.Now().Add(-time.Minute)
+			for i := range tt.entries {
+				if _, err := h.store.Add(context.Background(), history.Entry{Server: servers.Identity{Name: "demo"}, Message: untrusted.Text(fmt.Sprintf("Request number %d", i)),
+					Mode: servers.ModeForm, Outcome: history.NoWindow, Received: at.Add(time.Duration(i) * time.Second)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			h.w.Refresh()
+			if got := h.w.win.Canvas().Size(); got != fyne.NewSize(defaultWidth, defaultHeight) {
+				t.Fatalf("the window opened at %v", got)
+			}
+			d := fyne.CurrentApp().Driver()
+			bottom := d.AbsolutePositionForObject(h.w.list).Y + h.w.list.Size().Height
+			rows := 0
+			for _, o := range test.LaidOutObjects(h.w.list) {
+				if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "Request number ") && l.Visible() &&
+					d.AbsolutePositionForObject(l).Y+l.Size().Height <= bottom+1 {
+					rows++
+				}
+			}
+			if rows < tt.rows {
+				t.Errorf("the list shows %d whole rows, want at least %d", rows, tt.rows)
+			}
+			if got := h.w.detail.object.Size().Height; got < tt.detail {
+				t.Errorf("the detail has %v high, want at least %v", got, tt.detail)
+			}
+			if tt.dragged && h.w.split.Offset != 0.7 {
+				t.Errorf("the divider moved to %v", h.w.split.Offset)
+			}
+		})
+	}
+}
+
+// TestListOffset: the list takes what its rows and headings need, at
+// least fewRows' worth and at most listShare.
+func TestListOffset(t *testing.T) {
+	for _, tt := range []struct {
+		rows         int
+		pitch, total float32
+		want         float64
+	}{
+		{0, 20, 500, 0.2}, // fewRows+1 rows
+		{9, 20, 500, 0.4}, // 9 rows and the headings
+		{100, 20, 500, listShare},
+		{3, 20, 0, listShare}, // not laid out yet
+	} {
+		if got := listOffset(tt.rows, tt.pitch, tt.total); math.Abs(got-tt.want) > 1e-6 {
+			t.Errorf("listOffset(%d, %v, %v) = %v, want %v", tt.rows, tt.pitch, tt.total, got, tt.want)
 		}
-	}
-	h.w.Refresh()
-	if got := h.w.win.Canvas().Size(); got != fyne.NewSize(defaultWidth, defaultHeight) {
-		t.Fatalf("the window opened at %v", got)
-	}
-	d := fyne.CurrentApp().Driver()
-	bottom := d.AbsolutePositionForObject(h.w.list).Y + h.w.list.Size().Height
-	rows := 0
-	for _, o := range test.LaidOutObjects(h.w.list) {
-		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "Request number ") && l.Visible() &&
-			d.AbsolutePositionForObject(l).Y+l.Size().Height <= bottom+1 {
-			rows++
-		}
-	}
-	if rows < minRows {
-		t.Errorf("the list shows %d whole rows, want at least %d", rows, minRows)
-	}
-	if got := h.w.detail.object.Size().Height; got < 180 {
-		t.Errorf("the detail has %v high", got)
 	}
 }
 

@@ -28,13 +28,13 @@ func TestLook(t *testing.T) {
 		do   func()
 		want want
 	}{
-		{"untouched", func() {}, want{review: "Not ready: 2 fields need attention — Name, Email"}},
+		{"untouched", func() {}, want{review: "Not ready: 2 fields need attention — Name: Required; Email: Required"}},
 		{"typing a bad email", func() { m.form.SetText("email", "ada@"); m.touched[1] = true },
-			want{errs: [2]string{"", "Enter an email address like name@example.com"}, review: "Not ready: 2 fields need attention — Name, Email"}},
+			want{errs: [2]string{"", "Enter an email address like name@example.com"}, review: "Not ready: 2 fields need attention — Name: Required; Email: Enter an email address like name@example.com"}},
 		{"accept pressed", func() { m.attempted = true },
-			want{errs: [2]string{"Required", "Enter an email address like name@example.com"}, review: "Not ready: 2 fields need attention — Name, Email", summary: "2 fields need attention."}},
+			want{errs: [2]string{"Required", "Enter an email address like name@example.com"}, review: "Not ready: 2 fields need attention — Name: Required; Email: Enter an email address like name@example.com", summary: "2 fields need attention."}},
 		{"name filled", func() { m.form.SetText("name", "Ada"); m.touched[0] = true },
-			want{errs: [2]string{"", "Enter an email address like name@example.com"}, review: "Not ready: 1 field needs attention — Email", summary: "1 field needs attention."}},
+			want{errs: [2]string{"", "Enter an email address like name@example.com"}, review: "Not ready: 1 field needs attention — Email: Enter an email address like name@example.com", summary: "1 field needs attention."}},
 		{"all good", func() { m.form.SetText("email", "ada@example.com") },
 			want{review: "{\n  \"name\": \"Ada\",\n  \"email\": \"ada@example.com\"\n}"}},
 	}

@@ -109,6 +109,10 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 		r.hint.Wrapping, r.err.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
 		r.hint.Importance, r.err.Importance = widget.LowImportance, widget.DangerImportance
 		r.hint.SizeName, r.err.SizeName = theme.SizeNameCaptionText, theme.SizeNameCaptionText
+		// An error fills the hint's room, at least a line, and is cut with
+		// "…" past it: a longer one would push the fields below down under
+		// the pointer. The Review names each field's whole error.
+		r.err.Truncation = fyne.TextTruncateEllipsis
 		r.err.Hide()
 		r.outline = canvas.NewRectangle(color.Transparent)
 		r.outline.StrokeWidth = theme.InputBorderSize() * 2
@@ -278,7 +282,7 @@ func fieldBox(r row, labels *labelColumn) fyne.CanvasObject {
 	l := widget.NewLabel(label.Line())
 	l.TextStyle = fyne.TextStyle{Bold: true}
 	l.Wrapping = fyne.TextWrapWord
-	left := container.New(snug{}, l, container.New(tallest{}, r.hint, r.err))
+	left := container.New(snug{}, l, container.New(hintRoom{}, r.hint, r.err))
 	if c, ok := r.object.(*check); ok {
 		// A check box before its label, as everywhere: the label is the
 		// box's, and a click on it ticks the box.

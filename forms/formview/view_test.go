@@ -1,6 +1,7 @@
 package formview
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -446,5 +447,46 @@ func walkDisableable(o fyne.CanvasObject, f func(fyne.Disableable)) {
 		for _, c := range o.Objects {
 			walkDisableable(c, f)
 		}
+	}
+}
+
+// TestLongErrorMovesNothing: an error longer than its room in the labels'
+// column is cut there, so the field below stays put, at any width; the
+// Review says it whole.
+func TestLongErrorMovesNothing(t *testing.T) {
+	const schema = `{"type":"object","properties":{
+		"email":{"type":"string","format":"email","title":"Email"},
+		"code":{"type":"string","title":"Code","pattern":"^[A-Z]{3}-[0-9]{4}-[a-z]{2,5}(-[A-Z0-9]{8})?$"},
+		"site":{"type":"string","format":"uri","title":"Website","description":"A URI."}
+	},"required":["email"]}`
+	for _, tt := range []struct {
+		field, typed, whole string
+		width               float32
+	}{
+		{"email", "not-an-email", "Email: Enter an email address like name@example.com", 480},
+		{"email", "not-an-email", "Email: Enter an email address like name@example.com", 900},
+		{"email", "not-an-email", "Email: Enter an email address like name@example.com", 1400},
+		{"email", "", "Email: Required", 900},
+		{"code", "x", "Code: Must match the pattern ^[A-Z]{3}-[0-9]{4}-[a-z]{2,5}(-[A-Z0-9]{8})?$", 700},
+	} {
+		t.Run(fmt.Sprint(tt.field, tt.typed, tt.width), func(t *testing.T) {
+			h := open(t, schema)
+			h.w.Resize(fyne.NewSize(tt.width, 600))
+			d := fyne.CurrentApp().Driver()
+			below := func() fyne.Position { return d.AbsolutePositionForObject(h.row("site").object) }
+			before := below()
+			test.Type(h.row(tt.field).focus, tt.typed)
+			test.Tap(h.button("Accept")) // shows the errors of untouched fields too
+			h.w.Content().Refresh()      // lays out again, as a window does when sizes change
+			if h.errorShown(tt.field) == "" {
+				t.Fatal("no error shows")
+			}
+			if after := below(); after != before {
+				t.Errorf("the field below moved from %v to %v", before, after)
+			}
+			if !strings.Contains(h.v.review.Text, tt.whole) {
+				t.Errorf("the Review says %q, not %q", h.v.review.Text, tt.whole)
+			}
+		})
 	}
 }

@@ -67,7 +67,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	login := autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}}
 	trayShown := false
 	var c *core.Core // clicks come once it shows notifications, after Start
-	notifier, noNotifications := coreNotifier(ctx, log, func(id uint32) { c.NoticeClicked(id) })
+	notifier, noNotifications, notifyErr := coreNotifier(ctx, func(id uint32) { c.NoticeClicked(id) })
 	settings := app.SettingsFile(app.PreferencesPath(appID))
 	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, idle: *idle, tray: &trayShown, log: log}
 	c = core.New(ctx, core.Options{
@@ -102,6 +102,9 @@ func runApp(args []string, stdout, stderr terminal) int {
 		log.Warn("scripts and bridges cannot reach Elicit Desk; its own windows still can", "err", err)
 	case err != nil:
 		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
+	}
+	if notifyErr != nil {
+		log.Info("the core shows no notifications", "err", notifyErr)
 	}
 	t, err := tray.Start(ctx, appName, assets.TrayIconPNG(false, false), nil, log)
 	if err != nil {
@@ -305,6 +308,9 @@ func runUI(args []string, stdout, stderr terminal) int {
 	defer conn.Close()
 
 	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
+	if err := makeCacheDir(); err != nil {
+		log.Warn("no cache directory: Fyne keeps nothing between runs", "err", err)
+	}
 	a := app.NewFyne(appID, appName, version)
 	unseen := app.SetWindowHints(a, appName, appCommand)
 	d := app.New(ctx, a, core.NewRemote(conn), app.Options{
@@ -337,6 +343,18 @@ func runUI(args []string, stdout, stderr terminal) int {
 		return 1
 	}
 	return 0
+}
+
+// makeCacheDir makes the user's cache directory (os.UserCacheDir, which
+// honours XDG_CACHE_HOME), private, when a new account has none yet: Fyne
+// makes its own directory in it without its parents and logs "Failed to
+// create fyne cache space" when it is missing.
+func makeCacheDir() error {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return err
+	}
+	return os.MkdirAll(dir, 0o700)
 }
 
 // holdBusName owns the app's name on the session bus, once the app

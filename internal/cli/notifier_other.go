@@ -4,7 +4,6 @@ package cli
 
 import (
 	"context"
-	"log/slog"
 
 	"github.com/elicitdesk/elicitdesk/internal/core"
 )
@@ -14,6 +13,6 @@ import (
 const notifyInWindows = true
 
 // coreNotifier: the core has no notification server of its own here.
-func coreNotifier(context.Context, *slog.Logger, func(uint32)) (core.Notifier, string) {
-	return nil, ""
+func coreNotifier(context.Context, func(uint32)) (core.Notifier, string, error) {
+	return nil, "", nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // Request is one elicitation waiting for the person, as the windows are
@@ -334,7 +335,7 @@ func (c *Core) open(w *waiting, by Opener) {
 // stale records w, which went stale and was taken from pending, tells the
 // windows, and opens those of next in its place.
 func (c *Core) stale(w *waiting, next []*waiting) {
-	c.record(entry(w.e, history.Stale, StaleReason(w.e.Context()), nil, c.now()))
+	c.record(entry(w.e, history.Stale, StaleReason(w.e.Context(), w.e.Server.Name), nil, c.now()))
 	c.feed.push(event{ended: &ended{ID: w.ID, Cause: causeText(w.e.Context())}})
 	c.requestsChanged(next)
 }
@@ -542,12 +543,22 @@ func causeText(ctx context.Context) string {
 	return ""
 }
 
-// StaleReason says in plain words why a request stopped waiting; the
-// server's own words in it are untrusted.
-func StaleReason(ctx context.Context) string { return StaleWords(causeText(ctx)) }
+// StaleReason says in plain words why server's request, whose context is
+// ctx, stopped waiting; the server's own words in it, and its name, are
+// untrusted.
+func StaleReason(ctx context.Context, server string) string {
+	return StaleWords(server, causeText(ctx))
+}
 
-// StaleWords is StaleReason of a cause as the windows are told it.
-func StaleWords(cause string) string {
+// StaleWords is StaleReason of a cause as the windows are told it. A
+// cancel came from the server that asked, which it names: "the other
+// side" leaves the person guessing which of their servers it was.
+func StaleWords(server, cause string) string {
+	if rest, ok := strings.CutPrefix(cause, rpc.ErrCancelled.Error()); ok && server != "" {
+		// Not capitalised: the name is shown as the server gave it.
+		return untrusted.Text(server).Short(menuName) + " cancelled the request" +
+			strings.ReplaceAll(untrusted.Text(rest).Block(), "\n", ": ") + ". Nothing was sent."
+	}
 	text := strings.ReplaceAll(untrusted.Text(cause).Block(), "\n", ": ")
 	if text == "" {
 		return "The request is no longer waiting. Nothing was sent."

@@ -13,6 +13,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // opens records the windows' Open events, in order, with who wanted each.
@@ -257,6 +258,40 @@ func TestMenuLabel(t *testing.T) {
 		e.Received = at
 		if got := MenuLabel(e); got != tt.want {
 			t.Errorf("MenuLabel(%.20q) = %q, want %q", tt.server, got, tt.want)
+		}
+	}
+}
+
+// TestTrayLoginCheckItem: "Launch at login" is a check item whether or not
+// it is on, so an unticked one still reads as something to tick.
+func TestTrayLoginCheckItem(t *testing.T) {
+	s := start(t)
+	for _, i := range s.c.TrayItems() {
+		if i.Label == "Launch at login" {
+			if !i.Check {
+				t.Errorf("%+v is not a check item", i)
+			}
+			return
+		}
+	}
+	t.Error("no Launch at login in the tray menu")
+}
+
+// TestStaleWords: why a request went stale, in a sentence; a cancel names
+// the server that sent it, its name shown safely and as given.
+func TestStaleWords(t *testing.T) {
+	cancelled := rpc.ErrCancelled.Error()
+	for _, tt := range []struct{ server, cause, want string }{
+		{"demo", cancelled, "demo cancelled the request. Nothing was sent."},
+		{"demo", cancelled + ": took too long\u202e", "demo cancelled the request: took too long⟨U+202E⟩. Nothing was sent."},
+		{"de\u202emo", cancelled, "de⟨U+202E⟩mo cancelled the request. Nothing was sent."},
+		{strings.Repeat("n", 500), cancelled, strings.Repeat("n", menuName-1) + "… cancelled the request. Nothing was sent."},
+		{"", cancelled, "The other side cancelled the request. Nothing was sent."},
+		{"demo", "the bridge ended", "The bridge ended. Nothing was sent."},
+		{"demo", "", "The request is no longer waiting. Nothing was sent."},
+	} {
+		if got := StaleWords(tt.server, tt.cause); got != tt.want {
+			t.Errorf("StaleWords(%.20q, %q) = %q, want %q", tt.server, tt.cause, got, tt.want)
 		}
 	}
 }

@@ -163,7 +163,7 @@ func (c *Core) trayItems(st trayState) []tray.Item {
 		switch {
 		case e.Login:
 			on, err := login.Enabled()
-			items = append(items, tray.Item{Label: e.Label, Checked: err == nil && on, Action: func() { c.toggleLogin(login) }})
+			items = append(items, tray.Item{Label: e.Label, Check: true, Checked: err == nil && on, Action: func() { c.toggleLogin(login) }})
 		case e.Window == WindowQuit:
 			items = append(items, tray.Item{Label: e.Label, Action: c.askQuit})
 		case e.Window != "":

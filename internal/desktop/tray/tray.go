@@ -24,12 +24,14 @@ import (
 )
 
 // Item is one menu entry: a label, or a separator when Separator is set.
-// A checked entry shows a check mark; a disabled one, or one without an
-// Action, cannot be picked.
+// A Check entry is a check item, ticked when Checked, so that an unticked
+// one still reads as something that can be ticked; a Checked entry is
+// always a check item. A disabled entry, or one without an Action, cannot
+// be picked.
 type Item struct {
-	Label                        string
-	Disabled, Checked, Separator bool
-	Action                       func()
+	Label                               string
+	Disabled, Check, Checked, Separator bool
+	Action                              func()
 }
 
 // Tray is the icon and menu in the tray.
@@ -191,8 +193,8 @@ func (t *Tray) show(icon []byte, menu menuLook, clicks *sync.WaitGroup) ([]byte,
 			continue
 		}
 		var item *systray.MenuItem
-		if e.checked {
-			item = systray.AddMenuItemCheckbox(e.label, "", true)
+		if e.check {
+			item = systray.AddMenuItemCheckbox(e.label, "", e.checked)
 		} else {
 			item = systray.AddMenuItem(e.label, "")
 		}
@@ -250,8 +252,8 @@ func (t *Tray) deliver() {
 type menuLook []entryLook
 
 type entryLook struct {
-	label                      string
-	checked, separator, picked bool // picked: it can be picked
+	label                             string
+	check, checked, separator, picked bool // picked: it can be picked
 }
 
 func lookOf(items []Item) menuLook {
@@ -261,7 +263,7 @@ func lookOf(items []Item) menuLook {
 			look[i] = entryLook{separator: true}
 			continue
 		}
-		look[i] = entryLook{label: it.Label, checked: it.Checked, picked: !it.Disabled && it.Action != nil}
+		look[i] = entryLook{label: it.Label, check: it.Check || it.Checked, checked: it.Checked, picked: !it.Disabled && it.Action != nil}
 	}
 	return look
 }

@@ -360,7 +360,7 @@ func TestTray(t *testing.T) {
 		{Separator: true},
 		{Label: "demo: Deploy? (12:00:00)", Action: rec.action("request")},
 		{Separator: true},
-		{Label: "Launch at login", Action: rec.action("login")},
+		{Label: "Launch at login", Check: true, Action: rec.action("login")},
 		{Label: "Quit", Action: rec.action("quit")},
 	}
 	tr.Set(busy, second)
@@ -370,7 +370,7 @@ func TestTray(t *testing.T) {
 		"----",
 		"demo: Deploy? (12:00:00)",
 		"----",
-		"Launch at login",
+		"Launch at login [checkmark false]",
 		"Quit",
 	}, "\n"))
 	h.waitIcon(busy)
