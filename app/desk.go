@@ -179,7 +179,7 @@ func (d *Desk) Start() error {
 	if !d.opts.TrayShown {
 		w := d.serversWin.Window()
 		w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("Elicit Desk", d.menuItems()...)))
-		w.SetCloseIntercept(d.closeWithoutTray)
+		d.serversWin.SetOnClose(d.closeWithoutTray)
 	}
 	d.addQuitKeys()
 	return nil
