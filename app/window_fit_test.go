@@ -57,6 +57,7 @@ func TestWindowsFitSmallScreen(t *testing.T) {
 		{"Hosts — Elicit Desk", h.d.hostsWin.Show},
 		{"History — Elicit Desk", h.d.showHistory},
 		{"Settings — Elicit Desk", h.d.showSettings},
+		{"Help — Elicit Desk", h.d.showHelp},
 		{"Something went wrong — Elicit Desk", func() { h.d.showError("Something went wrong", "The file cannot be read.") }},
 	} {
 		t.Run(c.title, func(t *testing.T) {
