@@ -16,10 +16,9 @@ var (
 
 // AccessibilityLabel implements fyne.Accessible: keyHold has the
 // keyboard of a window the app opened by itself, so a person who lands on
-// it hears why typing does nothing and how to reach the form.
-func (k *keyHold) AccessibilityLabel() string {
-	return "Keys are held until you click in this window or switch to it"
-}
+// it hears why typing does nothing and how to reach the form, as the
+// window shows it.
+func (k *keyHold) AccessibilityLabel() string { return heldNotice }
 
 // AccessibilityRole implements fyne.Accessible.
 func (k *keyHold) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }

@@ -27,7 +27,7 @@ func TestAccessible(t *testing.T) {
 		o    fyne.Accessible
 		want string
 	}{
-		{k, "Keys are held until you click in this window or switch to it"},
+		{k, heldNotice},
 		{s, "Number from 1 to 20: 7"},
 		{empty, "Number from 1 to 20: empty"},
 	}

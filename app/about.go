@@ -15,7 +15,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/assets"
 )
 
-// Where the project is, for the About window and Help.
+// Where the project is, for the About window.
 const (
 	issuesURL = "https://github.com/elicitdesk/elicitdesk/issues"
 	helpURL   = "https://github.com/elicitdesk/elicitdesk#readme"
@@ -139,12 +139,6 @@ func (d *Desk) showAbout() {
 	})
 }
 
-// showHelp opens the README, which says how to use the app, in the browser.
-func (d *Desk) showHelp() {
-	u, _ := url.Parse(helpURL)
-	d.openLink(u)
-}
-
 // openLink opens one of the app's own links in the browser, off the UI
 // goroutine, and says so when it cannot.
 func (d *Desk) openLink(u *url.URL) {
@@ -152,7 +146,7 @@ func (d *Desk) openLink(u *url.URL) {
 		if err := d.openURL(u); err != nil {
 			d.log.Warn("the browser did not open", "url", u, "err", err)
 			d.do(func() {
-				d.showError("Could not open the browser", err.Error()+".\n\nThe page is "+u.String())
+				d.showError("Could not open the browser", "The browser could not be opened for "+u.String()+": "+err.Error()+".")
 			})
 		}
 	}()

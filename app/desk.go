@@ -129,10 +129,12 @@ type Desk struct {
 	hostsWin   *hostsview.Window
 	welcome    *welcome // the Welcome window, while it is open
 	settingsW  fyne.Window
-	aboutW     fyne.Window // the About window, while it is open
-	asking     *asking     // the quit question, while it shows
-	idleSince  time.Time   // when the last window closed; zero while one shows
-	lost       error       // see Lost
+	aboutW     fyne.Window          // the About window, while it is open
+	helpW      fyne.Window          // the Help window, while it is open
+	withF1     map[fyne.Window]bool // the windows whose keys addAppKeys wrapped for F1
+	asking     *asking              // the quit question, while it shows
+	idleSince  time.Time            // when the last window closed; zero while one shows
+	lost       error                // see Lost
 
 	openURL func(*url.URL) error
 	now     func() time.Time
@@ -179,9 +181,9 @@ func (d *Desk) Start() error {
 	if !d.opts.TrayShown {
 		w := d.serversWin.Window()
 		w.SetMainMenu(fyne.NewMainMenu(d.appMenu()))
-		w.SetCloseIntercept(d.closeWithoutTray)
+		d.serversWin.SetOnClose(d.closeWithoutTray)
 	}
-	d.addQuitKeys()
+	d.addAppKeys()
 	return nil
 }
 
@@ -295,7 +297,7 @@ func (d *Desk) opened(cr core.Request, by opener) {
 	} else {
 		r.win = d.newFormWindow(r, at, by)
 	}
-	d.addQuitKeys()
+	d.addAppKeys()
 	r.win.show(by)
 	// The UI goroutine's next turn: the window exists and is mapped; its
 	// first frame follows within one frame interval.

@@ -104,5 +104,5 @@ func (d *Desk) show(s core.Show) {
 	case core.WindowQuit:
 		d.askQuit()
 	}
-	d.addQuitKeys()
+	d.addAppKeys()
 }

@@ -14,7 +14,9 @@ import (
 // clock the test moves: keys typed before the person takes the window
 // reach no field, nothing answers within the guard time, the window
 // manager's focus at once changes nothing, the person switching to the
-// window later gives the keyboard to the form, and a click takes it too.
+// window later gives the keyboard to the form, and a click takes it too;
+// a window that had the keyboard from the start says how to start typing,
+// and StartKey does.
 func TestKeyHold(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
 	clock := func() time.Time { return now }
@@ -91,6 +93,43 @@ func TestKeyHold(t *testing.T) {
 		}
 	})
 
+	t.Run("had the keyboard from the start", func(t *testing.T) {
+		w, field, k := setup()
+		t.Cleanup(func() { now = time.Unix(1_000_000, 0) })
+		k.FocusGained() // the window manager focused the new window
+		f6 := &fyne.KeyEvent{Name: StartKey}
+		k.TypedKey(f6) // within the guard time: meant for another application
+		if k.notice.Visible() || !k.held() {
+			t.Fatal("a key within the guard time showed the notice or ended the hold")
+		}
+		now = now.Add(GuardTime)
+		typeKeys(w.Canvas(), "git")
+		if !k.notice.Visible() || !k.held() || field.Text != "" {
+			t.Fatalf("a late key: notice %v, held %v, field %q", k.notice.Visible(), k.held(), field.Text)
+		}
+		k.TypedKey(f6) // in the same burst: the notice was not read
+		if !k.held() {
+			t.Fatal("StartKey ended the hold as the notice appeared")
+		}
+		now = now.Add(GuardTime)
+		k.TypedKey(f6)
+		typeKeys(w.Canvas(), "Ada")
+		if field.Text != "Ada" || k.held() || k.notice.Visible() {
+			t.Errorf("after StartKey: field %q, held %v, notice %v", field.Text, k.held(), k.notice.Visible())
+		}
+	})
+
+	t.Run("clicked after the notice", func(t *testing.T) {
+		w, field, k := setup()
+		t.Cleanup(func() { now = time.Unix(1_000_000, 0) })
+		now = now.Add(GuardTime)
+		typeKeys(w.Canvas(), "x")
+		w.Canvas().Focus(field) // what the driver does with a click on a field
+		if k.held() || k.notice.Visible() {
+			t.Errorf("after a click: held %v, notice %v", k.held(), k.notice.Visible())
+		}
+	})
+
 	t.Run("opened by the person", func(t *testing.T) {
 		test.NewTempApp(t)
 		w := test.NewTempWindow(t, widget.NewEntry())
@@ -98,6 +137,41 @@ func TestKeyHold(t *testing.T) {
 			t.Error("a window the person opened holds its keys")
 		}
 	})
+}
+
+// TestHoldRules checks when the notice shows and StartKey ends the hold,
+// on a window that had the keyboard from the start: keys at times after
+// it appeared (in guard times), true for StartKey.
+func TestHoldRules(t *testing.T) {
+	const g = GuardTime
+	type key struct {
+		at    time.Duration
+		start bool
+	}
+	tests := []struct {
+		name       string
+		keys       []key
+		told, free bool
+	}{
+		{"keys within the guard time", []key{{0, false}, {g / 2, true}}, false, false},
+		{"a late key tells", []key{{g, false}}, true, false},
+		{"StartKey first tells only", []key{{g, true}}, true, false},
+		{"StartKey soon after the notice", []key{{g, false}, {2*g - 1, true}}, true, false},
+		{"StartKey once the notice was seen", []key{{g, false}, {2 * g, true}}, true, true},
+		{"other keys later do not start", []key{{g, false}, {5 * g, false}}, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shown := time.Unix(1_000_000, 0)
+			h := hold{shown: shown, guard: g}
+			for _, k := range tt.keys {
+				h = h.key(shown.Add(k.at), k.start)
+			}
+			if told := !h.told.IsZero(); told != tt.told || h.free != tt.free {
+				t.Errorf("told %v, free %v; want %v, %v", told, h.free, tt.told, tt.free)
+			}
+		})
+	}
 }
 
 // typeKeys types as the desktop driver delivers keys: to the focused

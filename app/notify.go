@@ -3,9 +3,11 @@ package app
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 )
 
@@ -24,6 +26,9 @@ func (d *Desk) showError(title, text string) {
 	msg.Wrapping = fyne.TextWrapWord
 	ok := widget.NewButton("OK", w.Close)
 	ok.Importance = widget.HighImportance
-	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewHBox(ok), widget.NewIcon(theme.ErrorIcon()), nil, msg)))
+	keys.Close(w, nil)
+	// The icon beside the first line, OK at the right as in every dialog.
+	w.SetContent(container.NewPadded(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), ok),
+		container.NewVBox(widget.NewIcon(theme.ErrorIcon())), nil, msg)))
 	d.screen().Show(w, fyne.NewSize(440, 160)) // preferred
 }

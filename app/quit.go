@@ -174,11 +174,28 @@ func (d *Desk) rememberNoTrayClose(c noTrayClose) {
 	d.settings.save(d.fyne.Preferences())
 }
 
-// addQuitKeys gives every window of the app Ctrl+Q, which asks to quit.
-// A canvas keeps one handler per shortcut, so adding it again is harmless;
-// a focused text field keeps the keys for itself.
-func (d *Desk) addQuitKeys() {
+// addAppKeys gives every window of the app Ctrl+Q, which asks to quit,
+// and F1, which opens Help. A canvas keeps one handler per shortcut, so
+// adding Ctrl+Q again is harmless; F1, a key without a modifier, which
+// Fyne cannot make a shortcut, wraps each window's key handler once. A
+// focused text field keeps the keys for itself.
+func (d *Desk) addAppKeys() {
+	withF1 := map[fyne.Window]bool{} // the windows open now: closed ones are forgotten
 	for _, w := range d.fyne.Driver().AllWindows() {
-		w.Canvas().AddShortcut(quitShortcut, func(fyne.Shortcut) { d.askQuit() })
+		c := w.Canvas()
+		c.AddShortcut(quitShortcut, func(fyne.Shortcut) { d.askQuit() })
+		withF1[w] = true
+		if d.withF1[w] {
+			continue
+		}
+		before := c.OnTypedKey()
+		c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+			if ev.Name == fyne.KeyF1 {
+				d.showHelp()
+			} else if before != nil {
+				before(ev)
+			}
+		})
 	}
+	d.withF1 = withF1
 }

@@ -121,7 +121,11 @@ func (w *welcome) showHosts() {
 		summary.Truncation = fyne.TextTruncateEllipsis
 		w.hosts.Add(container.NewBorder(nil, nil, container.New(hostsview.FixedWidth(150), name), container.NewVBox(route), summary)) // the button by the title's first line
 	}
-	w.hosts.Refresh()
+	if c := w.win.Content(); c != nil {
+		c.Refresh() // lays out again what holds oneByOne, shown or hidden
+	} else {
+		w.hosts.Refresh()
+	}
 }
 
 // tryDemo has the demo server ask the person something, through the

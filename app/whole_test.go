@@ -91,6 +91,7 @@ func walkWindows(t *testing.T, h *harness, room fyne.Size) {
 		{"Remove server", func() fyne.Window { w := serversWin(); tap(t, w, "Remove…"); return w }, "Cancel"},
 		{"Settings", func() fyne.Window { h.d.showSettings(); return windowTitled("Settings — Elicit Desk") }, ""},
 		{"About", func() fyne.Window { h.d.showAbout(); return windowTitled("About — Elicit Desk") }, ""},
+		{"Help", func() fyne.Window { h.d.showHelp(); return windowTitled("Help — Elicit Desk") }, ""},
 		{"Hosts", hostsWin, ""},
 		{"Route all", func() fyne.Window { w := hostsWin(); tap(t, w, "Route all through Elicit Desk…"); return w }, "Cancel"},
 		{"Copy servers", func() fyne.Window { w := hostsWin(); tap(t, w, "Copy servers to Elicit Desk…"); return w }, "Cancel"},

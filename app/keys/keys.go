@@ -82,7 +82,8 @@ func (k *Keys) TypedShortcut(s fyne.Shortcut) bool {
 }
 
 // Entry is a single-line entry that passes Escape, Ctrl+W and Ctrl+F on
-// to its window's Keys, so they work while the person types in it.
+// to its window's Keys, and F1 to the window, so they work while the
+// person types in it.
 type Entry struct {
 	widget.Entry
 	keys *Keys
@@ -95,8 +96,15 @@ func (k *Keys) NewEntry() *Entry {
 	return e
 }
 
-// TypedKey implements fyne.Focusable.
+// TypedKey implements fyne.Focusable. F1 goes to the window's own key
+// handler, where the app opens Help.
 func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyF1 {
+		if h := e.keys.win.Canvas().OnTypedKey(); h != nil {
+			h(ev)
+		}
+		return
+	}
 	if !e.keys.TypedKey(ev) {
 		e.Entry.TypedKey(ev)
 	}

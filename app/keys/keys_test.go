@@ -14,8 +14,9 @@ func ctrl(k fyne.KeyName) fyne.Shortcut {
 }
 
 // TestKeys presses each key with nothing focused, in an Entry, and under
-// a dialog: Ctrl+W and Escape close, Ctrl+F focuses the search, and other
-// keys reach what handled them before.
+// a dialog: Ctrl+W and Escape close, Ctrl+F focuses the search, F1 in
+// the entry reaches the window, and other keys reach what handled them
+// before.
 func TestKeys(t *testing.T) {
 	esc := &fyne.KeyEvent{Name: fyne.KeyEscape}
 	tests := []struct {
@@ -31,6 +32,7 @@ func TestKeys(t *testing.T) {
 		{"Escape under a dialog", true, func(w fyne.Window, _ *Entry) { w.Canvas().OnTypedKey()(esc) }, 0, false, 1},
 		{"Ctrl+W in the entry", false, func(_ fyne.Window, e *Entry) { e.TypedShortcut(ctrl(fyne.KeyW)) }, 1, false, 0},
 		{"Ctrl+F in the entry", false, func(_ fyne.Window, e *Entry) { e.TypedShortcut(ctrl(fyne.KeyF)) }, 0, true, 0},
+		{"F1 in the entry, to the window", false, func(_ fyne.Window, e *Entry) { e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyF1}) }, 0, false, 1},
 		{"another key", false, func(w fyne.Window, _ *Entry) { w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyF5}) }, 0, false, 1},
 		{"another shortcut in the entry", false, func(_ fyne.Window, e *Entry) { e.TypedShortcut(&fyne.ShortcutSelectAll{}) }, 0, false, 0},
 	}

@@ -77,16 +77,31 @@ func TestEscapeAsksBeforeDiscarding(t *testing.T) {
 	}
 }
 
-// Escape with no dialog open goes to Deps.Keys, as the app's quit
-// question needs.
-func TestEscapeWithoutDialogReachesKeys(t *testing.T) {
-	h := newDemoHarness(t, demotest.Server(t, "demo"))
-	var got []fyne.KeyName
-	h.w.deps.Keys = func(ev *fyne.KeyEvent) { got = append(got, ev.Name) }
-	h.w.win.Canvas().Unfocus()
-	pressEscape(h.w.win.Canvas())
-	if len(got) != 1 || got[0] != fyne.KeyEscape {
-		t.Errorf("Keys got %v", got)
+// Escape with no dialog open closes the window as its close button does
+// (keys.Close, tested with Ctrl+W in package keys): it hides it, or calls
+// what SetOnClose gave.
+func TestEscapeCloses(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		onClose bool // SetOnClose was called
+	}{
+		{"hides", false},
+		{"without a tray", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newDemoHarness(t, demotest.Server(t, "demo"))
+			closed := false
+			if tc.onClose {
+				h.w.SetOnClose(func() { closed = true })
+			}
+			h.w.Show()
+			c := h.w.win.Canvas()
+			c.Unfocus()
+			pressEscape(c)
+			if hidden := h.w.HiddenAs(h.w.win); hidden == tc.onClose || closed != tc.onClose {
+				t.Errorf("hidden %v, SetOnClose's func called %v", hidden, closed)
+			}
+		})
 	}
 }
 

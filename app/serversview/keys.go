@@ -78,17 +78,14 @@ func escapeOr(ev *fyne.KeyEvent, onEscape func(), next func(*fyne.KeyEvent)) {
 	next(ev)
 }
 
-// typedKey handles the keys the Servers window's widgets leave: Escape
-// does what the dialog on top says it does, and otherwise what Deps.Keys
-// does.
+// typedKey handles the keys the Servers window's widgets leave while a
+// dialog is open over it: Escape does what the dialog says it does.
+// Without a dialog, keys.Close has Escape close the window.
 func (w *Window) typedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape {
-		if f, ok := w.escapes[w.win.Canvas().Overlays().Top()]; ok {
-			f()
-			return
-		}
+	if ev.Name != fyne.KeyEscape {
+		return
 	}
-	if w.deps.Keys != nil {
-		w.deps.Keys(ev)
+	if f, ok := w.escapes[w.win.Canvas().Overlays().Top()]; ok {
+		f()
 	}
 }

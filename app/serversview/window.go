@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/internal/base/gate"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
@@ -64,9 +65,6 @@ type Deps struct {
 	Now func() time.Time
 	// Tick is how often the countdown moves; 0 means every second.
 	Tick time.Duration
-	// Keys gets the keys that the window's widgets and dialogs leave,
-	// such as Escape with no dialog open; nil drops them.
-	Keys func(*fyne.KeyEvent)
 	// Screen says where a new window goes, on the UI goroutine; nil
 	// means screen.Fallback.
 	Screen func() screen.Screen
@@ -114,6 +112,9 @@ type Window struct {
 	escapes map[fyne.CanvasObject]func()
 	signIns map[string]signInAttempt      // by server, while one runs or after it failed
 	cancels map[string]context.CancelFunc // ends each sign-in under way
+	// onClose is what the close button, Ctrl+W and Escape do: hide the
+	// window, unless SetOnClose said otherwise.
+	onClose func()
 }
 
 // New returns the Servers window; nothing is shown until Show.
@@ -187,6 +188,13 @@ func (w *Window) TopChanged() {
 func (w *Window) Hide() {
 	w.visible = false
 	w.Window().Hide()
+}
+
+// SetOnClose makes the close button, Ctrl+W and Escape call f instead of
+// hiding the window, as where the window stands in for the tray.
+func (w *Window) SetOnClose(f func()) {
+	w.Window()
+	w.onClose = f
 }
 
 // HiddenAs reports whether win is this window, made and hidden: there
@@ -324,8 +332,11 @@ func (w *Window) build() {
 	split := container.NewHSplit(w.list.content, tabs)
 	split.Offset = 0.28
 	w.win.SetContent(container.NewBorder(w.deps.Top, nil, nil, nil, split))
-	w.win.SetCloseIntercept(w.Hide)
+	w.onClose = w.Hide
+	w.win.SetCloseIntercept(func() { w.onClose() })
 	w.win.Canvas().SetOnTypedKey(w.typedKey)
+	// After typedKey: Escape goes to an open dialog first.
+	keys.Close(w.win, func() { w.onClose() })
 	w.showRows()
 	w.showBridged()
 }

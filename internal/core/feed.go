@@ -82,7 +82,7 @@ const (
 	WindowSettings Window = "settings"
 	WindowWelcome  Window = "welcome"
 	WindowAbout    Window = "about"
-	WindowHelp     Window = "help" // the README, in the browser
+	WindowHelp     Window = "help" // the Help window, offline
 	WindowQuit     Window = "quit" // the quit question, while requests wait
 )
 

@@ -6,7 +6,8 @@
 # pipes a host starts it with, the command line (its output byte for
 # byte that of the Linux build), a bare command name looked up as hosts
 # do, the app's first window, the named pipe that scripts and bridges
-# reach the app through, a bridge between pipes and the app, one app per
+# reach the app through, answering a request by keyboard alone (the key
+# hold and F6), a bridge between pipes and the app, one app per
 # user, routing a host's servers and back, and launch at login (the Run
 # key). It prints each check's result and time, and fails when any check
 # fails. `make windows-check` builds what it needs and runs it:
@@ -348,6 +349,29 @@ endpoint() {
 	echo "call -answer desk: Confirm ticked and Enter in the app's window, through the named pipe"
 }
 
+# keyboard_only answers a request without the mouse. Wine's window manager
+# gives a new window the keyboard as it appears, within app.GuardTime, so
+# switching to it changes nothing: the window holds typing, a key shows the
+# line saying so, and F6, once that line has shown for app.GuardTime,
+# starts typing. Space ticks Confirm and Enter accepts.
+keyboard_only() {
+	wine "$EXE" call -tool ask_confirm -answer desk -server demo >"$tmp/call.out" 2>"$tmp/call.err" &
+	local call=$! w
+	started "$call"
+	w=$(window '^demo: ') || { cat "$tmp/call.err"; return 1; }
+	settled "$w"
+	xdotool windowactivate --sync "$w" 2>/dev/null || true # the person switches to it
+	sleep 1                                                # past app.GuardTime
+	xdotool key x
+	sleep 1 # the line has shown for app.GuardTime
+	timeout 10 import -window "$w" "$OUT/windows-typing-held.png"
+	xdotool key F6 space Return
+	until_true "$WAIT" sh -c "! kill -0 $call" || { echo "the call still waits after ${WAIT}s: keys did not reach the form"; return 1; }
+	wait "$call" || { cat "$tmp/call.err"; return 1; }
+	grep -q '"confirm": true' "$tmp/call.out" || { cat "$tmp/call.out"; return 1; }
+	echo "a key showed that typing is held ($OUT/windows-typing-held.png); F6, Space and Enter accepted"
+}
+
 single_instance() {
 	local rc=0
 	timeout "$WAIT" wine "$EXE" >"$tmp/second.log" 2>&1 || rc=$?
@@ -411,6 +435,7 @@ check "bare command name" bare_name
 check "call -answer defaults" call_defaults
 check "first window" first_window
 check "endpoint (call -answer desk)" endpoint
+check "keyboard only" keyboard_only
 check "single instance" single_instance
 check "bridge on pipes" bridge_pipes
 check "hosts route/unroute" hosts_route
