@@ -72,6 +72,17 @@ func walkWindows(t *testing.T, h *harness, room fyne.Size) {
 	h.ask(context.Background(), servers.Identity{Name: "shop", Target: "https://shop.example/mcp"}, servers.Params{
 		Message: "Sign in to pay", Mode: servers.ModeURL, ElicitationID: "e1", URL: "https://shop.example/login?next=1"})
 	link := h.request(1)
+	props := map[string]any{}
+	for i := range 200 {
+		props[fmt.Sprintf("field%03d", i)] = map[string]any{"type": "string", "title": fmt.Sprintf("Field %d", i+1)}
+	}
+	many, err := json.Marshal(map[string]any{"type": "object", "properties": props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.ask(context.Background(), servers.Identity{Name: "survey", Target: "survey-server"}, servers.Params{
+		Message: "Two hundred questions.", Mode: servers.ModeForm, Schema: many})
+	long := h.request(2)
 	h.ui(func() {
 		h.d.opts.Hosts = []hosts.Host{cursor}
 		h.d.hostsWin = hostsview.New(h.d.fyne, hostsview.Deps{Hosts: h.d.opts.Hosts, Bridge: hosts.Binaries{Exe: "/opt/elicitdesk"}, ConfigPath: h.d.opts.ConfigPath, Log: h.d.log, Screen: h.d.screen})
@@ -96,6 +107,7 @@ func walkWindows(t *testing.T, h *harness, room fyne.Size) {
 		{"Route all", func() fyne.Window { w := hostsWin(); tap(t, w, "Route all through Elicit Desk…"); return w }, "Cancel"},
 		{"Copy servers", func() fyne.Window { w := hostsWin(); tap(t, w, "Copy servers to Elicit Desk…"); return w }, "Cancel"},
 		{"a form request", func() fyne.Window { return form.win.(*formWindow).w }, ""}, // its header checked below
+		{"a form of 200 fields", func() fyne.Window { return long.win.(*formWindow).w }, ""},
 		{"a link request", func() fyne.Window { return link.win.(*linkWindow).w }, ""},
 		{"an error", func() fyne.Window {
 			h.d.showError("Something went wrong", "The file cannot be read.")
