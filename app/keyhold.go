@@ -101,17 +101,21 @@ type keyHold struct {
 	// focusFirst gives the form the keyboard when the hold ends by a key
 	// or by switching to the window.
 	focusFirst func()
+	// grow makes the window taller by dh, or shorter when negative, as the
+	// notice comes and goes, so that the form keeps its room.
+	grow func(dh float32)
 }
 
 // holdKeys wraps a request window's content in a keyHold that has the
 // keyboard from the start, and asks the window manager not to focus the
 // window when it appears. A window the person opened gets neither: nil.
-// Call it once the content is set, before the window is first shown.
-func holdKeys(w fyne.Window, by opener, now func() time.Time, guard time.Duration, focusFirst func()) *keyHold {
+// Call it once the content is set, before the window is first shown; grow
+// is as keyHold's.
+func holdKeys(w fyne.Window, by opener, now func() time.Time, guard time.Duration, focusFirst func(), grow func(dh float32)) *keyHold {
 	if by == byPerson {
 		return nil
 	}
-	k := &keyHold{canvas: w.Canvas(), now: now, st: hold{shown: now(), guard: guard}, focusFirst: focusFirst,
+	k := &keyHold{canvas: w.Canvas(), now: now, st: hold{shown: now(), guard: guard}, focusFirst: focusFirst, grow: grow,
 		notice: &widget.Label{Text: heldNotice, Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}}
 	k.ExtendBaseWidget(k)
 	k.notice.Hide()
@@ -124,20 +128,9 @@ func holdKeys(w fyne.Window, by opener, now func() time.Time, guard time.Duratio
 	return k
 }
 
-// render shows the notice while the hold lasts, once it was told, and
-// lays the window out again when it came or went: Fyne does not for a
-// child shown or hidden.
+// render shows the notice while the hold lasts, once it was told.
 func (k *keyHold) render() {
-	show := !k.st.told.IsZero() && k.held()
-	if show == k.notice.Visible() {
-		return
-	}
-	if show {
-		k.notice.Show()
-	} else {
-		k.notice.Hide()
-	}
-	k.body.Refresh()
+	showLine(k.notice, k.body, !k.st.told.IsZero() && k.held(), k.grow)
 }
 
 // mayAnswer reports whether an answer (a button, Enter, Ctrl+Enter,
@@ -168,10 +161,7 @@ func (k *keyHold) FocusGained() {
 // notice goes: no key reaches keyHold now, and the window's getting the
 // keyboard back, after GuardTime, ends the hold.
 func (k *keyHold) FocusLost() {
-	if k.notice.Visible() {
-		k.notice.Hide()
-		k.body.Refresh()
-	}
+	showLine(k.notice, k.body, false, k.grow)
 }
 
 // Tapped is a click on the window's blank space, where nothing takes the

@@ -1,12 +1,14 @@
 package app
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -24,7 +26,7 @@ func TestKeyHold(t *testing.T) {
 		test.NewTempApp(t)
 		field := widget.NewEntry()
 		w := test.NewTempWindow(t, field)
-		k := holdKeys(w, byApp, clock, GuardTime, func() { w.Canvas().Focus(field) })
+		k := holdKeys(w, byApp, clock, GuardTime, func() { w.Canvas().Focus(field) }, nil)
 		return w, field, k
 	}
 
@@ -74,7 +76,7 @@ func TestKeyHold(t *testing.T) {
 		field := widget.NewEntry()
 		w := test.NewTempWindow(t, container.NewVBox(widget.NewLabel("Your name?"), field))
 		w.Resize(fyne.NewSize(300, 200))
-		k := holdKeys(w, byApp, clock, GuardTime, func() { w.Canvas().Focus(field) })
+		k := holdKeys(w, byApp, clock, GuardTime, func() { w.Canvas().Focus(field) }, nil)
 		k.FocusGained() // the click brought the window forward, within the guard time
 		var escaped bool
 		w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { escaped = escaped || ev.Name == fyne.KeyEscape })
@@ -133,8 +135,43 @@ func TestKeyHold(t *testing.T) {
 	t.Run("opened by the person", func(t *testing.T) {
 		test.NewTempApp(t)
 		w := test.NewTempWindow(t, widget.NewEntry())
-		if k := holdKeys(w, byPerson, clock, GuardTime, func() {}); k != nil || !k.mayAnswer() {
+		if k := holdKeys(w, byPerson, clock, GuardTime, func() {}, nil); k != nil || !k.mayAnswer() {
 			t.Error("a window the person opened holds its keys")
+		}
+	})
+}
+
+// TestHeldLineMakesRoom: a request window the app opened grows by the
+// held-typing line as it shows, so that the form keeps its room, and
+// shrinks back once the person clicks in it.
+func TestHeldLineMakesRoom(t *testing.T) {
+	h := startOneWindow(t)
+	now := time.Now()
+	h.ui(func() {
+		h.d.guard = GuardTime // the test driver focuses a window as it shows
+		h.d.now = func() time.Time { return now }
+	})
+	h.askForm(context.Background(), "shop", "Your name?")
+	r := h.request(0)
+	h.ui(func() {
+		fw := r.win.(*formWindow)
+		before, form := fw.w.Canvas().Size().Height, fw.size.box.Size().Height
+		now = now.Add(GuardTime)
+		typeKeys(fw.w.Canvas(), "git") // meant for another window
+		if !fw.hold.notice.Visible() {
+			t.Errorf("no held line after a late key; focus on %T", fw.w.Canvas().Focused()) // not Fatal: this is the UI goroutine
+			return
+		}
+		after := fw.w.Canvas().Size().Height
+		if want := before + fw.hold.notice.MinSize().Height + theme.Padding(); after != want {
+			t.Errorf("the window is %v tall with the held line, %v without; want %v", after, before, want)
+		}
+		if got := fw.size.box.Size().Height; got != form {
+			t.Errorf("the form is %v tall under the held line, %v without", got, form)
+		}
+		fw.view.FocusFirst(fw.w.Canvas()) // what the driver does with a click on a field
+		if fw.hold.notice.Visible() || fw.w.Canvas().Size().Height != before {
+			t.Errorf("after a click: line shown %v, window %v tall, want %v", fw.hold.notice.Visible(), fw.w.Canvas().Size().Height, before)
 		}
 	})
 }

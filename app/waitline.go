@@ -36,17 +36,7 @@ func newWaitLine(show func()) *waitLine {
 // set shows that n requests wait without a window; 0 hides the line.
 func (l *waitLine) set(n int) {
 	l.label.SetText(waitingText(n))
-	show := n > 0
-	changed := show != l.box.Visible()
-	visible(l.box, show)
-	l.box.Refresh() // Fyne's Container.Show alone leaves the window laid out without it
-	if changed && l.toggled != nil {
-		dh := l.box.MinSize().Height + theme.Padding() // with the space after it
-		if !show {
-			dh = -dh
-		}
-		l.toggled(dh)
-	}
+	showLine(l.box, l.box, n > 0, l.toggled)
 }
 
 // waitingText is the line for n requests without a window.

@@ -86,6 +86,30 @@ func (z *sized) grow(dh float32) {
 	z.w.Resize(fyne.NewSize(s.Width, min(s.Height+dh, z.at.Size().Height)))
 }
 
+// showLine shows or hides line, a line atop a window's content, and lays
+// out again in, which holds it: Fyne does not for a child shown or hidden.
+// When the line came or went, grow (if set) runs with the height it added,
+// with the space after it (negative: took away), so that its window makes
+// room and what is below keeps its own.
+func showLine(line, in fyne.CanvasObject, show bool, grow func(dh float32)) {
+	if show == line.Visible() {
+		return
+	}
+	if show {
+		line.Show()
+		in.Refresh() // lays the line out at its width, where wrapped text has its height
+	}
+	dh := line.MinSize().Height + theme.Padding()
+	if !show {
+		line.Hide()
+		in.Refresh()
+		dh = -dh
+	}
+	if grow != nil {
+		grow(dh)
+	}
+}
+
 // need is the height the content needs now, at the window's width, to
 // show everything without scrolling.
 func (z *sized) need() float32 {
