@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/internal/base/cmdline"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 
@@ -31,6 +32,8 @@ type editor struct {
 	errs                    map[field]*widget.Label
 	saveErr                 *widget.Label
 	body                    *fyne.Container // laid out again as errors show
+	scroll                  *container.Scroll
+	keys                    passOn
 	save                    *widget.Button
 
 	stdioRows, remoteRows []fyne.CanvasObject
@@ -69,6 +72,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 		return // one at a time: the open one has what was typed
 	}
 	e := &editor{w: w, original: original, initial: f, errs: map[field]*widget.Label{}}
+	e.keys = passOn{escape: e.escape, focus: e.follow}
 	e.name = e.entry(fieldName, f.Name, "my-server")
 	e.command = e.entry(fieldCommand, f.CommandLine, "npx -y some-mcp-server")
 	e.command.TextStyle = fyne.TextStyle{Monospace: true}
@@ -81,12 +85,12 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	for _, t := range config.Transports() {
 		labels = append(labels, transportText(t))
 	}
-	e.transport = newEscSelect(e.escape, labels)
+	e.transport = newEscSelect(e.keys, labels)
 	e.transport.SetSelected(transportText(f.Transport))
 	e.transport.OnChanged = func(string) { e.showTransport() }
-	e.protocol = newEscSelect(e.escape, protocolChoices())
+	e.protocol = newEscSelect(e.keys, protocolChoices())
 	e.protocol.SetSelected(f.Protocol)
-	e.disabled = newEscCheck(e.escape, "Keep the entry without connecting to it")
+	e.disabled = newEscCheck(e.keys, "Keep the entry without connecting to it")
 	e.disabled.SetChecked(f.Disabled)
 
 	form := container.New(layout.NewFormLayout(),
@@ -120,7 +124,8 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	e.saveErr = newValueLabel()
 	e.saveErr.Importance = widget.DangerImportance
 	e.saveErr.Hide()
-	e.body = container.NewBorder(top, e.saveErr, nil, nil, container.NewVScroll(container.NewVBox(form, developer)))
+	e.scroll = container.NewVScroll(container.NewVBox(form, developer))
+	e.body = container.NewBorder(top, e.saveErr, nil, nil, e.scroll)
 	labelInputs(e.body)
 
 	title := "Add server"
@@ -136,6 +141,16 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	w.win.Canvas().Focus(e.name)
 }
 
+// follow scrolls the form so that o, which took the keyboard, shows:
+// at scale 2 the form scrolls, and Tab must not move into fields out of
+// sight.
+func (e *editor) follow(o fyne.CanvasObject) {
+	if e.scroll != nil { // nil while the dialog is built
+		top, bottom := wheel.Span(e.scroll, o)
+		wheel.Reveal(e.scroll, top, bottom)
+	}
+}
+
 // addRows appends label and input pairs to a form and returns them.
 func addRows(form *fyne.Container, objects ...fyne.CanvasObject) []fyne.CanvasObject {
 	for _, o := range objects {
@@ -146,7 +161,7 @@ func addRows(form *fyne.Container, objects ...fyne.CanvasObject) []fyne.CanvasOb
 
 // entry makes a one-line input whose error clears when it is edited.
 func (e *editor) entry(f field, text, placeholder string) *escEntry {
-	in := newEscEntry(e.escape, false)
+	in := newEscEntry(e.keys, false)
 	e.prepare(in, f, text, placeholder)
 	return in
 }

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -128,4 +130,34 @@ func TestEditRenamesInPlace(t *testing.T) {
 	}
 	h.waitState("b2", servers.StateDisabled)
 	h.waitFor("b2 selected", func() bool { return h.w.selected == "b2" && h.row("b") == nil })
+}
+
+// TestTabScrollsEditor: in a window too short for the whole Add server
+// form (as at scale 2), Tab into a field below what shows scrolls the form
+// so that the field is in view.
+func TestTabScrollsEditor(t *testing.T) {
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
+	h.w.win.Resize(fyne.NewSize(640, 360))
+	test.Tap(h.w.list.add)
+	e := h.w.editor
+	if view := e.scroll.Size().Height; e.scroll.Content.Size().Height <= view || view <= 0 {
+		t.Fatalf("the form does not scroll: %v in %v", e.scroll.Content.Size().Height, view)
+	}
+	if _, bottom := wheel.Span(e.scroll, e.disabled); bottom <= e.scroll.Size().Height {
+		t.Fatal("the last field shows already")
+	}
+	c := h.w.win.Canvas()
+	for range 20 {
+		if c.Focused() == fyne.Focusable(e.disabled) {
+			break
+		}
+		c.FocusNext()
+	}
+	if c.Focused() != fyne.Focusable(e.disabled) {
+		t.Fatalf("Tab never reached the last field: focus on %T", c.Focused())
+	}
+	top, bottom := wheel.Span(e.scroll, e.disabled)
+	if at := e.scroll.Offset.Y; at == 0 || top < at || bottom > at+e.scroll.Size().Height {
+		t.Errorf("the last field at %v–%v, the form scrolled to %v of %v", top, bottom, at, e.scroll.Size().Height)
+	}
 }

@@ -8,17 +8,41 @@ import (
 // Escape reaches the canvas only when nothing has focus: a focused entry,
 // drop-down or checkbox swallows it, and Fyne has no shortcut without a
 // modifier. The inputs of the Add/Edit dialog and the call window's JSON
-// editor are these, which pass Escape on.
+// editor are these, which pass Escape on, and say when they take the
+// keyboard, which Fyne tells nobody, so that the dialog can scroll them
+// into view.
+
+// passOn is what an input hands its owner.
+type passOn struct {
+	escape func()
+	focus  func(fyne.CanvasObject) // nil: nobody follows the focus
+}
+
+// key runs escape for Escape and passes other keys to next.
+func (p passOn) key(ev *fyne.KeyEvent, next func(*fyne.KeyEvent)) {
+	if ev.Name == fyne.KeyEscape {
+		p.escape()
+		return
+	}
+	next(ev)
+}
+
+// focused tells the owner that o took the keyboard.
+func (p passOn) focused(o fyne.CanvasObject) {
+	if p.focus != nil {
+		p.focus(o)
+	}
+}
 
 // escEntry is an entry that passes Escape on.
 type escEntry struct {
 	widget.Entry
-	onEscape func()
-	label    string // what a screen reader calls it (a11y.go)
+	keys  passOn
+	label string // what a screen reader calls it (a11y.go)
 }
 
-func newEscEntry(onEscape func(), multiLine bool) *escEntry {
-	e := &escEntry{onEscape: onEscape}
+func newEscEntry(keys passOn, multiLine bool) *escEntry {
+	e := &escEntry{keys: keys}
 	e.MultiLine = multiLine
 	if multiLine {
 		e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as widget.NewMultiLineEntry does
@@ -28,7 +52,10 @@ func newEscEntry(onEscape func(), multiLine bool) *escEntry {
 }
 
 // TypedKey implements fyne.Focusable.
-func (e *escEntry) TypedKey(ev *fyne.KeyEvent) { escapeOr(ev, e.onEscape, e.Entry.TypedKey) }
+func (e *escEntry) TypedKey(ev *fyne.KeyEvent) { e.keys.key(ev, e.Entry.TypedKey) }
+
+// FocusGained implements fyne.Focusable.
+func (e *escEntry) FocusGained() { e.Entry.FocusGained(); e.keys.focused(e) }
 
 // AcceptsTab is false for the multi-line ones too (Fyne's take Tab as
 // text): Tab moves on, as it does from a browser's text area, so that a
@@ -38,45 +65,42 @@ func (e *escEntry) AcceptsTab() bool { return false }
 // escSelect is a drop-down that passes Escape on.
 type escSelect struct {
 	widget.Select
-	onEscape func()
-	label    string // what a screen reader calls it (a11y.go)
+	keys  passOn
+	label string // what a screen reader calls it (a11y.go)
 }
 
-func newEscSelect(onEscape func(), options []string) *escSelect {
-	s := &escSelect{onEscape: onEscape}
+func newEscSelect(keys passOn, options []string) *escSelect {
+	s := &escSelect{keys: keys}
 	s.Options = options
 	s.ExtendBaseWidget(s)
 	return s
 }
 
 // TypedKey implements fyne.Focusable.
-func (s *escSelect) TypedKey(ev *fyne.KeyEvent) { escapeOr(ev, s.onEscape, s.Select.TypedKey) }
+func (s *escSelect) TypedKey(ev *fyne.KeyEvent) { s.keys.key(ev, s.Select.TypedKey) }
+
+// FocusGained implements fyne.Focusable.
+func (s *escSelect) FocusGained() { s.Select.FocusGained(); s.keys.focused(s) }
 
 // escCheck is a checkbox that passes Escape on.
 type escCheck struct {
 	widget.Check
-	onEscape func()
-	label    string // what a screen reader calls it (a11y.go)
+	keys  passOn
+	label string // what a screen reader calls it (a11y.go)
 }
 
-func newEscCheck(onEscape func(), label string) *escCheck {
-	c := &escCheck{onEscape: onEscape}
+func newEscCheck(keys passOn, label string) *escCheck {
+	c := &escCheck{keys: keys}
 	c.Text = label
 	c.ExtendBaseWidget(c)
 	return c
 }
 
 // TypedKey implements fyne.Focusable.
-func (c *escCheck) TypedKey(ev *fyne.KeyEvent) { escapeOr(ev, c.onEscape, c.Check.TypedKey) }
+func (c *escCheck) TypedKey(ev *fyne.KeyEvent) { c.keys.key(ev, c.Check.TypedKey) }
 
-// escapeOr runs onEscape for Escape and passes other keys to next.
-func escapeOr(ev *fyne.KeyEvent, onEscape func(), next func(*fyne.KeyEvent)) {
-	if ev.Name == fyne.KeyEscape {
-		onEscape()
-		return
-	}
-	next(ev)
-}
+// FocusGained implements fyne.Focusable.
+func (c *escCheck) FocusGained() { c.Check.FocusGained(); c.keys.focused(c) }
 
 // typedKey handles the keys the Servers window's widgets leave while a
 // dialog is open over it: Escape does what the dialog says it does.

@@ -24,7 +24,7 @@ type secretInput struct {
 // secretLines makes the input for f, masking the secret values of text.
 func (e *editor) secretLines(f field, text string, sep byte, placeholder string) *secretInput {
 	s := &secretInput{sep: sep, hidden: map[string]string{}, eyes: container.NewHBox()}
-	s.entry = newEscEntry(e.escape, true)
+	s.entry = newEscEntry(e.keys, true)
 	s.entry.TextStyle = fyne.TextStyle{Monospace: true}
 	s.entry.SetMinRowsVisible(3)
 	s.entry.SetPlaceHolder(placeholder)

@@ -38,3 +38,29 @@ func TestNotchMovesFurther(t *testing.T) {
 		t.Errorf("offset %v past the end %v", fast.Offset.Y, end)
 	}
 }
+
+func TestScrollToShow(t *testing.T) {
+	// A view 100 tall over content 1000 tall, with a margin of 4.
+	tests := []struct {
+		name                string
+		offset, top, bottom float32
+		want                float32
+	}{
+		{"shown already", 0, 10, 50, 0},
+		{"shown, scrolled", 200, 250, 290, 200},
+		{"below: its bottom comes up", 0, 150, 190, 94},
+		{"above: its top comes down", 500, 300, 340, 296},
+		{"taller than the view: its top", 0, 300, 600, 296},
+		{"taller, its top shown: still its top", 250, 300, 600, 296},
+		{"at the top: no further than 0", 50, 2, 40, 0},
+		{"at the end: no further than the end", 0, 960, 1000, 900},
+	}
+	for _, tt := range tests {
+		if got := scrollToShow(tt.offset, 100, 1000, tt.top, tt.bottom, 4); got != tt.want {
+			t.Errorf("%s: offset %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if got := scrollToShow(30, 0, 1000, 500, 600, 4); got != 30 {
+		t.Errorf("a view not laid out yet scrolled to %v", got)
+	}
+}

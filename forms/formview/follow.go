@@ -6,25 +6,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// scrollToShow returns the offset at which a vertical scroll, view tall
-// over content of the given height, shows [top, bottom) of its content
-// with margin around it, moving from offset as little as it can: not at
-// all when the span shows already. A span taller than the view shows from
-// its top.
-func scrollToShow(offset, view, content, top, bottom, margin float32) float32 {
-	if view <= 0 {
-		return offset
-	}
-	top, bottom = max(0, top-margin), min(content, bottom+margin)
-	switch {
-	case top < offset || bottom-top > view:
-		offset = top
-	case bottom > offset+view:
-		offset = bottom - view
-	}
-	return max(0, min(offset, content-view))
-}
-
 // boxFirst lays out a check box before its label: the box as tall as a
 // line of input, at the top, and the label's text block beside it, its
 // first line centred on the box.

@@ -504,21 +504,11 @@ func (v *View) follow(i int, o fyne.CanvasObject) {
 	if v.fields == nil {
 		return
 	}
-	d := fyne.CurrentApp().Driver()
-	origin := d.AbsolutePositionForObject(v.fields.Content).Y
-	span := func(x fyne.CanvasObject) (top, bottom float32) {
-		top = d.AbsolutePositionForObject(x).Y - origin
-		return top, top + x.Size().Height
+	top, bottom := wheel.Span(&v.fields.Scroll, v.rows[i].box)
+	if o != nil && bottom-top > v.fields.Size().Height {
+		top, bottom = wheel.Span(&v.fields.Scroll, o)
 	}
-	view := v.fields.Size().Height
-	top, bottom := span(v.rows[i].box)
-	if o != nil && bottom-top > view {
-		top, bottom = span(o)
-	}
-	at := scrollToShow(v.fields.Offset.Y, view, v.fields.Content.Size().Height, top, bottom, theme.Padding())
-	if at != v.fields.Offset.Y {
-		v.fields.ScrollToOffset(fyne.NewPos(0, at))
-	}
+	wheel.Reveal(&v.fields.Scroll, top, bottom)
 }
 
 // escape cancels, asking first when that would lose the person's answers.
