@@ -1,10 +1,12 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -91,4 +93,46 @@ func richText(segs []widget.RichTextSegment) string {
 		}
 	}
 	return b.String()
+}
+
+// TestF1FromTextFields opens Help with F1 typed in a request form's field
+// and in the Add server dialog's name, where a focused entry gets every
+// key, and the menu shows F1 beside Help.
+func TestF1FromTextFields(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.askForm(context.Background(), "shop", "Your name?")
+	r := h.request(0)
+	f1 := &fyne.KeyEvent{Name: fyne.KeyF1}
+	helpOpen := func(where string, c fyne.Canvas) {
+		t.Helper()
+		f := c.Focused()
+		if f == nil {
+			t.Errorf("%s: no field has the keyboard", where)
+			return
+		}
+		f.TypedKey(f1)
+		if h.d.helpW == nil {
+			t.Errorf("%s: F1 did not open Help (focus on %T)", where, f)
+			return
+		}
+		h.d.helpW.Close()
+	}
+	h.ui(func() {
+		helpOpen("a request's field", r.win.(*formWindow).w.Canvas())
+		h.d.serversWin.AddServer()
+		h.d.addAppKeys() // as after every window shown
+		helpOpen("Add server's name", h.d.serversWin.Window().Canvas())
+
+		menu := widget.NewMenu(h.d.appMenu())
+		test.NewTempWindow(t, menu)
+		var shown bool
+		for _, o := range test.LaidOutObjects(menu) {
+			if x, ok := o.(*canvas.Text); ok && x.Text == "F1" && x.Visible() {
+				shown = true
+			}
+		}
+		if !shown {
+			t.Error("the menu shows no F1")
+		}
+	})
 }

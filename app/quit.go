@@ -14,6 +14,10 @@ import (
 // quitShortcut is Ctrl+Q (Cmd+Q on macOS), in every window of the app.
 var quitShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 
+// helpShortcut is F1, shown beside Help in the menu. Fyne runs no shortcut
+// without a modifier: addAppKeys handles the key.
+var helpShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyF1}
+
 // question is what a quit asks before it goes ahead: a plain value that
 // one window renders.
 type question struct {
@@ -178,7 +182,8 @@ func (d *Desk) rememberNoTrayClose(c noTrayClose) {
 // and F1, which opens Help. A canvas keeps one handler per shortcut, so
 // adding Ctrl+Q again is harmless; F1, a key without a modifier, which
 // Fyne cannot make a shortcut, wraps each window's key handler once. A
-// focused text field keeps the keys for itself.
+// focused text field keeps Ctrl+Q for itself; the app's own hand F1 on
+// (keys.ToWindow).
 func (d *Desk) addAppKeys() {
 	withF1 := map[fyne.Window]bool{} // the windows open now: closed ones are forgotten
 	for _, w := range d.fyne.Driver().AllWindows() {
@@ -190,7 +195,7 @@ func (d *Desk) addAppKeys() {
 		}
 		before := c.OnTypedKey()
 		c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-			if ev.Name == fyne.KeyF1 {
+			if ev.Name == helpShortcut.KeyName {
 				d.showHelp()
 			} else if before != nil {
 				before(ev)

@@ -26,7 +26,11 @@ func (d *Desk) appMenu() *fyne.Menu {
 		case e.Window == core.WindowQuit:
 			items = append(items, &fyne.MenuItem{Label: e.Label, IsQuit: true, Action: d.askQuit, Shortcut: quitShortcut})
 		case e.Window != "":
-			items = append(items, fyne.NewMenuItem(e.Label, func() { d.show(core.Show{Window: e.Window}) }))
+			item := fyne.NewMenuItem(e.Label, func() { d.show(core.Show{Window: e.Window}) })
+			if e.Window == core.WindowHelp {
+				item.Shortcut = helpShortcut
+			}
+			items = append(items, item)
 		default:
 			items = append(items, fyne.NewMenuItemSeparator())
 		}

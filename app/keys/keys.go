@@ -81,6 +81,20 @@ func (k *Keys) TypedShortcut(s fyne.Shortcut) bool {
 	return true
 }
 
+// ToWindow hands F1 from a focused widget to c's own key handler, where
+// the app opens Help, and reports whether ev was F1: Fyne gives a focused
+// widget every key, and has no shortcut without a modifier. The app's
+// text fields call it before they take a key.
+func ToWindow(c fyne.Canvas, ev *fyne.KeyEvent) bool {
+	if ev.Name != fyne.KeyF1 {
+		return false
+	}
+	if h := c.OnTypedKey(); h != nil {
+		h(ev)
+	}
+	return true
+}
+
 // Entry is a single-line entry that passes Escape, Ctrl+W and Ctrl+F on
 // to its window's Keys, and F1 to the window, so they work while the
 // person types in it.
@@ -96,16 +110,9 @@ func (k *Keys) NewEntry() *Entry {
 	return e
 }
 
-// TypedKey implements fyne.Focusable. F1 goes to the window's own key
-// handler, where the app opens Help.
+// TypedKey implements fyne.Focusable.
 func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyF1 {
-		if h := e.keys.win.Canvas().OnTypedKey(); h != nil {
-			h(ev)
-		}
-		return
-	}
-	if !e.keys.TypedKey(ev) {
+	if !ToWindow(e.keys.win.Canvas(), ev) && !e.keys.TypedKey(ev) {
 		e.Entry.TypedKey(ev)
 	}
 }

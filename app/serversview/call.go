@@ -93,7 +93,7 @@ func (c *callWindow) build(why string) {
 	header.Add(widget.NewSeparator())
 
 	// The arguments page: a form, or a JSON editor.
-	c.jsonText = newEscEntry(passOn{escape: c.win.Close}, true)
+	c.jsonText = newEscEntry(passOn{win: c.win, escape: c.win.Close}, true)
 	c.jsonText.label = "Arguments as JSON"
 	c.jsonText.TextStyle = fyne.TextStyle{Monospace: true}
 	c.jsonText.SetText("{}")

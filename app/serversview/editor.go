@@ -72,7 +72,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 		return // one at a time: the open one has what was typed
 	}
 	e := &editor{w: w, original: original, initial: f, errs: map[field]*widget.Label{}}
-	e.keys = passOn{escape: e.escape, focus: e.follow}
+	e.keys = passOn{win: w.win, escape: e.escape, focus: e.follow}
 	e.name = e.entry(fieldName, f.Name, "my-server")
 	e.command = e.entry(fieldCommand, f.CommandLine, "npx -y some-mcp-server")
 	e.command.TextStyle = fyne.TextStyle{Monospace: true}

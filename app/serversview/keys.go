@@ -3,28 +3,34 @@ package serversview
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/keys"
 )
 
-// Escape reaches the canvas only when nothing has focus: a focused entry,
-// drop-down or checkbox swallows it, and Fyne has no shortcut without a
-// modifier. The inputs of the Add/Edit dialog and the call window's JSON
-// editor are these, which pass Escape on, and say when they take the
+// Escape and F1 reach the canvas only when nothing has focus: a focused
+// entry, drop-down or checkbox swallows them, and Fyne has no shortcut
+// without a modifier. The inputs of the Add/Edit dialog and the call
+// window's JSON editor are these, which pass Escape and F1 on, and say when they take the
 // keyboard, which Fyne tells nobody, so that the dialog can scroll them
 // into view.
 
 // passOn is what an input hands its owner.
 type passOn struct {
+	win    fyne.Window // gets F1 (keys.ToWindow)
 	escape func()
 	focus  func(fyne.CanvasObject) // nil: nobody follows the focus
 }
 
-// key runs escape for Escape and passes other keys to next.
+// key runs escape for Escape, hands F1 to the window and passes other
+// keys to next.
 func (p passOn) key(ev *fyne.KeyEvent, next func(*fyne.KeyEvent)) {
-	if ev.Name == fyne.KeyEscape {
+	switch {
+	case ev.Name == fyne.KeyEscape:
 		p.escape()
-		return
+	case keys.ToWindow(p.win.Canvas(), ev):
+	default:
+		next(ev)
 	}
-	next(ev)
 }
 
 // focused tells the owner that o took the keyboard.

@@ -24,10 +24,13 @@ type keys struct {
 	// onFocus runs when a control of the field takes the keyboard, with
 	// that control, or nil for the whole field.
 	onFocus func(fyne.CanvasObject)
+	// toWindow hands a key the window handles (F1: Help) to the window,
+	// reporting whether it did.
+	toWindow func(*fyne.KeyEvent) bool
 }
 
 // handle runs the form's action for Escape, and for Enter where Enter
-// means nothing else, reporting whether it did.
+// means nothing else, or hands F1 to the window, reporting whether it did.
 func (k keys) handle(ev *fyne.KeyEvent, enter bool) bool {
 	switch {
 	case ev.Name == fyne.KeyEscape:
@@ -35,7 +38,7 @@ func (k keys) handle(ev *fyne.KeyEvent, enter bool) bool {
 	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && enter:
 		k.onAnswer()
 	default:
-		return false
+		return k.toWindow != nil && k.toWindow(ev)
 	}
 	return true
 }

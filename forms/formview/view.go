@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	appkeys "github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -102,7 +103,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	labels := &labelColumn{}
 	for i := range f.Schema.Fields {
 		field := &f.Schema.Fields[i]
-		k := keys{onEscape: v.escape, onAnswer: v.answer, onFocus: func(o fyne.CanvasObject) { v.follow(i, o) }}
+		k := keys{onEscape: v.escape, onAnswer: v.answer, onFocus: func(o fyne.CanvasObject) { v.follow(i, o) }, toWindow: v.toWindow}
 		c := newControl(f, field, k, opts, func() { v.changed(i) })
 		c.name(field)
 		r := row{control: c, hint: widget.NewLabel(field.Description.Block()), err: widget.NewLabel("")}
@@ -486,6 +487,12 @@ func (v *View) Install(w fyne.Window) {
 	for _, s := range answerShortcuts {
 		w.Canvas().AddShortcut(s, func(fyne.Shortcut) { v.answer() })
 	}
+}
+
+// toWindow hands F1 to the window's own key handler once the view is
+// installed (keys.ToWindow).
+func (v *View) toWindow(ev *fyne.KeyEvent) bool {
+	return v.win != nil && appkeys.ToWindow(v.win.Canvas(), ev)
 }
 
 // answer accepts for a key, Enter in a field or Ctrl+Enter: only while
