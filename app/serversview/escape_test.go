@@ -153,3 +153,29 @@ func TestTabLeavesEveryInput(t *testing.T) {
 		t.Errorf("Tab went through %d inputs, want the dialog's every one", len(seen))
 	}
 }
+
+// TestF1ReachesWindow types F1 in the Tools search and in each kind of
+// input of the Add server dialog: each hands it to the window's own key
+// handler, where the app opens Help.
+func TestF1ReachesWindow(t *testing.T) {
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
+	c := h.w.win.Canvas()
+	got := 0
+	before := c.OnTypedKey()
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyF1 {
+			got++
+		}
+		before(ev)
+	})
+	f1 := &fyne.KeyEvent{Name: fyne.KeyF1}
+	h.w.tools.search.TypedKey(f1)
+	test.Tap(h.w.list.add)
+	e := h.w.editor
+	for _, in := range []fyne.Focusable{e.name, e.env.entry, e.transport, e.disabled} {
+		in.TypedKey(f1)
+	}
+	if got != 5 || h.w.editor != e {
+		t.Errorf("the window got F1 %d times of 5; the dialog open %v", got, h.w.editor == e)
+	}
+}

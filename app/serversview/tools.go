@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -30,7 +31,7 @@ type toolsPane struct {
 	status  *widget.Label
 	spinner *widget.Activity
 	reload  *widget.Button
-	search  *widget.Entry
+	search  *keys.Entry
 	box     *fyne.Container // one toolRow per tool that matches the search
 	frame   *fyne.Container // laid out again as the status line changes
 
@@ -41,7 +42,9 @@ type toolsPane struct {
 	cancel context.CancelFunc
 }
 
-func newToolsPane(w *Window) *toolsPane {
+// newToolsPane is w's Tools tab; its search is an entry of k, the
+// window's keys.
+func newToolsPane(w *Window, k *keys.Keys) *toolsPane {
 	p := &toolsPane{w: w, cancel: func() {}}
 	p.status = newValueLabel()
 	p.spinner = widget.NewActivity()
@@ -51,7 +54,7 @@ func newToolsPane(w *Window) *toolsPane {
 		p.show(w.selectedRow())
 	})
 	p.box = container.NewVBox()
-	p.search = widget.NewEntry()
+	p.search = k.NewEntry() // Escape and F1 work while typing in it
 	p.search.SetPlaceHolder("Search tools by name or description")
 	p.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	p.search.OnChanged = func(string) { p.showTools() }

@@ -321,9 +321,12 @@ func (w *Window) retryServer(name string) {
 
 func (w *Window) build() {
 	w.win = w.app.NewWindow("Servers — Elicit Desk")
+	w.win.Canvas().SetOnTypedKey(w.typedKey)
+	// After typedKey: Escape goes to an open dialog first.
+	k := keys.Close(w.win, func() { w.onClose() })
 	w.list = newServerList(w)
 	w.detail = newDetail(w)
-	w.tools = newToolsPane(w)
+	w.tools = newToolsPane(w, k)
 	tabs := container.NewAppTabs(
 		// Scrolled, so a small screen shows the window whole.
 		container.NewTabItemWithIcon("Overview", theme.InfoIcon(), container.NewVScroll(w.detail.content)),
@@ -334,9 +337,6 @@ func (w *Window) build() {
 	w.win.SetContent(container.NewBorder(w.deps.Top, nil, nil, nil, split))
 	w.onClose = w.Hide
 	w.win.SetCloseIntercept(func() { w.onClose() })
-	w.win.Canvas().SetOnTypedKey(w.typedKey)
-	// After typedKey: Escape goes to an open dialog first.
-	keys.Close(w.win, func() { w.onClose() })
 	w.showRows()
 	w.showBridged()
 }
