@@ -115,8 +115,10 @@ type Desk struct {
 	requests []*request
 	waiting  int               // how many requests wait, as the core last said
 	links    map[string]func() // what a link request of a tool call's tells when its window closes
-	focus    chan bool         // whether a window has the keyboard, latest only: see tellFocus
-	history  *history.Store    // the History window's; nil when it could not be opened
+	focus    latest[bool]      // whether a window has the keyboard
+	prefs    latest[core.WindowPrefs]
+	limits   latest[core.HistoryLimits]
+	history  *history.Store // the History window's; nil when it could not be opened
 	// windowless is how many of the requests waiting have no window, which
 	// serversMore and a line atop each request window say.
 	windowless  int
@@ -150,7 +152,7 @@ type Desk struct {
 func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, core: c, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
-		links: map[string]func(){}, focus: make(chan bool, 1)}
+		links: map[string]func(){}, focus: newLatest[bool](), prefs: newLatest[core.WindowPrefs](), limits: newLatest[core.HistoryLimits]()}
 	d.settings = loadSettings(a.Preferences())
 	d.serversMore = newWaitLine(d.showOldestWaiting)
 	d.serversMore.toggled = func(float32) { d.serversWin.TopChanged() }
@@ -176,7 +178,9 @@ func (d *Desk) Start() error {
 	d.applyTheme()
 	d.openHistory()
 	go d.clock()
-	go d.focusTeller()
+	go d.focus.sendEach(d.ctx, d.core.Focused)
+	go d.prefs.sendEach(d.ctx, d.sendWindowPrefs)
+	go d.limits.sendEach(d.ctx, d.sendHistoryLimits)
 	go d.attach()
 	if !d.opts.TrayShown {
 		w := d.serversWin.Window()
@@ -308,26 +312,7 @@ func (d *Desk) opened(cr core.Request, by opener) {
 
 // tellFocus has the core told whether a window of the app has the
 // keyboard: on the UI goroutine, the latest state only, in order.
-func (d *Desk) tellFocus(on bool) {
-	select {
-	case <-d.focus: // not told yet: superseded
-	default:
-	}
-	d.focus <- on
-}
-
-// focusTeller tells the core each focus state tellFocus leaves, one at a
-// time, until the windows close.
-func (d *Desk) focusTeller() {
-	for {
-		select {
-		case on := <-d.focus:
-			d.core.Focused(on)
-		case <-d.ctx.Done():
-			return
-		}
-	}
-}
+func (d *Desk) tellFocus(on bool) { d.focus.set(on) }
 
 // request is the request with id that has a window.
 func (d *Desk) request(id string) (*request, bool) {

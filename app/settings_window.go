@@ -177,12 +177,7 @@ func (d *Desk) applySettings(s Settings) {
 	d.settings = s
 	s.save(d.fyne.Preferences())
 	if s.MaxWindows != was.MaxWindows || s.Notify != was.Notify {
-		go func() { // the core answers over the connection: not on the UI goroutine
-			if err := d.core.SetWindowPrefs(s.WindowPrefs()); err != nil {
-				d.log.Error("window settings not applied", "err", err)
-				d.do(func() { d.showError("The window settings were not changed", err.Error()) })
-			}
-		}()
+		d.prefs.set(s.WindowPrefs()) // the core answers over the connection: not on the UI goroutine
 	}
 	if s.Theme != was.Theme {
 		d.applyTheme()
@@ -197,12 +192,23 @@ func (d *Desk) shrinkHistory(was, s Settings) {
 	if s.Retention == was.Retention && s.HistoryMaxBytes == was.HistoryMaxBytes {
 		return
 	}
-	go func() {
-		if err := d.core.SetHistoryLimits(s.HistoryLimits()); err != nil {
-			d.log.Error("history limits not applied", "err", err)
-			d.do(func() { d.showError("The history's limits were not changed", err.Error()) })
-		}
-	}()
+	d.limits.set(s.HistoryLimits())
+}
+
+// sendWindowPrefs and sendHistoryLimits tell the core the settings saved,
+// one save at a time and in order (the latest wins), or say why not.
+func (d *Desk) sendWindowPrefs(p core.WindowPrefs) {
+	if err := d.core.SetWindowPrefs(p); err != nil {
+		d.log.Error("window settings not applied", "err", err)
+		d.do(func() { d.showError("The window settings were not changed", err.Error()) })
+	}
+}
+
+func (d *Desk) sendHistoryLimits(l core.HistoryLimits) {
+	if err := d.core.SetHistoryLimits(l); err != nil {
+		d.log.Error("history limits not applied", "err", err)
+		d.do(func() { d.showError("The history's limits were not changed", err.Error()) })
+	}
 }
 
 // applyTheme draws the app in the look the person chose, or the desktop's.
