@@ -43,17 +43,21 @@ APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
 # installed by hand.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-# WINDOWS_CHECK=1 adds the Windows release: its build, zip and checks
-# under Wine (.ci/run sets it). Plain make test builds nothing for
-# Windows but vets the code as Windows builds it (vet-platforms).
+# PACKAGE_CHECK=1 adds package-check: the release built and packaged
+# (.deb, archive) and linted. WINDOWS_CHECK=1 adds the Windows release:
+# its build, zip and checks under Wine. .ci/run sets both; a plain make
+# test builds no release (three more cold builds of the app and of the
+# packaging tools) but vets the code as Windows and macOS build it
+# (vet-platforms).
 WINDOWS := $(filter 1,$(WINDOWS_CHECK))
+PACKAGES := $(filter 1,$(PACKAGE_CHECK))
 # RACY are the packages whose tests run without -race, and why: the tray's
 # hosts read its icon while fyne.io/systray's SetIcon has godbus store new
 # pixels into the value being read (a race in those libraries, which
 # -race reports on a changed icon).
 RACY := github.com/elicitdesk/elicitdesk/internal/desktop/tray
 
-test: test-deps peers build install-check package-check vet-platforms $(if $(WINDOWS),windows-check)
+test: test-deps peers build install-check $(if $(PACKAGES),package-check) vet-platforms $(if $(WINDOWS),windows-check)
 	$(GO) vet $(PKGS)
 	$(GO) run $(STATICCHECK) $(PKGS)
 	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -timeout 20m $$($(GO) list $(PKGS) | grep -vx '$(RACY)')
