@@ -93,7 +93,8 @@ type Options struct {
 	// before it exits; 0: it stays until the core quits.
 	Idle time.Duration
 	// TrayShown says that a tray host shows the core's icon; without one,
-	// the Servers window stands in for it.
+	// the Servers window stands in for it. It is what the core said when
+	// it started the process; the core tells each change (trayChanged).
 	TrayShown bool
 	// Unseen is a window never shown, if any (the one that set GLFW's
 	// hints). It also keeps Fyne from quitting when the last window
@@ -183,9 +184,7 @@ func (d *Desk) Start() error {
 	go d.limits.sendEach(d.ctx, d.sendHistoryLimits)
 	go d.attach()
 	if !d.opts.TrayShown {
-		w := d.serversWin.Window()
-		w.SetMainMenu(fyne.NewMainMenu(d.appMenu()))
-		d.serversWin.SetOnClose(d.closeWithoutTray)
+		d.standIn()
 	}
 	d.addAppKeys()
 	return nil

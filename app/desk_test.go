@@ -161,6 +161,7 @@ func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string, edit fu
 		History: loadSettings(a.Preferences()).HistoryLimits(), Windows: loadSettings(a.Preferences()).WindowPrefs()}
 	edit(&opts, &co)
 	h.core = core.New(ctx, co)
+	h.core.TrayHost(opts.TrayShown) // the core says what the process was started with, as at a real start
 	h.d = New(ctx, a, h.core, opts)
 	h.d.do = func(f func()) { uiLoop <- f }
 	h.d.guard = 0 // the tests answer as a person who has seen the window (TestKeyHold tests the guard)

@@ -19,6 +19,7 @@ func (e events) Bridges([]servers.Bridged) { e.d.serversWin.BridgesChanged() }
 func (e events) Show(s core.Show)          { e.d.do(func() { e.d.show(s) }) }
 func (e events) Quit()                     { e.d.do(e.d.exit) }
 func (e events) Notify(n notify.Notice)    { e.d.do(func() { e.d.notifyHere(n) }) }
+func (e events) Tray(shown bool)           { e.d.do(func() { e.d.trayChanged(shown) }) }
 func (e events) Ended(id string, answered bool, cause string) {
 	e.d.do(func() { e.d.ended(id, answered, cause) })
 }

@@ -7,6 +7,47 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/core"
 )
 
+// trayChanged: the core says a tray host shows its icon again (shown), or
+// that none does any more, the panel gone. Without one the Servers window
+// stands in for the tray (the core then asks for it to show); with one,
+// what shows next goes back to the tray's ways: Settings and Welcome read
+// Options.TrayShown as they open.
+func (d *Desk) trayChanged(shown bool) {
+	if d.opts.TrayShown == shown {
+		return
+	}
+	d.opts.TrayShown = shown
+	if !shown {
+		d.standIn()
+		return
+	}
+	// Closing the window only hides it now, as the tray's icon stays. Its
+	// menu goes once it is hidden, not under the person's pointer.
+	w := d.serversWin.Window()
+	withoutMenu := func() {
+		w.SetMainMenu(nil)
+		d.serversWin.SetOnClose(d.serversWin.Hide)
+	}
+	if d.serversWin.HiddenAs(w) {
+		withoutMenu()
+		return
+	}
+	d.serversWin.SetOnClose(func() {
+		d.serversWin.Hide()
+		if d.opts.TrayShown {
+			withoutMenu()
+		}
+	})
+}
+
+// standIn makes the Servers window stand in for the tray, where no tray
+// host shows the core's icon: the app's menu in its menu bar, and closing
+// it asks, the first time, whether to keep running.
+func (d *Desk) standIn() {
+	d.serversWin.Window().SetMainMenu(fyne.NewMainMenu(d.appMenu()))
+	d.serversWin.SetOnClose(d.closeWithoutTray)
+}
+
 // appMenu is the app's own menu in the Servers window, where no tray host
 // shows the core's icon and the window stands in for it.
 func (d *Desk) appMenu() *fyne.Menu {

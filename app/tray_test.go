@@ -6,7 +6,10 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
 )
 
@@ -82,6 +85,59 @@ func TestMenuLoginCheckBox(t *testing.T) {
 				t.Errorf("on %v, icon %v; want on %v, icon %v", on, login.Icon.Name(), want.on, want.icon.Name())
 			}
 			login.Action()
+		}
+	})
+}
+
+// TestTrayHostGoesAndComesBack: when the desktop's tray host goes away
+// while a request waits, the Servers window stands in for the tray at
+// once, with the app's menu, and closing it asks whether to keep running;
+// when a host comes back, the window, once hidden, loses the menu, and
+// closing it only hides it.
+func TestTrayHostGoesAndComesBack(t *testing.T) {
+	h := startWith(t, `{"mcpServers":{}}`, func(o *Options, _ *core.Options) { o.TrayShown = true })
+	h.askForm(context.Background(), "shop", "Your name?")
+	h.request(0)
+	h.core.TrayHost(false) // the panel crashed
+	w := h.d.serversWin
+	h.eventually("the Servers window standing in", func() bool {
+		return !h.d.opts.TrayShown && !w.HiddenAs(w.Window()) && w.Window().MainMenu() != nil
+	})
+	h.ui(func() {
+		pressKey(w.Window().Canvas(), fyne.KeyEscape)
+		q := h.question()
+		if q == nil {
+			t.Fatal("closing the stand-in did not ask whether to keep running")
+		}
+		test.Tap(button(t, q.Content(), "Keep running in the background"))
+		if !w.HiddenAs(w.Window()) || h.d.ctx.Err() != nil {
+			t.Fatal("kept running, but the window shows, or the app quit")
+		}
+	})
+
+	h.core.TrayHost(true) // a panel again
+	h.eventually("the tray's ways again", func() bool { return h.d.opts.TrayShown && w.Window().MainMenu() == nil })
+	h.ui(func() {
+		h.d.show(core.Show{Window: core.WindowServers})
+		pressKey(w.Window().Canvas(), fyne.KeyEscape)
+		if h.question() != nil || !w.HiddenAs(w.Window()) {
+			t.Fatal("with a tray host, closing the Servers window did more than hide it")
+		}
+	})
+
+	// Gone while the window shows, back while it still does: the menu
+	// stays until it is hidden.
+	h.core.TrayHost(false)
+	h.eventually("the stand-in again", func() bool { return !w.HiddenAs(w.Window()) && w.Window().MainMenu() != nil })
+	h.core.TrayHost(true)
+	h.eventually("a host again", func() bool { return h.d.opts.TrayShown })
+	h.ui(func() {
+		if w.Window().MainMenu() == nil {
+			t.Error("the menu went from under the person's pointer")
+		}
+		pressKey(w.Window().Canvas(), fyne.KeyEscape)
+		if h.question() != nil || !w.HiddenAs(w.Window()) || w.Window().MainMenu() != nil {
+			t.Error("closing hid not the window alone, or kept the menu")
 		}
 	})
 }

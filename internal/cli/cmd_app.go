@@ -65,11 +65,10 @@ func runApp(args []string, stdout, stderr terminal) int {
 	app.GuardSessionBus(ctx) // nothing may autolaunch a bus: its tray would outlive us
 
 	login := autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}}
-	trayShown := false
 	var c *core.Core // clicks come once it shows notifications, after Start
 	notifier, noNotifications, notifyErr := coreNotifier(ctx, func(id uint32) { c.NoticeClicked(id) })
 	settings := app.SettingsFile(app.PreferencesPath(appID))
-	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, idle: *idle, tray: &trayShown, log: log}
+	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, idle: *idle, tray: func() bool { return c.TrayShown() }, log: log}
 	c = core.New(ctx, core.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
@@ -107,11 +106,14 @@ func runApp(args []string, stdout, stderr terminal) int {
 		log.Info("the core shows no notifications", "err", notifyErr)
 	}
 	t, err := tray.Start(ctx, appName, assets.TrayIconPNG(false, false), nil, log)
+	trayShown := false
 	if err != nil {
 		log.Info("running without a tray icon", "err", err)
 	} else {
 		_, trayShown = tray.Host(ctx)
+		c.TrayHost(trayShown) // the core keeps it from here on
 		c.Tray(t, login)
+		go followTrayHost(ctx, c, trayShown, log)
 	}
 	if !trayShown {
 		log.Info("no tray host shows the icon: the Servers window stands in for it")
@@ -143,6 +145,20 @@ func runApp(args []string, stdout, stderr terminal) int {
 	return 0
 }
 
+// followTrayHost tells the core each time the desktop's tray host goes
+// away or comes back, until ctx ends: without one the Servers window
+// stands in for the tray (Core.TrayHost).
+func followTrayHost(ctx context.Context, c *core.Core, had bool, log *slog.Logger) {
+	for shown := range tray.WatchHost(ctx, had, log) {
+		if shown {
+			log.Info("a tray host shows the icon again")
+		} else {
+			log.Info("the tray host went away: the Servers window stands in for it")
+		}
+		c.TrayHost(shown)
+	}
+}
+
 // newLog is the log of the core or the windows: text, which quotes
 // unprintable values.
 func newLog(stderr terminal, verbose bool) *slog.Logger {
@@ -160,7 +176,7 @@ type uiStarter struct {
 	config  string
 	verbose bool
 	idle    time.Duration
-	tray    *bool // a tray host shows the core's icon
+	tray    func() bool // a tray host shows the core's icon: the core says
 	log     *slog.Logger
 	running sync.WaitGroup
 	mu      sync.Mutex
@@ -196,7 +212,7 @@ func (u *uiStarter) start(context.Context) (io.ReadWriteCloser, <-chan error, er
 	if u.verbose {
 		args = append(args, "-v")
 	}
-	if *u.tray {
+	if u.tray() {
 		args = append(args, "-tray")
 	}
 	cmd := exec.Command(u.exe, args...)

@@ -30,15 +30,22 @@ bar {
 exec env > $XDG_RUNTIME_DIR/sway.env
 `
 
-// TestSwayFirstStart is issue 32's start-up under sway (headless, swaybar
-// as the tray host, Xwayland, no notification daemon), where the first
-// request once panicked the core in systray.SetIcon: a first start shows
-// Welcome, a request opens its window, the tray's item is registered with
-// swaybar's StatusNotifierWatcher, and nothing in the log panicked. The
-// request window appears without taking the keyboard from the terminal
-// the person types in, and takes it when they switch to it. sway
-// refuses to run as root, so the desktop runs as a throwaway user.
-func TestSwayFirstStart(t *testing.T) {
+// swayDesk is Elicit Desk's core started under sway (headless, swaybar
+// as the tray host, Xwayland, no notification daemon) as a throwaway
+// user, in a home of its own.
+type swayDesk struct {
+	t      *testing.T
+	dir    string   // the test's folder, the user's
+	env    []string // sway's environment: its display and session bus
+	as     *syscall.Credential
+	app    string     // the binary, where the user can run it
+	appLog *logBuffer // the core's and the windows' log
+}
+
+// startSway starts sway and Elicit Desk's core in it, each ended with
+// the test; it skips where the test cannot run.
+func startSway(t *testing.T) *swayDesk {
+	t.Helper()
 	bin := os.Getenv(binEnv)
 	if bin == "" {
 		t.Skip(binEnv + " is not set: make test builds the app and sets it")
@@ -77,6 +84,7 @@ func TestSwayFirstStart(t *testing.T) {
 	base := []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "XDG_RUNTIME_DIR=" + runtime, "LANG=C.UTF-8",
 		"WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1"}
 	swayLog := &logBuffer{}
+	d := &swayDesk{t: t, dir: dir, as: as, app: app, appLog: &logBuffer{}}
 	sway := exec.Command("dbus-run-session", "--", "sway", "-c", config)
 	sway.Env, sway.Dir = base, dir
 	sway.Stdout, sway.Stderr = swayLog, swayLog
@@ -92,8 +100,9 @@ func TestSwayFirstStart(t *testing.T) {
 		}
 	})
 	env := swayEnv(t, filepath.Join(runtime, "sway.env"))
+	d.env = env
 
-	appLog := &logBuffer{}
+	appLog := d.appLog
 	core := exec.Command(app, "-v")
 	core.Env, core.Dir = env, dir
 	core.Stdout, core.Stderr = appLog, appLog
@@ -108,23 +117,42 @@ func TestSwayFirstStart(t *testing.T) {
 			t.Logf("app's log:\n%s", appLog)
 		}
 	})
-	run := func(name string, args ...string) string {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, name, args...)
-		cmd.Env, cmd.Dir = env, dir
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: as}
-		out, _ := cmd.Output()
-		return string(out)
-	}
-	shown := func(title string) {
-		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(run("swaymsg", "-t", "get_tree"), title); time.Sleep(100 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("sway shows no window %q", title)
-			}
+	return d
+}
+
+// run runs a command of the desktop's as the user and returns what it
+// printed.
+func (d *swayDesk) run(name string, args ...string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env, cmd.Dir = d.env, d.dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: d.as}
+	out, _ := cmd.Output()
+	return string(out)
+}
+
+// shown waits until sway shows a window titled title.
+func (d *swayDesk) shown(title string) {
+	d.t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(d.run("swaymsg", "-t", "get_tree"), title); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			d.t.Fatalf("sway shows no window %q", title)
 		}
 	}
+}
+
+// TestSwayFirstStart is issue 32's start-up under sway (headless, swaybar
+// as the tray host, Xwayland, no notification daemon), where the first
+// request once panicked the core in systray.SetIcon: a first start shows
+// Welcome, a request opens its window, the tray's item is registered with
+// swaybar's StatusNotifierWatcher, and nothing in the log panicked. The
+// request window appears without taking the keyboard from the terminal
+// the person types in, and takes it when they switch to it. sway
+// refuses to run as root, so the desktop runs as a throwaway user.
+func TestSwayFirstStart(t *testing.T) {
+	d := startSway(t)
+	dir, env, as, app, run, shown, appLog := d.dir, d.env, d.as, d.app, d.run, d.shown, d.appLog
 	shown("Welcome — Elicit Desk")
 
 	// The person types in another application (an X11 one, through
@@ -226,13 +254,21 @@ func throwawayUser(t *testing.T) *syscall.Credential {
 	if out, err := exec.Command("useradd", "-M", "-r", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {
 		t.Fatalf("useradd: %v: %s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("userdel", name).Run() })
 	u, err := user.Lookup(name)
 	if err != nil {
+		exec.Command("userdel", name).Run()
 		t.Fatal(err)
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
+	t.Cleanup(func() {
+		// Whatever of the desktop's outlived it (a bar's status command
+		// whose bar exited) runs as this user alone.
+		for _, pid := range processesOf(uint32(uid)) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		exec.Command("userdel", name).Run()
+	})
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
 }
 
@@ -262,4 +298,87 @@ func chownAll(t *testing.T, dir string, as *syscall.Credential) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestSwayTrayHostLost is issue 33's "a desktop that removes its tray host
+// while requests wait", as it happens under sway: swaybar, the tray host,
+// exits while a request waits. The core notices, and the Servers window
+// stands in for the tray; when sway starts swaybar again the core says a
+// host shows its icon again.
+func TestSwayTrayHostLost(t *testing.T) {
+	d := startSway(t)
+	d.shown("Welcome — Elicit Desk")
+	call := exec.Command(d.app, "call", "-server", "demo", "-tool", "ask_confirm", "-args", "{}", "-answer", "desk")
+	call.Env, call.Dir = d.env, d.dir
+	call.SysProcAttr = &syscall.SysProcAttr{Credential: d.as}
+	if err := call.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		call.Process.Kill()
+		call.Wait()
+	})
+	d.shown("demo: Do you want to continue? — Elicit Desk")
+	const servers = "Servers — Elicit Desk"
+	if strings.Contains(d.run("swaymsg", "-t", "get_tree"), servers) {
+		t.Fatal("the Servers window shows although swaybar shows the tray")
+	}
+	bar := d.process("swaybar")
+	if bar == 0 {
+		t.Fatal("sway runs no swaybar")
+	}
+	// swaybar exits, as when the person turns the bar off. (Killed, it
+	// would leave its status command holding sway's output open.)
+	if err := syscall.Kill(bar, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	d.shown(servers)
+	d.logged("the tray host went away")
+	d.run("swaymsg", "reload") // sway starts its bar again
+	d.logged("a tray host shows the icon again")
+	if strings.Contains(d.appLog.String(), "panic") {
+		t.Errorf("the app's log has a panic:\n%s", d.appLog)
+	}
+}
+
+// logged waits until the app's log says what.
+func (d *swayDesk) logged(what string) {
+	d.t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(d.appLog.String(), what); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			d.t.Fatalf("the app's log does not say %q", what)
+		}
+	}
+}
+
+// process is the pid of a process named comm that runs as the test's
+// throwaway user, or 0: one of the test's sway session's, found by its
+// owner and not by its name alone, so that nothing else on the machine
+// is touched. (sway starts swaybar in a process of its own whose parent
+// is init, not sway.)
+func (d *swayDesk) process(comm string) int {
+	for _, pid := range processesOf(d.as.Uid) {
+		name, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+		if err == nil && strings.TrimSpace(string(name)) == comm {
+			return pid
+		}
+	}
+	return 0
+}
+
+// processesOf lists the processes that run as uid.
+func processesOf(uid uint32) []int {
+	var pids []int
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, dir := range dirs {
+		fi, err := os.Stat(dir)
+		if err != nil {
+			continue // it exited
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid == uid {
+			pid, _ := strconv.Atoi(filepath.Base(dir))
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }

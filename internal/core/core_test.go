@@ -91,6 +91,8 @@ type recorder struct {
 	servers  int
 	counts   []Count
 	quit     bool
+	trays    []bool // each Tray, in order
+	shows    []Show
 	changed  chan struct{}
 }
 
@@ -122,8 +124,9 @@ func (r *recorder) Notify(notify.Notice)      {}
 func (r *recorder) Servers([]servers.Status)  { r.note(func() { r.servers++ }) }
 func (r *recorder) Bridges([]servers.Bridged) {}
 func (r *recorder) HistoryChanged()           {}
-func (r *recorder) Show(Show)                 {}
+func (r *recorder) Show(s Show)               { r.note(func() { r.shows = append(r.shows, s) }) }
 func (r *recorder) Quit()                     { r.note(func() { r.quit = true }) }
+func (r *recorder) Tray(shown bool)           { r.note(func() { r.trays = append(r.trays, shown) }) }
 
 // until waits for cond, read under the recorder's lock, as events come.
 func (r *recorder) until(t *testing.T, what string, cond func() bool) {
@@ -380,4 +383,44 @@ func TestLargestRequestReachesTheUI(t *testing.T) {
 	if err := <-answered; err != nil {
 		t.Errorf("the answer did not reach the server: %v", err)
 	}
+}
+
+// TestTrayHostGoes: the core owns whether a tray host shows its icon.
+// When the host goes away with no windows' process running, one starts,
+// is told there is no tray first, and shows the Servers window (its own,
+// without the keyboard); running windows are told when the host comes
+// back, and when it goes again while a request waits the Servers window
+// shows at once, not once the request ends: the tray menu that listed it
+// is gone.
+func TestTrayHostGoes(t *testing.T) {
+	s := start(t)
+	s.c.TrayHost(true) // as at a start with a tray host
+	if !s.c.TrayShown() {
+		t.Fatal("TrayShown = false after TrayHost(true)")
+	}
+	s.c.TrayHost(false) // the panel went away
+	if s.c.TrayShown() {
+		t.Fatal("TrayShown = true after TrayHost(false)")
+	}
+	var process uiProcess
+	select {
+	case process = <-s.starts:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no windows' process started for the Servers window")
+	}
+	_, rec, _ := remoteUI(t, process)
+	standIn := Show{Window: WindowServers, Own: true}
+	rec.until(t, "told no tray, then the Servers window", func() bool {
+		return slices.Equal(rec.trays, []bool{false}) && slices.Equal(rec.shows, []Show{standIn})
+	})
+
+	s.c.TrayHost(true)
+	s.c.TrayHost(true) // no change: nothing to tell
+	rec.until(t, "a host again", func() bool { return slices.Equal(rec.trays, []bool{false, true}) })
+	ask(s, "one")
+	rec.until(t, "the request", func() bool { return len(rec.requests) == 1 })
+	s.c.TrayHost(false)
+	rec.until(t, "no host again, and the Servers window", func() bool {
+		return slices.Equal(rec.trays, []bool{false, true, false}) && slices.Equal(rec.shows, []Show{standIn, standIn})
+	})
 }

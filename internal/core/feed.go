@@ -41,6 +41,12 @@ type Events interface {
 	// Notify: show n, where the core has no notification server of its
 	// own (Options.NotifyInWindows).
 	Notify(n notify.Notice)
+	// Tray: whether a tray host shows the core's icon, told first at
+	// attach and then each time it changes (see Core.TrayHost). Without
+	// one the Servers window stands in for the tray, with the app's menu
+	// and a question when closed; with one, what is shown next goes back
+	// to the tray's ways.
+	Tray(shown bool)
 }
 
 // Count is how many requests wait for an answer: all of them, and those
@@ -98,6 +104,7 @@ type event struct {
 	show      *Show
 	quit      bool
 	notice    *notify.Notice
+	tray      *bool
 }
 
 type opening struct {
@@ -134,6 +141,8 @@ func (ev event) tell(to Events) {
 		to.Quit()
 	case ev.notice != nil:
 		to.Notify(*ev.notice)
+	case ev.tray != nil:
+		to.Tray(*ev.tray)
 	}
 }
 
@@ -148,6 +157,29 @@ type feed struct {
 	queue    []event
 	shows    []Show // asked for while no windows were attached
 	running  bool
+	// trayShown: a tray host shows the core's icon. The feed keeps it, so
+	// that windows attaching are told it in order with its changes.
+	trayShown bool
+}
+
+// setTray keeps whether a tray host shows the core's icon and tells the
+// windows; it reports whether that changed.
+func (f *feed) setTray(shown bool) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.trayShown == shown {
+		return false
+	}
+	f.trayShown = shown
+	f.queued(event{tray: &shown})
+	return true
+}
+
+// tray reports whether a tray host shows the core's icon.
+func (f *feed) tray() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.trayShown
 }
 
 // push queues ev for the windows and reports whether they are attached.
@@ -242,7 +274,8 @@ func (c *Core) Attach(ctx context.Context, to Events) error {
 	f.gen++
 	gen := f.gen
 	f.to, f.replaced = to, replaced
-	f.queue = []event{{statuses: &statuses}, {bridges: &bridges}}
+	shown := f.trayShown
+	f.queue = []event{{tray: &shown}, {statuses: &statuses}, {bridges: &bridges}}
 	open := c.pending.reopen()
 	for _, o := range open {
 		f.queue = append(f.queue, event{open: &o})

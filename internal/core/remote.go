@@ -110,6 +110,10 @@ func (r *Remote) hear(m link.Message) {
 		if n, ok := paramsOf[notify.Notice](m); ok {
 			to.Notify(n)
 		}
+	case tellTray:
+		if p, ok := paramsOf[trayParams](m); ok {
+			to.Tray(p.Shown)
+		}
 	}
 }
 

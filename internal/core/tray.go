@@ -43,6 +43,31 @@ func (c *Core) Tray(t *tray.Tray, login autostart.Entry) {
 	c.refreshTray()
 }
 
+// TrayShown reports whether a tray host shows the core's icon, as
+// TrayHost was last told: a windows' process starts knowing it.
+func (c *Core) TrayShown() bool { return c.feed.tray() }
+
+// TrayHost tells the core whether a tray host shows its icon: at start,
+// what tray.Host said, and then each change tray.WatchHost hears. The
+// core is the one that knows; the windows are told (Events.Tray). When
+// the host goes away (the panel crashed or was turned off, swaybar
+// exited), the Servers window stands in for the tray at once, without
+// the keyboard, starting the windows' process if none runs, as at a start
+// without a tray host, though requests wait: the tray menu that listed
+// them is gone. When a host comes back, the windows go back to the
+// tray's ways for what they show next.
+func (c *Core) TrayHost(shown bool) {
+	if !c.feed.setTray(shown) {
+		return
+	}
+	c.log.Debug("whether a tray host shows the icon changed", "shown", shown)
+	if shown || c.ctx.Err() != nil || c.quitting.Load() {
+		return
+	}
+	c.feed.push(event{show: &Show{Window: WindowServers, Own: true}})
+	c.needUI()
+}
+
 // refreshTray shows the current requests and servers in the tray. The
 // state is read and shown under one lock, so a refresh that read an older
 // state cannot show it after a newer one; Set returns at once.

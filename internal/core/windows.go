@@ -38,6 +38,7 @@ const (
 	tellShow      = "windows/show"      // params Show
 	tellQuit      = "windows/quit"      // no params
 	tellNotify    = "windows/notify"    // params notify.Notice
+	tellTray      = "windows/tray"      // params trayParams
 
 	methodAttach  = "ui/attach"          // pending while the windows are attached
 	methodAnswer  = "ui/answer"          // params answerParams
@@ -57,6 +58,10 @@ const (
 	methodNoNotes = "ui/nonotifications" // result string
 	methodQuit    = "ui/quit"
 )
+
+type trayParams struct {
+	Shown bool `json:"shown"`
+}
 
 type focusParams struct {
 	Focused bool `json:"focused"`
@@ -230,6 +235,7 @@ func (t teller) HistoryChanged()                { t.tell(tellHistory, nil) }
 func (t teller) Show(s Show)                    { t.tell(tellShow, s) }
 func (t teller) Quit()                          { t.tell(tellQuit, nil) }
 func (t teller) Notify(n notify.Notice)         { t.tell(tellNotify, n) }
+func (t teller) Tray(shown bool)                { t.tell(tellTray, trayParams{shown}) }
 
 // hearUI takes a notification of the windows'.
 func (c *Core) hearUI(m link.Message) {
