@@ -603,14 +603,16 @@ func TestBusLost(t *testing.T) {
 func loseBus(how string) int {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	items := []Item{{Label: "No requests waiting", Disabled: true}}
+	// The tray's connection, the shared one, made before the tray shows:
+	// once its item is registered, the test may end the bus at any time.
+	conn, err := dbus.SessionBus()
+	if err != nil {
+		log.Error("no shared connection", "err", err)
+		return 1
+	}
 	tr, err := Start(context.Background(), "Elicit Desk", assets.TrayIconPNG(false, false), items, log)
 	if err != nil {
 		log.Error("no tray", "err", err)
-		return 1
-	}
-	conn, err := dbus.SessionBus() // the tray's: the shared connection
-	if err != nil {
-		log.Error("no shared connection", "err", err)
 		return 1
 	}
 	io.Copy(io.Discard, os.Stdin)
