@@ -16,8 +16,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 )
 
 // swayConfig runs swaybar as the StatusNotifierItem host, with Xwayland,
@@ -191,7 +189,15 @@ func TestSwayFirstStart(t *testing.T) {
 	}
 	// The person switches to it, once it has appeared: the keyboard goes
 	// there, to the X11 window (Xwayland's), which types.
-	time.Sleep(xwin.QuietTime) // the person, not a wait: the window takes input only this long after it appeared
+	// Once it takes input (xwin.QuietTime after it appeared).
+	hints := func() string {
+		return run("sh", "-c", `xprop -id "$(xdotool search --name '^demo: Do you want' | head -1)" WM_HINTS`)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(hints(), "input focus: True"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the request window never took input: %s", hints())
+		}
+	}
 	run("swaymsg", `[title="^demo: Do you want"] focus`)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		sway, x := focusedName(run("swaymsg", "-t", "get_tree")), strings.TrimSpace(run("xdotool", "getwindowfocus", "getwindowname"))
