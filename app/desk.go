@@ -42,8 +42,9 @@ type Core interface {
 	// Answer sends the person's answer to a request; core.ErrNotWaiting
 	// when it no longer waits.
 	Answer(id string, r forms.Result) error
-	// Closed says that a request's window closed while it still waits.
-	Closed(id string)
+	// Closed says that the window of a request's opening-th opening
+	// (core.Request.Opening) closed while it still waits.
+	Closed(id string, opening int)
 	// Show asks the core for a window: it resolves a request's into Open.
 	Show(core.Show)
 	// Focused says whether one of the windows has the keyboard.
@@ -67,6 +68,10 @@ type Core interface {
 	NotificationsProblem() string
 	// Quit ends Elicit Desk: the core answers every request cancel.
 	Quit()
+	// Leave asks whether the windows may exit now that they idle, having
+	// taken taken of the events told since they attached: not while the
+	// core told them something more. Once let go they are told nothing.
+	Leave(ctx context.Context, taken int) bool
 }
 
 // Options say where the app keeps its files and how it starts at login.
@@ -137,6 +142,8 @@ type Desk struct {
 	withF1     map[fyne.Window]bool // the windows whose keys addAppKeys wrapped for F1
 	asking     *asking              // the quit question, while it shows
 	idleSince  time.Time            // when the last window closed; zero while one shows
+	leaving    bool                 // the core is asked to let the windows go
+	taken      int                  // the core's events taken since attaching (events.take)
 	lost       error                // see Lost
 
 	openURL func(*url.URL) error
@@ -247,8 +254,8 @@ func (d *Desk) clock() {
 }
 
 // exitWhenIdle ends the windows' process once no window has shown and no
-// request waited for Options.Idle: the core starts another when one is
-// needed.
+// request waited for Options.Idle, and the core lets it go: the core
+// starts another when one is needed.
 func (d *Desk) exitWhenIdle(now time.Time) {
 	if d.opts.Idle <= 0 {
 		return
@@ -260,10 +267,23 @@ func (d *Desk) exitWhenIdle(now time.Time) {
 	if d.idleSince.IsZero() {
 		d.idleSince = now
 	}
-	if now.Sub(d.idleSince) >= d.opts.Idle {
-		d.log.Debug("no window for a while: the windows' process exits", "idle", d.opts.Idle)
-		d.exit()
+	if now.Sub(d.idleSince) < d.opts.Idle || d.leaving {
+		return
 	}
+	d.leaving = true
+	taken := d.taken
+	go func() { // the core answers off the UI goroutine
+		ok := d.core.Leave(d.ctx, taken)
+		d.do(func() {
+			d.leaving = false
+			if !ok { // news came meanwhile: another idle time
+				d.idleSince = time.Time{}
+				return
+			}
+			d.log.Debug("no window for a while: the windows' process exits", "idle", d.opts.Idle)
+			d.exit()
+		})
+	}()
 }
 
 // windowsShown reports whether a window of the app shows: any but
@@ -282,6 +302,7 @@ func (d *Desk) windowsShown() bool {
 // is.
 func (d *Desk) opened(cr core.Request, by opener) {
 	if r, ok := d.request(cr.ID); ok {
+		r.Opening = cr.Opening // its closing names this opening now
 		r.win.show(by)
 		return
 	}
@@ -359,7 +380,7 @@ func (d *Desk) windowClosed(r *request) {
 	d.requests = slices.DeleteFunc(d.requests, func(x *request) bool { return x == r })
 	d.tellFocus(false) // Fyne never says that a closed window had the keyboard
 	if !r.taken && !r.sending {
-		go d.core.Closed(r.ID) // its place goes to the next request
+		go d.core.Closed(r.ID, r.Opening) // its place goes to the next request
 	}
 	if done, ok := d.links[r.ID]; ok {
 		delete(d.links, r.ID)

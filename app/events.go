@@ -7,27 +7,46 @@ import (
 )
 
 // events are what the core tells the windows, each handled on the UI
-// goroutine, in the order told.
+// goroutine, in the order told, and counted there: the windows leave only
+// once they took all the core told them (Desk.exitWhenIdle).
 type events struct{ d *Desk }
 
-func (e events) Open(r core.Request, by core.Opener) {
-	e.d.do(func() { e.d.opened(r, openerOf(by)) })
-}
-func (e events) Completed(id string)       { e.d.do(func() { e.d.completed(id) }) }
-func (e events) Waiting(n core.Count)      { e.d.do(func() { e.d.waitingNow(n) }) }
-func (e events) Bridges([]servers.Bridged) { e.d.serversWin.BridgesChanged() }
-func (e events) Show(s core.Show)          { e.d.do(func() { e.d.show(s) }) }
-func (e events) Quit()                     { e.d.do(e.d.exit) }
-func (e events) Notify(n notify.Notice)    { e.d.do(func() { e.d.notifyHere(n) }) }
-func (e events) Tray(shown bool)           { e.d.do(func() { e.d.trayChanged(shown) }) }
-func (e events) Ended(id string, answered bool, cause string) {
-	e.d.do(func() { e.d.ended(id, answered, cause) })
+// take runs f on the UI goroutine, in order, and counts the event.
+func (e events) take(f func()) {
+	e.d.do(func() {
+		e.d.taken++
+		f()
+	})
 }
 
-func (e events) Servers([]servers.Status) { e.d.serversWin.Update() }
+func (e events) Open(r core.Request, by core.Opener) {
+	e.take(func() { e.d.opened(r, openerOf(by)) })
+}
+func (e events) Completed(id string)  { e.take(func() { e.d.completed(id) }) }
+func (e events) Waiting(n core.Count) { e.take(func() { e.d.waitingNow(n) }) }
+func (e events) Show(s core.Show)     { e.take(func() { e.d.show(s) }) }
+func (e events) Quit()                { e.take(e.d.exit) }
+func (e events) Notify(n notify.Notice) {
+	e.take(func() { e.d.notifyHere(n) })
+}
+func (e events) Tray(shown bool) { e.take(func() { e.d.trayChanged(shown) }) }
+func (e events) Ended(id string, answered bool, cause string) {
+	e.take(func() { e.d.ended(id, answered, cause) })
+}
+
+// Servers and Bridges: the Servers window reads the news off the UI
+// goroutine itself.
+func (e events) Servers([]servers.Status) {
+	e.d.serversWin.Update()
+	e.take(func() {})
+}
+func (e events) Bridges([]servers.Bridged) {
+	e.d.serversWin.BridgesChanged()
+	e.take(func() {})
+}
 
 func (e events) HistoryChanged() {
-	e.d.do(func() {
+	e.take(func() {
 		if e.d.historyWin != nil {
 			e.d.historyWin.Refresh()
 		}

@@ -253,6 +253,10 @@ func (c *Core) Show(s Show) {
 	c.feed.push(event{show: &s})
 }
 
+// Leave lets the windows attached in the core's own process go, as
+// ui/leave does a windows' process (see Remote.Leave).
+func (c *Core) Leave(_ context.Context, taken int) bool { return c.feed.letGo(nil, taken) }
+
 // Statuses returns where each configured server's connection stands, in
 // name order.
 func (c *Core) Statuses() []servers.Status { return c.manager.Statuses() }

@@ -93,6 +93,7 @@ type recorder struct {
 	quit     bool
 	trays    []bool // each Tray, in order
 	shows    []Show
+	taken    int // every event, as the windows count them for Leave
 	changed  chan struct{}
 }
 
@@ -100,6 +101,7 @@ func newRecorder() *recorder { return &recorder{changed: make(chan struct{}, 64)
 
 func (r *recorder) note(f func()) {
 	r.mu.Lock()
+	r.taken++
 	f()
 	r.mu.Unlock()
 	select {
@@ -118,12 +120,12 @@ func (r *recorder) Open(q Request, _ Opener) {
 func (r *recorder) Ended(id string, _ bool, _ string) {
 	r.note(func() { r.ended = append(r.ended, id) })
 }
-func (r *recorder) Completed(string)          {}
+func (r *recorder) Completed(string)          { r.note(func() {}) }
 func (r *recorder) Waiting(n Count)           { r.note(func() { r.counts = append(r.counts, n) }) }
-func (r *recorder) Notify(notify.Notice)      {}
+func (r *recorder) Notify(notify.Notice)      { r.note(func() {}) }
 func (r *recorder) Servers([]servers.Status)  { r.note(func() { r.servers++ }) }
-func (r *recorder) Bridges([]servers.Bridged) {}
-func (r *recorder) HistoryChanged()           {}
+func (r *recorder) Bridges([]servers.Bridged) { r.note(func() {}) }
+func (r *recorder) HistoryChanged()           { r.note(func() {}) }
 func (r *recorder) Show(s Show)               { r.note(func() { r.shows = append(r.shows, s) }) }
 func (r *recorder) Quit()                     { r.note(func() { r.quit = true }) }
 func (r *recorder) Tray(shown bool)           { r.note(func() { r.trays = append(r.trays, shown) }) }
@@ -245,6 +247,43 @@ func TestUICrashKeepsRequests(t *testing.T) {
 	es, err := s.c.history.Search(context.Background(), history.Query{Limit: 10})
 	if err != nil || len(es) != 1 || es[0].Outcome != history.Declined || es[0].Message != "two" {
 		t.Errorf("history %+v %v, want two declined", es, err)
+	}
+}
+
+// TestLeaveLosesNoShow: windows idling out may leave only once they took
+// all the core told them, and a window asked for after they were let go
+// shows in the next windows' process, not in the leaving one.
+func TestLeaveLosesNoShow(t *testing.T) {
+	s := start(t)
+	s.c.Show(Show{Window: WindowServers})
+	first := <-s.starts
+	r, rec, exit := remoteUI(t, first)
+	rec.until(t, "the Servers window", func() bool { return len(rec.shows) == 1 })
+	taken := func() int {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		return rec.taken
+	}
+	before := taken()
+	s.c.Show(Show{Window: WindowHistory})
+	if r.Leave(t.Context(), before) {
+		t.Fatal("windows that had not taken a Show sent them were let go")
+	}
+	rec.until(t, "the History window", func() bool { return len(rec.shows) == 2 })
+	if !r.Leave(t.Context(), taken()) {
+		t.Fatal("idle windows that took everything were kept")
+	}
+	s.c.Show(Show{Window: WindowSettings}) // as the leaving process exits
+	exit()
+	first.exited <- nil
+	_, next, _ := remoteUI(t, <-s.starts)
+	next.until(t, "Settings in the next windows", func() bool {
+		return slices.ContainsFunc(next.shows, func(s Show) bool { return s.Window == WindowSettings })
+	})
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.shows) != 2 {
+		t.Errorf("the windows let go were told %v", rec.shows)
 	}
 }
 

@@ -157,6 +157,9 @@ type feed struct {
 	queue    []event
 	shows    []Show // asked for while no windows were attached
 	running  bool
+	// sent counts the events of this attach taken from the queue: the
+	// windows may leave only once they took them all (letGo).
+	sent int
 	// trayShown: a tray host shows the core's icon. The feed keeps it, so
 	// that windows attaching are told it in order with its changes.
 	trayShown bool
@@ -221,9 +224,30 @@ func (f *feed) deliver(to Events, gen int) {
 		}
 		ev := f.queue[0]
 		f.queue = f.queue[1:]
+		f.sent++
 		f.mu.Unlock()
 		ev.tell(to)
 	}
+}
+
+// letGo detaches windows to (nil: whichever are attached), which ask to
+// leave having taken taken events since they attached, and reports
+// whether they may: only when they took every event sent them and none
+// waits. What comes next is told to the windows attaching after them, a
+// Show included, which windows exiting with it untaken would lose.
+// Windows already replaced or detached may go.
+func (f *feed) letGo(to Events, taken int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.to == nil || to != nil && f.to != to {
+		return true
+	}
+	if len(f.queue) > 0 || taken != f.sent {
+		return false
+	}
+	f.to, f.queue, f.replaced, f.running = nil, nil, nil, false
+	f.gen++
+	return true
 }
 
 // pushCount tells the windows how many requests wait, counted under the
@@ -274,6 +298,7 @@ func (c *Core) Attach(ctx context.Context, to Events) error {
 	f.gen++
 	gen := f.gen
 	f.to, f.replaced = to, replaced
+	f.sent = 0
 	shown := f.trayShown
 	f.queue = []event{{tray: &shown}, {statuses: &statuses}, {bridges: &bridges}}
 	open := c.pending.reopen()

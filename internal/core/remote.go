@@ -143,8 +143,21 @@ func (r *Remote) Answer(id string, res forms.Result) error {
 	return r.short(methodAnswer, answerParams{ID: id, Result: res}, nil)
 }
 
-// Closed tells the core that request id's window closed unanswered.
-func (r *Remote) Closed(id string) { r.notify(methodClosed, idParams{id}) }
+// Leave asks the core to let the windows' process exit, having taken
+// taken of its events since attaching, and reports whether it may: not
+// while the core has told it something more, such as a Show that would
+// be lost with it. Once let go, the process is told nothing more; the
+// core tells the next one.
+func (r *Remote) Leave(ctx context.Context, taken int) bool {
+	var ok bool
+	return r.call(ctx, methodLeave, leaveParams{taken}, &ok) == nil && ok
+}
+
+// Closed tells the core that the window of request id's opening-th
+// opening closed unanswered.
+func (r *Remote) Closed(id string, opening int) {
+	r.notify(methodClosed, closedParams{id, opening})
+}
 
 // Focused tells the core whether one of the windows has the keyboard:
 // requests that arrive then need no notification.

@@ -30,6 +30,10 @@ type Request struct {
 	// ByPerson: the person's own tool call raised it (a link of a -32042
 	// error): it opens past the window limit, with the keyboard.
 	ByPerson bool `json:"byPerson,omitempty"`
+	// Opening counts the times the windows were told to open it. A
+	// window closing unanswered names it (Core.Closed), so that a close
+	// that crosses the person's reopening frees no place.
+	Opening int `json:"opening"`
 }
 
 // ErrNotWaiting is Answer's error for a request that is not pending: it
@@ -146,13 +150,15 @@ func (p *pending) pick(id string) (*waiting, bool) {
 	return w, true
 }
 
-// closed frees the place of request id, whose window closed while it
-// still waits, and returns the requests it goes to.
-func (p *pending) closed(id string) []*waiting {
+// closed frees the place of request id, whose window of its opening-th
+// opening closed while it still waits, and returns the requests it goes
+// to. A window of an earlier opening closed as it reopened: it keeps its
+// place.
+func (p *pending) closed(id string, opening int) []*waiting {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, w := range p.list {
-		if w.ID == id && w.open {
+		if w.ID == id && w.open && w.Opening == opening {
 			w.open, w.shown, w.aside = false, false, true
 			return p.fill()
 		}
@@ -183,10 +189,24 @@ func (p *pending) reopen() []opening {
 				by = ByPerson
 			}
 			w.wanted = false
-			open = append(open, opening{Request: w.Request, By: by})
+			open = append(open, w.opening(by))
 		}
 	}
 	return open
+}
+
+// opening counts one more opening of w, with its pending's lock held,
+// and returns it.
+func (w *waiting) opening(by Opener) opening {
+	w.Opening++
+	return opening{Request: w.Request, By: by}
+}
+
+// opening counts and returns one more opening of w.
+func (p *pending) opening(w *waiting, by Opener) opening {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return w.opening(by)
 }
 
 // told notes that the windows were told to open w (shown), or, when none
@@ -329,7 +349,8 @@ func (c *Core) watch(w *waiting) {
 
 // open tells the windows to open w's window.
 func (c *Core) open(w *waiting, by Opener) {
-	c.pending.told(w, c.feed.push(event{open: &opening{Request: w.Request, By: by}}), by)
+	o := c.pending.opening(w, by)
+	c.pending.told(w, c.feed.push(event{open: &o}), by)
 }
 
 // stale records w, which went stale and was taken from pending, tells the
@@ -368,11 +389,12 @@ func (c *Core) countChanged() int {
 	return n
 }
 
-// Closed frees the place of request id, whose window the person closed
-// without answering: it waits on in the tray menu and the windows' line
-// of requests without one, and the next request takes its place.
-func (c *Core) Closed(id string) {
-	for _, w := range c.pending.closed(id) {
+// Closed frees the place of request id, whose window of its opening-th
+// opening (Request.Opening) the person closed without answering: it waits
+// on in the tray menu and the windows' line of requests without one, and
+// the next request takes its place.
+func (c *Core) Closed(id string, opening int) {
+	for _, w := range c.pending.closed(id, opening) {
 		c.open(w, ByApp)
 	}
 	c.countChanged()

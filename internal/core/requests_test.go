@@ -80,7 +80,8 @@ func TestWindowPlaces(t *testing.T) {
 	}
 	<-answers[0]
 	rec.until(t, "the fourth's window", func() bool { return len(rec.requests) == 4 })
-	s.c.Closed(rec.requests[1].ID) // closed without an answer: it waits on
+	second := rec.requests[1]
+	s.c.Closed(second.ID, second.Opening) // closed without an answer: it waits on
 	rec.until(t, "the fifth's window", func() bool { return len(rec.requests) == 5 })
 	if got := rec.messages(); !slices.Equal(got, []string{"1", "2", "3", "4", "5"}) {
 		t.Errorf("opened %q, want 1 to 5 in order", got)
@@ -89,6 +90,10 @@ func TestWindowPlaces(t *testing.T) {
 	rec.until(t, "the second's window again", func() bool { return len(rec.requests) == 6 })
 	if rec.by[5] != ByPerson || rec.by[4] != ByApp {
 		t.Errorf("opened by %v, want the app's until the person's pick", rec.by)
+	}
+	s.c.Closed(second.ID, second.Opening) // told again, late: crossing the pick
+	if n := s.c.pending.count(); n.Windowless != 0 {
+		t.Errorf("a late close of the reopened request's first window set it aside: %+v", n)
 	}
 	if err := s.c.Answer(rec.requests[5].ID, forms.Result{Action: forms.Decline}); err != nil {
 		t.Errorf("the picked request's answer: %v", err)
@@ -221,7 +226,7 @@ func TestWaitingCount(t *testing.T) {
 	}
 	next("two past the limit", Count{All: 4, Windowless: 2}, "In a window: 1 2 | Waiting for a window: 3 4")
 	rec.until(t, "two windows", func() bool { return len(rec.requests) == 2 })
-	s.c.Closed(rec.requests[0].ID)
+	s.c.Closed(rec.requests[0].ID, rec.requests[0].Opening)
 	next("1 closed unanswered, 3 in its place", Count{All: 4, Windowless: 2}, "In a window: 2 3 | Waiting for a window: 1 4")
 	s.c.Show(Show{Window: WindowFront})
 	next("a second start's pick", Count{All: 4, Windowless: 1}, "In a window: 1 2 3 | Waiting for a window: 4")

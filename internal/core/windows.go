@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -42,7 +43,8 @@ const (
 
 	methodAttach  = "ui/attach"          // pending while the windows are attached
 	methodAnswer  = "ui/answer"          // params answerParams
-	methodClosed  = "ui/closed"          // a notification: params idParams
+	methodClosed  = "ui/closed"          // a notification: params closedParams
+	methodLeave   = "ui/leave"           // params leaveParams; result bool
 	methodShow    = "ui/show"            // params Show
 	methodRetry   = "ui/retry"           // params serverParams; result bool
 	methodSignIn  = "ui/signin"          // params serverParams
@@ -63,12 +65,23 @@ type trayParams struct {
 	Shown bool `json:"shown"`
 }
 
+// leaveParams: the windows' process asks to exit, having taken Taken of
+// the core's events since it attached.
+type leaveParams struct {
+	Taken int `json:"taken"`
+}
+
 type focusParams struct {
 	Focused bool `json:"focused"`
 }
 
 type idParams struct {
 	ID string `json:"id"`
+}
+
+type closedParams struct {
+	ID      string `json:"id"`
+	Opening int    `json:"opening"` // Request.Opening
 }
 
 type serversParams struct {
@@ -179,14 +192,27 @@ type callResult struct {
 // has its windows ready it attaches (ui/attach, a call that stays pending):
 // it is the windows while that lasts, and newer windows replace it.
 func (c *Core) ServeWindows(ctx context.Context, conn io.ReadWriteCloser) error {
-	var peer *rpc.Peer
+	var (
+		peer *rpc.Peer
+		as   atomic.Pointer[teller] // the windows, once attached
+	)
 	made := make(chan struct{}) // peer is set
 	peer = rpc.New(link.NewLines(conn, conn), rpc.Options{
 		Request: func(rctx context.Context, req rpc.Request) (json.RawMessage, error) {
-			if req.Method == methodAttach {
+			switch req.Method {
+			case methodAttach:
 				<-made
-				err := c.Attach(rctx, teller{rctx, peer, c})
+				t := &teller{rctx, peer, c}
+				as.Store(t)
+				err := c.Attach(rctx, t)
 				return json.RawMessage("{}"), err
+			case methodLeave:
+				var p leaveParams
+				if err := decode(req.Method, req.Params, &p); err != nil {
+					return nil, err
+				}
+				t := as.Load()
+				return json.Marshal(t == nil || c.feed.letGo(t, p.Taken)) // never attached: nothing to lose
 			}
 			return c.serveUI(rctx, req.Method, req.Params)
 		},
@@ -241,7 +267,8 @@ func (t teller) Tray(shown bool)                { t.tell(tellTray, trayParams{sh
 func (c *Core) hearUI(m link.Message) {
 	switch m.Method {
 	case methodClosed:
-		c.Closed(gjson.GetBytes(m.Raw, "params.id").String())
+		p := gjson.GetManyBytes(m.Raw, "params.id", "params.opening")
+		c.Closed(p[0].String(), int(p[1].Int()))
 	case methodFocus:
 		c.Focused(gjson.GetBytes(m.Raw, "params.focused").Bool())
 	}
