@@ -60,8 +60,13 @@ func runApp(args []string, stdout, stderr terminal) int {
 		return 2
 	}
 	exe, _ := os.Executable()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A signal (the session ending, systemd stopping the unit) quits as
+	// the tray's Quit does: requests answered cancel, the windows told to
+	// close, which they do at once. ctx, the rest's, ends after the core.
+	signalled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	app.GuardSessionBus(ctx) // nothing may autolaunch a bus: its tray would outlive us
 
 	login := autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}}
@@ -85,6 +90,13 @@ func runApp(args []string, stdout, stderr terminal) int {
 		NotifyInWindows: notifyInWindows,
 		NoNotifications: noNotifications,
 	})
+	go func() {
+		select {
+		case <-signalled.Done():
+			c.Quit()
+		case <-c.Done():
+		}
+	}()
 	path, err := endpoint.DefaultPath()
 	var ep *endpoint.Server
 	if err == nil {
@@ -139,6 +151,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	}
 	<-c.Done()
 	stop()
+	cancel()
 	ep.Close() // before the core: no request may reach it once it is gone
 	c.Close()  // it ends the servers' processes
 	ui.wait()  // the windows close with the core

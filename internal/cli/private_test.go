@@ -194,8 +194,10 @@ func TestHugeServerName(t *testing.T) {
 	}
 }
 
-// TestQuitWithWindowsOpen: quitting with a request's window open ends the
-// core and its windows' process within 5 s, 50 times in a row.
+// TestQuitWithWindowsOpen: quitting (SIGTERM, as a session's end does)
+// with a request's window open ends the core and its windows' process
+// within 5 s, 50 times in a row, the request answered cancel and in
+// History as app-quit.
 func TestQuitWithWindowsOpen(t *testing.T) {
 	bin := os.Getenv(binEnv)
 	if bin == "" {
@@ -236,6 +238,9 @@ func TestQuitWithWindowsOpen(t *testing.T) {
 			if !proctest.Gone(pid) {
 				t.Fatalf("run %d: process %d outlived the core", i+1, pid)
 			}
+		}
+		if hist, err := d.run(bin, "history", "-json"); err != nil || !strings.Contains(hist, `"outcome":"app-quit"`) {
+			t.Fatalf("run %d: History after the quit: %v\n%s", i+1, err, hist)
 		}
 	}
 }
