@@ -57,10 +57,12 @@ PACKAGES := $(filter 1,$(PACKAGE_CHECK))
 # -race reports on a changed icon).
 RACY := github.com/elicitdesk/elicitdesk/internal/desktop/tray
 
+# The end-to-end tests mostly wait on the app, its windows and real peers:
+# four run at once (-parallel), each with its own display and home.
 test: test-deps peers build install-check $(if $(PACKAGES),package-check) vet-platforms $(if $(WINDOWS),windows-check)
 	$(GO) vet $(PKGS)
 	$(GO) run $(STATICCHECK) $(PKGS)
-	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -timeout 20m $$($(GO) list $(PKGS) | grep -vx '$(RACY)')
+	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -parallel 4 -timeout 20m $$($(GO) list $(PKGS) | grep -vx '$(RACY)')
 	$(GO) test -timeout 5m $(RACY)
 
 # MINGW_CC is the C compiler for Windows builds of cgo packages here.

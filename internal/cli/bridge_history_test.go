@@ -145,6 +145,7 @@ func readHistory(t *testing.T, path string) historyFacts {
 // store of its own, took a busy file for one another program held and
 // started a file beside it (574 of them), and no store checked the cap.
 func TestThousandUnshown(t *testing.T) {
+	t.Parallel()
 	const n = 1000
 	path := history.DefaultPath(t.TempDir())
 	var logs lockedBuffer

@@ -152,6 +152,7 @@ func (h *host) wait() error {
 // request window, a person answers it, and the answer reaches the server;
 // the server's sampling request reaches the host and its answer comes back.
 func TestBridgeTypeScriptHost(t *testing.T) {
+	t.Parallel()
 	node, entry := everything(t)
 	d := startDesktopWith(t, "", true)
 	d.window("Servers")

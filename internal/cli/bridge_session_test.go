@@ -128,6 +128,7 @@ func (s *session) hostEnv() []string {
 // TestBridgeStrippedEnvReachesApp: a bridge started with a host's
 // stripped environment finds the endpoint of the app the session started.
 func TestBridgeStrippedEnvReachesApp(t *testing.T) {
+	t.Parallel()
 	runtime, inside := privateRun(t)
 	if !inside {
 		return
@@ -164,6 +165,7 @@ func TestBridgeStrippedEnvReachesApp(t *testing.T) {
 // make install installs. The app then runs with the bus's environment, is
 // a child of the bus, not of the bridge, and outlives the bridge.
 func TestBridgeActivatesCore(t *testing.T) {
+	t.Parallel()
 	runSession, err := exec.LookPath("dbus-run-session")
 	if err != nil {
 		t.Skip("dbus-run-session is not installed (make test-deps installs dbus-daemon)")

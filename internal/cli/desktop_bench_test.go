@@ -299,6 +299,7 @@ func countReady(d *desktop) int {
 // 0.1 MB). The bounds are generous, to hold on a loaded machine;
 // BenchmarkIdleMemory10Servers measures the figures themselves.
 func TestIdleCore(t *testing.T) {
+	t.Parallel()
 	d := startIdle(t)
 	pids := d.ours()
 	if len(pids) != 11 {

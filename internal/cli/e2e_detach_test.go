@@ -34,6 +34,7 @@ const (
 // its exit (Copilot CLI sent SIGTERM to the core so) ends the bridge and
 // the server, not the core; a new bridge reaches the same core.
 func TestCoreOutlivesItsHost(t *testing.T) {
+	t.Parallel()
 	bin := os.Getenv(binEnv)
 	if bin == "" {
 		t.Skip(binEnv + " is not set: make test builds the app and sets it")

@@ -15,6 +15,7 @@ import (
 // arrive: every keystroke reaches the terminal, no request is answered,
 // and once the person clicks a request window its form answers as usual.
 func TestTypingElsewhere(t *testing.T) {
+	t.Parallel()
 	d := startDesktopWith(t, "", true)
 	d.window("Servers") // the app is up
 	if _, err := exec.LookPath("xterm"); err != nil {

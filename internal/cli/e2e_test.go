@@ -245,6 +245,7 @@ func (d *desktop) keys(id, text string, keys ...string) {
 // person answers them with the keyboard, and the tool's result and the
 // history say what they answered.
 func TestDesktopEndToEnd(t *testing.T) {
+	t.Parallel()
 	d := startDesktop(t, "")
 	servers := d.window("Servers") // no tray host here: the Servers window shows instead
 	// The desktop entry's StartupWMClass finds the app's windows.
@@ -347,6 +348,7 @@ func (d *desktop) uiProcesses() []int {
 // open: the next one, which the core starts, shows the three again, and
 // each is answered from there, none lost or answered by the crash.
 func TestWindowsProcessKilled(t *testing.T) {
+	t.Parallel()
 	demo := fmt.Sprintf(`{"mcpServers": {"demo": {"command": %q, "args": ["demo-server"]}}}`, os.Getenv(binEnv))
 	d := startDesktopArgs(t, demo, []string{"-background"}, false)
 	d.waitReady(1)
@@ -412,6 +414,7 @@ func TestWindowsProcessKilled(t *testing.T) {
 // once no window has shown for -ui-idle, and a later request starts
 // another.
 func TestWindowsComeAndGo(t *testing.T) {
+	t.Parallel()
 	// Not a first start, which would show the Welcome once the request
 	// is answered.
 	demo := fmt.Sprintf(`{"mcpServers": {"demo": {"command": %q, "args": ["demo-server"]}}}`, os.Getenv(binEnv))

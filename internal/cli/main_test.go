@@ -13,6 +13,10 @@ import (
 // command: the tests get a real stdio demo server without building the app.
 const cliEnv = "ELICITDESK_TEST_RUN_CLI"
 
+// The tests that set the environment (t.Setenv) run first, one at a time.
+// The end-to-end ones then run side by side (t.Parallel; make test allows
+// four at once): each has a display, HOME and runtime directory of its
+// own, and mostly waits on the app, its windows and the real peers.
 func TestMain(m *testing.M) {
 	if os.Getenv(hostileEnv) == "1" {
 		os.Exit(serveHostile(os.Args[1:]))

@@ -20,7 +20,7 @@ var authScenario = regexp.MustCompile(`(?m)^\s*- (auth/\S+) \[([0-9,-]+)\]$`)
 // browser). The scenarios come from the suite's own list, so one it adds
 // is run, and fails here until it is mapped and passes.
 func TestConformanceAuth(t *testing.T) {
-	t.Parallel() // half a minute, mostly waiting on the suite's servers
+	t.Parallel() // mostly waiting on the suite's servers
 	dir := peers(t)
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Fatalf("the scenarios' browser is curl (make test-deps installs it): %v", err)
@@ -37,11 +37,13 @@ func TestConformanceAuth(t *testing.T) {
 	}
 	for _, mode := range clientModes {
 		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
 			start, runs := time.Now(), 0
 			for _, m := range found {
 				for _, spec := range strings.Split(m[2], ",") {
 					runs++
 					t.Run(m[1]+"@"+spec, func(t *testing.T) {
+						t.Parallel() // each run has its own suite servers, ports and home
 						out, err := runClient(t, dir, mode, "--scenario", m[1], "--spec-version", spec)
 						if err != nil || !strings.Contains(out, "OVERALL: PASSED") {
 							t.Fatalf("%v\n%s", err, out)
@@ -50,7 +52,9 @@ func TestConformanceAuth(t *testing.T) {
 					})
 				}
 			}
-			t.Logf("%d scenarios, %d runs at their revisions, in %v", len(found), runs, time.Since(start).Round(time.Millisecond))
+			t.Cleanup(func() { // once every run ended
+				t.Logf("%d scenarios, %d runs at their revisions, in %v", len(found), runs, time.Since(start).Round(time.Millisecond))
+			})
 		})
 	}
 }

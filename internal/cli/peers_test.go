@@ -182,11 +182,17 @@ func TestConformance(t *testing.T) {
 	})
 	for _, mode := range clientModes {
 		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
 			start := time.Now()
 			for _, sc := range clientScenarios {
-				t.Run(sc.id(), func(t *testing.T) { checkClientScenario(t, dir, mode, sc) })
+				t.Run(sc.id(), func(t *testing.T) {
+					t.Parallel() // each run has its own suite server, port and home
+					checkClientScenario(t, dir, mode, sc)
+				})
 			}
-			t.Logf("%d scenarios in %v", len(clientScenarios), time.Since(start).Round(time.Millisecond))
+			t.Cleanup(func() { // once every run ended
+				t.Logf("%d scenarios in %v", len(clientScenarios), time.Since(start).Round(time.Millisecond))
+			})
 		})
 	}
 }

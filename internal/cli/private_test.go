@@ -115,6 +115,7 @@ func answered(t *testing.T, path string) string {
 // History, and the request's window stays for the person, whose answer
 // reaches the server.
 func TestOnlyTheCoreStartsTheWindows(t *testing.T) {
+	t.Parallel()
 	config, answers := askers(t, map[string]string{"asker": ""})
 	d := startDesktopWith(t, config, true)
 	win := d.window("^asker: ")
@@ -164,6 +165,7 @@ func TestOnlyTheCoreStartsTheWindows(t *testing.T) {
 // and its windows still show their requests: the windows reach the core on
 // their private connection, not the endpoint.
 func TestWindowsWithoutEndpoint(t *testing.T) {
+	t.Parallel()
 	config, answers := askers(t, map[string]string{"asker": ""})
 	unusable := filepath.Join(t.TempDir(), "not-a-folder")
 	if err := os.WriteFile(unusable, nil, 0o600); err != nil {
@@ -181,6 +183,7 @@ func TestWindowsWithoutEndpoint(t *testing.T) {
 // (a name, a title, instructions) hold back no other server's request,
 // and get their own answered too.
 func TestHugeServerName(t *testing.T) {
+	t.Parallel()
 	config, answers := askers(t, map[string]string{"plain": "", "bigname": "name", "bigtitle": "title", "biginstructions": "instructions"})
 	d := startDesktopWith(t, config, true)
 	var seen []string
@@ -199,6 +202,7 @@ func TestHugeServerName(t *testing.T) {
 // within 5 s, 50 times in a row, the request answered cancel and in
 // History as app-quit.
 func TestQuitWithWindowsOpen(t *testing.T) {
+	t.Parallel()
 	bin := os.Getenv(binEnv)
 	if bin == "" {
 		t.Skip(binEnv + " is not set: make test builds the app and sets it")
