@@ -18,7 +18,7 @@ PKGS  := ./...
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
 TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq curl sway xwayland grim \
-              desktop-file-utils appstream help2man lintian gcc-mingw-w64-x86-64
+              desktop-file-utils appstream
 
 .PHONY: run build test vet-platforms windows-check windows-exe windows-zip package-linux bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
 
@@ -44,11 +44,13 @@ APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # PACKAGE_CHECK=1 adds package-check: the release built and packaged
-# (.deb, archive) and linted. WINDOWS_CHECK=1 adds the Windows release:
-# its build, zip and checks under Wine. .ci/run sets both; a plain make
-# test builds no release (three more cold builds of the app and of the
-# packaging tools) but vets the code as Windows and macOS build it
-# (vet-platforms).
+# (.deb, archive) and linted. WINDOWS_CHECK=1 adds the other platforms:
+# the code vetted as Windows and macOS build it (vet-platforms) and the
+# Windows release, its build, zip and checks under Wine. .ci/run sets
+# both. A plain make test builds for Linux alone, once without -race and
+# once with: the other platforms' and the release's builds, four more of
+# the app (with modernc.org/sqlite, the longest to compile) and the cross
+# compiler would add half again to its time on a new machine.
 WINDOWS := $(filter 1,$(WINDOWS_CHECK))
 PACKAGES := $(filter 1,$(PACKAGE_CHECK))
 # RACY are the packages whose tests run without -race, and why: the tray's
@@ -59,7 +61,7 @@ RACY := github.com/elicitdesk/elicitdesk/internal/desktop/tray
 
 # The end-to-end tests mostly wait on the app, its windows and real peers:
 # four run at once (-parallel), each with its own display and home.
-test: test-deps peers build install-check $(if $(PACKAGES),package-check) vet-platforms $(if $(WINDOWS),windows-check)
+test: test-deps peers build install-check $(if $(PACKAGES),package-check) $(if $(WINDOWS),vet-platforms windows-check)
 	$(GO) vet $(PKGS)
 	$(GO) run $(STATICCHECK) $(PKGS)
 	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -parallel 4 -timeout 20m $$($(GO) list $(PKGS) | grep -vx '$(RACY)')
@@ -81,6 +83,7 @@ NO_CGO_AWK := BEGIN { n = split(cgo, c, "\n"); for (i = 1; i <= n; i++) bad[c[i]
 # Apple's SDK, so every package that, tests included, depends on no package
 # with cgo files; go list finds them, so new packages are vetted unasked.
 vet-platforms: test-deps
+	@$(call install,gcc-mingw-w64-x86-64)
 	CGO_ENABLED=1 CC=$(MINGW_CC) GOOS=windows $(GO) vet $(PKGS)
 	@cgo=$$(GOOS=darwin CGO_ENABLED=1 $(GO) list -deps -test -f '{{if .CgoFiles}}{{.ImportPath}}{{end}}' $(PKGS)) && \
 	pkgs=$$(GOOS=darwin CGO_ENABLED=1 $(GO) list -test -f '{{if not .ForTest}}{{.ImportPath}}{{range .Deps}}|{{.}}{{end}}{{end}}' $(PKGS) | \
@@ -333,6 +336,7 @@ package-windows: windows-exe
 # it builds the Windows zip too, which must hold the exe, the icon and the
 # README, the exe a GUI program (testdata/windows/subsystem.sh).
 package-check: test-deps package-linux $(if $(WINDOWS),windows-zip)
+	@$(call install,lintian)
 	lintian --fail-on error,warning $(DEB)
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	tar -xf "dist/Elicit Desk.tar.xz" -C $$tmp && \

@@ -47,12 +47,17 @@ func asElicitdesk(t testing.TB) string {
 	return exe
 }
 
-// elicitdeskEnv is asElicitdesk for one command's children rather than
-// the whole test: the environment that has testdata/conformance/client.sh
-// run this test binary as elicitdesk. A test in parallel with others may
-// set no environment of its own.
+// elicitdeskEnv is the environment that has testdata/conformance/client.sh
+// run elicitdesk: the app make test built (binEnv), as people run it,
+// else this test binary, as asElicitdesk has it for one command's
+// children rather than the whole test. A test in parallel with others may
+// set no environment of its own. The built app also spares each of the
+// suite's hundreds of commands the cost of -race.
 func elicitdeskEnv(t testing.TB) []string {
 	t.Helper()
+	if bin := os.Getenv(binEnv); bin != "" {
+		return []string{"ELICITDESK=" + bin}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
