@@ -287,6 +287,29 @@ func TestLeaveLosesNoShow(t *testing.T) {
 	}
 }
 
+// TestCrashRetellsShows: a window asked for just before the windows'
+// process died (a lost display, a crash) opens in the next one, which the
+// core starts for it.
+func TestCrashRetellsShows(t *testing.T) {
+	s := start(t)
+	s.c.Show(Show{Window: WindowServers, Own: true}) // a first start without a tray
+	first := <-s.starts
+	_, rec, crash := remoteUI(t, first)
+	rec.until(t, "the Servers window", func() bool { return len(rec.shows) == 1 })
+	crash()
+	first.exited <- errors.New("exit status 1")
+	var again uiProcess
+	select {
+	case again = <-s.starts:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no windows' process started for the window told to the one that died")
+	}
+	_, next, _ := remoteUI(t, again)
+	next.until(t, "Servers in the next windows", func() bool {
+		return slices.ContainsFunc(next.shows, func(s Show) bool { return s.Window == WindowServers })
+	})
+}
+
 // TestNewerUIReplacesOlder: one UI at a time; the newest is told.
 func TestNewerUIReplacesOlder(t *testing.T) {
 	s := start(t)

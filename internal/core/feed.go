@@ -3,7 +3,9 @@ package core
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -146,9 +148,20 @@ func (ev event) tell(to Events) {
 	}
 }
 
+// retellWithin is how lately a Show told to windows that went away
+// without being let go (a crash, a lost display) may not have shown: the
+// next windows are told it again, as they are told every request.
+const retellWithin = 30 * time.Second
+
+type toldShow struct {
+	Show
+	at time.Time
+}
+
 // feed passes events to the attached windows in order, from one goroutine
 // at a time and outside its lock. Without windows, events are dropped but
-// for Show, which waits for the next: the rest is told afresh at attach.
+// for Show, which waits for the next, as does one told lately to windows
+// that went away unasked: the rest is told afresh at attach.
 type feed struct {
 	mu       sync.Mutex
 	to       Events // nil while no windows are attached
@@ -160,6 +173,7 @@ type feed struct {
 	// sent counts the events of this attach taken from the queue: the
 	// windows may leave only once they took them all (letGo).
 	sent int
+	told []toldShow // the Shows taken for this attach within retellWithin
 	// trayShown: a tray host shows the core's icon. The feed keeps it, so
 	// that windows attaching are told it in order with its changes.
 	trayShown bool
@@ -225,6 +239,11 @@ func (f *feed) deliver(to Events, gen int) {
 		ev := f.queue[0]
 		f.queue = f.queue[1:]
 		f.sent++
+		if ev.show != nil {
+			now := time.Now()
+			f.told = append(slices.DeleteFunc(f.told, func(t toldShow) bool { return now.Sub(t.at) >= retellWithin }),
+				toldShow{*ev.show, now})
+		}
 		f.mu.Unlock()
 		ev.tell(to)
 	}
@@ -245,7 +264,7 @@ func (f *feed) letGo(to Events, taken int) bool {
 	if len(f.queue) > 0 || taken != f.sent {
 		return false
 	}
-	f.to, f.queue, f.replaced, f.running = nil, nil, nil, false
+	f.to, f.queue, f.replaced, f.running, f.told = nil, nil, nil, false, nil
 	f.gen++
 	return true
 }
@@ -298,7 +317,7 @@ func (c *Core) Attach(ctx context.Context, to Events) error {
 	f.gen++
 	gen := f.gen
 	f.to, f.replaced = to, replaced
-	f.sent = 0
+	f.sent, f.told = 0, nil
 	shown := f.trayShown
 	f.queue = []event{{tray: &shown}, {statuses: &statuses}, {bridges: &bridges}}
 	open := c.pending.reopen()
@@ -323,8 +342,13 @@ func (c *Core) Attach(ctx context.Context, to Events) error {
 		return errReplaced
 	}
 	f.mu.Lock()
-	if f.gen == gen {
-		f.to, f.queue, f.replaced, f.running = nil, nil, nil, false
+	if f.gen == gen { // gone unasked: what they may not have shown is told again
+		for _, t := range f.told {
+			if time.Since(t.at) < retellWithin {
+				f.shows = append(f.shows, t.Show)
+			}
+		}
+		f.to, f.queue, f.replaced, f.running, f.told = nil, nil, nil, false, nil
 		f.gen++ // a delivery under way stops
 	}
 	f.mu.Unlock()
