@@ -58,6 +58,29 @@ type harness struct {
 	opened  []*url.URL // what the Desk asked the browser to open
 	openErr error      // what the browser says to each
 	notes   []*fyne.Notification
+	focused []bool // what the windows told the core of their focus, in order
+}
+
+// heardCore is the core as the tests' Desk reaches it, noting the focus
+// the windows tell it, which they tell from a goroutine of their own.
+type heardCore struct {
+	*core.Core
+	h *harness
+}
+
+func (c heardCore) Focused(on bool) {
+	c.Core.Focused(on)
+	c.h.mu.Lock()
+	defer c.h.mu.Unlock()
+	c.h.focused = append(c.h.focused, on)
+}
+
+// focusTold reports whether the last focus the windows told the core is
+// on.
+func (h *harness) focusTold(on bool) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.focused) > 0 && h.focused[len(h.focused)-1] == on
 }
 
 // notingApp is the test driver's app, keeping the notifications the Desk
@@ -162,7 +185,7 @@ func (h *harness) start(ctx context.Context, a fyne.App, cfgPath string, edit fu
 	edit(&opts, &co)
 	h.core = core.New(ctx, co)
 	h.core.TrayHost(opts.TrayShown) // the core says what the process was started with, as at a real start
-	h.d = New(ctx, a, h.core, opts)
+	h.d = New(ctx, a, heardCore{h.core, h}, opts)
 	h.d.do = func(f func()) { uiLoop <- f }
 	h.d.guard = 0 // the tests answer as a person who has seen the window (TestKeyHold tests the guard)
 	h.d.openURL = func(u *url.URL) error {

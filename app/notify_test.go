@@ -50,6 +50,7 @@ func TestClosedWindowGivesUpFocus(t *testing.T) {
 	h.ui(func() { test.Tap(button(t, content(r), "Decline")) })
 	<-got
 	h.windowsClosed()
+	h.eventually("the core told the windows lost the keyboard", func() bool { return h.focusTold(false) })
 	h.askForm(context.Background(), "b", "Two?")
 	h.eventually("b's notification", func() bool { return slices.Contains(h.titles(), "b asks") })
 }
