@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/url"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -137,14 +138,14 @@ type Desk struct {
 	hostsWin   *hostsview.Window
 	welcome    *welcome // the Welcome window, while it is open
 	settingsW  fyne.Window
-	aboutW     fyne.Window          // the About window, while it is open
-	helpW      fyne.Window          // the Help window, while it is open
-	withF1     map[fyne.Window]bool // the windows whose keys addAppKeys wrapped for F1
-	asking     *asking              // the quit question, while it shows
-	idleSince  time.Time            // when the last window closed; zero while one shows
-	leaving    bool                 // the core is asked to let the windows go
-	taken      int                  // the core's events taken since attaching (events.take)
-	lost       error                // see Lost
+	aboutW     fyne.Window           // the About window, while it is open
+	helpW      fyne.Window           // the Help window, while it is open
+	withF1     map[fyne.Window]bool  // the windows whose keys addAppKeys wrapped for F1
+	asking     *asking               // the quit question, while it shows
+	idleSince  time.Time             // when the last window closed; zero while one shows
+	leaving    bool                  // the core is asked to let the windows go
+	taken      int                   // the core's events taken since attaching (events.take)
+	lost       atomic.Pointer[error] // see Lost
 
 	openURL func(*url.URL) error
 	now     func() time.Time
@@ -206,7 +207,8 @@ func (d *Desk) attach() {
 	}
 	d.log.Warn("the core went away: closing the windows", "err", err)
 	d.do(func() {
-		d.lost = fmt.Errorf("the connection to the core ended: %w", err)
+		lost := fmt.Errorf("the connection to the core ended: %w", err)
+		d.lost.Store(&lost)
 		d.exit()
 	})
 }
@@ -215,7 +217,16 @@ func (d *Desk) attach() {
 // not close them: the connection to the core ended. The windows' process
 // then exits with a failure, which the core starts the next one only
 // after a back-off for.
-func (d *Desk) Lost() error { return d.lost }
+func (d *Desk) Lost() error {
+	if err := d.lost.Load(); err != nil {
+		return *err
+	}
+	return nil
+}
+
+// Done is closed once the windows close for good: the person or the idle
+// time quit them, or the core went away.
+func (d *Desk) Done() <-chan struct{} { return d.ctx.Done() }
 
 // exit closes the windows and ends the windows' process; the core goes on.
 func (d *Desk) exit() {

@@ -361,6 +361,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 		stderr.Linef("elicitdesk: %s", err)
 		return 2
 	}
+	go exitIfStuck(d, stderr)
 	err = runDriver(a)
 	stop()
 	d.Close()
@@ -372,6 +373,28 @@ func runUI(args []string, stdout, stderr terminal) int {
 		return 1
 	}
 	return 0
+}
+
+// stuckWait bounds how long Fyne may take to return from Run once the
+// windows close for good.
+const stuckWait = 5 * time.Second
+
+// exitIfStuck ends the windows' process when Fyne has not returned from
+// Run within stuckWait of the windows closing for good. Fyne 2.8.1 can
+// hang there: it queues its own stop hook to run on its main loop while
+// that loop drains its queue for the last time, and waits for it forever
+// (internal/driver/glfw's runGL, then Lifecycle.WaitForEvents). Such a
+// process held its stderr, and its memory, long after its core had gone.
+// Nothing is left to do then but exit: the core keeps every request.
+func exitIfStuck(d *app.Desk, stderr terminal) {
+	<-d.Done()
+	time.Sleep(stuckWait)
+	code := 0
+	if err := d.Lost(); err != nil {
+		code = 1
+	}
+	stderr.Linef("elicitdesk ui: Fyne did not return from its event loop within %v of the windows closing: exiting", stuckWait)
+	os.Exit(code)
 }
 
 // makeCacheDir makes the user's cache directory (os.UserCacheDir, which
