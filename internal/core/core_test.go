@@ -180,6 +180,18 @@ func remoteUI(t *testing.T, p uiProcess) (*Remote, *recorder, context.CancelFunc
 	return r, rec, func() { cancel(); client.Close(); <-done }
 }
 
+// nextUI waits for the next windows' process the core starts, for what.
+func (s *started) nextUI(t *testing.T, what string) uiProcess {
+	t.Helper()
+	select {
+	case p := <-s.starts:
+		return p
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no windows' process started for %s", what)
+		return uiProcess{}
+	}
+}
+
 // serveUI connects windows to the core as a started windows' process
 // would be, without the core having started one.
 func serveUI(t *testing.T, s *started) uiProcess {
@@ -298,13 +310,7 @@ func TestCrashRetellsShows(t *testing.T) {
 	rec.until(t, "the Servers window", func() bool { return len(rec.shows) == 1 })
 	crash()
 	first.exited <- errors.New("exit status 1")
-	var again uiProcess
-	select {
-	case again = <-s.starts:
-	case <-time.After(20 * time.Second):
-		t.Fatal("no windows' process started for the window told to the one that died")
-	}
-	_, next, _ := remoteUI(t, again)
+	_, next, _ := remoteUI(t, s.nextUI(t, "the window told to the one that died"))
 	next.until(t, "Servers in the next windows", func() bool {
 		return slices.ContainsFunc(next.shows, func(s Show) bool { return s.Window == WindowServers })
 	})
@@ -464,13 +470,7 @@ func TestTrayHostGoes(t *testing.T) {
 	if s.c.TrayShown() {
 		t.Fatal("TrayShown = true after TrayHost(false)")
 	}
-	var process uiProcess
-	select {
-	case process = <-s.starts:
-	case <-time.After(20 * time.Second):
-		t.Fatal("no windows' process started for the Servers window")
-	}
-	_, rec, _ := remoteUI(t, process)
+	_, rec, _ := remoteUI(t, s.nextUI(t, "the Servers window"))
 	standIn := Show{Window: WindowServers, Own: true}
 	rec.until(t, "told no tray, then the Servers window", func() bool {
 		return slices.Equal(rec.trays, []bool{false}) && slices.Equal(rec.shows, []Show{standIn})
