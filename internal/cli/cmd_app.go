@@ -63,8 +63,9 @@ func runApp(args []string, stdout, stderr terminal) int {
 	// A signal (the session ending, systemd stopping the unit) quits as
 	// the tray's Quit does: requests answered cancel, the windows told to
 	// close, which they do at once. ctx, the rest's, ends after the core.
-	signalled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	signalled := make(chan os.Signal, 1)
+	signal.Notify(signalled, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signalled)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	app.GuardSessionBus(ctx) // nothing may autolaunch a bus: its tray would outlive us
@@ -92,7 +93,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 	})
 	go func() {
 		select {
-		case <-signalled.Done():
+		case <-signalled:
 			c.Quit()
 		case <-c.Done():
 		}
@@ -150,7 +151,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		t.Run() // on the main goroutine, as macOS needs; until Close
 	}
 	<-c.Done()
-	stop()
+	signal.Stop(signalled)
 	cancel()
 	ep.Close() // before the core: no request may reach it once it is gone
 	c.Close()  // it ends the servers' processes
