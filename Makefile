@@ -14,11 +14,13 @@ PKGS  := ./...
 # Debian/Ubuntu packages: cgo needs the C toolchain and the X11/GL/Wayland
 # headers of GLFW; tests add a virtual X server, screenshot tools,
 # dbus-daemon, whose dbus-run-session the D-Bus activation test runs, and
-# curl, the browser that the sign-in tests follow an authorization with.
+# curl, the browser that the sign-in tests follow an authorization with,
+# and a screen reader's plumbing: at-spi2-core's bus launcher and registry
+# with libatspi's Python binding, the AT-SPI client the tests read with.
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
 TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq curl sway xwayland grim \
-              desktop-file-utils appstream
+              desktop-file-utils appstream at-spi2-core python3-pyatspi
 
 .PHONY: run build test vet-platforms windows-check windows-exe windows-zip package-linux bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/forms"
@@ -92,62 +93,92 @@ func fieldTitle(f *forms.Field) string {
 	return title
 }
 
-// name gives the control's widgets their field's title; a date-time's
-// two entries say which part they take, and a multiple choice's checks
-// which option each is.
-func (c control) name(f *forms.Field) {
+// spoken is what a screen reader that reads inside widgets (AT-SPI on
+// Linux, app/atspi) calls a control and says after its name: its row's
+// hint, or its error once it has one.
+type spoken struct {
+	title     string
+	hint, err *widget.Label // the row's; nil for a control in no row
+}
+
+// AccessibleTitle is the control's name without its value.
+func (s *spoken) AccessibleTitle() string { return s.title }
+
+// AccessibleDescription is the row's hint and error, as they show.
+func (s *spoken) AccessibleDescription() string {
+	var said []string
+	for _, l := range []*widget.Label{s.err, s.hint} {
+		if l != nil && l.Visible() && l.Text != "" {
+			said = append(said, l.Text)
+		}
+	}
+	return strings.Join(said, "\n")
+}
+
+// AccessibleInvalid is whether the row shows an error.
+func (s *spoken) AccessibleInvalid() bool { return s.err != nil && s.err.Visible() && s.err.Text != "" }
+
+// name gives the control's widgets their field's title and the row's hint
+// and error; a date-time's two entries say which part they take, and a
+// multiple choice's checks which option each is.
+func (c control) name(f *forms.Field, hint, err *widget.Label) {
+	say := func(title string) spoken { return spoken{title: title, hint: hint, err: err} }
 	title := fieldTitle(f)
 	switch o := c.object.(type) {
 	case *fyne.Container:
 		if f.Kind == forms.MultiChoice {
-			nameOptions(o, title)
+			nameOptions(o, say(title))
 		} else {
-			nameDateTime(o, title)
+			nameDateTime(o, say(title))
 		}
 	case *entry:
-		o.title = title
+		o.spoken = say(title)
 	case *numericEntry:
-		o.title = title
+		o.spoken = say(title)
 	case *dateEntry:
-		o.name(title)
+		o.name(say(title))
 	case *check:
-		o.title = title
+		o.spoken = say(title)
 	case *choice:
-		o.title = title
+		o.spoken = say(title)
 	case *radios:
-		o.title = title
+		o.spoken = say(title)
 	}
 }
 
 // nameOptions names the checks of a multiple choice's list: "Tags, work",
 // as a check alone would not say which field it belongs to.
-func nameOptions(list *fyne.Container, title string) {
+func nameOptions(list *fyne.Container, s spoken) {
 	for _, o := range list.Objects {
 		if c, ok := o.(*check); ok {
-			c.title = title + ", " + c.Text
+			c.spoken = s
+			c.title = s.title + ", " + c.Text
 		}
 	}
 }
 
 // nameDateTime names the entries of a dateTimeInput's object.
-func nameDateTime(o fyne.CanvasObject, title string) {
+func nameDateTime(o fyne.CanvasObject, s spoken) {
 	switch o := o.(type) {
 	case *dateEntry:
-		o.name(title + ", date")
+		d := s
+		d.title += ", date"
+		o.name(d)
 	case *entry:
-		o.title = title + ", time of day"
+		o.spoken = s
+		o.title += ", time of day"
 	case *fyne.Container:
 		for _, c := range o.Objects {
-			nameDateTime(c, title)
+			nameDateTime(c, s)
 		}
 	}
 }
 
 // name gives the entry and its calendar button their title.
-func (e *dateEntry) name(title string) {
-	e.title = title
+func (e *dateEntry) name(s spoken) {
+	e.spoken = s
 	if p, ok := e.ActionItem.(*picker); ok {
-		p.title = "Calendar for " + title
+		p.title = "Calendar for " + s.title
 	}
 }
 
@@ -221,3 +252,17 @@ func (t *tapArea) AccessibilityLabel() string {
 // AccessibilityRole implements fyne.Accessible: text, as the keyboard and
 // a screen reader press the box itself.
 func (t *tapArea) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }
+
+// AccessibleParts is the form in reading order: who asks and the message,
+// the fields, the Review, then the buttons (app/atspi reads inside it).
+func (v *View) AccessibleParts() []fyne.CanvasObject { return []fyne.CanvasObject{v.content} }
+
+// AccessibleParts is what the area shows: a check box's label and hint.
+func (t *tapArea) AccessibleParts() []fyne.CanvasObject { return []fyne.CanvasObject{t.content} }
+
+// AccessibleOptions is the options, each a radio button to a screen
+// reader, and the one chosen (-1 for none).
+func (r *radios) AccessibleOptions() ([]string, int) { return r.options, r.selected }
+
+// AccessibleChoose chooses option i, as a click on it does.
+func (r *radios) AccessibleChoose(i int) { r.toggle(i) }

@@ -80,8 +80,8 @@ func isAnswerShortcut(s fyne.Shortcut) bool {
 type entry struct {
 	widget.Entry
 	keys    keys
-	entered bool   // has had the keyboard once
-	title   string // what a screen reader calls it (a11y.go)
+	entered bool // has had the keyboard once
+	spoken       // what a screen reader calls it (a11y.go)
 }
 
 func newEntry(k keys, password, multiLine bool) *entry {
@@ -129,8 +129,8 @@ func (e *entry) FocusGained() {
 // focused, it would swallow them.
 type check struct {
 	widget.Check
-	keys  keys
-	title string // what a screen reader calls it (a11y.go)
+	keys   keys
+	spoken // what a screen reader calls it (a11y.go)
 }
 
 func newCheck(k keys, label string) *check {
@@ -167,8 +167,8 @@ func (c *check) toggle() {
 // check does.
 type choice struct {
 	widget.Select
-	keys  keys
-	title string // what a screen reader calls it (a11y.go)
+	keys   keys
+	spoken // what a screen reader calls it (a11y.go)
 }
 
 func newChoiceSelect(k keys, options []string) *choice {

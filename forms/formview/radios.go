@@ -24,7 +24,7 @@ type radios struct {
 	required   bool // the selected option cannot be tapped off
 	onChanged  func(option string)
 	keys       keys
-	title      string // what a screen reader calls it (a11y.go)
+	spoken     // what a screen reader calls it (a11y.go)
 
 	focused bool
 	hovered int // -1 when the pointer is over none

@@ -105,8 +105,8 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 		field := &f.Schema.Fields[i]
 		k := keys{onEscape: v.escape, onAnswer: v.answer, onFocus: func(o fyne.CanvasObject) { v.follow(i, o) }, toWindow: v.toWindow}
 		c := newControl(f, field, k, opts, func() { v.changed(i) })
-		c.name(field)
 		r := row{control: c, hint: widget.NewLabel(field.Description.Block()), err: widget.NewLabel("")}
+		c.name(field, r.hint, r.err)
 		r.hint.Wrapping, r.err.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
 		r.hint.Importance, r.err.Importance = widget.LowImportance, widget.DangerImportance
 		r.hint.SizeName, r.err.SizeName = theme.SizeNameCaptionText, theme.SizeNameCaptionText

@@ -19,6 +19,7 @@ import (
 	"github.com/go-gl/glfw/v3.4/glfw"
 
 	"github.com/elicitdesk/elicitdesk/app"
+	"github.com/elicitdesk/elicitdesk/app/atspi"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/core"
@@ -362,6 +363,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 		stderr.Linef("elicitdesk: %s", err)
 		return 2
 	}
+	atspi.Start(ctx, a, appName, log)
 	go exitIfStuck(d, stderr)
 	err = runDriver(a)
 	stop()

@@ -1,0 +1,116 @@
+package atspi
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+)
+
+// How fresh the tree a screen reader reads is. A screen reader walks a
+// window in many small calls; each reads the tree built at most this long
+// ago, or after its own last action, so a walk sees one window, not one
+// half-updated. The watcher compares trees this often to tell of changes.
+const (
+	staleAfter = 50 * time.Millisecond
+	watchEvery = 100 * time.Millisecond
+	// uiWait bounds a wait for the UI goroutine: libatspi gives up on a
+	// call after 2 s, and a quitting app may never run what it was given.
+	uiWait = time.Second
+)
+
+// errGone answers a call on an object no window shows any more.
+var errGone = errors.New("no such object: its window closed or changed")
+
+// view is the app's windows as the adapter reads them: it owns the latest
+// tree and rebuilds it on the UI goroutine.
+type view struct {
+	app  fyne.App
+	name string
+
+	mu    sync.Mutex // guards the fields below; nothing blocks under it
+	tree  *tree
+	built time.Time
+	dirty bool // an action changed widgets since built
+}
+
+func newView(app fyne.App, name string) *view {
+	return &view{app: app, name: name}
+}
+
+// onUI runs f on the UI goroutine and waits for it, at most uiWait.
+func onUI(ctx context.Context, f func()) error {
+	done := make(chan struct{})
+	fyne.Do(func() {
+		f()
+		close(done)
+	})
+	ctx, cancel := context.WithTimeout(ctx, uiWait)
+	defer cancel()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// current is a tree no older than staleAfter, built now when needed.
+func (v *view) current(ctx context.Context) (*tree, error) {
+	v.mu.Lock()
+	t, fresh := v.tree, v.tree != nil && !v.dirty && time.Since(v.built) < staleAfter
+	v.mu.Unlock()
+	if fresh {
+		return t, nil
+	}
+	return v.rebuild(ctx)
+}
+
+// rebuild builds a new tree on the UI goroutine and keeps it.
+func (v *view) rebuild(ctx context.Context) (*tree, error) {
+	v.mu.Lock()
+	prev := v.tree
+	v.mu.Unlock()
+	var t *tree
+	err := onUI(ctx, func() {
+		d := v.app.Driver()
+		t = build(prev, v.name, d.AllWindows(), d.AbsolutePositionForObject)
+	})
+	if err != nil {
+		return nil, err
+	}
+	v.mu.Lock()
+	v.tree, v.built, v.dirty = t, time.Now(), false
+	v.mu.Unlock()
+	return t, nil
+}
+
+// node is the node id in a current tree.
+func (v *view) node(ctx context.Context, id uint64) (*node, error) {
+	t, err := v.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, ok := t.byID[id]
+	if !ok {
+		return nil, errGone
+	}
+	return n, nil
+}
+
+// touch says widgets may have changed: the next read builds a new tree.
+func (v *view) touch() {
+	v.mu.Lock()
+	v.dirty = true
+	v.mu.Unlock()
+}
+
+// do runs an action of a node on the UI goroutine; the next read sees
+// what it changed.
+func (v *view) do(ctx context.Context, f func()) error {
+	err := onUI(ctx, f)
+	v.touch()
+	return err
+}

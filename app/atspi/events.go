@@ -1,0 +1,124 @@
+package atspi
+
+import "unicode/utf8"
+
+// event is one AT-SPI event: a signal on the node's path, on
+// org.a11y.atspi.Event.<class>, member, with (kind, detail1, detail2,
+// value) as the signal's first four arguments.
+type event struct {
+	node             *node
+	class, member    string
+	kind             string
+	detail1, detail2 int32
+	value            any // a string, an int32, or a *node to send as a reference
+}
+
+// changes is what a screen reader is told of when the tree goes from
+// prev to next: nodes that came and went, names, descriptions, states and
+// texts that changed, and the focus, with the window it is in.
+func changes(prev, next *tree) []event {
+	var out []event
+	for _, n := range order(next.root) {
+		was := prev.byID[n.id]
+		if was == nil {
+			continue // its parent tells of it
+		}
+		if n.name != was.name {
+			out = append(out, event{node: n, class: "Object", member: "PropertyChange", kind: "accessible-name", value: n.name})
+		}
+		if n.desc != was.desc {
+			out = append(out, event{node: n, class: "Object", member: "PropertyChange", kind: "accessible-description", value: n.desc})
+		}
+		for st, name := range stateNames {
+			if st != StateFocused && n.states.Has(st) != was.states.Has(st) {
+				out = append(out, event{node: n, class: "Object", member: "StateChanged", kind: name, detail1: flag(n.states.Has(st)), value: int32(0)})
+			}
+		}
+		if n.text != was.text {
+			if was.text != "" {
+				out = append(out, event{node: n, class: "Object", member: "TextChanged", kind: "delete", detail2: int32(utf8.RuneCountInString(was.text)), value: was.text})
+			}
+			if n.text != "" {
+				out = append(out, event{node: n, class: "Object", member: "TextChanged", kind: "insert", detail2: int32(utf8.RuneCountInString(n.text)), value: n.text})
+			}
+		}
+		out = append(out, childChanges(was, n, prev, next)...)
+	}
+	for _, w := range prev.root.children {
+		if next.byID[w.id] == nil {
+			out = append(out, event{node: w, class: "Window", member: "Destroy", value: ""})
+		}
+	}
+	for _, w := range next.root.children {
+		if prev.byID[w.id] == nil {
+			out = append(out, event{node: w, class: "Window", member: "Create", value: ""})
+		}
+	}
+	return append(out, focusChanges(prev, next)...)
+}
+
+// childChanges tells of n's children that went, then of those that came.
+func childChanges(was, n *node, prev, next *tree) []event {
+	var out []event
+	for _, c := range was.children {
+		if k := next.byID[c.id]; k == nil || k.parent.id != n.id {
+			out = append(out, event{node: n, class: "Object", member: "ChildrenChanged", kind: "remove", detail1: int32(c.index), value: c})
+		}
+	}
+	for _, c := range n.children {
+		if k := prev.byID[c.id]; k == nil || k.parent.id != was.id {
+			out = append(out, event{node: n, class: "Object", member: "ChildrenChanged", kind: "add", detail1: int32(c.index), value: c})
+		}
+	}
+	return out
+}
+
+// focusChanges tells that the keyboard left one node and reached another,
+// and, when it reached another window, that the window became active.
+func focusChanges(prev, next *tree) []event {
+	from, to := prev.focused(), next.focused()
+	if to == nil || (from != nil && from.id == to.id) {
+		return nil
+	}
+	var out []event
+	if from != nil {
+		if n := next.byID[from.id]; n != nil {
+			out = append(out, event{node: n, class: "Object", member: "StateChanged", kind: "focused", value: int32(0)})
+		}
+	}
+	if w := window(to); from == nil || window(from).id != w.id {
+		if from != nil {
+			if old := next.byID[window(from).id]; old != nil {
+				out = append(out, event{node: old, class: "Window", member: "Deactivate", value: ""})
+			}
+		}
+		out = append(out, event{node: w, class: "Window", member: "Activate", value: ""})
+	}
+	return append(out,
+		event{node: to, class: "Object", member: "StateChanged", kind: "focused", detail1: 1, value: int32(0)},
+		event{node: to, class: "Focus", member: "Focus", value: int32(0)})
+}
+
+// window is the window n is in.
+func window(n *node) *node {
+	for n.parent != nil && n.parent.id != 0 {
+		n = n.parent
+	}
+	return n
+}
+
+// order is n and all under it, parents first.
+func order(n *node) []*node {
+	out := []*node{n}
+	for _, c := range n.children {
+		out = append(out, order(c)...)
+	}
+	return out
+}
+
+func flag(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,438 @@
+package atspi
+
+import (
+	"cmp"
+	"reflect"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+// A node is one object a screen reader sees: a window, a control, a piece
+// of text. The tree of nodes is rebuilt from the windows' widgets on the
+// UI goroutine (see tree.build) and read from the bus goroutine, never
+// changed after it is built: a change builds a new tree.
+type node struct {
+	id       uint64 // stable for the object it stands for, while that object lives
+	role     Role
+	name     string
+	desc     string
+	text     string // what the Text interface reads: an entry's value, a label's words
+	states   States
+	actions  []action
+	setText  func(string) // nil when the text cannot be edited
+	focus    func()       // gives the node the keyboard; nil when it takes none
+	parent   *node
+	children []*node
+	index    int // in parent.children
+
+	// pos and size are where the node is in its window, in pixels.
+	pos  fyne.Position
+	size fyne.Size
+}
+
+// action is something a screen reader can do to a node: click a button,
+// tick a box, pick an option. do runs on the UI goroutine.
+type action struct {
+	name string
+	do   func()
+}
+
+// Parent is a widget made of parts a screen reader reads one by one, in
+// the order Parts gives. Fyne lets no one but its drivers look inside a
+// widget, so a widget that holds other widgets says what they are.
+type Parent interface {
+	AccessibleParts() []fyne.CanvasObject
+}
+
+// Titled is a control whose name is not its value: a form field is called
+// by its title ("Email (required)") and holds what was typed.
+type Titled interface {
+	AccessibleTitle() string
+}
+
+// Described is a control with more to say after its name: a field's hint,
+// or its error once it has one.
+type Described interface {
+	AccessibleDescription() string
+}
+
+// OneOf is a group of options of which one may be chosen, drawn as one
+// widget: each option becomes a radio button of its own.
+type OneOf interface {
+	AccessibleOptions() (options []string, selected int)
+	AccessibleChoose(i int)
+}
+
+// Invalid is a control that knows its value is refused.
+type Invalid interface {
+	AccessibleInvalid() bool
+}
+
+// key is what a node stands for: a window, an object, or the i-th option
+// of an object. It keeps a node's id across rebuilds.
+type key struct {
+	of any
+	i  int
+}
+
+// builder makes one tree. ids carries over from the tree before, so an
+// object keeps its id (and its D-Bus path) while it is shown.
+type builder struct {
+	ids, kept map[key]uint64
+	next      *uint64
+	canvas    fyne.Canvas
+	focused   fyne.Focusable
+	scale     float32
+	pos       func(fyne.CanvasObject) fyne.Position
+}
+
+func (b *builder) node(k key, role Role, name string) *node {
+	id, ok := b.ids[k]
+	if !ok {
+		*b.next++
+		id = *b.next
+	}
+	b.kept[k] = id
+	return &node{id: id, role: role, name: name}
+}
+
+func (b *builder) add(parent, child *node) {
+	child.parent = parent
+	child.index = len(parent.children)
+	parent.children = append(parent.children, child)
+}
+
+// place sets where o is in its window.
+func (b *builder) place(n *node, o fyne.CanvasObject) {
+	p := b.pos(o)
+	n.pos = fyne.NewPos(p.X*b.scale, p.Y*b.scale)
+	s := o.Size()
+	n.size = fyne.NewSize(s.Width*b.scale, s.Height*b.scale)
+}
+
+// window builds the node of w: its title, then what it shows, then what
+// floats over it (a dialog, a drop-down's menu).
+func (b *builder) window(w fyne.Window) *node {
+	n := b.node(key{of: w}, RoleFrame, w.Title())
+	n.states = n.states.With(StateEnabled, StateSensitive, StateVisible, StateShowing, StateResizable)
+	c := w.Canvas()
+	b.canvas, b.focused = c, c.Focused()
+	b.scale = c.Scale()
+	n.size = fyne.NewSize(c.Size().Width*b.scale, c.Size().Height*b.scale)
+	b.walk(n, c.Content())
+	for _, o := range c.Overlays().List() {
+		d := b.node(key{of: o}, RoleDialog, "")
+		d.states = d.states.With(StateVisible, StateShowing, StateModal)
+		b.place(d, o)
+		b.walk(d, o)
+		if len(d.children) > 0 {
+			d.name = d.children[0].name
+			b.add(n, d)
+		}
+	}
+	return n
+}
+
+// walk adds the nodes o makes under parent.
+func (b *builder) walk(parent *node, o fyne.CanvasObject) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	if n := b.object(o); n != nil {
+		b.place(n, o)
+		b.add(parent, n)
+		parent = n
+		if n.role != RolePanel {
+			return // a control reads as one: its parts are drawn, not said
+		}
+	}
+	for _, child := range b.parts(o) {
+		b.walk(parent, child)
+	}
+}
+
+// parts is what o holds that a screen reader reads, in reading order.
+func (b *builder) parts(o fyne.CanvasObject) []fyne.CanvasObject {
+	if p, ok := o.(Parent); ok {
+		return p.AccessibleParts()
+	}
+	switch o := o.(type) {
+	case *fyne.Container:
+		return inReadingOrder(o.Objects)
+	case *widget.PopUp:
+		return []fyne.CanvasObject{o.Content}
+	}
+	if s := as[container.Scroll](o); s != nil {
+		return []fyne.CanvasObject{s.Content}
+	}
+	if s := as[container.Split](o); s != nil {
+		return []fyne.CanvasObject{s.Leading, s.Trailing}
+	}
+	if c := as[widget.Card](o); c != nil {
+		return []fyne.CanvasObject{c.Content}
+	}
+	return nil
+}
+
+// object is the node o makes itself, or nil when o only holds others (a
+// container) or says nothing (a rectangle, an icon).
+func (b *builder) object(o fyne.CanvasObject) *node {
+	k := key{of: o}
+	focusable, _ := o.(fyne.Focusable)
+	n := b.control(k, o)
+	if n == nil {
+		return nil
+	}
+	if n.states.Has(StateFocusable) && focusable != nil {
+		if focusable == b.focused {
+			n.states = n.states.With(StateFocused)
+		}
+		c := b.canvas
+		n.focus = func() { c.Focus(focusable) }
+	}
+	if d, ok := o.(Described); ok {
+		n.desc = d.AccessibleDescription()
+	}
+	if v, ok := o.(Invalid); ok && v.AccessibleInvalid() {
+		n.states = n.states.With(StateInvalidEntry)
+	}
+	return n
+}
+
+// control maps the widgets Fyne has, and those that embed them, to
+// nodes; other widgets say what they are through fyne.Accessible.
+func (b *builder) control(k key, o fyne.CanvasObject) *node {
+	title := func(fallback string) string {
+		if t, ok := o.(Titled); ok {
+			return t.AccessibleTitle()
+		}
+		return fallback
+	}
+	live := States(0).With(StateVisible, StateShowing)
+	enabled := func(d interface{ Disabled() bool }) States {
+		if d.Disabled() {
+			return live
+		}
+		return live.With(StateEnabled, StateSensitive, StateFocusable)
+	}
+	tap := func() {
+		if t, ok := o.(fyne.Tappable); ok {
+			t.Tapped(&fyne.PointEvent{})
+		}
+	}
+
+	if one, ok := o.(OneOf); ok {
+		n := b.node(k, RolePanel, title(""))
+		n.states = enabled(o.(interface{ Disabled() bool }))
+		options, selected := one.AccessibleOptions()
+		for i, opt := range options {
+			r := b.node(key{of: o, i: i + 1}, RoleRadioButton, opt)
+			r.states = n.states.With(StateCheckable)
+			if i == selected {
+				r.states = r.states.With(StateChecked)
+			}
+			r.actions = []action{{"click", func() { one.AccessibleChoose(i) }}}
+			b.place(r, o)
+			b.add(n, r)
+		}
+		n.states = n.states.Without(StateFocusable)
+		return n
+	}
+	if e := as[widget.Entry](o); e != nil {
+		n := b.node(k, RoleEntry, title(e.PlaceHolder))
+		n.text = e.Text
+		if e.Password {
+			n.role = RolePasswordText
+			n.text = strings.Repeat("•", len([]rune(e.Text)))
+		}
+		n.states = enabled(e).With(StateSingleLine)
+		if e.MultiLine {
+			n.states = n.states.Without(StateSingleLine).With(StateMultiLine)
+		}
+		if !e.Disabled() {
+			n.states = n.states.With(StateEditable)
+			n.setText = e.SetText
+		}
+		return n
+	}
+	if c := as[widget.Check](o); c != nil {
+		n := b.node(k, RoleCheckBox, title(c.Text))
+		n.states = enabled(c).With(StateCheckable)
+		if c.Checked {
+			n.states = n.states.With(StateChecked)
+		}
+		n.actions = []action{{"click", tap}}
+		return n
+	}
+	if s := as[widget.Select](o); s != nil {
+		n := b.node(k, RoleComboBox, title(s.PlaceHolder))
+		n.text = s.Selected
+		n.states = enabled(s).With(StateHasPopup)
+		for i, opt := range s.Options {
+			item := b.node(key{of: o, i: i + 1}, RoleMenuItem, opt)
+			item.states = n.states.Without(StateFocusable, StateHasPopup).With(StateSelectable)
+			if opt == s.Selected {
+				item.states = item.states.With(StateSelected)
+			}
+			item.actions = []action{{"click", func() { s.SetSelected(opt) }}}
+			b.place(item, o)
+			b.add(n, item)
+		}
+		return n
+	}
+	if btn := as[widget.Button](o); btn != nil {
+		n := b.node(k, RolePushButton, accessibleLabel(o, btn.Text))
+		n.states = enabled(btn)
+		n.actions = []action{{"click", tap}}
+		return n
+	}
+	if l := as[widget.Hyperlink](o); l != nil {
+		n := b.node(k, RoleLink, l.Text)
+		n.states = live.With(StateEnabled, StateSensitive, StateFocusable)
+		n.actions = []action{{"jump", tap}}
+		return n
+	}
+	if l := as[widget.Label](o); l != nil {
+		return b.text(k, l.Text)
+	}
+	if r := as[widget.RichText](o); r != nil {
+		return b.text(k, richText(r))
+	}
+	if t, ok := o.(*canvas.Text); ok {
+		return b.text(k, t.Text)
+	}
+	if c := as[widget.Card](o); c != nil && c.Title != "" {
+		n := b.node(k, RolePanel, c.Title)
+		n.states = live
+		return n
+	}
+	if a := as[widget.Accordion](o); a != nil {
+		n := b.node(k, RolePanel, "")
+		n.states = live
+		for i, item := range a.Items {
+			t := b.node(key{of: o, i: i + 1}, RoleToggleButton, item.Title)
+			t.states = live.With(StateEnabled, StateSensitive, StateExpandable)
+			if item.Open {
+				t.states = t.states.With(StateExpanded, StatePressed)
+			}
+			t.actions = []action{{"click", func() {
+				if item.Open {
+					a.Close(i)
+				} else {
+					a.Open(i)
+				}
+			}}}
+			b.place(t, o)
+			b.add(n, t)
+			if item.Open {
+				b.walk(n, item.Detail)
+			}
+		}
+		return n
+	}
+	if a, ok := o.(fyne.Accessible); ok {
+		switch a.AccessibilityRole() {
+		case fyne.AccessibleRoleButton:
+			n := b.node(k, RolePushButton, a.AccessibilityLabel())
+			n.states = live.With(StateEnabled, StateSensitive)
+			if _, ok := o.(fyne.Focusable); ok {
+				n.states = n.states.With(StateFocusable)
+			}
+			n.actions = []action{{"click", tap}}
+			return n
+		case fyne.AccessibleRoleLink:
+			n := b.node(k, RoleLink, a.AccessibilityLabel())
+			n.states = live.With(StateEnabled, StateSensitive)
+			n.actions = []action{{"jump", tap}}
+			return n
+		case fyne.AccessibleRoleText:
+			if b.parts(o) != nil {
+				return nil // its parts say it, one by one
+			}
+			return b.text(k, a.AccessibilityLabel())
+		}
+	}
+	return nil
+}
+
+// text is a node of words a person reads and cannot change.
+func (b *builder) text(k key, words string) *node {
+	if strings.TrimSpace(words) == "" {
+		return nil
+	}
+	n := b.node(k, RoleLabel, words)
+	n.text = words
+	n.states = States(0).With(StateVisible, StateShowing, StateEnabled, StateSensitive)
+	return n
+}
+
+// richText is the words of r, a line for each paragraph: String runs
+// them together.
+func richText(r *widget.RichText) string {
+	var words strings.Builder
+	for _, seg := range r.Segments {
+		if t, ok := seg.(*widget.TextSegment); ok {
+			words.WriteString(t.Text)
+		}
+		if !seg.Inline() {
+			words.WriteString("\n")
+		}
+	}
+	return strings.TrimSpace(words.String())
+}
+
+// inReadingOrder is objects top to bottom, then leading to trailing, as
+// laid out: a Border container holds its centre first.
+func inReadingOrder(objects []fyne.CanvasObject) []fyne.CanvasObject {
+	sorted := slices.Clone(objects)
+	slices.SortStableFunc(sorted, func(a, b fyne.CanvasObject) int {
+		pa, pb := a.Position(), b.Position()
+		return cmp.Or(cmp.Compare(pa.Y, pb.Y), cmp.Compare(pa.X, pb.X))
+	})
+	return sorted
+}
+
+// accessibleLabel is what o says of itself, or fallback.
+func accessibleLabel(o fyne.CanvasObject, fallback string) string {
+	if a, ok := o.(fyne.Accessible); ok {
+		if l := a.AccessibilityLabel(); l != "" {
+			return l
+		}
+	}
+	return fallback
+}
+
+// as finds the T in o: o itself, or a T o embeds (the way Fyne widgets are
+// extended), at any depth. It returns nil when o holds none.
+func as[T any](o fyne.CanvasObject) *T {
+	if t, ok := any(o).(*T); ok {
+		return t
+	}
+	v := reflect.ValueOf(o)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	return embedded[T](v.Elem())
+}
+
+func embedded[T any](v reflect.Value) *T {
+	want := reflect.TypeFor[T]()
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if !f.Anonymous || f.Type.Kind() != reflect.Struct {
+			continue
+		}
+		if f.Type == want {
+			return v.Field(i).Addr().Interface().(*T)
+		}
+		if t := embedded[T](v.Field(i)); t != nil {
+			return t
+		}
+	}
+	return nil
+}

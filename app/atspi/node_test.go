@@ -1,0 +1,255 @@
+package atspi
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// field is a form field as an app extends Fyne's entry: embedded, with
+// its title and hint for a screen reader.
+type field struct {
+	widget.Entry
+	title, hint string
+	bad         bool
+}
+
+func newField(title, hint, text string) *field {
+	f := &field{title: title, hint: hint}
+	f.Text = text
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+func (f *field) AccessibleTitle() string       { return f.title }
+func (f *field) AccessibleDescription() string { return f.hint }
+func (f *field) AccessibleInvalid() bool       { return f.bad }
+
+// group is a widget of its own that holds others.
+type group struct {
+	widget.BaseWidget
+	parts []fyne.CanvasObject
+}
+
+func newGroup(parts ...fyne.CanvasObject) *group {
+	g := &group{parts: parts}
+	g.ExtendBaseWidget(g)
+	return g
+}
+
+func (g *group) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewVBox(g.parts...))
+}
+func (g *group) AccessibleParts() []fyne.CanvasObject { return g.parts }
+
+// options is a radio group drawn as one widget.
+type options struct {
+	widget.DisableableWidget
+	list   []string
+	chosen int
+}
+
+func newOptions(list ...string) *options {
+	o := &options{list: list, chosen: -1}
+	o.ExtendBaseWidget(o)
+	return o
+}
+
+func (o *options) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(widget.NewLabel(strings.Join(o.list, " ")))
+}
+func (o *options) AccessibleOptions() ([]string, int) { return o.list, o.chosen }
+func (o *options) AccessibleChoose(i int)             { o.chosen = i }
+func (o *options) AccessibleTitle() string            { return "Size" }
+
+// line is how a test writes a node: its depth, role and name, then its
+// text, description and the states that matter here.
+func line(n *node, depth int) string {
+	s := fmt.Sprintf("%s%s %q", strings.Repeat("  ", depth), n.role, n.name)
+	if n.text != "" {
+		s += fmt.Sprintf(" text=%q", n.text)
+	}
+	if n.desc != "" {
+		s += fmt.Sprintf(" desc=%q", n.desc)
+	}
+	for _, st := range []State{StateFocused, StateChecked, StateEditable, StateInvalidEntry, StateExpanded} {
+		if n.states.Has(st) {
+			s += " " + stateNames[st]
+		}
+	}
+	if len(n.actions) > 0 {
+		s += " [" + n.actions[0].name + "]"
+	}
+	return s
+}
+
+func lines(n *node, depth int) []string {
+	out := []string{line(n, depth)}
+	for _, c := range n.children {
+		out = append(out, lines(c, depth+1)...)
+	}
+	return out
+}
+
+func buildOf(w fyne.Window) *tree {
+	return build(nil, "App", []fyne.Window{w}, fyne.CurrentApp().Driver().AbsolutePositionForObject)
+}
+
+// TestTreeReadsWidgets builds the tree of a window of every kind of widget
+// the adapter knows, as an app extends them, and reads it in order.
+func TestTreeReadsWidgets(t *testing.T) {
+	test.NewTempApp(t)
+	password := widget.NewPasswordEntry()
+	password.SetText("hunter2")
+	check := widget.NewCheck("Newsletter", nil)
+	check.SetChecked(true)
+	email := newField("Email (required)", "An email address.", "ada@example.com")
+	email.bad = true
+	hidden := widget.NewLabel("hidden")
+	hidden.Hide()
+	choice := widget.NewSelect([]string{"red", "green"}, nil)
+	choice.SetSelected("green")
+	acc := widget.NewAccordion(widget.NewAccordionItem("Warnings", widget.NewLabel("one warning")))
+	content := container.NewBorder(
+		widget.NewLabel("Top"), // Border holds its centre first; the top reads first
+		container.NewHBox(widget.NewButton("Cancel", nil), widget.NewButton("Accept", nil)),
+		nil, nil,
+		container.NewVScroll(newGroup(email, password, check, choice, newOptions("Small", "Large"), hidden, acc,
+			widget.NewCard("Review", "", widget.NewLabel("{}")))),
+	)
+	w := test.NewWindow(content)
+	w.SetTitle("demo: a form")
+	w.Resize(fyne.NewSize(600, 800))
+	w.Canvas().Focus(email)
+
+	got := lines(buildOf(w).root, 0)
+	want := []string{
+		`application "App"`,
+		`  frame "demo: a form"`,
+		`    label "Top" text="Top"`,
+		`    entry "Email (required)" text="ada@example.com" desc="An email address." focused editable invalid-entry`,
+		`    password text "" text="•••••••" editable`,
+		`    check box "Newsletter" checked [click]`,
+		`    combo box "(Select one)" text="green"`,
+		`      menu item "red" [click]`,
+		`      menu item "green" [click]`,
+		`    panel "Size"`,
+		`      radio button "Small" [click]`,
+		`      radio button "Large" [click]`,
+		`    panel ""`,
+		`      toggle button "Warnings" [click]`,
+		`    panel "Review"`,
+		`      label "{}" text="{}"`,
+		`    push button "Cancel" [click]`,
+		`    push button "Accept" [click]`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestTreeKeepsIDs rebuilds a tree: nodes for the same objects keep their
+// ids, so a screen reader's references stay good; a new object gets a
+// new id, and a removed one's id is gone.
+func TestTreeKeepsIDs(t *testing.T) {
+	test.NewTempApp(t)
+	a, b := widget.NewLabel("a"), widget.NewLabel("b")
+	box := container.NewVBox(a, b)
+	w := test.NewWindow(box)
+	w.Resize(fyne.NewSize(200, 200))
+	d := fyne.CurrentApp().Driver()
+	first := build(nil, "App", []fyne.Window{w}, d.AbsolutePositionForObject)
+	box.Remove(a)
+	c := widget.NewLabel("c")
+	box.Add(c)
+	second := build(first, "App", []fyne.Window{w}, d.AbsolutePositionForObject)
+
+	idOf := func(tr *tree, name string) uint64 {
+		for id, n := range tr.byID {
+			if n.name == name {
+				return id
+			}
+		}
+		return 0
+	}
+	if idOf(first, "b") != idOf(second, "b") || idOf(second, "b") == 0 {
+		t.Errorf("b changed id: %d, then %d", idOf(first, "b"), idOf(second, "b"))
+	}
+	if id := idOf(second, "c"); id == 0 || id == idOf(first, "a") || id == idOf(first, "b") {
+		t.Errorf("c took id %d (a had %d, b %d)", id, idOf(first, "a"), idOf(first, "b"))
+	}
+	if _, ok := second.byID[idOf(first, "a")]; ok {
+		t.Error("a removed label still has a node")
+	}
+}
+
+// TestChangesTell changes widgets between two trees: what a screen reader
+// is told is what changed, and the focus with the window it is in.
+func TestChangesTell(t *testing.T) {
+	test.NewTempApp(t)
+	email := newField("Email", "An email address.", "ada@example.com")
+	check := widget.NewCheck("Newsletter", nil)
+	gone := widget.NewLabel("Banner")
+	box := container.NewVBox(gone, email, check)
+	w := test.NewWindow(box)
+	w.SetTitle("demo")
+	w.Resize(fyne.NewSize(400, 400))
+	d := fyne.CurrentApp().Driver()
+	prev := build(nil, "App", []fyne.Window{w}, d.AbsolutePositionForObject)
+
+	email.SetText("nope")
+	email.hint, email.bad = "Not an email address.", true
+	check.SetChecked(true)
+	gone.Hide()
+	w.Canvas().Focus(email)
+	next := build(prev, "App", []fyne.Window{w}, d.AbsolutePositionForObject)
+
+	var got []string
+	for _, e := range changes(prev, next) {
+		got = append(got, fmt.Sprintf("%s %s:%s:%s %d %v", e.node.name, e.class, e.member, e.kind, e.detail1, valueOf(e.value)))
+	}
+	want := []string{
+		`demo Object:ChildrenChanged:remove 0 Banner`,
+		`Email Object:PropertyChange:accessible-description 0 Not an email address.`,
+		`Email Object:StateChanged:invalid-entry 1 0`,
+		`Email Object:TextChanged:delete 0 ada@example.com`,
+		`Email Object:TextChanged:insert 0 nope`,
+		`Newsletter Object:StateChanged:checked 1 0`,
+		`demo Window:Activate: 0 `,
+		`Email Object:StateChanged:focused 1 0`,
+		`Email Focus:Focus: 0 0`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("told\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func valueOf(v any) any {
+	if n, ok := v.(*node); ok {
+		return n.name
+	}
+	return v
+}
+
+// TestAsFindsEmbedded finds Fyne's widgets in the types that embed them,
+// at any depth, and nothing in the types that don't.
+func TestAsFindsEmbedded(t *testing.T) {
+	type deeper struct{ field }
+	f := newField("t", "", "")
+	d := &deeper{}
+	if as[widget.Entry](f) != &f.Entry {
+		t.Error("the entry a field embeds was not found")
+	}
+	if as[widget.Entry](d) != &d.field.Entry {
+		t.Error("an entry embedded two deep was not found")
+	}
+	if as[widget.Check](f) != nil || as[widget.Entry](widget.NewLabel("x")) != nil {
+		t.Error("found a widget that is not there")
+	}
+}

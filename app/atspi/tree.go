@@ -1,0 +1,51 @@
+package atspi
+
+import (
+	"fyne.io/fyne/v2"
+)
+
+// tree is what the app shows, as a screen reader sees it at one moment:
+// the application, its windows and their nodes, each found by id.
+type tree struct {
+	root *node
+	byID map[uint64]*node
+	ids  map[key]uint64 // what each node stands for, to keep ids in the next tree
+	next uint64         // the last id given
+}
+
+// build makes the tree of windows, keeping the ids of prev's nodes for
+// the objects still shown. It runs on the UI goroutine: it reads widgets.
+func build(prev *tree, name string, windows []fyne.Window, pos func(fyne.CanvasObject) fyne.Position) *tree {
+	t := &tree{byID: map[uint64]*node{}, ids: map[key]uint64{}}
+	b := &builder{kept: t.ids, pos: pos, next: &t.next}
+	if prev != nil {
+		b.ids, t.next = prev.ids, prev.next
+	}
+	t.root = &node{id: 0, role: RoleApplication, name: name}
+	for _, w := range windows {
+		// A window never shown has no size: Fyne has no other word for
+		// it (an app may make one only to start GLFW).
+		if c := w.Canvas(); c.Content() != nil && !c.Size().IsZero() {
+			b.add(t.root, b.window(w))
+		}
+	}
+	t.index(t.root)
+	return t
+}
+
+func (t *tree) index(n *node) {
+	t.byID[n.id] = n
+	for _, c := range n.children {
+		t.index(c)
+	}
+}
+
+// focused is the node that has the keyboard, or nil.
+func (t *tree) focused() *node {
+	for _, n := range t.byID {
+		if n.states.Has(StateFocused) {
+			return n
+		}
+	}
+	return nil
+}

@@ -1,0 +1,300 @@
+//go:build linux
+
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// pyatspi is Debian's Python, which has python3-pyatspi; launcher is the
+// at-spi bus launcher at-spi2-core installs.
+const (
+	pyatspi  = "/usr/bin/python3"
+	launcher = "/usr/libexec/at-spi-bus-launcher"
+)
+
+// a11yNode is one node as testdata/atspi/client.py prints it.
+type a11yNode struct {
+	Depth       int      `json:"depth"`
+	Role        string   `json:"role"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Text        *string  `json:"text"`
+	States      []string `json:"states"`
+	Actions     []string `json:"actions"`
+}
+
+func (n a11yNode) has(state string) bool {
+	for _, s := range n.States {
+		if s == state {
+			return true
+		}
+	}
+	return false
+}
+
+// a11yRead is what client.py read prints.
+type a11yRead struct {
+	Window string     `json:"window"`
+	Tree   []a11yNode `json:"tree"`
+	ReadMS int        `json:"read_ms"`
+	Steps  []struct {
+		OK   *bool     `json:"ok"`
+		Read *a11yNode `json:"read"`
+	} `json:"steps"`
+}
+
+// startA11ySession starts a session bus of the test's own on which the
+// at-spi bus launcher starts when first asked, as on a desktop, and
+// returns its address. GSettings keep to memory: turning accessibility on
+// must not write the person's dconf database.
+func startA11ySession(t *testing.T) string {
+	t.Helper()
+	for _, tool := range []string{"dbus-daemon", "dbus-send", pyatspi, launcher} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed (make test-deps installs dbus-daemon, at-spi2-core and python3-pyatspi): %v", tool, err)
+		}
+	}
+	if out, err := exec.Command(pyatspi, "-c", "import pyatspi").CombinedOutput(); err != nil {
+		t.Fatalf("python3-pyatspi is needed (make test-deps installs it): %v\n%s", err, out)
+	}
+	home, env := privateHome(t)
+	bus := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address", "--address=unix:dir="+home)
+	bus.Env = append(append(os.Environ(), env...), "GSETTINGS_BACKEND=memory", "DISPLAY=")
+	out, err := bus.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bus.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		bus.Process.Kill()
+		bus.Wait()
+	})
+	addr, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("dbus-daemon printed no address: %v", err)
+	}
+	return strings.TrimSpace(addr)
+}
+
+// activationDisplay tells the session bus the desktop's display, for
+// what it starts from now on, as a desktop session does at login: the
+// at-spi registry exits when it has no display.
+func (d *desktop) activationDisplay() {
+	d.t.Helper()
+	for _, e := range d.env {
+		if display, ok := strings.CutPrefix(e, "DISPLAY="); ok && display != "" {
+			if out, err := d.run("dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+				"org.freedesktop.DBus.UpdateActivationEnvironment", "dict:string:string:DISPLAY,"+display); err != nil {
+				d.t.Fatalf("%v\n%s", err, out)
+			}
+		}
+	}
+}
+
+// screenReader says, as Orca does when it starts, that a screen reader
+// runs (the launcher then says that assistive technology is on too), or,
+// as when the last assistive technology quits, that none runs.
+func (d *desktop) screenReader(on bool) {
+	d.t.Helper()
+	props := []string{"ScreenReaderEnabled"}
+	if !on {
+		props = append(props, "IsEnabled")
+	}
+	for _, p := range props {
+		if out, err := d.run("dbus-send", "--session", "--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus",
+			"org.freedesktop.DBus.Properties.Set", "string:org.a11y.Status", "string:"+p, "variant:boolean:"+strconv.FormatBool(on)); err != nil {
+			d.t.Fatalf("%v\n%s", err, out)
+		}
+	}
+}
+
+// atspi runs testdata/atspi/client.py on the desktop and decodes what it
+// printed into v.
+func (d *desktop) atspi(v any, args ...string) {
+	d.t.Helper()
+	script, err := filepath.Abs(filepath.Join("..", "..", "testdata", "atspi", "client.py"))
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	out, err := d.run(pyatspi, append([]string{script}, args...)...)
+	if err != nil {
+		d.t.Fatalf("client.py %v: %v\n%s", args, err, out)
+	}
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		d.t.Fatalf("client.py %v printed %q: %v", args, out, err)
+	}
+}
+
+// TestScreenReaderAnswers answers the demo's every-field form as a person
+// with a screen reader does, through AT-SPI alone: a real AT-SPI client
+// (libatspi) finds the app, reads the request window in order with each
+// field's name, role, states and value, fills some fields, ticks a box,
+// picks an option and presses Accept; the server gets exactly that. The
+// screen reader starts only once the window is open, and when it quits
+// the app leaves the accessibility bus.
+func TestScreenReaderAnswers(t *testing.T) {
+	t.Parallel()
+	bus := startA11ySession(t)
+	d := startDesktopWith(t, "", false, "DBUS_SESSION_BUS_ADDRESS="+bus)
+	d.window("Servers")
+	d.activationDisplay()
+	call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_every_field", "-answer", "desk")
+	call.Env = d.env
+	var out, callErr bytes.Buffer
+	call.Stdout, call.Stderr = &out, &callErr
+	if err := call.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if call.ProcessState == nil {
+			call.Process.Kill()
+			call.Wait()
+		}
+	})
+	id := d.window("^demo: ")
+	title, err := d.run("xdotool", "getwindowname", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	d.screenReader(true)
+	var r a11yRead
+	d.atspi(&r, "read", appName, "demo: ", `[
+		{"set": "Name (required)", "text": "Grace Hopper"},
+		{"set": "Guests (required)", "text": "7"},
+		{"do": "Newsletter", "role": "check box"},
+		{"do": "Large", "role": "radio button"},
+		{"do": "Toppings, mushroom", "role": "check box"},
+		{"read": "Name (required)"},
+		{"do": "Accept", "role": "push button"}
+	]`)
+	if r.Window != strings.TrimSpace(title) {
+		t.Errorf("the window reads %q; its title is %q", r.Window, title)
+	}
+	checkEveryFieldTree(t, r.Tree)
+	for i, s := range r.Steps {
+		if s.OK != nil && !*s.OK {
+			t.Errorf("step %d was refused", i)
+		}
+	}
+	if n := r.Steps[5].Read; n == nil || n.Text == nil || *n.Text != "Grace Hopper" {
+		t.Errorf("the name field after setting it: %+v", n)
+	}
+
+	if err := call.Wait(); err != nil {
+		t.Fatalf("call: %v\n%s", err, callErr.String())
+	}
+	want := map[string]any{
+		"name": "Grace Hopper", "email": "ada@example.com", "website": "https://example.com/ada",
+		"birthday": "1815-12-10", "meeting": "2025-11-25T09:30:00Z", "guests": 7.0, "budget": 99.5,
+		"newsletter": false, "color": "green", "size": "l", "plan": "pro",
+		"toppings": []any{"cheese", "mushroom", "olive"}, "days": []any{"mon", "fri"},
+	}
+	if got := callAnswer(t, out.String()); !reflect.DeepEqual(got, map[string]any{"action": "accept", "content": want}) {
+		t.Errorf("the server got %v\nwant accept with %v", got, want)
+	}
+
+	// The screen reader quits: the app leaves the accessibility bus.
+	d.screenReader(false)
+	var gone struct{ Gone string }
+	d.atspi(&gone, "gone", appName)
+}
+
+// callAnswer is the answer the demo server reports in a call's result.
+func callAnswer(t *testing.T, out string) map[string]any {
+	t.Helper()
+	start := strings.Index("\n"+out, "\n{")
+	if start < 0 {
+		t.Fatalf("no result in %q", out)
+	}
+	var result struct {
+		StructuredContent map[string]any `json:"structuredContent"`
+	}
+	if err := json.Unmarshal([]byte(out[start:]), &result); err != nil {
+		t.Fatalf("result: %v\n%s", err, out)
+	}
+	return result.StructuredContent
+}
+
+// checkEveryFieldTree checks the request window's nodes as a screen reader
+// reads them: who asks, the message, each field with its name, role,
+// hint, value and states, then the Review and the buttons, in that order.
+func checkEveryFieldTree(t *testing.T, tree []a11yNode) {
+	t.Helper()
+	type want struct{ role, name, desc, text string }
+	wants := []want{
+		{"label", "demo\n" + os.Getenv(binEnv) + " demo-server\nReported by the server: Elicit Desk demo server (elicitdesk-demo) 0.1.0", "", ""},
+		{"label", "Every kind of field a form can have, each with a default. Change what you like, then accept, decline or cancel.", "", ""},
+		{"entry", "Name (required)", "Text between 2 and 40 characters.", "Ada Lovelace"},
+		{"entry", "Email (required)", "An email address.", "ada@example.com"},
+		{"entry", "Website", "A URI.", "https://example.com/ada"},
+		{"entry", "Birthday", "A date.", "12/10/1815"},
+		{"entry", "Meeting, date", "A date and time.", "11/25/2025"},
+		{"entry", "Meeting, time of day", "A date and time.", "09:30"},
+		{"entry", "Guests (required)", "A whole number from 1 to 12.", "2"},
+		{"entry", "Budget", "Any number from 0 to 1000.", "99.5"},
+		{"check box", "Newsletter", "Yes or no.", ""},
+		{"panel", "Color", "One choice, untitled (enum).", ""},
+		{"radio button", "green", "", ""},
+		{"panel", "Size", "One choice, titled (oneOf).", ""},
+		{"radio button", "Medium", "", ""},
+		{"check box", "Toppings, cheese", "Several choices, untitled (items.enum).", ""},
+		{"check box", "Days, Friday", "One or two choices, titled (items.anyOf).", ""},
+		{"label", "Review", "", ""},
+		{"push button", "Decline", "", ""},
+		{"push button", "Cancel", "", ""},
+		{"push button", "Accept", "", ""},
+	}
+	next := 0
+	for _, n := range tree {
+		if next == len(wants) {
+			break
+		}
+		w := wants[next]
+		if n.Role != w.role || n.Name != w.name {
+			continue
+		}
+		next++
+		if n.Description != w.desc {
+			t.Errorf("%s %q: description %q, want %q", n.Role, n.Name, n.Description, w.desc)
+		}
+		if w.text != "" && (n.Text == nil || *n.Text != w.text) {
+			t.Errorf("%s %q: text %v, want %q", n.Role, n.Name, n.Text, w.text)
+		}
+		switch n.Role {
+		case "entry":
+			for _, s := range []string{"editable", "focusable", "enabled", "showing", "single line"} {
+				if !n.has(s) {
+					t.Errorf("entry %q is not %s: %v", n.Name, s, n.States)
+				}
+			}
+		case "check box", "radio button":
+			if !n.has("checked") || len(n.Actions) == 0 {
+				t.Errorf("%s %q, a default, is not checked or has no action: %+v", n.Role, n.Name, n)
+			}
+		case "push button":
+			if len(n.Actions) != 1 || n.Actions[0] != "click" {
+				t.Errorf("button %q: actions %v", n.Name, n.Actions)
+			}
+		}
+	}
+	if next < len(wants) {
+		var read []string
+		for _, n := range tree {
+			read = append(read, n.Role+" "+strings.ReplaceAll(n.Name, "\n", " / "))
+		}
+		t.Errorf("the window does not read, in order, %s %q; it reads:\n%s", wants[next].role, wants[next].name, strings.Join(read, "\n"))
+	}
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""A screen reader's view of an app, through libatspi (python3-pyatspi).
+
+The tests run it as Orca would reach the app: on the accessibility bus,
+by the names, roles and states the app gives. It prints one JSON object.
+
+  client.py read APP WINDOW [STEPS]
+      Waits for APP on the desktop and a window of it whose name starts
+      with WINDOW; prints the window's nodes in reading order, then does
+      STEPS, a JSON list, in order:
+        {"set": NAME, "text": TEXT}   EditableText.SetTextContents on NAME
+        {"do": NAME, "role": ROLE}    the first action of NAME, of ROLE
+        {"read": NAME}                the node NAME again, as it is now
+      A name is matched whole; the first node in reading order wins.
+  client.py gone APP
+      Waits until APP has left the desktop.
+"""
+
+import json
+import sys
+import time
+
+import pyatspi
+
+WAIT = 30  # seconds for anything to show up
+
+
+def until(what, find):
+    end = time.time() + WAIT
+    while time.time() < end:
+        found = find()
+        if found is not None:
+            return found
+        time.sleep(0.1)
+    sys.exit("timed out waiting for " + what)
+
+
+def app_named(name):
+    for app in pyatspi.Registry.getDesktop(0):
+        if app is not None and app.name == name:
+            return app
+    return None
+
+
+def window_of(app, prefix):
+    for w in app:
+        if w is not None and w.name.startswith(prefix):
+            return w
+    return None
+
+
+def describe(node, depth):
+    ifaces = node.get_interfaces()
+    text = None
+    if "Text" in ifaces:
+        t = node.queryText()
+        text = t.getText(0, -1)
+    actions = []
+    if "Action" in ifaces:
+        a = node.queryAction()
+        actions = [a.getName(i) for i in range(a.nActions)]
+    return {
+        "depth": depth,
+        "role": node.getRoleName(),
+        "name": node.name,
+        "description": node.description,
+        "text": text,
+        "states": sorted(pyatspi.stateToString(s) for s in node.getState().getStates()),
+        "actions": actions,
+        "interfaces": sorted(ifaces),
+    }
+
+
+def walk(node, depth=0):
+    yield node, depth
+    for child in node:
+        if child is not None:
+            yield from walk(child, depth + 1)
+
+
+def named(window, name, role=None):
+    for node, _ in walk(window):
+        if node.name == name and (role is None or node.getRoleName() == role):
+            return node
+    sys.exit("no node named %r (role %r)" % (name, role))
+
+
+def read(app_name, prefix, steps):
+    app = until("the app " + app_name, lambda: app_named(app_name))
+    window = until("a window " + prefix, lambda: window_of(app, prefix))
+    started = time.time()
+    tree = [describe(n, d) for n, d in walk(window)]
+    out = {"window": window.name, "tree": tree, "read_ms": round((time.time() - started) * 1000), "steps": []}
+    for step in steps:
+        if "set" in step:
+            node = named(window, step["set"])
+            ok = node.queryEditableText().setTextContents(step["text"])
+            out["steps"].append({"set": step["set"], "ok": ok})
+        elif "do" in step:
+            node = named(window, step["do"], step.get("role"))
+            ok = node.queryAction().doAction(0)
+            out["steps"].append({"do": step["do"], "ok": ok})
+        elif "read" in step:
+            node = named(window, step["read"])
+            node.clearCache()
+            out["steps"].append({"read": describe(node, 0)})
+    print(json.dumps(out))
+
+
+def main():
+    if sys.argv[1] == "read":
+        read(sys.argv[2], sys.argv[3], json.loads(sys.argv[4]) if len(sys.argv) > 4 else [])
+    elif sys.argv[1] == "gone":
+        until(sys.argv[2] + " to leave", lambda: True if app_named(sys.argv[2]) is None else None)
+        print(json.dumps({"gone": sys.argv[2]}))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
