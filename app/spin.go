@@ -17,7 +17,7 @@ import (
 type spin struct {
 	widget.Entry
 	min, max  int
-	down, up  *widget.Button
+	down, up  *stepButton
 	object    fyne.CanvasObject // the entry with its buttons
 	onChanged func(int)         // told of each valid value
 }
@@ -26,8 +26,8 @@ func newSpin(value, min, max int) *spin {
 	s := &spin{min: min, max: max}
 	s.ExtendBaseWidget(s)
 	s.SetText(strconv.Itoa(value))
-	s.down = widget.NewButtonWithIcon("", theme.ContentRemoveIcon(), func() { s.step(-1) })
-	s.up = widget.NewButtonWithIcon("", theme.ContentAddIcon(), func() { s.step(+1) })
+	s.down = newStepButton("One less", theme.ContentRemoveIcon(), func() { s.step(-1) })
+	s.up = newStepButton("One more", theme.ContentAddIcon(), func() { s.step(+1) })
 	s.OnChanged = func(text string) {
 		s.bounds()
 		if n, err := s.parse(text); err == nil && s.onChanged != nil {
@@ -71,8 +71,8 @@ func (s *spin) step(by int) {
 // bounds disables the button that would step past a bound.
 func (s *spin) bounds() {
 	n, err := s.Value()
-	enable(s.down, err != nil || n > s.min)
-	enable(s.up, err != nil || n < s.max)
+	enable(&s.down.Button, err != nil || n > s.min)
+	enable(&s.up.Button, err != nil || n < s.max)
 }
 
 func enable(b *widget.Button, on bool) {
@@ -104,3 +104,20 @@ func (s *spin) TypedKey(ev *fyne.KeyEvent) {
 		s.Entry.TypedKey(ev)
 	}
 }
+
+// stepButton is − or +, an icon: a screen reader calls it by what it does
+// (app/atspi), not by its icon's file name.
+type stepButton struct {
+	widget.Button
+	title string
+}
+
+func newStepButton(title string, icon fyne.Resource, tapped func()) *stepButton {
+	b := &stepButton{title: title}
+	b.Icon, b.OnTapped = icon, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// AccessibleTitle is what the button does.
+func (b *stepButton) AccessibleTitle() string { return b.title }

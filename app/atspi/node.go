@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -80,15 +81,25 @@ type key struct {
 	i  int
 }
 
+// listMost is the most items of a list a screen reader is given: a list
+// is read by making its rows anew (Fyne makes only those on screen), and
+// History may hold thousands.
+const listMost = 200
+
 // builder makes one tree. ids carries over from the tree before, so an
-// object keeps its id (and its D-Bus path) while it is shown.
+// object keeps its id (and its D-Bus path) while it is shown; so do the
+// rows made to read lists by.
 type builder struct {
-	ids, kept map[key]uint64
-	next      *uint64
-	canvas    fyne.Canvas
-	focused   fyne.Focusable
-	scale     float32
-	pos       func(fyne.CanvasObject) fyne.Position
+	ids, kept  map[key]uint64
+	rows, made map[*widget.List][]fyne.CanvasObject
+	next       *uint64
+	canvas     fyne.Canvas
+	// label and hint name the controls of a form item being walked that
+	// do not name themselves: the item's text and hint.
+	label, hint string
+	focused     fyne.Focusable
+	scale       float32
+	pos         func(fyne.CanvasObject) fyne.Position
 }
 
 func (b *builder) node(k key, role Role, name string) *node {
@@ -124,6 +135,9 @@ func (b *builder) window(w fyne.Window) *node {
 	b.canvas, b.focused = c, c.Focused()
 	b.scale = c.Scale()
 	n.size = fyne.NewSize(c.Size().Width*b.scale, c.Size().Height*b.scale)
+	if m := w.MainMenu(); m != nil {
+		b.menuBar(n, m)
+	}
 	b.walk(n, c.Content())
 	for _, o := range c.Overlays().List() {
 		d := b.node(key{of: o}, RoleDialog, "")
@@ -134,6 +148,115 @@ func (b *builder) window(w fyne.Window) *node {
 			d.name = d.children[0].name
 			b.add(n, d)
 		}
+	}
+	return n
+}
+
+// menuBar adds a window's menus: Fyne draws them outside its content.
+func (b *builder) menuBar(parent *node, m *fyne.MainMenu) {
+	bar := b.node(key{of: m}, RoleMenuBar, "")
+	bar.states = States(0).With(StateEnabled, StateSensitive, StateVisible, StateShowing)
+	for _, menu := range m.Items {
+		b.add(bar, b.menu(menu))
+	}
+	b.add(parent, bar)
+}
+
+func (b *builder) menu(m *fyne.Menu) *node {
+	n := b.node(key{of: m}, RoleMenu, m.Label)
+	n.states = States(0).With(StateEnabled, StateSensitive, StateVisible, StateShowing, StateSelectable)
+	for _, it := range m.Items {
+		if it.IsSeparator {
+			continue
+		}
+		if it.ChildMenu != nil {
+			b.add(n, b.menu(it.ChildMenu))
+			continue
+		}
+		item := b.node(key{of: it}, RoleMenuItem, it.Label)
+		item.states = States(0).With(StateVisible, StateShowing, StateSelectable)
+		if !it.Disabled {
+			item.states = item.states.With(StateEnabled, StateSensitive)
+		}
+		if it.Checked {
+			item.states = item.states.With(StateCheckable, StateChecked)
+		}
+		if it.Action != nil && !it.Disabled {
+			item.actions = []action{{"click", it.Action}}
+		}
+		b.add(n, item)
+	}
+	return n
+}
+
+// list adds the items of l, each named by the words its row shows.
+func (b *builder) list(k key, l *widget.List) *node {
+	n := b.node(k, RoleList, "")
+	n.states = States(0).With(StateVisible, StateShowing, StateEnabled, StateSensitive, StateFocusable)
+	if l.Length == nil || l.CreateItem == nil || l.UpdateItem == nil {
+		return n
+	}
+	count := min(l.Length(), listMost)
+	rows := b.rows[l]
+	for len(rows) < count {
+		rows = append(rows, l.CreateItem())
+	}
+	b.made[l] = rows
+	for i := range count {
+		l.UpdateItem(i, rows[i])
+		words := &node{}
+		b.walk(words, rows[i])
+		var said []string
+		for _, w := range words.children {
+			if w.name != "" {
+				said = append(said, w.name)
+			}
+		}
+		item := b.node(key{of: l, i: i + 1}, RoleListItem, strings.Join(said, ", "))
+		item.states = States(0).With(StateVisible, StateShowing, StateEnabled, StateSensitive, StateSelectable)
+		item.actions = []action{{"click", func() { l.Select(i) }}}
+		b.add(n, item)
+	}
+	return n
+}
+
+// form adds each item of f: its label, then its widget, whose controls
+// take the label's text as their name and its hint as their description.
+func (b *builder) form(k key, f *widget.Form) *node {
+	n := b.node(k, RolePanel, "")
+	n.states = States(0).With(StateVisible, StateShowing)
+	for _, item := range f.Items {
+		if item.Text != "" {
+			if l := b.text(key{of: item}, item.Text); l != nil {
+				b.add(n, l)
+			}
+		}
+		label, hint := b.label, b.hint
+		b.label, b.hint = item.Text, item.HintText
+		b.walk(n, item.Widget)
+		b.label, b.hint = label, hint
+	}
+	return n
+}
+
+// tabs adds a tab list, each tab a page tab, and the open tab's content.
+func (b *builder) tabs(k key, t *container.AppTabs) *node {
+	n := b.node(k, RolePanel, "")
+	n.states = States(0).With(StateVisible, StateShowing)
+	list := b.node(key{of: t, i: -1}, RolePageTabList, "")
+	list.states = n.states.With(StateEnabled, StateSensitive)
+	for _, item := range t.Items {
+		tab := b.node(key{of: item}, RolePageTab, item.Text)
+		tab.states = list.states.With(StateSelectable)
+		if item == t.Selected() {
+			tab.states = tab.states.With(StateSelected)
+		}
+		tab.actions = []action{{"click", func() { t.Select(item) }}}
+		b.add(list, tab)
+	}
+	b.add(n, list)
+	if sel := t.Selected(); sel != nil {
+		b.walk(n, sel.Content)
 	}
 	return n
 }
@@ -170,6 +293,9 @@ func (b *builder) parts(o fyne.CanvasObject) []fyne.CanvasObject {
 	if s := as[container.Scroll](o); s != nil {
 		return []fyne.CanvasObject{s.Content}
 	}
+	if t := as[container.ThemeOverride](o); t != nil {
+		return []fyne.CanvasObject{t.Content}
+	}
 	if s := as[container.Split](o); s != nil {
 		return []fyne.CanvasObject{s.Leading, s.Trailing}
 	}
@@ -197,6 +323,8 @@ func (b *builder) object(o fyne.CanvasObject) *node {
 	}
 	if d, ok := o.(Described); ok {
 		n.desc = d.AccessibleDescription()
+	} else if n.states.Has(StateFocusable) {
+		n.desc = b.hint
 	}
 	if v, ok := o.(Invalid); ok && v.AccessibleInvalid() {
 		n.states = n.states.With(StateInvalidEntry)
@@ -207,11 +335,13 @@ func (b *builder) object(o fyne.CanvasObject) *node {
 // control maps the widgets Fyne has, and those that embed them, to
 // nodes; other widgets say what they are through fyne.Accessible.
 func (b *builder) control(k key, o fyne.CanvasObject) *node {
-	title := func(fallback string) string {
+	// title is what names a control: its own title, else the form
+	// item's label, else what it shows (a check's text, a placeholder).
+	title := func(shown string) string {
 		if t, ok := o.(Titled); ok {
 			return t.AccessibleTitle()
 		}
-		return fallback
+		return cmp.Or(b.label, shown)
 	}
 	live := States(0).With(StateVisible, StateShowing)
 	enabled := func(d interface{ Disabled() bool }) States {
@@ -261,7 +391,10 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		return n
 	}
 	if c := as[widget.Check](o); c != nil {
-		n := b.node(k, RoleCheckBox, title(c.Text))
+		n := b.node(k, RoleCheckBox, title(""))
+		if _, ok := o.(Titled); !ok && c.Text != "" {
+			n.name = c.Text // the words beside the box name it, as a label does
+		}
 		n.states = enabled(c).With(StateCheckable)
 		if c.Checked {
 			n.states = n.states.With(StateChecked)
@@ -285,8 +418,20 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		}
 		return n
 	}
+	if l := as[widget.List](o); l != nil {
+		return b.list(k, l)
+	}
+	if f := as[widget.Form](o); f != nil {
+		return b.form(k, f)
+	}
+	if t := as[container.AppTabs](o); t != nil {
+		return b.tabs(k, t)
+	}
 	if btn := as[widget.Button](o); btn != nil {
 		n := b.node(k, RolePushButton, accessibleLabel(o, btn.Text))
+		if t, ok := o.(Titled); ok {
+			n.name = t.AccessibleTitle() // an icon's, say, whose label is its file's name
+		}
 		n.states = enabled(btn)
 		n.actions = []action{{"click", tap}}
 		return n
@@ -301,7 +446,7 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		return b.text(k, l.Text)
 	}
 	if r := as[widget.RichText](o); r != nil {
-		return b.text(k, richText(r))
+		return b.richText(k, r)
 	}
 	if t, ok := o.(*canvas.Text); ok {
 		return b.text(k, t.Text)
@@ -371,19 +516,74 @@ func (b *builder) text(k key, words string) *node {
 	return n
 }
 
-// richText is the words of r, a line for each paragraph: String runs
-// them together.
-func richText(r *widget.RichText) string {
-	var words strings.Builder
-	for _, seg := range r.Segments {
-		if t, ok := seg.(*widget.TextSegment); ok {
-			words.WriteString(t.Text)
+// paragraph is a block of a rich text: a heading, a paragraph, a list
+// item, a code block.
+type paragraph struct {
+	words   string
+	heading bool
+}
+
+// paragraphs is the blocks of rich text segs, in order.
+func paragraphs(segs []widget.RichTextSegment) []paragraph {
+	var out []paragraph
+	var line strings.Builder
+	heading := false
+	flush := func() {
+		if w := strings.TrimSpace(line.String()); w != "" {
+			out = append(out, paragraph{words: w, heading: heading})
 		}
-		if !seg.Inline() {
-			words.WriteString("\n")
+		line.Reset()
+		heading = false
+	}
+	for _, seg := range segs {
+		switch seg := seg.(type) {
+		case *widget.TextSegment:
+			// Markdown's heading is inline text of a heading's size, and
+			// an empty block after it ends the line.
+			size := seg.Style.SizeName
+			heading = heading || size == theme.SizeNameHeadingText || size == theme.SizeNameSubHeadingText
+			line.WriteString(seg.Text)
+			if !seg.Inline() {
+				flush()
+			}
+		case *widget.HyperlinkSegment:
+			line.WriteString(seg.Text)
+		case *widget.ParagraphSegment:
+			flush()
+			out = append(out, paragraphs(seg.Texts)...)
+		case *widget.ListSegment:
+			flush()
+			for _, item := range seg.Items {
+				for _, p := range paragraphs([]widget.RichTextSegment{item}) {
+					p.words = "• " + p.words
+					out = append(out, p)
+				}
+			}
+		case *widget.CodeBlockSegment:
+			flush()
+			out = append(out, paragraph{words: seg.Text})
 		}
 	}
-	return strings.TrimSpace(words.String())
+	flush()
+	return out
+}
+
+// richText is a node for each block of r: one label, or a panel of them.
+func (b *builder) richText(k key, r *widget.RichText) *node {
+	blocks := paragraphs(r.Segments)
+	if len(blocks) == 1 && !blocks[0].heading {
+		return b.text(k, blocks[0].words)
+	}
+	n := b.node(k, RolePanel, "")
+	n.states = States(0).With(StateVisible, StateShowing)
+	for i, p := range blocks {
+		t := b.text(key{of: r, i: i + 1}, p.words)
+		if p.heading {
+			t.role = RoleHeading
+		}
+		b.add(n, t)
+	}
+	return n
 }
 
 // inReadingOrder is objects top to bottom, then leading to trailing, as

@@ -11,7 +11,13 @@ const (
 	RoleDialog       Role = 16
 	RoleFrame        Role = 23
 	RoleLabel        Role = 29
+	RoleList         Role = 31
+	RoleListItem     Role = 32
+	RoleMenu         Role = 33
+	RoleMenuBar      Role = 34
 	RoleMenuItem     Role = 35
+	RolePageTab      Role = 37
+	RolePageTabList  Role = 38
 	RolePanel        Role = 39
 	RolePasswordText Role = 40
 	RolePushButton   Role = 43
@@ -19,6 +25,7 @@ const (
 	RoleToggleButton Role = 62
 	RoleApplication  Role = 75
 	RoleEntry        Role = 79
+	RoleHeading      Role = 83
 	RoleLink         Role = 88
 )
 
@@ -30,7 +37,13 @@ var roleNames = map[Role]string{
 	RoleDialog:       "dialog",
 	RoleFrame:        "frame",
 	RoleLabel:        "label",
+	RoleList:         "list",
+	RoleListItem:     "list item",
+	RoleMenu:         "menu",
+	RoleMenuBar:      "menu bar",
 	RoleMenuItem:     "menu item",
+	RolePageTab:      "page tab",
+	RolePageTabList:  "page tab list",
 	RolePanel:        "panel",
 	RolePasswordText: "password text",
 	RolePushButton:   "push button",
@@ -38,6 +51,7 @@ var roleNames = map[Role]string{
 	RoleToggleButton: "toggle button",
 	RoleApplication:  "application",
 	RoleEntry:        "entry",
+	RoleHeading:      "heading",
 	RoleLink:         "link",
 }
 

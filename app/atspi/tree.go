@@ -2,6 +2,9 @@ package atspi
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 )
 
 // tree is what the app shows, as a screen reader sees it at one moment:
@@ -11,21 +14,22 @@ type tree struct {
 	byID map[uint64]*node
 	ids  map[key]uint64 // what each node stands for, to keep ids in the next tree
 	next uint64         // the last id given
+	rows map[*widget.List][]fyne.CanvasObject
 }
 
 // build makes the tree of windows, keeping the ids of prev's nodes for
 // the objects still shown. It runs on the UI goroutine: it reads widgets.
 func build(prev *tree, name string, windows []fyne.Window, pos func(fyne.CanvasObject) fyne.Position) *tree {
-	t := &tree{byID: map[uint64]*node{}, ids: map[key]uint64{}}
-	b := &builder{kept: t.ids, pos: pos, next: &t.next}
+	t := &tree{byID: map[uint64]*node{}, ids: map[key]uint64{}, rows: map[*widget.List][]fyne.CanvasObject{}}
+	b := &builder{kept: t.ids, made: t.rows, pos: pos, next: &t.next}
 	if prev != nil {
-		b.ids, t.next = prev.ids, prev.next
+		b.ids, b.rows, t.next = prev.ids, prev.rows, prev.next
 	}
 	t.root = &node{id: 0, role: RoleApplication, name: name}
 	for _, w := range windows {
-		// A window never shown has no size: Fyne has no other word for
-		// it (an app may make one only to start GLFW).
-		if c := w.Canvas(); c.Content() != nil && !c.Size().IsZero() {
+		// Fyne keeps hidden windows among its windows, and an app may
+		// make one only to start GLFW.
+		if w.Canvas().Content() != nil && xwin.Shown(w) {
 			b.add(t.root, b.window(w))
 		}
 	}

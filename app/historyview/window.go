@@ -87,8 +87,8 @@ type Window struct {
 	win      fyne.Window
 	hide     func() // puts the window away, for Ctrl+W and Escape
 	search   *keys.Entry
-	server   *widget.Select
-	outcome  *widget.Select
+	server   *filter
+	outcome  *filter
 	list     *widget.List
 	cols     columns         // the list's column widths, for what it shows
 	head     *fyne.Container // the headings above the list
@@ -155,10 +155,10 @@ func (w *Window) build() {
 	k.Find(w.search)
 	w.search.SetPlaceHolder("Search messages, servers, URLs and answers")
 	w.search.OnChanged = func(string) { w.load(typingDelay) }
-	w.server = widget.NewSelect(serverChoices(nil), nil)
+	w.server = newFilter("Server", serverChoices(nil))
 	w.server.SetSelected(allServers)
 	w.server.OnChanged = func(string) { w.load(0) }
-	w.outcome = widget.NewSelect(outcomeChoices(), nil)
+	w.outcome = newFilter("Outcome", outcomeChoices())
 	w.outcome.SetSelected(allOutcomes)
 	w.outcome.OnChanged = func(string) { w.load(0) }
 	filters := container.NewBorder(nil, nil, nil, container.NewHBox(w.server, w.outcome), w.search)
@@ -300,3 +300,20 @@ func (w *Window) fitList(rows int) {
 	w.offset = listOffset(rows, pitch, w.split.Size().Height)
 	w.split.SetOffset(w.offset)
 }
+
+// filter is a drop-down that narrows the list. It shows only its choice,
+// so a screen reader calls it by what it filters (app/atspi).
+type filter struct {
+	widget.Select
+	title string
+}
+
+func newFilter(title string, options []string) *filter {
+	f := &filter{title: title}
+	f.Options = options
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+// AccessibleTitle is what the drop-down filters by.
+func (f *filter) AccessibleTitle() string { return f.title }

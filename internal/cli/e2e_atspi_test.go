@@ -178,26 +178,45 @@ func TestScreenReaderAnswers(t *testing.T) {
 		{"do": "Large", "role": "radio button"},
 		{"do": "Toppings, mushroom", "role": "check box"},
 		{"read": "Name (required)"},
+		{"focus": "Website", "role": "entry"},
+		{"expect": "object:state-changed:focused", "name": "Website"},
+		{"set": "Email (required)", "text": "nope"},
+		{"expect": "object:state-changed:invalid-entry", "name": "Email (required)"},
+		{"expect": "object:property-change:accessible-description", "name": "Email (required)"},
+		{"read": "Email (required)"},
+		{"set": "Email (required)", "text": "grace@example.com"},
 		{"do": "Accept", "role": "push button"}
 	]`)
 	if r.Window != strings.TrimSpace(title) {
 		t.Errorf("the window reads %q; its title is %q", r.Window, title)
 	}
 	checkEveryFieldTree(t, r.Tree)
+	var reads []*a11yNode
 	for i, s := range r.Steps {
 		if s.OK != nil && !*s.OK {
 			t.Errorf("step %d was refused", i)
 		}
+		if s.Read != nil {
+			reads = append(reads, s.Read)
+		}
 	}
-	if n := r.Steps[5].Read; n == nil || n.Text == nil || *n.Text != "Grace Hopper" {
+	if len(reads) != 2 {
+		t.Fatalf("%d reads of nodes, want 2", len(reads))
+	}
+	if n := reads[0]; n == nil || n.Text == nil || *n.Text != "Grace Hopper" {
 		t.Errorf("the name field after setting it: %+v", n)
+	}
+	// A new error is told: the field's state and description change; the
+	// error shows in the hint's place, and the description says it.
+	if n := reads[1]; n == nil || !n.has("invalid entry") || n.Description == "An email address." || !strings.Contains(n.Description, "email address") {
+		t.Errorf("the email field with a wrong address: %+v", n)
 	}
 
 	if err := call.Wait(); err != nil {
 		t.Fatalf("call: %v\n%s", err, callErr.String())
 	}
 	want := map[string]any{
-		"name": "Grace Hopper", "email": "ada@example.com", "website": "https://example.com/ada",
+		"name": "Grace Hopper", "email": "grace@example.com", "website": "https://example.com/ada",
 		"birthday": "1815-12-10", "meeting": "2025-11-25T09:30:00Z", "guests": 7.0, "budget": 99.5,
 		"newsletter": false, "color": "green", "size": "l", "plan": "pro",
 		"toppings": []any{"cheese", "mushroom", "olive"}, "days": []any{"mon", "fri"},
@@ -235,7 +254,9 @@ func checkEveryFieldTree(t *testing.T, tree []a11yNode) {
 	t.Helper()
 	type want struct{ role, name, desc, text string }
 	wants := []want{
-		{"label", "demo\n" + os.Getenv(binEnv) + " demo-server\nReported by the server: Elicit Desk demo server (elicitdesk-demo) 0.1.0", "", ""},
+		{"heading", "demo", "", ""},
+		{"label", os.Getenv(binEnv) + " demo-server", "", ""},
+		{"label", "Reported by the server: Elicit Desk demo server (elicitdesk-demo) 0.1.0", "", ""},
 		{"label", "Every kind of field a form can have, each with a default. Change what you like, then accept, decline or cancel.", "", ""},
 		{"entry", "Name (required)", "Text between 2 and 40 characters.", "Ada Lovelace"},
 		{"entry", "Email (required)", "An email address.", "ada@example.com"},

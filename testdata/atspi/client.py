@@ -10,7 +10,10 @@ by the names, roles and states the app gives. It prints one JSON object.
       STEPS, a JSON list, in order:
         {"set": NAME, "text": TEXT}   EditableText.SetTextContents on NAME
         {"do": NAME, "role": ROLE}    the first action of NAME, of ROLE
-        {"read": NAME}                the node NAME again, as it is now
+        {"read": NAME, "role": ROLE}  the node NAME of ROLE again, as it is now
+        {"focus": NAME, "role": ROLE} Component.GrabFocus on NAME, of ROLE
+        {"expect": EVENT, "name": NAME}  waits for an event of that type
+                                      from NAME, as Orca hears it
       A name is matched whole; the first node in reading order wins.
   client.py gone APP
       Waits until APP has left the desktop.
@@ -21,6 +24,7 @@ import sys
 import time
 
 import pyatspi
+from gi.repository import GLib
 
 WAIT = 30  # seconds for anything to show up
 
@@ -85,7 +89,29 @@ def named(window, name, role=None):
     sys.exit("no node named %r (role %r)" % (name, role))
 
 
+HEARD = []  # (event type, source name), as events arrive
+
+
+def heard(event):
+    try:
+        HEARD.append((event.type, event.source.name))
+    except Exception:  # an object already gone: its events say nothing
+        pass
+
+
+def expect(kind, name):
+    end = time.time() + WAIT
+    while time.time() < end:
+        if (kind, name) in HEARD:
+            return True
+        GLib.MainContext.default().iteration(False)
+        time.sleep(0.01)
+    sys.exit("no %s from %r; heard %r" % (kind, name, HEARD))
+
+
 def read(app_name, prefix, steps):
+    pyatspi.Registry.registerEventListener(
+        heard, "object:state-changed", "object:property-change", "object:text-changed", "focus:", "window:activate")
     app = until("the app " + app_name, lambda: app_named(app_name))
     window = until("a window " + prefix, lambda: window_of(app, prefix))
     started = time.time()
@@ -100,8 +126,14 @@ def read(app_name, prefix, steps):
             node = named(window, step["do"], step.get("role"))
             ok = node.queryAction().doAction(0)
             out["steps"].append({"do": step["do"], "ok": ok})
+        elif "focus" in step:
+            ok = named(window, step["focus"], step.get("role")).queryComponent().grabFocus()
+            out["steps"].append({"focus": step["focus"], "ok": ok})
+        elif "expect" in step:
+            ok = expect(step["expect"], step["name"])
+            out["steps"].append({"expect": step["expect"], "ok": ok})
         elif "read" in step:
-            node = named(window, step["read"])
+            node = named(window, step["read"], step.get("role"))
             node.clearCache()
             out["steps"].append({"read": describe(node, 0)})
     print(json.dumps(out))

@@ -50,6 +50,11 @@ package xwin
 // 	XSendEvent(d, DefaultRootWindow(d), False, SubstructureNotifyMask | SubstructureRedirectMask, &e);
 // 	XFlush(d);
 // }
+//
+// static int mapped(Display *d, Window w) {
+// 	XWindowAttributes a;
+// 	return XGetWindowAttributes(d, w, &a) && a.map_state != IsUnmapped;
+// }
 import "C"
 
 import (
@@ -65,3 +70,4 @@ func display() *C.Display { return (*C.Display)(unsafe.Pointer(glfw.GetX11Displa
 func noFocusOnMap(w uintptr)    { C.no_focus_on_map(display(), C.Window(w)) }
 func takesInput(w uintptr)      { C.takes_input(display(), C.Window(w)) }
 func demandAttention(w uintptr) { C.demand_attention(display(), C.Window(w)) }
+func mapped(w uintptr) bool     { return C.mapped(display(), C.Window(w)) != 0 }

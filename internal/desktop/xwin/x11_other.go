@@ -5,3 +5,4 @@ package xwin
 func noFocusOnMap(uintptr)    {}
 func takesInput(uintptr)      {}
 func demandAttention(uintptr) {}
+func mapped(uintptr) bool     { return true }

@@ -25,6 +25,27 @@ func Attention(w fyne.Window) {
 	withX11(w, demandAttention)
 }
 
+// Shown reports whether w is on screen: made and not hidden. Fyne has no
+// word for it, and a window hidden by Hide stays among the app's windows.
+// A window that is not an X11 one counts as shown.
+func Shown(w fyne.Window) bool {
+	nw, ok := w.(driver.NativeWindow)
+	if !ok {
+		return true // the test driver's windows
+	}
+	shown := false
+	nw.RunNative(func(ctx any) {
+		x, ok := ctx.(driver.X11WindowContext)
+		switch {
+		case !ok:
+			shown = true
+		case x.WindowHandle != 0:
+			shown = mapped(x.WindowHandle)
+		}
+	})
+	return shown
+}
+
 // beforeMap lays its one object out over the whole window, and on the
 // first measure that finds the X11 window made (inside Fyne's first Show,
 // before it maps the window) asks the window manager not to focus it.
