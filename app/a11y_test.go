@@ -13,13 +13,13 @@ import (
 
 // TestAccessible checks each custom widget of the package says what it is
 // and holds: the key hold of a request window the app opened, and a
-// number field by its bounds and value.
+// number field by its bounds and value, and its − and + by what they do.
 func TestAccessible(t *testing.T) {
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, widget.NewLabel("form"))
 	k := holdKeys(w, byApp, time.Now, GuardTime, func() {}, nil)
 	s := newSpin(7, 1, 20)
-	a11ytest.Check(t, ".", k, s)
+	a11ytest.Check(t, ".", k, s, s.down)
 
 	empty := newSpin(3, 1, 20)
 	empty.SetText("")
@@ -30,6 +30,8 @@ func TestAccessible(t *testing.T) {
 		{k, heldNotice},
 		{s, "Number from 1 to 20: 7"},
 		{empty, "Number from 1 to 20: empty"},
+		{s.down, "One less"},
+		{s.up, "One more"},
 	}
 	for _, tt := range tests {
 		if got := tt.o.AccessibilityLabel(); got != tt.want {

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/app/atspi"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
@@ -18,6 +21,27 @@ import (
 func hostileIdentity(s string) servers.Identity {
 	info := untrusted.Text(s)
 	return servers.Identity{Name: s, Target: s, Reported: servers.ServerInfo{Name: info, Title: info, Version: info}, Host: servers.HostInfo{Name: info, Title: info, Version: info}}
+}
+
+// checkSpoken holds what a screen reader gets from w through AT-SPI
+// against what w shows: no hidden character raw, and each label it reads
+// is text the window shows (a rich text's segments run together).
+func checkSpoken(t *testing.T, surface string, w fyne.Window) {
+	t.Helper()
+	var shown strings.Builder
+	for _, s := range uitest.WindowTexts(w) {
+		shown.WriteString(strings.ReplaceAll(s.Text, "\n", ""))
+	}
+	for _, s := range atspi.Said(w) {
+		uitest.Check(t, surface+" through AT-SPI", []uitest.Seen{
+			{Widget: s.Role.String() + " name", Text: s.Name},
+			{Widget: s.Role.String() + " description", Text: s.Description},
+			{Widget: s.Role.String() + " text", Text: s.Text},
+		})
+		if (s.Role == atspi.RoleLabel || s.Role == atspi.RoleFrame) && !strings.Contains(shown.String(), strings.ReplaceAll(s.Name, "\n", "")) {
+			t.Errorf("%s: AT-SPI reads a %s %q the window does not show", surface, s.Role, s.Name)
+		}
+	}
 }
 
 // hostileURL is a link holding s as a server can send it: as it is, or
@@ -53,6 +77,8 @@ func TestHostileWindows(t *testing.T) {
 				uitest.Check(t, "URL request", uitest.WindowTexts(link.win.(*linkWindow).w))
 				uitest.CheckWidth(t, "URL request", link.win.(*linkWindow).w.Content(), 720)
 				uitest.Check(t, "tray menu", uitest.MenuTexts(trayMenu(h)))
+				checkSpoken(t, "form request", fw.w)
+				checkSpoken(t, "URL request", link.win.(*linkWindow).w)
 			})
 			// The core notifies of a burst of requests once it has gathered
 			// it, while they still wait.

@@ -121,3 +121,7 @@ func newStepButton(title string, icon fyne.Resource, tapped func()) *stepButton 
 
 // AccessibleTitle is what the button does.
 func (b *stepButton) AccessibleTitle() string { return b.title }
+
+// AccessibilityLabel implements fyne.Accessible: what the button does,
+// where Fyne would say its icon's name.
+func (b *stepButton) AccessibilityLabel() string { return b.title }

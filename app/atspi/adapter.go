@@ -76,7 +76,7 @@ func (v *view) rebuild(ctx context.Context) (*tree, error) {
 	var t *tree
 	err := onUI(ctx, func() {
 		d := v.app.Driver()
-		t = build(prev, v.name, d.AllWindows(), d.AbsolutePositionForObject)
+		t = build(prev, v.name, d.AllWindows())
 	})
 	if err != nil {
 		return nil, err

@@ -99,7 +99,7 @@ type builder struct {
 	label, hint string
 	focused     fyne.Focusable
 	scale       float32
-	pos         func(fyne.CanvasObject) fyne.Position
+	at          fyne.Position // where the object being walked is in its window
 }
 
 func (b *builder) node(k key, role Role, name string) *node {
@@ -118,10 +118,10 @@ func (b *builder) add(parent, child *node) {
 	parent.children = append(parent.children, child)
 }
 
-// place sets where o is in its window.
+// place sets where n is in its window: where the object being walked is,
+// with o's size.
 func (b *builder) place(n *node, o fyne.CanvasObject) {
-	p := b.pos(o)
-	n.pos = fyne.NewPos(p.X*b.scale, p.Y*b.scale)
+	n.pos = fyne.NewPos(b.at.X*b.scale, b.at.Y*b.scale)
 	s := o.Size()
 	n.size = fyne.NewSize(s.Width*b.scale, s.Height*b.scale)
 }
@@ -142,7 +142,9 @@ func (b *builder) window(w fyne.Window) *node {
 	for _, o := range c.Overlays().List() {
 		d := b.node(key{of: o}, RoleDialog, "")
 		d.states = d.states.With(StateVisible, StateShowing, StateModal)
+		b.at = o.Position()
 		b.place(d, o)
+		b.at = fyne.Position{}
 		b.walk(d, o)
 		if len(d.children) > 0 {
 			d.name = d.children[0].name
@@ -261,11 +263,16 @@ func (b *builder) tabs(k key, t *container.AppTabs) *node {
 	return n
 }
 
-// walk adds the nodes o makes under parent.
+// walk adds the nodes o makes under parent. Each object's position is
+// its parent's, so the walk adds them up as it goes: asking Fyne where
+// each object is searches the whole window each time.
 func (b *builder) walk(parent *node, o fyne.CanvasObject) {
 	if o == nil || !o.Visible() {
 		return
 	}
+	outer := b.at
+	b.at = b.at.Add(o.Position())
+	defer func() { b.at = outer }()
 	if n := b.object(o); n != nil {
 		b.place(n, o)
 		b.add(parent, n)

@@ -98,7 +98,7 @@ func lines(n *node, depth int) []string {
 }
 
 func buildOf(w fyne.Window) *tree {
-	return build(nil, "App", []fyne.Window{w}, fyne.CurrentApp().Driver().AbsolutePositionForObject)
+	return build(nil, "App", []fyne.Window{w})
 }
 
 // TestTreeReadsWidgets builds the tree of a window of every kind of widget
@@ -163,12 +163,11 @@ func TestTreeKeepsIDs(t *testing.T) {
 	box := container.NewVBox(a, b)
 	w := test.NewWindow(box)
 	w.Resize(fyne.NewSize(200, 200))
-	d := fyne.CurrentApp().Driver()
-	first := build(nil, "App", []fyne.Window{w}, d.AbsolutePositionForObject)
+	first := build(nil, "App", []fyne.Window{w})
 	box.Remove(a)
 	c := widget.NewLabel("c")
 	box.Add(c)
-	second := build(first, "App", []fyne.Window{w}, d.AbsolutePositionForObject)
+	second := build(first, "App", []fyne.Window{w})
 
 	idOf := func(tr *tree, name string) uint64 {
 		for id, n := range tr.byID {
@@ -200,15 +199,14 @@ func TestChangesTell(t *testing.T) {
 	w := test.NewWindow(box)
 	w.SetTitle("demo")
 	w.Resize(fyne.NewSize(400, 400))
-	d := fyne.CurrentApp().Driver()
-	prev := build(nil, "App", []fyne.Window{w}, d.AbsolutePositionForObject)
+	prev := build(nil, "App", []fyne.Window{w})
 
 	email.SetText("nope")
 	email.hint, email.bad = "Not an email address.", true
 	check.SetChecked(true)
 	gone.Hide()
 	w.Canvas().Focus(email)
-	next := build(prev, "App", []fyne.Window{w}, d.AbsolutePositionForObject)
+	next := build(prev, "App", []fyne.Window{w})
 
 	var got []string
 	for _, e := range changes(prev, next) {

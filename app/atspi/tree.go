@@ -19,9 +19,9 @@ type tree struct {
 
 // build makes the tree of windows, keeping the ids of prev's nodes for
 // the objects still shown. It runs on the UI goroutine: it reads widgets.
-func build(prev *tree, name string, windows []fyne.Window, pos func(fyne.CanvasObject) fyne.Position) *tree {
+func build(prev *tree, name string, windows []fyne.Window) *tree {
 	t := &tree{byID: map[uint64]*node{}, ids: map[key]uint64{}, rows: map[*widget.List][]fyne.CanvasObject{}}
-	b := &builder{kept: t.ids, made: t.rows, pos: pos, next: &t.next}
+	b := &builder{kept: t.ids, made: t.rows, next: &t.next}
 	if prev != nil {
 		b.ids, b.rows, t.next = prev.ids, prev.rows, prev.next
 	}
@@ -52,4 +52,22 @@ func (t *tree) focused() *node {
 		}
 	}
 	return nil
+}
+
+// Spoken is one node as a screen reader gets it.
+type Spoken struct {
+	Role                    Role
+	Name, Description, Text string
+}
+
+// Said is what a screen reader gets from windows through AT-SPI, node by
+// node in reading order, the windows included. Run it on the UI
+// goroutine. Tests hold it against what the windows show.
+func Said(windows ...fyne.Window) []Spoken {
+	t := build(nil, "", windows)
+	var out []Spoken
+	for _, n := range order(t.root)[1:] {
+		out = append(out, Spoken{n.role, n.name, n.desc, n.text})
+	}
+	return out
 }
