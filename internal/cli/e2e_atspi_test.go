@@ -12,7 +12,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // pyatspi is Debian's Python, which has python3-pyatspi; launcher is the
@@ -48,15 +50,18 @@ type a11yRead struct {
 	Tree   []a11yNode `json:"tree"`
 	ReadMS int        `json:"read_ms"`
 	Steps  []struct {
-		OK   *bool     `json:"ok"`
-		Read *a11yNode `json:"read"`
+		OK      *bool     `json:"ok"`
+		Read    *a11yNode `json:"read"`
+		Answers []string  `json:"answers"` // calls on a node of a closed window
 	} `json:"steps"`
 }
 
 // startA11ySession starts a session bus of the test's own on which the
 // at-spi bus launcher starts when first asked, as on a desktop, and
 // returns its address. GSettings keep to memory: turning accessibility on
-// must not write the person's dconf database.
+// must not write the person's dconf database. The launcher and what it
+// starts leave the session's process tree (their parent is init): they
+// end with the test.
 func startA11ySession(t *testing.T) string {
 	t.Helper()
 	for _, tool := range []string{"dbus-daemon", "dbus-send", pyatspi, launcher} {
@@ -85,7 +90,13 @@ func startA11ySession(t *testing.T) string {
 	if err != nil {
 		t.Fatalf("dbus-daemon printed no address: %v", err)
 	}
-	return strings.TrimSpace(addr)
+	address := strings.TrimSpace(addr)
+	t.Cleanup(func() {
+		for _, pid := range a11yProcesses(address) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	return address
 }
 
 // activationDisplay tells the session bus the desktop's display, for
@@ -185,7 +196,8 @@ func TestScreenReaderAnswers(t *testing.T) {
 		{"expect": "object:property-change:accessible-description", "name": "Email (required)"},
 		{"read": "Email (required)"},
 		{"set": "Email (required)", "text": "grace@example.com"},
-		{"do": "Accept", "role": "push button"}
+		{"do": "Accept", "role": "push button"},
+		{"stale": "Name (required)", "role": "entry"}
 	]`)
 	if r.Window != strings.TrimSpace(title) {
 		t.Errorf("the window reads %q; its title is %q", r.Window, title)
@@ -202,6 +214,18 @@ func TestScreenReaderAnswers(t *testing.T) {
 	}
 	if len(reads) != 2 {
 		t.Fatalf("%d reads of nodes, want 2", len(reads))
+	}
+	// Calls on the objects of a closed window fail, or answer nothing:
+	// libatspi makes an empty name of the error, and no child of none.
+	// None changes anything, and the app goes on (it reads below).
+	stale := r.Steps[len(r.Steps)-1].Answers
+	if len(stale) != 6 {
+		t.Errorf("calls on a closed window's entry answered %q", stale)
+	}
+	for _, a := range stale {
+		if a != "''" && a != "None" && a != "['defunct']" && !strings.HasPrefix(a, "error: ") {
+			t.Errorf("a call on a closed window's entry answered %s (all: %q)", a, stale)
+		}
 	}
 	if n := reads[0]; n == nil || n.Text == nil || *n.Text != "Grace Hopper" {
 		t.Errorf("the name field after setting it: %+v", n)
@@ -225,10 +249,49 @@ func TestScreenReaderAnswers(t *testing.T) {
 		t.Errorf("the server got %v\nwant accept with %v", got, want)
 	}
 
+	// The accessibility bus goes away, launcher and all: the app goes
+	// on, and is back on the desktop once a screen reader starts again.
+	for _, pid := range a11yProcesses(bus) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	d.screenReader(true)
+	var servers a11yRead
+	d.atspi(&servers, "read", appName, "Servers")
+	if len(servers.Tree) < 3 {
+		t.Errorf("the Servers window after the bus came back: %+v", servers.Tree)
+	}
+	// Said before the app's next log line, which may still be on its way.
+	for deadline := time.Now().Add(10 * time.Second); strings.Count(d.log.String(), "a screen reader runs") < 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the app did not go on the accessibility bus again after it went away")
+		}
+	}
+
 	// The screen reader quits: the app leaves the accessibility bus.
 	d.screenReader(false)
 	var gone struct{ Gone string }
 	d.atspi(&gone, "gone", appName)
+}
+
+// a11yProcesses are the at-spi processes of the session bus at addr: the
+// bus launcher, the accessibility bus and its registry.
+func a11yProcesses(addr string) []int {
+	var pids []int
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		env, _ := os.ReadFile(p + "/environ")
+		if !bytes.Contains(append(env, 0), []byte("\x00DBUS_SESSION_BUS_ADDRESS="+addr+"\x00")) {
+			continue
+		}
+		exe, _ := os.Readlink(p + "/exe")
+		cmd, _ := os.ReadFile(p + "/cmdline")
+		if exe == launcher || strings.HasSuffix(exe, "/at-spi2-registryd") || bytes.Contains(cmd, []byte("at-spi2/accessibility.conf")) {
+			if pid, err := strconv.Atoi(filepath.Base(p)); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
 }
 
 // callAnswer is the answer the demo server reports in a call's result.

@@ -14,6 +14,9 @@ by the names, roles and states the app gives. It prints one JSON object.
         {"focus": NAME, "role": ROLE} Component.GrabFocus on NAME, of ROLE
         {"expect": EVENT, "name": NAME}  waits for an event of that type
                                       from NAME, as Orca hears it
+        {"stale": NAME, "role": ROLE} once the window has closed, calls
+                                      the node NAME as it was read first:
+                                      each call must fail or say defunct
       A name is matched whole; the first node in reading order wins.
   client.py gone APP
       Waits until APP has left the desktop.
@@ -109,13 +112,31 @@ def expect(kind, name):
     sys.exit("no %s from %r; heard %r" % (kind, name, HEARD))
 
 
+def stale(node):
+    """What calls on a node of a closed window answer: an error's name,
+    or what came back."""
+    answers = []
+    for call in (lambda: node.name,
+                 lambda: [pyatspi.stateToString(s) for s in node.getState().getStates()],
+                 lambda: node.queryText().getText(0, -1),
+                 lambda: node.queryEditableText().setTextContents("late"),
+                 lambda: node.queryAction().doAction(0),
+                 lambda: node.getChildAtIndex(0)):
+        try:
+            answers.append(repr(call()))
+        except Exception as e:
+            answers.append("error: " + type(e).__name__)
+    return answers
+
+
 def read(app_name, prefix, steps):
     pyatspi.Registry.registerEventListener(
         heard, "object:state-changed", "object:property-change", "object:text-changed", "focus:", "window:activate")
     app = until("the app " + app_name, lambda: app_named(app_name))
     window = until("a window " + prefix, lambda: window_of(app, prefix))
     started = time.time()
-    tree = [describe(n, d) for n, d in walk(window)]
+    nodes = list(walk(window))
+    tree = [describe(n, d) for n, d in nodes]
     out = {"window": window.name, "tree": tree, "read_ms": round((time.time() - started) * 1000), "steps": []}
     for step in steps:
         if "set" in step:
@@ -132,6 +153,11 @@ def read(app_name, prefix, steps):
         elif "expect" in step:
             ok = expect(step["expect"], step["name"])
             out["steps"].append({"expect": step["expect"], "ok": ok})
+        elif "stale" in step:
+            held = next(n for n, _ in nodes if n.name == step["stale"] and n.getRoleName() == step["role"])
+            until("the window to close", lambda: True if all(w != window for w in app) else None)
+            held.clearCache()
+            out["steps"].append({"stale": step["stale"], "answers": stale(held)})
         elif "read" in step:
             node = named(window, step["read"], step.get("role"))
             node.clearCache()
