@@ -80,15 +80,20 @@ func TestLargeForms(t *testing.T) {
 	}
 }
 
-// BenchmarkTree200 builds the tree of the 200-field form's window: what a
-// screen reader's first call on a new window waits for.
-func BenchmarkTree200(b *testing.B) {
-	test.NewTempApp(b)
-	w := formWindow(b, schemaFile(b, "large-200-fields.json"))
-	var prev *tree
-	b.ReportAllocs()
-	for b.Loop() {
-		prev = build(prev, "App", []fyne.Window{w})
+// BenchmarkTree builds the tree of a request window: what a screen
+// reader's first call on a new window waits for, and what the adapter
+// does every watchEvery while one runs.
+func BenchmarkTree(b *testing.B) {
+	for _, schema := range []string{"hand-all-features.json", "large-200-fields.json"} {
+		b.Run(schema, func(b *testing.B) {
+			test.NewTempApp(b)
+			w := formWindow(b, schemaFile(b, schema))
+			var prev *tree
+			b.ReportAllocs()
+			for b.Loop() {
+				prev = build(prev, "App", []fyne.Window{w})
+			}
+			b.ReportMetric(float64(len(prev.byID)), "nodes")
+		})
 	}
-	b.ReportMetric(float64(len(prev.byID)), "nodes")
 }

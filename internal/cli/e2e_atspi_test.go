@@ -62,7 +62,7 @@ type a11yRead struct {
 // must not write the person's dconf database. The launcher and what it
 // starts leave the session's process tree (their parent is init): they
 // end with the test.
-func startA11ySession(t *testing.T) string {
+func startA11ySession(t testing.TB) string {
 	t.Helper()
 	for _, tool := range []string{"dbus-daemon", "dbus-send", pyatspi, launcher} {
 		if _, err := exec.LookPath(tool); err != nil {

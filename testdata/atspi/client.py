@@ -20,6 +20,10 @@ by the names, roles and states the app gives. It prints one JSON object.
       A name is matched whole; the first node in reading order wins.
   client.py gone APP
       Waits until APP has left the desktop.
+  client.py watch APP WINDOW
+      Prints "listening", then waits for a window:create event of a window
+      of APP whose name starts with WINDOW, walks the window as read does,
+      and prints when (Unix seconds) the event arrived and the walk ended.
 """
 
 import json
@@ -165,9 +169,33 @@ def read(app_name, prefix, steps):
     print(json.dumps(out))
 
 
+def watch(app_name, prefix):
+    created = []
+
+    def on_create(event):
+        if event.source.name.startswith(prefix):
+            created.append((time.time(), event.source))
+
+    pyatspi.Registry.registerEventListener(on_create, "window:create")
+    app = until("the app " + app_name, lambda: app_named(app_name))
+    print("listening", flush=True)
+    end = time.time() + WAIT
+    while not created and time.time() < end:
+        GLib.MainContext.default().iteration(False)
+        time.sleep(0.001)
+    if not created:
+        sys.exit("no window:create from a window " + prefix)
+    at, window = created[0]
+    nodes = [describe(n, d) for n, d in walk(window)]
+    done = time.time()
+    print(json.dumps({"created": at, "read": done, "nodes": len(nodes), "app": app.name}))
+
+
 def main():
     if sys.argv[1] == "read":
         read(sys.argv[2], sys.argv[3], json.loads(sys.argv[4]) if len(sys.argv) > 4 else [])
+    elif sys.argv[1] == "watch":
+        watch(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "gone":
         until(sys.argv[2] + " to leave", lambda: True if app_named(sys.argv[2]) is None else None)
         print(json.dumps({"gone": sys.argv[2]}))
