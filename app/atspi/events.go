@@ -29,8 +29,9 @@ func changes(prev, next *tree) []event {
 		if n.desc != was.desc {
 			out = append(out, event{node: n, class: "Object", member: "PropertyChange", kind: "accessible-description", value: n.desc})
 		}
-		for st, name := range stateNames {
-			if st != StateFocused && n.states.Has(st) != was.states.Has(st) {
+		for st := range State(64) { // in order: a map's is not
+			name, ok := stateNames[st]
+			if ok && st != StateFocused && n.states.Has(st) != was.states.Has(st) {
 				out = append(out, event{node: n, class: "Object", member: "StateChanged", kind: name, detail1: flag(n.states.Has(st)), value: int32(0)})
 			}
 		}
@@ -50,8 +51,16 @@ func changes(prev, next *tree) []event {
 		}
 	}
 	for _, w := range next.root.children {
-		if prev.byID[w.id] == nil {
+		was := prev.byID[w.id]
+		if was == nil {
 			out = append(out, event{node: w, class: "Window", member: "Create", value: ""})
+		}
+		// Orca reads the focus only in the window it was told is active.
+		switch active := w.states.Has(StateActive); {
+		case active && (was == nil || !was.states.Has(StateActive)):
+			out = append(out, event{node: w, class: "Window", member: "Activate", value: ""})
+		case !active && was != nil && was.states.Has(StateActive):
+			out = append(out, event{node: w, class: "Window", member: "Deactivate", value: ""})
 		}
 	}
 	return append(out, focusChanges(prev, next)...)
@@ -73,8 +82,7 @@ func childChanges(was, n *node, prev, next *tree) []event {
 	return out
 }
 
-// focusChanges tells that the keyboard left one node and reached another,
-// and, when it reached another window, that the window became active.
+// focusChanges tells that the keyboard left one node and reached another.
 func focusChanges(prev, next *tree) []event {
 	from, to := prev.focused(), next.focused()
 	if to == nil || (from != nil && from.id == to.id) {
@@ -85,14 +93,6 @@ func focusChanges(prev, next *tree) []event {
 		if n := next.byID[from.id]; n != nil {
 			out = append(out, event{node: n, class: "Object", member: "StateChanged", kind: "focused", value: int32(0)})
 		}
-	}
-	if w := window(to); from == nil || window(from).id != w.id {
-		if from != nil {
-			if old := next.byID[window(from).id]; old != nil {
-				out = append(out, event{node: old, class: "Window", member: "Deactivate", value: ""})
-			}
-		}
-		out = append(out, event{node: w, class: "Window", member: "Activate", value: ""})
 	}
 	return append(out,
 		event{node: to, class: "Object", member: "StateChanged", kind: "focused", detail1: 1, value: int32(0)},

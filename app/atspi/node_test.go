@@ -213,6 +213,7 @@ func TestChangesTell(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s:%s:%s %d %v", e.node.name, e.class, e.member, e.kind, e.detail1, valueOf(e.value)))
 	}
 	want := []string{
+		`demo Object:StateChanged:active 1 0`,
 		`demo Object:ChildrenChanged:remove 0 Banner`,
 		`Email Object:PropertyChange:accessible-description 0 Not an email address.`,
 		`Email Object:StateChanged:invalid-entry 1 0`,

@@ -30,7 +30,11 @@ func build(prev *tree, name string, windows []fyne.Window) *tree {
 		// Fyne keeps hidden windows among its windows, and an app may
 		// make one only to start GLFW.
 		if w.Canvas().Content() != nil && xwin.Shown(w) {
-			b.add(t.root, b.window(w))
+			n := b.window(w)
+			if xwin.Active(w) {
+				n.states = n.states.With(StateActive)
+			}
+			b.add(t.root, n)
 		}
 	}
 	t.index(t.root)

@@ -256,9 +256,15 @@ func TestScreenReaderAnswers(t *testing.T) {
 	}
 	d.screenReader(true)
 	var servers a11yRead
-	d.atspi(&servers, "read", appName, "Servers")
-	if len(servers.Tree) < 3 {
-		t.Errorf("the Servers window after the bus came back: %+v", servers.Tree)
+	d.atspi(&servers, "read", appName, "Servers", `[{"do": "History…", "role": "menu item"}]`)
+	if !hasNode(servers.Tree, "list item", "demo, Ready") {
+		t.Errorf("the Servers window after the bus came back does not list demo, Ready: %+v", servers.Tree)
+	}
+	// History, opened from the Servers window's menu, lists the answer.
+	var hist a11yRead
+	d.atspi(&hist, "read", appName, "History", `[{"wait": "demo, Accepted, Every kind of field a form can have", "role": "list item"}]`)
+	if !hasNode(hist.Tree, "combo box", "Server") || !hasNode(hist.Tree, "push button", "Export all") {
+		t.Errorf("History reads:\n%+v", hist.Tree)
 	}
 	// Said before the app's next log line, which may still be on its way.
 	for deadline := time.Now().Add(10 * time.Second); strings.Count(d.log.String(), "a screen reader runs") < 2; time.Sleep(50 * time.Millisecond) {
@@ -292,6 +298,16 @@ func a11yProcesses(addr string) []int {
 		}
 	}
 	return pids
+}
+
+// hasNode reports whether tree has a node of role whose name holds name.
+func hasNode(tree []a11yNode, role, name string) bool {
+	for _, n := range tree {
+		if n.Role == role && strings.Contains(n.Name, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // callAnswer is the answer the demo server reports in a call's result.

@@ -14,6 +14,8 @@ by the names, roles and states the app gives. It prints one JSON object.
         {"focus": NAME, "role": ROLE} Component.GrabFocus on NAME, of ROLE
         {"expect": EVENT, "name": NAME}  waits for an event of that type
                                       from NAME, as Orca hears it
+        {"wait": TEXT, "role": ROLE}  waits for a node of ROLE whose name
+                                      holds TEXT (a list loads later)
         {"stale": NAME, "role": ROLE} once the window has closed, calls
                                       the node NAME as it was read first:
                                       each call must fail or say defunct
@@ -157,6 +159,13 @@ def read(app_name, prefix, steps):
         elif "expect" in step:
             ok = expect(step["expect"], step["name"])
             out["steps"].append({"expect": step["expect"], "ok": ok})
+        elif "wait" in step:
+            def found():
+                for n, _ in walk(window):
+                    if step["wait"] in n.name and n.getRoleName() == step["role"]:
+                        return describe(n, 0)
+                return None
+            out["steps"].append({"read": until(step["wait"], found)})
         elif "stale" in step:
             held = next(n for n, _ in nodes if n.name == step["stale"] and n.getRoleName() == step["role"])
             until("the window to close", lambda: True if all(w != window for w in app) else None)

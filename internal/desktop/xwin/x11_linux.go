@@ -51,6 +51,13 @@ package xwin
 // 	XFlush(d);
 // }
 //
+// static int focused(Display *d, Window w) {
+// 	Window f;
+// 	int revert;
+// 	XGetInputFocus(d, &f, &revert);
+// 	return f == w;
+// }
+//
 // static int mapped(Display *d, Window w) {
 // 	XWindowAttributes a;
 // 	return XGetWindowAttributes(d, w, &a) && a.map_state != IsUnmapped;
@@ -71,3 +78,4 @@ func noFocusOnMap(w uintptr)    { C.no_focus_on_map(display(), C.Window(w)) }
 func takesInput(w uintptr)      { C.takes_input(display(), C.Window(w)) }
 func demandAttention(w uintptr) { C.demand_attention(display(), C.Window(w)) }
 func mapped(w uintptr) bool     { return C.mapped(display(), C.Window(w)) != 0 }
+func focused(w uintptr) bool    { return C.focused(display(), C.Window(w)) != 0 }

@@ -46,6 +46,28 @@ func Shown(w fyne.Window) bool {
 	return shown
 }
 
+// Active reports whether w has the keyboard: the X11 input focus. Fyne
+// has no word for it either. A test driver's window is active when
+// something in it has the focus; a window that is not an X11 one counts
+// as active.
+func Active(w fyne.Window) bool {
+	nw, ok := w.(driver.NativeWindow)
+	if !ok {
+		return w.Canvas().Focused() != nil
+	}
+	active := false
+	nw.RunNative(func(ctx any) {
+		x, ok := ctx.(driver.X11WindowContext)
+		switch {
+		case !ok:
+			active = true
+		case x.WindowHandle != 0:
+			active = focused(x.WindowHandle)
+		}
+	})
+	return active
+}
+
 // beforeMap lays its one object out over the whole window, and on the
 // first measure that finds the X11 window made (inside Fyne's first Show,
 // before it maps the window) asks the window manager not to focus it.
