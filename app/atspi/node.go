@@ -309,7 +309,25 @@ func (b *builder) parts(o fyne.CanvasObject) []fyne.CanvasObject {
 	if c := as[widget.Card](o); c != nil {
 		return []fyne.CanvasObject{c.Content}
 	}
-	return nil
+	return content(o)
+}
+
+// canvasObject is the type of a field that holds a canvas object.
+var canvasObject = reflect.TypeFor[fyne.CanvasObject]()
+
+// content is what a widget Fyne keeps to itself shows: the object in its
+// exported Content field, as Fyne's own holders have (the overlay a
+// modal pop-up is shown in, from an internal package, is one).
+func content(o fyne.CanvasObject) []fyne.CanvasObject {
+	v := reflect.ValueOf(o)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.Elem().FieldByName("Content")
+	if !f.IsValid() || f.Type() != canvasObject || f.IsNil() {
+		return nil
+	}
+	return []fyne.CanvasObject{f.Interface().(fyne.CanvasObject)}
 }
 
 // object is the node o makes itself, or nil when o only holds others (a

@@ -8,8 +8,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/modal"
 )
 
 // field is a form field as an app extends Fyne's entry: embedded, with
@@ -250,5 +253,36 @@ func TestAsFindsEmbedded(t *testing.T) {
 	}
 	if as[widget.Check](f) != nil || as[widget.Entry](widget.NewLabel("x")) != nil {
 		t.Error("found a widget that is not there")
+	}
+}
+
+// TestTreeReadsDialogs shows the dialogs the app shows over a window, its
+// own (app/modal) and Fyne's: each is a dialog after the window's content,
+// named by its first words, with its fields and buttons.
+func TestTreeReadsDialogs(t *testing.T) {
+	tests := []struct {
+		name string
+		show func(w fyne.Window)
+		want []string
+	}{
+		{"the app's own", func(w fyne.Window) {
+			modal.Show(w.Canvas(), "Add server", widget.NewEntry(), fyne.NewSize(400, 300), widget.NewButton("Add", nil))
+		}, []string{`    dialog "Add server"`, `      label "Add server" text="Add server"`, `      entry "" editable`, `      push button "Add" [click]`}},
+		{"Fyne's confirmation", func(w fyne.Window) {
+			dialog.ShowConfirm("Remove demo?", "Its entry leaves servers.json.", func(bool) {}, w)
+		}, []string{`    dialog "Remove demo?"`, `      label "Remove demo?" text="Remove demo?"`, `      label "Its entry leaves servers.json." text="Its entry leaves servers.json."`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			test.NewTempApp(t)
+			w := test.NewWindow(widget.NewLabel("under"))
+			w.SetTitle("Servers")
+			w.Resize(fyne.NewSize(600, 600))
+			tt.show(w)
+			got := lines(buildOf(w).root, 0)
+			if len(got) < 3+len(tt.want) || !slices.Equal(got[3:3+len(tt.want)], tt.want) {
+				t.Errorf("the tree reads\n%s\nwant after the window's content\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
 	}
 }

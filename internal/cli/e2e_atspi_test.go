@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/testkit/dbustest"
 )
 
 // pyatspi is Debian's Python, which has python3-pyatspi; launcher is the
@@ -64,7 +65,7 @@ type a11yRead struct {
 // end with the test.
 func startA11ySession(t testing.TB) string {
 	t.Helper()
-	for _, tool := range []string{"dbus-daemon", "dbus-send", pyatspi, launcher} {
+	for _, tool := range []string{"dbus-send", pyatspi, launcher} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("%s is needed (make test-deps installs dbus-daemon, at-spi2-core and python3-pyatspi): %v", tool, err)
 		}
@@ -72,25 +73,8 @@ func startA11ySession(t testing.TB) string {
 	if out, err := exec.Command(pyatspi, "-c", "import pyatspi").CombinedOutput(); err != nil {
 		t.Fatalf("python3-pyatspi is needed (make test-deps installs it): %v\n%s", err, out)
 	}
-	home, env := privateHome(t)
-	bus := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address", "--address=unix:dir="+home)
-	bus.Env = append(append(os.Environ(), env...), "GSETTINGS_BACKEND=memory", "DISPLAY=")
-	out, err := bus.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := bus.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		bus.Process.Kill()
-		bus.Wait()
-	})
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("dbus-daemon printed no address: %v", err)
-	}
-	address := strings.TrimSpace(addr)
+	_, env := privateHome(t)
+	address := dbustest.SessionBus(t, append(env, "GSETTINGS_BACKEND=memory", "DISPLAY=")...)
 	t.Cleanup(func() {
 		for _, pid := range a11yProcesses(address) {
 			syscall.Kill(pid, syscall.SIGKILL)

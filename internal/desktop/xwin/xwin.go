@@ -27,45 +27,39 @@ func Attention(w fyne.Window) {
 
 // Shown reports whether w is on screen: made and not hidden. Fyne has no
 // word for it, and a window hidden by Hide stays among the app's windows.
-// A window that is not an X11 one counts as shown.
-func Shown(w fyne.Window) bool {
-	nw, ok := w.(driver.NativeWindow)
-	if !ok {
-		return true // the test driver's windows
-	}
-	shown := false
-	nw.RunNative(func(ctx any) {
-		x, ok := ctx.(driver.X11WindowContext)
-		switch {
-		case !ok:
-			shown = true
-		case x.WindowHandle != 0:
-			shown = mapped(x.WindowHandle)
-		}
-	})
-	return shown
-}
+// A test driver's window, and one that is not an X11 window, counts as
+// shown.
+func Shown(w fyne.Window) bool { return ask(w, true, mapped) }
 
 // Active reports whether w has the keyboard: the X11 input focus. Fyne
 // has no word for it either. A test driver's window is active when
 // something in it has the focus; a window that is not an X11 one counts
 // as active.
 func Active(w fyne.Window) bool {
-	nw, ok := w.(driver.NativeWindow)
-	if !ok {
+	if _, ok := w.(driver.NativeWindow); !ok {
 		return w.Canvas().Focused() != nil
 	}
-	active := false
+	return ask(w, true, focused)
+}
+
+// ask is f's answer on w's X11 window; other is the answer for a window
+// that is not one, and false for a window not made yet.
+func ask(w fyne.Window, other bool, f func(uintptr) bool) bool {
+	nw, ok := w.(driver.NativeWindow)
+	if !ok {
+		return other
+	}
+	answer := false
 	nw.RunNative(func(ctx any) {
 		x, ok := ctx.(driver.X11WindowContext)
 		switch {
 		case !ok:
-			active = true
+			answer = other
 		case x.WindowHandle != 0:
-			active = focused(x.WindowHandle)
+			answer = f(x.WindowHandle)
 		}
 	})
-	return active
+	return answer
 }
 
 // beforeMap lays its one object out over the whole window, and on the

@@ -20,7 +20,14 @@ import (
 // installed.
 func Bus(t testing.TB) string {
 	t.Helper()
-	return start(t, "--session")
+	return start(t, nil, "--session")
+}
+
+// SessionBus starts a session bus as Bus does, with env added to the
+// test's environment: what the services it activates get.
+func SessionBus(t testing.TB, env ...string) string {
+	t.Helper()
+	return start(t, env, "--session")
 }
 
 // ActivatingBus starts a bus as Bus does that starts, when asked for their
@@ -32,7 +39,7 @@ func ActivatingBus(t testing.TB, dir string) string {
 	if err := os.WriteFile(config, []byte(Config("unix:tmpdir="+os.TempDir(), dir)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return start(t, "--config-file="+config)
+	return start(t, nil, "--config-file="+config)
 }
 
 // Config is the configuration of a session bus that listens at the D-Bus
@@ -56,14 +63,16 @@ func Config(listen, dir string) string {
 }
 
 // start runs dbus-daemon with config, the option that names its
-// configuration, until t ends, and returns its address.
-func start(t testing.TB, config string) string {
+// configuration, and env added to its environment, until t ends, and
+// returns its address.
+func start(t testing.TB, env []string, config string) string {
 	t.Helper()
 	daemon, err := exec.LookPath("dbus-daemon")
 	if err != nil {
 		t.Skip("dbus-daemon is not installed (make test-deps installs it)")
 	}
 	cmd := exec.Command(daemon, config, "--nofork", "--print-address")
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
