@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -284,5 +285,20 @@ func TestTreeReadsDialogs(t *testing.T) {
 				t.Errorf("the tree reads\n%s\nwant after the window's content\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// TestWireStrings keeps what D-Bus refuses out of every string: invalid
+// UTF-8 and NUL would fail the whole reply they are in.
+func TestWireStrings(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewWindow(container.NewVBox(widget.NewLabel("bad \xff byte"), widget.NewLabel("nul \x00 here")))
+	w.Resize(fyne.NewSize(300, 300))
+	for _, s := range Said(w) {
+		for _, text := range []string{s.Name, s.Description, s.Text} {
+			if !utf8.ValidString(text) || strings.ContainsRune(text, 0) {
+				t.Errorf("%s %q goes to the bus as it is", s.Role, text)
+			}
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package atspi
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
@@ -43,9 +45,18 @@ func build(prev *tree, name string, windows []fyne.Window) *tree {
 
 func (t *tree) index(n *node) {
 	t.byID[n.id] = n
+	n.name, n.desc, n.text = wire(n.name), wire(n.desc), wire(n.text)
 	for _, c := range n.children {
 		t.index(c)
 	}
+}
+
+// wire is s as a D-Bus string may hold it: valid UTF-8 without NUL, which
+// D-Bus refuses, so that one bad string cannot fail a whole reply. What
+// the windows show went through untrusted's views already; this is the
+// bus's own rule, kept where every string passes.
+func wire(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // focused is the node that has the keyboard, or nil.
