@@ -68,22 +68,23 @@ func (v *view) current(ctx context.Context) (*tree, error) {
 	return v.rebuild(ctx)
 }
 
-// rebuild builds a new tree on the UI goroutine and keeps it.
+// rebuild builds a new tree on the UI goroutine and keeps it. The tree
+// before is taken there too: builds follow one another on that goroutine,
+// so two calls at once cannot give one new object two ids.
 func (v *view) rebuild(ctx context.Context) (*tree, error) {
-	v.mu.Lock()
-	prev := v.tree
-	v.mu.Unlock()
 	var t *tree
 	err := onUI(ctx, func() {
-		d := v.app.Driver()
-		t = build(prev, v.name, d.AllWindows())
+		v.mu.Lock()
+		prev := v.tree
+		v.mu.Unlock()
+		t = build(prev, v.name, v.app.Driver().AllWindows())
+		v.mu.Lock()
+		v.tree, v.built, v.dirty = t, time.Now(), false
+		v.mu.Unlock()
 	})
 	if err != nil {
 		return nil, err
 	}
-	v.mu.Lock()
-	v.tree, v.built, v.dirty = t, time.Now(), false
-	v.mu.Unlock()
 	return t, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -61,8 +62,8 @@ type server struct {
 	ctx     context.Context
 	conn    *dbus.Conn
 	view    *view
-	desktop ref // the registry's root, the application's parent
-	appID   int32
+	desktop ref          // the registry's root, the application's parent
+	appID   atomic.Int32 // the registry's number for the app; calls come at once
 }
 
 func (s *server) path(n *node) dbus.ObjectPath {
@@ -289,7 +290,7 @@ func (s *server) property(n *node, iface, name string) (any, bool) {
 	case ifaceApplication + ".AtspiVersion":
 		return "2.1", true
 	case ifaceApplication + ".Id":
-		return s.appID, true
+		return s.appID.Load(), true
 	case ifaceAction + ".NActions":
 		return int32(len(n.actions)), true
 	case ifaceText + ".CharacterCount":
@@ -334,7 +335,7 @@ func (s *server) properties() map[string]any {
 		"Set": func(m dbus.Message, iface, name string, v dbus.Variant) *dbus.Error {
 			if iface == ifaceApplication && name == "Id" {
 				if id, ok := v.Value().(int32); ok {
-					s.appID = id
+					s.appID.Store(id)
 					return nil
 				}
 			}
