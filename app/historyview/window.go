@@ -317,3 +317,11 @@ func newFilter(title string, options []string) *filter {
 
 // AccessibleTitle is what the drop-down filters by.
 func (f *filter) AccessibleTitle() string { return f.title }
+
+// AccessibilityLabel implements fyne.Accessible: what the drop-down
+// filters by and what it is set to, "Server: All servers".
+func (f *filter) AccessibilityLabel() string { return f.title + ": " + f.Selected }
+
+// AccessibilityRole implements fyne.Accessible: a drop-down is a button
+// that opens a menu, as on macOS.
+func (f *filter) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }
