@@ -339,6 +339,11 @@ func (b *builder) object(o fyne.CanvasObject) *node {
 	if n == nil {
 		return nil
 	}
+	if n.role == RoleLabel && takesFocus(o) {
+		// Text that holds the keyboard (a request window's key hold) is
+		// read when it gets it: what it says is why typing does nothing.
+		n.states = n.states.With(StateFocusable)
+	}
 	if n.states.Has(StateFocusable) && focusable != nil {
 		if focusable == b.focused {
 			n.states = n.states.With(StateFocused)
@@ -528,6 +533,15 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		}
 	}
 	return nil
+}
+
+// takesFocus reports whether o takes the keyboard now.
+func takesFocus(o fyne.CanvasObject) bool {
+	if _, ok := o.(fyne.Focusable); !ok {
+		return false
+	}
+	d, ok := o.(fyne.Disableable)
+	return !ok || !d.Disabled()
 }
 
 // text is a node of words a person reads and cannot change.

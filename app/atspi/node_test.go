@@ -302,3 +302,34 @@ func TestWireStrings(t *testing.T) {
 		}
 	}
 }
+
+// hold is text that takes the keyboard, as a request window's key hold.
+type hold struct{ widget.Label }
+
+func newHold(text string) *hold {
+	h := &hold{}
+	h.Text = text
+	h.ExtendBaseWidget(h)
+	return h
+}
+
+func (h *hold) FocusGained()                           {}
+func (h *hold) FocusLost()                             {}
+func (h *hold) TypedRune(rune)                         {}
+func (h *hold) TypedKey(*fyne.KeyEvent)                {}
+func (h *hold) AccessibilityLabel() string             { return h.Text }
+func (h *hold) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }
+
+// TestFocusedText reads text that holds the keyboard as focused, so that a
+// screen reader says it when the window is switched to.
+func TestFocusedText(t *testing.T) {
+	test.NewTempApp(t)
+	h := newHold("Typing is held: press F6 to start typing here.")
+	w := test.NewWindow(container.NewVBox(h, widget.NewEntry()))
+	w.Resize(fyne.NewSize(300, 300))
+	w.Canvas().Focus(h)
+	n := buildOf(w).focused()
+	if n == nil || n.name != h.Text || n.role != RoleLabel {
+		t.Errorf("the focused node is %+v, want the hold's text", n)
+	}
+}
