@@ -17,7 +17,7 @@ const (
 	staleAfter = 50 * time.Millisecond
 	watchEvery = 100 * time.Millisecond
 	// uiWait bounds a wait for the UI goroutine: libatspi gives up on a
-	// call after 2 s, and a quitting app may never run what it was given.
+	// call after 2 s, and what is queued as Fyne stops is dropped.
 	uiWait = time.Second
 )
 
@@ -40,13 +40,29 @@ func newView(app fyne.App, name string) *view {
 	return &view{app: app, name: name}
 }
 
-// onUI runs f on the UI goroutine and waits for it, at most uiWait.
+// errStopped answers a call once Fyne has stopped: its windows are gone.
+var errStopped = errors.New("the app's windows have closed")
+
+// onUI runs f on the UI goroutine and waits for it, at most uiWait. Once
+// Fyne has stopped it runs what it is given at once, on the caller's
+// goroutine, after GLFW is gone: f is not run then.
 func onUI(ctx context.Context, f func()) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	done := make(chan struct{})
+	stopped := false
 	fyne.Do(func() {
+		if !onUIThread() {
+			stopped = true
+			return
+		}
 		f()
 		close(done)
 	})
+	if stopped {
+		return errStopped
+	}
 	ctx, cancel := context.WithTimeout(ctx, uiWait)
 	defer cancel()
 	select {
@@ -70,13 +86,20 @@ func (v *view) current(ctx context.Context) (*tree, error) {
 
 // rebuild builds a new tree on the UI goroutine and keeps it. The tree
 // before is taken there too: builds follow one another on that goroutine,
-// so two calls at once cannot give one new object two ids.
+// so two calls at once cannot give one new object two ids. A build
+// waiting behind one made since it was asked for takes that one: a flood
+// of calls builds a tree once, not once each.
 func (v *view) rebuild(ctx context.Context) (*tree, error) {
+	asked := time.Now()
 	var t *tree
 	err := onUI(ctx, func() {
 		v.mu.Lock()
-		prev := v.tree
+		prev, fresh := v.tree, v.tree != nil && !v.dirty && v.built.After(asked)
 		v.mu.Unlock()
+		if fresh {
+			t = prev
+			return
+		}
 		t = build(prev, v.name, v.app.Driver().AllWindows())
 		v.mu.Lock()
 		v.tree, v.built, v.dirty = t, time.Now(), false

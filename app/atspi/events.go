@@ -15,7 +15,7 @@ type event struct {
 
 // changes is what a screen reader is told of when the tree goes from
 // prev to next: nodes that came and went, names, descriptions, states and
-// texts that changed, and the focus, with the window it is in.
+// texts that changed, windows that became active or not, and the focus.
 func changes(prev, next *tree) []event {
 	var out []event
 	for _, n := range order(next.root) {
@@ -97,14 +97,6 @@ func focusChanges(prev, next *tree) []event {
 	return append(out,
 		event{node: to, class: "Object", member: "StateChanged", kind: "focused", detail1: 1, value: int32(0)},
 		event{node: to, class: "Focus", member: "Focus", value: int32(0)})
-}
-
-// window is the window n is in.
-func window(n *node) *node {
-	for n.parent != nil && n.parent.id != 0 {
-		n = n.parent
-	}
-	return n
 }
 
 // order is n and all under it, parents first.

@@ -25,15 +25,18 @@ type node struct {
 	text     string // what the Text interface reads: an entry's value, a label's words
 	states   States
 	actions  []action
-	setText  func(string) // nil when the text cannot be edited
-	focus    func()       // gives the node the keyboard; nil when it takes none
+	edit     func(change func(old string) string) // sets the text to what change makes of it; nil when it cannot be edited
+	focus    func()                               // gives the node the keyboard; nil when it takes none
+	chooser  bool                                 // its children are options, one chosen (Selection)
 	parent   *node
 	children []*node
 	index    int // in parent.children
 
-	// pos and size are where the node is in its window, in pixels.
-	pos  fyne.Position
-	size fyne.Size
+	// pos and size are where the node is in its window, in pixels;
+	// origin is where a window is on the screen.
+	pos    fyne.Position
+	size   fyne.Size
+	origin fyne.Position
 }
 
 // action is something a screen reader can do to a node: click a button,
@@ -127,12 +130,17 @@ func (b *builder) place(n *node, o fyne.CanvasObject) {
 }
 
 // window builds the node of w: its title, then what it shows, then what
-// floats over it (a dialog, a drop-down's menu).
-func (b *builder) window(w fyne.Window) *node {
+// floats over it (a dialog, a drop-down's menu). Only the active window's
+// focused object is focused: each window keeps one.
+func (b *builder) window(w fyne.Window, active bool) *node {
 	n := b.node(key{of: w}, RoleFrame, w.Title())
 	n.states = n.states.With(StateEnabled, StateSensitive, StateVisible, StateShowing, StateResizable)
 	c := w.Canvas()
-	b.canvas, b.focused = c, c.Focused()
+	b.canvas, b.focused = c, nil
+	if active {
+		n.states = n.states.With(StateActive)
+		b.focused = c.Focused()
+	}
 	b.scale = c.Scale()
 	n.size = fyne.NewSize(c.Size().Width*b.scale, c.Size().Height*b.scale)
 	if m := w.MainMenu(); m != nil {
@@ -388,11 +396,15 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 
 	if one, ok := o.(OneOf); ok {
 		n := b.node(k, RolePanel, title(""))
-		n.states = enabled(o.(interface{ Disabled() bool }))
+		n.chooser = true
+		n.states = live.With(StateEnabled, StateSensitive)
+		if d, ok := o.(interface{ Disabled() bool }); ok && d.Disabled() {
+			n.states = live
+		}
 		options, selected := one.AccessibleOptions()
 		for i, opt := range options {
 			r := b.node(key{of: o, i: i + 1}, RoleRadioButton, opt)
-			r.states = n.states.With(StateCheckable)
+			r.states = n.states.With(StateCheckable, StateFocusable)
 			if i == selected {
 				r.states = r.states.With(StateChecked)
 			}
@@ -400,7 +412,11 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 			b.place(r, o)
 			b.add(n, r)
 		}
-		n.states = n.states.Without(StateFocusable)
+		// The group takes the keyboard as one: the option it is on,
+		// the chosen one or the first, has it.
+		if f, ok := o.(fyne.Focusable); ok && f == b.focused && len(n.children) > 0 {
+			n.children[max(selected, 0)].states = n.children[max(selected, 0)].states.With(StateFocused)
+		}
 		return n
 	}
 	if e := as[widget.Entry](o); e != nil {
@@ -416,7 +432,9 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		}
 		if !e.Disabled() {
 			n.states = n.states.With(StateEditable)
-			n.setText = e.SetText
+			// From the text as it is when the edit runs: the tree's may
+			// be a moment old, and a password's reads as bullets.
+			n.edit = func(change func(string) string) { e.SetText(change(e.Text)) }
 		}
 		return n
 	}
@@ -434,6 +452,7 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 	}
 	if s := as[widget.Select](o); s != nil {
 		n := b.node(k, RoleComboBox, title(s.PlaceHolder))
+		n.chooser = true
 		n.text = s.Selected
 		n.states = enabled(s).With(StateHasPopup)
 		for i, opt := range s.Options {
@@ -600,7 +619,9 @@ func paragraphs(segs []widget.RichTextSegment) []paragraph {
 			}
 		case *widget.CodeBlockSegment:
 			flush()
-			out = append(out, paragraph{words: seg.Text})
+			if w := strings.TrimSpace(seg.Text); w != "" {
+				out = append(out, paragraph{words: w})
+			}
 		}
 	}
 	flush()
@@ -617,6 +638,9 @@ func (b *builder) richText(k key, r *widget.RichText) *node {
 	n.states = States(0).With(StateVisible, StateShowing)
 	for i, p := range blocks {
 		t := b.text(key{of: r, i: i + 1}, p.words)
+		if t == nil {
+			continue
+		}
 		if p.heading {
 			t.role = RoleHeading
 		}

@@ -333,3 +333,81 @@ func TestFocusedText(t *testing.T) {
 		t.Errorf("the focused node is %+v, want the hold's text", n)
 	}
 }
+
+// TestFocusInActiveWindow gives the focus to the active window's focused
+// object only: every window keeps one, and a screen reader told of two
+// would follow whichever it heard last.
+func TestFocusInActiveWindow(t *testing.T) {
+	test.NewTempApp(t)
+	var windows []fyne.Window
+	for range 2 {
+		e := widget.NewEntry()
+		w := test.NewWindow(e)
+		w.Canvas().Focus(e)
+		windows = append(windows, w)
+	}
+	b := &builder{ids: map[key]uint64{}, kept: map[key]uint64{}, next: new(uint64)}
+	root := &node{}
+	b.add(root, b.window(windows[0], false))
+	b.add(root, b.window(windows[1], true))
+	var focused []*node
+	for _, n := range order(root) {
+		if n.states.Has(StateFocused) {
+			focused = append(focused, n)
+		}
+	}
+	if len(focused) != 1 || window(focused[0]) != root.children[1] {
+		t.Errorf("focused: %d nodes, want the active window's entry alone", len(focused))
+	}
+}
+
+// TestRadioGroupFocus says which option a focused radio group is on: the
+// chosen one, else the first.
+func TestRadioGroupFocus(t *testing.T) {
+	for _, tt := range []struct {
+		chosen, want int
+	}{{-1, 0}, {1, 1}} {
+		test.NewTempApp(t)
+		o := focusableOptions{newOptions("Small", "Large")}
+		o.chosen = tt.chosen
+		b := &builder{ids: map[key]uint64{}, kept: map[key]uint64{}, next: new(uint64), focused: o}
+		n := b.control(key{of: o}, o)
+		got := -1
+		for i, c := range n.children {
+			if c.states.Has(StateFocused) {
+				got = i
+			}
+		}
+		if got != tt.want {
+			t.Errorf("chosen %d: option %d focused, want %d", tt.chosen, got, tt.want)
+		}
+	}
+}
+
+// focusableOptions is options that take the keyboard, as formview's do.
+type focusableOptions struct{ *options }
+
+func (focusableOptions) FocusGained()            {}
+func (focusableOptions) FocusLost()              {}
+func (focusableOptions) TypedRune(rune)          {}
+func (focusableOptions) TypedKey(*fyne.KeyEvent) {}
+
+// TestParagraphs splits rich text into what a screen reader reads one by
+// one: headings, paragraphs, list items and code, blank blocks left out.
+func TestParagraphs(t *testing.T) {
+	tests := []struct {
+		markdown string
+		want     []paragraph
+	}{
+		{"# Title\n\nSome *text*.\n\n## Sub\n", []paragraph{{"Title", true}, {"Some text.", false}, {"Sub", true}}},
+		{"- one\n- two\n", []paragraph{{"• one", false}, {"• two", false}}},
+		{"text\n\n```\n   \n```\n\nmore", []paragraph{{"text", false}, {"more", false}}},
+	}
+	test.NewTempApp(t)
+	for _, tt := range tests {
+		got := paragraphs(widget.NewRichTextFromMarkdown(tt.markdown).Segments)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q reads %v, want %v", tt.markdown, got, tt.want)
+		}
+	}
+}

@@ -118,13 +118,13 @@ func (s *server) interfaces(n *node) []string {
 	if len(n.actions) > 0 {
 		ifaces = append(ifaces, ifaceAction)
 	}
-	if n.text != "" || n.setText != nil {
+	if n.text != "" || n.edit != nil {
 		ifaces = append(ifaces, ifaceText)
 	}
-	if n.setText != nil {
+	if n.edit != nil {
 		ifaces = append(ifaces, ifaceEditableText)
 	}
-	if n.role == RoleComboBox || (n.role == RolePanel && len(n.children) > 0 && n.children[0].role == RoleRadioButton) {
+	if n.chooser {
 		ifaces = append(ifaces, ifaceSelection)
 	}
 	return ifaces
@@ -286,7 +286,7 @@ func (s *server) property(n *node, iface, name string) (any, bool) {
 	case ifaceApplication + ".ToolkitName":
 		return "Fyne", true
 	case ifaceApplication + ".Version":
-		return fyne.CurrentApp().Metadata().Version, true
+		return s.view.app.Metadata().Version, true
 	case ifaceApplication + ".AtspiVersion":
 		return "2.1", true
 	case ifaceApplication + ".Id":
@@ -299,8 +299,6 @@ func (s *server) property(n *node, iface, name string) (any, bool) {
 		return int32(utf8.RuneCountInString(n.text)), true
 	case ifaceSelection + ".NSelectedChildren":
 		return int32(len(selected(n))), true
-	case ifaceComponent + ".ScreenExtents":
-		return extents{}, false
 	}
 	return nil, false
 }
@@ -314,7 +312,7 @@ func (s *server) properties() map[string]any {
 			}
 			v, ok := s.property(n, iface, name)
 			if !ok {
-				return dbus.MakeVariant(""), dbus.MakeFailedError(fmt.Errorf("no property %s.%s", iface, name))
+				return dbus.MakeVariant(""), dbus.MakeFailedError(fmt.Errorf("no property %q of %q", name, iface))
 			}
 			return dbus.MakeVariant(v), nil
 		},
@@ -339,7 +337,7 @@ func (s *server) properties() map[string]any {
 					return nil
 				}
 			}
-			return dbus.MakeFailedError(fmt.Errorf("%s.%s cannot be set", iface, name))
+			return dbus.MakeFailedError(fmt.Errorf("%q of %q cannot be set", name, iface))
 		},
 	}
 }
@@ -347,45 +345,59 @@ func (s *server) properties() map[string]any {
 // extents is a rectangle: (iiii).
 type extents struct{ X, Y, W, H int32 }
 
-func box(n *node) extents {
-	return extents{int32(n.pos.X), int32(n.pos.Y), int32(n.size.Width), int32(n.size.Height)}
+// box is where n is, in coords: ATSPI_COORD_TYPE_SCREEN (0), _WINDOW (1)
+// or _PARENT (2). A frame's place in the window is its whole.
+func box(n *node, coords uint32) extents {
+	at := n.pos
+	switch {
+	case coords == 0 && n.role == RoleFrame:
+		at = n.origin
+	case coords == 0 && n.parent != nil:
+		at = at.Add(window(n).origin)
+	case coords == 2 && n.parent != nil && n.parent.role != RoleFrame && n.parent.id != 0:
+		at = at.Subtract(n.parent.pos)
+	}
+	return extents{int32(at.X), int32(at.Y), int32(n.size.Width), int32(n.size.Height)}
 }
+
+// inside is whether x, y falls in e.
+func (e extents) inside(x, y int32) bool { return x >= e.X && y >= e.Y && x < e.X+e.W && y < e.Y+e.H }
 
 func (s *server) component() map[string]any {
 	return map[string]any{
-		"Contains": func(m dbus.Message, x, y int32, _ uint32) (bool, *dbus.Error) {
+		"Contains": func(m dbus.Message, x, y int32, coords uint32) (bool, *dbus.Error) {
 			n, err := s.lookup(m)
 			if err != nil {
 				return false, err
 			}
-			e := box(n)
-			return x >= e.X && y >= e.Y && x < e.X+e.W && y < e.Y+e.H, nil
+			return box(n, coords).inside(x, y), nil
 		},
-		"GetAccessibleAtPoint": func(m dbus.Message, x, y int32, _ uint32) (ref, *dbus.Error) {
+		"GetAccessibleAtPoint": func(m dbus.Message, x, y int32, coords uint32) (ref, *dbus.Error) {
 			n, err := s.lookup(m)
 			if err != nil {
 				return ref{}, err
 			}
 			for _, c := range n.children {
-				if e := box(c); x >= e.X && y >= e.Y && x < e.X+e.W && y < e.Y+e.H {
+				if box(c, coords).inside(x, y) {
 					return s.ref(c), nil
 				}
 			}
 			return s.ref(nil), nil
 		},
-		"GetExtents": func(m dbus.Message, _ uint32) (extents, *dbus.Error) {
+		"GetExtents": func(m dbus.Message, coords uint32) (extents, *dbus.Error) {
 			n, err := s.lookup(m)
 			if err != nil {
 				return extents{}, err
 			}
-			return box(n), nil
+			return box(n, coords), nil
 		},
-		"GetPosition": func(m dbus.Message, _ uint32) (int32, int32, *dbus.Error) {
+		"GetPosition": func(m dbus.Message, coords uint32) (int32, int32, *dbus.Error) {
 			n, err := s.lookup(m)
 			if err != nil {
 				return 0, 0, err
 			}
-			return int32(n.pos.X), int32(n.pos.Y), nil
+			e := box(n, coords)
+			return e.X, e.Y, nil
 		},
 		"GetSize": func(m dbus.Message) (int32, int32, *dbus.Error) {
 			n, err := s.lookup(m)
@@ -516,11 +528,26 @@ func (s *server) text() map[string]any {
 		},
 		"GetTextAtOffset":   at,
 		"GetStringAtOffset": at,
+		// Before and after the one piece a text is in beyond its
+		// characters, there is nothing: a client stepping through it
+		// reaches its end.
 		"GetTextBeforeOffset": func(m dbus.Message, offset int32, boundary uint32) (string, int32, int32, *dbus.Error) {
-			return at(m, offset-1, boundary)
+			if boundary == 0 {
+				return at(m, offset-1, boundary)
+			}
+			_, err := s.lookup(m)
+			return "", 0, 0, err
 		},
 		"GetTextAfterOffset": func(m dbus.Message, offset int32, boundary uint32) (string, int32, int32, *dbus.Error) {
-			return at(m, offset+1, boundary)
+			if boundary == 0 {
+				return at(m, offset+1, boundary)
+			}
+			n, err := s.lookup(m)
+			if err != nil {
+				return "", 0, 0, err
+			}
+			end := int32(utf8.RuneCountInString(n.text))
+			return "", end, end, nil
 		},
 		"GetCharacterAtOffset": func(m dbus.Message, offset int32) (int32, *dbus.Error) {
 			n, err := s.lookup(m)
@@ -564,21 +591,19 @@ func (s *server) text() map[string]any {
 }
 
 func (s *server) editableText() map[string]any {
-	// edit sets the node's text to what change makes of it.
+	// edit sets the node's text to what change makes of it, from the
+	// text as it is then, on the UI goroutine.
 	edit := func(m dbus.Message, change func(old []rune) string) (bool, *dbus.Error) {
 		n, err := s.lookup(m)
 		if err != nil {
 			return false, err
 		}
-		if n.setText == nil {
+		if n.edit == nil {
 			return false, nil
 		}
-		if n.role == RolePasswordText {
-			// Its text reads as bullets: an edit starts from nothing
-			// rather than from them.
-			return true, s.fail(s.view.do(s.ctx, func() { n.setText(change(nil)) }))
-		}
-		return true, s.fail(s.view.do(s.ctx, func() { n.setText(change([]rune(n.text))) }))
+		return true, s.fail(s.view.do(s.ctx, func() {
+			n.edit(func(old string) string { return change([]rune(old)) })
+		}))
 	}
 	clamp := func(i int32, r []rune) int {
 		return max(0, min(int(i), len(r)))
@@ -618,12 +643,16 @@ func (s *server) editableText() map[string]any {
 func selected(n *node) []*node {
 	var out []*node
 	for _, c := range n.children {
-		if c.states.Has(StateSelected) || c.states.Has(StateChecked) {
+		if isChosen(c) {
 			out = append(out, c)
 		}
 	}
 	return out
 }
+
+// isChosen is whether an option is the one chosen: a drop-down's item is
+// selected, a radio button checked.
+func isChosen(c *node) bool { return c.states.Has(StateSelected) || c.states.Has(StateChecked) }
 
 func (s *server) selection() map[string]any {
 	choose := func(m dbus.Message, i int32) (bool, *dbus.Error) {
@@ -653,7 +682,7 @@ func (s *server) selection() map[string]any {
 			if err != nil {
 				return false, err
 			}
-			return i >= 0 && int(i) < len(n.children) && len(selected(&node{children: n.children[i : i+1]})) == 1, nil
+			return i >= 0 && int(i) < len(n.children) && isChosen(n.children[i]), nil
 		},
 		"DeselectSelectedChild": func(dbus.Message, int32) (bool, *dbus.Error) { return false, nil },
 		"DeselectChild":         func(dbus.Message, int32) (bool, *dbus.Error) { return false, nil },

@@ -16,6 +16,7 @@ import (
 // whether anything that reads the screen is running.
 const (
 	launcherName = "org.a11y.Bus"
+	registryName = "org.a11y.atspi.Registry"
 	launcherPath = dbus.ObjectPath("/org/a11y/bus")
 	statusIface  = "org.a11y.Status"
 )
@@ -56,12 +57,22 @@ func Start(ctx context.Context, app fyne.App, name string, log *slog.Logger) {
 				if !ok {
 					return
 				}
-				if sig.Path == launcherPath || sig.Name == "org.freedesktop.DBus.NameOwnerChanged" {
+				if sig.Path == launcherPath || isLauncherOwner(sig) {
 					w.check(ctx)
 				}
 			}
 		}
 	}()
+}
+
+// isLauncherOwner is whether sig says the launcher's name changed hands:
+// Fyne's connection hears other names' changes too.
+func isLauncherOwner(sig *dbus.Signal) bool {
+	if sig.Name != "org.freedesktop.DBus.NameOwnerChanged" || len(sig.Body) == 0 {
+		return false
+	}
+	name, _ := sig.Body[0].(string)
+	return name == launcherName
 }
 
 // watcher serves the accessibility bus while a screen reader wants it.
@@ -140,25 +151,29 @@ func serve(ctx context.Context, session *dbus.Conn, v *view, log *slog.Logger) (
 	if err := session.Object(launcherName, launcherPath).CallWithContext(ctx, launcherName+".GetAddress", 0).Store(&addr); err != nil {
 		return nil, fmt.Errorf("no accessibility bus address: %w", err)
 	}
-	conn, err := dbus.Dial(addr, dbus.WithContext(ctx))
+	// Not dialled with ctx: godbus would close the connection as ctx
+	// ends, before the app could leave the desktop (Unembed).
+	conn, err := dbus.Dial(addr)
 	if err != nil {
 		return nil, fmt.Errorf("accessibility bus: %w", err)
 	}
-	if err := conn.Auth(nil); err == nil {
+	if err = conn.Auth(nil); err == nil {
 		err = conn.Hello()
 	}
 	if err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("accessibility bus: %w", err)
 	}
-	s := &server{ctx: ctx, conn: conn, view: v}
+	// The desktop is the registry's root: set before a call can ask.
+	registry := conn.Object(registryName, rootPath)
+	s := &server{ctx: ctx, conn: conn, view: v, desktop: ref{registryName, rootPath}}
 	if err := s.export(); err != nil {
 		conn.Close()
 		return nil, err
 	}
 	self := ref{conn.Names()[0], rootPath}
-	registry := conn.Object("org.a11y.atspi.Registry", rootPath)
-	if err := registry.CallWithContext(ctx, "org.a11y.atspi.Socket.Embed", 0, self).Store(&s.desktop); err != nil {
+	var desktop ref
+	if err := registry.CallWithContext(ctx, "org.a11y.atspi.Socket.Embed", 0, self).Store(&desktop); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("the registry did not take the app: %w", err)
 	}

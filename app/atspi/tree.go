@@ -32,10 +32,8 @@ func build(prev *tree, name string, windows []fyne.Window) *tree {
 		// Fyne keeps hidden windows among its windows, and an app may
 		// make one only to start GLFW.
 		if w.Canvas().Content() != nil && xwin.Shown(w) {
-			n := b.window(w)
-			if xwin.Active(w) {
-				n.states = n.states.With(StateActive)
-			}
+			n := b.window(w, xwin.Active(w))
+			n.origin = xwin.Origin(w)
 			b.add(t.root, n)
 		}
 	}
@@ -49,6 +47,14 @@ func (t *tree) index(n *node) {
 	for _, c := range n.children {
 		t.index(c)
 	}
+}
+
+// window is the window n is in.
+func window(n *node) *node {
+	for n.parent != nil && n.parent.id != 0 {
+		n = n.parent
+	}
+	return n
 }
 
 // wire is s as a D-Bus string may hold it: valid UTF-8 without NUL, which

@@ -264,5 +264,6 @@ func (t *tapArea) AccessibleParts() []fyne.CanvasObject { return []fyne.CanvasOb
 // reader, and the one chosen (-1 for none).
 func (r *radios) AccessibleOptions() ([]string, int) { return r.options, r.selected }
 
-// AccessibleChoose chooses option i, as a click on it does.
-func (r *radios) AccessibleChoose(i int) { r.toggle(i) }
+// AccessibleChoose chooses option i. Unlike a click it never unchooses
+// the option chosen: a screen reader's "select" only selects.
+func (r *radios) AccessibleChoose(i int) { r.choose(i) }

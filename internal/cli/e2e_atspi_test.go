@@ -165,6 +165,11 @@ func TestScreenReaderAnswers(t *testing.T) {
 	}
 
 	d.screenReader(true)
+	// The person switches to the window: a screen reader follows the
+	// focus in the active window only.
+	if _, err := d.run("xdotool", "windowfocus", "--sync", id); err != nil {
+		t.Fatal(err)
+	}
 	var r a11yRead
 	d.atspi(&r, "read", appName, "demo: ", `[
 		{"set": "Name (required)", "text": "Grace Hopper"},
@@ -185,6 +190,9 @@ func TestScreenReaderAnswers(t *testing.T) {
 	]`)
 	if r.Window != strings.TrimSpace(title) {
 		t.Errorf("the window reads %q; its title is %q", r.Window, title)
+	}
+	if !r.Tree[0].has("active") {
+		t.Errorf("the window with the keyboard is not active: %v", r.Tree[0].States)
 	}
 	checkEveryFieldTree(t, r.Tree)
 	var reads []*a11yNode

@@ -58,6 +58,11 @@ package xwin
 // 	return f == w;
 // }
 //
+// static void origin(Display *d, Window w, int *x, int *y) {
+// 	Window child;
+// 	if (!XTranslateCoordinates(d, w, DefaultRootWindow(d), 0, 0, x, y, &child)) *x = *y = 0;
+// }
+//
 // static int mapped(Display *d, Window w) {
 // 	XWindowAttributes a;
 // 	return XGetWindowAttributes(d, w, &a) && a.map_state != IsUnmapped;
@@ -79,3 +84,9 @@ func takesInput(w uintptr)      { C.takes_input(display(), C.Window(w)) }
 func demandAttention(w uintptr) { C.demand_attention(display(), C.Window(w)) }
 func mapped(w uintptr) bool     { return C.mapped(display(), C.Window(w)) != 0 }
 func focused(w uintptr) bool    { return C.focused(display(), C.Window(w)) != 0 }
+
+func origin(w uintptr) (x, y int) {
+	var cx, cy C.int
+	C.origin(display(), C.Window(w), &cx, &cy)
+	return int(cx), int(cy)
+}

@@ -2,8 +2,9 @@
 
 package xwin
 
-func noFocusOnMap(uintptr)    {}
-func takesInput(uintptr)      {}
-func demandAttention(uintptr) {}
-func mapped(uintptr) bool     { return true }
-func focused(uintptr) bool    { return true }
+func noFocusOnMap(uintptr)      {}
+func takesInput(uintptr)        {}
+func demandAttention(uintptr)   {}
+func mapped(uintptr) bool       { return true }
+func focused(uintptr) bool      { return true }
+func origin(uintptr) (x, y int) { return 0, 0 }

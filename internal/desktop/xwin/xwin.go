@@ -42,6 +42,18 @@ func Active(w fyne.Window) bool {
 	return ask(w, true, focused)
 }
 
+// Origin is where w's top left corner is on the screen, in pixels: Fyne
+// does not say. It is zero where that cannot be known.
+func Origin(w fyne.Window) fyne.Position {
+	var at fyne.Position
+	ask(w, false, func(x uintptr) bool {
+		ox, oy := origin(x)
+		at = fyne.NewPos(float32(ox), float32(oy))
+		return true
+	})
+	return at
+}
+
 // ask is f's answer on w's X11 window; other is the answer for a window
 // that is not one, and false for a window not made yet.
 func ask(w fyne.Window, other bool, f func(uintptr) bool) bool {
