@@ -95,7 +95,7 @@ const listMost = 200
 type builder struct {
 	ids, kept  map[key]uint64
 	rows, made map[*widget.List][]fyne.CanvasObject
-	next       *uint64
+	next       uint64 // the last id given
 	canvas     fyne.Canvas
 	// label and hint name the controls of a form item being walked that
 	// do not name themselves: the item's text and hint.
@@ -105,11 +105,20 @@ type builder struct {
 	at          fyne.Position // where the object being walked is in its window
 }
 
+// newBuilder is a builder that keeps prev's ids and rows, if any.
+func newBuilder(prev *tree) *builder {
+	b := &builder{ids: map[key]uint64{}, kept: map[key]uint64{}, rows: map[*widget.List][]fyne.CanvasObject{}, made: map[*widget.List][]fyne.CanvasObject{}}
+	if prev != nil {
+		b.ids, b.rows, b.next = prev.ids, prev.rows, prev.next
+	}
+	return b
+}
+
 func (b *builder) node(k key, role Role, name string) *node {
 	id, ok := b.ids[k]
 	if !ok {
-		*b.next++
-		id = *b.next
+		b.next++
+		id = b.next
 	}
 	b.kept[k] = id
 	return &node{id: id, role: role, name: name}
@@ -289,33 +298,23 @@ func (b *builder) walk(parent *node, o fyne.CanvasObject) {
 			return // a control reads as one: its parts are drawn, not said
 		}
 	}
-	for _, child := range b.parts(o) {
+	for _, child := range parts(o) {
 		b.walk(parent, child)
 	}
 }
 
-// parts is what o holds that a screen reader reads, in reading order.
-func (b *builder) parts(o fyne.CanvasObject) []fyne.CanvasObject {
+// parts is what o holds that a screen reader reads, in reading order:
+// what it says it holds, a container's objects, a split's two sides, or
+// the Content of a scroll, a pop-up, a card or any other holder.
+func parts(o fyne.CanvasObject) []fyne.CanvasObject {
 	if p, ok := o.(Parent); ok {
 		return p.AccessibleParts()
 	}
-	switch o := o.(type) {
-	case *fyne.Container:
-		return inReadingOrder(o.Objects)
-	case *widget.PopUp:
-		return []fyne.CanvasObject{o.Content}
-	}
-	if s := as[container.Scroll](o); s != nil {
-		return []fyne.CanvasObject{s.Content}
-	}
-	if t := as[container.ThemeOverride](o); t != nil {
-		return []fyne.CanvasObject{t.Content}
+	if c, ok := o.(*fyne.Container); ok {
+		return inReadingOrder(c.Objects)
 	}
 	if s := as[container.Split](o); s != nil {
 		return []fyne.CanvasObject{s.Leading, s.Trailing}
-	}
-	if c := as[widget.Card](o); c != nil {
-		return []fyne.CanvasObject{c.Content}
 	}
 	return content(o)
 }
@@ -323,9 +322,9 @@ func (b *builder) parts(o fyne.CanvasObject) []fyne.CanvasObject {
 // canvasObject is the type of a field that holds a canvas object.
 var canvasObject = reflect.TypeFor[fyne.CanvasObject]()
 
-// content is what a widget Fyne keeps to itself shows: the object in its
-// exported Content field, as Fyne's own holders have (the overlay a
-// modal pop-up is shown in, from an internal package, is one).
+// content is what a holder shows: the object in its exported Content
+// field, its own or one it embeds, as Fyne's holders have (among them
+// the overlay a modal pop-up is shown in, of an internal package).
 func content(o fyne.CanvasObject) []fyne.CanvasObject {
 	v := reflect.ValueOf(o)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
@@ -545,7 +544,7 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 			n.actions = []action{{"jump", tap}}
 			return n
 		case fyne.AccessibleRoleText:
-			if b.parts(o) != nil {
+			if parts(o) != nil {
 				return nil // its parts say it, one by one
 			}
 			return b.text(k, a.AccessibilityLabel())

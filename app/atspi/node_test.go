@@ -346,7 +346,7 @@ func TestFocusInActiveWindow(t *testing.T) {
 		w.Canvas().Focus(e)
 		windows = append(windows, w)
 	}
-	b := &builder{ids: map[key]uint64{}, kept: map[key]uint64{}, next: new(uint64)}
+	b := newBuilder(nil)
 	root := &node{}
 	b.add(root, b.window(windows[0], false))
 	b.add(root, b.window(windows[1], true))
@@ -370,7 +370,8 @@ func TestRadioGroupFocus(t *testing.T) {
 		test.NewTempApp(t)
 		o := focusableOptions{newOptions("Small", "Large")}
 		o.chosen = tt.chosen
-		b := &builder{ids: map[key]uint64{}, kept: map[key]uint64{}, next: new(uint64), focused: o}
+		b := newBuilder(nil)
+		b.focused = o
 		n := b.control(key{of: o}, o)
 		got := -1
 		for i, c := range n.children {

@@ -22,11 +22,8 @@ type tree struct {
 // build makes the tree of windows, keeping the ids of prev's nodes for
 // the objects still shown. It runs on the UI goroutine: it reads widgets.
 func build(prev *tree, name string, windows []fyne.Window) *tree {
-	t := &tree{byID: map[uint64]*node{}, ids: map[key]uint64{}, rows: map[*widget.List][]fyne.CanvasObject{}}
-	b := &builder{kept: t.ids, made: t.rows, next: &t.next}
-	if prev != nil {
-		b.ids, b.rows, t.next = prev.ids, prev.rows, prev.next
-	}
+	b := newBuilder(prev)
+	t := &tree{byID: map[uint64]*node{}, ids: b.kept, rows: b.made}
 	t.root = &node{id: 0, role: RoleApplication, name: name}
 	for _, w := range windows {
 		// Fyne keeps hidden windows among its windows, and an app may
@@ -37,6 +34,7 @@ func build(prev *tree, name string, windows []fyne.Window) *tree {
 			b.add(t.root, n)
 		}
 	}
+	t.next = b.next
 	t.index(t.root)
 	return t
 }

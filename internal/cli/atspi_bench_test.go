@@ -118,8 +118,9 @@ func BenchmarkScreenReaderSeesWindow(b *testing.B) {
 			b.Fatalf("client.py watch: %v %s", err, &stderr)
 		}
 		watch.Wait()
-		// A person cancels, once the window takes answers: one the app
-		// opened by itself takes none for its guard time.
+		// The person, not a wait: a window the app opened by itself takes
+		// nothing for its guard time, and something given sooner makes
+		// it hold until F6 or a click (so no poll can stand in here).
 		time.Sleep(app.GuardTime + 250*time.Millisecond)
 		var r a11yRead
 		d.atspi(&r, "read", appName, "demo: ", `[{"do": "Cancel", "role": "push button"}]`)

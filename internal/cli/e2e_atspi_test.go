@@ -145,19 +145,7 @@ func TestScreenReaderAnswers(t *testing.T) {
 	d := startDesktopWith(t, "", false, "DBUS_SESSION_BUS_ADDRESS="+bus)
 	d.window("Servers")
 	d.activationDisplay()
-	call := exec.Command(d.bin, "call", "-server", "demo", "-tool", "ask_every_field", "-answer", "desk")
-	call.Env = d.env
-	var out, callErr bytes.Buffer
-	call.Stdout, call.Stderr = &out, &callErr
-	if err := call.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if call.ProcessState == nil {
-			call.Process.Kill()
-			call.Wait()
-		}
-	})
+	call, out := d.callArgs("ask_every_field", "{}")
 	id := d.window("^demo: ")
 	title, err := d.run("xdotool", "getwindowname", id)
 	if err != nil {
@@ -229,7 +217,7 @@ func TestScreenReaderAnswers(t *testing.T) {
 	}
 
 	if err := call.Wait(); err != nil {
-		t.Fatalf("call: %v\n%s", err, callErr.String())
+		t.Fatalf("call: %v\n%s", err, out)
 	}
 	want := map[string]any{
 		"name": "Grace Hopper", "email": "grace@example.com", "website": "https://example.com/ada",
