@@ -22,7 +22,7 @@ BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr
 TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq curl sway xwayland grim \
               desktop-file-utils appstream at-spi2-core python3-pyatspi
 
-.PHONY: run build test vet-platforms windows-check windows-exe windows-zip package-linux bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
+.PHONY: run build test lint vet-platforms windows-check windows-exe windows-zip package-linux bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
 
 # The release, as FyneApp.toml says: `elicitdesk --version`, the .deb and the
 # fyne package archive all take it from there.
@@ -55,6 +55,10 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # compiler would add half again to its time on a new machine.
 WINDOWS := $(filter 1,$(WINDOWS_CHECK))
 PACKAGES := $(filter 1,$(PACKAGE_CHECK))
+# LINT_CHECK=1 adds staticcheck, which .ci/run sets too: it analyses every
+# dependency afresh (Fyne, SQLite), a minute with its cache warm and
+# several on a new machine, for findings CI reports on every change.
+LINT := $(filter 1,$(LINT_CHECK))
 # RACY are the packages whose tests run without -race, and why: the tray's
 # hosts read its icon while fyne.io/systray's SetIcon has godbus store new
 # pixels into the value being read (a race in those libraries, which
@@ -65,9 +69,13 @@ RACY := github.com/elicitdesk/elicitdesk/internal/desktop/tray
 # four run at once (-parallel), each with its own display and home.
 test: test-deps peers build install-check $(if $(PACKAGES),package-check) $(if $(WINDOWS),vet-platforms windows-check)
 	$(GO) vet $(PKGS)
-	$(GO) run $(STATICCHECK) $(PKGS)
+	$(if $(LINT),$(MAKE) --no-print-directory lint)
 	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -parallel 4 -timeout 20m $$($(GO) list $(PKGS) | grep -vx '$(RACY)')
 	$(GO) test -timeout 5m $(RACY)
+
+# lint runs staticcheck over every package, tests included.
+lint:
+	$(GO) run $(STATICCHECK) $(PKGS)
 
 # MINGW_CC is the C compiler for Windows builds of cgo packages here.
 MINGW_CC := x86_64-w64-mingw32-gcc
