@@ -65,8 +65,11 @@ var realHosts = []realHost{{
 	name: "codex",
 	bin:  "codex",
 	config: func(home, node, entry string) (string, []byte) {
+		// required: since 0.147 Codex gives an optional server a second to
+		// start, then runs the turn without its tools; on a loaded machine
+		// server-everything's node took longer (its model was offered none).
 		return filepath.Join(home, ".codex", "config.toml"), []byte("# Codex's servers\n[mcp_servers.everything]\ncommand = " +
-			jsonString(node) + "\nargs = [" + jsonString(entry) + ", \"stdio\"]\n")
+			jsonString(node) + "\nargs = [" + jsonString(entry) + ", \"stdio\"]\nrequired = true\n")
 	},
 	args: func(api, prompt string) []string {
 		return []string{"exec", "--skip-git-repo-check", "-m", "mock-model",
