@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/url"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -102,10 +103,9 @@ type Options struct {
 	// the Servers window stands in for it. It is what the core said when
 	// it started the process; the core tells each change (trayChanged).
 	TrayShown bool
-	// Unseen is a window never shown, if any (the one that set GLFW's
-	// hints). It also keeps Fyne from quitting when the last window
-	// closes: the windows' process exits after Idle instead.
-	Unseen fyne.Window
+	// WindowClass and WindowInstance, when set, are every window's X11
+	// WM_CLASS (SetWindowHints), which New sets.
+	WindowClass, WindowInstance string
 }
 
 // Desk is the running app: the windows.
@@ -131,6 +131,13 @@ type Desk struct {
 	windowless  int
 	serversMore *waitLine
 
+	// unseen is a window never shown, if any (the one that set GLFW's
+	// hints). It also keeps Fyne from quitting when the last window
+	// closes: the windows' process exits after Idle instead.
+	unseen fyne.Window
+	// reading reads the desktop's light or dark into read, for Start.
+	reading    sync.WaitGroup
+	read       <-chan look.Desktop
 	settings   Settings
 	desktop    look.Desktop // the desktop's light or dark, read at start
 	serversWin *serversview.Window
@@ -157,11 +164,20 @@ type Desk struct {
 	do func(f func())
 }
 
-// New prepares the windows of core; Start attaches them.
+// New prepares the windows of core, GLFW's hints set (WindowClass) and the
+// desktop's light or dark being read; Start attaches them.
 func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, core: c, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
 		links: map[string]func(){}, focus: newLatest[bool](), prefs: newLatest[core.WindowPrefs](), limits: newLatest[core.HistoryLimits]()}
+	// Read while GLFW starts (SetWindowHints), which keeps the UI
+	// goroutine busy meanwhile: Start waits less, or not at all.
+	read := make(chan look.Desktop, 1)
+	d.read = read
+	d.reading.Go(func() { read <- readDesktop(ctx) })
+	if opts.WindowClass != "" {
+		d.unseen = SetWindowHints(a, opts.WindowClass, opts.WindowInstance)
+	}
 	d.settings = loadSettings(a.Preferences())
 	d.serversMore = newWaitLine(d.showOldestWaiting)
 	d.serversMore.toggled = func(float32) { d.serversWin.TopChanged() }
@@ -183,7 +199,7 @@ func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 // tray host the Servers window stands in for the tray: its menu reaches
 // the other windows.
 func (d *Desk) Start() error {
-	d.desktop = readDesktop(d.ctx)
+	d.desktop = <-d.read
 	d.applyTheme()
 	d.openHistory()
 	go d.clock()
@@ -237,6 +253,7 @@ func (d *Desk) exit() {
 // Close ends the windows' work and closes the history.
 func (d *Desk) Close() {
 	d.cancel()
+	d.reading.Wait()
 	d.serversWin.Close() // first: the core's last changes must not reach widgets
 	if d.history != nil {
 		d.history.Close()
@@ -298,10 +315,10 @@ func (d *Desk) exitWhenIdle(now time.Time) {
 }
 
 // windowsShown reports whether a window of the app shows: any but
-// Options.Unseen and a hidden Servers window.
+// the unseen one and a hidden Servers window.
 func (d *Desk) windowsShown() bool {
 	for _, w := range d.fyne.Driver().AllWindows() {
-		if w != d.opts.Unseen && !d.serversWin.HiddenAs(w) {
+		if w != d.unseen && !d.serversWin.HiddenAs(w) {
 			return true
 		}
 	}

@@ -13,7 +13,7 @@ func TestIdleWindowsLoseNoShow(t *testing.T) {
 	h := startWith(t, `{"mcpServers":{}}`, func(o *Options, _ *core.Options) { o.Idle, o.TrayShown = time.Minute, true })
 	h.ui(func() {
 		if all := h.d.fyne.Driver().AllWindows(); len(all) == 1 { // the test driver's own, never shown
-			h.d.opts.Unseen = all[0]
+			h.d.unseen = all[0]
 		}
 		if h.d.windowsShown() {
 			t.Fatal("a window shows at start")

@@ -23,12 +23,11 @@ func (d *Desk) trayChanged(shown bool) {
 	}
 	// Closing the window only hides it now, as the tray's icon stays. Its
 	// menu goes once it is hidden, not under the person's pointer.
-	w := d.serversWin.Window()
 	withoutMenu := func() {
-		w.SetMainMenu(nil)
-		d.serversWin.SetOnClose(d.serversWin.Hide)
+		d.serversWin.SetMenu(nil)
+		d.serversWin.SetOnClose(nil)
 	}
-	if d.serversWin.HiddenAs(w) {
+	if !d.serversWin.Visible() {
 		withoutMenu()
 		return
 	}
@@ -44,7 +43,7 @@ func (d *Desk) trayChanged(shown bool) {
 // host shows the core's icon: the app's menu in its menu bar, and closing
 // it asks, the first time, whether to keep running.
 func (d *Desk) standIn() {
-	d.serversWin.Window().SetMainMenu(fyne.NewMainMenu(d.appMenu()))
+	d.serversWin.SetMenu(fyne.NewMainMenu(d.appMenu()))
 	d.serversWin.SetOnClose(d.closeWithoutTray)
 }
 

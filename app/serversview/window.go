@@ -112,9 +112,10 @@ type Window struct {
 	escapes map[fyne.CanvasObject]func()
 	signIns map[string]signInAttempt      // by server, while one runs or after it failed
 	cancels map[string]context.CancelFunc // ends each sign-in under way
-	// onClose is what the close button, Ctrl+W and Escape do: hide the
-	// window, unless SetOnClose said otherwise.
+	// onClose is what the close button, Ctrl+W and Escape do, when set;
+	// else they hide the window.
 	onClose func()
+	menu    *fyne.MainMenu // the menu bar, kept for a window not made yet
 }
 
 // New returns the Servers window; nothing is shown until Show.
@@ -187,14 +188,37 @@ func (w *Window) TopChanged() {
 // Hide hides the window, keeping its state for the next Show.
 func (w *Window) Hide() {
 	w.visible = false
-	w.Window().Hide()
+	if w.win != nil {
+		w.win.Hide()
+	}
 }
 
+// Visible reports whether the window shows: made, shown and not hidden
+// since.
+func (w *Window) Visible() bool { return w.visible }
+
 // SetOnClose makes the close button, Ctrl+W and Escape call f instead of
-// hiding the window, as where the window stands in for the tray.
-func (w *Window) SetOnClose(f func()) {
-	w.Window()
-	w.onClose = f
+// hiding the window, as where the window stands in for the tray; nil
+// hides it again. A window not made yet gets it when made.
+func (w *Window) SetOnClose(f func()) { w.onClose = f }
+
+// SetMenu gives the window a menu bar, or none for nil: now, or when the
+// window is made. A windows' process started for a request need not make
+// a window it does not show.
+func (w *Window) SetMenu(m *fyne.MainMenu) {
+	w.menu = m
+	if w.win != nil {
+		w.win.SetMainMenu(m)
+	}
+}
+
+// close is what the close button, Ctrl+W and Escape do.
+func (w *Window) close() {
+	if w.onClose != nil {
+		w.onClose()
+		return
+	}
+	w.Hide()
 }
 
 // HiddenAs reports whether win is this window, made and hidden: there
@@ -323,7 +347,7 @@ func (w *Window) build() {
 	w.win = w.app.NewWindow("Servers — Elicit Desk")
 	w.win.Canvas().SetOnTypedKey(w.typedKey)
 	// After typedKey: Escape goes to an open dialog first.
-	k := keys.Close(w.win, func() { w.onClose() })
+	k := keys.Close(w.win, w.close)
 	w.list = newServerList(w)
 	w.detail = newDetail(w)
 	w.tools = newToolsPane(w, k)
@@ -335,8 +359,10 @@ func (w *Window) build() {
 	split := container.NewHSplit(w.list.content, tabs)
 	split.Offset = 0.28
 	w.win.SetContent(container.NewBorder(w.deps.Top, nil, nil, nil, split))
-	w.onClose = w.Hide
-	w.win.SetCloseIntercept(func() { w.onClose() })
+	w.win.SetCloseIntercept(w.close)
+	if w.menu != nil {
+		w.win.SetMainMenu(w.menu)
+	}
 	w.showRows()
 	w.showBridged()
 }

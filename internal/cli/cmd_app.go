@@ -343,7 +343,6 @@ func runUI(args []string, stdout, stderr terminal) int {
 		log.Warn("no cache directory: Fyne keeps nothing between runs", "err", err)
 	}
 	a := app.NewFyne(appID, appName, version)
-	unseen := app.SetWindowHints(a, appName, appCommand)
 	d := app.New(ctx, a, core.NewRemote(conn), app.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
@@ -357,7 +356,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 		Version:     versionText(version, buildInfo()),
 		Idle:        *idle,
 		TrayShown:   *trayShown,
-		Unseen:      unseen,
+		WindowClass: appName, WindowInstance: appCommand,
 	})
 	if err := d.Start(); err != nil {
 		stderr.Linef("elicitdesk: %s", err)
