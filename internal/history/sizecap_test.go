@@ -186,7 +186,11 @@ func TestSizeCapKeepsHistoryWithAFullIndex(t *testing.T) {
 // entries were the large ones was pruned to 658 MB, as if every entry
 // took the same room.
 func TestPruneStopsAtTarget(t *testing.T) {
-	const maxBytes = 4 << 20
+	// Sizes are in proportion to the cap: a large entry a sixteenth of it.
+	// (SQLite under -race takes 10 s here to fill 1 MB with small entries;
+	// a cap of 1 MB is pruned to a page under what this test allows.)
+	const maxBytes = 2 << 20
+	const large = maxBytes / 16
 	at := func(i int) time.Time { return time.UnixMilli(int64(1_000_000 + i)) }
 	schema := func(n int) json.RawMessage { return json.RawMessage(`"` + strings.Repeat("s", n) + `"`) }
 	words := func(i int) untrusted.Text {
@@ -199,35 +203,36 @@ func TestPruneStopsAtTarget(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
+		batch int // entries written at a time, between looks at the space used
 		entry func(i int) Entry
 	}{
-		{"large schemas", func(i int) Entry {
-			return Entry{Message: "m", Mode: "form", Outcome: NoWindow, Schema: schema(250 << 10), Received: at(i)}
+		{"large schemas", 20, func(i int) Entry {
+			return Entry{Message: "m", Mode: "form", Outcome: NoWindow, Schema: schema(large), Received: at(i)}
 		}},
-		{"small entries", func(i int) Entry {
+		{"small entries", 200, func(i int) Entry {
 			return Entry{Message: "hello there", Mode: "form", Outcome: Declined, Received: at(i)}
 		}},
-		{"distinct words", func(i int) Entry {
+		{"distinct words", 20, func(i int) Entry {
 			return Entry{Message: words(i), Mode: "form", Outcome: Declined, Received: at(i)}
 		}},
-		{"oldest large", func(i int) Entry {
-			size := 250 << 10
+		{"oldest large", 20, func(i int) Entry { // half the cap
+			size := large
 			if i >= 8 {
 				size = 2 << 10
 			}
 			return Entry{Message: "m", Mode: "form", Outcome: NoWindow, Schema: schema(size), Received: at(i)}
 		}},
-		{"oldest small", func(i int) Entry {
+		{"oldest small", 20, func(i int) Entry { // three tenths of the cap
 			size := 2 << 10
-			if i >= 600 {
-				size = 250 << 10
+			if i >= 300 {
+				size = large
 			}
 			return Entry{Message: "m", Mode: "form", Outcome: NoWindow, Schema: schema(size), Received: at(i)}
 		}},
-		{"mixed", func(i int) Entry {
+		{"mixed", 20, func(i int) Entry {
 			e := Entry{Message: words(i), Mode: "form", Outcome: Declined, Received: at(i)}
 			if i%3 == 0 {
-				e.Schema = schema(100 << 10)
+				e.Schema = schema(large * 2 / 5)
 			}
 			return e
 		}},
@@ -240,8 +245,8 @@ func TestPruneStopsAtTarget(t *testing.T) {
 			}
 			defer s.Close()
 			var newest int64
-			for i := 0; ; i += 20 {
-				batch := make([]Entry, 20)
+			for i := 0; ; i += tt.batch {
+				batch := make([]Entry, tt.batch)
 				for j := range batch {
 					batch[j] = tt.entry(i + j)
 				}
