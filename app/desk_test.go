@@ -37,12 +37,18 @@ func TestMain(m *testing.M) {
 	// The test driver runs fyne.Do on the caller's goroutine; the app
 	// expects one UI goroutine, so the tests run one, shared by every test
 	// because Fyne's caches are shared too.
-	go func() {
-		for f := range uiLoop {
-			f()
-		}
-	}()
+	go serveUI()
 	os.Exit(m.Run())
+}
+
+// serveUI runs the UI goroutine's work. A t.Fatal in that work ends the
+// goroutine (runtime.Goexit), failing its test: another takes over, so
+// the tests after it do not wait for a UI goroutine forever.
+func serveUI() {
+	defer func() { go serveUI() }()
+	for f := range uiLoop {
+		f()
+	}
 }
 
 // uiLoop is the UI goroutine's work, in order.
