@@ -61,9 +61,16 @@ func (d *Desk) welcomeBy(by opener) {
 	w.tried.Hide()
 
 	w.hosts = container.NewVBox()
-	w.oneByOne = widget.NewButtonWithIcon("Choose servers one by one…", theme.ListIcon(), d.hostsWin.Show)
+	// Each may make its window: it gets the app's keys (Ctrl+Q, F1) then.
+	w.oneByOne = widget.NewButtonWithIcon("Choose servers one by one…", theme.ListIcon(), func() {
+		d.hostsWin.Show()
+		d.addAppKeys()
+	})
 	w.showHosts()
-	add := widget.NewButtonWithIcon("Add a server…", theme.ContentAddIcon(), d.serversWin.AddServer)
+	add := widget.NewButtonWithIcon("Add a server…", theme.ContentAddIcon(), func() {
+		d.serversWin.AddServer()
+		d.addAppKeys()
+	})
 	closeBtn := widget.NewButton("Close", w.win.Close)
 
 	content := container.NewVBox(

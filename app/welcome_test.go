@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
@@ -84,4 +85,21 @@ func TestWelcomeOffersOneByOneWithHosts(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestWelcomeButtonsGiveTheKeys: a window that Welcome's buttons make has
+// the app's keys, as every other window: F1 in the Servers window that
+// "Add a server…" made opens Help.
+func TestWelcomeButtonsGiveTheKeys(t *testing.T) {
+	h := start(t, "")
+	h.eventually("the Welcome window", func() bool { return h.d.welcome != nil })
+	h.ui(func() {
+		test.Tap(button(t, h.d.welcome.win.Content(), "Add a server…"))
+		c := h.d.serversWin.Window().Canvas()
+		c.Unfocus()
+		c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyF1})
+		if h.d.helpW == nil {
+			t.Error("F1 in the Servers window that Add a server… made did not open Help")
+		}
+	})
 }
