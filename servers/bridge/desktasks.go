@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -216,45 +215,18 @@ func (s *Session) askHost(ctx context.Context, params json.RawMessage) (json.Raw
 	if out, err := sjson.DeleteBytes(params, "task"); err == nil {
 		params = out
 	}
-	reply := make(chan link.Message, 1)
-	s.mu.Lock()
-	s.nextID++
-	id := json.RawMessage(fmt.Sprintf(`"elicitdesk-host-%d"`, s.nextID))
-	s.hostOwn[link.IDKey(id)] = reply
-	s.mu.Unlock()
-	s.toHost(wireMessage{ID: id, Method: "elicitation/create", Params: params}.message(nil))
-	select {
-	case m := <-reply:
-		if e := gjson.GetBytes(m.Raw, "error"); e.Exists() {
-			fail := &jsonrpc.Error{}
-			json.Unmarshal([]byte(e.Raw), fail)
-			return nil, fail
-		}
-		return json.RawMessage(gjson.GetBytes(m.Raw, "result").Raw), nil
-	case <-ctx.Done():
-		s.mu.Lock()
-		delete(s.hostOwn, link.IDKey(id))
-		s.mu.Unlock()
-		if s.ctx.Err() == nil {
-			s.toHost(notification("notifications/cancelled", map[string]any{"requestId": id, "reason": context.Cause(ctx).Error()}, nil))
-		}
-		return nil, context.Cause(ctx)
+	m, err := s.hostCalls.Call(ctx, struct{}{}, func(id json.RawMessage) (link.Message, error) {
+		return wireMessage{ID: id, Method: "elicitation/create", Params: params}.message(nil), nil
+	})
+	if err != nil {
+		return nil, err
 	}
-}
-
-// hostAnswered hands the host's answer to a request of the bridge's own
-// to whoever waits for it; it reports whether it was one.
-func (s *Session) hostAnswered(m link.Message) bool {
-	key := m.Answers()
-	s.mu.Lock()
-	reply := s.hostOwn[key]
-	delete(s.hostOwn, key)
-	s.mu.Unlock()
-	if reply == nil {
-		return false
+	if e := gjson.GetBytes(m.Raw, "error"); e.Exists() {
+		fail := &jsonrpc.Error{}
+		json.Unmarshal([]byte(e.Raw), fail)
+		return nil, fail
 	}
-	reply <- m
-	return true
+	return json.RawMessage(gjson.GetBytes(m.Raw, "result").Raw), nil
 }
 
 // newTaskID returns a task id nobody can guess.

@@ -145,8 +145,8 @@ func (s *Session) waitingCalls(related json.RawMessage) []*call {
 		if c := s.calls[link.IDKey(related)]; c != nil {
 			return []*call{c}
 		}
-		if o := s.own[link.IDKey(related)]; o != nil {
-			return []*call{o.call}
+		if c, ok := s.serverCalls.About(link.IDKey(related)); ok {
+			return []*call{c}
 		}
 	}
 	var all []*call

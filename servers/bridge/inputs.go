@@ -128,28 +128,10 @@ func (s *Session) answerElicitations(ctx context.Context, c *call, inputs []clie
 // and waits for the server's answer. The host cancelling ends the wait and
 // tells the server.
 func (s *Session) retry(ctx context.Context, c *call, params json.RawMessage) (link.Message, error) {
-	s.mu.Lock()
-	id := s.newID()
-	reply := make(chan link.Message, 1)
-	s.own[link.IDKey(id)] = &ownRequest{call: c, reply: reply}
-	s.mu.Unlock()
-	raw, err := sjson.SetRawBytes(withID(c.req.Raw, id), "params", params)
-	if err != nil {
-		return link.Message{}, err
-	}
-	s.toServer(link.Message{Raw: raw, ID: id, Method: c.method})
-	select {
-	case m := <-reply:
-		return m, nil
-	case <-ctx.Done():
-		s.mu.Lock()
-		delete(s.own, link.IDKey(id))
-		s.mu.Unlock()
-		if s.ctx.Err() == nil {
-			s.toServer(notification("notifications/cancelled", map[string]any{"requestId": id, "reason": context.Cause(ctx).Error()}, nil))
-		}
-		return link.Message{}, context.Cause(ctx)
-	}
+	return s.serverCalls.Call(ctx, c, func(id json.RawMessage) (link.Message, error) {
+		raw, err := sjson.SetRawBytes(withID(c.req.Raw, id), "params", params)
+		return link.Message{Raw: raw, ID: id, Method: c.method}, err
+	})
 }
 
 // withoutInputs returns an input_required result without the input

@@ -3,6 +3,7 @@ package bridge
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers/link"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // Options are what a Session needs besides its two links.
@@ -51,13 +53,17 @@ type Session struct {
 	tasks sync.WaitGroup
 	// writeCtx is ctx without its end, for writes: made once, not per message.
 	writeCtx context.Context
+	// The requests the bridge sends itself, matched with their answers:
+	// to the server for a host's call (an input_required retry, a task's
+	// update), and to the host (an elicitation no window could show).
+	serverCalls *rpc.Calls[*call]
+	hostCalls   *rpc.Calls[struct{}]
 
 	mu        sync.Mutex
 	info      endpoint.Bridged
 	named     bool                                  // info.Host is set, for good
 	hostCan   modes                                 // the elicitation modes the host declared
 	calls     map[string]*call                      // host requests the server has not answered, by upstream id
-	own       map[string]*ownRequest                // the bridge's own requests upstream, by id
 	asked     map[string]context.CancelCauseFunc    // server requests being answered, by id
 	urls      map[string]chan struct{}              // URL elicitations of -32042 errors awaiting completion, by elicitationId
 	ourURLs   map[string]bool                       // elicitationIds the desk showed
@@ -66,7 +72,6 @@ type Session struct {
 	kept      map[string]map[string]json.RawMessage // answers for hosts' retries, by requestState
 	taskAsks  map[string]*taskAsk                   // task input requests the desk answers, by task id and key
 	deskTasks map[string]*deskTask                  // the server's task-augmented elicitations, by task id
-	hostOwn   map[string]chan link.Message          // the bridge's own requests to the host, by id
 	meta      json.RawMessage                       // the protocol _meta of the host's latest 2026-07-28 request, as sent upstream
 	nextID    int
 }
@@ -79,12 +84,6 @@ type call struct {
 	token  json.RawMessage // params._meta.progressToken; nil if none
 }
 
-// ownRequest is a request the bridge sent upstream for a call.
-type ownRequest struct {
-	call  *call
-	reply chan link.Message
-}
-
 // New returns a session between host and server; Run starts it.
 func New(host, server link.Link, opts Options) *Session {
 	if opts.KeepAlive <= 0 {
@@ -95,10 +94,10 @@ func New(host, server link.Link, opts Options) *Session {
 	}
 	return &Session{
 		host: host, server: server, opts: opts, info: opts.Info,
-		calls: map[string]*call{}, own: map[string]*ownRequest{}, asked: map[string]context.CancelCauseFunc{},
+		calls: map[string]*call{}, asked: map[string]context.CancelCauseFunc{},
 		urls: map[string]chan struct{}{}, ourURLs: map[string]bool{}, shown: map[string]float64{},
 		busy: map[string]*busyCall{}, kept: map[string]map[string]json.RawMessage{}, taskAsks: map[string]*taskAsk{},
-		deskTasks: map[string]*deskTask{}, hostOwn: map[string]chan link.Message{},
+		deskTasks: map[string]*deskTask{},
 	}
 }
 
@@ -116,6 +115,11 @@ func (s *Session) Run(ctx context.Context) error {
 	s.ctx, s.stop = context.WithCancelCause(ctx)
 	s.writeCtx = context.WithoutCancel(s.ctx)
 	defer s.stop(nil)
+	// Ids neither peer can guess: no message of theirs is taken for an
+	// answer to the bridge.
+	unguessable := rand.Text()[:12]
+	s.serverCalls = rpc.NewCalls[*call](s.ctx, s.server, "elicitdesk-"+unguessable+"-")
+	s.hostCalls = rpc.NewCalls[struct{}](s.ctx, s.host, "elicitdesk-host-"+unguessable+"-")
 	s.opts.Desk.Attach(s.ctx, s.snapshot())
 	hostEnded, serverEnded := make(chan error, 1), make(chan error, 1)
 	go func() { hostEnded <- s.fromHost() }()
@@ -190,7 +194,7 @@ func (s *Session) fromHost() error {
 		switch {
 		case m.IsRequest():
 			s.hostRequest(m)
-		case m.IsResponse() && s.hostAnswered(m):
+		case m.IsResponse() && s.hostCalls.Answer(m):
 		case m.Method == "notifications/cancelled" && s.cancelWork(m):
 		default:
 			s.toServer(m)
@@ -266,7 +270,7 @@ func (s *Session) hostRequest(m link.Message) {
 	c := &call{method: m.Method, hostID: m.ID, token: rawOrNil(gjson.GetBytes(raw, pathProgress))}
 	up := link.Message{Raw: raw, ID: m.ID, Method: m.Method}
 	key := m.Key()
-	if _, taken := s.calls[key]; taken || s.own[key] != nil {
+	if _, ours := s.serverCalls.About(key); ours || s.calls[key] != nil {
 		// The id is one of the bridge's own, or reused while pending:
 		// the server sees a fresh one, the host gets its own back.
 		up.ID = s.newID()
@@ -307,14 +311,14 @@ func rawOrNil(r gjson.Result) json.RawMessage {
 	return json.RawMessage(r.Raw)
 }
 
-// newID returns an id for a request of the bridge's own that no request
-// in flight uses, the host's or its own; s.mu is held.
+// newID returns an id for a host's request in place of its own that no
+// request in flight uses; s.mu is held.
 func (s *Session) newID() json.RawMessage {
 	for {
 		s.nextID++
 		id := json.RawMessage(fmt.Sprintf(`"elicitdesk-%d"`, s.nextID))
 		key := link.IDKey(id)
-		if s.calls[key] == nil && s.own[key] == nil && s.busy[key] == nil {
+		if s.calls[key] == nil && s.busy[key] == nil {
 			return id
 		}
 	}
@@ -323,14 +327,11 @@ func (s *Session) newID() json.RawMessage {
 // serverResponse hands a response to whoever waits for it: the bridge's
 // own request, or the host, unless the bridge answers for the server.
 func (s *Session) serverResponse(m link.Message) {
-	key := m.Answers()
-	s.mu.Lock()
-	if o := s.own[key]; o != nil {
-		delete(s.own, key)
-		s.mu.Unlock()
-		o.reply <- m
+	if s.serverCalls.Answer(m) {
 		return
 	}
+	key := m.Answers()
+	s.mu.Lock()
 	c := s.calls[key]
 	delete(s.calls, key)
 	introduced := c != nil && (c.method == "initialize" || c.method == "server/discover")
@@ -391,8 +392,8 @@ func (s *Session) relatedToHost(m link.Message) link.Message {
 	key := link.IDKey(m.Related)
 	if c := s.calls[key]; c != nil {
 		m.Related = c.hostID
-	} else if o := s.own[key]; o != nil {
-		m.Related = o.call.hostID
+	} else if c, ok := s.serverCalls.About(key); ok {
+		m.Related = c.hostID
 	}
 	return m
 }

@@ -148,21 +148,11 @@ func (s *Session) taskRequest(c *call, method string, params map[string]any, met
 	if len(meta) > 0 {
 		params["_meta"] = meta
 	}
-	s.mu.Lock()
-	id := s.newID()
-	reply := make(chan link.Message, 1)
-	s.own[link.IDKey(id)] = &ownRequest{call: c, reply: reply}
-	s.mu.Unlock()
-	s.toServer(wireMessage{ID: id, Method: method, Params: params}.message(nil))
-	select {
-	case m := <-reply:
-		if e := gjson.GetBytes(m.Raw, "error"); e.Exists() {
-			s.opts.Log.Warn("the server refused the bridge's "+method, "task", params["taskId"], "error", e.Raw)
-		}
-	case <-s.ctx.Done():
-		s.mu.Lock()
-		delete(s.own, link.IDKey(id))
-		s.mu.Unlock()
+	m, err := s.serverCalls.Call(s.ctx, c, func(id json.RawMessage) (link.Message, error) {
+		return wireMessage{ID: id, Method: method, Params: params}.message(nil), nil
+	})
+	if e := gjson.GetBytes(m.Raw, "error"); err == nil && e.Exists() {
+		s.opts.Log.Warn("the server refused the bridge's "+method, "task", params["taskId"], "error", e.Raw)
 	}
 }
 

@@ -302,17 +302,24 @@ func TestElicitationTaskNotDeclared(t *testing.T) {
 	}
 }
 
-// TestElicitationTaskToHost gives the host an elicitation task no window
-// could show, as the bridge's own request without the task; the host's
-// answer is the task's result.
-func TestElicitationTaskToHost(t *testing.T) {
+// elicitationTaskToHost starts a session whose server asks an elicitation
+// task no window can show: it returns the session, the task's id and the
+// bridge's own request to the host.
+func elicitationTaskToHost(t *testing.T) (*session, string, string) {
 	desk := newDesk()
 	desk.noWindow = true
 	s := start(t, desk, Options{})
 	s.initialize(t, taskHostCaps)
 	s.server.send(taskElicit)
 	id := createdTask(t, s.server.next())
-	asked := s.host.nextMethod("elicitation/create")
+	return s, id, s.host.nextMethod("elicitation/create")
+}
+
+// TestElicitationTaskToHost gives the host an elicitation task no window
+// could show, as the bridge's own request without the task; the host's
+// answer is the task's result.
+func TestElicitationTaskToHost(t *testing.T) {
+	s, id, asked := elicitationTaskToHost(t)
 	if gjson.Get(asked, "params.task").Exists() || gjson.Get(asked, "params.message").String() != "Your name?" {
 		t.Errorf("the host was asked %s", asked)
 	}
@@ -339,4 +346,27 @@ func TestTaskInputsNotified(t *testing.T) {
 	q.answer <- answer{raw: json.RawMessage(`{"action":"accept","content":{"n":"Ada"}}`)}
 	h.update("name", `{"action":"accept","content":{"n":"Ada"}}`)
 	h.noMoreQuestions()
+}
+
+// TestServerCannotAnswerForTheBridge: a server's request to the host
+// whose id is one the bridge might give its own request to the host is
+// passed on, and the host's answer to it reaches the server; the bridge's
+// own request still gets the host's answer meant for it.
+func TestServerCannotAnswerForTheBridge(t *testing.T) {
+	s, id, asked := elicitationTaskToHost(t)
+	for _, guess := range []string{`"elicitdesk-host-1"`, `"elicitdesk-host-2"`, `"elicitdesk-1"`, `1`} {
+		s.server.send(`{"jsonrpc":"2.0","id":` + guess + `,"method":"sampling/createMessage","params":{}}`)
+		if got := s.host.next(); gjson.Get(got, "method").String() != "sampling/createMessage" {
+			t.Fatalf("the host got %s, want the server's request", got)
+		}
+		s.host.send(`{"jsonrpc":"2.0","id":` + guess + `,"result":{"model":"m"}}`)
+		if got := s.server.next(); gjson.Get(got, "id").Raw != guess || gjson.Get(got, "result.model").String() != "m" {
+			t.Fatalf("the server got %s, want the host's answer to its request %s", got, guess)
+		}
+	}
+	s.server.send(`{"jsonrpc":"2.0","id":7,"method":"tasks/result","params":{"taskId":"` + id + `"}}`)
+	s.host.send(`{"jsonrpc":"2.0","id":` + gjson.Get(asked, "id").Raw + `,"result":{"action":"accept","content":{"n":"Host"}}}`)
+	if got := s.server.next(); gjson.Get(got, "result.content.n").String() != "Host" {
+		t.Errorf("tasks/result: %s", got)
+	}
 }

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
 	"sync"
 
 	"github.com/tidwall/gjson"
@@ -69,11 +68,11 @@ type Peer struct {
 	read     chan struct{} // closed when the reading goroutine is done
 	handlers sync.WaitGroup
 
+	calls *Calls[struct{}]
+
 	mu       sync.Mutex
 	closed   bool
-	err      error // why the link ended, once read is closed
-	nextID   int64
-	calls    map[string]chan link.Message               // our calls waiting, by id
+	err      error                                      // why the link ended, once read is closed
 	incoming map[string]map[int]context.CancelCauseFunc // their requests being answered, by id, then by arrival
 	arrivals int
 	early    map[string]error // cancellations that overtook their request
@@ -90,8 +89,8 @@ func New(l link.Link, opts Options) *Peer {
 	}
 	life, end := context.WithCancelCause(context.Background())
 	p := &Peer{
-		l: l, opts: opts, life: life, end: end, read: make(chan struct{}),
-		calls: map[string]chan link.Message{}, incoming: map[string]map[int]context.CancelCauseFunc{}, early: map[string]error{},
+		l: l, opts: opts, life: life, end: end, read: make(chan struct{}), calls: NewCalls[struct{}](life, l, ""),
+		incoming: map[string]map[int]context.CancelCauseFunc{}, early: map[string]error{},
 	}
 	go p.run()
 	return p
@@ -133,79 +132,38 @@ func (p *Peer) Close() error {
 // params is sent as it is when it is a json.RawMessage, else marshalled.
 func (p *Peer) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	p.mu.Lock()
-	if p.closed || p.life.Err() != nil {
-		p.mu.Unlock()
-		return nil, p.closedErr()
-	}
-	p.nextID++
-	id := json.RawMessage(strconv.FormatInt(p.nextID, 10))
-	reply := make(chan link.Message, 1)
-	p.calls[string(id)] = reply
+	closed := p.closed
 	p.mu.Unlock()
-	forget := func() {
-		p.mu.Lock()
-		delete(p.calls, string(id))
-		p.mu.Unlock()
+	if closed {
+		return nil, p.calls.closedErr()
 	}
-	m, err := request(id, method, params)
+	m, err := p.calls.Call(ctx, struct{}{}, func(id json.RawMessage) (link.Message, error) { return request(id, method, params) })
 	if err != nil {
-		forget()
 		return nil, err
 	}
-	if err := p.l.Write(ctx, m); err != nil {
-		forget()
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
-		return nil, fmt.Errorf("sending %s: %w", method, err)
-	}
-	select {
-	case got := <-reply:
-		return answer(got)
-	case <-ctx.Done():
-		forget()
-		p.cancel(id, context.Cause(ctx))
-		return nil, context.Cause(ctx)
-	case <-p.life.Done():
-		forget()
-		return nil, p.closedErr()
-	}
+	return answer(m)
 }
 
 // Notify sends a notification.
 func (p *Peer) Notify(ctx context.Context, method string, params any) error {
+	m, err := notification(method, params)
+	if err != nil {
+		return err
+	}
+	return p.l.Write(ctx, m)
+}
+
+// notification builds a notification message.
+func notification(method string, params any) (link.Message, error) {
 	raw, err := Marshal(struct {
 		JSONRPC string `json:"jsonrpc"`
 		Method  string `json:"method"`
 		Params  any    `json:"params,omitempty"`
 	}{"2.0", method, params})
 	if err != nil {
-		return err
+		return link.Message{}, err
 	}
-	return p.l.Write(ctx, link.Message{Raw: raw, Method: method})
-}
-
-// cancel tells the other side that the call with id is no longer waited for.
-func (p *Peer) cancel(id json.RawMessage, cause error) {
-	if p.life.Err() != nil {
-		return
-	}
-	params := map[string]any{"requestId": id}
-	if cause != nil {
-		params["reason"] = cause.Error()
-	}
-	if err := p.Notify(context.WithoutCancel(p.life), "notifications/cancelled", params); err != nil {
-		p.opts.Log.Debug("could not cancel a request", "err", err)
-	}
-}
-
-// closedErr is the error of a call the link's end or Close cut short:
-// ErrClosed, with why the link ended.
-func (p *Peer) closedErr() error {
-	if cause := context.Cause(p.life); cause != nil {
-		return cause
-	}
-	return ErrClosed
+	return link.Message{Raw: raw, Method: method}, nil
 }
 
 // request builds a request message.
@@ -303,16 +261,9 @@ func (p *Peer) run() {
 
 // response hands a response to the call waiting for it.
 func (p *Peer) response(m link.Message) {
-	key := m.Answers()
-	p.mu.Lock()
-	reply := p.calls[key]
-	delete(p.calls, key)
-	p.mu.Unlock()
-	if reply == nil {
+	if !p.calls.Answer(m) {
 		p.opts.Log.Debug("an answer to no call waiting; dropped", "id", string(m.ID))
-		return
 	}
-	reply <- m
 }
 
 // bad answers a message that could not be read: a request gets an error,
@@ -330,17 +281,9 @@ func (p *Peer) bad(bad *link.BadMessage) {
 		}
 		p.reply(bad.ID, nil, e)
 	case bad.ID != nil && bad.Method == "":
-		key := link.IDKey(bad.ID)
-		p.mu.Lock()
-		reply := p.calls[key]
-		delete(p.calls, key)
-		p.mu.Unlock()
-		if reply != nil {
-			raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": bad.ID, "error": jsonrpc.Error{
-				Code: jsonrpc.CodeInternal, Message: fmt.Sprintf("the answer could not be read: %v", bad.Err),
-			}})
-			reply <- link.Message{Raw: raw, ID: bad.ID}
-		}
+		p.calls.Answer(Response(bad.ID, nil, &jsonrpc.Error{
+			Code: jsonrpc.CodeInternal, Message: fmt.Sprintf("the answer could not be read: %v", bad.Err),
+		}))
 	}
 }
 
