@@ -55,15 +55,15 @@ func demoStdio(t testing.TB) config.Server {
 }
 
 // dialDemo connects to the demo server, in process or as a child.
-func dialDemo(t testing.TB, child bool) (*Conn, *Router) {
+func dialDemo(t testing.TB, child bool) (*Conn, *queued) {
 	t.Helper()
-	r := NewRouter(DefaultLimits, quietLog())
+	r := newQueued(DefaultLimits)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var c *Conn
 	var err error
 	if child {
-		c, err = Dial(ctx, demoStdio(t), r, quietLog())
+		c, err = Dial(ctx, demoStdio(t), r.Router, quietLog())
 	} else {
 		toServerR, toServerW := io.Pipe()
 		toClientR, toClientW := io.Pipe()
@@ -75,7 +75,7 @@ func dialDemo(t testing.TB, child bool) (*Conn, *Router) {
 			toClientW.Close()
 		}()
 		t.Cleanup(func() { stop(); toServerR.Close(); <-served })
-		c, err = DialPipe(ctx, config.Server{Name: "demo", Command: "(in process)", Transport: config.TransportStdio}, toClientR, toServerW, r, quietLog())
+		c, err = DialPipe(ctx, config.Server{Name: "demo", Command: "(in process)", Transport: config.TransportStdio}, toClientR, toServerW, r.Router, quietLog())
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -82,17 +82,17 @@ func (f *fakeServer) serveLegacy(want string) message {
 }
 
 // dialFake connects to f after a legacy handshake, which is over when it returns.
-func dialFake(t *testing.T, f *fakeServer) (*Conn, *Router) {
+func dialFake(t *testing.T, f *fakeServer) (*Conn, *queued) {
 	t.Helper()
 	handshake := make(chan struct{})
 	go func() {
 		defer close(handshake)
 		f.serveLegacy("notifications/initialized")
 	}()
-	r := NewRouter(DefaultLimits, quietLog())
+	r := newQueued(DefaultLimits)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := DialPipe(ctx, config.Server{Name: "fake", Command: "fake", Transport: config.TransportStdio}, f.client.r, f.client.w, r, quietLog())
+	c, err := DialPipe(ctx, config.Server{Name: "fake", Command: "fake", Transport: config.TransportStdio}, f.client.r, f.client.w, r.Router, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}

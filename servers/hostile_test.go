@@ -28,7 +28,7 @@ func TestHostileServer(t *testing.T) {
 	tests := []struct {
 		name  string
 		send  func(f *fakeServer)
-		check func(t *testing.T, f *fakeServer, r *Router)
+		check func(t *testing.T, f *fakeServer, r *queued)
 	}{
 		{"garbage", func(f *fakeServer) {
 			f.send(`this is not JSON`)
@@ -40,7 +40,7 @@ func TestHostileServer(t *testing.T) {
 		}, nil},
 		{"10 MB message", func(f *fakeServer) {
 			f.send(elicitLine(`"huge"`, strings.Repeat("x", 10<<20)))
-		}, func(t *testing.T, f *fakeServer, r *Router) {
+		}, func(t *testing.T, f *fakeServer, r *queued) {
 			m := f.serveLegacy("")
 			if m.Error == nil || m.Error.Code != jsonrpc.CodeInvalidParams || !strings.Contains(m.Error.Message, "MB") {
 				t.Fatalf("want -32602 saying the size, got %+v", m.Error)
@@ -50,7 +50,7 @@ func TestHostileServer(t *testing.T) {
 			for i := range 40 {
 				f.send(elicitLine(fmt.Sprint(1000+i), "flood"))
 			}
-		}, func(t *testing.T, f *fakeServer, r *Router) {
+		}, func(t *testing.T, f *fakeServer, r *queued) {
 			// Beyond the five allowed to wait, each is refused at once,
 			// with an error: a cancel would read as the person's.
 			for range 35 {
@@ -66,7 +66,7 @@ func TestHostileServer(t *testing.T) {
 		{"colliding ids", func(f *fakeServer) {
 			f.send(elicitLine(`"same"`, "first"))
 			f.send(elicitLine(`"same"`, "second"))
-		}, func(t *testing.T, f *fakeServer, r *Router) {
+		}, func(t *testing.T, f *fakeServer, r *queued) {
 			a, b := next(t, r), next(t, r)
 			if got := []untrusted.Text{a.Message, b.Message}; !(got[0] == "first" && got[1] == "second" || got[0] == "second" && got[1] == "first") {
 				t.Fatalf("messages %v", got)

@@ -34,10 +34,10 @@ func TestElicitationOverStreamableHTTP(t *testing.T) {
 	srv := demoHTTP(t)
 	for _, version := range []string{"2025-06-18", "2025-11-25"} {
 		t.Run(version, func(t *testing.T) {
-			r := NewRouter(DefaultLimits, quietLog())
+			r := newQueued(DefaultLimits)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			c, err := Dial(ctx, config.Server{Name: "web", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: version}, r, quietLog())
+			c, err := Dial(ctx, config.Server{Name: "web", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: version}, r.Router, quietLog())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,10 +144,10 @@ func fakeSSEServer(t *testing.T) *httptest.Server {
 // the person and the answer the server, even with the id of a pending call.
 func TestElicitationOverSSE(t *testing.T) {
 	srv := fakeSSEServer(t)
-	r := NewRouter(DefaultLimits, quietLog())
+	r := newQueued(DefaultLimits)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, config.Server{Name: "sse", URL: srv.URL + "/sse", Transport: config.TransportSSE}, r, quietLog())
+	c, err := Dial(ctx, config.Server{Name: "sse", URL: srv.URL + "/sse", Transport: config.TransportSSE}, r.Router, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,10 +188,10 @@ func TestElicitationOutsideAPost(t *testing.T) {
 	})
 	ts := httptest.NewServer(server.NewStreamableHTTPServer(srv))
 	t.Cleanup(ts.Close)
-	r := NewRouter(DefaultLimits, quietLog())
+	r := newQueued(DefaultLimits)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, config.Server{Name: "later", URL: ts.URL, Transport: config.TransportHTTP, ProtocolVersion: "2025-11-25"}, r, quietLog())
+	c, err := Dial(ctx, config.Server{Name: "later", URL: ts.URL, Transport: config.TransportHTTP, ProtocolVersion: "2025-11-25"}, r.Router, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,10 +230,10 @@ func TestCloseEndsEveryGoroutine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ended := leaktest.Check(t)
-			r := NewRouter(DefaultLimits, quietLog())
+			r := newQueued(DefaultLimits)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			c, err := Dial(ctx, tc.cfg, r, quietLog())
+			c, err := Dial(ctx, tc.cfg, r.Router, quietLog())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -261,10 +261,10 @@ func TestModernOverStreamableHTTP(t *testing.T) {
 	srv := demoHTTP(t)
 	for _, pinned := range []string{"", "2026-07-28"} {
 		t.Run("pinned "+pinned, func(t *testing.T) {
-			r := NewRouter(DefaultLimits, quietLog())
+			r := newQueued(DefaultLimits)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			c, err := Dial(ctx, config.Server{Name: "web", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: pinned}, r, quietLog())
+			c, err := Dial(ctx, config.Server{Name: "web", URL: srv.URL, Transport: config.TransportHTTP, ProtocolVersion: pinned}, r.Router, quietLog())
 			if err != nil {
 				t.Fatal(err)
 			}

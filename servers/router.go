@@ -41,8 +41,9 @@ func (l Limits) For(s config.Server) Limits {
 // and asks again at once.
 var ErrRateLimited = errors.New("rate limited")
 
-// Router turns requests from every connection into one queue the app takes
-// elicitations from, in arrival order.
+// Router admits the requests of every connection within their servers'
+// limits, and hands each it admits to whoever asks the person (OnAsked):
+// it keeps none of them.
 type Router struct {
 	limits    Limits            // for servers without their own
 	perServer map[string]Limits // set from servers.json
@@ -50,14 +51,13 @@ type Router struct {
 	now       func() time.Time
 
 	mu      sync.Mutex
-	queue   []*Elicitation
-	ready   chan struct{} // holds a token while queue is non-empty
 	waiting map[string]int
 	recent  map[string][]time.Time
 	nextID  int
 	urls    []*Elicitation // URL-mode elicitations the server may still complete, oldest first
 
 	onRefused func(Refusal)
+	onAsked   func(*Elicitation)
 }
 
 // maxOpenURLs bounds the URL elicitations remembered for completion.
@@ -67,8 +67,17 @@ const maxOpenURLs = 256
 func NewRouter(limits Limits, log *slog.Logger) *Router {
 	return &Router{
 		limits: limits, perServer: map[string]Limits{}, log: log, now: time.Now,
-		ready: make(chan struct{}, 1), waiting: map[string]int{}, recent: map[string][]time.Time{},
+		waiting: map[string]int{}, recent: map[string][]time.Time{},
 	}
+}
+
+// OnAsked sets f to be given each request the router admits, on the
+// asking connection's goroutine, which then waits for the request's
+// Reply. Until f is set, requests wait unseen until their server gives up.
+func (r *Router) OnAsked(f func(*Elicitation)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.onAsked = f
 }
 
 // Ask routes one request from server who and blocks until the person answers
@@ -76,7 +85,7 @@ func NewRouter(limits Limits, log *slog.Logger) *Router {
 // request over the server's limits is refused at once with a
 // *jsonrpc.Error (jsonrpc.CodeServer), and logged.
 func (r *Router) Ask(ctx context.Context, who Identity, p Params) (forms.Result, error) {
-	e, err := r.submit(ctx, who, p)
+	e, asked, err := r.submit(ctx, who, p)
 	if errors.Is(err, ErrRateLimited) {
 		r.log.Warn("elicitation refused", "server", who.Name, "reason", err)
 		r.refuse(who, p, err)
@@ -86,10 +95,15 @@ func (r *Router) Ask(ctx context.Context, who Identity, p Params) (forms.Result,
 		return forms.Result{}, err
 	}
 	defer r.done(who.Name)
+	if asked != nil {
+		asked(e)
+	}
 	return e.wait()
 }
 
-func (r *Router) submit(ctx context.Context, who Identity, p Params) (*Elicitation, error) {
+// submit admits a request within its server's limits, and returns it with
+// whoever asks the person.
+func (r *Router) submit(ctx context.Context, who Identity, p Params) (*Elicitation, func(*Elicitation), error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
@@ -103,20 +117,14 @@ func (r *Router) submit(ctx context.Context, who Identity, p Params) (*Elicitati
 		limits = r.limits
 	}
 	if r.waiting[who.Name] >= limits.Waiting {
-		return nil, fmt.Errorf("%w: %d requests already waiting", ErrRateLimited, r.waiting[who.Name])
+		return nil, nil, fmt.Errorf("%w: %d requests already waiting", ErrRateLimited, r.waiting[who.Name])
 	}
 	if len(recent) >= limits.PerMinute {
-		return nil, fmt.Errorf("%w: %d requests in the last minute", ErrRateLimited, len(recent))
+		return nil, nil, fmt.Errorf("%w: %d requests in the last minute", ErrRateLimited, len(recent))
 	}
 	r.recent[who.Name] = append(recent, now)
 	r.waiting[who.Name]++
-	e := r.track(ctx, who, p, now)
-	r.queue = append(r.queue, e)
-	select {
-	case r.ready <- struct{}{}:
-	default:
-	}
-	return e, nil
+	return r.track(ctx, who, p, now), r.onAsked, nil
 }
 
 // track makes an elicitation and remembers a URL one for its completion;
@@ -135,8 +143,8 @@ func (r *Router) track(ctx context.Context, who Identity, p Params, now time.Tim
 
 // Expect takes in a URL elicitation that came outside elicitation/create,
 // in a tool call's -32042 error, so that its complete notification finds
-// it. It is not queued and nobody waits for its reply: the person's answer
-// is to retry the call.
+// it. It is not handed to OnAsked's function and nobody waits for its
+// reply: the person's answer is to retry the call.
 func (r *Router) Expect(who Identity, p Params) *Elicitation {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -147,33 +155,6 @@ func (r *Router) done(server string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.waiting[server]--
-}
-
-// Next returns the oldest elicitation not yet taken, waiting for one if
-// need be, until ctx ends.
-func (r *Router) Next(ctx context.Context) (*Elicitation, error) {
-	for {
-		r.mu.Lock()
-		if len(r.queue) > 0 {
-			e := r.queue[0]
-			r.queue[0] = nil // the backing array must not keep it, and its request, alive
-			r.queue = r.queue[1:]
-			if len(r.queue) > 0 {
-				select {
-				case r.ready <- struct{}{}:
-				default:
-				}
-			}
-			r.mu.Unlock()
-			return e, nil
-		}
-		r.mu.Unlock()
-		select {
-		case <-r.ready:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
 }
 
 // Complete handles notifications/elicitation/complete from server: the URL

@@ -77,7 +77,7 @@ func TestParseParamsParsesSchema(t *testing.T) {
 	if p.Form == nil || len(p.Form.Fields) != 2 || p.Form.Fields[0].Name != "z" || p.Form.Fields[1].Name != "a" {
 		t.Fatalf("parsed schema %+v, want fields z, a", p.Form)
 	}
-	r := NewRouter(DefaultLimits, quietLog())
+	r := newQueued(DefaultLimits)
 	asked := make(chan struct{})
 	go func() {
 		defer close(asked)
@@ -96,7 +96,7 @@ func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, n
 var formParams = Params{Message: "m", Mode: ModeForm, Schema: json.RawMessage(`{"type":"object","properties":{}}`)}
 
 // ask runs Router.Ask in the background and returns where its answer lands.
-func ask(r *Router, ctx context.Context, server string) <-chan answer {
+func ask(r *queued, ctx context.Context, server string) <-chan answer {
 	out := make(chan answer, 1)
 	go func() {
 		res, err := r.Ask(ctx, Identity{Name: server}, formParams)
@@ -110,19 +110,32 @@ type answer struct {
 	err error
 }
 
-func next(t *testing.T, r *Router) *Elicitation {
+// queued is a Router whose requests queue for the test to take, one at a
+// time, in the order admitted, as the core takes them.
+type queued struct {
+	*Router
+	asked chan *Elicitation
+}
+
+func newQueued(limits Limits) *queued {
+	q := &queued{NewRouter(limits, quietLog()), make(chan *Elicitation, 64)}
+	q.OnAsked(func(e *Elicitation) { q.asked <- e })
+	return q
+}
+
+func next(t testing.TB, q *queued) *Elicitation {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	e, err := r.Next(ctx)
-	if err != nil {
-		t.Fatal(err)
+	select {
+	case e := <-q.asked:
+		return e
+	case <-time.After(10 * time.Second):
+		t.Fatal("no request was asked")
+		return nil
 	}
-	return e
 }
 
 func TestRouterRepliesOnce(t *testing.T) {
-	r := NewRouter(DefaultLimits, quietLog())
+	r := newQueued(DefaultLimits)
 	got := ask(r, context.Background(), "a")
 	e := next(t, r)
 	if e.Server.Name != "a" || e.Mode != ModeForm {
@@ -143,7 +156,7 @@ func TestRouterRepliesOnce(t *testing.T) {
 }
 
 func TestRouterServerStopsWaiting(t *testing.T) {
-	r := NewRouter(DefaultLimits, quietLog())
+	r := newQueued(DefaultLimits)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	got := ask(r, ctx, "a")
 	e := next(t, r)
@@ -162,7 +175,7 @@ func TestRouterServerStopsWaiting(t *testing.T) {
 }
 
 func TestRouterLimits(t *testing.T) {
-	r := NewRouter(Limits{Waiting: 2, PerMinute: 3}, quietLog())
+	r := newQueued(Limits{Waiting: 2, PerMinute: 3})
 	clock := time.Date(2025, 2, 14, 9, 0, 0, 0, time.UTC)
 	r.now = func() time.Time { return clock }
 
@@ -200,35 +213,8 @@ func TestRouterLimits(t *testing.T) {
 	}
 }
 
-func TestRouterKeepsArrivalOrder(t *testing.T) {
-	r := NewRouter(DefaultLimits, quietLog())
-	var answers []<-chan answer
-	for _, s := range []string{"a", "b", "c"} {
-		answers = append(answers, ask(r, context.Background(), s))
-		for {
-			r.mu.Lock()
-			n := len(r.queue)
-			r.mu.Unlock()
-			if n == len(answers) {
-				break
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}
-	for _, want := range []string{"a", "b", "c"} {
-		e := next(t, r)
-		if e.Server.Name != want {
-			t.Fatalf("got %s, want %s", e.Server.Name, want)
-		}
-		e.Reply(forms.Result{Action: forms.Cancel})
-	}
-	for _, a := range answers {
-		<-a
-	}
-}
-
 func TestRouterCompleteIgnoresUnknownIDs(t *testing.T) {
-	r := NewRouter(DefaultLimits, quietLog())
+	r := newQueued(DefaultLimits)
 	p := Params{Message: "m", Mode: ModeURL, URL: "https://example.com", ElicitationID: "e1"}
 	go r.Ask(context.Background(), Identity{Name: "a"}, p)
 	e := next(t, r)
@@ -265,7 +251,7 @@ func TestPerServerLimits(t *testing.T) {
 		t.Errorf("maxWaiting 0 accepted: %v", bad.Err)
 	}
 
-	r := NewRouter(DefaultLimits, quietLog())
+	r := newQueued(DefaultLimits)
 	r.SetLimits("tight", DefaultLimits.For(tight))
 	first := ask(r, context.Background(), "tight")
 	e := next(t, r)
@@ -316,7 +302,7 @@ func TestRouterReportsRefusals(t *testing.T) {
 }
 
 func TestRouterExpectCompletes(t *testing.T) {
-	r := NewRouter(DefaultLimits, quietLog())
+	r := newQueued(DefaultLimits)
 	e := r.Expect(Identity{Name: "a"}, Params{Message: "m", Mode: ModeURL, URL: "https://example.com", ElicitationID: "x"})
 	if !r.Complete("a", "x") {
 		t.Fatal("an expected link did not complete")
@@ -325,10 +311,10 @@ func TestRouterExpectCompletes(t *testing.T) {
 	if err := e.Reply(forms.Result{Action: forms.Accept}); err != nil {
 		t.Fatalf("reply: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
-	defer cancel()
-	if got, err := r.Next(ctx); err == nil {
-		t.Fatalf("an expected link was queued: %+v", got)
+	select {
+	case got := <-r.asked:
+		t.Fatalf("an expected link was asked: %+v", got)
+	default:
 	}
 }
 
@@ -348,7 +334,7 @@ func TestAskRaw(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := NewRouter(DefaultLimits, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			r := newQueued(DefaultLimits)
 			refusals := make(chan Refusal, 1)
 			r.OnRefused(func(x Refusal) { refusals <- x })
 			ctx, cancel := context.WithCancel(t.Context())
@@ -368,9 +354,9 @@ func TestAskRaw(t *testing.T) {
 				}
 				return
 			}
-			e, err := r.Next(t.Context())
-			if err != nil || e.Server != who {
-				t.Fatalf("queued %+v %v, want by %+v", e, err, who)
+			e := next(t, r)
+			if e.Server != who {
+				t.Fatalf("asked by %+v, want by %+v", e.Server, who)
 			}
 			e.Reply(forms.Result{Action: forms.Decline})
 			if err := <-done; err != nil {

@@ -67,7 +67,7 @@ func expectRefused(t *testing.T, f *fakeServer, line, reason string) {
 
 // askAfter checks that the connection still works: a good request reaches
 // the person and their answer the server.
-func askAfter(t *testing.T, f *fakeServer, c *Conn, r *Router) {
+func askAfter(t *testing.T, f *fakeServer, c *Conn, r *queued) {
 	t.Helper()
 	go f.send(elicitLine(`"after"`, "still there?"))
 	e := next(t, r)

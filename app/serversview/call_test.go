@@ -1,7 +1,6 @@
 package serversview
 
 import (
-	"context"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -42,15 +41,22 @@ func (h *harness) openCall(server, tool string) *callWindow {
 	return c
 }
 
+// next is the next elicitation the router asks.
+func (h *harness) next() *servers.Elicitation {
+	h.t.Helper()
+	select {
+	case e := <-h.asked:
+		return e
+	case <-time.After(30 * time.Second):
+		h.t.Fatal("no elicitation")
+		return nil
+	}
+}
+
 // answer takes the next elicitation from the router and replies.
 func (h *harness) answer(res forms.Result) *servers.Elicitation {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	e, err := h.router.Next(ctx)
-	if err != nil {
-		h.t.Fatal("no elicitation:", err)
-	}
+	e := h.next()
 	if err := e.Reply(res); err != nil {
 		h.t.Fatal(err)
 	}
@@ -186,12 +192,7 @@ func TestCancelCall(t *testing.T) {
 	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	c := h.openCall("demo", demo.ToolAskConfirm)
 	c.view.Accept()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	e, err := h.router.Next(ctx) // the tool is waiting for the person
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := h.next() // the tool is waiting for the person
 	if !c.cancel.Visible() || c.retry.Visible() {
 		t.Fatal("a running call cannot be cancelled")
 	}

@@ -34,6 +34,7 @@ type harness struct {
 	t       *testing.T
 	path    string
 	router  *servers.Router
+	asked   chan *servers.Elicitation // what the router asks, for the test to answer
 	bridges *servers.Bridges
 	w       *Window
 	links   chan linkRequest // what ShowLinks was asked to show
@@ -76,6 +77,8 @@ func newHarnessWith(t *testing.T, file []byte, signer *signin.Signer) *harness {
 	}
 	log := slog.New(slog.DiscardHandler)
 	h.router = servers.NewRouter(servers.DefaultLimits, log)
+	h.asked = make(chan *servers.Elicitation, 8)
+	h.router.OnAsked(func(e *servers.Elicitation) { h.asked <- e })
 	var w *Window
 	m := servers.NewManager(h.router, log, func(servers.Status) { w.Update() })
 	if signer != nil {

@@ -105,20 +105,13 @@ func runCall(args []string, stdout, stderr terminal) int {
 	}
 	stderr = stderr.shared() // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, stderr.Logger())
+	router.OnAsked(answerer(*answer, stderr))
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
 		failed(stderr, "call", err, "", *verbose)
 		return 1
 	}
 	defer closeConn()
-
-	answering, stopAnswering := context.WithCancel(ctx)
-	answered := make(chan struct{})
-	go func() {
-		defer close(answered)
-		answerAll(answering, router, *answer, stderr)
-	}()
-	defer func() { stopAnswering(); <-answered }()
 
 	res, err := conn.CallTool(ctx, *tool, toolArgs)
 	if ue, ok := servers.AsURLRequired(err); ok {
@@ -165,13 +158,13 @@ func failed(stderr terminal, command string, err error, serverStderr string, ver
 	}
 }
 
-// answerAll answers every elicitation the router gets until ctx ends.
-func answerAll(ctx context.Context, router *servers.Router, answer string, stderr terminal) {
-	for {
-		e, err := router.Next(ctx)
-		if err != nil {
-			return
-		}
+// answerer answers each elicitation it is given with answer, one at a
+// time, so that each one's lines stay together on stderr.
+func answerer(answer string, stderr terminal) func(*servers.Elicitation) {
+	var one sync.Mutex
+	return func(e *servers.Elicitation) {
+		one.Lock()
+		defer one.Unlock()
 		describe(e, stderr)
 		res, err := scriptedAnswer(answer, e)
 		if err != nil {
@@ -180,7 +173,7 @@ func answerAll(ctx context.Context, router *servers.Router, answer string, stder
 		}
 		if err := e.Reply(res); err != nil {
 			stderr.Linef("  not sent: %s", err)
-			continue
+			return
 		}
 		sent, _ := json.Marshal(res)
 		stderr.Linef("  answered %s", json.RawMessage(sent))

@@ -401,6 +401,8 @@ func TestLateAnswerOverHTTP(t *testing.T) {
 	t.Parallel() // the others run while the person takes their time
 	url := startEverythingHTTP(t)
 	router := servers.NewRouter(servers.DefaultLimits, slog.Default())
+	asked := make(chan *servers.Elicitation, 1)
+	router.OnAsked(func(e *servers.Elicitation) { asked <- e })
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	conn, err := servers.Dial(ctx, config.Server{Name: "everything", URL: url, Transport: config.TransportHTTP}, router, slog.Default())
@@ -417,12 +419,6 @@ func TestLateAnswerOverHTTP(t *testing.T) {
 			result = string(out)
 		}
 		done <- err
-	}()
-	asked := make(chan *servers.Elicitation, 1)
-	go func() {
-		if e, err := router.Next(ctx); err == nil {
-			asked <- e
-		}
 	}()
 	var e *servers.Elicitation
 	select {

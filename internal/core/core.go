@@ -136,6 +136,7 @@ func New(ctx context.Context, opts Options) *Core {
 	}
 	c.router = servers.NewRouter(servers.DefaultLimits, c.log)
 	c.router.OnRefused(func(x servers.Refusal) { c.record(refusalEntry(x)) })
+	c.router.OnAsked(func(e *servers.Elicitation) { c.wait(e, false) })
 	c.manager = servers.NewManager(c.router, c.log, func(s servers.Status) {
 		c.log.Info("server", "name", s.Name, "state", s.State, "err", s.Err)
 		statuses := c.manager.Statuses()
@@ -157,8 +158,8 @@ func New(ctx context.Context, opts Options) *Core {
 	return c
 }
 
-// Start opens the history, connects every configured server and begins
-// taking requests. A first start, with no servers.json yet, shows the
+// Start opens the history and connects every configured server. A first
+// start, with no servers.json yet, shows the
 // Welcome window.
 func (c *Core) Start() error {
 	_, statErr := os.Stat(c.opts.ConfigPath)
@@ -170,7 +171,6 @@ func (c *Core) Start() error {
 	if err := c.manager.Watch(c.ctx, c.opts.ConfigPath); err != nil {
 		return err
 	}
-	go c.take()
 	go c.daily()
 	if first {
 		welcome := Show{Window: WindowWelcome, Own: true}

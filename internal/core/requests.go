@@ -280,18 +280,6 @@ func (p *pending) all() []*waiting {
 	return slices.Clone(p.list)
 }
 
-// take hands each request the router queues to the windows, and watches
-// it until it ends.
-func (c *Core) take() {
-	for {
-		e, err := c.router.Next(c.ctx)
-		if err != nil {
-			return
-		}
-		c.wait(e, false)
-	}
-}
-
 // wait keeps e pending, opens its window when it has a place, and watches
 // it until it is answered or goes stale.
 func (c *Core) wait(e *servers.Elicitation, byPerson bool) {
