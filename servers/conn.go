@@ -35,6 +35,17 @@ var errOldTransport = errors.New("the server refused to start a session")
 // through, as sign-in does to add its token; nil wraps nothing.
 type Wrap func(http.RoundTripper) http.RoundTripper
 
+// Via is what a connection's messages pass through besides its
+// transport; the zero Via adds nothing.
+type Via struct {
+	// HTTP wraps the transport of a remote server's requests: sign-in
+	// adds its token there.
+	HTTP Wrap
+	// Link wraps the connection's link: the core's traffic record sees
+	// every message there.
+	Link func(link.Link) link.Link
+}
+
 // Conn is a live connection to one configured server. Its elicitations go
 // to the Router it was dialled with, tagged with the server's identity.
 type Conn struct {
@@ -60,12 +71,11 @@ type Conn struct {
 // protocol (honouring cfg.ProtocolVersion) and routes every elicitation the
 // server sends to router. ctx bounds the connecting only.
 func Dial(ctx context.Context, cfg config.Server, router *Router, log *slog.Logger) (*Conn, error) {
-	return DialWith(ctx, cfg, router, log, nil)
+	return DialWith(ctx, cfg, router, log, Via{})
 }
 
-// DialWith is Dial with every HTTP request to a remote server going
-// through wrap: signin.Signer.Transport adds the sign-in there.
-func DialWith(ctx context.Context, cfg config.Server, router *Router, log *slog.Logger, wrap Wrap) (*Conn, error) {
+// DialWith is Dial with the connection's messages going through via.
+func DialWith(ctx context.Context, cfg config.Server, router *Router, log *slog.Logger, via Via) (*Conn, error) {
 	if cfg.Err != nil {
 		return nil, cfg.Err
 	}
@@ -81,8 +91,8 @@ func DialWith(ctx context.Context, cfg config.Server, router *Router, log *slog.
 	case config.TransportHTTP, config.TransportSSE:
 		c.http = http.DefaultTransport.(*http.Transport).Clone()
 		var rt http.RoundTripper = c.http
-		if wrap != nil {
-			rt = wrap(rt)
+		if via.HTTP != nil {
+			rt = via.HTTP(rt)
 		}
 		hc := &http.Client{Transport: rt} // no timeout: a call lasts as long as a person takes
 		if cfg.Transport == config.TransportSSE {
@@ -94,6 +104,9 @@ func DialWith(ctx context.Context, cfg config.Server, router *Router, log *slog.
 		}
 	default:
 		return nil, fmt.Errorf("unknown transport %q", cfg.Transport)
+	}
+	if via.Link != nil {
+		c.link = via.Link(c.link)
 	}
 	if err := c.start(ctx); err != nil {
 		c.Close()

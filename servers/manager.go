@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/link"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
@@ -72,7 +73,8 @@ type Manager struct {
 	dial      dialFunc
 	now       func() time.Time // the clock of Status times
 	feed      *statusFeed
-	signer    *signin.Signer // nil: remote servers get no sign-in
+	signer    *signin.Signer                             // nil: remote servers get no sign-in
+	tap       func(server string, l link.Link) link.Link // nil: no record of the messages
 
 	// applying is held through Apply, so that one configuration is
 	// applied at a time; mu is never held while a server stops.
@@ -87,7 +89,25 @@ type Manager struct {
 // if not nil, is called on each status change, in order, one call at a time
 // and holding no lock of the manager's, so it may call the manager.
 func NewManager(router *Router, log *slog.Logger, onStatus func(Status)) *Manager {
-	return &Manager{router: router, log: log, backoff: DefaultBackoff, pingEvery: 30 * time.Second, dial: Dial, now: time.Now, feed: newStatusFeed(onStatus), sups: map[string]*supervisor{}}
+	m := &Manager{router: router, log: log, backoff: DefaultBackoff, pingEvery: 30 * time.Second, now: time.Now, feed: newStatusFeed(onStatus), sups: map[string]*supervisor{}}
+	m.dial = m.dialVia
+	return m
+}
+
+// Tap has every message of every connection pass through tap, with its
+// server's name (the core's traffic record); call it before the first
+// Apply.
+func (m *Manager) Tap(tap func(server string, l link.Link) link.Link) {
+	m.tap = tap
+}
+
+// dialVia dials cfg's server with the sign-in and the tap.
+func (m *Manager) dialVia(ctx context.Context, cfg config.Server, router *Router, log *slog.Logger) (*Conn, error) {
+	via := Via{HTTP: m.signInWrap(cfg)}
+	if m.tap != nil {
+		via.Link = func(l link.Link) link.Link { return m.tap(cfg.Name, l) }
+	}
+	return DialWith(ctx, cfg, router, log, via)
 }
 
 // Apply brings the connections in line with cfg: new and re-enabled

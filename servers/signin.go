@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -19,9 +18,6 @@ var errRedial = errors.New("the sign-in changed")
 // StateNeedsSignIn, until SignIn; call it before the first Apply.
 func (m *Manager) UseSigner(s *signin.Signer) {
 	m.signer = s
-	m.dial = func(ctx context.Context, cfg config.Server, router *Router, log *slog.Logger) (*Conn, error) {
-		return DialWith(ctx, cfg, router, log, m.signInWrap(cfg))
-	}
 }
 
 // signInWrap adds the sign-in to cfg's requests, failing them with

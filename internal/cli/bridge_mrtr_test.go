@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 // person stands in for the app and its windows behind the endpoint: it
@@ -31,6 +32,9 @@ func (p person) CallTool(context.Context, endpoint.ToolCall) (json.RawMessage, e
 	return nil, fmt.Errorf("not the app")
 }
 func (p person) Servers(context.Context) ([]endpoint.ServerStatus, error) { return nil, nil }
+func (p person) Traffic(context.Context, endpoint.TrafficQuery) ([]traffic.Entry, error) {
+	return nil, nil
+}
 func (p person) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
 	p.asked <- q
 	return p.answer, nil

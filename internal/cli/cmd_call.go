@@ -33,7 +33,7 @@ func openTarget(t *target, command []string, router *servers.Router, stderr term
 			wait += signin.Wait // the handshake may wait for a sign-in
 		}
 		dctx, cancel := context.WithTimeout(ctx, wait)
-		conn, err = servers.DialWith(dctx, cfg, router, stderr.Logger(), signInWrap(cfg, stderr, nil))
+		conn, err = servers.DialWith(dctx, cfg, router, stderr.Logger(), servers.Via{HTTP: signInWrap(cfg, stderr, nil)})
 		cancel()
 	}
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,8 +15,11 @@ import (
 	"unicode"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
 // forbidden reports a rune no command may print: a control character but
@@ -35,6 +40,7 @@ func TestHostileSurface(t *testing.T) {
 	}
 	t.Setenv(hostileEnv, "1") // the children this test starts serve the hostile server
 	f := writeHostileFiles(t, h, exe)
+	serveHostileTraffic(t, h)
 	server := []string{"--", exe}
 
 	tests := []struct {
@@ -62,6 +68,9 @@ func TestHostileSurface(t *testing.T) {
 		{"servers -json", []string{"servers", "-json", "-config", f.config}, 0, "", serverList},
 		{"history", []string{"history", "-db", f.history}, 0, "", nil},
 		{"history -json", []string{"history", "-json", "-db", f.history}, 0, "", historyLines},
+		{"traffic", []string{"traffic"}, 0, "", nil},
+		{"traffic filtered", []string{"traffic", "kind:request", h.strings[0]}, 0, "", nil},
+		{"traffic -json", []string{"traffic", "-json"}, 0, "", trafficLines},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -88,6 +97,72 @@ func TestHostileSurface(t *testing.T) {
 	}
 	// preview is not run: it opens a window, so it cannot run headless;
 	// its answer is printed as call's is.
+}
+
+// serveHostileTraffic serves, as a running app would, the traffic of a
+// connection whose server names each of its methods, ids and tools with
+// a hostile string.
+func serveHostileTraffic(t *testing.T, h hostile) {
+	noApp(t)
+	rec := traffic.New(0)
+	conn := rec.Tap(h.joined, discard{})
+	for _, s := range h.strings {
+		for _, v := range []map[string]any{
+			{"jsonrpc": "2.0", "id": s, "method": "tools/call", "params": map[string]any{"name": s}},
+			{"jsonrpc": "2.0", "method": s},
+		} {
+			raw, _ := json.Marshal(v)
+			m, err := link.Parse(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn.Write(t.Context(), m)
+		}
+	}
+	path, err := endpoint.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := endpoint.Listen(t.Context(), path, trafficApp{rec: rec}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+}
+
+// trafficApp is a running app that serves its traffic record.
+type trafficApp struct {
+	person
+	rec *traffic.Record
+}
+
+func (a trafficApp) Traffic(context.Context, endpoint.TrafficQuery) ([]traffic.Entry, error) {
+	list, _ := a.rec.After(0)
+	return list, nil
+}
+
+// discard is a link that drops what is written to it.
+type discard struct{}
+
+func (discard) Read() (link.Message, error)               { return link.Message{}, io.EOF }
+func (discard) Write(context.Context, link.Message) error { return nil }
+func (discard) Close() error                              { return nil }
+
+// trafficLines checks that every method and tool the hostile server
+// named comes back whole, within traffic.FieldBytes, from the JSON Lines.
+func trafficLines(t *testing.T, h hostile, out []byte) {
+	var methods, tools []string
+	for line := range bytes.Lines(bytes.TrimSpace(out)) {
+		var e struct{ Method, Tool string }
+		decode(t, line, &e)
+		methods, tools = append(methods, e.Method), append(tools, e.Tool)
+	}
+	for _, s := range h.strings {
+		want := string(untrusted.Text(s).Cut(traffic.FieldBytes))
+		if !slices.Contains(methods, want) || !slices.Contains(tools, want) {
+			t.Errorf("%s's method or tool %+q is not in the JSON", h.joined, want)
+		}
+	}
 }
 
 // hostileFiles are the files a hostile host or stranger wrote.

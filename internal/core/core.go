@@ -30,6 +30,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
@@ -92,7 +93,8 @@ type Core struct {
 	router  *servers.Router
 	manager *servers.Manager
 	bridges *servers.Bridges
-	writes  gate.Gate // history writes: shut by Close, which waits for them
+	traffic *traffic.Record // what passed on the connections: facts, not bodies
+	writes  gate.Gate       // history writes: shut by Close, which waits for them
 	// answering is held, shared, while an answer is sent and recorded.
 	answering sync.RWMutex
 	// refreshing orders the tray's refreshes, listing the bridged
@@ -147,6 +149,8 @@ func New(ctx context.Context, opts Options) *Core {
 	if opts.Signer != nil {
 		c.manager.UseSigner(opts.Signer)
 	}
+	c.traffic = traffic.New(traffic.DefaultSize)
+	c.manager.Tap(c.traffic.Tap)
 	c.bridges = servers.NewBridges(func() {
 		// Read and pushed under one lock: an older list is never told
 		// after a newer one.

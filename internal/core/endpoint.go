@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -51,6 +52,16 @@ func (h handler) Servers(context.Context) ([]endpoint.ServerStatus, error) {
 		}
 		list = append(list, st)
 	}
+	return list, nil
+}
+
+// Traffic lists what passed on the connections to the configured
+// servers, waiting for news when asked to.
+func (h handler) Traffic(ctx context.Context, q endpoint.TrafficQuery) ([]traffic.Entry, error) {
+	if q.Wait {
+		return h.c.traffic.Wait(ctx, q.After)
+	}
+	list, _ := h.c.traffic.After(q.After)
 	return list, nil
 }
 

@@ -25,20 +25,7 @@ func TestMain(m *testing.M) {
 // them: the same tools, a result read from its JSON, and a -32042 answer
 // whose links it can show.
 func TestRemoteToolsAndCalls(t *testing.T) {
-	entry := demotest.Server(t, "demo")
-	s := startWith(t, func(o *Options) {
-		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{
-			"command": entry.Command, "args": entry.Args, "env": entry.Env,
-			"protocolVersion": "2025-11-25", // which still has -32042
-		}}})
-		if err := os.WriteFile(o.ConfigPath, cfg, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	})
-	eventually(t, "the demo server", func() bool {
-		st := s.c.Statuses()
-		return len(st) == 1 && st[0].State == servers.StateReady
-	})
+	s := startDemo(t, "2025-11-25") // which still has -32042
 	r, rec, _ := remoteUI(t, serveUI(t, s))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -89,6 +76,27 @@ func TestRemoteToolsAndCalls(t *testing.T) {
 	if len(links) != 1 || len(bad) != 0 || !strings.HasPrefix(string(links[0].URL), "https://") {
 		t.Errorf("links %+v, bad %v: want the demo's one link", links, bad)
 	}
+}
+
+// startDemo starts a core whose one server is the demo, called "demo",
+// speaking revision version ("" for the latest), and waits until it is
+// ready.
+func startDemo(t *testing.T, version string) *started {
+	t.Helper()
+	entry := demotest.Server(t, "demo")
+	s := startWith(t, func(o *Options) {
+		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{
+			"command": entry.Command, "args": entry.Args, "env": entry.Env, "protocolVersion": version,
+		}}})
+		if err := os.WriteFile(o.ConfigPath, cfg, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	eventually(t, "the demo server", func() bool {
+		st := s.c.Statuses()
+		return len(st) == 1 && st[0].State == servers.StateReady
+	})
+	return s
 }
 
 // compactJSON is raw without insignificant white space.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/lines"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
@@ -73,6 +74,14 @@ func (c *Client) CallTool(ctx context.Context, call ToolCall) (json.RawMessage, 
 func (c *Client) Servers(ctx context.Context) ([]ServerStatus, error) {
 	var list []ServerStatus
 	err := c.call(ctx, methodServers, nil, &list)
+	return list, err
+}
+
+// Traffic asks the app for what passed on its connections to its
+// configured servers, as q says.
+func (c *Client) Traffic(ctx context.Context, q TrafficQuery) ([]traffic.Entry, error) {
+	var list []traffic.Entry
+	err := c.call(ctx, methodTraffic, q, &list)
 	return list, err
 }
 

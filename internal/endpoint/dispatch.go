@@ -3,9 +3,11 @@ package endpoint
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
@@ -42,6 +44,24 @@ func (s *Server) dispatch(ctx context.Context, req rpc.Request) (any, error) {
 		return s.h.CallTool(ctx, call)
 	case methodServers:
 		return s.h.Servers(ctx)
+	case methodTraffic:
+		var q TrafficQuery
+		if len(req.Params) > 0 && json.Unmarshal(req.Params, &q) != nil {
+			return nil, errorf(jsonrpc.CodeInvalidParams, "%s takes params {\"after\": N, \"wait\": true|false}", methodTraffic)
+		}
+		if q.Wait {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, TrafficWait)
+			defer cancel()
+		}
+		list, err := s.h.Traffic(ctx, q)
+		if q.Wait && errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			return []traffic.Entry{}, nil // nothing new: the follower asks again
+		}
+		if len(list) > MaxTraffic {
+			list = list[len(list)-MaxTraffic:]
+		}
+		return list, err
 	case methodElicit:
 		var q Question
 		if err := json.Unmarshal(req.Params, &q); err != nil || q.Session.ID == "" || q.Session.Server == "" || len(q.Params) == 0 {

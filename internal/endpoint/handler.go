@@ -3,6 +3,8 @@ package endpoint
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 // Handler does what peers ask of the app. Each request runs on its own
@@ -27,6 +29,10 @@ type Handler interface {
 	// Bridge keeps session s listed until ctx ends (the bridge cancelled
 	// the request or went away), and blocks until then.
 	Bridge(ctx context.Context, s Bridged) error
+	// Traffic returns what passed on the configured servers'
+	// connections after q.After, oldest first, waiting for news if q.Wait
+	// says so, until ctx ends.
+	Traffic(ctx context.Context, q TrafficQuery) ([]traffic.Entry, error)
 	// Complete passes on a bridged server's
 	// notifications/elicitation/complete. It runs on the connection's
 	// reader and must not block.

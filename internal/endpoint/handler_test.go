@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 // testHandler answers the tests' requests and reports what happened.
@@ -25,6 +26,8 @@ type testHandler struct {
 	unbridged chan error      // a Bridge's ctx.Err() as it ends
 	completes chan Completion // one per Complete
 	unshown   chan Unshown    // one per Unshown taken
+
+	traffic *traffic.Record
 }
 
 func newHandler() *testHandler {
@@ -38,7 +41,17 @@ func newHandler() *testHandler {
 		unbridged: make(chan error, 64),
 		completes: make(chan Completion, 64),
 		unshown:   make(chan Unshown, 64),
+
+		traffic: traffic.New(0),
 	}
+}
+
+func (h *testHandler) Traffic(ctx context.Context, q TrafficQuery) ([]traffic.Entry, error) {
+	if q.Wait {
+		return h.traffic.Wait(ctx, q.After)
+	}
+	list, _ := h.traffic.After(q.After)
+	return list, nil
 }
 
 func (h *testHandler) Front(context.Context) error {

@@ -60,6 +60,11 @@ const (
 	// methodServers lists the app's configured servers and where each
 	// connection stands: no params, result []ServerStatus.
 	methodServers = "servers/status"
+	// methodTraffic lists what passed on the app's connections to its
+	// configured servers: params TrafficQuery, result []traffic.Entry,
+	// oldest first. Only the messages' facts, never their params or
+	// results.
+	methodTraffic = "traffic/list"
 	// uiPrefix begins the methods of the windows' process, which the core
 	// serves only on the private connection it starts that process with:
 	// any process of the user can reach this endpoint, and must not answer
@@ -95,6 +100,21 @@ type ServerStatus struct {
 	Details string    `json:"details,omitempty"` // the error chain behind Error, when it says more
 	Since   time.Time `json:"since"`
 }
+
+// TrafficQuery asks for the traffic entries numbered after After, at
+// most MaxTraffic of the latest of them; Wait: when there is none yet,
+// the answer waits for the next (at most TrafficWait).
+type TrafficQuery struct {
+	After uint64 `json:"after"`
+	Wait  bool   `json:"wait,omitempty"`
+}
+
+// MaxTraffic bounds the entries of one answer to a TrafficQuery.
+const MaxTraffic = 10000
+
+// TrafficWait bounds how long a TrafficQuery waits for news: a follower
+// asks again.
+const TrafficWait = 30 * time.Second
 
 // Bridged is one host's session through the bridge with one server.
 type Bridged struct {

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
+	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
 // helloLine is a client's handshake, as sent on the wire.
@@ -119,6 +121,7 @@ func TestProtocolErrors(t *testing.T) {
 		{"session without an id", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":{"server":"s"}}`}, jsonrpc.CodeInvalidParams, true},
 		{"session of another shape", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":[1]}`}, jsonrpc.CodeInvalidParams, true},
 		{"unreadable complete, then a request", []string{helloLine(), `{"jsonrpc":"2.0","method":"bridge/complete","params":7}`, callLine(1, "fail")}, jsonrpc.CodeServer, true},
+		{"traffic after no number", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"traffic/list","params":{"after":"x"}}`}, jsonrpc.CodeInvalidParams, true},
 		{"second handshake", []string{helloLine(), helloLine()}, jsonrpc.CodeInvalidRequest, true},
 		{"failing tool", []string{helloLine(), callLine(1, "fail")}, jsonrpc.CodeServer, true},
 	}
@@ -184,6 +187,48 @@ func TestClient(t *testing.T) {
 	want, _ := h.Servers(t.Context())
 	if got, err := c.Servers(t.Context()); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Servers = %+v, %v; want %+v", got, err, want)
+	}
+}
+
+// TestTraffic lists what the app's connections passed, and follows it: a
+// query that waits is answered with the next entry.
+func TestTraffic(t *testing.T) {
+	_, path, h := startServer(t, defaultLimits())
+	c, err := Dial(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	toServer, fromDesk := io.Pipe()
+	defer toServer.Close()
+	go io.Copy(io.Discard, toServer)
+	conn := h.traffic.Tap("demo", link.NewLines(strings.NewReader(""), fromDesk))
+	say := func(raw string) {
+		t.Helper()
+		m, err := link.Parse([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := conn.Write(t.Context(), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	list, err := c.Traffic(t.Context(), TrafficQuery{})
+	if err != nil || len(list) != 1 || list[0].Method != "tools/list" || list[0].Server != "demo" {
+		t.Fatalf("Traffic = %+v, %v", list, err)
+	}
+	followed := make(chan []traffic.Entry, 1)
+	go func() {
+		list, err := c.Traffic(t.Context(), TrafficQuery{After: list[0].Seq, Wait: true})
+		if err != nil {
+			t.Error(err)
+		}
+		followed <- list
+	}()
+	say(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if got := <-followed; len(got) != 1 || got[0].Method != "notifications/initialized" {
+		t.Errorf("followed %+v", got)
 	}
 }
 

@@ -1,0 +1,119 @@
+package traffic
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Filter picks entries: each of its terms must hold.
+type Filter []term
+
+// term is one word of a filter: a key (method, tool, id, dir, status,
+// server, kind; "" for free text) and what it asks for.
+type term struct {
+	key, value string
+}
+
+// keys are the keys a filter's words may have, and what each matches.
+var keys = []struct{ key, matches string }{
+	{"method", "the method's name contains it"},
+	{"tool", "tools/call's tool name contains it"},
+	{"id", `the id, as JSON, is it (7, or "abc" in quotes)`},
+	{"dir", "in (the server sent it) or out (sent to the server)"},
+	{"status", "ok, error, cancelled, or an error's JSON-RPC code or HTTP status"},
+	{"server", "the configured server's name is it"},
+	{"kind", "request, notification, result, error or cancel"},
+}
+
+// FilterHelp says, a line a key, what the words of a filter match.
+func FilterHelp() string {
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "  %-14s %s\n", k.key+":VALUE", k.matches)
+	}
+	fmt.Fprintf(&b, "  %-14s %s\n", "TEXT", "a method, tool, id or server name contains it")
+	return b.String()
+}
+
+// ParseFilter reads the words of a filter: key:value ones (method: tool:
+// id: dir: status: server: kind:) and free text, which a method, tool,
+// id or server name contains. Every word must hold.
+func ParseFilter(words []string) (Filter, error) {
+	var f Filter
+	for _, w := range words {
+		for field := range strings.FieldsSeq(w) {
+			key, value, ok := strings.Cut(field, ":")
+			if !ok {
+				f = append(f, term{"", field})
+				continue
+			}
+			if !slices.ContainsFunc(keys, func(k struct{ key, matches string }) bool { return k.key == key }) {
+				return nil, fmt.Errorf("%q: no filter key %q; the keys are %s", field, key, keyList())
+			}
+			if value == "" {
+				return nil, fmt.Errorf("%q: say what %s: matches", field, key)
+			}
+			if key == "dir" && value != string(ToServer) && value != string(FromServer) {
+				return nil, fmt.Errorf("%q: dir: is in (the server sent it) or out (sent to the server)", field)
+			}
+			f = append(f, term{key, value})
+		}
+	}
+	return f, nil
+}
+
+// keyList names the keys in words.
+func keyList() string {
+	var names []string
+	for _, k := range keys {
+		names = append(names, k.key+":")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// Match reports whether e passes every term of f.
+func (f Filter) Match(e Entry) bool {
+	for _, t := range f {
+		if !t.match(e) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t term) match(e Entry) bool {
+	switch t.key {
+	case "method":
+		return strings.Contains(string(e.Method), t.value)
+	case "tool":
+		return strings.Contains(string(e.Tool), t.value)
+	case "id":
+		return string(e.ID) == t.value
+	case "dir":
+		return string(e.Dir) == t.value
+	case "server":
+		return e.Server == t.value
+	case "kind":
+		return string(e.Kind) == t.value
+	case "status":
+		return t.status(e)
+	}
+	return strings.Contains(string(e.Method), t.value) || strings.Contains(string(e.Tool), t.value) ||
+		strings.Contains(string(e.ID), t.value) || strings.Contains(e.Server, t.value)
+}
+
+// status matches an answer's outcome: its word, or a code or HTTP status.
+func (t term) status(e Entry) bool {
+	switch t.value {
+	case "ok":
+		return e.Kind == Result
+	case "error":
+		return e.Kind == Error
+	case "cancelled":
+		return e.Kind == Cancel
+	}
+	n, err := strconv.Atoi(t.value)
+	return err == nil && e.Kind == Error && (e.Code == n || e.Status == n)
+}
