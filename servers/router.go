@@ -43,7 +43,8 @@ var ErrRateLimited = errors.New("rate limited")
 
 // Router admits the requests of every connection within their servers'
 // limits, and hands each it admits to whoever asks the person (OnAsked):
-// it keeps none of them.
+// it keeps none of them waiting, only the URL ones a server may still
+// complete.
 type Router struct {
 	limits    Limits            // for servers without their own
 	perServer map[string]Limits // set from servers.json

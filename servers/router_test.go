@@ -111,7 +111,7 @@ type answer struct {
 }
 
 // queued is a Router whose requests queue for the test to take, one at a
-// time, in the order admitted, as the core takes them.
+// time, as the core takes them.
 type queued struct {
 	*Router
 	asked chan *Elicitation

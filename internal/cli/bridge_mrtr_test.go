@@ -41,6 +41,7 @@ func (p person) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessag
 }
 func (p person) Bridge(ctx context.Context, _ endpoint.Bridged) error { <-ctx.Done(); return nil }
 func (p person) Complete(endpoint.Completion)                         {}
+func (p person) BridgeTraffic(endpoint.BridgeTraffic)                 {}
 func (p person) Unshown(context.Context, endpoint.Unshown) error {
 	return fmt.Errorf("not the app")
 }

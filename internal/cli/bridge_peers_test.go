@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/adrg/xdg"
+
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 // peerScript returns the absolute path of a script in testdata/peers, which
@@ -191,6 +193,41 @@ func TestBridgeTypeScriptHost(t *testing.T) {
 	if err := h.wait(); err != nil {
 		t.Errorf("host: %v", err)
 	}
+
+	// The app kept what passed between the session and its server: the
+	// person's answer, with its latency, as the host's.
+	answered := d.traffic("dir:out", "status:ok", "method:elicitation/create")
+	if answered.Session == "" || answered.Server != "node" || answered.Host == "" || answered.Latency <= 0 {
+		t.Errorf("the answer's entry: %+v", answered)
+	}
+}
+
+// traffic returns the first entry `elicitdesk traffic -follow` prints
+// that words pick, waiting for it.
+func (d *desktop) traffic(words ...string) traffic.Entry {
+	d.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, d.bin, append([]string{"traffic", "-follow", "-json"}, words...)...)
+	cmd.Env = d.env
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		d.t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(out)
+	if !lines.Scan() {
+		d.t.Fatalf("traffic %q printed nothing: %v", words, lines.Err())
+	}
+	var e traffic.Entry
+	if err := json.Unmarshal(lines.Bytes(), &e); err != nil {
+		d.t.Fatalf("traffic -json printed %q: %v", lines.Text(), err)
+	}
+	return e
 }
 
 // startBridgeHTTP starts `elicitdesk bridge -listen ADDR -url url` where no

@@ -20,6 +20,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/bridge"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -73,7 +74,8 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 
 	var desk bridge.Desk = noDesk{}
 	var handOff func(context.Context, endpoint.Unshown) error
-	if app, err := bridgeDesk(log, func(line string) { stderr.Linef("elicitdesk bridge: %s", line) }); err != nil {
+	app, err := bridgeDesk(log, func(line string) { stderr.Linef("elicitdesk bridge: %s", line) })
+	if err != nil {
 		log.Warn("no way to the app's windows; elicitations go to the host if it takes them, else are answered cancel", "err", err)
 	} else {
 		desk, handOff = app, app.Unshown
@@ -88,8 +90,9 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 			stderr.Linef("elicitdesk bridge: %s: %s", cfg.URL, st.Text())
 		}
 	})
+	run := sessionRunner(opts, cfg, app)
 	if *listen != "" {
-		return serveBridge(ctx, *listen, cfg, wrap, opts, stderr)
+		return serveBridge(ctx, *listen, cfg, wrap, run, log, stderr)
 	}
 	server, done, err := dialUpstream(ctx, cfg, wrap, stderr.w, log)
 	if err != nil {
@@ -97,7 +100,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 		return 1
 	}
 	defer done()
-	err = bridge.New(link.NewLines(stdin, stdout), server, withSession(opts, cfg)).Run(ctx)
+	err = run(ctx, link.NewLines(stdin, stdout), server)
 	switch {
 	case errors.Is(err, bridge.ErrHostGone), errors.Is(err, context.Canceled):
 		return 0
@@ -107,23 +110,34 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	}
 }
 
-// withSession returns opts for a new session with the server of cfg.
-func withSession(opts bridge.Options, cfg config.Server) bridge.Options {
-	opts.Info = endpoint.Bridged{ID: rand.Text(), Server: cfg.Name, Target: cfg.Target(), Since: time.Now()}
-	return opts
+// sessionRunner returns what runs one host's session with the server of
+// cfg, a session of its own; when the bridge has a way to the app (app
+// not nil), the app keeps what passes between the session and its server
+// (elicitdesk traffic).
+func sessionRunner(opts bridge.Options, cfg config.Server, app *deskclient.Desk) func(ctx context.Context, host, server link.Link) error {
+	return func(ctx context.Context, host, server link.Link) error {
+		opts := opts
+		opts.Info = endpoint.Bridged{ID: rand.Text(), Server: cfg.Name, Target: cfg.Target(), Since: time.Now()}
+		if app != nil {
+			note, stop := app.Traffic(opts.Info.ID)
+			defer stop()
+			server = traffic.Tap(cfg.Name, server, time.Now, note)
+		}
+		return bridge.New(host, server, opts).Run(ctx)
+	}
 }
 
 // serveBridge serves hosts over Streamable HTTP at addr until ctx ends:
 // each host session gets a session of its own with the server of cfg, up
 // to link.MaxSessions at once. Only hosts that present the address's
 // secret are served: any user of the machine can reach a loopback port.
-func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap servers.Wrap, opts bridge.Options, stderr terminal) int {
-	secret, kept, err := listenSecret(listenSecretDir(xdg.StateHome), addr, opts.Log)
+func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap servers.Wrap, run func(ctx context.Context, host, server link.Link) error, log *slog.Logger, stderr terminal) int {
+	secret, kept, err := listenSecret(listenSecretDir(xdg.StateHome), addr, log)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: the listen secret: %s", err)
 		return 1
 	}
-	l, err := link.Listen(ctx, addr, secret, opts.Log)
+	l, err := link.Listen(ctx, addr, secret, log)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
 		return 1
@@ -144,15 +158,15 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap serve
 			return 0 // closed: ctx ended
 		}
 		sessions.Go(func() {
-			server, done, err := dialUpstream(ctx, cfg, wrap, stderr.w, opts.Log)
+			server, done, err := dialUpstream(ctx, cfg, wrap, stderr.w, log)
 			if err != nil {
-				opts.Log.Warn("cannot reach the server for a new host session", "err", err)
+				log.Warn("cannot reach the server for a new host session", "err", err)
 				host.Close()
 				return
 			}
 			defer done()
-			err = bridge.New(host, server, withSession(opts, cfg)).Run(ctx)
-			opts.Log.Debug("host session ended", "reason", err)
+			err = run(ctx, host, server)
+			log.Debug("host session ended", "reason", err)
 		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
@@ -104,7 +105,11 @@ func printTraffic(entries []traffic.Entry, asJSON bool, out terminal) {
 		if e.Tool != "" {
 			what += " " + e.Tool.Quote()
 		}
-		table.Linef("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", e.Time.Local().Format("15:04:05.000"), e.Server, arrow(e.Dir),
+		server := untrusted.Text(e.Server).Short(32)
+		if e.Session != "" {
+			server += " (" + e.Host.Short(32) + ")"
+		}
+		table.Linef("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", e.Time.Local().Format("15:04:05.000"), server, arrow(e.Dir),
 			kindWord(e), what, orDash(e.ID.Short(24)), humanize.IBytes(uint64(e.Size)), latency(e))
 	}
 	flush()

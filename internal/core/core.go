@@ -138,7 +138,11 @@ func New(ctx context.Context, opts Options) *Core {
 	}
 	c.router = servers.NewRouter(servers.DefaultLimits, c.log)
 	c.router.OnRefused(func(x servers.Refusal) { c.record(refusalEntry(x)) })
-	c.router.OnAsked(func(e *servers.Elicitation) { c.wait(e, false) })
+	c.router.OnAsked(func(e *servers.Elicitation) {
+		if c.ctx.Err() == nil { // once closed, a request waits until its server gives up
+			c.wait(e, false)
+		}
+	})
 	c.manager = servers.NewManager(c.router, c.log, func(s servers.Status) {
 		c.log.Info("server", "name", s.Name, "state", s.State, "err", s.Err)
 		statuses := c.manager.Statuses()

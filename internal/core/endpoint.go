@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
@@ -65,6 +66,12 @@ func (h handler) Traffic(ctx context.Context, q endpoint.TrafficQuery) ([]traffi
 	return list, nil
 }
 
+// BridgeTraffic keeps what a bridge saw pass between one of its sessions
+// and the session's server (traffic.Record.AddBridged).
+func (h handler) BridgeTraffic(t endpoint.BridgeTraffic) {
+	h.c.traffic.AddBridged(t.Session, t.Entries)
+}
+
 // Elicit asks a bridged server's elicitation in the person's windows. A
 // refusal goes back as a *jsonrpc.Error, its code, message and data, which
 // the bridge sends to the server whole.
@@ -121,6 +128,7 @@ func (c *Core) Elicit(ctx context.Context, session string, who servers.Identity,
 
 // Bridge lists session s until ctx ends.
 func (c *Core) Bridge(ctx context.Context, s servers.Bridged) error {
+	c.traffic.Listed(s.ID, s.Server.Name, untrusted.Text(s.Server.Host.Label()))
 	remove := c.bridges.Add(s)
 	defer remove()
 	select {

@@ -116,7 +116,19 @@ func (c *Client) Bridge(ctx context.Context, s Bridged) error {
 // It is a notification: nil means it was sent, not that an open request
 // matched; an error wrapping ErrDisconnected says the app went away.
 func (c *Client) Complete(ctx context.Context, completion Completion) error {
-	if err := c.p.Notify(ctx, methodComplete, completion); err != nil {
+	return c.notify(ctx, methodComplete, completion)
+}
+
+// BridgeTraffic passes on what passed between a bridged session and its
+// server. It is a notification: an error wrapping ErrDisconnected says the
+// app went away.
+func (c *Client) BridgeTraffic(ctx context.Context, t BridgeTraffic) error {
+	return c.notify(ctx, methodBridgeTraffic, t)
+}
+
+// notify sends a notification.
+func (c *Client) notify(ctx context.Context, method string, params any) error {
+	if err := c.p.Notify(ctx, method, params); err != nil {
 		return c.failed(ctx, err)
 	}
 	return nil

@@ -106,5 +106,14 @@ func (s *Server) notify(m link.Message) {
 			return
 		}
 		s.h.Complete(n.Params)
+	case methodBridgeTraffic:
+		var n struct {
+			Params BridgeTraffic `json:"params"`
+		}
+		if err := json.Unmarshal(m.Raw, &n); err != nil || n.Params.Session == "" {
+			s.log.Debug("endpoint: unreadable notification dropped", "method", m.Method)
+			return
+		}
+		s.h.BridgeTraffic(n.Params)
 	}
 }

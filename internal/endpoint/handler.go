@@ -33,6 +33,9 @@ type Handler interface {
 	// connections after q.After, oldest first, waiting for news if q.Wait
 	// says so, until ctx ends.
 	Traffic(ctx context.Context, q TrafficQuery) ([]traffic.Entry, error)
+	// BridgeTraffic keeps what passed between a bridged session and its
+	// server. It runs on the connection's reader and must not block.
+	BridgeTraffic(t BridgeTraffic)
 	// Complete passes on a bridged server's
 	// notifications/elicitation/complete. It runs on the connection's
 	// reader and must not block.

@@ -46,6 +46,11 @@ func newHandler() *testHandler {
 	}
 }
 
+func (h *testHandler) BridgeTraffic(t BridgeTraffic) {
+	h.traffic.Listed(t.Session, "bridged", "")
+	h.traffic.AddBridged(t.Session, t.Entries)
+}
+
 func (h *testHandler) Traffic(ctx context.Context, q TrafficQuery) ([]traffic.Entry, error) {
 	if q.Wait {
 		return h.traffic.Wait(ctx, q.After)

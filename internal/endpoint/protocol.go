@@ -7,6 +7,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
@@ -57,6 +58,9 @@ const (
 	// methodComplete is a notification: params Completion, a bridged
 	// server's notifications/elicitation/complete.
 	methodComplete = "bridge/complete"
+	// methodBridgeTraffic is a notification: params BridgeTraffic, what
+	// passed between a bridged session and its server lately.
+	methodBridgeTraffic = "bridge/traffic"
 	// methodServers lists the app's configured servers and where each
 	// connection stands: no params, result []ServerStatus.
 	methodServers = "servers/status"
@@ -107,6 +111,13 @@ type ServerStatus struct {
 type TrafficQuery struct {
 	After uint64 `json:"after"`
 	Wait  bool   `json:"wait,omitempty"`
+}
+
+// BridgeTraffic is what passed between a bridged session and its server
+// lately, as the bridge saw it.
+type BridgeTraffic struct {
+	Session string          `json:"session"` // the Bridged ID
+	Entries []traffic.Entry `json:"entries"`
 }
 
 // MaxTraffic bounds the entries of one answer to a TrafficQuery.

@@ -23,7 +23,8 @@ var keys = []struct{ key, matches string }{
 	{"id", `the id, as JSON, is it (7, or "abc" in quotes)`},
 	{"dir", "in (the server sent it) or out (sent to the server)"},
 	{"status", "ok, error, cancelled, or an error's JSON-RPC code or HTTP status"},
-	{"server", "the configured server's name is it"},
+	{"server", "the configured or bridged server's name is it"},
+	{"host", "a bridged session's host name contains it"},
 	{"kind", "request, notification, result, error or cancel"},
 }
 
@@ -33,7 +34,7 @@ func FilterHelp() string {
 	for _, k := range keys {
 		fmt.Fprintf(&b, "  %-14s %s\n", k.key+":VALUE", k.matches)
 	}
-	fmt.Fprintf(&b, "  %-14s %s\n", "TEXT", "a method, tool, id or server name contains it")
+	fmt.Fprintf(&b, "  %-14s %s\n", "TEXT", "a method, tool, id, server or host name contains it")
 	return b.String()
 }
 
@@ -95,13 +96,15 @@ func (t term) match(e Entry) bool {
 		return string(e.Dir) == t.value
 	case "server":
 		return e.Server == t.value
+	case "host":
+		return strings.Contains(string(e.Host), t.value)
 	case "kind":
 		return string(e.Kind) == t.value
 	case "status":
 		return t.status(e)
 	}
 	return strings.Contains(string(e.Method), t.value) || strings.Contains(string(e.Tool), t.value) ||
-		strings.Contains(string(e.ID), t.value) || strings.Contains(e.Server, t.value)
+		strings.Contains(string(e.ID), t.value) || strings.Contains(e.Server, t.value) || strings.Contains(string(e.Host), t.value)
 }
 
 // status matches an answer's outcome: its word, or a code or HTTP status.

@@ -9,6 +9,7 @@ package traffic
 import (
 	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,20 +42,28 @@ const (
 // What the peer wrote (method, id, tool) is untrusted, and cut to
 // FieldBytes.
 type Entry struct {
-	Seq    uint64         `json:"seq"` // counts every entry since the core started
-	Time   time.Time      `json:"time"`
-	Server string         `json:"server"` // the configured name
-	Dir    Dir            `json:"dir"`
-	Kind   Kind           `json:"kind"`
-	Method untrusted.Text `json:"method,omitempty"` // an answer's or a cancel's: its request's, when it was seen
-	Tool   untrusted.Text `json:"tool,omitempty"`   // tools/call's, on the call and its answer
-	ID     untrusted.Text `json:"id,omitempty"`     // as sent, JSON; a cancel's: the request's it cancels
-	Size   int            `json:"size"`             // bytes
+	Seq    uint64    `json:"seq"` // counts every entry since the core started
+	Time   time.Time `json:"time"`
+	Server string    `json:"server"` // the configured name, or the bridged session's server
+	// Session is the bridged session's id, and Host its host's name, for
+	// a message between a host's server and the bridge; "" for the
+	// core's own connections.
+	Session string         `json:"session,omitempty"`
+	Host    untrusted.Text `json:"host,omitempty"`
+	Dir     Dir            `json:"dir"`
+	Kind    Kind           `json:"kind"`
+	Method  untrusted.Text `json:"method,omitempty"` // an answer's or a cancel's: its request's, when it was seen
+	Tool    untrusted.Text `json:"tool,omitempty"`   // tools/call's, on the call and its answer
+	ID      untrusted.Text `json:"id,omitempty"`     // as sent, JSON; a cancel's: the request's it cancels
+	Size    int            `json:"size"`             // bytes
 	// Latency is an answer's or a cancel's time since its request;
 	// zero when the request was not seen.
 	Latency time.Duration `json:"latencyNs,omitempty"`
 	Code    int           `json:"code,omitempty"`   // an error's JSON-RPC code
 	Status  int           `json:"status,omitempty"` // an error's HTTP status, where the transport gave one
+	// Local: Elicit Desk's transport made this error up, for a request it
+	// could not deliver; the server sent nothing.
+	Local bool `json:"local,omitempty"`
 }
 
 // Outcome says how an answer ended, in the words the status: filter
@@ -71,6 +80,9 @@ func (e Entry) Outcome() string {
 		if e.Status != 0 {
 			s += ", HTTP " + strconv.Itoa(e.Status)
 		}
+		if e.Local {
+			s += ", not sent by the server"
+		}
 		return s
 	}
 	return ""
@@ -80,7 +92,8 @@ func (e Entry) Outcome() string {
 const FieldBytes = 128
 
 // DefaultSize is how many entries a Record keeps when told none: about
-// 2 MB at their largest.
+// 2.5 MB of typical ones, 6 MB at most, held once that many messages
+// passed.
 const DefaultSize = 8192
 
 // maxWaiting bounds the requests a connection remembers until they are
@@ -92,12 +105,27 @@ const maxWaiting = 1024
 type Record struct {
 	now func() time.Time
 
+	size int // entries kept at most
+
 	mu      sync.Mutex
-	ring    []Entry // the latest, oldest at next once full
+	ring    []Entry // the latest, oldest at next once size long
 	next    int
 	seq     uint64
 	changed chan struct{} // closed, and replaced, at each entry
+	// listed are the bridged sessions listed lately, by id, the latest
+	// maxListed of them: a bridge's last entries come as its session ends.
+	listed map[string]bridged
+	order  []string // listed's ids, oldest first
 }
+
+// bridged is what a bridged session's entries are kept as.
+type bridged struct {
+	server string
+	host   untrusted.Text
+}
+
+// maxListed bounds the bridged sessions a Record remembers.
+const maxListed = 256
 
 // New returns a record of the latest size entries (DefaultSize if size
 // is not positive).
@@ -105,23 +133,63 @@ func New(size int) *Record {
 	if size <= 0 {
 		size = DefaultSize
 	}
-	return &Record{now: time.Now, ring: make([]Entry, 0, size), changed: make(chan struct{})}
+	return &Record{now: time.Now, size: size, changed: make(chan struct{}), listed: map[string]bridged{}}
 }
 
 // add puts e into the ring, numbered.
 func (r *Record) add(e Entry) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.put(e)
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// Listed has the entries of bridged session kept as server's, with host,
+// from now on, and for a while after the session ends.
+func (r *Record) Listed(session, server string, host untrusted.Text) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.listed[session]; !ok {
+		if len(r.order) == maxListed {
+			delete(r.listed, r.order[0])
+			r.order = r.order[1:]
+		}
+		r.order = append(r.order, session)
+	}
+	r.listed[session] = bridged{server, host}
+}
+
+// AddBridged puts entries a bridge saw on session's server link into the
+// ring, numbered, as the server and host the session was listed with
+// (Listed): what the entries say of the session is not taken, and what
+// the server named is cut again. A session not listed adds nothing.
+func (r *Record) AddBridged(session string, entries []Entry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b, ok := r.listed[session]
+	if !ok {
+		return
+	}
+	for _, e := range entries {
+		e.Session, e.Server, e.Host = session, b.server, b.host
+		e.Method, e.Tool, e.ID = e.Method.Cut(FieldBytes), e.Tool.Cut(FieldBytes), e.ID.Cut(FieldBytes)
+		r.put(e)
+	}
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// put puts e into the ring, numbered; r.mu is held.
+func (r *Record) put(e Entry) {
 	r.seq++
 	e.Seq = r.seq
-	if len(r.ring) < cap(r.ring) {
+	if len(r.ring) < r.size { // grown as messages pass: an idle core holds none
 		r.ring = append(r.ring, e)
 	} else {
 		r.ring[r.next] = e
 		r.next = (r.next + 1) % len(r.ring)
 	}
-	close(r.changed)
-	r.changed = make(chan struct{})
 }
 
 // After returns the entries numbered after seq that the ring still holds,
@@ -129,12 +197,10 @@ func (r *Record) add(e Entry) {
 func (r *Record) After(seq uint64) ([]Entry, <-chan struct{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ordered := append(r.ring[r.next:len(r.ring):len(r.ring)], r.ring[:r.next]...)
-	var out []Entry
-	for _, e := range ordered {
-		if e.Seq > seq {
-			out = append(out, e)
-		}
+	n := min(r.seq-min(seq, r.seq), uint64(len(r.ring))) // the newest n are after seq
+	out := make([]Entry, 0, n)
+	for i := uint64(len(r.ring)) - n; i < uint64(len(r.ring)); i++ {
+		out = append(out, r.ring[(r.next+int(i))%len(r.ring)])
 	}
 	return out, r.changed
 }
@@ -158,13 +224,21 @@ func (r *Record) Wait(ctx context.Context, seq uint64) ([]Entry, error) {
 // Tap returns l with every message read and written entered in r as
 // server's.
 func (r *Record) Tap(server string, l link.Link) link.Link {
-	return &tap{Link: l, r: r, server: server, waiting: map[waitKey]asked{}}
+	return Tap(server, l, r.now, r.add)
 }
 
-// tap is a link whose messages a Record sees.
+// Tap returns l with the entry of every message read and written, as
+// server's, given to note as it passes, timed by now: a bridge taps its
+// server's link and hands the entries to the app. note must not block.
+func Tap(server string, l link.Link, now func() time.Time, note func(Entry)) link.Link {
+	return &tap{Link: l, now: now, note: note, server: server, waiting: map[waitKey]asked{}}
+}
+
+// tap is a link whose messages are noted.
 type tap struct {
 	link.Link
-	r      *Record
+	now    func() time.Time
+	note   func(Entry)
 	server string
 
 	mu      sync.Mutex
@@ -191,14 +265,20 @@ func (t *tap) Read() (link.Message, error) {
 	return m, err
 }
 
+// Write enters m before it writes it: an answer may be read before the
+// write returns. A request that could not be written waits for no answer.
 func (t *tap) Write(ctx context.Context, m link.Message) error {
 	t.saw(ToServer, m)
-	return t.Link.Write(ctx, m)
+	err := t.Link.Write(ctx, m)
+	if err != nil && m.IsRequest() {
+		t.answer(waitKey{ToServer, m.Key()})
+	}
+	return err
 }
 
 // saw enters m, which went dir.
 func (t *tap) saw(dir Dir, m link.Message) {
-	now := t.r.now()
+	now := t.now()
 	e := Entry{Time: now, Server: t.server, Dir: dir, Size: len(m.Raw), ID: cut(string(m.ID)), Method: cut(m.Method)}
 	switch {
 	case m.IsRequest():
@@ -218,13 +298,13 @@ func (t *tap) saw(dir Dir, m link.Message) {
 	default:
 		e.Kind = Result
 		if code := gjson.GetBytes(m.Raw, "error.code"); code.Exists() {
-			e.Kind, e.Code, e.Status = Error, int(code.Int()), m.Status
+			e.Kind, e.Code, e.Status, e.Local = Error, int(code.Int()), m.Status, m.Cause != nil
 		}
 		if a, ok := t.answer(waitKey{other(dir), m.Answers()}); ok {
 			e.Method, e.Tool, e.Latency = a.method, a.tool, now.Sub(a.at)
 		}
 	}
-	t.r.add(e)
+	t.note(e)
 }
 
 // ask remembers a request until its answer, within maxWaiting.
@@ -253,5 +333,8 @@ func other(d Dir) Dir {
 	return ToServer
 }
 
-// cut keeps s within FieldBytes, the cut visible.
-func cut(s string) untrusted.Text { return untrusted.Text(s).Cut(FieldBytes) }
+// cut keeps s within FieldBytes, the cut visible, in memory of its own:
+// a method gjson read is part of a copy of its whole message.
+func cut(s string) untrusted.Text {
+	return untrusted.Text(strings.Clone(string(untrusted.Text(s).Cut(FieldBytes))))
+}

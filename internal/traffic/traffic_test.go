@@ -3,6 +3,7 @@ package traffic
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -13,7 +14,8 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
-// fakeLink hands out the messages it is given to read, and takes writes.
+// fakeLink hands out the messages it is given to read, and takes writes
+// but for a request with id "unsendable".
 type fakeLink struct{ in chan link.Message }
 
 func (f *fakeLink) Read() (link.Message, error) {
@@ -23,8 +25,13 @@ func (f *fakeLink) Read() (link.Message, error) {
 	}
 	return m, nil
 }
-func (f *fakeLink) Write(context.Context, link.Message) error { return nil }
-func (f *fakeLink) Close() error                              { return nil }
+func (f *fakeLink) Write(_ context.Context, m link.Message) error {
+	if string(m.ID) == `"unsendable"` {
+		return errors.New("the server is gone")
+	}
+	return nil
+}
+func (f *fakeLink) Close() error { return nil }
 
 // tapped is a record whose clock moves a millisecond each time it is
 // read, with one connection of server "demo" tapped.
@@ -158,6 +165,29 @@ func equal(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// TestTransportsOwn: an error the transport made up for a request it
+// could not deliver says so, and a request that could not be written
+// waits for no answer.
+func TestTransportsOwn(t *testing.T) {
+	r, f, l := tapped(0)
+	pass(t, f, l, ToServer, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	m, _ := link.Parse([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"connection refused"}}`))
+	m.Cause = errors.New("connection refused")
+	f.in <- m
+	l.Read()
+	got, _ := r.After(1)
+	if len(got) != 1 || !got[0].Local || got[0].Outcome() != "error -32000, not sent by the server" || got[0].Method != "tools/list" {
+		t.Errorf("the transport's error: %+v %q", got, got[0].Outcome())
+	}
+	unsendable, _ := link.Parse([]byte(`{"jsonrpc":"2.0","id":"unsendable","method":"ping"}`))
+	if l.Write(t.Context(), unsendable) == nil {
+		t.Fatal("the fake link wrote it")
+	}
+	if n := len(l.(*tap).waiting); n != 0 {
+		t.Errorf("%d requests wait for an answer", n)
+	}
 }
 
 // TestRingKeepsTheLatest: a full ring drops its oldest entries, numbered

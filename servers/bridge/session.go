@@ -115,11 +115,11 @@ func (s *Session) Run(ctx context.Context) error {
 	s.ctx, s.stop = context.WithCancelCause(ctx)
 	s.writeCtx = context.WithoutCancel(s.ctx)
 	defer s.stop(nil)
-	// Ids neither peer can guess: no message of theirs is taken for an
-	// answer to the bridge.
-	unguessable := rand.Text()[:12]
-	s.serverCalls = rpc.NewCalls[*call](s.ctx, s.server, "elicitdesk-"+unguessable+"-")
-	s.hostCalls = rpc.NewCalls[struct{}](s.ctx, s.host, "elicitdesk-host-"+unguessable+"-")
+	// Ids neither peer can guess, each side's from a secret of its own
+	// (each peer sees the ids sent to it): no message of theirs is taken
+	// for an answer to the bridge.
+	s.serverCalls = rpc.NewCalls[*call](s.ctx, s.server, "elicitdesk-"+rand.Text()[:16]+"-")
+	s.hostCalls = rpc.NewCalls[struct{}](s.ctx, s.host, "elicitdesk-host-"+rand.Text()[:16]+"-")
 	s.opts.Desk.Attach(s.ctx, s.snapshot())
 	hostEnded, serverEnded := make(chan error, 1), make(chan error, 1)
 	go func() { hostEnded <- s.fromHost() }()

@@ -57,7 +57,7 @@ func TestCallsOfAProxy(t *testing.T) {
 	if err := <-got; err == nil || err.Error() != "the host gave up" {
 		t.Errorf("the call given up returned %v", err)
 	}
-	if _, ok := calls.About(first.String()); ok || calls.Answer(link.Message{Raw: json.RawMessage(`{"jsonrpc":"2.0","id":` + first.Raw + `,"result":{"ok":true}}`), ID: json.RawMessage(first.Raw)}) {
+	if _, ok := calls.About(link.IDKey(json.RawMessage(first.Raw))); ok || calls.Answer(link.Message{Raw: json.RawMessage(`{"jsonrpc":"2.0","id":` + first.Raw + `,"result":{"ok":true}}`), ID: json.RawMessage(first.Raw)}) {
 		t.Error("a call given up still waits")
 	}
 

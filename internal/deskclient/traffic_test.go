@@ -1,0 +1,83 @@
+package deskclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
+)
+
+// TestBridgedTraffic: what a bridge's session saw pass with its server
+// reaches the running core's traffic in order, in batches, as the
+// session's server and host as the core lists them, whatever the entries
+// claim; a session the core does not list adds nothing.
+func TestBridgedTraffic(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "servers.json")
+	if err := os.WriteFile(cfg, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	c := core.New(t.Context(), core.Options{ConfigPath: cfg, HistoryPath: filepath.Join(dir, "history.db"), Log: log,
+		History: core.HistoryLimits{Retention: history.DefaultRetention, MaxBytes: history.DefaultMaxBytes}})
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	run := filepath.Join(dir, "run") // private, as an endpoint's folder must be
+	if err := os.Mkdir(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(run, "elicitdesk.sock")
+	ep, err := endpoint.Listen(t.Context(), path, c.Endpoint(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+
+	d := New(path, func(context.Context) error { return errors.New("no bus") }, nil, log, func(string) {})
+	d.Attach(t.Context(), endpoint.Bridged{ID: "s1", Server: "everything", Host: endpoint.Peer{Name: "claude-code", Title: "Claude Code"}, Since: time.Now()})
+	for deadline := time.Now().Add(10 * time.Second); len(c.Bridged()) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the session was never listed")
+		}
+	}
+	unlisted, stop := d.Traffic("s2")
+	unlisted(traffic.Entry{Method: "unlisted"})
+	stop() // sent before s1's, on the same connection
+	note, stop := d.Traffic("s1")
+	const n = trafficBatch + 44 // a full batch, then one sent when due
+	for i := range n {
+		note(traffic.Entry{Server: "not this", Session: "nor this", Method: untrusted.Text(fmt.Sprintf("m%d", i)), Kind: traffic.Request})
+	}
+
+	script, err := endpoint.Dial(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer script.Close()
+	var got []traffic.Entry
+	for len(got) < n {
+		more, err := script.Traffic(t.Context(), endpoint.TrafficQuery{After: uint64(len(got)), Wait: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, more...)
+	}
+	stop()
+	for i, e := range got {
+		if string(e.Method) != fmt.Sprintf("m%d", i) || e.Session != "s1" || e.Server != "everything" || e.Host != "Claude Code" {
+			t.Fatalf("entry %d: %+v", i, e)
+		}
+	}
+}
