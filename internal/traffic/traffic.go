@@ -91,9 +91,9 @@ func (e Entry) Outcome() string {
 // FieldBytes bounds each of a peer's words an entry keeps.
 const FieldBytes = 128
 
-// DefaultSize is how many entries a Record keeps when told none: about
-// 2.5 MB of typical ones, 6 MB at most, held once that many messages
-// passed.
+// DefaultSize is how many entries a Record keeps when told none: an
+// entry is 200 bytes and its words, so about 2 MB of typical ones, 5 MB
+// at most, held once that many messages passed.
 const DefaultSize = 8192
 
 // maxWaiting bounds the requests a connection remembers until they are
