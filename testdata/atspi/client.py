@@ -143,6 +143,9 @@ def read(app_name, prefix, steps):
     started = time.time()
     nodes = list(walk(window))
     tree = [describe(n, d) for n, d in nodes]
+    # Each node's name and role as read while the window is open: a step
+    # that looks for a node after the window closed must not ask it again.
+    known = [(n, n.name, n.getRoleName()) for n, _ in nodes]
     out = {"window": window.name, "tree": tree, "read_ms": round((time.time() - started) * 1000), "steps": []}
     for step in steps:
         if "set" in step:
@@ -167,7 +170,7 @@ def read(app_name, prefix, steps):
                 return None
             out["steps"].append({"read": until(step["wait"], found)})
         elif "stale" in step:
-            held = next(n for n, _ in nodes if n.name == step["stale"] and n.getRoleName() == step["role"])
+            held = next(n for n, name, role in known if name == step["stale"] and role == step["role"])
             until("the window to close", lambda: True if all(w != window for w in app) else None)
             held.clearCache()
             out["steps"].append({"stale": step["stale"], "answers": stale(held)})
