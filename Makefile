@@ -176,6 +176,7 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzInspectLink$$' -fuzztime $(FUZZTIME) ./internal/trust
 	$(GO) test -run '^$$' -fuzz '^FuzzSearch$$' -fuzztime $(FUZZTIME) ./internal/history
 	$(GO) test -run '^$$' -fuzz '^FuzzTap$$' -fuzztime $(FUZZTIME) ./internal/traffic
+	$(GO) test -run '^$$' -fuzz '^FuzzRedact$$' -fuzztime $(FUZZTIME) ./internal/traffic
 	$(GO) test -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME) ./internal/hosts
 
 deps:

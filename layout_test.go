@@ -24,7 +24,7 @@ var layers = []struct {
 	// that the endpoint may use them without the domain.
 	{"=servers/link", []string{""}, "the one framing stands on the ground", "", []string{"internal/base/"}},
 	{"=servers/rpc", []string{""}, "the one JSON-RPC peer stands on its framing and the ground", "", []string{"internal/base/", "servers/link"}},
-	{"internal/traffic", []string{""}, "the traffic record sees messages on the framing, and knows nothing else", "", []string{"internal/base/", "servers/link"}},
+	{"internal/traffic", []string{"", "fyne.io/fyne"}, "the traffic record sees messages on the framing and judges secrets as forms do; it knows nothing else", "", []string{"internal/base/", "servers/link", "forms"}},
 	{"internal/desktop/", []string{"app", "forms", "servers", "internal/core", "internal/cli", "internal/endpoint", "internal/history", "internal/hosts", "internal/trust", "internal/deskclient"}, "desktop integration stands on the ground only", "", nil},
 	{"servers", []string{"app", "internal/core", "internal/cli", "internal/deskclient", "fyne.io/fyne"}, "the domain knows no windows and no commands", "", nil},
 	{"internal/core", []string{"app", "internal/cli", "fyne.io/fyne", "servers/demo"}, "the core runs without Fyne", "", nil},

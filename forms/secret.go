@@ -96,6 +96,22 @@ func (f *Field) Secret() bool {
 	return looksSecret(f.Name, true) || looksSecret(string(f.Title), true) || looksSecret(string(f.Description), false)
 }
 
+// SecretFields returns whether the field of schema with a given name seems
+// to ask for a secret (Field.Secret); a name the schema has no field of,
+// or any name when schema does not parse, is judged by the name alone.
+// History and the traffic capture redact by it.
+func SecretFields(schema []byte) func(name string) bool {
+	parsed, _ := Parse(schema)
+	return func(name string) bool {
+		if parsed != nil {
+			if f := parsed.Field(name); f != nil {
+				return f.Secret()
+			}
+		}
+		return looksSecret(name, true)
+	}
+}
+
 // Masked reports whether the field's input hides what is typed: a text or
 // number field (a PIN, a CVV) that seems to ask for a secret. Review shows
 // its value masked too.

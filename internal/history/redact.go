@@ -23,7 +23,7 @@ func redact(schema, content json.RawMessage) json.RawMessage {
 	if len(content) == 0 {
 		return nil
 	}
-	out, ok := rewriteObject(content, redactIf(secretFields(schema)))
+	out, ok := rewriteObject(content, redactIf(forms.SecretFields(schema)))
 	if !ok {
 		whole, _ := json.Marshal(redacted)
 		return whole
@@ -41,7 +41,7 @@ func redactSchema(schema json.RawMessage) json.RawMessage {
 	if !bytes.Contains(schema, []byte("default")) && !bytes.Contains(schema, []byte(`\u`)) {
 		return schema
 	}
-	secret := secretFields(schema)
+	secret := forms.SecretFields(schema)
 	changed := false
 	defaults := func(key string, value json.RawMessage) json.RawMessage {
 		if key != "default" {
@@ -73,24 +73,6 @@ func redactSchema(schema json.RawMessage) json.RawMessage {
 		return schema
 	}
 	return out
-}
-
-// secretFields returns the check redact and redactSchema share: whether the
-// field of schema with this name looks secret.
-func secretFields(schema json.RawMessage) func(name string) bool {
-	var parsed *forms.Schema
-	if s, err := forms.Parse(schema); err == nil {
-		parsed = s
-	}
-	return func(name string) bool {
-		if parsed != nil {
-			if f := parsed.Field(name); f != nil {
-				return f.Secret()
-			}
-		}
-		f := forms.Field{Name: name}
-		return f.Secret()
-	}
 }
 
 // redactIf replaces the value of each member whose key is secret.

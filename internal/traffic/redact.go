@@ -1,0 +1,224 @@
+package traffic
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/elicitdesk/elicitdesk/forms"
+)
+
+// Redacted stands in for every secret a capture keeps out.
+const Redacted = "[redacted]"
+
+// A Redactor takes the secrets out of a message before a capture keeps
+// it, by History's rules and more:
+//   - the value of a member whose name asks for a secret (forms' judge of
+//     a field's name: password, token, api_key, authorization…), and of
+//     cookie headers;
+//   - in an elicitation's answer, each field its form judged secret by
+//     name, title or description, as History redacts it;
+//   - in any string: a bearer or basic credential, a JSON Web Token, a
+//     well-known API key's shape, and a URL query parameter whose name asks
+//     for a secret;
+//   - what the person's own patterns match.
+type Redactor struct {
+	patterns []*regexp.Regexp // the person's
+}
+
+// NewRedactor returns a Redactor with the person's patterns, regular
+// expressions in Go's syntax, added to its own rules.
+func NewRedactor(patterns []string) (*Redactor, error) {
+	r := &Redactor{}
+	for _, p := range patterns {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, fmt.Errorf("the redaction pattern %q: %w", p, err)
+		}
+		r.patterns = append(r.patterns, re)
+	}
+	return r, nil
+}
+
+// Redact returns message, a JSON-RPC message, compacted, members in their
+// order, with its secrets replaced by Redacted. form, when not nil, is
+// the requestedSchema of the elicitation message answers: its secret
+// fields in the answer's content are redacted too. A message that is not
+// JSON comes back as a JSON string saying only its size.
+func (r *Redactor) Redact(message []byte, form []byte) json.RawMessage {
+	w := walk{r: r, dec: json.NewDecoder(bytes.NewReader(message))}
+	w.dec.UseNumber()
+	if form != nil {
+		w.formSecret = forms.SecretFields(form)
+	}
+	if err := w.value(nil, false); err != nil || w.end() != nil {
+		b, _ := json.Marshal(fmt.Sprintf("[not JSON: %d bytes]", len(message)))
+		return b
+	}
+	return w.out.Bytes()
+}
+
+// walk rewrites one message token by token.
+type walk struct {
+	r          *Redactor
+	dec        *json.Decoder
+	out        bytes.Buffer
+	formSecret func(string) bool // an elicitation answer's fields; nil for other messages
+}
+
+// schemaWords are the members of a secret's schema that say how it looks,
+// not what it is: kept, so that a tool's or form's schema of a password
+// field stays readable while its default and examples go.
+var schemaWords = map[string]bool{"type": true, "title": true, "description": true, "format": true,
+	"minLength": true, "maxLength": true, "minimum": true, "maximum": true, "pattern": true}
+
+// value rewrites the next value, at path (its members' names from the
+// message's top); secret: it is, or is inside, a secret's value.
+func (w *walk) value(path []string, secret bool) error {
+	t, err := w.dec.Token()
+	if err != nil {
+		return err
+	}
+	switch v := t.(type) {
+	case json.Delim:
+		switch v {
+		case '{':
+			return w.object(path, secret)
+		case '[':
+			return w.array(path, secret)
+		}
+		return errors.New("a stray delimiter")
+	case string:
+		if secret {
+			v = Redacted
+		}
+		w.str(w.r.scrub(v))
+	case json.Number:
+		if secret {
+			w.str(Redacted)
+		} else {
+			w.out.WriteString(string(v))
+		}
+	case bool:
+		fmt.Fprint(&w.out, v)
+	case nil:
+		w.out.WriteString("null")
+	}
+	return nil
+}
+
+func (w *walk) object(path []string, secret bool) error {
+	w.out.WriteByte('{')
+	for n := 0; w.dec.More(); n++ {
+		t, err := w.dec.Token()
+		if err != nil {
+			return err
+		}
+		name := t.(string) // inside an object the decoder yields string names only
+		if n > 0 {
+			w.out.WriteByte(',')
+		}
+		w.str(name)
+		w.out.WriteByte(':')
+		inner := secret && !schemaWords[name] || w.secretName(path, name)
+		if err := w.value(append(path, name), inner); err != nil {
+			return err
+		}
+	}
+	_, err := w.dec.Token() // '}'
+	w.out.WriteByte('}')
+	return err
+}
+
+func (w *walk) array(path []string, secret bool) error {
+	w.out.WriteByte('[')
+	for n := 0; w.dec.More(); n++ {
+		if n > 0 {
+			w.out.WriteByte(',')
+		}
+		if err := w.value(append(path, "[]"), secret); err != nil {
+			return err
+		}
+	}
+	_, err := w.dec.Token() // ']'
+	w.out.WriteByte(']')
+	return err
+}
+
+// secretName: the member name at path holds a secret.
+func (w *walk) secretName(path []string, name string) bool {
+	if w.formSecret != nil && len(path) == 2 && path[0] == "result" && path[1] == "content" {
+		return w.formSecret(name)
+	}
+	switch strings.ToLower(name) {
+	case "cookie", "set-cookie":
+		return true
+	case "progresstoken":
+		return false // MCP's own, and what a developer follows a request by
+	}
+	return secretName(name)
+}
+
+// secretName: a member or parameter of this name holds a secret, by its
+// name alone.
+func secretName(name string) bool {
+	f := forms.Field{Name: name}
+	return f.Secret()
+}
+
+// end checks that nothing follows the message.
+func (w *walk) end() error {
+	if _, err := w.dec.Token(); err != io.EOF {
+		return errors.New("something follows the message")
+	}
+	return nil
+}
+
+// str writes s as a JSON string, <, > and & as they are.
+func (w *walk) str(s string) {
+	enc := json.NewEncoder(&w.out)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	w.out.Truncate(w.out.Len() - 1) // Encode's newline
+}
+
+// Secrets that give themselves away in any string.
+var (
+	credential = regexp.MustCompile(`(?i)\b(bearer|basic|digest)(\s+)[A-Za-z0-9._~+/=-]{6,}`)
+	jwt        = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)
+	apiKey     = regexp.MustCompile(`\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|glpat-[A-Za-z0-9_-]{20,})`)
+	query      = regexp.MustCompile(`([?&;#])([^=&;#\s"'<>]+)=([^&;#\s"'<>]*)`)
+)
+
+// queryNames are query parameters that carry a secret though forms would
+// not judge their names so: OAuth's code, signed URLs' signatures.
+var queryNames = map[string]bool{"code": true, "key": true, "sig": true, "signature": true, "x-amz-signature": true,
+	"x-amz-credential": true, "x-amz-security-token": true, "auth": true, "session": true, "sessionid": true, "jwt": true}
+
+// scrub redacts what gives itself away in s, and the person's patterns.
+func (r *Redactor) scrub(s string) string {
+	if len(s) < 6 {
+		return s // too short to hold a secret any rule knows
+	}
+	s = credential.ReplaceAllString(s, "${1}${2}"+Redacted)
+	s = jwt.ReplaceAllString(s, Redacted)
+	s = apiKey.ReplaceAllString(s, Redacted)
+	if strings.ContainsRune(s, '=') {
+		s = query.ReplaceAllStringFunc(s, func(m string) string {
+			parts := query.FindStringSubmatch(m)
+			name := strings.ToLower(parts[2])
+			if parts[3] == "" || !queryNames[name] && !secretName(name) {
+				return m
+			}
+			return parts[1] + parts[2] + "=" + Redacted
+		})
+	}
+	for _, re := range r.patterns {
+		s = re.ReplaceAllString(s, Redacted)
+	}
+	return s
+}

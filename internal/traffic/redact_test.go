@@ -1,0 +1,102 @@
+package traffic
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// redactCase is one of testdata/redact.json: a message, the form it
+// answers if any, and the person's patterns; what must not survive
+// redaction, and what must.
+type redactCase struct {
+	Name     string
+	Message  json.RawMessage
+	Form     json.RawMessage
+	Patterns []string
+	Secrets  []string
+	Keep     []string
+}
+
+func readRedactCases(t testing.TB) []redactCase {
+	raw, err := os.ReadFile("testdata/redact.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []redactCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+func TestRedact(t *testing.T) {
+	for _, c := range readRedactCases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			r, err := NewRedactor(c.Patterns)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := r.Redact(c.Message, c.Form)
+			if !json.Valid(out) {
+				t.Fatalf("not JSON: %s", out)
+			}
+			for _, s := range c.Secrets {
+				if strings.Contains(string(out), s) {
+					t.Errorf("%q survived: %s", s, out)
+				}
+			}
+			for _, s := range c.Keep {
+				if !strings.Contains(string(out), s) {
+					t.Errorf("%q is gone: %s", s, out)
+				}
+			}
+		})
+	}
+}
+
+func TestRedactKeepsWhatIsNotSecret(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"result":{"html":"<b>a & b</b>","n":1e400,"list":[true,null,{}],"ok":false}}`
+	r, _ := NewRedactor(nil)
+	if out := string(r.Redact([]byte(in), nil)); out != in {
+		t.Errorf("got  %s\nwant %s", out, in)
+	}
+}
+
+func TestRedactNotJSON(t *testing.T) {
+	r, _ := NewRedactor(nil)
+	for _, in := range []string{`{"a":`, `{"a":1} {"b":2}`, `password=hunter2`, ``} {
+		out := string(r.Redact([]byte(in), nil))
+		if strings.Contains(out, "hunter2") || !strings.HasPrefix(out, `"[not JSON:`) {
+			t.Errorf("%q: %s", in, out)
+		}
+	}
+}
+
+func TestRedactorPatterns(t *testing.T) {
+	if _, err := NewRedactor([]string{"("}); err == nil || !strings.Contains(err.Error(), `"("`) {
+		t.Errorf("a bad pattern: %v", err)
+	}
+}
+
+// FuzzRedact: whatever a server sends, redaction gives valid JSON, and a
+// password member's value never survives.
+func FuzzRedact(f *testing.F) {
+	for _, c := range readRedactCases(f) {
+		f.Add([]byte(c.Message))
+	}
+	r, _ := NewRedactor(nil)
+	f.Fuzz(func(t *testing.T, message []byte) {
+		out := r.Redact(message, nil)
+		if !json.Valid(out) {
+			t.Fatalf("not JSON: %q → %q", message, out)
+		}
+		var v struct {
+			Password json.RawMessage `json:"password"`
+		}
+		if json.Unmarshal(out, &v) == nil && v.Password != nil && string(v.Password) != `"[redacted]"` {
+			t.Fatalf("a password survived: %q → %q", message, out)
+		}
+	})
+}
