@@ -23,7 +23,7 @@ const (
 // batches, over the connection the bridge has for the session's listing.
 // It never dials or starts the app; what cannot go is dropped. stop sends
 // what is left, and ends.
-func (d *Desk) Traffic(session string) (note func(traffic.Entry), stop func()) {
+func (d *Desk) Traffic(session string) (note func(traffic.Entry, []byte), stop func()) {
 	queue := make(chan traffic.Entry, trafficQueue)
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -61,7 +61,7 @@ func (d *Desk) Traffic(session string) (note func(traffic.Entry), stop func()) {
 			}
 		}
 	}()
-	note = func(e traffic.Entry) {
+	note = func(e traffic.Entry, _ []byte) {
 		select {
 		case queue <- e:
 		default:

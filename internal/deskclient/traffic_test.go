@@ -53,12 +53,12 @@ func TestBridgedTraffic(t *testing.T) {
 		}
 	}
 	unlisted, stop := d.Traffic("s2")
-	unlisted(traffic.Entry{Method: "unlisted"})
+	unlisted(traffic.Entry{Method: "unlisted"}, nil)
 	stop() // sent before s1's, on the same connection
 	note, stop := d.Traffic("s1")
 	const n = trafficBatch + 44 // a full batch, then one sent when due
 	for i := range n {
-		note(traffic.Entry{Server: "not this", Session: "nor this", Method: untrusted.Text(fmt.Sprintf("m%d", i)), Kind: traffic.Request})
+		note(traffic.Entry{Server: "not this", Session: "nor this", Method: untrusted.Text(fmt.Sprintf("m%d", i)), Kind: traffic.Request}, nil)
 	}
 
 	script, err := endpoint.Dial(t.Context(), path)

@@ -1,9 +1,10 @@
 // Package traffic keeps what passed on the core's MCP connections: for
 // every JSON-RPC message, which way it went, when, its method, id and
 // size, and for an answer the method, tool and latency of its request
-// and how it ended. It keeps no message's params or result, only these
-// facts, in a ring of a bounded number of entries, so that a developer
-// can see what their server was sent and said, and how long it took.
+// and how it ended. The ring of a bounded number of entries keeps only
+// these facts, so that a developer can see what their server was sent
+// and said, and how long it took. The messages themselves, redacted, go
+// only to a Capture the person switched on.
 package traffic
 
 import (
@@ -112,6 +113,7 @@ type Record struct {
 	next    int
 	seq     uint64
 	changed chan struct{} // closed, and replaced, at each entry
+	capture *Capture      // nil: no bodies kept
 	// listed are the bridged sessions listed lately, by id, the latest
 	// maxListed of them: a bridge's last entries come as its session ends.
 	listed map[string]bridged
@@ -136,11 +138,22 @@ func New(size int) *Record {
 	return &Record{now: time.Now, size: size, changed: make(chan struct{}), listed: map[string]bridged{}}
 }
 
-// add puts e into the ring, numbered.
-func (r *Record) add(e Entry) {
+// Capture has the messages kept by c from now on; a nil c keeps none.
+func (r *Record) Capture(c *Capture) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.put(e)
+	r.capture = c
+}
+
+// add puts e into the ring, numbered, and its message raw into the
+// capture, if there is one.
+func (r *Record) add(e Entry, raw []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e = r.put(e)
+	if r.capture != nil {
+		r.capture.Keep(e, raw) // never blocks
+	}
 	close(r.changed)
 	r.changed = make(chan struct{})
 }
@@ -180,8 +193,8 @@ func (r *Record) AddBridged(session string, entries []Entry) {
 	r.changed = make(chan struct{})
 }
 
-// put puts e into the ring, numbered; r.mu is held.
-func (r *Record) put(e Entry) {
+// put puts e into the ring, numbered, and returns it so; r.mu is held.
+func (r *Record) put(e Entry) Entry {
 	r.seq++
 	e.Seq = r.seq
 	if len(r.ring) < r.size { // grown as messages pass: an idle core holds none
@@ -190,6 +203,7 @@ func (r *Record) put(e Entry) {
 		r.ring[r.next] = e
 		r.next = (r.next + 1) % len(r.ring)
 	}
+	return e
 }
 
 // After returns the entries numbered after seq that the ring still holds,
@@ -228,9 +242,10 @@ func (r *Record) Tap(server string, l link.Link) link.Link {
 }
 
 // Tap returns l with the entry of every message read and written, as
-// server's, given to note as it passes, timed by now: a bridge taps its
-// server's link and hands the entries to the app. note must not block.
-func Tap(server string, l link.Link, now func() time.Time, note func(Entry)) link.Link {
+// server's, given to note with the message as it passes, timed by now: a
+// bridge taps its server's link and hands the entries to the app. note
+// must not block, and must not change the message.
+func Tap(server string, l link.Link, now func() time.Time, note func(Entry, []byte)) link.Link {
 	return &tap{Link: l, now: now, note: note, server: server, waiting: map[waitKey]asked{}}
 }
 
@@ -238,7 +253,7 @@ func Tap(server string, l link.Link, now func() time.Time, note func(Entry)) lin
 type tap struct {
 	link.Link
 	now    func() time.Time
-	note   func(Entry)
+	note   func(Entry, []byte)
 	server string
 
 	mu      sync.Mutex
@@ -304,7 +319,7 @@ func (t *tap) saw(dir Dir, m link.Message) {
 			e.Method, e.Tool, e.Latency = a.method, a.tool, now.Sub(a.at)
 		}
 	}
-	t.note(e)
+	t.note(e, m.Raw)
 }
 
 // ask remembers a request until its answer, within maxWaiting.
