@@ -64,6 +64,10 @@ type Core interface {
 	// core writes.
 	ClearHistory(ctx context.Context) error
 	SetWindowPrefs(core.WindowPrefs) error
+	// SetTrafficPrefs has the core keep messages' bodies or not, redacted
+	// by the person's patterns too; it refuses patterns that do not
+	// compile.
+	SetTrafficPrefs(core.TrafficPrefs) error
 	// HistoryNotice is what opening the history had to say.
 	HistoryNotice() string
 	// NotificationsProblem is why no notification can show, or "".
@@ -99,6 +103,9 @@ type Options struct {
 	// Idle is how long the windows' process stays with no window open
 	// before it exits; 0: it stays until the core quits.
 	Idle time.Duration
+	// CapturePath is where the core keeps the messages it captures, for
+	// the Settings window to say.
+	CapturePath string
 	// TrayShown says that a tray host shows the core's icon; without one,
 	// the Servers window stands in for it. It is what the core said when
 	// it started the process; the core tells each change (trayChanged).
@@ -125,6 +132,7 @@ type Desk struct {
 	focus    latest[bool]      // whether a window has the keyboard
 	prefs    latest[core.WindowPrefs]
 	limits   latest[core.HistoryLimits]
+	traffic  latest[core.TrafficPrefs]
 	history  *history.Store // the History window's; nil when it could not be opened
 	// windowless is how many of the requests waiting have no window, which
 	// serversMore and a line atop each request window say.
@@ -169,7 +177,8 @@ type Desk struct {
 func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	ctx, cancel := context.WithCancel(ctx)
 	d := &Desk{ctx: ctx, cancel: cancel, fyne: a, opts: opts, log: opts.Log, core: c, now: time.Now, guard: GuardTime, openURL: browserOpener(a), do: fyne.Do,
-		links: map[string]func(){}, focus: newLatest[bool](), prefs: newLatest[core.WindowPrefs](), limits: newLatest[core.HistoryLimits]()}
+		links: map[string]func(){}, focus: newLatest[bool](), prefs: newLatest[core.WindowPrefs](), limits: newLatest[core.HistoryLimits](),
+		traffic: newLatest[core.TrafficPrefs]()}
 	// Read while GLFW starts (SetWindowHints), which keeps the UI
 	// goroutine busy meanwhile: Start waits less, or not at all.
 	read := make(chan look.Desktop, 1)
@@ -206,6 +215,7 @@ func (d *Desk) Start() error {
 	go d.focus.sendEach(d.ctx, d.core.Focused)
 	go d.prefs.sendEach(d.ctx, d.sendWindowPrefs)
 	go d.limits.sendEach(d.ctx, d.sendHistoryLimits)
+	go d.traffic.sendEach(d.ctx, d.sendTrafficPrefs)
 	go d.attach()
 	if !d.opts.TrayShown {
 		d.standIn()

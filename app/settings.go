@@ -32,6 +32,10 @@ type Settings struct {
 	NoTrayClose noTrayClose
 	Theme       look.Choice // light, dark or the desktop's
 	Notify      bool        // a notification when a request arrives unseen
+	// Capture: keep the messages servers and hosts exchange, redacted, in
+	// the capture file; Redact are the person's own patterns to redact.
+	Capture bool
+	Redact  []string
 }
 
 // noTrayClose is the person's answer to backgroundQuestion.
@@ -55,6 +59,8 @@ const (
 	prefNoTrayClose   = "noTrayClose"
 	prefTheme         = "theme"
 	prefNotify        = "notifications"
+	prefCapture       = "trafficCapture"
+	prefRedact        = "trafficRedact" // the patterns, a line each
 )
 
 // prefsReader is what loadSettings reads: fyne.Preferences, or Fyne's file
@@ -84,6 +90,8 @@ func loadSettings(p prefsReader) Settings {
 		},
 		func(s *Settings) { s.Theme = look.Choice(p.StringWithFallback(prefTheme, string(d.Theme))) },
 		func(s *Settings) { s.Notify = p.BoolWithFallback(prefNotify, d.Notify) },
+		func(s *Settings) { s.Capture = p.BoolWithFallback(prefCapture, d.Capture) },
+		func(s *Settings) { s.Redact = patternLines(p.StringWithFallback(prefRedact, "")) },
 	} {
 		next := s
 		read(&next)
@@ -101,6 +109,19 @@ func (s Settings) save(p fyne.Preferences) {
 	p.SetString(prefNoTrayClose, string(s.NoTrayClose))
 	p.SetString(prefTheme, string(s.Theme))
 	p.SetBool(prefNotify, s.Notify)
+	p.SetBool(prefCapture, s.Capture)
+	p.SetString(prefRedact, strings.Join(s.Redact, "\n"))
+}
+
+// patternLines are the patterns of text, one a line, blank lines left out.
+func patternLines(text string) []string {
+	var out []string
+	for line := range strings.Lines(text) {
+		if line = strings.TrimRight(line, "\r\n"); strings.TrimSpace(line) != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 const day = history.Day
@@ -115,10 +136,18 @@ func (s Settings) WindowPrefs() core.WindowPrefs {
 	return core.WindowPrefs{Max: s.MaxWindows, Notify: s.Notify}
 }
 
+// TrafficPrefs are the settings the core keeps traffic by.
+func (s Settings) TrafficPrefs() core.TrafficPrefs {
+	return core.TrafficPrefs{Capture: s.Capture, Redact: s.Redact}
+}
+
 // check says what is wrong with s, in words for the Settings window.
 func (s Settings) check() string {
 	limits := s.HistoryLimits().Check() // the core's own check of them
+	traffic := s.TrafficPrefs().Check()
 	switch {
+	case traffic != nil:
+		return sentence(traffic)
 	case s.MaxWindows < core.MinWindows || s.MaxWindows > core.MaxWindows:
 		return "Open between 1 and 20 request windows at once."
 	case limits != nil:

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestSettingsHistoryMaxBytes(t *testing.T) {
 				t.Errorf("loaded %d, want %d", s.HistoryMaxBytes, tt.want)
 			}
 			s.save(p)
-			if got := loadSettings(p); got != s {
+			if got := loadSettings(p); !reflect.DeepEqual(got, s) {
 				t.Errorf("saved %+v, loaded %+v", s, got)
 			}
 		})
@@ -100,7 +101,7 @@ func TestABadSettingKeepsTheOthers(t *testing.T) {
 	p.SetInt(prefHistoryMaxMB, 3) // no longer a choice
 	want := DefaultSettings
 	want.MaxWindows, want.Retention = 5, 365*day
-	if got := loadSettings(p); got != want {
+	if got := loadSettings(p); !reflect.DeepEqual(got, want) {
 		t.Errorf("loaded %+v, want %+v", got, want)
 	}
 }
@@ -115,10 +116,13 @@ func TestSettingsLoadSave(t *testing.T) {
 	}{
 		{"defaults", func(fyne.Preferences) {}, func(*Settings) {}},
 		{"every option", func(p fyne.Preferences) {
-			Settings{MaxWindows: 20, Retention: 3650 * day, HistoryMaxBytes: 64 << 20, Theme: look.Light, Notify: false}.save(p)
+			Settings{MaxWindows: 20, Retention: 3650 * day, HistoryMaxBytes: 64 << 20, Theme: look.Light, Notify: false,
+				Capture: true, Redact: []string{"ACME-[0-9]+", `\bsecret\b`}}.save(p)
 		}, func(s *Settings) {
-			*s = Settings{MaxWindows: 20, Retention: 3650 * day, HistoryMaxBytes: 64 << 20, Theme: look.Light, Notify: false}
+			*s = Settings{MaxWindows: 20, Retention: 3650 * day, HistoryMaxBytes: 64 << 20, Theme: look.Light, Notify: false,
+				Capture: true, Redact: []string{"ACME-[0-9]+", `\bsecret\b`}}
 		}},
+		{"a pattern that does not compile", func(p fyne.Preferences) { p.SetString(prefRedact, "ok\n(") }, func(*Settings) {}},
 		{"the smallest", func(p fyne.Preferences) { p.SetInt(prefMaxWindows, 1); p.SetInt(prefRetentionDays, 1) },
 			func(s *Settings) { s.MaxWindows, s.Retention = 1, day }},
 		{"too many windows", func(p fyne.Preferences) { p.SetInt(prefMaxWindows, 21) }, func(*Settings) {}},
@@ -136,11 +140,11 @@ func TestSettingsLoadSave(t *testing.T) {
 			want := DefaultSettings
 			tt.want(&want)
 			got := loadSettings(p)
-			if got != want {
+			if !reflect.DeepEqual(got, want) {
 				t.Errorf("loaded %+v, want %+v", got, want)
 			}
 			got.save(p)
-			if again := loadSettings(p); again != got {
+			if again := loadSettings(p); !reflect.DeepEqual(again, got) {
 				t.Errorf("saved %+v, loaded %+v", got, again)
 			}
 		})

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 // settingsForm is the Settings window's content: every option, and the
@@ -27,6 +30,8 @@ type settingsForm struct {
 	notify  *widget.Check
 	days    *spin
 	size    *widget.Select // history.SizeChoices' texts
+	capture *widget.Check
+	redact  *widget.Entry // the patterns, a line each
 	problem *widget.Label
 	save    *widget.Button
 	cancel  *widget.Button
@@ -36,8 +41,9 @@ type settingsForm struct {
 
 // newSettingsForm shows cur and whether the app starts at login; tray
 // says whether requests past the limit wait in a tray menu, noNotices why
-// no notification can show ("" when they can).
-func newSettingsForm(cur Settings, login, tray bool, noNotices string) *settingsForm {
+// no notification can show ("" when they can), capturePath where captured
+// messages are kept.
+func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath string) *settingsForm {
 	f := &settingsForm{cur: cur}
 	f.windows = newSpin(cur.MaxWindows, core.MinWindows, core.MaxWindows)
 	f.login = widget.NewCheck("Start Elicit Desk when I log in", nil)
@@ -57,6 +63,12 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices string) *settings
 	}
 	f.size = widget.NewSelect(sizes, nil)
 	f.size.Selected = historyview.SizeText(cur.HistoryMaxBytes)
+	f.capture = widget.NewCheck("Keep the messages themselves, redacted", nil)
+	f.capture.Checked = cur.Capture
+	f.redact = widget.NewMultiLineEntry()
+	f.redact.SetMinRowsVisible(2)
+	f.redact.SetPlaceHolder("A regular expression a line, such as ACME-[0-9]+")
+	f.redact.SetText(strings.Join(cur.Redact, "\n"))
 	f.problem = widget.NewLabel("")
 	f.problem.Importance = widget.DangerImportance
 	f.problem.Wrapping = fyne.TextWrapWord
@@ -72,11 +84,17 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices string) *settings
 		widget.NewFormItem("Notifications", f.notify),
 		widget.NewFormItem("Keep requests for", container.NewHBox(f.days.object, widget.NewLabel("days"))),
 		widget.NewFormItem("History size at most", choice(f.size)),
+		widget.NewFormItem("Traffic", f.capture),
+		widget.NewFormItem("Also redact", f.redact),
 	)
 	form.Items[0].HintText = waitingHint(tray)
 	form.Items[3].HintText = noNotices
 	form.Items[4].HintText = "The History window lists what was asked and answered."
 	form.Items[5].HintText = "Past it, the oldest requests are deleted first."
+	limits := traffic.DefaultCaptureLimits
+	form.Items[6].HintText = fmt.Sprintf("Every message with its servers and hosts, in a file only you can read, %s at most, for %d days: %s",
+		historyview.SizeText(limits.MaxBytes), int(limits.Retention/day), capturePath)
+	form.Items[7].HintText = "Passwords, tokens, keys and cookies are always redacted."
 	buttons := container.NewBorder(nil, nil, nil, container.NewHBox(f.cancel, f.save), f.problem)
 	f.object = container.NewPadded(container.NewBorder(nil, buttons, nil, nil, container.NewVBox(form, layout.NewSpacer())))
 	return f
@@ -109,6 +127,8 @@ func (f *settingsForm) read() (s Settings, login bool, problem string) {
 		s.Theme = look.Choices()[i]
 	}
 	s.Notify = f.notify.Checked
+	s.Capture = f.capture.Checked
+	s.Redact = patternLines(f.redact.Text)
 	return s, f.login.Checked, s.check()
 }
 
@@ -123,7 +143,7 @@ func (d *Desk) showSettings() {
 	d.settingsW = w
 	w.SetOnClosed(func() { d.settingsW = nil })
 	keys.Close(w, nil)
-	f := newSettingsForm(d.settings, d.autostartEnabled(), d.opts.TrayShown, d.core.NotificationsProblem())
+	f := newSettingsForm(d.settings, d.autostartEnabled(), d.opts.TrayShown, d.core.NotificationsProblem(), d.opts.CapturePath)
 	keep := func(s Settings, login bool) {
 		d.applySettings(s)
 		if login != d.autostartEnabled() {
@@ -179,6 +199,9 @@ func (d *Desk) applySettings(s Settings) {
 	if s.MaxWindows != was.MaxWindows || s.Notify != was.Notify {
 		d.prefs.set(s.WindowPrefs()) // the core answers over the connection: not on the UI goroutine
 	}
+	if s.Capture != was.Capture || !slices.Equal(s.Redact, was.Redact) {
+		d.traffic.set(s.TrafficPrefs())
+	}
 	if s.Theme != was.Theme {
 		d.applyTheme()
 	}
@@ -201,6 +224,13 @@ func (d *Desk) sendWindowPrefs(p core.WindowPrefs) {
 	if err := d.core.SetWindowPrefs(p); err != nil {
 		d.log.Error("window settings not applied", "err", err)
 		d.do(func() { d.showError("The window settings were not changed", err.Error()) })
+	}
+}
+
+func (d *Desk) sendTrafficPrefs(p core.TrafficPrefs) {
+	if err := d.core.SetTrafficPrefs(p); err != nil {
+		d.log.Error("traffic settings not applied", "err", err)
+		d.do(func() { d.showError("The traffic settings were not changed", err.Error()) })
 	}
 }
 

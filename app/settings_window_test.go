@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -39,16 +40,20 @@ func TestSettingsFormReads(t *testing.T) {
 			f.notify.SetChecked(false)
 			f.days.SetText("30")
 			f.size.SetSelected("1 GB")
+			f.capture.SetChecked(true)
+			f.redact.SetText("ACME-[0-9]+\n\n  \ncust-[a-z]+\n")
 		}, func(s *Settings) {
 			s.MaxWindows, s.Theme, s.Notify, s.Retention, s.HistoryMaxBytes = 7, look.Dark, false, 30*day, 1<<30
+			s.Capture, s.Redact = true, []string{"ACME-[0-9]+", "cust-[a-z]+"}
 		}, true, ""},
+		{"a pattern that does not compile", func(f *settingsForm) { f.redact.SetText("ok\n(") }, nil, false, `The redaction pattern "("`},
 		{"too many windows", func(f *settingsForm) { f.windows.SetText("21") }, nil, false, "from 1 to 20"},
 		{"no windows", func(f *settingsForm) { f.windows.SetText("0") }, nil, false, "from 1 to 20"},
 		{"no days", func(f *settingsForm) { f.days.SetText("") }, nil, false, "from 1 to 3650"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newSettingsForm(DefaultSettings, false, true, "")
+			f := newSettingsForm(DefaultSettings, false, true, "", "/state/traffic.jsonl")
 			tt.set(f)
 			s, login, problem := f.read()
 			if tt.problem != "" {
@@ -59,7 +64,7 @@ func TestSettingsFormReads(t *testing.T) {
 			}
 			want := DefaultSettings
 			tt.want(&want)
-			if s != want || login != tt.login || problem != "" {
+			if !reflect.DeepEqual(s, want) || login != tt.login || problem != "" {
 				t.Errorf("read %+v, login %v, %q; want %+v, %v", s, login, problem, want, tt.login)
 			}
 		})

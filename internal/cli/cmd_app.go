@@ -31,6 +31,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 // uiIdle is how long the windows' process stays after its last window
@@ -100,6 +101,8 @@ func runApp(args []string, stdout, stderr terminal) int {
 		}, nil),
 		History:         settings.HistoryLimits(),
 		Windows:         settings.WindowPrefs(),
+		Traffic:         settings.TrafficPrefs(),
+		CapturePath:     traffic.DefaultCapturePath(xdg.StateHome),
 		Background:      *background,
 		StartUI:         ui.start,
 		Notifier:        notifier,
@@ -370,6 +373,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 		Version:     versionText(version, buildInfo()),
 		Idle:        *idle,
 		TrayShown:   *trayShown,
+		CapturePath: traffic.DefaultCapturePath(xdg.StateHome),
 		WindowClass: appName, WindowInstance: appCommand,
 	})
 	if err := d.Start(); err != nil {

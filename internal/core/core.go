@@ -68,6 +68,11 @@ type Options struct {
 	// Windows are how request windows open, as the person chose in the
 	// Settings window.
 	Windows WindowPrefs
+	// Traffic is what the traffic record keeps beside messages' facts,
+	// as the person chose in the Settings window; CapturePath is the file
+	// where it keeps their bodies ("": none is kept).
+	Traffic     TrafficPrefs
+	CapturePath string
 }
 
 // WindowPrefs are the person's choices of how request windows open.
@@ -93,7 +98,7 @@ type Core struct {
 	router  *servers.Router
 	manager *servers.Manager
 	bridges *servers.Bridges
-	traffic *traffic.Record // what passed on the connections: facts, not bodies
+	traffic *traffic.Record // what passed on the connections: their facts
 	writes  gate.Gate       // history writes: shut by Close, which waits for them
 	// answering is held, shared, while an answer is sent and recorded.
 	answering sync.RWMutex
@@ -124,6 +129,10 @@ type Core struct {
 	uiNext    time.Time
 	attaches  int // UIs attached so far
 	now       func() time.Time
+	// capture keeps message bodies, once the person first switched it on;
+	// stopCapture ends it.
+	capture     *traffic.Capture
+	stopCapture context.CancelFunc
 }
 
 // New prepares the core; Start connects the servers.
@@ -155,6 +164,8 @@ func New(ctx context.Context, opts Options) *Core {
 	}
 	c.traffic = traffic.New(traffic.DefaultSize)
 	c.manager.Tap(c.traffic.Tap)
+	c.SetTrafficPrefs(opts.Traffic) // refused ones are logged: the bodies are not kept
+
 	c.bridges = servers.NewBridges(func() {
 		// Read and pushed under one lock: an older list is never told
 		// after a newer one.
@@ -211,6 +222,7 @@ func (c *Core) Close() {
 	c.cancel()
 	c.closeNotices()
 	c.manager.Close()
+	c.closeCapture()
 	c.writes.Close()
 	if c.history != nil {
 		c.history.Close()

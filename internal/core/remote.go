@@ -225,6 +225,8 @@ func (r *Remote) ClearHistory(ctx context.Context) error { return r.call(ctx, me
 
 func (r *Remote) SetWindowPrefs(p WindowPrefs) error { return r.short(methodPrefs, p, nil) }
 
+func (r *Remote) SetTrafficPrefs(p TrafficPrefs) error { return r.short(methodTraffic, p, nil) }
+
 func (r *Remote) ShowLinks(who servers.Identity, links []json.RawMessage) ([]string, error) {
 	var ids []string
 	err := r.short(methodLinks, linksParams{Server: who, Links: links}, &ids)

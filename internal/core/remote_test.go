@@ -81,10 +81,13 @@ func TestRemoteToolsAndCalls(t *testing.T) {
 // startDemo starts a core whose one server is the demo, called "demo",
 // speaking revision version ("" for the latest), and waits until it is
 // ready.
-func startDemo(t *testing.T, version string) *started {
+func startDemo(t *testing.T, version string, edits ...func(*Options)) *started {
 	t.Helper()
 	entry := demotest.Server(t, "demo")
 	s := startWith(t, func(o *Options) {
+		for _, edit := range edits {
+			edit(o)
+		}
 		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{
 			"command": entry.Command, "args": entry.Args, "env": entry.Env, "protocolVersion": version,
 		}}})

@@ -2,6 +2,9 @@ package core
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +74,67 @@ func TestTrafficOfAConfiguredServer(t *testing.T) {
 	}
 	if call.Server != "demo" || call.Size == 0 {
 		t.Errorf("the call's entry: %+v", call)
+	}
+}
+
+// TestCaptureOfAConfiguredServer: switched on from the windows, the
+// capture keeps each message of a tool call and its question, numbered
+// as the traffic lists them, with the person's pattern and the rules'
+// secrets redacted; a pattern that does not compile is refused and
+// changes nothing.
+func TestCaptureOfAConfiguredServer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "traffic.jsonl")
+	s := startDemo(t, "", func(o *Options) { o.CapturePath = path })
+	remote, rec, _ := remoteUI(t, serveUI(t, s))
+	if err := remote.SetTrafficPrefs(TrafficPrefs{Capture: true, Redact: []string{"("}}); err == nil || s.c.capture != nil {
+		t.Fatalf("a bad pattern: %v, capture %v", err, s.c.capture)
+	}
+	if err := remote.SetTrafficPrefs(TrafficPrefs{Capture: true, Redact: []string{"ACME-[0-9]+"}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	called := make(chan error, 1)
+	go func() {
+		_, _, err := s.c.CallTool(ctx, "demo", demo.ToolAskConfirm, map[string]any{"note": "for ACME-4471", "apiKey": "k-99aa88bb77"}, false)
+		called <- err
+	}()
+	rec.until(t, "the tool's question", func() bool { return len(rec.requests) == 1 })
+	if err := s.c.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-called; err != nil {
+		t.Fatal(err)
+	}
+	if err := s.c.capture.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := traffic.ReadCapture(path, 0, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := s.c.traffic.After(0)
+	byseq := map[uint64]traffic.Entry{}
+	for _, e := range list {
+		byseq[e.Seq] = e
+	}
+	var methods []string
+	for _, l := range lines {
+		listed := byseq[l.Seq]
+		if listed.Time.Equal(l.Time) {
+			listed.Time = l.Time // the file keeps no monotonic reading
+		}
+		if listed != l.Entry {
+			t.Errorf("line %+v, listed %+v", l.Entry, listed)
+		}
+		methods = append(methods, string(l.Method))
+		for _, secret := range []string{"ACME-4471", "k-99aa88bb77"} {
+			if strings.Contains(string(l.Body), secret) {
+				t.Errorf("%q reached the capture: %s", secret, l.Body)
+			}
+		}
+	}
+	if want := []string{"tools/call", "elicitation/create", "elicitation/create", "tools/call"}; !slices.Equal(methods[len(methods)-4:], want) {
+		t.Errorf("captured %q, want it to end %q", methods, want)
 	}
 }

@@ -54,6 +54,7 @@ const (
 	methodLimits  = "ui/history"         // params HistoryLimits
 	methodClear   = "ui/clear"           // the history: every entry
 	methodPrefs   = "ui/prefs"           // params WindowPrefs
+	methodTraffic = "ui/traffic"         // params TrafficPrefs
 	methodFocus   = "ui/focus"           // a notification: params focusParams
 	methodLinks   = "ui/links"           // params linksParams; result []string
 	methodNotice  = "ui/notice"          // result string
@@ -325,6 +326,12 @@ func (c *Core) uiCall(ctx context.Context, method string, params json.RawMessage
 			return nil, err
 		}
 		return ok, c.SetWindowPrefs(p)
+	case methodTraffic:
+		var p TrafficPrefs
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return ok, c.SetTrafficPrefs(p)
 	case methodLinks:
 		var p linksParams
 		if err := decode(method, params, &p); err != nil {

@@ -1,0 +1,83 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
+)
+
+// TrafficPrefs are the person's choices of what the traffic record keeps
+// beside every message's facts.
+type TrafficPrefs struct {
+	// Capture: keep the messages themselves, redacted, in the capture
+	// file (Options.CapturePath).
+	Capture bool `json:"capture"`
+	// Redact are the person's own patterns, regular expressions, whose
+	// matches a capture keeps out beside traffic.Redactor's rules.
+	Redact []string `json:"redact,omitempty"`
+}
+
+// MaxRedactPatterns bounds the person's patterns: each is matched against
+// every string of every message kept.
+const MaxRedactPatterns = 64
+
+// Check says what is wrong with p: too many patterns, or one that does
+// not compile.
+func (p TrafficPrefs) Check() error {
+	if len(p.Redact) > MaxRedactPatterns {
+		return fmt.Errorf("at most %d patterns to redact, not %d", MaxRedactPatterns, len(p.Redact))
+	}
+	_, err := traffic.NewRedactor(p.Redact)
+	return err
+}
+
+// captureFlushWait bounds how long Close waits for the capture to write
+// what it was handed.
+const captureFlushWait = 2 * time.Second
+
+// SetTrafficPrefs keeps message bodies from now on, or stops, as p says;
+// the patterns apply to what is kept from now on. Prefs that do not pass
+// Check change nothing.
+func (c *Core) SetTrafficPrefs(p TrafficPrefs) error {
+	if err := p.Check(); err != nil {
+		c.log.Warn("traffic settings refused", "err", err)
+		return err
+	}
+	redact, _ := traffic.NewRedactor(p.Redact)
+	c.mu.Lock()
+	if c.capture == nil && p.Capture && c.opts.CapturePath != "" {
+		// Its own context: Close lets it write what it holds after the
+		// servers stopped.
+		ctx, stop := context.WithCancel(context.WithoutCancel(c.ctx))
+		c.capture, c.stopCapture = traffic.NewCapture(ctx, c.opts.CapturePath, traffic.DefaultCaptureLimits, redact, c.log), stop
+	}
+	capture := c.capture
+	c.mu.Unlock()
+	if capture == nil {
+		return nil
+	}
+	capture.Redact(redact)
+	if p.Capture {
+		c.traffic.Capture(capture)
+	} else {
+		c.traffic.Capture(nil)
+	}
+	return nil
+}
+
+// closeCapture writes what the capture holds, within captureFlushWait, and
+// ends it.
+func (c *Core) closeCapture() {
+	c.mu.Lock()
+	capture, stop := c.capture, c.stopCapture
+	c.mu.Unlock()
+	if capture == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), captureFlushWait)
+	defer cancel()
+	capture.Flush(ctx)
+	stop()
+}
