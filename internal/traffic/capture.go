@@ -90,7 +90,7 @@ const (
 type kept struct {
 	e       Entry
 	raw     []byte
-	redact  *Redactor // the one of the time it was kept
+	redact  *Redactor     // the one of the time it was kept
 	flushed chan struct{} // a mark: closed once what came before is written
 }
 
