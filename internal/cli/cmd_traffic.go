@@ -1,15 +1,19 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os/signal"
 	"syscall"
 	"time"
 
+	"github.com/adrg/xdg"
 	"github.com/dustin/go-humanize"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
@@ -17,13 +21,17 @@ import (
 )
 
 // runTraffic prints what passed on the running app's connections to its
-// configured servers: every message's facts, never its params or result.
-// What a server wrote (methods, ids, tool names) is shown through
-// untrusted's views.
+// configured servers and bridged sessions, every message's facts; or,
+// with -captured, the messages the capture kept, redacted. What a server
+// wrote (methods, ids, tool names, bodies) is shown through untrusted's
+// views.
 func runTraffic(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("traffic")
 	asJSON := fs.Bool("json", false, "print JSON Lines, one message a line")
 	follow := fs.Bool("follow", false, "keep printing messages as they pass, until interrupted")
+	captured := fs.Bool("captured", false, "read the messages the capture kept (Settings, Traffic), with their bodies, from its file: the app need not run")
+	harFile := fs.String("har", "", "write the messages as a HAR 1.2 `file` (- for standard output), requests with their answers")
+	stats := fs.Bool("stats", false, "print the latency percentiles of the answered requests, by method and tool")
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
@@ -33,8 +41,62 @@ func runTraffic(args []string, stdout, stderr terminal) int {
 		stderr.Ours("Every word of a filter must hold:\n" + traffic.FilterHelp())
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
+	if *follow && (*captured || *harFile != "" || *stats) {
+		stderr.Linef("elicitdesk traffic: -follow prints the running app's messages as they pass; it goes with neither -captured, -har nor -stats")
+		return 2
+	}
+	var lines []traffic.CaptureLine
+	if *captured {
+		path := traffic.DefaultCapturePath(xdg.StateHome)
+		lines, err = traffic.ReadCapture(path, traffic.DefaultCaptureLimits.Retention, time.Now())
+		if err != nil {
+			stderr.Linef("elicitdesk traffic: the capture: %s", err)
+			return 1
+		}
+		if len(lines) == 0 {
+			stderr.Linef("Nothing was captured in %s: switch on Traffic in Settings to keep the messages themselves.", path)
+			return 0
+		}
+	} else {
+		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+		defer stop()
+		if !*follow {
+			return printListed(ctx, filter, *asJSON, *harFile, *stats, stdout, stderr)
+		}
+		return followTraffic(ctx, filter, *asJSON, stdout, stderr)
+	}
+	return printLines(pick(lines, filter), *asJSON, *harFile, *stats, stdout, stderr)
+}
+
+// printListed prints, or writes as HAR, what the running app lists now.
+func printListed(ctx context.Context, filter traffic.Filter, asJSON bool, harFile string, stats bool, stdout, stderr terminal) int {
+	var lines []traffic.CaptureLine
+	code := listTraffic(ctx, false, stderr, func(list []traffic.Entry) {
+		for _, e := range list {
+			lines = append(lines, traffic.CaptureLine{Entry: e})
+		}
+	})
+	if code != 0 {
+		return code
+	}
+	return printLines(pick(lines, filter), asJSON, harFile, stats, stdout, stderr)
+}
+
+// followTraffic prints what the running app lists, and what passes next,
+// until ctx ends.
+func followTraffic(ctx context.Context, filter traffic.Filter, asJSON bool, stdout, stderr terminal) int {
+	return listTraffic(ctx, true, stderr, func(list []traffic.Entry) {
+		var lines []traffic.CaptureLine
+		for _, e := range list {
+			lines = append(lines, traffic.CaptureLine{Entry: e})
+		}
+		printTraffic(pick(lines, filter), asJSON, stdout)
+	})
+}
+
+// listTraffic hands what the running app lists to each, and with follow
+// what passes after, until ctx ends.
+func listTraffic(ctx context.Context, follow bool, stderr terminal, each func([]traffic.Entry)) int {
 	dctx, cancel := context.WithTimeout(ctx, askWait)
 	c, err := endpoint.Dial(dctx, endpoint.AppPath())
 	cancel()
@@ -44,7 +106,6 @@ func runTraffic(args []string, stdout, stderr terminal) int {
 	}
 	defer c.Close()
 	q := endpoint.TrafficQuery{}
-	shown := 0
 	for {
 		list, err := c.Traffic(ctx, q)
 		if err != nil {
@@ -54,26 +115,84 @@ func runTraffic(args []string, stdout, stderr terminal) int {
 			stderr.Linef("elicitdesk traffic: %s", trafficErr(err))
 			return 1
 		}
-		var picked []traffic.Entry
-		for _, e := range list {
-			if filter.Match(e) {
-				picked = append(picked, e)
-			}
-		}
-		shown += len(picked)
-		printTraffic(picked, *asJSON, stdout)
+		each(list)
 		if len(list) > 0 {
 			q.After = list[len(list)-1].Seq
 		}
-		if !*follow {
-			break
+		if !follow {
+			return 0
 		}
 		q.Wait = true
 	}
-	if shown == 0 && !*asJSON {
-		stdout.Linef("No messages match.")
+}
+
+// pick is the lines filter matches.
+func pick(lines []traffic.CaptureLine, filter traffic.Filter) []traffic.CaptureLine {
+	var out []traffic.CaptureLine
+	for _, l := range lines {
+		if filter.Match(l.Entry) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// printLines prints lines, their latency percentiles, or their HAR.
+func printLines(lines []traffic.CaptureLine, asJSON bool, harFile string, stats bool, stdout, stderr terminal) int {
+	switch {
+	case harFile != "":
+		har, err := traffic.HAR(lines, appName, cmp.Or(version, "devel"))
+		// The same JSON, with each character that could fool a reader or a
+		// terminal as its escape.
+		safe := untrusted.JSON(har) + "\n"
+		if err == nil && harFile == "-" {
+			stdout.Ours(safe)
+			return 0
+		}
+		if err == nil {
+			err = atomicfile.Write(harFile, []byte(safe), 0o600) // bodies: the person's only
+		}
+		if err != nil {
+			stderr.Linef("elicitdesk traffic: %s", err)
+			return 1
+		}
+		stdout.Linef("%d messages written to %s.", len(lines), untrusted.Text(harFile))
+	case stats:
+		printLatencies(lines, asJSON, stdout)
+	default:
+		printTraffic(lines, asJSON, stdout)
+		if len(lines) == 0 && !asJSON {
+			stdout.Linef("No messages match.")
+		}
 	}
 	return 0
+}
+
+// printLatencies prints the latency percentiles of lines' answers.
+func printLatencies(lines []traffic.CaptureLine, asJSON bool, out terminal) {
+	entries := make([]traffic.Entry, len(lines))
+	for i, l := range lines {
+		entries[i] = l.Entry
+	}
+	stats := traffic.Latencies(entries)
+	if asJSON {
+		for _, s := range stats {
+			line, _ := json.Marshal(s)
+			out.Linef("%s", json.RawMessage(line))
+		}
+		return
+	}
+	if len(stats) == 0 {
+		out.Linef("No answered requests match.")
+		return
+	}
+	table, flush := out.Table()
+	table.Linef("METHOD\tTOOL\tCALLS\tFAILED\tP50\tP95\tP99\tSLOWEST")
+	for _, s := range stats {
+		table.Linef("%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s", untrusted.Text(s.Method).Short(48), orDash(untrusted.Text(s.Tool).Short(32)),
+			s.Count, s.Errors, duration(s.P50), duration(s.P95), duration(s.P99), duration(s.Slowest))
+	}
+	flush()
 }
 
 // trafficErr says why the app could not be asked.
@@ -87,20 +206,27 @@ func trafficErr(err error) string {
 	return err.Error()
 }
 
-// printTraffic prints entries as a table, or as JSON Lines.
-func printTraffic(entries []traffic.Entry, asJSON bool, out terminal) {
+// printTraffic prints lines as a table, a captured body cut to one line
+// at its end, or as JSON Lines, with their bodies.
+func printTraffic(lines []traffic.CaptureLine, asJSON bool, out terminal) {
 	if asJSON {
-		for _, e := range entries {
-			line, _ := json.Marshal(e)
+		for _, l := range lines {
+			var line []byte
+			if l.Body != nil {
+				line, _ = json.Marshal(l)
+			} else {
+				line, _ = json.Marshal(l.Entry)
+			}
 			out.Linef("%s", json.RawMessage(line))
 		}
 		return
 	}
-	if len(entries) == 0 {
+	if len(lines) == 0 {
 		return
 	}
 	table, flush := out.Table()
-	for _, e := range entries {
+	for _, l := range lines {
+		e := l.Entry
 		what := e.Method.Short(48)
 		if e.Tool != "" {
 			what += " " + e.Tool.Quote()
@@ -109,8 +235,12 @@ func printTraffic(entries []traffic.Entry, asJSON bool, out terminal) {
 		if e.Session != "" {
 			server += " (" + e.Host.Short(32) + ")"
 		}
-		table.Linef("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", e.Time.Local().Format("15:04:05.000"), server, arrow(e.Dir),
+		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", e.Time.Local().Format("15:04:05.000"), server, arrow(e.Dir),
 			kindWord(e), what, orDash(e.ID.Short(24)), humanize.IBytes(uint64(e.Size)), latency(e))
+		if l.Body != nil {
+			row += "\t" + untrusted.Text(l.Body).Short(80)
+		}
+		table.Linef("%s", row)
 	}
 	flush()
 }
@@ -136,5 +266,10 @@ func latency(e traffic.Entry) string {
 	if e.Latency == 0 {
 		return "-"
 	}
-	return e.Latency.Round(100 * time.Microsecond).String()
+	return duration(e.Latency)
+}
+
+// duration is d to a tenth of a millisecond.
+func duration(d time.Duration) string {
+	return d.Round(100 * time.Microsecond).String()
 }

@@ -76,8 +76,8 @@ func commands() []command {
 			func(args []string, s stdio) int {
 				return runDemoServer(args, s.in, s.out, s.err) // stdout speaks MCP
 			}},
-		{"traffic", []string{"[-json] [-follow] [FILTER...]"},
-			"Print what passed on the app's connections to its servers: each message's method, id,\nsize, latency and outcome, never its content. Filter with words such as method:tools/call\nor status:error; a word it does not know lists them all.", both(runTraffic)},
+		{"traffic", []string{"[-json] [-follow] [FILTER...]", "-captured [-json] [FILTER...]", "[-captured] -har FILE|- [FILTER...]", "[-captured] -stats [-json] [FILTER...]"},
+			"Print what passed on the app's connections to its servers and bridged sessions: each\nmessage's method, id, size, latency and outcome. With -captured, the messages themselves,\nredacted, as the capture kept them (Settings, Traffic). Filter with words such as\nmethod:tools/call or status:error; a word it does not know lists them all.", both(runTraffic)},
 		{"history", []string{"[-json] [-search TEXT] [-server NAME] [-outcome OUTCOME] [-limit N] [-db FILE]"},
 			"Print the request history, newest first.", both(runHistory)},
 		{"version", nil,

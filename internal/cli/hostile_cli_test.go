@@ -7,12 +7,15 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/adrg/xdg"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
@@ -107,6 +110,7 @@ func noForbidden(t *testing.T, stdout, stderr string) {
 func TestHostileTraffic(t *testing.T) {
 	h := mustLoadHostile(t)
 	serveHostileTraffic(t, h)
+	harFile := filepath.Join(t.TempDir(), "traffic.har")
 	tests := []struct {
 		args  []string
 		check func(out []byte)
@@ -118,6 +122,47 @@ func TestHostileTraffic(t *testing.T) {
 		}},
 		{[]string{"traffic", "kind:request", h.strings[0]}, nil},
 		{[]string{"traffic", "-json"}, func(out []byte) { trafficLines(t, h, out) }},
+		{[]string{"traffic", "-captured"}, func(out []byte) {
+			if n, want := bytes.Count(out, []byte("\n")), 2*len(h.strings); n != want {
+				t.Errorf("%d lines for %d messages captured", n, want)
+			}
+		}},
+		{[]string{"traffic", "-captured", "-json"}, func(out []byte) {
+			trafficLines(t, h, out)
+			for line := range bytes.Lines(bytes.TrimSpace(out)) {
+				var l traffic.CaptureLine
+				if decode(t, line, &l); !json.Valid(l.Body) || len(l.Body) == 0 {
+					t.Errorf("a line without its body: %s", line)
+				}
+			}
+		}},
+		{[]string{"traffic", "-captured", "-har", "-"}, func(out []byte) {
+			var har struct {
+				Log struct{ Entries []json.RawMessage }
+			}
+			if decode(t, out, &har); len(har.Log.Entries) != 2*len(h.strings) {
+				t.Errorf("%d HAR entries for %d messages", len(har.Log.Entries), 2*len(h.strings))
+			}
+		}},
+		{[]string{"traffic", "-captured", "-har", harFile}, func(out []byte) {
+			info, err := os.Stat(harFile)
+			if err != nil || info.Mode().Perm() != 0o600 {
+				t.Fatalf("the HAR file: %v, %v", info, err)
+			}
+			if os.Getenv(peersEnv) == "" {
+				return // said by TestHAR's skip
+			}
+			cmd := exec.Command(filepath.Join(peers(t), ".bin", "node"), "../traffic/testdata/har-check.mjs")
+			cmd.Stdin, _ = os.Open(harFile)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("har-validator: %v\n%.2000s", err, out)
+			}
+		}},
+		{[]string{"traffic", "-stats"}, func(out []byte) {
+			if !bytes.Contains(out, []byte("No answered requests match.")) {
+				t.Errorf("latencies without answers: %s", out)
+			}
+		}},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
@@ -137,6 +182,10 @@ func TestHostileTraffic(t *testing.T) {
 func serveHostileTraffic(t *testing.T, h hostile) {
 	noApp(t)
 	rec := traffic.New(0)
+	redact, _ := traffic.NewRedactor(nil)
+	capture := traffic.NewCapture(t.Context(), traffic.DefaultCapturePath(xdg.StateHome), traffic.DefaultCaptureLimits, redact, slog.New(slog.DiscardHandler))
+	rec.Capture(capture)
+	defer capture.Flush(t.Context())
 	conn := rec.Tap(h.joined, discard{})
 	for _, s := range h.strings {
 		for _, v := range []map[string]any{
