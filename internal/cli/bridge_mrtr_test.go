@@ -39,9 +39,12 @@ func (p person) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessag
 	p.asked <- q
 	return p.answer, nil
 }
-func (p person) Bridge(ctx context.Context, _ endpoint.Bridged) error { <-ctx.Done(); return nil }
-func (p person) Complete(endpoint.Completion)                         {}
-func (p person) BridgeTraffic(endpoint.BridgeTraffic)                 {}
+func (p person) Bridge(ctx context.Context, _ endpoint.Bridged, _ func(bool)) error {
+	<-ctx.Done()
+	return nil
+}
+func (p person) Complete(endpoint.Completion)         {}
+func (p person) BridgeTraffic(endpoint.BridgeTraffic) {}
 func (p person) Unshown(context.Context, endpoint.Unshown) error {
 	return fmt.Errorf("not the app")
 }

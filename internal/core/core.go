@@ -131,8 +131,10 @@ type Core struct {
 	now       func() time.Time
 	// capture keeps message bodies, once the person first switched it on;
 	// stopCapture ends it.
-	capture     *traffic.Capture
-	stopCapture context.CancelFunc
+	capture      *traffic.Capture
+	stopCapture  context.CancelFunc
+	capturing    bool                  // capture is on
+	captureTells map[string]func(bool) // by bridged session: tells its bridge whether capture is on
 }
 
 // New prepares the core; Start connects the servers.

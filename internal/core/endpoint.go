@@ -69,7 +69,7 @@ func (h handler) Traffic(ctx context.Context, q endpoint.TrafficQuery) ([]traffi
 // BridgeTraffic keeps what a bridge saw pass between one of its sessions
 // and the session's server (traffic.Record.AddBridged).
 func (h handler) BridgeTraffic(t endpoint.BridgeTraffic) {
-	h.c.traffic.AddBridged(t.Session, t.Entries)
+	h.c.traffic.AddBridged(t.Session, t.Entries, t.Bodies)
 }
 
 // Elicit asks a bridged server's elicitation in the person's windows. A
@@ -87,7 +87,8 @@ func (h handler) Unshown(ctx context.Context, u endpoint.Unshown) error {
 }
 
 // Bridge lists a host's session through the bridge until it ends.
-func (h handler) Bridge(ctx context.Context, b endpoint.Bridged) error {
+func (h handler) Bridge(ctx context.Context, b endpoint.Bridged, capture func(on bool)) error {
+	defer h.c.tellCapture(b.ID, capture)()
 	return h.c.Bridge(ctx, servers.Bridged{ID: b.ID, Server: BridgedIdentity(b), Protocol: b.Protocol, Since: b.Since})
 }
 

@@ -54,17 +54,47 @@ func (c *Core) SetTrafficPrefs(p TrafficPrefs) error {
 		c.capture, c.stopCapture = traffic.NewCapture(ctx, c.opts.CapturePath, traffic.DefaultCaptureLimits, redact, c.log), stop
 	}
 	capture := c.capture
-	c.mu.Unlock()
-	if capture == nil {
-		return nil
+	on := p.Capture && capture != nil
+	changed := on != c.capturing
+	c.capturing = on
+	var tell []func(bool)
+	if changed {
+		for _, t := range c.captureTells {
+			tell = append(tell, t)
+		}
 	}
-	capture.Redact(redact)
-	if p.Capture {
+	c.mu.Unlock()
+	if capture != nil {
+		capture.Redact(redact)
+	}
+	if on {
 		c.traffic.Capture(capture)
 	} else {
 		c.traffic.Capture(nil)
 	}
+	for _, t := range tell {
+		t(on) // never blocks
+	}
 	return nil
+}
+
+// tellCapture has the bridge of session told now, and at each change,
+// whether the core keeps its messages' bodies (capture never blocks),
+// until the returned func is called.
+func (c *Core) tellCapture(session string, capture func(on bool)) (stop func()) {
+	c.mu.Lock()
+	if c.captureTells == nil {
+		c.captureTells = map[string]func(bool){}
+	}
+	c.captureTells[session] = capture
+	on := c.capturing
+	c.mu.Unlock()
+	capture(on)
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		delete(c.captureTells, session)
+	}
 }
 
 // closeCapture writes what the capture holds, within captureFlushWait, and

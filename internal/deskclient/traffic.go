@@ -2,6 +2,8 @@ package deskclient
 
 import (
 	"context"
+	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
@@ -9,14 +11,26 @@ import (
 )
 
 // How a bridge hands the app its sessions' traffic: in batches of at most
-// trafficBatch entries, at most trafficDelay after the first of a batch,
-// from a queue of at most trafficQueue. A session that floods its server
-// loses entries, never time: the app keeps only the latest anyway.
+// trafficBatch entries or trafficBatchBytes of bodies, at most
+// trafficDelay after the first of a batch, from a queue of at most
+// trafficQueue entries and trafficQueueBytes of bodies. A session that
+// floods its server loses entries and bodies, never time: the app keeps
+// only the latest anyway. A body over maxBody is not sent: a batch must
+// stay within one endpoint message.
 const (
-	trafficBatch = 256
-	trafficDelay = 100 * time.Millisecond
-	trafficQueue = 4096
+	trafficBatch      = 256
+	trafficBatchBytes = 1 << 20
+	trafficDelay      = 100 * time.Millisecond
+	trafficQueue      = 4096
+	trafficQueueBytes = 16 << 20
+	maxBody           = 4 << 20
 )
+
+// noted is an entry and, while the app keeps them, its message.
+type noted struct {
+	e    traffic.Entry
+	body json.RawMessage
+}
 
 // Traffic returns where a tap of session's server link hands its entries
 // (traffic.Tap's note, which never blocks): they go to the running app in
@@ -24,48 +38,79 @@ const (
 // It never dials or starts the app; what cannot go is dropped. stop sends
 // what is left, and ends.
 func (d *Desk) Traffic(session string) (note func(traffic.Entry, []byte), stop func()) {
-	queue := make(chan traffic.Entry, trafficQueue)
+	queue := make(chan noted, trafficQueue)
+	var queued atomic.Int64 // bytes of the bodies in queue
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		var batch []traffic.Entry
+		var batch endpoint.BridgeTraffic
+		batch.Session = session
+		size := 0                // of the batch's bodies
 		var due <-chan time.Time // nil while the batch is empty: an idle bridge does not wake
 		send := func() {
-			d.mu.Lock()
-			c := d.client
-			d.mu.Unlock()
-			if c != nil && len(batch) > 0 {
+			if c := d.current(); c != nil && len(batch.Entries) > 0 {
+				if size == 0 {
+					batch.Bodies = nil
+				}
 				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-				c.BridgeTraffic(ctx, endpoint.BridgeTraffic{Session: session, Entries: batch})
+				c.BridgeTraffic(ctx, batch)
 				cancel()
 			}
-			batch, due = batch[:0], nil
+			batch.Entries, batch.Bodies, size, due = batch.Entries[:0], batch.Bodies[:0], 0, nil
+		}
+		add := func(n noted) {
+			queued.Add(-int64(len(n.body)))
+			if len(batch.Entries) == 0 {
+				due = time.After(trafficDelay)
+			}
+			batch.Entries, batch.Bodies = append(batch.Entries, n.e), append(batch.Bodies, n.body)
+			if size += len(n.body); len(batch.Entries) == trafficBatch || size >= trafficBatchBytes {
+				send()
+			}
 		}
 		for {
 			select {
-			case e := <-queue:
-				if len(batch) == 0 {
-					due = time.After(trafficDelay)
-				}
-				if batch = append(batch, e); len(batch) == trafficBatch {
-					send()
-				}
+			case n := <-queue:
+				add(n)
 			case <-due:
 				send()
 			case <-quit:
-				for len(queue) > 0 && len(batch) < trafficBatch {
-					batch = append(batch, <-queue)
+				for len(queue) > 0 {
+					add(<-queue)
 				}
 				send()
 				return
 			}
 		}
 	}()
-	note = func(e traffic.Entry, _ []byte) {
+	note = func(e traffic.Entry, raw []byte) {
+		n := noted{e: e}
+		if len(raw) <= maxBody && d.capturing() {
+			if queued.Add(int64(len(raw))) <= trafficQueueBytes {
+				n.body = raw
+			} else {
+				queued.Add(-int64(len(raw))) // over the queue's bytes: the entry goes without
+			}
+		}
 		select {
-		case queue <- e:
+		case queue <- n:
 		default:
+			queued.Add(-int64(len(n.body)))
 		}
 	}
 	return note, func() { close(quit); <-done }
+}
+
+// current is the client of the running app, nil when there is none.
+func (d *Desk) current() *endpoint.Client {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.client
+}
+
+// capturing says whether the running app keeps bridged messages
+// themselves.
+func (d *Desk) capturing() bool {
+	c := d.current()
+	return c != nil && c.Capturing()
 }

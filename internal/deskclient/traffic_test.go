@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,6 +79,85 @@ func TestBridgedTraffic(t *testing.T) {
 	for i, e := range got {
 		if string(e.Method) != fmt.Sprintf("m%d", i) || e.Session != "s1" || e.Server != "everything" || e.Host != "Claude Code" {
 			t.Fatalf("entry %d: %+v", i, e)
+		}
+	}
+}
+
+// TestBridgedCapture: while the core keeps message bodies, a bridge's
+// session sends its messages with their facts, and the core's capture
+// keeps them redacted, as the session's; told capture is off, the bridge
+// stops sending them.
+func TestBridgedCapture(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "servers.json")
+	if err := os.WriteFile(cfg, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	capturePath := filepath.Join(dir, "state", "traffic.jsonl")
+	c := core.New(t.Context(), core.Options{ConfigPath: cfg, HistoryPath: filepath.Join(dir, "history.db"), Log: log,
+		History:     core.HistoryLimits{Retention: history.DefaultRetention, MaxBytes: history.DefaultMaxBytes},
+		Traffic:     core.TrafficPrefs{Capture: true},
+		CapturePath: capturePath})
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	if err := os.Mkdir(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(run, "elicitdesk.sock")
+	ep, err := endpoint.Listen(t.Context(), path, c.Endpoint(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+
+	d := New(path, func(context.Context) error { return errors.New("no bus") }, nil, log, func(string) {})
+	d.Attach(t.Context(), endpoint.Bridged{ID: "s1", Server: "everything", Host: endpoint.Peer{Name: "codex"}, Since: time.Now()})
+	until(t, "the bridge is told the core captures", d.capturing)
+	note, stop := d.Traffic("s1")
+	bodies := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"login","arguments":{"password":"hunter2hunter2"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
+	}
+	note(traffic.Entry{Kind: traffic.Request, Method: "tools/call", ID: "1"}, []byte(bodies[0]))
+	note(traffic.Entry{Kind: traffic.Result, Method: "tools/call", ID: "1"}, []byte(bodies[1]))
+	stop()
+	script, err := endpoint.Dial(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer script.Close()
+	for got := 0; got < 2; {
+		more, err := script.Traffic(t.Context(), endpoint.TrafficQuery{After: uint64(got), Wait: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got += len(more)
+	}
+	if err := c.SetTrafficPrefs(core.TrafficPrefs{}); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the bridge is told the core stopped capturing", func() bool { return !d.capturing() })
+	c.Close() // writes what the capture holds
+
+	lines, err := traffic.ReadCapture(capturePath, 0, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 2 || lines[0].Session != "s1" || lines[0].Server != "everything" ||
+		!strings.Contains(string(lines[0].Body), `"password":"[redacted]"`) || string(lines[1].Body) != bodies[1] {
+		t.Errorf("captured %+v", lines)
+	}
+}
+
+// until waits for cond, which an event elsewhere makes true.
+func until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10 s", what)
 		}
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/lines"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
+	"github.com/elicitdesk/elicitdesk/servers/link"
 	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
@@ -28,7 +30,8 @@ const handshakeWait = 5 * time.Second
 // endpoint's wire. Its methods may be called from several goroutines at
 // once; each call is a request of its own.
 type Client struct {
-	p *rpc.Peer
+	p         *rpc.Peer
+	capturing atomic.Bool // as the app last told (methodCapture)
 }
 
 // Dial connects to the app serving at path. Before sending anything it
@@ -40,7 +43,8 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{p: rpc.New(newWire(nc), rpc.Options{})}
+	c := &Client{}
+	c.p = rpc.New(newWire(nc), rpc.Options{Notification: c.notified})
 	hctx, cancel := context.WithTimeout(ctx, handshakeWait)
 	defer cancel()
 	var hello helloParams
@@ -124,6 +128,23 @@ func (c *Client) Complete(ctx context.Context, completion Completion) error {
 // app went away.
 func (c *Client) BridgeTraffic(ctx context.Context, t BridgeTraffic) error {
 	return c.notify(ctx, methodBridgeTraffic, t)
+}
+
+// Capturing says whether the app keeps the messages of bridged sessions
+// themselves, as it last told a session listed on this connection.
+func (c *Client) Capturing() bool { return c.capturing.Load() }
+
+// notified hears the app's notifications.
+func (c *Client) notified(m link.Message) {
+	if m.Method != methodCapture {
+		return
+	}
+	var n struct {
+		Params Capture `json:"params"`
+	}
+	if json.Unmarshal(m.Raw, &n) == nil {
+		c.capturing.Store(n.Params.On)
+	}
 }
 
 // notify sends a notification.

@@ -43,7 +43,14 @@ func (s *Server) serveConn(c net.Conn) {
 		return
 	}
 	c.SetReadDeadline(time.Time{})
-	p := rpc.New(sc, rpc.Options{Request: s.request, Notification: s.notify, Log: s.log})
+	var p *rpc.Peer
+	made := make(chan struct{}) // p is set: it reads from the start
+	request := func(ctx context.Context, req rpc.Request) (json.RawMessage, error) {
+		<-made
+		return s.request(ctx, p, req)
+	}
+	p = rpc.New(sc, rpc.Options{Request: request, Notification: s.notify, Log: s.log})
+	close(made)
 	<-p.Done()
 	s.log.Debug("endpoint: connection ends", "err", p.Err())
 	p.Close()

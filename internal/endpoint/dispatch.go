@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
@@ -17,8 +18,8 @@ import (
 // one. A request whose context ended (the peer cancelled it or hung up,
 // the app is quitting) gets no answer: a peer still reading sees the
 // connection break, not a refusal.
-func (s *Server) request(ctx context.Context, req rpc.Request) (json.RawMessage, error) {
-	res, err := s.dispatch(ctx, req)
+func (s *Server) request(ctx context.Context, p *rpc.Peer, req rpc.Request) (json.RawMessage, error) {
+	res, err := s.dispatch(ctx, p, req)
 	switch {
 	case ctx.Err() != nil:
 		return nil, context.Cause(ctx)
@@ -30,8 +31,8 @@ func (s *Server) request(ctx context.Context, req rpc.Request) (json.RawMessage,
 	return rpc.Marshal(res)
 }
 
-// dispatch runs request req with the server's handler.
-func (s *Server) dispatch(ctx context.Context, req rpc.Request) (any, error) {
+// dispatch runs request req of peer p with the server's handler.
+func (s *Server) dispatch(ctx context.Context, p *rpc.Peer, req rpc.Request) (any, error) {
 	switch req.Method {
 	case methodFront:
 		return struct{}{}, s.h.Front(ctx)
@@ -82,7 +83,7 @@ func (s *Server) dispatch(ctx context.Context, req rpc.Request) (any, error) {
 			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with an id and a server", methodBridge)
 		}
 		s.log.Info("bridged session", "session", b.ID, "server", b.Server, "host", b.Host.Name)
-		return struct{}{}, s.h.Bridge(ctx, b)
+		return struct{}{}, s.h.Bridge(ctx, b, func(on bool) { tellCapture(ctx, p, on) })
 	case methodHello:
 		return nil, errorf(jsonrpc.CodeInvalidRequest, "the handshake is done already")
 	}
@@ -91,6 +92,20 @@ func (s *Server) dispatch(ctx context.Context, req rpc.Request) (any, error) {
 		return nil, errorf(jsonrpc.CodeMethodNotFound, "%q is a method of the windows' process: the app serves those only on the private connection it starts its windows' process with, never on this endpoint", req.Method)
 	}
 	return nil, errorf(jsonrpc.CodeMethodNotFound, "no method %q", req.Method)
+}
+
+// captureWait bounds the sending of a Capture: a bridge that reads
+// nothing must not hold up the app.
+const captureWait = time.Second
+
+// tellCapture tells peer p, whose session's request has ctx, whether the
+// app keeps message bodies, without waiting for it.
+func tellCapture(ctx context.Context, p *rpc.Peer, on bool) {
+	go func() {
+		ctx, cancel := context.WithTimeout(ctx, captureWait)
+		defer cancel()
+		p.Notify(ctx, methodCapture, Capture{On: on})
+	}()
 }
 
 // notify handles notification m; one the server does not know, or whose

@@ -61,6 +61,11 @@ const (
 	// methodBridgeTraffic is a notification: params BridgeTraffic, what
 	// passed between a bridged session and its server lately.
 	methodBridgeTraffic = "bridge/traffic"
+	// methodCapture is the app's notification to a bridge, on a
+	// connection that lists a session (methodBridge): params Capture,
+	// whether the app keeps the messages themselves. It is sent when the
+	// session is listed and at each change.
+	methodCapture = "desk/capture"
 	// methodServers lists the app's configured servers and where each
 	// connection stands: no params, result []ServerStatus.
 	methodServers = "servers/status"
@@ -118,6 +123,16 @@ type TrafficQuery struct {
 type BridgeTraffic struct {
 	Session string          `json:"session"` // the Bridged ID
 	Entries []traffic.Entry `json:"entries"`
+	// Bodies are the entries' messages, each at the same index, while the
+	// app keeps them (Capture); none otherwise, or null for one the
+	// bridge could not keep.
+	Bodies []json.RawMessage `json:"bodies,omitempty"`
+}
+
+// Capture says whether the app keeps the messages of bridged sessions
+// themselves, beside their facts.
+type Capture struct {
+	On bool `json:"on"`
 }
 
 // MaxTraffic bounds the entries of one answer to a TrafficQuery.

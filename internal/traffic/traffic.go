@@ -9,6 +9,7 @@ package traffic
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,17 +178,22 @@ func (r *Record) Listed(session, server string, host untrusted.Text) {
 // ring, numbered, as the server and host the session was listed with
 // (Listed): what the entries say of the session is not taken, and what
 // the server named is cut again. A session not listed adds nothing.
-func (r *Record) AddBridged(session string, entries []Entry) {
+// bodies, where not nil, are the entries' messages, at the same indices,
+// for the capture.
+func (r *Record) AddBridged(session string, entries []Entry, bodies []json.RawMessage) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b, ok := r.listed[session]
 	if !ok {
 		return
 	}
-	for _, e := range entries {
+	for i, e := range entries {
 		e.Session, e.Server, e.Host = session, b.server, b.host
 		e.Method, e.Tool, e.ID = e.Method.Cut(FieldBytes), e.Tool.Cut(FieldBytes), e.ID.Cut(FieldBytes)
-		r.put(e)
+		e = r.put(e)
+		if r.capture != nil && i < len(bodies) && bodies[i] != nil {
+			r.capture.Keep(e, bodies[i]) // never blocks
+		}
 	}
 	close(r.changed)
 	r.changed = make(chan struct{})
