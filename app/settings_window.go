@@ -32,6 +32,7 @@ type settingsForm struct {
 	size    *widget.Select // history.SizeChoices' texts
 	capture *widget.Check
 	redact  *widget.Entry // the patterns, a line each
+	tabs    *container.AppTabs
 	problem *widget.Label
 	save    *widget.Button
 	cancel  *widget.Button
@@ -77,26 +78,34 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	f.save.Importance = widget.HighImportance
 	f.cancel = widget.NewButton("Cancel", nil)
 
-	form := widget.NewForm(
+	general := widget.NewForm(
 		widget.NewFormItem("Request windows at once", f.windows.object),
 		widget.NewFormItem("Launch at login", f.login),
 		widget.NewFormItem("Look", choice(f.look)),
 		widget.NewFormItem("Notifications", f.notify),
+	)
+	general.Items[0].HintText = waitingHint(tray)
+	general.Items[3].HintText = noNotices
+	kept := widget.NewForm(
 		widget.NewFormItem("Keep requests for", container.NewHBox(f.days.object, widget.NewLabel("days"))),
 		widget.NewFormItem("History size at most", choice(f.size)),
-		widget.NewFormItem("Traffic", f.capture),
+	)
+	kept.Items[0].HintText = "The History window lists what was asked and answered."
+	kept.Items[1].HintText = "Past it, the oldest requests are deleted first."
+	limits := traffic.DefaultCaptureLimits
+	messages := widget.NewForm(
+		widget.NewFormItem("Messages", f.capture),
 		widget.NewFormItem("Also redact", f.redact),
 	)
-	form.Items[0].HintText = waitingHint(tray)
-	form.Items[3].HintText = noNotices
-	form.Items[4].HintText = "The History window lists what was asked and answered."
-	form.Items[5].HintText = "Past it, the oldest requests are deleted first."
-	limits := traffic.DefaultCaptureLimits
-	form.Items[6].HintText = fmt.Sprintf("Every message with its servers and hosts, in a file only you can read, %s at most, for %d days: %s",
+	messages.Items[0].HintText = fmt.Sprintf("Every message with servers and hosts, in a file only you can read: %s at most, for %d days. %s",
 		historyview.SizeText(limits.MaxBytes), int(limits.Retention/day), capturePath)
-	form.Items[7].HintText = "Passwords, tokens, keys and cookies are always redacted."
+	messages.Items[1].HintText = "Passwords, tokens, keys and cookies are always redacted."
+	tab := func(name string, form *widget.Form) *container.TabItem {
+		return container.NewTabItem(name, container.NewVBox(form, layout.NewSpacer()))
+	}
+	f.tabs = container.NewAppTabs(tab("General", general), tab("History", kept), tab("Traffic", messages))
 	buttons := container.NewBorder(nil, nil, nil, container.NewHBox(f.cancel, f.save), f.problem)
-	f.object = container.NewPadded(container.NewBorder(nil, buttons, nil, nil, container.NewVBox(form, layout.NewSpacer())))
+	f.object = container.NewPadded(container.NewBorder(nil, buttons, nil, nil, f.tabs))
 	return f
 }
 

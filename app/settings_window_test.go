@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
@@ -144,15 +145,37 @@ func TestSettingsWindow(t *testing.T) {
 		if w.Title() != "Settings — Elicit Desk" {
 			t.Errorf("title %q", w.Title())
 		}
-		var texts []string
-		for _, s := range uitest.WindowTexts(w) {
-			texts = append(texts, s.Text)
+		tabs := map[string][]string{
+			"General": {"Request windows at once", "Launch at login", "Follow the desktop", "Notifications"},
+			"History": {"Keep requests for", "History size at most"},
+			"Traffic": {"Messages", "Keep the messages themselves, redacted", "Also redact", "only you can read"},
 		}
-		all := strings.Join(texts, "\n")
-		for _, want := range []string{"Request windows at once", "Launch at login", "Follow the desktop", "Notifications", "Keep requests for", "History size at most"} {
-			if !strings.Contains(all, want) {
-				t.Errorf("Settings lacks %q", want)
+		var settingsTabs *container.AppTabs
+		for _, x := range test.LaidOutObjects(w.Content()) {
+			if tabs, ok := x.(*container.AppTabs); ok {
+				settingsTabs = tabs
 			}
+		}
+		if settingsTabs == nil {
+			t.Error("no tabs") // not Fatal: this is the UI goroutine
+			return
+		}
+		for i, item := range settingsTabs.Items {
+			settingsTabs.SelectIndex(i)
+			var texts []string
+			for _, s := range uitest.WindowTexts(w) {
+				texts = append(texts, s.Text)
+			}
+			all := strings.Join(texts, "\n")
+			for _, want := range tabs[item.Text] {
+				if !strings.Contains(all, want) {
+					t.Errorf("Settings' %s tab lacks %q", item.Text, want)
+				}
+			}
+			delete(tabs, item.Text)
+		}
+		if len(tabs) > 0 {
+			t.Errorf("no tab %v", tabs)
 		}
 		cancel, save := button(t, w.Content(), "Cancel"), button(t, w.Content(), "Save")
 		d := fyne.CurrentApp().Driver()
