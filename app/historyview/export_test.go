@@ -3,7 +3,6 @@ package historyview
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,27 +14,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/desktop/portal"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
-
-func TestAfterSystemDialog(t *testing.T) {
-	tests := []struct {
-		name string
-		path string
-		err  error
-		want saveStep
-	}{
-		{"chosen", "/home/ada/h.jsonl", nil, writeFile},
-		{"cancelled", "", nil, cancelled},
-		{"no portal", "", fmt.Errorf("%w: ServiceUnknown", portal.ErrNoPortal), ownDialog},
-		{"the portal failed", "", errors.New("access denied"), failed},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := afterSystemDialog(tt.path, tt.err); got != tt.want {
-				t.Errorf("afterSystemDialog(%q, %v) = %v, want %v", tt.path, tt.err, got, tt.want)
-			}
-		})
-	}
-}
 
 // TestExport exports through a system dialog that chooses a file, one
 // that is not there, and none: only the first writes without Fyne's
