@@ -190,7 +190,7 @@ func printLatencies(lines []traffic.CaptureLine, asJSON bool, out terminal) {
 	table.Linef("METHOD\tTOOL\tCALLS\tFAILED\tP50\tP95\tP99\tSLOWEST")
 	for _, s := range stats {
 		table.Linef("%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s", untrusted.Text(s.Method).Short(48), orDash(untrusted.Text(s.Tool).Short(32)),
-			s.Count, s.Errors, duration(s.P50), duration(s.P95), duration(s.P99), duration(s.Slowest))
+			s.Count, s.Errors, traffic.Round(s.P50), traffic.Round(s.P95), traffic.Round(s.P99), traffic.Round(s.Slowest))
 	}
 	flush()
 }
@@ -227,49 +227,12 @@ func printTraffic(lines []traffic.CaptureLine, asJSON bool, out terminal) {
 	table, flush := out.Table()
 	for _, l := range lines {
 		e := l.Entry
-		what := e.Method.Short(48)
-		if e.Tool != "" {
-			what += " " + e.Tool.Quote()
-		}
-		server := untrusted.Text(e.Server).Short(32)
-		if e.Session != "" {
-			server += " (" + e.Host.Short(32) + ")"
-		}
-		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", e.Time.Local().Format("15:04:05.000"), server, arrow(e.Dir),
-			kindWord(e), what, orDash(e.ID.Short(24)), humanize.IBytes(uint64(e.Size)), latency(e))
+		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", e.Time.Local().Format("15:04:05.000"), e.Where(), e.Dir.Arrow(),
+			e.Word(), e.What(), orDash(e.ID.Short(24)), humanize.IBytes(uint64(e.Size)), e.Took())
 		if l.Body != nil {
 			row += "\t" + untrusted.Text(l.Body).Short(80)
 		}
 		table.Linef("%s", row)
 	}
 	flush()
-}
-
-// arrow shows which way a message went.
-func arrow(d traffic.Dir) string {
-	if d == traffic.ToServer {
-		return "→"
-	}
-	return "←"
-}
-
-// kindWord is an entry's kind, an answer's outcome in its place.
-func kindWord(e traffic.Entry) string {
-	if o := e.Outcome(); o != "" {
-		return o
-	}
-	return string(e.Kind)
-}
-
-// latency is an answer's time since its request, "-" where there is none.
-func latency(e traffic.Entry) string {
-	if e.Latency == 0 {
-		return "-"
-	}
-	return duration(e.Latency)
-}
-
-// duration is d to a tenth of a millisecond.
-func duration(d time.Duration) string {
-	return d.Round(100 * time.Microsecond).String()
 }

@@ -1,0 +1,57 @@
+package traffic
+
+import (
+	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+)
+
+// How an entry reads in a table, `elicitdesk traffic`'s and the Traffic
+// window's: what a peer wrote goes through untrusted's views.
+
+// Arrow shows which way a message went: → to the server, ← from it.
+func (d Dir) Arrow() string {
+	if d == ToServer {
+		return "→"
+	}
+	return "←"
+}
+
+// Word is an entry's kind, an answer's outcome in its place.
+func (e Entry) Word() string {
+	if o := e.Outcome(); o != "" {
+		return o
+	}
+	return string(e.Kind)
+}
+
+// What is the entry's method, and a tool call's tool, quoted.
+func (e Entry) What() string {
+	what := e.Method.Short(48)
+	if e.Tool != "" {
+		what += " " + e.Tool.Quote()
+	}
+	return what
+}
+
+// Where is the entry's server, and a bridged session's host beside it.
+func (e Entry) Where() string {
+	where := untrusted.Text(e.Server).Short(32)
+	if e.Session != "" {
+		where += " (" + e.Host.Short(32) + ")"
+	}
+	return where
+}
+
+// Took is an answer's latency, "-" where there is none.
+func (e Entry) Took() string {
+	if e.Latency == 0 {
+		return "-"
+	}
+	return Round(e.Latency)
+}
+
+// Round is d to a tenth of a millisecond.
+func Round(d time.Duration) string {
+	return d.Round(100 * time.Microsecond).String()
+}
