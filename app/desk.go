@@ -23,12 +23,14 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/serversview"
+	"github.com/elicitdesk/elicitdesk/app/trafficview"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -64,6 +66,9 @@ type Core interface {
 	// core writes.
 	ClearHistory(ctx context.Context) error
 	SetWindowPrefs(core.WindowPrefs) error
+	// Traffic lists the core's traffic entries numbered after after; with
+	// wait, when there is none yet, it waits for the next a while.
+	Traffic(ctx context.Context, after uint64, wait bool) ([]traffic.Entry, error)
 	// SetTrafficPrefs has the core keep messages' bodies or not, redacted
 	// by the person's patterns too; it refuses patterns that do not
 	// compile.
@@ -150,6 +155,7 @@ type Desk struct {
 	desktop    look.Desktop // the desktop's light or dark, read at start
 	serversWin *serversview.Window
 	historyWin *historyview.Window // made when first shown: windows cost memory
+	trafficWin *trafficview.Window // made when first shown
 	hostsWin   *hostsview.Window
 	welcome    *welcome // the Welcome window, while it is open
 	settingsW  fyne.Window
@@ -192,7 +198,7 @@ func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	d.serversMore.toggled = func(float32) { d.serversWin.TopChanged() }
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Top:     d.serversMore.box,
-		Servers: c, Bridged: c.Bridged, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, Log: d.log,
+		Servers: c, Bridged: c.Bridged, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, ShowTraffic: d.showServerTraffic, Log: d.log,
 		Do:     func(f func()) { d.do(f) }, // tests replace d.do after New
 		Screen: d.screen,
 	})

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"github.com/elicitdesk/elicitdesk/app/trafficview"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -109,6 +110,12 @@ func (d *Desk) show(s core.Show) {
 		d.hostsWin.Show()
 	case core.WindowHistory:
 		d.showHistory()
+	case core.WindowTraffic:
+		filter := ""
+		if s.Server != "" {
+			filter = trafficview.ServerFilter(s.Server)
+		}
+		d.showTraffic(filter)
 	case core.WindowSettings:
 		d.showSettings()
 	case core.WindowWelcome:

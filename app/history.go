@@ -2,6 +2,7 @@ package app
 
 import (
 	"github.com/elicitdesk/elicitdesk/app/historyview"
+	"github.com/elicitdesk/elicitdesk/app/trafficview"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
 
@@ -51,4 +52,29 @@ func (d *Desk) showHistory() {
 		})
 	}
 	d.historyWin.Show()
+}
+
+// showServerTraffic opens the Traffic window on a configured server's
+// messages, or on a bridged session's.
+func (d *Desk) showServerTraffic(server, session string) {
+	switch {
+	case session != "":
+		d.showTraffic(trafficview.SessionFilter(session))
+	default:
+		d.showTraffic(trafficview.ServerFilter(server))
+	}
+}
+
+// showTraffic opens the Traffic window, making it the first time, filtered
+// by filter unless it is "".
+func (d *Desk) showTraffic(filter string) {
+	if d.trafficWin == nil {
+		d.trafficWin = trafficview.New(d.fyne, trafficview.Deps{
+			Source:      d.core.Traffic,
+			CapturePath: d.opts.CapturePath,
+			Capturing:   func() bool { return d.settings.Capture },
+			Settings:    d.showSettings,
+		}, trafficview.Options{Do: d.do, SaveDialog: saveDialog(), Screen: d.screen, Version: d.opts.Version})
+	}
+	d.trafficWin.Show(filter)
 }

@@ -25,9 +25,10 @@ type bridgedView struct {
 // bridge was given it, then for which host, since when and how much it
 // asked. Every text went through package untrusted.
 type bridgedRow struct {
-	Server string // the name the bridge was given
-	Host   string // "for Claude Desktop"
-	Detail string // "since 10:42:07 · 1 waiting of 2 requests asked"
+	Session string // the session's id, to show its traffic
+	Server  string // the name the bridge was given
+	Host    string // "for Claude Desktop"
+	Detail  string // "since 10:42:07 · 1 waiting of 2 requests asked"
 }
 
 // bridgedViewOf is the section for sessions at now.
@@ -39,9 +40,10 @@ func bridgedViewOf(sessions []servers.Bridged, now time.Time) bridgedView {
 			host = "an unnamed host"
 		}
 		r := bridgedRow{
-			Server: untrusted.Text(s.Server.Name).Line(),
-			Host:   "for " + host,
-			Detail: "since " + sinceText(s.Since, now) + " · " + askedText(s.Asked, s.Open),
+			Session: s.ID,
+			Server:  untrusted.Text(s.Server.Name).Line(),
+			Host:    "for " + host,
+			Detail:  "since " + sinceText(s.Since, now) + " · " + askedText(s.Asked, s.Open),
 		}
 		v.Rows = append(v.Rows, r)
 	}
@@ -72,12 +74,14 @@ type bridgedSection struct {
 	content *fyne.Container
 	title   *widget.Label
 	rows    *fyne.Container
+	traffic func(session string) // nil: no Traffic buttons
 }
 
-func newBridgedSection() *bridgedSection {
+func newBridgedSection(traffic func(session string)) *bridgedSection {
 	b := &bridgedSection{
-		title: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		rows:  container.NewVBox(),
+		traffic: traffic,
+		title:   widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		rows:    container.NewVBox(),
 	}
 	b.content = container.NewVBox(widget.NewSeparator(), b.title, b.rows)
 	b.content.Hide()
@@ -97,7 +101,14 @@ func (b *bridgedSection) show(v bridgedView) {
 		detail.SizeName = theme.SizeNameCaptionText
 		detail.Importance = widget.LowImportance
 		detail.Truncation = fyne.TextTruncateEllipsis
-		objects = append(objects, container.New(&tightVBox{}, name, host, detail))
+		var row fyne.CanvasObject = container.New(&tightVBox{}, name, host, detail)
+		if b.traffic != nil {
+			session := r.Session
+			show := widget.NewButton("Traffic…", func() { b.traffic(session) })
+			show.Importance = widget.LowImportance
+			row = container.NewBorder(nil, nil, nil, container.NewCenter(show), row)
+		}
+		objects = append(objects, row)
 	}
 	b.rows.Objects = objects
 	b.rows.Refresh()

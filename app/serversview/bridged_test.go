@@ -39,19 +39,19 @@ func TestBridgedViewOf(t *testing.T) {
 	}{
 		{"none", nil, bridgedView{Hidden: true, Title: "Bridged sessions (0)"}},
 		{"host by title", []servers.Bridged{claude("1", morning, 2)}, bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
-			{Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 2 requests asked"},
+			{Session: "1", Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 2 requests asked"},
 		}}},
 		{"waiting", []servers.Bridged{waiting}, bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
-			{Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 1 waiting of 3 requests asked"},
+			{Session: "5", Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 1 waiting of 3 requests asked"},
 		}}},
 		{"host by the name people know, by its own, and none", []servers.Bridged{untitled, unknown, nameless}, bridgedView{Title: "Bridged sessions (3)", Rows: []bridgedRow{
-			{Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 1 request asked"},
-			{Server: "files", Host: "for my-agent", Detail: "since 10:42:07 · 1 request asked"},
-			{Server: "files", Host: "for an unnamed host", Detail: "since 10:42:07 · nothing asked yet"},
+			{Session: "2", Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 1 request asked"},
+			{Session: "6", Server: "files", Host: "for my-agent", Detail: "since 10:42:07 · 1 request asked"},
+			{Session: "3", Server: "files", Host: "for an unnamed host", Detail: "since 10:42:07 · nothing asked yet"},
 		}}},
 		{"hidden characters", []servers.Bridged{{ID: "4", Since: morning, Server: servers.Identity{Name: "fi\u202eles", Host: servers.HostInfo{Name: untrusted.Text("Cl\u200baude\nDesktop")}}}},
 			bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
-				{Server: "fi⟨U+202E⟩les", Host: "for Cl⟨U+200B⟩aude⟨U+000A⟩Desktop", Detail: "since 10:42:07 · nothing asked yet"},
+				{Session: "4", Server: "fi⟨U+202E⟩les", Host: "for Cl⟨U+200B⟩aude⟨U+000A⟩Desktop", Detail: "since 10:42:07 · nothing asked yet"},
 			}}},
 	}
 	for _, tt := range tests {

@@ -40,6 +40,7 @@ type detail struct {
 	stderr    *widget.Label
 	scroll    *container.Scroll
 	edit      *widget.Button
+	traffic   *widget.Button
 	toggle    *widget.Button
 	remove    *widget.Button
 
@@ -83,12 +84,16 @@ func newDetail(w *Window) *detail {
 	d.scroll.SetMinSize(fyne.NewSize(0, 140))
 
 	d.edit = widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() { w.editServer(w.selected) })
+	d.traffic = widget.NewButtonWithIcon("Traffic…", theme.ListIcon(), func() { w.deps.ShowTraffic(w.selected, "") })
+	if w.deps.ShowTraffic == nil {
+		d.traffic.Hide()
+	}
 	d.toggle = widget.NewButton("Disable", func() { w.toggleServer(w.selected) })
 	d.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), func() { w.confirmRemove(w.selected) })
 
 	light := container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(lightSize), d.light))
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(d.edit, d.toggle, d.remove), d.name),
+		container.NewBorder(nil, nil, nil, container.NewHBox(d.traffic, d.edit, d.toggle, d.remove), d.name),
 		d.target,
 		widget.NewSeparator(),
 		container.NewBorder(nil, nil, light, container.NewHBox(d.retry, d.signIn, d.cancel, d.signOut), d.state),

@@ -43,7 +43,11 @@ func newServerList(w *Window) *serverList {
 	l.fileErr.Importance = widget.DangerImportance
 	l.fileErr.Wrapping = fyne.TextWrapWord
 	l.fileErr.Hide()
-	l.bridged = newBridgedSection()
+	var traffic func(string)
+	if w.deps.ShowTraffic != nil {
+		traffic = func(session string) { w.deps.ShowTraffic("", session) }
+	}
+	l.bridged = newBridgedSection(traffic)
 	title := widget.NewLabelWithStyle("Servers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	l.content = container.NewBorder(
 		container.NewVBox(title, l.fileErr),

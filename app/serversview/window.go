@@ -57,7 +57,10 @@ type Deps struct {
 	// carries, the same way as URL-mode requests; done is closed when the
 	// person has dealt with all of them.
 	ShowLinks func(who servers.Identity, links []servers.Params) (done <-chan struct{})
-	Log       *slog.Logger
+	// ShowTraffic opens the Traffic window on a configured server's
+	// messages, or on a bridged session's; nil offers no Traffic buttons.
+	ShowTraffic func(server, session string)
+	Log         *slog.Logger
 	// Do runs a function on the UI goroutine, later; nil means fyne.Do.
 	// Tests whose driver runs fyne.Do inline pass a queue of their own.
 	Do func(func())

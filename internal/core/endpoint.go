@@ -59,11 +59,7 @@ func (h handler) Servers(context.Context) ([]endpoint.ServerStatus, error) {
 // Traffic lists what passed on the connections to the configured
 // servers, waiting for news when asked to.
 func (h handler) Traffic(ctx context.Context, q endpoint.TrafficQuery) ([]traffic.Entry, error) {
-	if q.Wait {
-		return h.c.traffic.Wait(ctx, q.After)
-	}
-	list, _ := h.c.traffic.After(q.After)
-	return list, nil
+	return h.c.Traffic(ctx, q.After, q.Wait)
 }
 
 // BridgeTraffic keeps what a bridge saw pass between one of its sessions

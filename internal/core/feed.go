@@ -87,6 +87,7 @@ const (
 	WindowServers  Window = "servers"
 	WindowHosts    Window = "hosts"
 	WindowHistory  Window = "history"
+	WindowTraffic  Window = "traffic" // Show.Server, if set, filters it
 	WindowSettings Window = "settings"
 	WindowWelcome  Window = "welcome"
 	WindowAbout    Window = "about"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 	"github.com/elicitdesk/elicitdesk/servers/rpc"
@@ -225,7 +226,13 @@ func (r *Remote) ClearHistory(ctx context.Context) error { return r.call(ctx, me
 
 func (r *Remote) SetWindowPrefs(p WindowPrefs) error { return r.short(methodPrefs, p, nil) }
 
-func (r *Remote) SetTrafficPrefs(p TrafficPrefs) error { return r.short(methodTraffic, p, nil) }
+func (r *Remote) SetTrafficPrefs(p TrafficPrefs) error { return r.short(methodCapture, p, nil) }
+
+func (r *Remote) Traffic(ctx context.Context, after uint64, wait bool) ([]traffic.Entry, error) {
+	var list []traffic.Entry
+	err := r.call(ctx, methodTraffic, trafficParams{After: after, Wait: wait}, &list)
+	return list, err
+}
 
 func (r *Remote) ShowLinks(who servers.Identity, links []json.RawMessage) ([]string, error) {
 	var ids []string

@@ -111,3 +111,14 @@ func (c *Core) closeCapture() {
 	capture.Flush(ctx)
 	stop()
 }
+
+// Traffic returns the entries of the traffic record numbered after after,
+// oldest first; with wait, when there is none yet, it waits for the next
+// until ctx ends.
+func (c *Core) Traffic(ctx context.Context, after uint64, wait bool) ([]traffic.Entry, error) {
+	if wait {
+		return c.traffic.Wait(ctx, after)
+	}
+	list, _ := c.traffic.After(after)
+	return list, nil
+}

@@ -24,6 +24,7 @@ var Menu = []MenuEntry{
 	{Label: "Servers…", Window: WindowServers},
 	{Label: "Hosts…", Window: WindowHosts},
 	{Label: "History…", Window: WindowHistory},
+	{Label: "Traffic…", Window: WindowTraffic},
 	{Label: "Settings…", Window: WindowSettings},
 	{Label: "Welcome…", Window: WindowWelcome},
 	{Label: "Launch at login", Login: true},

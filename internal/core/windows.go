@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 	"github.com/elicitdesk/elicitdesk/servers/rpc"
@@ -54,7 +56,8 @@ const (
 	methodLimits  = "ui/history"         // params HistoryLimits
 	methodClear   = "ui/clear"           // the history: every entry
 	methodPrefs   = "ui/prefs"           // params WindowPrefs
-	methodTraffic = "ui/traffic"         // params TrafficPrefs
+	methodCapture = "ui/capture"         // params TrafficPrefs
+	methodTraffic = "ui/traffic"         // params trafficParams; result []traffic.Entry
 	methodFocus   = "ui/focus"           // a notification: params focusParams
 	methodLinks   = "ui/links"           // params linksParams; result []string
 	methodNotice  = "ui/notice"          // result string
@@ -167,6 +170,17 @@ type linksParams struct {
 	Server servers.Identity  `json:"server"`
 	Links  []json.RawMessage `json:"links"` // URL-mode elicitations' params
 }
+
+// trafficParams ask for the traffic entries numbered after After;
+// Wait: when there is none yet, for the next, within trafficWait.
+type trafficParams struct {
+	After uint64 `json:"after"`
+	Wait  bool   `json:"wait,omitempty"`
+}
+
+// trafficWait bounds how long the windows' ask for traffic waits for
+// news: they ask again.
+const trafficWait = 30 * time.Second
 
 type serverParams struct {
 	Server string `json:"server"`
@@ -326,12 +340,27 @@ func (c *Core) uiCall(ctx context.Context, method string, params json.RawMessage
 			return nil, err
 		}
 		return ok, c.SetWindowPrefs(p)
-	case methodTraffic:
+	case methodCapture:
 		var p TrafficPrefs
 		if err := decode(method, params, &p); err != nil {
 			return nil, err
 		}
 		return ok, c.SetTrafficPrefs(p)
+	case methodTraffic:
+		var p trafficParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		if p.Wait {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, trafficWait)
+			defer cancel()
+		}
+		list, err := c.Traffic(ctx, p.After, p.Wait)
+		if p.Wait && errors.Is(err, context.DeadlineExceeded) {
+			return []traffic.Entry{}, nil // nothing new: the windows ask again
+		}
+		return list, err
 	case methodLinks:
 		var p linksParams
 		if err := decode(method, params, &p); err != nil {

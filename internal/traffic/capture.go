@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -362,26 +363,63 @@ func ReadCapture(path string, retention time.Duration, now time.Time) ([]Capture
 	return all, nil
 }
 
+// Find returns the line of the capture at path that keeps e's message,
+// if the capture has it: the newest line numbered as e whose time is e's
+// (numbers start again with each run of the app). It reads the old file
+// and the file line by line, parsing only the lines numbered as e.
+func Find(path string, e Entry) (CaptureLine, bool, error) {
+	prefix := []byte(`{"seq":` + strconv.FormatUint(e.Seq, 10) + `,`)
+	var found CaptureLine
+	ok := false
+	for _, p := range []string{path + ".1", path} {
+		err := scanLines(p, func(raw []byte) bool {
+			var l CaptureLine
+			if bytes.HasPrefix(raw, prefix) && json.Unmarshal(raw, &l) == nil && l.Time.Equal(e.Time) {
+				found, ok = l, true
+			}
+			return true
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return CaptureLine{}, false, err
+		}
+	}
+	return found, ok, nil
+}
+
 // maxLine bounds a line a reader takes: a body of MaxBody escaped as a
 // string, and its entry. A longer one is not a capture's, and skipped.
 const maxLine = 8 << 20
 
 // readLines reads the lines of the file at path that parse, at most max
-// of them (all when max is 0). What is not a regular file has none.
+// of them (all when max is 0).
 func readLines(path string, max int) ([]CaptureLine, error) {
+	var out []CaptureLine
+	err := scanLines(path, func(raw []byte) bool {
+		var l CaptureLine
+		if json.Unmarshal(raw, &l) == nil && l.Seq != 0 {
+			out = append(out, l)
+		}
+		return max == 0 || len(out) < max
+	})
+	return out, err
+}
+
+// scanLines hands each line of the file at path to each, until it returns
+// false; a line over maxLine is skipped, and what is not a regular file
+// has none. The slice is each's only until it returns.
+func scanLines(path string, each func(line []byte) bool) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return nil, err
+		return err
 	}
 	r := bufio.NewReaderSize(f, 64<<10)
-	var out []CaptureLine
 	var line []byte
 	long := false
-	for max == 0 || len(out) < max {
+	for {
 		chunk, err := r.ReadSlice('\n')
 		if !long {
 			line = append(line, chunk...)
@@ -390,17 +428,15 @@ func readLines(path string, max int) ([]CaptureLine, error) {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue // the line goes on
 		}
-		var l CaptureLine
-		if !long && len(bytes.TrimSpace(line)) > 0 && json.Unmarshal(line, &l) == nil && l.Seq != 0 {
-			out = append(out, l)
+		if trimmed := bytes.TrimSpace(line); !long && len(trimmed) > 0 && !each(trimmed) {
+			return nil
 		}
 		line, long = line[:0], false
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return out, fmt.Errorf("reading %s: %w", path, err)
+			return fmt.Errorf("reading %s: %w", path, err)
 		}
 	}
-	return out, nil
 }

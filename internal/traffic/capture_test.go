@@ -3,6 +3,7 @@ package traffic
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -261,5 +262,39 @@ func TestCaptureNeverWaits(t *testing.T) {
 	}
 	if got := c.Status().Dropped; got < 100 {
 		t.Errorf("%d dropped", got)
+	}
+}
+
+// TestFind: the line of an entry is found by its number and time; a line
+// of an earlier run with the same number is not it.
+func TestFind(t *testing.T) {
+	clock := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	path := filepath.Join(t.TempDir(), "traffic.jsonl")
+	cf := captureFile{path: path, limits: DefaultCaptureLimits, now: func() time.Time { return clock }}
+	defer cf.close()
+	for i, e := range []Entry{{Seq: 7, Time: clock}, {Seq: 8, Time: clock}, {Seq: 7, Time: clock.Add(time.Hour)}} {
+		b, _ := json.Marshal(CaptureLine{Entry: e, Body: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i))})
+		if err := cf.append(append(b, '\n')); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		e    Entry
+		body string
+		ok   bool
+	}{
+		{Entry{Seq: 7, Time: clock}, `{"n":0}`, true},
+		{Entry{Seq: 7, Time: clock.Add(time.Hour)}, `{"n":2}`, true},
+		{Entry{Seq: 8, Time: clock}, `{"n":1}`, true},
+		{Entry{Seq: 8, Time: clock.Add(time.Hour)}, "", false},
+		{Entry{Seq: 70, Time: clock}, "", false},
+	} {
+		l, ok, err := Find(path, c.e)
+		if err != nil || ok != c.ok || string(l.Body) != c.body && c.ok {
+			t.Errorf("Find #%d at %v: %s, %v, %v", c.e.Seq, c.e.Time, l.Body, ok, err)
+		}
+	}
+	if _, ok, err := Find(filepath.Join(t.TempDir(), "none.jsonl"), Entry{Seq: 1}); ok || err != nil {
+		t.Errorf("no capture: %v, %v", ok, err)
 	}
 }

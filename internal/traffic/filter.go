@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Filter picks entries: each of its terms must hold.
@@ -25,6 +26,7 @@ var keys = []struct{ key, matches string }{
 	{"status", "ok, error, cancelled, or an error's JSON-RPC code or HTTP status"},
 	{"server", "the configured or bridged server's name is it"},
 	{"host", "a bridged session's host name contains it"},
+	{"session", "the bridged session's id is it"},
 	{"kind", "request, notification, result, error or cancel"},
 }
 
@@ -35,20 +37,25 @@ func FilterHelp() string {
 		fmt.Fprintf(&b, "  %-14s %s\n", k.key+":VALUE", k.matches)
 	}
 	fmt.Fprintf(&b, "  %-14s %s\n", "TEXT", "a method, tool, id, server or host name contains it")
+	fmt.Fprintf(&b, "  %-14s %s\n", "", `a value with spaces goes in quotes: server:"my server"`)
 	return b.String()
 }
 
 // ParseFilter reads the words of a filter: key:value ones (method: tool:
-// id: dir: status: server: kind:) and free text, which a method, tool,
-// id or server name contains. Every word must hold.
+// id: dir: status: server: host: session: kind:) and free text, which a
+// method, tool, id, server or host name contains. Every word must hold. A
+// value in double quotes may hold spaces; an id's quotes are its JSON's.
 func ParseFilter(words []string) (Filter, error) {
 	var f Filter
 	for _, w := range words {
-		for field := range strings.FieldsSeq(w) {
+		for _, field := range fields(w) {
 			key, value, ok := strings.Cut(field, ":")
 			if !ok {
-				f = append(f, term{"", field})
+				f = append(f, term{"", unquote(field)})
 				continue
+			}
+			if key != "id" {
+				value = unquote(value)
 			}
 			if !slices.ContainsFunc(keys, func(k struct{ key, matches string }) bool { return k.key == key }) {
 				return nil, fmt.Errorf("%q: no filter key %q; the keys are %s", field, key, keyList())
@@ -63,6 +70,39 @@ func ParseFilter(words []string) (Filter, error) {
 		}
 	}
 	return f, nil
+}
+
+// fields splits s at white space, but inside double quotes.
+func fields(s string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted := false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			quoted = !quoted
+			cur.WriteRune(r)
+		case !quoted && unicode.IsSpace(r):
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// unquote is v without the double quotes around it.
+func unquote(v string) string {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		return v[1 : len(v)-1]
+	}
+	return v
 }
 
 // keyList names the keys in words.
@@ -98,6 +138,8 @@ func (t term) match(e Entry) bool {
 		return e.Server == t.value
 	case "host":
 		return strings.Contains(string(e.Host), t.value)
+	case "session":
+		return e.Session == t.value
 	case "kind":
 		return string(e.Kind) == t.value
 	case "status":

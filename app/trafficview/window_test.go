@@ -1,0 +1,224 @@
+package trafficview
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
+	"github.com/elicitdesk/elicitdesk/servers/link"
+)
+
+// source is the core's traffic as the window asks for it: what was
+// recorded, and more when the test sends it.
+type source struct {
+	mu      sync.Mutex
+	entries []traffic.Entry
+	more    chan struct{} // closed and replaced at each send
+	asks    int
+}
+
+func newSource(entries []traffic.Entry) *source {
+	return &source{entries: entries, more: make(chan struct{})}
+}
+
+func (s *source) list(ctx context.Context, after uint64, wait bool) ([]traffic.Entry, error) {
+	for {
+		s.mu.Lock()
+		s.asks++
+		var out []traffic.Entry
+		for _, e := range s.entries {
+			if e.Seq > after {
+				out = append(out, e)
+			}
+		}
+		more := s.more
+		s.mu.Unlock()
+		if len(out) > 0 || !wait {
+			return out, nil
+		}
+		select {
+		case <-more:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (s *source) send(entries ...traffic.Entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.entries = append(s.entries, entries...)
+	close(s.more)
+	s.more = make(chan struct{})
+}
+
+// harness is the Traffic window over a source and a capture file, its
+// UI work run on the test goroutine as the test drains it.
+type harness struct {
+	t    *testing.T
+	w    *Window
+	src  *source
+	todo chan func()
+}
+
+func open(t *testing.T, entries []traffic.Entry, capturePath string) *harness {
+	t.Helper()
+	a := test.NewTempApp(t)
+	h := &harness{t: t, src: newSource(entries), todo: make(chan func(), 64)}
+	h.w = New(a, Deps{Source: h.src.list, CapturePath: capturePath, Capturing: func() bool { return capturePath != "" }},
+		Options{Do: func(f func()) { h.todo <- f }})
+	h.w.run = func(work func() func()) { work()() }
+	h.w.Show("")
+	t.Cleanup(h.w.hide)
+	return h
+}
+
+// until runs the window's UI work until cond holds.
+func (h *harness) until(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case f := <-h.todo:
+			f()
+		case <-deadline:
+			h.t.Fatalf("%s: not within 10 s", what)
+		}
+	}
+}
+
+// capture keeps the messages of conversation in a capture file, as the
+// core does, and returns its entries and the file.
+func capture(t *testing.T, messages ...string) ([]traffic.Entry, string) {
+	path := filepath.Join(t.TempDir(), "traffic.jsonl")
+	r := traffic.New(0)
+	redact, _ := traffic.NewRedactor(nil)
+	c := traffic.NewCapture(t.Context(), path, traffic.DefaultCaptureLimits, redact, slog.New(slog.DiscardHandler))
+	r.Capture(c)
+	f := fake{in: make(chan link.Message, 1)}
+	l := r.Tap("demo", f)
+	for i, raw := range messages { // requests out, answers in
+		m, err := link.Parse([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 0 {
+			l.Write(t.Context(), m)
+		} else {
+			f.in <- m
+			l.Read()
+		}
+	}
+	if err := c.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := r.After(0)
+	return entries, path
+}
+
+// fake is a server's link: it reads what the test hands it.
+type fake struct{ in chan link.Message }
+
+func (f fake) Read() (link.Message, error)             { return <-f.in, nil }
+func (fake) Write(context.Context, link.Message) error { return nil }
+func (fake) Close() error                              { return nil }
+
+// TestTrafficWindow: the window lists what the core recorded and what
+// passes next, filters it as typed, shows the selected message's facts
+// and, from the capture, the message itself, redacted; the request and
+// its answer are a click apart.
+func TestTrafficWindow(t *testing.T) {
+	entries, path := capture(t,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"login","arguments":{"password":"hunter2hunter2"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
+	)
+	h := open(t, entries[:1], path)
+	h.until("the recorded message", func() bool { return len(h.w.model.shown) == 1 })
+	h.src.send(entries[1])
+	h.until("the next message", func() bool { return len(h.w.model.shown) == 2 })
+	if got := h.w.status.Text; got != "2 messages." {
+		t.Errorf("status %q", got)
+	}
+
+	h.w.filter.SetText("status:ok")
+	if len(h.w.model.shown) != 1 || h.w.model.shown[0].Kind != traffic.Result {
+		t.Fatalf("filtered: %+v", h.w.model.shown)
+	}
+	h.w.filter.SetText("bogus:x")
+	if !h.w.problem.Visible() || !strings.Contains(h.w.problem.Text, "bogus") {
+		t.Errorf("a bad filter: %q", h.w.problem.Text)
+	}
+	h.w.filter.SetText("")
+	h.w.table.Select(widget.TableCellID{Row: 0, Col: 0})
+	d := h.w.detail
+	if !strings.Contains(d.facts.Text, "Sent to the server") || !d.partner.Visible() || d.partner.Text != "Go to the answer" {
+		t.Errorf("facts %q, partner %q", d.facts.Text, d.partner.Text)
+	}
+	if !strings.Contains(d.message.Text, `"password": "[redacted]"`) || strings.Contains(d.message.Text, "hunter2") {
+		t.Errorf("the message: %q", d.message.Text)
+	}
+	test.Tap(d.partner)
+	if h.w.model.selected != entries[1].Seq || d.partner.Text != "Go to the request" {
+		t.Errorf("went to #%d, %q", h.w.model.selected, d.partner.Text)
+	}
+}
+
+// TestTrafficWindowExports: what is shown goes to a file only the person
+// reads, as JSON Lines with the captured messages, or as HAR.
+func TestTrafficWindowExports(t *testing.T) {
+	entries, path := capture(t,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`,
+	)
+	out := filepath.Join(t.TempDir(), "out")
+	h := open(t, entries, path)
+	h.until("the messages", func() bool { return len(h.w.model.shown) == 2 })
+	h.w.opts.SaveDialog = func(context.Context, string, string) (string, error) { return out, nil }
+	h.w.export("x.jsonl", jsonLines)
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(out); info.Mode().Perm() != 0o600 {
+		t.Errorf("the export is %v", info.Mode())
+	}
+	var l traffic.CaptureLine
+	if lines := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &l) != nil || string(l.Body) != `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}` {
+		t.Errorf("exported %s", raw)
+	}
+	h.w.export("x.har", h.w.har)
+	raw, _ = os.ReadFile(out)
+	var har struct {
+		Log struct{ Entries []json.RawMessage }
+	}
+	if json.Unmarshal(raw, &har) != nil || len(har.Log.Entries) != 1 {
+		t.Errorf("HAR %s", raw)
+	}
+}
+
+// TestTrafficWindowHostile: whatever a server names its methods, ids and
+// tools, the window shows it through untrusted's views.
+func TestTrafficWindowHostile(t *testing.T) {
+	var entries []traffic.Entry
+	for i, s := range uitest.HostileStrings(t) {
+		entries = append(entries, traffic.Entry{Seq: uint64(i + 1), Time: time.Now(), Server: s.Text, Dir: traffic.FromServer,
+			Kind: traffic.Request, Method: untrusted.Text(s.Text).Cut(traffic.FieldBytes), Tool: untrusted.Text(s.Text).Cut(traffic.FieldBytes),
+			ID: untrusted.Text(s.Text).Cut(traffic.FieldBytes)})
+	}
+	h := open(t, entries, "")
+	h.until("the messages", func() bool { return len(h.w.model.shown) == len(entries) })
+	h.w.table.Select(widget.TableCellID{Row: len(entries) - 1, Col: 0})
+	uitest.Check(t, "the Traffic window", uitest.WindowTexts(h.w.win))
+}
