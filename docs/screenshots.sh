@@ -287,6 +287,10 @@ setup() {
 	ln -s "$BIN" "$tmp/bin/elicitdesk"
 	export PATH=$tmp/bin:$PATH
 	hosts
+	# The messages themselves are kept (Settings, Traffic), for the
+	# Traffic window's shot.
+	mkdir -p "$XDG_CONFIG_HOME/fyne/io.github.elicitdesk"
+	echo '{"trafficCapture": true}' >"$XDG_CONFIG_HOME/fyne/io.github.elicitdesk/preferences.json"
 
 	export DISPLAY=$DISPLAY_NUM FYNE_PLATFORM=x11 LANG=en_US.UTF-8 FYNE_THEME=$theme FYNE_SCALE=$scale
 	export DBUS_SESSION_BUS_ADDRESS= # no tray: the Servers window stands in, with its menu
@@ -362,13 +366,26 @@ session() {
 	xdotool mousemove --window "$id" $((400 * scale)) $((105 * scale)) click 1
 	shot history "$id"
 
+	# Traffic, filtered to the person's answers, the last (to the checkbox
+	# request) selected: its message below, as the capture kept it. The
+	# rows sit under the filter and the headings, which scale alike.
+	menu 4 # Traffic…
+	id=$(window '^Traffic ')
+	settled "$(frame "$id")"
+	focus "$id"
+	xdotool key ctrl+f
+	xdotool type 'status:ok method:elicitation'
+	sleep 0.3
+	xdotool mousemove --window "$id" $((400 * scale)) $((178 * scale)) click 1
+	shot traffic "$id"
+
 	menu 2 # Hosts…
 	id=$(window '^Hosts ')
 	shot hosts "$id"
 
-	menu 4 # Settings…
+	menu 5 # Settings…
 	shot settings "$(window '^Settings ')"
-	menu 8 # About Elicit Desk… (the separators take no key)
+	menu 9 # About Elicit Desk… (the separators take no key)
 	shot about "$(window '^About ')"
 
 	if ((scale == 1)); then extras "$servers"; fi

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -189,11 +190,23 @@ func (w *Window) build() {
 	w.follow.Checked = true
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, w.follow, w.filter), w.problem)
 
+	// A cell is its text over the row's highlight: the table selects one
+	// cell, the person a message.
 	w.table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(w.model.shown), len(row{}) },
-		func() fyne.CanvasObject { l := widget.NewLabel(""); l.Truncation = fyne.TextTruncateEllipsis; return l },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameSelection)), l)
+		},
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			o.(*widget.Label).SetText(rowOf(w.model.shown[id.Row])[id.Col])
+			cell := o.(*fyne.Container)
+			e := w.model.shown[id.Row]
+			highlight := cell.Objects[0].(*canvas.Rectangle)
+			highlight.FillColor = theme.Color(theme.ColorNameSelection) // the theme may have changed
+			highlight.Hidden = e.Seq != w.model.selected
+			cell.Objects[1].(*widget.Label).SetText(rowOf(e)[id.Col])
+			cell.Refresh()
 		})
 	w.table.ShowHeaderColumn = false
 	w.table.CreateHeader = func() fyne.CanvasObject {
@@ -202,7 +215,7 @@ func (w *Window) build() {
 	w.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		o.(*widget.Label).SetText(headings()[id.Col])
 	}
-	for col, width := range []float32{110, 170, 28, 150, 300, 70, 80, 80} {
+	for col, width := range []float32{110, 160, 28, 140, 290, 70, 80, 90} {
 		w.table.SetColumnWidth(col, width)
 	}
 	w.table.OnSelected = func(id widget.TableCellID) {
@@ -213,12 +226,13 @@ func (w *Window) build() {
 		if w.model.selected != e.Seq {
 			w.model.selected = e.Seq
 			w.follow.SetChecked(false) // the person looks at this one
+			w.table.Refresh()          // the row's highlight
 			w.showDetail(e)
 		}
 	}
 	w.detail = newDetail(w)
 	split := container.NewVSplit(w.table, w.detail.object)
-	split.Offset = 0.55
+	split.Offset = 0.5
 
 	w.status = widget.NewLabel("")
 	stats := widget.NewButtonWithIcon("Latencies…", theme.InfoIcon(), w.showLatencies)

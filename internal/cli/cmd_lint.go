@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
 )
 
 // runLint prints a schema's problems. Exit 0 when it can be shown (warnings
@@ -10,7 +11,8 @@ import (
 // shown through untrusted's views.
 func runLint(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("lint")
-	asJSON := fs.Bool("json", false, "print the problems as a JSON array")
+	asJSON := fs.Bool("json", false, "print the problems as a JSON array (with -hosts, an object of problems and hosts)")
+	withHosts := fs.Bool("hosts", false, "also say what each MCP host Elicit Desk knows will do with the form")
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
@@ -27,11 +29,28 @@ func runLint(args []string, stdout, stderr terminal) int {
 		stderr.Linef("elicitdesk lint: %s: %s", fs.Arg(0), err)
 		return 2
 	}
-	if *asJSON {
+	var verdicts []hosts.FormVerdict
+	if *withHosts {
+		if schema, err := forms.Parse(raw); err == nil {
+			for _, h := range hosts.FormSupports() {
+				verdicts = append(verdicts, hosts.Judge(schema, h))
+			}
+		}
+	}
+	switch {
+	case *asJSON && *withHosts:
+		stdout.JSON(struct {
+			Problems []forms.Problem     `json:"problems"`
+			Hosts    []hosts.FormVerdict `json:"hosts"`
+		}{append([]forms.Problem{}, problems...), append([]hosts.FormVerdict{}, verdicts...)})
+	case *asJSON:
 		stdout.JSON(append([]forms.Problem{}, problems...))
-	} else {
+	default:
 		for _, p := range problems {
 			stdout.Linef("%s", p)
+		}
+		if *withHosts {
+			printVerdicts(verdicts, stdout)
 		}
 	}
 	for _, p := range problems {
@@ -40,4 +59,23 @@ func runLint(args []string, stdout, stderr terminal) int {
 		}
 	}
 	return 0
+}
+
+// printVerdicts says what each host does with the form, then where each
+// record comes from.
+func printVerdicts(verdicts []hosts.FormVerdict, out terminal) {
+	if len(verdicts) == 0 {
+		out.Linef("No host can show this form: it has fatal problems.")
+		return
+	}
+	out.Linef("What each host does with this form:")
+	table, flush := out.Table()
+	for _, v := range verdicts {
+		table.Linef("  %s\t%s\t%s", v.Host.Name, v.Host.Version, v.Shows)
+	}
+	flush()
+	out.Linef("Sources:")
+	for _, v := range verdicts {
+		out.Linef("  %s, %s: %s", v.Host.Name, v.Host.Date, v.Host.Source)
+	}
 }

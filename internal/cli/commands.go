@@ -44,8 +44,8 @@ func commands() []command {
 			"Start the app: tray, request windows, history.", both(runApp)},
 		{uiCommand, []string{"[-config FILE] [-idle DURATION] [-tray] [-v]"},
 			"The app's windows, which it starts while one is needed (not for use by hand).", both(runUI)},
-		{"lint", []string{"[-json] SCHEMA.json"},
-			"List the problems of a requestedSchema. Exit 1 when one is fatal.", both(runLint)},
+		{"lint", []string{"[-json] [-hosts] SCHEMA.json"},
+			"List the problems of a requestedSchema. Exit 1 when one is fatal. With -hosts, also say\nwhat each MCP host does with the form (renders it, turns it into an approve-or-decline\nprompt, drops it), as recorded with its version, date and source.", both(runLint)},
 		{"validate", []string{"-schema SCHEMA.json CONTENT.json"},
 			"Check content against a requestedSchema (- reads standard input). Exit 1 when invalid.",
 			func(args []string, s stdio) int {

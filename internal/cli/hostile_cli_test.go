@@ -64,6 +64,7 @@ func TestHostileSurface(t *testing.T) {
 		{"tools of a server that dies", append([]string{"tools"}, append(server, hostileDie)...), 1, "elicitdesk tools:", nil},
 		{"lint", []string{"lint", f.schema}, 0, "", nil},
 		{"lint -json", []string{"lint", "-json", f.schema}, 0, "", lintProblems},
+		{"lint -hosts", []string{"lint", "-hosts", f.schema}, 0, "", nil},
 		{"validate", []string{"validate", "-schema", f.schema, f.content}, 1, "", fieldMessages},
 		{"preview fatal schema", []string{"preview", f.fatal}, 1, "elicitdesk preview:", nil},
 		{"servers", []string{"servers", "-config", f.config}, 0, "", nil},

@@ -51,7 +51,13 @@ func (e Entry) Took() string {
 	return Round(e.Latency)
 }
 
-// Round is d to a tenth of a millisecond.
+// Round is d to three or four figures: 361µs, 84.2ms, 1.564s.
 func Round(d time.Duration) string {
-	return d.Round(100 * time.Microsecond).String()
+	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d < time.Second:
+		return d.Round(100 * time.Microsecond).String()
+	}
+	return d.Round(time.Millisecond).String()
 }
