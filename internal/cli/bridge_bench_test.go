@@ -3,7 +3,9 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -84,4 +86,40 @@ func runBenchEcho(b *testing.B, env []string, node string, direct, bridged []str
 		b.Fatalf("bench.mjs: %v\n%s", err, log)
 	}
 	return r, mem
+}
+
+// BenchmarkBridgeEchoRecorded is BenchmarkBridgeEcho with the app running,
+// so the bridge hands it what passes: first each message's facts only
+// (ratio-facts), then with the capture on, the messages themselves too
+// (ratio-captured). Each ratio is bridged over direct in the same run, as
+// BenchmarkBridgeEcho's, which has no app: the three side by side are
+// what recording costs a call.
+func BenchmarkBridgeEchoRecorded(b *testing.B) {
+	node, entry := everything(b)
+	direct := []string{node, entry, "stdio"}
+	for _, capture := range []bool{false, true} {
+		name := map[bool]string{false: "facts", true: "captured"}[capture]
+		b.Run(name, func(b *testing.B) {
+			// The settings file the app reads at start, in a config
+			// folder of the bench's own: the environment's later entry wins.
+			config := b.TempDir()
+			prefs := filepath.Join(config, "fyne", appID, "preferences.json")
+			if err := os.MkdirAll(filepath.Dir(prefs), 0o700); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(prefs, []byte(`{"trafficCapture": `+strconv.FormatBool(capture)+`}`), 0o600); err != nil {
+				b.Fatal(err)
+			}
+			d := startDesktopWith(b, "", false, "XDG_CONFIG_HOME="+config)
+			d.window("Welcome")
+			bridged := append([]string{d.bin, "bridge", "--"}, direct...)
+			var r benchEcho
+			for b.Loop() {
+				r, _ = runBenchEcho(b, d.env, node, direct, bridged)
+			}
+			b.ReportMetric(r.Ratio, "ratio-"+name)
+			b.ReportMetric(r.Bridged.Median, "bridged-µs/call")
+			b.ReportMetric(r.Direct.Median, "direct-µs/call")
+		})
+	}
 }
