@@ -336,3 +336,32 @@ func BenchmarkCapture100k(b *testing.B) {
 	b.ReportMetric(float64(status.Dropped), "dropped")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/message")
 }
+
+// BenchmarkCapture10kPerSecond offers one session's 10,000 messages of
+// about 1 KiB in one second, 100 every 10 ms, with the capture on, and
+// reports how many bodies were written and dropped: the issue's flood,
+// at the pace it names.
+func BenchmarkCapture10kPerSecond(b *testing.B) {
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"` + strings.Repeat("x", 900) + `"}}}`)
+	var status CaptureStatus
+	for b.Loop() {
+		r, _, l := tapped(0)
+		path, capture := captured(b, r, DefaultCaptureLimits)
+		tick := time.NewTicker(10 * time.Millisecond)
+		for range 100 {
+			for range 100 {
+				m, _ := link.Parse(slices.Clone(call))
+				l.Write(b.Context(), m)
+			}
+			<-tick.C
+		}
+		tick.Stop()
+		if err := capture.Flush(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+		status = capture.Status()
+		os.Remove(path)
+	}
+	b.ReportMetric(float64(status.Written), "written")
+	b.ReportMetric(float64(status.Dropped), "dropped")
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/elicitdesk/elicitdesk/forms"
 )
@@ -28,7 +29,15 @@ const Redacted = "[redacted]"
 //   - what the person's own patterns match.
 type Redactor struct {
 	patterns []*regexp.Regexp // the person's
+
+	// names caches the verdict on member names, which repeat from message
+	// to message (jsonrpc, params, arguments…) and cost forms' judge a
+	// normalisation each; at most maxNames, then it starts again.
+	mu    sync.Mutex
+	names map[string]bool
 }
+
+const maxNames = 4096
 
 // NewRedactor returns a Redactor with the person's patterns, regular
 // expressions in Go's syntax, added to its own rules.
@@ -160,7 +169,25 @@ func (w *walk) secretName(path []string, name string) bool {
 	case "progresstoken":
 		return false // MCP's own, and what a developer follows a request by
 	}
-	return secretName(name)
+	return w.r.secretName(name)
+}
+
+// secretName is secretName, cached.
+func (r *Redactor) secretName(name string) bool {
+	r.mu.Lock()
+	secret, ok := r.names[name]
+	r.mu.Unlock()
+	if ok {
+		return secret
+	}
+	secret = secretName(name)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.names == nil || len(r.names) >= maxNames {
+		r.names = map[string]bool{} // a zero Redactor works too
+	}
+	r.names[name] = secret
+	return secret
 }
 
 // secretName: a member or parameter of this name holds a secret, by its
@@ -194,6 +221,19 @@ var (
 	query      = regexp.MustCompile(`([?&;#])([^=&;#\s"'<>]+)=([^&;#\s"'<>]*)`)
 )
 
+// apiKeyStarts are what each of apiKey's shapes starts with.
+var apiKeyStarts = []string{"sk-", "gh", "github_pat_", "xox", "AKIA", "AIza", "glpat-"}
+
+// containsAny: s contains one of words.
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // queryNames are query parameters that carry a secret though forms would
 // not judge their names so: OAuth's code, signed URLs' signatures.
 var queryNames = map[string]bool{"code": true, "key": true, "sig": true, "signature": true, "x-amz-signature": true,
@@ -204,9 +244,17 @@ func (r *Redactor) scrub(s string) string {
 	if len(s) < 6 {
 		return s // too short to hold a secret any rule knows
 	}
-	s = credential.ReplaceAllString(s, "${1}${2}"+Redacted)
-	s = jwt.ReplaceAllString(s, Redacted)
-	s = apiKey.ReplaceAllString(s, Redacted)
+	// Each rule runs only where the words it needs are: a regular
+	// expression costs more than the searches for them.
+	if lower := strings.ToLower(s); strings.Contains(lower, "bearer") || strings.Contains(lower, "basic") || strings.Contains(lower, "digest") {
+		s = credential.ReplaceAllString(s, "${1}${2}"+Redacted)
+	}
+	if strings.Contains(s, "eyJ") {
+		s = jwt.ReplaceAllString(s, Redacted)
+	}
+	if containsAny(s, apiKeyStarts) {
+		s = apiKey.ReplaceAllString(s, Redacted)
+	}
 	if strings.ContainsRune(s, '=') {
 		s = query.ReplaceAllStringFunc(s, func(m string) string {
 			parts := query.FindStringSubmatch(m)

@@ -3,6 +3,7 @@ package traffic
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -99,4 +100,20 @@ func FuzzRedact(f *testing.F) {
 			t.Fatalf("a password survived: %q → %q", message, out)
 		}
 	})
+}
+
+// BenchmarkRedact is what the capture's writer spends on a message: a
+// tool call of about 1 KiB, and a result of 64 KiB.
+func BenchmarkRedact(b *testing.B) {
+	r, _ := NewRedactor([]string{"ACME-[0-9]+"})
+	for _, size := range []int{900, 64 << 10} {
+		msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"` + strings.Repeat("x", size) + `","token":"abc","n":12}}}`)
+		b.Run(strconv.Itoa(size), func(b *testing.B) {
+			b.SetBytes(int64(len(msg)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Redact(msg, nil)
+			}
+		})
+	}
 }
