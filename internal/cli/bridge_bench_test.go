@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 // echoCalls is how many echo calls bench.mjs times on each side.
@@ -110,8 +112,23 @@ func BenchmarkBridgeEchoRecorded(b *testing.B) {
 			if err := os.WriteFile(prefs, []byte(`{"trafficCapture": `+strconv.FormatBool(capture)+`}`), 0o600); err != nil {
 				b.Fatal(err)
 			}
+			// No server configured and no window: the core alone runs, as
+			// in the tray, and takes nothing of the bench's two cores.
+			servers := filepath.Join(config, "elicitdesk", "servers.json")
+			if err := os.MkdirAll(filepath.Dir(servers), 0o700); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(servers, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
+				b.Fatal(err)
+			}
 			d := startDesktopWith(b, "", false, "XDG_CONFIG_HOME="+config)
-			d.window("Welcome")
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+				if _, err := d.run(d.bin, "servers"); err == nil {
+					break // the app answers
+				} else if time.Now().After(deadline) {
+					b.Fatal(err)
+				}
+			}
 			bridged := append([]string{d.bin, "bridge", "--"}, direct...)
 			var r benchEcho
 			for b.Loop() {
@@ -120,6 +137,12 @@ func BenchmarkBridgeEchoRecorded(b *testing.B) {
 			b.ReportMetric(r.Ratio, "ratio-"+name)
 			b.ReportMetric(r.Bridged.Median, "bridged-µs/call")
 			b.ReportMetric(r.Direct.Median, "direct-µs/call")
+			// What the capture kept, as it wrote it: none without it.
+			kept, err := traffic.ReadCapture(traffic.DefaultCapturePath(filepath.Join(d.home, ".local", "state")), 0, time.Now())
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(len(kept)), "messages-captured")
 		})
 	}
 }
