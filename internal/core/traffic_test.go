@@ -2,15 +2,21 @@ package core
 
 import (
 	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/server"
+
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
+	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
 
@@ -136,5 +142,61 @@ func TestCaptureOfAConfiguredServer(t *testing.T) {
 	}
 	if want := []string{"tools/call", "elicitation/create", "elicitation/create", "tools/call"}; !slices.Equal(methods[len(methods)-4:], want) {
 		t.Errorf("captured %q, want it to end %q", methods, want)
+	}
+}
+
+// TestCaptureOverHTTP: a server over Streamable HTTP is recorded and
+// captured as one over stdio: the tool call, the question that came in
+// its event stream, the person's answer in a POST of the core's own, and
+// the result, each with its message.
+func TestCaptureOverHTTP(t *testing.T) {
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(demo.NewServer()))
+	t.Cleanup(srv.Close)
+	path := filepath.Join(t.TempDir(), "state", "traffic.jsonl")
+	s := startWith(t, func(o *Options) {
+		o.CapturePath, o.Traffic = path, TrafficPrefs{Capture: true}
+		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"web": map[string]any{"url": srv.URL, "protocolVersion": "2025-11-25"}}})
+		if err := os.WriteFile(o.ConfigPath, cfg, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	eventually(t, "the web server", func() bool {
+		st := s.c.Statuses()
+		return len(st) == 1 && st[0].State == servers.StateReady
+	})
+	_, rec, _ := remoteUI(t, serveUI(t, s))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	called := make(chan error, 1)
+	go func() {
+		_, _, err := s.c.CallTool(ctx, "web", demo.ToolAskConfirm, nil, false)
+		called <- err
+	}()
+	rec.until(t, "the tool's question", func() bool { return len(rec.requests) == 1 })
+	if err := s.c.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-called; err != nil {
+		t.Fatal(err)
+	}
+	if err := s.c.capture.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := traffic.ReadCapture(path, 0, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range lines {
+		if l.Server == "web" && (l.Method == "tools/call" || l.Method == "elicitation/create") {
+			got = append(got, string(l.Dir)+" "+string(l.Kind)+" "+string(l.Method))
+			if !json.Valid(l.Body) || !strings.Contains(string(l.Body), `"jsonrpc"`) {
+				t.Errorf("line %d's body: %s", l.Seq, l.Body)
+			}
+		}
+	}
+	want := []string{"out request tools/call", "in request elicitation/create", "out result elicitation/create", "in result tools/call"}
+	if !slices.Equal(got, want) {
+		t.Errorf("captured %q, want %q", got, want)
 	}
 }
