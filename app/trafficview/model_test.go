@@ -73,7 +73,7 @@ func TestModel(t *testing.T) {
 }
 
 func TestRowAndFacts(t *testing.T) {
-	e := call(1, "demo", `"x‮y"`, traffic.Error)[1]
+	e := call(1, "demo", "\"x\u202ey\"", traffic.Error)[1]
 	e.Code, e.Session, e.Host = -32602, "s1", "Claude Code"
 	r := rowOf(e)
 	if r[1] != "demo (Claude Code)" || r[2] != "←" || r[3] != "error -32602" || r[7] != "1ms" {

@@ -43,7 +43,7 @@ func TestJudge(t *testing.T) {
 		shows  string
 	}{
 		{"every kind it shows", codex, `{"type":"object","properties":{"name":{"type":"string"},"ok":{"type":"boolean"}}}`, "the form"},
-		{"a kind that makes it a prompt", codex, `{"type":"object","properties":{"name":{"type":"string"},"n‮":{"type":"number"}}}`,
+		{"a kind that makes it a prompt", codex, `{"type":"object","properties":{"name":{"type":"string"},"n\u202e":{"type":"number"}}}`,
 			"an approve-or-decline prompt: no field can be filled in, every value is lost, because of “n⟨U+202E⟩” (number)"},
 		{"a kind not recorded", codex, `{"type":"object","properties":{"tier":{"type":"string","enum":["a","b"]}}}`,
 			"the form, but for fields of kinds not recorded: “tier” (choice)"},
