@@ -384,13 +384,7 @@ func withBodies(entries []traffic.Entry, path string) []traffic.CaptureLine {
 // a reader escaped.
 func jsonLines(out io.Writer, lines []traffic.CaptureLine) error {
 	for _, l := range lines {
-		var b []byte
-		if l.Body != nil {
-			b, _ = json.Marshal(l)
-		} else {
-			b, _ = json.Marshal(l.Entry)
-		}
-		if _, err := io.WriteString(out, untrusted.JSON(b)+"\n"); err != nil {
+		if _, err := io.WriteString(out, untrusted.JSON(l.JSON())+"\n"); err != nil {
 			return err
 		}
 	}

@@ -211,13 +211,7 @@ func trafficErr(err error) string {
 func printTraffic(lines []traffic.CaptureLine, asJSON bool, out terminal) {
 	if asJSON {
 		for _, l := range lines {
-			var line []byte
-			if l.Body != nil {
-				line, _ = json.Marshal(l)
-			} else {
-				line, _ = json.Marshal(l.Entry)
-			}
-			out.Linef("%s", json.RawMessage(line))
+			out.Linef("%s", json.RawMessage(l.JSON()))
 		}
 		return
 	}

@@ -34,18 +34,10 @@ func TestTrafficOfAConfiguredServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer script.Close()
-	called := make(chan error, 1)
-	go func() {
+	askConfirmDeclined(t, s, rec, func(ctx context.Context) error {
 		_, err := script.CallTool(ctx, endpoint.ToolCall{Server: "demo", Tool: demo.ToolAskConfirm})
-		called <- err
-	}()
-	rec.until(t, "the tool's question", func() bool { return len(rec.requests) == 1 })
-	if err := s.c.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-called; err != nil {
-		t.Fatal(err)
-	}
+		return err
+	})
 
 	list, err := script.Traffic(ctx, endpoint.TrafficQuery{})
 	if err != nil {
@@ -98,23 +90,7 @@ func TestCaptureOfAConfiguredServer(t *testing.T) {
 	if err := remote.SetTrafficPrefs(TrafficPrefs{Capture: true, Redact: []string{"ACME-[0-9]+"}}); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	called := make(chan error, 1)
-	go func() {
-		_, _, err := s.c.CallTool(ctx, "demo", demo.ToolAskConfirm, map[string]any{"note": "for ACME-4471", "apiKey": "k-99aa88bb77"}, false)
-		called <- err
-	}()
-	rec.until(t, "the tool's question", func() bool { return len(rec.requests) == 1 })
-	if err := s.c.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-called; err != nil {
-		t.Fatal(err)
-	}
-	if err := s.c.capture.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
+	askConfirmDeclined(t, s, rec, s.callConfirm("demo", map[string]any{"note": "for ACME-4471", "apiKey": "k-99aa88bb77"}))
 	lines, err := traffic.ReadCapture(path, 0, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -165,23 +141,7 @@ func TestCaptureOverHTTP(t *testing.T) {
 		return len(st) == 1 && st[0].State == servers.StateReady
 	})
 	_, rec, _ := remoteUI(t, serveUI(t, s))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	called := make(chan error, 1)
-	go func() {
-		_, _, err := s.c.CallTool(ctx, "web", demo.ToolAskConfirm, nil, false)
-		called <- err
-	}()
-	rec.until(t, "the tool's question", func() bool { return len(rec.requests) == 1 })
-	if err := s.c.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-called; err != nil {
-		t.Fatal(err)
-	}
-	if err := s.c.capture.Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
+	askConfirmDeclined(t, s, rec, s.callConfirm("web", nil))
 	lines, err := traffic.ReadCapture(path, 0, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -198,5 +158,37 @@ func TestCaptureOverHTTP(t *testing.T) {
 	want := []string{"out request tools/call", "in request elicitation/create", "out result elicitation/create", "in result tools/call"}
 	if !slices.Equal(got, want) {
 		t.Errorf("captured %q, want %q", got, want)
+	}
+}
+
+// askConfirmDeclined has call call the demo's ask_confirm, declines its
+// question as the person would, then has the capture, if any, write what
+// it holds.
+func askConfirmDeclined(t *testing.T, s *started, rec *recorder, call func(ctx context.Context) error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	called := make(chan error, 1)
+	go func() { called <- call(ctx) }()
+	rec.until(t, "the tool's question", func() bool { return len(rec.requests) == 1 })
+	if err := s.c.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-called; err != nil {
+		t.Fatal(err)
+	}
+	if s.c.capture != nil {
+		if err := s.c.capture.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// callConfirm calls the demo's ask_confirm on server with args, as the
+// app's own windows do.
+func (s *started) callConfirm(server string, args map[string]any) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		_, _, err := s.c.CallTool(ctx, server, demo.ToolAskConfirm, args, false)
+		return err
 	}
 }

@@ -23,28 +23,8 @@ import (
 // session's server and host as the core lists them, whatever the entries
 // claim; a session the core does not list adds nothing.
 func TestBridgedTraffic(t *testing.T) {
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "servers.json")
-	if err := os.WriteFile(cfg, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.DiscardHandler)
-	c := core.New(t.Context(), core.Options{ConfigPath: cfg, HistoryPath: filepath.Join(dir, "history.db"), Log: log,
-		History: core.HistoryLimits{Retention: history.DefaultRetention, MaxBytes: history.DefaultMaxBytes}})
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
+	c, path, log := serveCore(t, func(*core.Options) {})
 	defer c.Close()
-	run := filepath.Join(dir, "run") // private, as an endpoint's folder must be
-	if err := os.Mkdir(run, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(run, "elicitdesk.sock")
-	ep, err := endpoint.Listen(t.Context(), path, c.Endpoint(), log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ep.Close()
 
 	d := New(path, func(context.Context) error { return errors.New("no bus") }, nil, log, func(string) {})
 	d.Attach(t.Context(), endpoint.Bridged{ID: "s1", Server: "everything", Host: endpoint.Peer{Name: "claude-code", Title: "Claude Code"}, Since: time.Now()})
@@ -88,30 +68,10 @@ func TestBridgedTraffic(t *testing.T) {
 // keeps them redacted, as the session's; told capture is off, the bridge
 // stops sending them.
 func TestBridgedCapture(t *testing.T) {
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "servers.json")
-	if err := os.WriteFile(cfg, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.DiscardHandler)
-	capturePath := filepath.Join(dir, "state", "traffic.jsonl")
-	c := core.New(t.Context(), core.Options{ConfigPath: cfg, HistoryPath: filepath.Join(dir, "history.db"), Log: log,
-		History:     core.HistoryLimits{Retention: history.DefaultRetention, MaxBytes: history.DefaultMaxBytes},
-		Traffic:     core.TrafficPrefs{Capture: true},
-		CapturePath: capturePath})
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	run := filepath.Join(dir, "run")
-	if err := os.Mkdir(run, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(run, "elicitdesk.sock")
-	ep, err := endpoint.Listen(t.Context(), path, c.Endpoint(), log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ep.Close()
+	capturePath := filepath.Join(t.TempDir(), "state", "traffic.jsonl")
+	c, path, log := serveCore(t, func(o *core.Options) {
+		o.Traffic, o.CapturePath = core.TrafficPrefs{Capture: true}, capturePath
+	})
 
 	d := New(path, func(context.Context) error { return errors.New("no bus") }, nil, log, func(string) {})
 	d.Attach(t.Context(), endpoint.Bridged{ID: "s1", Server: "everything", Host: endpoint.Peer{Name: "codex"}, Since: time.Now()})
@@ -160,4 +120,35 @@ func until(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("%s: not within 10 s", what)
 		}
 	}
+}
+
+// serveCore starts a core with no server, its options edited, serving
+// its endpoint in a private folder, and returns it, the endpoint's path
+// and its log.
+func serveCore(t *testing.T, edit func(*core.Options)) (*core.Core, string, *slog.Logger) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "servers.json")
+	if err := os.WriteFile(cfg, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	opts := core.Options{ConfigPath: cfg, HistoryPath: filepath.Join(dir, "history.db"), Log: log,
+		History: core.HistoryLimits{Retention: history.DefaultRetention, MaxBytes: history.DefaultMaxBytes}}
+	edit(&opts)
+	c := core.New(t.Context(), opts)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run") // private, as an endpoint's folder must be
+	if err := os.Mkdir(run, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(run, "elicitdesk.sock")
+	ep, err := endpoint.Listen(t.Context(), path, c.Endpoint(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ep.Close() })
+	return c, path, log
 }

@@ -75,6 +75,18 @@ type CaptureLine struct {
 	Cut bool `json:"cut,omitempty"`
 }
 
+// JSON is l as one line of JSON: the entry with its message where the
+// capture kept it, else the entry's facts alone (no "body": null).
+func (l CaptureLine) JSON() []byte {
+	var b []byte
+	if l.Body != nil {
+		b, _ = json.Marshal(l)
+	} else {
+		b, _ = json.Marshal(l.Entry)
+	}
+	return b
+}
+
 // DefaultCapturePath is where the app keeps its capture: a state file,
 // not data the person would back up.
 func DefaultCapturePath(stateHome string) string {

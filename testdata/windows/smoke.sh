@@ -403,17 +403,17 @@ hosts_route() {
 
 run_key_check() {
 	! run_key || { echo "a Run value before launch at login was turned on"; return 1; }
-	tray_item 121 # Launch at login
+	tray_item 140 # Launch at login, below Traffic…
 	until_true 10 run_key || { echo "no Run value after launch at login was turned on"; return 1; }
 	run_key | grep -qF "\"$(wine winepath -w "$EXE" | tr -d '\r')\"" || { run_key; echo "the Run value does not start this exe"; return 1; }
-	tray_item 121
+	tray_item 140
 	until_true 10 sh -c '! wine reg query "HKCU\Software\Microsoft\Windows\CurrentVersion\Run" /v "Elicit Desk"' ||
 		{ echo "the Run value stays after launch at login was turned off"; return 1; }
 	echo "set and removed"
 }
 
 quit() {
-	tray_item 190 # Quit
+	tray_item 209 # Quit
 	until_true "$WAIT" sh -c "! kill -0 $(cat "$tmp/app.pid")" || { echo "still running"; return 1; }
 	echo "quit from the tray menu"
 }
