@@ -51,6 +51,9 @@ func (s Saver) Save(name string, write func(io.Writer) error, done func(where st
 				done("", err)
 			case WriteFile:
 				out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+				if err == nil {
+					err = out.Chmod(0o600) // a file that was there kept its mode
+				}
 				if err != nil {
 					done("", err)
 					return
@@ -107,6 +110,9 @@ func (s Saver) withFyne(name string, write func(io.Writer) error, done func(stri
 		}
 		if out == nil {
 			return // the person cancelled
+		}
+		if out.URI().Scheme() == "file" {
+			os.Chmod(out.URI().Path(), 0o600) // Fyne creates it for everyone to read
 		}
 		s.write(out, out.URI().Path(), write, done)
 	}, s.Win)

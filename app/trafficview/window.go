@@ -365,7 +365,7 @@ func withBodies(entries []traffic.Entry, path string) []traffic.CaptureLine {
 	}
 	kept := map[key]traffic.CaptureLine{}
 	if path != "" {
-		lines, _ := traffic.ReadCapture(path, 0, time.Now())
+		lines, _ := traffic.ReadCapture(path, traffic.DefaultCaptureLimits.Retention, time.Now())
 		for _, l := range lines {
 			kept[key{l.Seq, l.Time.UnixNano()}] = l
 		}

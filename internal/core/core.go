@@ -131,10 +131,11 @@ type Core struct {
 	now       func() time.Time
 	// capture keeps message bodies, once the person first switched it on;
 	// stopCapture ends it.
-	capture      *traffic.Capture
-	stopCapture  context.CancelFunc
-	capturing    bool                  // capture is on
-	captureTells map[string]func(bool) // by bridged session: tells its bridge whether capture is on
+	capture       *traffic.Capture
+	stopCapture   context.CancelFunc
+	capturing     bool           // capture is on
+	captureTells  map[int]func() // wake the bridges' tellers at a change of capturing
+	captureTellsN int            // the tellers registered so far
 }
 
 // New prepares the core; Start connects the servers.

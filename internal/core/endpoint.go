@@ -83,9 +83,16 @@ func (h handler) Unshown(ctx context.Context, u endpoint.Unshown) error {
 }
 
 // Bridge lists a host's session through the bridge until it ends.
-func (h handler) Bridge(ctx context.Context, b endpoint.Bridged, capture func(on bool)) error {
-	defer h.c.tellCapture(b.ID, capture)()
+func (h handler) Bridge(ctx context.Context, b endpoint.Bridged, captureChanged func()) error {
+	defer h.c.onCaptureChange(captureChanged)()
 	return h.c.Bridge(ctx, servers.Bridged{ID: b.ID, Server: BridgedIdentity(b), Protocol: b.Protocol, Since: b.Since})
+}
+
+// Capturing says whether the core keeps bridged sessions' messages.
+func (h handler) Capturing() bool {
+	h.c.mu.Lock()
+	defer h.c.mu.Unlock()
+	return h.c.capturing
 }
 
 func (h handler) Complete(x endpoint.Completion) {

@@ -128,12 +128,14 @@ func (c *Core) prune(retention time.Duration, toSize bool) {
 	})
 }
 
-// daily prunes the history once a day, for a core that runs from login
-// for weeks.
+// daily prunes the history and sweeps the traffic capture once a day,
+// for a core that runs from login for weeks; the capture's files past
+// their retention go even while the capture is off.
 func (c *Core) daily() {
 	t := time.NewTicker(24 * time.Hour)
 	defer t.Stop()
 	for {
+		c.sweepCapture()
 		select {
 		case <-c.ctx.Done():
 			return

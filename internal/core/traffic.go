@@ -57,7 +57,7 @@ func (c *Core) SetTrafficPrefs(p TrafficPrefs) error {
 	on := p.Capture && capture != nil
 	changed := on != c.capturing
 	c.capturing = on
-	var tell []func(bool)
+	var tell []func()
 	if changed {
 		for _, t := range c.captureTells {
 			tell = append(tell, t)
@@ -73,27 +73,27 @@ func (c *Core) SetTrafficPrefs(p TrafficPrefs) error {
 		c.traffic.Capture(nil)
 	}
 	for _, t := range tell {
-		t(on) // never blocks
+		t() // never blocks: the bridge is told what holds when it is told
 	}
 	return nil
 }
 
-// tellCapture has the bridge of session told now, and at each change,
-// whether the core keeps its messages' bodies (capture never blocks),
-// until the returned func is called.
-func (c *Core) tellCapture(session string, capture func(on bool)) (stop func()) {
+// onCaptureChange has changed called at each change of whether the core
+// keeps message bodies (changed never blocks), until the returned func
+// is called.
+func (c *Core) onCaptureChange(changed func()) (stop func()) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.captureTells == nil {
-		c.captureTells = map[string]func(bool){}
+		c.captureTells = map[int]func(){}
 	}
-	c.captureTells[session] = capture
-	on := c.capturing
-	c.mu.Unlock()
-	capture(on)
+	c.captureTellsN++
+	n := c.captureTellsN
+	c.captureTells[n] = changed
 	return func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		delete(c.captureTells, session)
+		delete(c.captureTells, n)
 	}
 }
 
@@ -121,4 +121,14 @@ func (c *Core) Traffic(ctx context.Context, after uint64, wait bool) ([]traffic.
 	}
 	list, _ := c.traffic.After(after)
 	return list, nil
+}
+
+// sweepCapture removes the capture's files past their retention.
+func (c *Core) sweepCapture() {
+	if c.opts.CapturePath == "" {
+		return
+	}
+	if err := traffic.Sweep(c.opts.CapturePath, traffic.DefaultCaptureLimits.Retention, c.now()); err != nil {
+		c.log.Warn("traffic capture not swept", "err", err)
+	}
 }

@@ -34,12 +34,12 @@ func TestBridgedTraffic(t *testing.T) {
 		}
 	}
 	unlisted, stop := d.Traffic("s2")
-	unlisted(traffic.Entry{Method: "unlisted"}, nil)
+	unlisted(traffic.Entry{Method: "unlisted", Kind: traffic.Request, Dir: traffic.ToServer}, nil)
 	stop() // sent before s1's, on the same connection
 	note, stop := d.Traffic("s1")
 	const n = trafficBatch + 44 // a full batch, then one sent when due
 	for i := range n {
-		note(traffic.Entry{Server: "not this", Session: "nor this", Method: untrusted.Text(fmt.Sprintf("m%d", i)), Kind: traffic.Request}, nil)
+		note(traffic.Entry{Server: "not this", Session: "nor this", Method: untrusted.Text(fmt.Sprintf("m%d", i)), Kind: traffic.Request, Dir: traffic.ToServer}, nil)
 	}
 
 	script, err := endpoint.Dial(t.Context(), path)
@@ -81,8 +81,8 @@ func TestBridgedCapture(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"login","arguments":{"password":"hunter2hunter2"}}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
 	}
-	note(traffic.Entry{Kind: traffic.Request, Method: "tools/call", ID: "1"}, []byte(bodies[0]))
-	note(traffic.Entry{Kind: traffic.Result, Method: "tools/call", ID: "1"}, []byte(bodies[1]))
+	note(traffic.Entry{Kind: traffic.Request, Dir: traffic.ToServer, Method: "tools/call", ID: "1"}, []byte(bodies[0]))
+	note(traffic.Entry{Kind: traffic.Result, Dir: traffic.FromServer, Method: "tools/call", ID: "1"}, []byte(bodies[1]))
 	stop()
 	script, err := endpoint.Dial(t.Context(), path)
 	if err != nil {

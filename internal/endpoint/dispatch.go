@@ -79,11 +79,19 @@ func (s *Server) dispatch(ctx context.Context, p *rpc.Peer, req rpc.Request) (an
 		return struct{}{}, s.h.Unshown(ctx, u)
 	case methodBridge:
 		var b Bridged
-		if err := json.Unmarshal(req.Params, &b); err != nil || b.ID == "" || b.Server == "" {
-			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with an id and a server", methodBridge)
+		if err := json.Unmarshal(req.Params, &b); err != nil || !sessionID(b.ID) || b.Server == "" {
+			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with a server and an id of 1 to %d letters, digits, '.', '_' or '-'", methodBridge, maxSessionID)
 		}
 		s.log.Info("bridged session", "session", b.ID, "server", b.Server, "host", b.Host.Name)
-		return struct{}{}, s.h.Bridge(ctx, b, func(on bool) { tellCapture(ctx, p, on) })
+		changed := make(chan struct{}, 1)
+		changed <- struct{}{} // the bridge hears how things stand at once
+		go s.tellCapture(ctx, p, changed)
+		return struct{}{}, s.h.Bridge(ctx, b, func() {
+			select {
+			case changed <- struct{}{}:
+			default: // a change not yet told: it tells what holds then
+			}
+		})
 	case methodHello:
 		return nil, errorf(jsonrpc.CodeInvalidRequest, "the handshake is done already")
 	}
@@ -94,18 +102,46 @@ func (s *Server) dispatch(ctx context.Context, p *rpc.Peer, req rpc.Request) (an
 	return nil, errorf(jsonrpc.CodeMethodNotFound, "no method %q", req.Method)
 }
 
+// maxSessionID bounds a bridged session's id, which the bridge chooses.
+const maxSessionID = 64
+
+// sessionID: id is one a bridge may choose. The windows show it and put
+// it in a filter (session:ID), so it is plain: no space, no control.
+func sessionID(id string) bool {
+	if id == "" || len(id) > maxSessionID {
+		return false
+	}
+	for _, r := range id {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 // captureWait bounds the sending of a Capture: a bridge that reads
 // nothing must not hold up the app.
 const captureWait = time.Second
 
-// tellCapture tells peer p, whose session's request has ctx, whether the
-// app keeps message bodies, without waiting for it.
-func tellCapture(ctx context.Context, p *rpc.Peer, on bool) {
-	go func() {
-		ctx, cancel := context.WithTimeout(ctx, captureWait)
-		defer cancel()
-		p.Notify(ctx, methodCapture, Capture{On: on})
-	}()
+// tellCapture tells peer p, whose session's listing has ctx, whether the
+// app keeps message bodies, as the handler says it does after each
+// change, in order, until ctx ends: what it sends is always what holds
+// when it sends.
+func (s *Server) tellCapture(ctx context.Context, p *rpc.Peer, changed <-chan struct{}) {
+	told, first := false, true
+	for {
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+		if on := s.h.Capturing(); first || on != told {
+			nctx, cancel := context.WithTimeout(ctx, captureWait)
+			p.Notify(nctx, methodCapture, Capture{On: on})
+			cancel()
+			told, first = on, false
+		}
+	}
 }
 
 // notify handles notification m; one the server does not know, or whose
@@ -125,7 +161,7 @@ func (s *Server) notify(m link.Message) {
 		var n struct {
 			Params BridgeTraffic `json:"params"`
 		}
-		if err := json.Unmarshal(m.Raw, &n); err != nil || n.Params.Session == "" {
+		if err := json.Unmarshal(m.Raw, &n); err != nil || !sessionID(n.Params.Session) {
 			s.log.Debug("endpoint: unreadable notification dropped", "method", m.Method)
 			return
 		}

@@ -27,10 +27,14 @@ type Handler interface {
 	// could show in the app's history; an error says it was not taken.
 	Unshown(ctx context.Context, u Unshown) error
 	// Bridge keeps session s listed until ctx ends (the bridge cancelled
-	// the request or went away), and blocks until then. capture tells the
-	// bridge whether to send the session's messages themselves with their
-	// facts (BridgeTraffic); it never blocks.
-	Bridge(ctx context.Context, s Bridged, capture func(on bool)) error
+	// the request or went away), and blocks until then. The bridge is
+	// told at once, and after each call of captureChanged (which never
+	// blocks), whether to send the session's messages themselves with
+	// their facts (BridgeTraffic), as Capturing says.
+	Bridge(ctx context.Context, s Bridged, captureChanged func()) error
+	// Capturing says whether the app keeps bridged sessions' messages
+	// themselves.
+	Capturing() bool
 	// Traffic returns what passed on the configured servers'
 	// connections after q.After, oldest first, waiting for news if q.Wait
 	// says so, until ctx ends.

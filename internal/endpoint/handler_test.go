@@ -151,7 +151,9 @@ func (h *testHandler) Elicit(ctx context.Context, q Question) (json.RawMessage, 
 	return nil, errors.New("cannot ask")
 }
 
-func (h *testHandler) Bridge(ctx context.Context, s Bridged, _ func(bool)) error {
+func (h *testHandler) Capturing() bool { return false }
+
+func (h *testHandler) Bridge(ctx context.Context, s Bridged, _ func()) error {
 	h.bridged <- s
 	<-ctx.Done()
 	h.unbridged <- ctx.Err()

@@ -119,6 +119,8 @@ func TestProtocolErrors(t *testing.T) {
 		{"elicit without a session", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/elicit","params":{"params":{"message":"hi"}}}`}, jsonrpc.CodeInvalidParams, true},
 		{"elicit without params", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/elicit","params":{"session":{"id":"1","server":"echo"}}}`}, jsonrpc.CodeInvalidParams, true},
 		{"session without an id", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":{"server":"s"}}`}, jsonrpc.CodeInvalidParams, true},
+		{"session whose id holds a space", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":{"id":"a b","server":"s"}}`}, jsonrpc.CodeInvalidParams, true},
+		{"session whose id is too long", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":{"id":"` + strings.Repeat("a", 65) + `","server":"s"}}`}, jsonrpc.CodeInvalidParams, true},
 		{"session of another shape", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":[1]}`}, jsonrpc.CodeInvalidParams, true},
 		{"unreadable complete, then a request", []string{helloLine(), `{"jsonrpc":"2.0","method":"bridge/complete","params":7}`, callLine(1, "fail")}, jsonrpc.CodeServer, true},
 		{"traffic after no number", []string{helloLine(), `{"jsonrpc":"2.0","id":1,"method":"traffic/list","params":{"after":"x"}}`}, jsonrpc.CodeInvalidParams, true},

@@ -202,15 +202,21 @@ func (c *Capture) write(ctx context.Context) {
 // answers, whose secret fields the answers' redaction needs.
 func (c *Capture) line(k kept, forms answers) []byte {
 	e := k.e
-	var form []byte
 	key := answerKey{e.Server, e.Session, string(e.ID)}
+	var body json.RawMessage
 	switch {
 	case e.Kind == Request && e.Method == "elicitation/create":
 		forms.add(key, []byte(gjson.GetBytes(k.raw, "params.requestedSchema").Raw))
-	case e.Method == "elicitation/create" && (e.Kind == Result || e.Kind == Error || e.Kind == Cancel):
-		form = forms.take(key)
+		body = k.redact.Redact(k.raw)
+	case e.Dir == ToServer && e.Kind == Result && (e.Method == "elicitation/create" || e.Method == ""):
+		// A person's answer, or an answer to a request the tap did not
+		// keep: without its form, every field's value goes.
+		form, known := forms.take(key)
+		body = k.redact.RedactAnswer(k.raw, form, known)
+	default:
+		body = k.redact.Redact(k.raw)
 	}
-	l := CaptureLine{Entry: e, Body: k.redact.Redact(k.raw, form)}
+	l := CaptureLine{Entry: e, Body: body}
 	if len(l.Body) > c.limits.MaxBody {
 		cut := c.limits.MaxBody
 		for cut > 0 && !utf8.RuneStart(l.Body[cut]) {
@@ -219,26 +225,31 @@ func (c *Capture) line(k kept, forms answers) []byte {
 		l.Body, _ = json.Marshal(string(l.Body[:cut]))
 		l.Cut = true
 	}
-	b, _ := json.Marshal(l)
-	return append(b, '\n')
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b) // ends the line
+	enc.SetEscapeHTML(false)   // <, > and & as the message had them
+	enc.Encode(l)
+	return b.Bytes()
 }
 
 // answers are elicitations' schemas until their answers, at most
-// maxWaiting of them.
+// maxWaiting of them: past that they are forgotten, and an answer whose
+// form is forgotten keeps none of its fields' values.
 type answers map[answerKey][]byte
 
 type answerKey struct{ server, session, id string }
 
 func (a answers) add(k answerKey, form []byte) {
-	if len(a) < maxWaiting {
-		a[k] = slices.Clone(form)
+	if len(a) >= maxWaiting {
+		clear(a) // a peer that never answers cannot grow it
 	}
+	a[k] = slices.Clone(form)
 }
 
-func (a answers) take(k answerKey) []byte {
-	form := a[k]
+func (a answers) take(k answerKey) (form []byte, known bool) {
+	form, known = a[k]
 	delete(a, k)
-	return form
+	return form, known
 }
 
 // captureFile is the file a capture writes, reopened when it was removed
@@ -323,10 +334,7 @@ func (cf *captureFile) open() error {
 	if lines, _ := readLines(cf.path, 1); len(lines) > 0 {
 		cf.first = lines[0].Time
 	}
-	old := cf.path + ".1"
-	if info, err := os.Stat(old); err == nil && cf.now().Sub(info.ModTime()) > cf.limits.Retention {
-		os.Remove(old)
-	}
+	removeOld(cf.path+".1", cf.limits.Retention, cf.now())
 	return nil
 }
 
@@ -354,6 +362,27 @@ func (cf *captureFile) close() {
 		cf.f.Close()
 		cf.f = nil
 	}
+}
+
+// Sweep removes the files of the capture at path whose last write is
+// older than retention: the old file, and the file itself when nothing
+// was written for that long (the capture was off). The app sweeps at
+// start and each day; a writer sweeps the old file as it opens.
+func Sweep(path string, retention time.Duration, now time.Time) error {
+	return errors.Join(removeOld(path+".1", retention, now), removeOld(path, retention, now))
+}
+
+// removeOld removes the file at p if it was last written longer ago
+// than retention.
+func removeOld(p string, retention time.Duration, now time.Time) error {
+	info, err := os.Stat(p)
+	if err == nil && info.Mode().IsRegular() && now.Sub(info.ModTime()) > retention {
+		err = os.Remove(p)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
 
 // ReadCapture returns the lines of the capture at path and of its old

@@ -365,3 +365,35 @@ func BenchmarkCapture10kPerSecond(b *testing.B) {
 	b.ReportMetric(float64(status.Written), "written")
 	b.ReportMetric(float64(status.Dropped), "dropped")
 }
+
+// TestSweep: the capture's files go once nothing was written to them for
+// longer than the retention, the capture off or not.
+func TestSweep(t *testing.T) {
+	now := time.Now()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "traffic.jsonl")
+	for _, c := range []struct {
+		age           time.Duration
+		file, oldFile bool // left
+	}{
+		{time.Hour, true, true},
+		{8 * 24 * time.Hour, false, false},
+	} {
+		for _, p := range []string{path, path + ".1"} {
+			os.WriteFile(p, []byte("{}\n"), 0o600)
+			os.Chtimes(p, now.Add(-c.age), now.Add(-c.age))
+		}
+		if err := Sweep(path, DefaultCaptureLimits.Retention, now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(path); (err == nil) != c.file {
+			t.Errorf("%v old: the file left %v", c.age, err == nil)
+		}
+		if _, err := os.Stat(path + ".1"); (err == nil) != c.oldFile {
+			t.Errorf("%v old: the old file left %v", c.age, err == nil)
+		}
+	}
+	if err := Sweep(filepath.Join(dir, "none"), time.Hour, now); err != nil {
+		t.Errorf("nothing to sweep: %v", err)
+	}
+}

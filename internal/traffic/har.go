@@ -12,7 +12,7 @@ import (
 // JSON-RPC exchange fills it. Each request is an entry, its answer the
 // entry's response; a notification is an entry whose response has
 // status 0. The URL names the server and the method
-// (mcp://SERVER/METHOD); which side asked, the JSON-RPC id, a bridged
+// (mcp://elicitdesk/SERVER/METHOD, escaped); which side asked, the JSON-RPC id, a bridged
 // session and its host are custom fields (_dir, _id, _session, _host).
 type (
 	harFile struct {
@@ -125,7 +125,8 @@ func HAR(lines []CaptureLine, creator, version string) ([]byte, error) {
 }
 
 func harRequestOf(l CaptureLine) harRequest {
-	r := harRequest{Method: "POST", URL: "mcp://" + url.PathEscape(l.Server) + "/" + url.PathEscape(string(l.Method)),
+	u := url.URL{Scheme: "mcp", Host: "elicitdesk", Path: "/" + l.Server + "/" + string(l.Method)}
+	r := harRequest{Method: "POST", URL: u.String(),
 		HTTPVersion: "JSON-RPC 2.0", Cookies: []struct{}{}, Headers: []struct{}{}, QueryString: []struct{}{},
 		HeadersSize: -1, BodySize: l.Size}
 	if l.Body != nil {

@@ -57,7 +57,7 @@ func TestHAR(t *testing.T) {
 	}
 	for _, e := range entries {
 		url := e.Get("request.url").String()
-		if !strings.HasPrefix(url, "mcp://demo/") {
+		if !strings.HasPrefix(url, "mcp://elicitdesk/demo/") {
 			t.Errorf("url %q", url)
 		}
 		answered := e.Get("response.status").Int() != 0 || e.Get("response.statusText").String() == "cancelled"
@@ -68,7 +68,7 @@ func TestHAR(t *testing.T) {
 			t.Errorf("entry %s", e.Raw)
 		}
 	}
-	if last := entries[len(entries)-1]; last.Get("request.url").String() != "mcp://demo/tools%2Flist" || last.Get("_dir").String() != "out" ||
+	if last := entries[len(entries)-1]; last.Get("request.url").String() != "mcp://elicitdesk/demo/tools/list" || last.Get("_dir").String() != "out" ||
 		last.Get("comment").String() == "" || last.Get("time").Float() != 3 {
 		t.Errorf("the lone answer's entry: %s", last.Raw)
 	}

@@ -54,17 +54,28 @@ func NewRedactor(patterns []string) (*Redactor, error) {
 }
 
 // Redact returns message, a JSON-RPC message, compacted, members in their
-// order, with its secrets replaced by Redacted. form, when not nil, is
-// the requestedSchema of the elicitation message answers: its secret
-// fields in the answer's content are redacted too. A message that is not
-// JSON comes back as a JSON string saying only its size.
-func (r *Redactor) Redact(message []byte, form []byte) json.RawMessage {
-	w := walk{r: r, dec: json.NewDecoder(bytes.NewReader(message))}
-	w.dec.UseNumber()
-	if form != nil {
-		w.formSecret = forms.SecretFields(form)
+// order, with its secrets replaced by Redacted. A string that holds JSON
+// (a tool's result as text) is redacted as JSON too.
+func (r *Redactor) Redact(message []byte) json.RawMessage {
+	return r.redact(message, nil)
+}
+
+// RedactAnswer is Redact for the answer to an elicitation whose
+// requestedSchema was form: the fields the form judged secret, by name,
+// title or description, go too. known is false when the request was not
+// seen: then every field's value goes, since none can be judged.
+func (r *Redactor) RedactAnswer(message, form []byte, known bool) json.RawMessage {
+	secret := func(string) bool { return true }
+	if known {
+		secret = forms.SecretFields(form)
 	}
-	if err := w.value(nil, false); err != nil || w.end() != nil {
+	return r.redact(message, secret)
+}
+
+func (r *Redactor) redact(message []byte, formSecret func(string) bool) json.RawMessage {
+	w := walk{r: r, dec: json.NewDecoder(bytes.NewReader(message)), formSecret: formSecret}
+	w.dec.UseNumber()
+	if err := w.value(nil, plain); err != nil || w.end() != nil {
 		b, _ := json.Marshal(fmt.Sprintf("[not JSON: %d bytes]", len(message)))
 		return b
 	}
@@ -79,15 +90,25 @@ type walk struct {
 	formSecret func(string) bool // an elicitation answer's fields; nil for other messages
 }
 
-// schemaWords are the members of a secret's schema that say how it looks,
-// not what it is: kept, so that a tool's or form's schema of a password
-// field stays readable while its default and examples go.
+// keep is how much of a value redaction keeps.
+type keep int
+
+const (
+	plain        keep = iota // what the rules do not catch
+	secret                   // nothing: every string and number in it goes
+	secretSchema             // a secret field's schema: its schemaWords
+)
+
+// schemaWords are the members of a secret field's schema (a member of a
+// "properties") that say how it looks, not what it is: kept, so that a
+// tool's or form's schema of a password field stays readable while its
+// default and examples go.
 var schemaWords = map[string]bool{"type": true, "title": true, "description": true, "format": true,
 	"minLength": true, "maxLength": true, "minimum": true, "maximum": true, "pattern": true}
 
 // value rewrites the next value, at path (its members' names from the
-// message's top); secret: it is, or is inside, a secret's value.
-func (w *walk) value(path []string, secret bool) error {
+// message's top), keeping what k says.
+func (w *walk) value(path []string, k keep) error {
 	t, err := w.dec.Token()
 	if err != nil {
 		return err
@@ -96,18 +117,23 @@ func (w *walk) value(path []string, secret bool) error {
 	case json.Delim:
 		switch v {
 		case '{':
-			return w.object(path, secret)
+			return w.object(path, k)
 		case '[':
-			return w.array(path, secret)
+			return w.array(path, k)
 		}
 		return errors.New("a stray delimiter")
 	case string:
-		if secret {
+		switch {
+		case k != plain:
 			v = Redacted
+		case carriesJSON(v):
+			v = string(w.r.Redact([]byte(v)))
+		default:
+			v = w.r.scrub(v)
 		}
-		w.str(w.r.scrub(v))
+		w.str(v)
 	case json.Number:
-		if secret {
+		if k != plain {
 			w.str(Redacted)
 		} else {
 			w.out.WriteString(string(v))
@@ -120,7 +146,14 @@ func (w *walk) value(path []string, secret bool) error {
 	return nil
 }
 
-func (w *walk) object(path []string, secret bool) error {
+// carriesJSON: s is a JSON object or array, as a tool's text result often
+// is.
+func carriesJSON(s string) bool {
+	t := strings.TrimSpace(s)
+	return len(t) > 1 && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t))
+}
+
+func (w *walk) object(path []string, k keep) error {
 	w.out.WriteByte('{')
 	for n := 0; w.dec.More(); n++ {
 		t, err := w.dec.Token()
@@ -131,10 +164,9 @@ func (w *walk) object(path []string, secret bool) error {
 		if n > 0 {
 			w.out.WriteByte(',')
 		}
-		w.str(name)
+		w.str(w.r.scrub(name)) // a token or an id may be a name too
 		w.out.WriteByte(':')
-		inner := secret && !schemaWords[name] || w.secretName(path, name)
-		if err := w.value(append(path, name), inner); err != nil {
+		if err := w.value(append(path, name), w.inner(path, name, k)); err != nil {
 			return err
 		}
 	}
@@ -143,13 +175,30 @@ func (w *walk) object(path []string, secret bool) error {
 	return err
 }
 
-func (w *walk) array(path []string, secret bool) error {
+// inner is what is kept of member name of an object at path kept as k.
+func (w *walk) inner(path []string, name string, k keep) keep {
+	switch {
+	case k == secret:
+		return secret
+	case k == secretSchema && schemaWords[name]:
+		return plain
+	case k == secretSchema:
+		return secret
+	case !w.secretName(path, name):
+		return plain
+	case len(path) > 0 && path[len(path)-1] == "properties":
+		return secretSchema
+	}
+	return secret
+}
+
+func (w *walk) array(path []string, k keep) error {
 	w.out.WriteByte('[')
 	for n := 0; w.dec.More(); n++ {
 		if n > 0 {
 			w.out.WriteByte(',')
 		}
-		if err := w.value(append(path, "[]"), secret); err != nil {
+		if err := w.value(append(path, "[]"), k); err != nil {
 			return err
 		}
 	}
@@ -205,7 +254,8 @@ func (w *walk) end() error {
 	return nil
 }
 
-// str writes s as a JSON string, <, > and & as they are.
+// str writes s as a JSON string, <, > and & as they are (the capture's
+// lines keep them so too).
 func (w *walk) str(s string) {
 	enc := json.NewEncoder(&w.out)
 	enc.SetEscapeHTML(false)
@@ -241,6 +291,9 @@ var queryNames = map[string]bool{"code": true, "key": true, "sig": true, "signat
 
 // scrub redacts what gives itself away in s, and the person's patterns.
 func (r *Redactor) scrub(s string) string {
+	for _, re := range r.patterns { // the person's first: the rules' marks must not split their matches
+		s = re.ReplaceAllString(s, Redacted)
+	}
 	if len(s) < 6 {
 		return s // too short to hold a secret any rule knows
 	}
@@ -264,9 +317,6 @@ func (r *Redactor) scrub(s string) string {
 			}
 			return parts[1] + parts[2] + "=" + Redacted
 		})
-	}
-	for _, re := range r.patterns {
-		s = re.ReplaceAllString(s, Redacted)
 	}
 	return s
 }

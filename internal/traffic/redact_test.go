@@ -13,6 +13,7 @@ import (
 // redaction, and what must.
 type redactCase struct {
 	Name     string
+	Answer   bool // an elicitation's answer: its form, when given, was seen
 	Message  json.RawMessage
 	Form     json.RawMessage
 	Patterns []string
@@ -39,7 +40,10 @@ func TestRedact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := r.Redact(c.Message, c.Form)
+			out := r.Redact(c.Message)
+			if c.Answer {
+				out = r.RedactAnswer(c.Message, c.Form, c.Form != nil)
+			}
 			if !json.Valid(out) {
 				t.Fatalf("not JSON: %s", out)
 			}
@@ -60,7 +64,7 @@ func TestRedact(t *testing.T) {
 func TestRedactKeepsWhatIsNotSecret(t *testing.T) {
 	in := `{"jsonrpc":"2.0","id":1,"result":{"html":"<b>a & b</b>","n":1e400,"list":[true,null,{}],"ok":false}}`
 	r, _ := NewRedactor(nil)
-	if out := string(r.Redact([]byte(in), nil)); out != in {
+	if out := string(r.Redact([]byte(in))); out != in {
 		t.Errorf("got  %s\nwant %s", out, in)
 	}
 }
@@ -68,7 +72,7 @@ func TestRedactKeepsWhatIsNotSecret(t *testing.T) {
 func TestRedactNotJSON(t *testing.T) {
 	r, _ := NewRedactor(nil)
 	for _, in := range []string{`{"a":`, `{"a":1} {"b":2}`, `password=hunter2`, ``} {
-		out := string(r.Redact([]byte(in), nil))
+		out := string(r.Redact([]byte(in)))
 		if strings.Contains(out, "hunter2") || !strings.HasPrefix(out, `"[not JSON:`) {
 			t.Errorf("%q: %s", in, out)
 		}
@@ -89,7 +93,7 @@ func FuzzRedact(f *testing.F) {
 	}
 	r, _ := NewRedactor(nil)
 	f.Fuzz(func(t *testing.T, message []byte) {
-		out := r.Redact(message, nil)
+		out := r.Redact(message)
 		if !json.Valid(out) {
 			t.Fatalf("not JSON: %q → %q", message, out)
 		}
@@ -112,7 +116,7 @@ func BenchmarkRedact(b *testing.B) {
 			b.SetBytes(int64(len(msg)))
 			b.ReportAllocs()
 			for b.Loop() {
-				r.Redact(msg, nil)
+				r.Redact(msg)
 			}
 		})
 	}

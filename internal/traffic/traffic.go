@@ -188,6 +188,9 @@ func (r *Record) AddBridged(session string, entries []Entry, bodies []json.RawMe
 		return
 	}
 	for i, e := range entries {
+		if !known(e) {
+			continue // the bridge's own words, which the windows show
+		}
 		e.Session, e.Server, e.Host = session, b.server, b.host
 		e.Method, e.Tool, e.ID = e.Method.Cut(FieldBytes), e.Tool.Cut(FieldBytes), e.ID.Cut(FieldBytes)
 		e = r.put(e)
@@ -197,6 +200,16 @@ func (r *Record) AddBridged(session string, entries []Entry, bodies []json.RawMe
 	}
 	close(r.changed)
 	r.changed = make(chan struct{})
+}
+
+// known: e's direction and kind are words of this package.
+func known(e Entry) bool {
+	switch e.Kind {
+	case Request, Notification, Result, Error, Cancel:
+	default:
+		return false
+	}
+	return e.Dir == ToServer || e.Dir == FromServer
 }
 
 // put puts e into the ring, numbered, and returns it so; r.mu is held.

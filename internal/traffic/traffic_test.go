@@ -298,3 +298,18 @@ func BenchmarkTap(b *testing.B) {
 		})
 	}
 }
+
+// TestAddBridgedKnownWords: an entry whose kind or direction a bridge made
+// up is not kept: the windows show those words as they are.
+func TestAddBridgedKnownWords(t *testing.T) {
+	r := New(0)
+	r.Listed("s1", "files", "Cursor")
+	r.AddBridged("s1", []Entry{
+		{Kind: Request, Dir: ToServer, Method: "ping"},
+		{Kind: "request\u202e", Dir: ToServer},
+		{Kind: Result, Dir: "sideways"},
+	}, nil)
+	if got, _ := r.After(0); len(got) != 1 || got[0].Method != "ping" {
+		t.Errorf("kept %+v", got)
+	}
+}
