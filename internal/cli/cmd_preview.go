@@ -5,8 +5,10 @@ import (
 	"errors"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 
 	"github.com/elicitdesk/elicitdesk/app"
+	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
@@ -58,6 +60,7 @@ func runPreview(args []string, stdout, stderr terminal) int {
 		a.Quit()
 	}
 	v.Install(w)
+	w.SetContent(container.NewBorder(nil, hostsview.FormPanel(schema), nil, nil, v))
 	w.Resize(fyne.NewSize(960, 720))
 	w.ShowAndRun()
 	return 0
