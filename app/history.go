@@ -73,7 +73,12 @@ func (d *Desk) showTraffic(filter string) {
 			Source:      d.core.Traffic,
 			CapturePath: d.opts.CapturePath,
 			Capturing:   func() bool { return d.settings.Capture },
-			Settings:    d.showSettings,
+			SetCapturing: func(on bool) {
+				s := d.settings
+				s.Capture = on
+				d.applySettings(s) // saved, and sent to the core, as Settings does
+			},
+			Settings: d.showSettings,
 		}, trafficview.Options{Do: d.do, SaveDialog: saveDialog(), Screen: d.screen, Version: d.opts.Version})
 	}
 	d.trafficWin.Show(filter)

@@ -40,8 +40,10 @@ type Deps struct {
 	Source func(ctx context.Context, after uint64, wait bool) ([]traffic.Entry, error)
 	// CapturePath is the capture's file, where a message kept is read.
 	CapturePath string
-	// Capturing says whether the person keeps the messages themselves.
-	Capturing func() bool
+	// Capturing says whether the person keeps the messages themselves;
+	// SetCapturing keeps them from now on, or stops, as Settings does.
+	Capturing    func() bool
+	SetCapturing func(on bool)
 	// Settings opens the Settings window, where capture is switched on.
 	Settings func()
 }
@@ -82,6 +84,7 @@ type Window struct {
 	table   *widget.Table
 	status  *widget.Label
 	follow  *widget.Check
+	keep    *widget.Check // the capture, as in Settings
 	detail  *detail
 	stop    context.CancelFunc // the feed's, while shown
 	opened  bool
@@ -116,7 +119,7 @@ func (w *Window) Show(filter string) {
 	}
 	w.win.Show()
 	w.win.RequestFocus()
-	w.detail.capturing(w.deps.Capturing())
+	w.keep.SetChecked(w.deps.Capturing()) // Settings may have changed it
 	if w.stop == nil {
 		ctx, stop := context.WithCancel(context.Background())
 		w.stop = stop
@@ -188,7 +191,13 @@ func (w *Window) build() {
 		}
 	})
 	w.follow.Checked = true
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, w.follow, w.filter), w.problem)
+	w.keep = widget.NewCheck("Keep messages", func(on bool) {
+		w.detail.capturing(on)
+		if on != w.deps.Capturing() && w.deps.SetCapturing != nil {
+			w.deps.SetCapturing(on)
+		}
+	})
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(w.keep, w.follow), w.filter), w.problem)
 
 	// A cell is its text over the row's highlight: the table selects one
 	// cell, the person a message.
@@ -434,7 +443,7 @@ func newDetail(w *Window) *detail {
 			w.deps.Settings()
 		}
 	})
-	d.off = container.NewHBox(widget.NewLabel("The messages themselves are not kept: switch on Traffic in Settings."), settings)
+	d.off = container.NewHBox(widget.NewLabel("The messages themselves are not kept: tick Keep messages, or see Settings."), settings)
 	d.content = container.NewVBox(d.facts, container.NewHBox(d.partner, d.copy), d.off, d.message)
 	d.content.Hide()
 	d.object = container.NewVScroll(container.NewStack(d.empty, d.content))

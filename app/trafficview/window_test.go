@@ -222,3 +222,28 @@ func TestTrafficWindowHostile(t *testing.T) {
 	h.w.table.Select(widget.TableCellID{Row: len(entries) - 1, Col: 0})
 	uitest.Check(t, "the Traffic window", uitest.WindowTexts(h.w.win))
 }
+
+// TestTrafficWindowKeepsMessages: the window's Keep messages switches the
+// capture as Settings does, and says, while off, that messages are not
+// kept.
+func TestTrafficWindowKeepsMessages(t *testing.T) {
+	a := test.NewTempApp(t)
+	capturing := false
+	var set []bool
+	w := New(a, Deps{Source: newSource(nil).list, Capturing: func() bool { return capturing },
+		SetCapturing: func(on bool) { capturing = on; set = append(set, on) }}, Options{Do: func(func()) {}})
+	w.Show("")
+	defer w.hide()
+	if w.keep.Checked || !w.detail.off.Visible() {
+		t.Fatalf("capture off: checked %v, saying so %v", w.keep.Checked, w.detail.off.Visible())
+	}
+	test.Tap(w.keep)
+	if !capturing || len(set) != 1 || w.detail.off.Visible() {
+		t.Errorf("ticked: capturing %v (%v), saying not kept %v", capturing, set, w.detail.off.Visible())
+	}
+	capturing = false // Settings switched it off meanwhile
+	w.Show("")
+	if w.keep.Checked || len(set) != 1 {
+		t.Errorf("shown again: checked %v, set %v", w.keep.Checked, set)
+	}
+}
