@@ -150,8 +150,11 @@ func (w *Window) feed(ctx context.Context, seq uint64) {
 		list, err := w.deps.Source(ctx, seq, wait)
 		if err != nil {
 			if ctx.Err() == nil {
-				w.opts.Do(func() { w.status.SetText("The core did not list its traffic: " + err.Error()) })
-				time.Sleep(retryWait)
+				w.opts.Do(func() { w.status.SetText("The core did not list its traffic: " + untrusted.Text(err.Error()).Line()) })
+			}
+			select { // ask again a moment later, unless the window closed
+			case <-time.After(retryWait):
+			case <-ctx.Done():
 			}
 			continue
 		}

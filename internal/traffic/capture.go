@@ -59,7 +59,6 @@ var DefaultCaptureLimits = CaptureLimits{MaxBytes: 64 << 20, Retention: 7 * 24 *
 
 // CaptureStatus is how a capture stands, for the person.
 type CaptureStatus struct {
-	Path    string `json:"path"`
 	Written int64  `json:"written"`         // bodies written
 	Dropped int64  `json:"dropped"`         // bodies lost: too many at once, or a failed write
 	Error   string `json:"error,omitempty"` // the last write's error, until one succeeds
@@ -112,7 +111,6 @@ type kept struct {
 func NewCapture(ctx context.Context, path string, limits CaptureLimits, redact *Redactor, log *slog.Logger) *Capture {
 	c := &Capture{path: path, limits: limits, log: log, now: time.Now, queue: make(chan kept, captureQueue)}
 	c.redact.Store(redact)
-	c.status.Path = path
 	go c.write(ctx)
 	return c
 }
