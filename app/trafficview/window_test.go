@@ -220,7 +220,15 @@ func TestTrafficWindowHostile(t *testing.T) {
 	h := open(t, entries, "")
 	h.until("the messages", func() bool { return len(h.w.model.shown) == len(entries) })
 	h.w.table.Select(widget.TableCellID{Row: len(entries) - 1, Col: 0})
-	uitest.Check(t, "the Traffic window", uitest.WindowTexts(h.w.win))
+	texts := uitest.WindowTexts(h.w.win)
+	shown := false // the selected entry's facts are among what is checked
+	for _, x := range texts {
+		shown = shown || x.Text == h.w.detail.facts.Text && strings.Contains(x.Text, "Sent by the server")
+	}
+	if !shown {
+		t.Fatal("the hostile entry's facts are not on screen: the check would see nothing of it")
+	}
+	uitest.Check(t, "the Traffic window", texts)
 }
 
 // TestTrafficWindowKeepsMessages: the window's Keep messages switches the
