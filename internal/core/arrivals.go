@@ -54,13 +54,16 @@ func (c *Core) noticeArrival(w *waiting) {
 	}
 }
 
-// noticeBurst shows the burst gathered, less what no longer waits.
+// noticeBurst shows the burst gathered, less what no longer waits, in
+// the order the requests arrived: the pending list's, since requests
+// that arrive together reach noticeArrival in any order.
 func (c *Core) noticeBurst() {
 	a := &c.arrivals
 	a.mu.Lock()
-	burst := slices.DeleteFunc(a.gathering, func(w *waiting) bool { return c.pending.gone(w) })
+	gathered := a.gathering
 	a.gathering = nil
 	a.mu.Unlock()
+	burst := slices.DeleteFunc(c.pending.all(), func(w *waiting) bool { return !slices.Contains(gathered, w) })
 	if len(burst) == 0 {
 		return
 	}

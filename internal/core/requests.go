@@ -231,13 +231,6 @@ func (p *pending) wasShown(id string) (pending, shown bool) {
 	return false, false
 }
 
-// gone reports whether w no longer waits.
-func (p *pending) gone(w *waiting) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return !slices.Contains(p.list, w)
-}
-
 // waits reports whether request id waits.
 func (p *pending) waits(id string) bool {
 	p.mu.Lock()
