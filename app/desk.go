@@ -198,7 +198,7 @@ func New(ctx context.Context, a fyne.App, c Core, opts Options) *Desk {
 	d.serversMore.toggled = func(float32) { d.serversWin.TopChanged() }
 	d.serversWin = serversview.New(a, serversview.Deps{
 		Top:     d.serversMore.box,
-		Servers: c, Bridged: c.Bridged, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, ShowTraffic: d.showServerTraffic, Log: d.log,
+		Servers: c, Bridged: c.Bridged, ConfigPath: opts.ConfigPath, ShowLinks: d.showLinks, ShowTraffic: func(server, session string) { d.showTraffic(trafficview.Of{Server: server, Session: session}) }, Log: d.log,
 		Do:     func(f func()) { d.do(f) }, // tests replace d.do after New
 		Screen: d.screen,
 	})
@@ -364,6 +364,9 @@ func (d *Desk) opened(cr core.Request, by opener) {
 		r.win = d.newLinkWindow(r, at, by)
 	} else {
 		r.win = d.newFormWindow(r, at, by)
+		if r.Server.Host == (servers.HostInfo{}) { // one of the person's servers, not a bridged one
+			d.serversWin.FormAsked(r.Server.Name, r.Message, r.Form)
+		}
 	}
 	d.addAppKeys()
 	r.win.show(by)

@@ -111,11 +111,7 @@ func (d *Desk) show(s core.Show) {
 	case core.WindowHistory:
 		d.showHistory()
 	case core.WindowTraffic:
-		filter := ""
-		if s.Server != "" {
-			filter = trafficview.ServerFilter(s.Server)
-		}
-		d.showTraffic(filter)
+		d.showTraffic(trafficview.Of{Server: s.Server})
 	case core.WindowSettings:
 		d.showSettings()
 	case core.WindowWelcome:

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/trust"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -45,6 +46,12 @@ func newHeader(r *request, others []servers.Identity, onClose func()) *header {
 	// When it arrived beside the name rather than under it: a line less
 	// leaves the form room on a small screen.
 	parts := []fyne.CanvasObject{h.banner, container.NewBorder(nil, nil, nil, h.when, h.who)}
+	if lost := lostWithout(r); lost != "" {
+		l := widget.NewLabel(lost)
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = widget.LowImportance
+		parts = append(parts, l)
+	}
 	for _, w := range trust.IdentityWarnings(r.Server, r.Message, others) {
 		parts = append(parts, warning(w))
 	}
@@ -53,6 +60,16 @@ func newHeader(r *request, others []servers.Identity, onClose func()) *header {
 	}
 	h.object = container.NewVBox(parts...)
 	return h
+}
+
+// lostWithout says what the host of bridged request r would have done
+// with its form without the bridge, where the person's answer would have
+// been lost; "" otherwise, and outside the bridge.
+func lostWithout(r *request) string {
+	if r.Server.Host == (servers.HostInfo{}) || r.Form == nil {
+		return ""
+	}
+	return hosts.Lost(servers.HostName(string(r.Server.Host.Name)), r.Form)
 }
 
 // identity shows the configured server's name large and first, then one

@@ -1,8 +1,11 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -24,6 +27,27 @@ func TestHostLine(t *testing.T) {
 	} {
 		if got := hostLine(servers.Identity{Name: "everything", Host: tc.host}); got != tc.want {
 			t.Errorf("hostLine(%+v) = %q, want %q", tc.host, got, tc.want)
+		}
+	}
+}
+
+// TestLostWithout: a bridged request's window says when its host would
+// have lost the person's answer without the bridge; a request of the
+// person's own servers, or a form the host shows, says nothing.
+func TestLostWithout(t *testing.T) {
+	form, err := forms.Parse([]byte(`{"type":"object","properties":{"n":{"type":"number"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(host servers.HostInfo) *request {
+		return &request{Request: core.Request{Server: servers.Identity{Name: "everything", Host: host}}, Params: servers.Params{Form: form}}
+	}
+	if got := lostWithout(ask(servers.HostInfo{Name: "codex-mcp-client"})); !strings.Contains(got, "Codex would show only approve or decline") {
+		t.Errorf("through Codex: %q", got)
+	}
+	for _, host := range []servers.HostInfo{{}, {Name: "claude-code"}, {Name: "a host never recorded"}} {
+		if got := lostWithout(ask(host)); got != "" {
+			t.Errorf("%+v: %q", host, got)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/trafficview"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 // openHistory opens the history the core writes, read-only, for the
@@ -54,32 +55,21 @@ func (d *Desk) showHistory() {
 	d.historyWin.Show()
 }
 
-// showServerTraffic opens the Traffic window on a configured server's
-// messages, or on a bridged session's.
-func (d *Desk) showServerTraffic(server, session string) {
-	switch {
-	case session != "":
-		d.showTraffic(trafficview.SessionFilter(session))
-	default:
-		d.showTraffic(trafficview.ServerFilter(server))
-	}
-}
-
-// showTraffic opens the Traffic window, making it the first time, filtered
-// by filter unless it is "".
-func (d *Desk) showTraffic(filter string) {
+// showTraffic opens the Traffic window on of's messages, making it the
+// first time.
+func (d *Desk) showTraffic(of trafficview.Of) {
 	if d.trafficWin == nil {
 		d.trafficWin = trafficview.New(d.fyne, trafficview.Deps{
 			Source:      d.core.Traffic,
 			CapturePath: d.opts.CapturePath,
-			Capturing:   func() bool { return d.settings.Capture },
-			SetCapturing: func(on bool) {
+			Capturing:   func() traffic.Scope { return d.settings.Capture },
+			SetCapturing: func(scope traffic.Scope) {
 				s := d.settings
-				s.Capture = on
+				s.Capture = scope
 				d.applySettings(s) // saved, and sent to the core, as Settings does
 			},
 			Settings: d.showSettings,
 		}, trafficview.Options{Do: d.do, SaveDialog: saveDialog(), Screen: d.screen, Version: d.opts.Version})
 	}
-	d.trafficWin.Show(filter)
+	d.trafficWin.Show(of)
 }

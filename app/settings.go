@@ -16,6 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 // Settings are the person's choices, kept in the app's preferences.
@@ -32,9 +33,11 @@ type Settings struct {
 	NoTrayClose noTrayClose
 	Theme       look.Choice // light, dark or the desktop's
 	Notify      bool        // a notification when a request arrives unseen
-	// Capture: keep the messages servers and hosts exchange, redacted, in
-	// the capture file; Redact are the person's own patterns to redact.
-	Capture bool
+	// Capture is whose messages are kept, redacted, in the capture file:
+	// every server's, or those of the servers named. The bridged sessions
+	// it names end with the app: they are not saved. Redact are the
+	// person's own patterns to redact.
+	Capture traffic.Scope
 	Redact  []string
 }
 
@@ -59,8 +62,9 @@ const (
 	prefNoTrayClose   = "noTrayClose"
 	prefTheme         = "theme"
 	prefNotify        = "notifications"
-	prefCapture       = "trafficCapture"
-	prefRedact        = "trafficRedact" // the patterns, a line each
+	prefCapture       = "trafficCapture"        // every server's
+	prefCaptureOf     = "trafficCaptureServers" // the servers named, a JSON array
+	prefRedact        = "trafficRedact"         // the patterns, a line each
 )
 
 // prefsReader is what loadSettings reads: fyne.Preferences, or Fyne's file
@@ -90,7 +94,12 @@ func loadSettings(p prefsReader) Settings {
 		},
 		func(s *Settings) { s.Theme = look.Choice(p.StringWithFallback(prefTheme, string(d.Theme))) },
 		func(s *Settings) { s.Notify = p.BoolWithFallback(prefNotify, d.Notify) },
-		func(s *Settings) { s.Capture = p.BoolWithFallback(prefCapture, d.Capture) },
+		func(s *Settings) { s.Capture.All = p.BoolWithFallback(prefCapture, d.Capture.All) },
+		func(s *Settings) {
+			if err := json.Unmarshal([]byte(p.StringWithFallback(prefCaptureOf, "null")), &s.Capture.Servers); err != nil {
+				s.Capture.Servers = nil
+			}
+		},
 		func(s *Settings) { s.Redact = patternLines(p.StringWithFallback(prefRedact, "")) },
 	} {
 		next := s
@@ -109,7 +118,9 @@ func (s Settings) save(p fyne.Preferences) {
 	p.SetString(prefNoTrayClose, string(s.NoTrayClose))
 	p.SetString(prefTheme, string(s.Theme))
 	p.SetBool(prefNotify, s.Notify)
-	p.SetBool(prefCapture, s.Capture)
+	p.SetBool(prefCapture, s.Capture.All)
+	servers, _ := json.Marshal(s.Capture.Servers) // a name may hold any character
+	p.SetString(prefCaptureOf, string(servers))
 	p.SetString(prefRedact, strings.Join(s.Redact, "\n"))
 }
 

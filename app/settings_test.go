@@ -13,6 +13,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 func TestSettingsHistoryMaxBytes(t *testing.T) {
@@ -117,11 +118,14 @@ func TestSettingsLoadSave(t *testing.T) {
 		{"defaults", func(fyne.Preferences) {}, func(*Settings) {}},
 		{"every option", func(p fyne.Preferences) {
 			Settings{MaxWindows: 20, Retention: 3650 * day, HistoryMaxBytes: 64 << 20, Theme: look.Light, Notify: false,
-				Capture: true, Redact: []string{"ACME-[0-9]+", `\bsecret\b`}}.save(p)
+				Capture: traffic.Scope{All: true, Servers: []string{"notes", "my\nserver"}, Sessions: []string{"s-1"}},
+				Redact:  []string{"ACME-[0-9]+", `\bsecret\b`}}.save(p)
 		}, func(s *Settings) {
 			*s = Settings{MaxWindows: 20, Retention: 3650 * day, HistoryMaxBytes: 64 << 20, Theme: look.Light, Notify: false,
-				Capture: true, Redact: []string{"ACME-[0-9]+", `\bsecret\b`}}
+				Capture: traffic.Scope{All: true, Servers: []string{"notes", "my\nserver"}}, // a session ends with the app
+				Redact:  []string{"ACME-[0-9]+", `\bsecret\b`}}
 		}},
+		{"unreadable servers to capture", func(p fyne.Preferences) { p.SetString(prefCaptureOf, "notes") }, func(*Settings) {}},
 		{"a pattern that does not compile", func(p fyne.Preferences) { p.SetString(prefRedact, "ok\n(") }, func(*Settings) {}},
 		{"the smallest", func(p fyne.Preferences) { p.SetInt(prefMaxWindows, 1); p.SetInt(prefRetentionDays, 1) },
 			func(s *Settings) { s.MaxWindows, s.Retention = 1, day }},

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
@@ -29,9 +31,11 @@ type settingsForm struct {
 	look    *widget.Select // look.Choices' labels
 	notify  *widget.Check
 	days    *spin
-	size    *widget.Select // history.SizeChoices' texts
-	capture *widget.Check
-	redact  *widget.Entry // the patterns, a line each
+	size    *widget.Select     // history.SizeChoices' texts
+	capture *widget.Check      // every server's messages
+	of      *widget.CheckGroup // or those of the servers ticked
+	named   map[string]string  // of's options: the names they show
+	redact  *widget.Entry      // the patterns, a line each
 	tabs    *container.AppTabs
 	problem *widget.Label
 	save    *widget.Button
@@ -43,8 +47,9 @@ type settingsForm struct {
 // newSettingsForm shows cur and whether the app starts at login; tray
 // says whether requests past the limit wait in a tray menu, noNotices why
 // no notification can show ("" when they can), capturePath where captured
-// messages are kept.
-func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath string) *settingsForm {
+// messages are kept, and servers the names of the servers whose messages
+// may be kept.
+func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath string, servers []string) *settingsForm {
 	f := &settingsForm{cur: cur}
 	f.windows = newSpin(cur.MaxWindows, core.MinWindows, core.MaxWindows)
 	f.login = widget.NewCheck("Start Elicit Desk when I log in", nil)
@@ -64,8 +69,29 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	}
 	f.size = widget.NewSelect(sizes, nil)
 	f.size.Selected = historyview.SizeText(cur.HistoryMaxBytes)
-	f.capture = widget.NewCheck("Keep the messages themselves, redacted", nil)
-	f.capture.Checked = cur.Capture
+	f.named = map[string]string{}
+	var options, ticked []string
+	for _, name := range slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(servers), cur.Capture.Servers...)))) {
+		shown := untrusted.Text(name).Headline(60) // a bridged server's name is its host's
+		if _, ok := f.named[shown]; ok {
+			continue
+		}
+		f.named[shown] = name
+		options = append(options, shown)
+		if slices.Contains(cur.Capture.Servers, name) {
+			ticked = append(ticked, shown)
+		}
+	}
+	f.of = widget.NewCheckGroup(options, nil)
+	f.of.Selected = ticked
+	f.capture = widget.NewCheck("Of every server and bridged host", func(all bool) {
+		if all {
+			f.of.Disable()
+		} else {
+			f.of.Enable()
+		}
+	})
+	f.capture.SetChecked(cur.Capture.All)
 	f.redact = widget.NewMultiLineEntry()
 	f.redact.SetMinRowsVisible(2)
 	f.redact.SetPlaceHolder("A regular expression a line, such as ACME-[0-9]+")
@@ -93,11 +119,13 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	kept.Items[0].HintText = "The History window lists what was asked and answered."
 	kept.Items[1].HintText = "Past it, the oldest requests are deleted first."
 	limits := traffic.DefaultCaptureLimits
+	ofScroll := container.NewVScroll(f.of)
+	ofScroll.SetMinSize(fyne.NewSize(0, min(f.of.MinSize().Height, 120))) // a few at a time
 	messages := widget.NewForm(
-		widget.NewFormItem("Messages", f.capture),
+		widget.NewFormItem("Keep messages", container.NewVBox(f.capture, ofScroll)),
 		widget.NewFormItem("Also redact", f.redact),
 	)
-	messages.Items[0].HintText = fmt.Sprintf("Every message with servers and hosts, in a file only you can read: %s at most, for %d days. %s",
+	messages.Items[0].HintText = fmt.Sprintf("The messages themselves, redacted, in a file only you can read: %s at most, for %d days. %s",
 		historyview.SizeText(limits.MaxBytes), int(limits.Retention/day), capturePath)
 	messages.Items[1].HintText = "Passwords, tokens, keys and cookies are always redacted."
 	tab := func(name string, form *widget.Form) *container.TabItem {
@@ -136,7 +164,11 @@ func (f *settingsForm) read() (s Settings, login bool, problem string) {
 		s.Theme = look.Choices()[i]
 	}
 	s.Notify = f.notify.Checked
-	s.Capture = f.capture.Checked
+	s.Capture.All = f.capture.Checked
+	s.Capture.Servers = nil
+	for _, shown := range f.of.Selected {
+		s.Capture.Servers = append(s.Capture.Servers, f.named[shown])
+	}
 	s.Redact = patternLines(f.redact.Text)
 	return s, f.login.Checked, s.check()
 }
@@ -152,7 +184,14 @@ func (d *Desk) showSettings() {
 	d.settingsW = w
 	w.SetOnClosed(func() { d.settingsW = nil })
 	keys.Close(w, nil)
-	f := newSettingsForm(d.settings, d.autostartEnabled(), d.opts.TrayShown, d.core.NotificationsProblem(), d.opts.CapturePath)
+	var servers []string
+	for _, s := range d.core.Statuses() {
+		servers = append(servers, s.Name)
+	}
+	for _, b := range d.core.Bridged() {
+		servers = append(servers, b.Server.Name)
+	}
+	f := newSettingsForm(d.settings, d.autostartEnabled(), d.opts.TrayShown, d.core.NotificationsProblem(), d.opts.CapturePath, servers)
 	keep := func(s Settings, login bool) {
 		d.applySettings(s)
 		if login != d.autostartEnabled() {
@@ -208,7 +247,7 @@ func (d *Desk) applySettings(s Settings) {
 	if s.MaxWindows != was.MaxWindows || s.Notify != was.Notify {
 		d.prefs.set(s.WindowPrefs()) // the core answers over the connection: not on the UI goroutine
 	}
-	if s.Capture != was.Capture || !slices.Equal(s.Redact, was.Redact) {
+	if !reflect.DeepEqual(s.TrafficPrefs(), was.TrafficPrefs()) {
 		d.traffic.set(s.TrafficPrefs())
 	}
 	if s.Theme != was.Theme {

@@ -14,6 +14,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
 func TestWaitingHintPromisesNoMissingTray(t *testing.T) {
@@ -45,8 +46,14 @@ func TestSettingsFormReads(t *testing.T) {
 			f.redact.SetText("ACME-[0-9]+\n\n  \ncust-[a-z]+\n")
 		}, func(s *Settings) {
 			s.MaxWindows, s.Theme, s.Notify, s.Retention, s.HistoryMaxBytes = 7, look.Dark, false, 30*day, 1<<30
-			s.Capture, s.Redact = true, []string{"ACME-[0-9]+", "cust-[a-z]+"}
+			s.Capture, s.Redact = traffic.Scope{All: true}, []string{"ACME-[0-9]+", "cust-[a-z]+"}
 		}, true, ""},
+		{"some servers' messages", func(f *settingsForm) {
+			if f.of.Disabled() {
+				t.Error("the servers to keep the messages of are disabled while every server's are not kept")
+			}
+			f.of.SetSelected([]string{"notes"})
+		}, func(s *Settings) { s.Capture.Servers = []string{"notes"} }, false, ""},
 		{"a pattern that does not compile", func(f *settingsForm) { f.redact.SetText("ok\n(") }, nil, false, `The redaction pattern "("`},
 		{"too many windows", func(f *settingsForm) { f.windows.SetText("21") }, nil, false, "from 1 to 20"},
 		{"no windows", func(f *settingsForm) { f.windows.SetText("0") }, nil, false, "from 1 to 20"},
@@ -54,7 +61,7 @@ func TestSettingsFormReads(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newSettingsForm(DefaultSettings, false, true, "", "/state/traffic.jsonl")
+			f := newSettingsForm(DefaultSettings, false, true, "", "/state/traffic.jsonl", []string{"demo", "notes"})
 			tt.set(f)
 			s, login, problem := f.read()
 			if tt.problem != "" {
@@ -138,7 +145,7 @@ func TestSettingsLosses(t *testing.T) {
 // TestSettingsWindow opens Settings from the Desk: every option shows,
 // the buttons sit bottom right with Save last, and Save keeps the choice.
 func TestSettingsWindow(t *testing.T) {
-	h := start(t, `{"mcpServers":{}}`)
+	h := start(t, `{"mcpServers":{"bank":{"command":"bank-mcp","disabled":true}}}`)
 	h.ui(func() {
 		h.d.showSettings()
 		w := h.d.settingsW
@@ -148,7 +155,7 @@ func TestSettingsWindow(t *testing.T) {
 		tabs := map[string][]string{
 			"General": {"Request windows at once", "Launch at login", "Follow the desktop", "Notifications"},
 			"History": {"Keep requests for", "History size at most"},
-			"Traffic": {"Messages", "Keep the messages themselves, redacted", "Also redact", "only you can read"},
+			"Traffic": {"Keep messages", "Of every server and bridged host", "bank", "Also redact", "only you can read"},
 		}
 		var settingsTabs *container.AppTabs
 		for _, x := range test.LaidOutObjects(w.Content()) {

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
+	"github.com/elicitdesk/elicitdesk/app/trafficview"
 	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/internal/core"
@@ -101,7 +102,7 @@ func walkWindows(t *testing.T, h *harness, room fyne.Size) {
 		{"Edit server", func() fyne.Window { w := serversWin(); tap(t, w, "Edit…"); return w }, "Cancel"},
 		{"Remove server", func() fyne.Window { w := serversWin(); tap(t, w, "Remove…"); return w }, "Cancel"},
 		{"Settings", func() fyne.Window { h.d.showSettings(); return windowTitled("Settings — Elicit Desk") }, ""},
-		{"Traffic", func() fyne.Window { h.d.showTraffic(""); return windowTitled("Traffic — Elicit Desk") }, ""},
+		{"Traffic", func() fyne.Window { h.d.showTraffic(trafficview.Of{}); return windowTitled("Traffic — Elicit Desk") }, ""},
 		{"About", func() fyne.Window { h.d.showAbout(); return windowTitled("About — Elicit Desk") }, ""},
 		{"Help", func() fyne.Window { h.d.showHelp(); return windowTitled("Help — Elicit Desk") }, ""},
 		{"Hosts", hostsWin, ""},

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
@@ -40,12 +41,14 @@ type callWindow struct {
 	spinner            *widget.Activity
 	heading, output    *widget.Label
 	links, linksHint   *widget.Label
+	asked              *fyne.Container // what hosts do with the forms the call asked
 	edit, copy, cancel *widget.Button
 	retry              *widget.Button
 
-	stop   context.CancelFunc // ends the running call
-	gen    uint64             // calls started, so a late answer is dropped
-	closed chan struct{}      // closed with the window
+	stop    context.CancelFunc // ends the running call
+	calling bool               // a call runs
+	gen     uint64             // calls started, so a late answer is dropped
+	closed  chan struct{}      // closed with the window
 }
 
 // openCall shows the call window of a tool, bringing an open one forward.
@@ -134,7 +137,8 @@ func (c *callWindow) build(why string) {
 	c.cancel = widget.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { c.stop() })
 	c.retry = widget.NewButtonWithIcon("Retry call", theme.ViewRefreshIcon(), func() { c.start(c.args) })
 	closeBtn := widget.NewButton("Close", c.win.Close)
-	outTop := container.NewVBox(container.NewHBox(c.spinner, c.heading), c.links, c.linksHint)
+	c.asked = container.NewVBox()
+	outTop := container.NewVBox(container.NewHBox(c.spinner, c.heading), c.links, c.linksHint, c.asked)
 	outBar := container.NewHBox(c.edit, c.copy, layout.NewSpacer(), c.cancel, c.retry, closeBtn)
 	c.outPage = container.NewBorder(outTop, outBar, nil, nil,
 		widget.NewCard("", "", container.NewScroll(c.output)))
@@ -248,7 +252,7 @@ func (c *callWindow) start(args map[string]any) {
 	c.outPage.Show()
 	c.showRunning()
 	ctx, cancel := context.WithCancel(context.Background())
-	c.stop = cancel
+	c.stop, c.calling = cancel, true
 	go func() {
 		res, who, err := c.w.deps.Servers.CallTool(ctx, c.server, c.tool.Name, args, false)
 		cancel()
@@ -268,6 +272,7 @@ func (c *callWindow) showRunning() {
 	c.output.SetText("")
 	c.links.Hide()
 	c.linksHint.Hide()
+	c.asked.RemoveAll()
 	c.cancel.Show()
 	c.retry.Hide()
 	c.edit.Disable()
@@ -277,7 +282,7 @@ func (c *callWindow) showRunning() {
 
 // finished shows how a call ended; who is the server that answered.
 func (c *callWindow) finished(res *servers.ToolResult, err error, who servers.Identity) {
-	c.stop = func() {}
+	c.stop, c.calling = func() {}, false
 	c.spinner.Stop()
 	c.spinner.Hide()
 	c.cancel.Hide()
@@ -307,6 +312,23 @@ func (c *callWindow) finished(res *servers.ToolResult, err error, who servers.Id
 		c.setHeading("Result", widget.SuccessImportance)
 		c.output.SetText(resultText(res).Block())
 	}
+}
+
+// maxAsked bounds the forms a call window says hosts' handling of.
+const maxAsked = 4
+
+// formAsked says, folded, what each host does with the form of a question
+// the running call asked: a server's author sees it where they try their
+// tool.
+func (c *callWindow) formAsked(message untrusted.Text, s *forms.Schema) {
+	if len(c.asked.Objects) >= 2*maxAsked {
+		return
+	}
+	what := newValueLabel()
+	what.SetText("The tool asked: " + message.Headline(80))
+	c.asked.Add(what)
+	c.asked.Add(hostsview.FormPanel(s))
+	c.relayout()
 }
 
 func (c *callWindow) setHeading(text string, imp widget.Importance) {

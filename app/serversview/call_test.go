@@ -96,10 +96,26 @@ func TestCallToolShowsResult(t *testing.T) {
 		t.Fatal("ask_confirm's arguments are not a form")
 	}
 	c.view.Accept()
-	if e := h.answer(forms.Result{Action: forms.Decline}); e.Message != "Do you want to continue?" {
+	e := h.next()
+	if e.Message != "Do you want to continue?" {
 		t.Errorf("the tool asked %q", e.Message)
 	}
+	form, err := forms.Parse(e.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.w.FormAsked("another", e.Message, form) // as the app tells of each form window it opens
+	h.w.FormAsked("demo", e.Message, form)
+	if len(c.asked.Objects) != 2 || !strings.Contains(c.asked.Objects[0].(*widget.Label).Text, "The tool asked: Do you want to continue?") {
+		t.Errorf("what hosts do with the form it asked: %v", c.asked.Objects)
+	}
+	if err := e.Reply(forms.Result{Action: forms.Decline}); err != nil {
+		t.Fatal(err)
+	}
 	h.waitResult(c, "Result")
+	if h.w.FormAsked("demo", e.Message, form); len(c.asked.Objects) != 2 {
+		t.Error("a form after the call ended was taken as its")
+	}
 	if !strings.HasPrefix(c.output.Text, "The client declined.") || !strings.Contains(c.output.Text, `"action": "decline"`) {
 		t.Errorf("result:\n%s", c.output.Text)
 	}

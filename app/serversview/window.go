@@ -17,7 +17,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/gate"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -177,6 +179,16 @@ func (w *Window) ShowServer(name string) {
 	w.selected = name
 	w.showRows()
 	w.Show()
+}
+
+// FormAsked tells the call windows whose call to server runs that a form
+// asking message came from server: each says what hosts do with it.
+func (w *Window) FormAsked(server string, message untrusted.Text, s *forms.Schema) {
+	for _, c := range w.calls {
+		if c.server == server && c.calling {
+			c.formAsked(message, s)
+		}
+	}
 }
 
 // TopChanged lays the window out again once Deps.Top showed or hid:

@@ -2,12 +2,15 @@ package trafficview
 
 import (
 	"fmt"
+	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/dustin/go-humanize"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
 
@@ -171,19 +174,35 @@ func facts(e traffic.Entry) string {
 	if e.Latency != 0 {
 		s += "\nAnswered after " + e.Took()
 	}
+	if e.Status != 0 && e.Kind != traffic.Error { // an error's is in its outcome
+		s += fmt.Sprintf("\nCame in an HTTP response of status %d", e.Status)
+	}
 	if e.Local {
 		s += "\nElicit Desk's transport made this error up: the server sent nothing."
 	}
 	return s // each part a peer wrote went through untrusted's views
 }
 
-// ServerFilter is the filter that shows server's messages.
-func ServerFilter(server string) string {
+// serverFilter is the filter that shows server's messages.
+func serverFilter(server string) string {
 	if strings.ContainsFunc(server, unicode.IsSpace) {
 		return `server:"` + server + `"`
 	}
 	return "server:" + server
 }
 
-// SessionFilter is the filter that shows a bridged session's messages.
-func SessionFilter(session string) string { return "session:" + session }
+// headerLines are the headers of the HTTP response a message came in, a
+// "Name: value" line each, by name, and a blank line; "" for none. What
+// the server wrote goes through untrusted.
+func headerLines(h http.Header) string {
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(h)) {
+		for _, v := range h[name] {
+			b.WriteString(untrusted.Text(name).Line() + ": " + untrusted.Text(v).Line() + "\n")
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}

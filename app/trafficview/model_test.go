@@ -2,6 +2,7 @@ package trafficview
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -87,8 +88,17 @@ func TestRowAndFacts(t *testing.T) {
 			t.Errorf("facts lack %q: %s", want, facts(e))
 		}
 	}
-	if ServerFilter("my server") != `server:"my server"` || ServerFilter("demo") != "server:demo" {
-		t.Error(ServerFilter("my server"))
+	if serverFilter("my server") != `server:"my server"` || serverFilter("demo") != "server:demo" {
+		t.Error(serverFilter("my server"))
+	}
+	ok := call(2, "web", "2", traffic.Result)[1]
+	ok.Status = 200
+	if !strings.Contains(facts(ok), "HTTP response of status 200") {
+		t.Errorf("facts lack the HTTP status: %s", facts(ok))
+	}
+	h := headerLines(http.Header{"X-Trace": {"t\u202e1"}, "Content-Type": {"text/event-stream"}})
+	if h != "Content-Type: text/event-stream\nX-Trace: "+untrusted.Text("t\u202e1").Line()+"\n\n" || strings.ContainsRune(h, '\u202e') || headerLines(nil) != "" {
+		t.Errorf("header lines %q", h)
 	}
 }
 

@@ -40,10 +40,10 @@ type Deps struct {
 	Source func(ctx context.Context, after uint64, wait bool) ([]traffic.Entry, error)
 	// CapturePath is the capture's file, where a message kept is read.
 	CapturePath string
-	// Capturing says whether the person keeps the messages themselves;
-	// SetCapturing keeps them from now on, or stops, as Settings does.
-	Capturing    func() bool
-	SetCapturing func(on bool)
+	// Capturing says whose messages the person keeps themselves;
+	// SetCapturing keeps those from now on, as Settings does.
+	Capturing    func() traffic.Scope
+	SetCapturing func(traffic.Scope)
 	// Settings opens the Settings window, where capture is switched on.
 	Settings func()
 }
@@ -84,7 +84,8 @@ type Window struct {
 	table   *widget.Table
 	status  *widget.Label
 	follow  *widget.Check
-	keep    *widget.Check // the capture, as in Settings
+	keep    *widget.Check // the capture of of's messages, as in Settings
+	of      Of
 	detail  *detail
 	stop    context.CancelFunc // the feed's, while shown
 	opened  bool
@@ -107,11 +108,27 @@ func New(a fyne.App, deps Deps, opts Options) *Window {
 // Window is the fyne.Window, for the app to place or close.
 func (w *Window) Window() fyne.Window { return w.win }
 
-// Show shows the window, filtered by filter unless it is "", and starts
-// following what passes.
-func (w *Window) Show(filter string) {
-	if filter != "" {
-		w.filter.SetText(filter)
+// Of is whose messages the window is shown on: a configured server's,
+// a bridged session's (Session, with its Server), or, zero, everyone's.
+type Of struct{ Server, Session string }
+
+// filter is the filter that shows what of names; "" for everyone's.
+func (of Of) filter() string {
+	switch {
+	case of.Session != "":
+		return "session:" + of.Session
+	case of.Server != "":
+		return serverFilter(of.Server)
+	}
+	return ""
+}
+
+// Show shows the window on of's messages and starts following what
+// passes; shown on everyone's, it keeps the person's filter.
+func (w *Window) Show(of Of) {
+	w.of = of
+	if f := of.filter(); f != "" {
+		w.filter.SetText(f)
 	}
 	if !w.opened {
 		w.opened = true
@@ -119,12 +136,42 @@ func (w *Window) Show(filter string) {
 	}
 	w.win.Show()
 	w.win.RequestFocus()
-	w.keep.SetChecked(w.deps.Capturing()) // Settings may have changed it
+	w.showKeep() // Settings may have changed it
 	if w.stop == nil {
 		ctx, stop := context.WithCancel(context.Background())
 		w.stop = stop
 		go w.feed(ctx, w.lastSeq())
 	}
+}
+
+// keptIn says whether scope keeps of's messages.
+func (of Of) keptIn(scope traffic.Scope) bool {
+	if of == (Of{}) {
+		return scope.All
+	}
+	return scope.Keeps(of.Server, of.Session)
+}
+
+// showKeep shows whether the capture keeps the messages the window is on:
+// everyone's, a server's or a session's. While everyone's are kept, one
+// server's can only be let go of in Settings, or here shown on everyone's.
+func (w *Window) showKeep() {
+	switch {
+	case w.of.Session != "":
+		w.keep.Text = "Keep this session's messages"
+	case w.of.Server != "":
+		w.keep.Text = "Keep this server's messages"
+	default:
+		w.keep.Text = "Keep messages"
+	}
+	scope := w.deps.Capturing()
+	if w.of != (Of{}) && scope.All {
+		w.keep.Disable()
+	} else {
+		w.keep.Enable()
+	}
+	w.keep.SetChecked(w.of.keptIn(scope)) // refreshes the text too
+	w.detail.capturing(w.keep.Checked)
 }
 
 // hide puts the window away and stops the feed.
@@ -196,9 +243,16 @@ func (w *Window) build() {
 	w.follow.Checked = true
 	w.keep = widget.NewCheck("Keep messages", func(on bool) {
 		w.detail.capturing(on)
-		if on != w.deps.Capturing() && w.deps.SetCapturing != nil {
-			w.deps.SetCapturing(on)
+		scope := w.deps.Capturing()
+		if on == w.of.keptIn(scope) || w.deps.SetCapturing == nil {
+			return
 		}
+		if w.of == (Of{}) {
+			scope.All = on
+		} else {
+			scope = scope.With(w.of.Server, w.of.Session, on)
+		}
+		w.deps.SetCapturing(scope)
 	})
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(w.keep, w.follow), w.filter), w.problem)
 
@@ -386,7 +440,7 @@ func withBodies(entries []traffic.Entry, path string) []traffic.CaptureLine {
 	for i, e := range entries {
 		out[i] = traffic.CaptureLine{Entry: e}
 		if l, ok := kept[key{e.Seq, e.Time.UnixNano()}]; ok {
-			out[i].Body, out[i].Cut = l.Body, l.Cut
+			out[i].Header, out[i].Body, out[i].Cut = l.Header, l.Body, l.Cut
 		}
 	}
 	return out
@@ -501,7 +555,7 @@ func (d *detail) body(l traffic.CaptureLine, found bool, err error) {
 			b.Reset()
 			b.Write(l.Body)
 		}
-		d.text = untrusted.JSON(b.Bytes())
+		d.text = headerLines(l.Header) + untrusted.JSON(b.Bytes())
 		shown, cut := untrusted.Fold(d.text, detailAtMost)
 		if cut || l.Cut {
 			shown += "\n\n[Cut here for display.]"

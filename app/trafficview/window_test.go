@@ -77,10 +77,10 @@ func open(t *testing.T, entries []traffic.Entry, capturePath string) *harness {
 	t.Helper()
 	a := test.NewTempApp(t)
 	h := &harness{t: t, src: newSource(entries), todo: make(chan func(), 64)}
-	h.w = New(a, Deps{Source: h.src.list, CapturePath: capturePath, Capturing: func() bool { return capturePath != "" }},
+	h.w = New(a, Deps{Source: h.src.list, CapturePath: capturePath, Capturing: func() traffic.Scope { return traffic.Scope{All: capturePath != ""} }},
 		Options{Do: func(f func()) { h.todo <- f }})
 	h.w.run = func(work func() func()) { work()() }
-	h.w.Show("")
+	h.w.Show(Of{})
 	t.Cleanup(h.w.hide)
 	return h
 }
@@ -106,7 +106,7 @@ func capture(t *testing.T, messages ...string) ([]traffic.Entry, string) {
 	r := traffic.New(0)
 	redact, _ := traffic.NewRedactor(nil)
 	c := traffic.NewCapture(t.Context(), path, traffic.DefaultCaptureLimits, redact, slog.New(slog.DiscardHandler))
-	r.Capture(c)
+	r.Capture(c, traffic.Scope{All: true})
 	f := fake{in: make(chan link.Message, 1)}
 	l := r.Tap("demo", f)
 	for i, raw := range messages { // requests out, answers in
@@ -232,26 +232,53 @@ func TestTrafficWindowHostile(t *testing.T) {
 }
 
 // TestTrafficWindowKeepsMessages: the window's Keep messages switches the
-// capture as Settings does, and says, while off, that messages are not
-// kept.
+// capture of what it is shown on (everyone's, a server's, a session's) as
+// Settings does, and says, while off, that messages are not kept.
 func TestTrafficWindowKeepsMessages(t *testing.T) {
 	a := test.NewTempApp(t)
-	capturing := false
-	var set []bool
-	w := New(a, Deps{Source: newSource(nil).list, Capturing: func() bool { return capturing },
-		SetCapturing: func(on bool) { capturing = on; set = append(set, on) }}, Options{Do: func(func()) {}})
-	w.Show("")
+	var scope traffic.Scope
+	var set []traffic.Scope
+	w := New(a, Deps{Source: newSource(nil).list, Capturing: func() traffic.Scope { return scope },
+		SetCapturing: func(s traffic.Scope) { scope = s; set = append(set, s) }}, Options{Do: func(func()) {}})
+	w.Show(Of{})
 	defer w.hide()
 	if w.keep.Checked || !w.detail.off.Visible() {
 		t.Fatalf("capture off: checked %v, saying so %v", w.keep.Checked, w.detail.off.Visible())
 	}
 	test.Tap(w.keep)
-	if !capturing || len(set) != 1 || w.detail.off.Visible() {
-		t.Errorf("ticked: capturing %v (%v), saying not kept %v", capturing, set, w.detail.off.Visible())
+	if !scope.All || len(set) != 1 || w.detail.off.Visible() {
+		t.Errorf("ticked: capturing %+v (%v), saying not kept %v", scope, set, w.detail.off.Visible())
 	}
-	capturing = false // Settings switched it off meanwhile
-	w.Show("")
-	if w.keep.Checked || len(set) != 1 {
-		t.Errorf("shown again: checked %v, set %v", w.keep.Checked, set)
+
+	w.Show(Of{Server: "notes"}) // from the Servers window, while every server's are kept
+	if !w.keep.Checked || !w.keep.Disabled() || w.keep.Text != "Keep this server's messages" {
+		t.Errorf("on a server while all are kept: checked %v, disabled %v, %q", w.keep.Checked, w.keep.Disabled(), w.keep.Text)
+	}
+	scope = traffic.Scope{} // Settings switched it off meanwhile
+	w.Show(Of{Server: "notes"})
+	if w.keep.Checked || w.keep.Disabled() || len(set) != 1 || w.filter.Text != "server:notes" {
+		t.Errorf("shown again: checked %v, disabled %v, set %v, filter %q", w.keep.Checked, w.keep.Disabled(), set, w.filter.Text)
+	}
+	test.Tap(w.keep)
+	if !scope.Keeps("notes", "") || scope.All || scope.Keeps("other", "") {
+		t.Errorf("a server's ticked: %+v", scope)
+	}
+
+	w.Show(Of{Server: "notes", Session: "s-1"}) // a bridged session of another host's notes
+	if !w.keep.Checked || w.keep.Text != "Keep this session's messages" {
+		t.Errorf("a session of a server kept: checked %v, %q", w.keep.Checked, w.keep.Text)
+	}
+	w.Show(Of{Server: "other", Session: "s-2"})
+	test.Tap(w.keep)
+	if !scope.Keeps("other", "s-2") || scope.Keeps("other", "s-3") || !scope.Keeps("notes", "") {
+		t.Errorf("a session ticked: %+v", scope)
+	}
+	test.Tap(w.keep)
+	if len(scope.Sessions) != 0 || !scope.Keeps("notes", "") {
+		t.Errorf("a session let go: %+v", scope)
+	}
+	w.Show(Of{}) // from the tray: the person's filter stays
+	if w.keep.Checked || w.keep.Text != "Keep messages" || w.filter.Text != "session:s-2" {
+		t.Errorf("on everyone's: checked %v, %q, filter %q", w.keep.Checked, w.keep.Text, w.filter.Text)
 	}
 }

@@ -39,7 +39,7 @@ func (p person) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessag
 	p.asked <- q
 	return p.answer, nil
 }
-func (p person) Capturing() bool { return false }
+func (p person) Capturing(endpoint.Bridged) bool { return false }
 func (p person) Bridge(ctx context.Context, _ endpoint.Bridged, _ func()) error {
 	<-ctx.Done()
 	return nil

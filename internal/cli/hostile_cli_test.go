@@ -185,7 +185,7 @@ func serveHostileTraffic(t *testing.T, h hostile) {
 	rec := traffic.New(0)
 	redact, _ := traffic.NewRedactor(nil)
 	capture := traffic.NewCapture(t.Context(), traffic.DefaultCapturePath(xdg.StateHome), traffic.DefaultCaptureLimits, redact, slog.New(slog.DiscardHandler))
-	rec.Capture(capture)
+	rec.Capture(capture, traffic.Scope{All: true})
 	defer capture.Flush(t.Context())
 	conn := rec.Tap(h.joined, discard{})
 	for _, s := range h.strings {

@@ -133,8 +133,8 @@ type Core struct {
 	// stopCapture ends it.
 	capture       *traffic.Capture
 	stopCapture   context.CancelFunc
-	capturing     bool           // capture is on
-	captureTells  map[int]func() // wake the bridges' tellers at a change of capturing
+	scope         traffic.Scope  // whose messages capture keeps
+	captureTells  map[int]func() // wake the bridges' tellers at a change of scope
 	captureTellsN int            // the tellers registered so far
 }
 

@@ -65,7 +65,7 @@ func (h handler) Traffic(ctx context.Context, q endpoint.TrafficQuery) ([]traffi
 // BridgeTraffic keeps what a bridge saw pass between one of its sessions
 // and the session's server (traffic.Record.AddBridged).
 func (h handler) BridgeTraffic(t endpoint.BridgeTraffic) {
-	h.c.traffic.AddBridged(t.Session, t.Entries, t.Bodies)
+	h.c.traffic.AddBridged(t.Session, t.Entries, t.Bodies, t.Headers)
 }
 
 // Elicit asks a bridged server's elicitation in the person's windows. A
@@ -88,11 +88,9 @@ func (h handler) Bridge(ctx context.Context, b endpoint.Bridged, captureChanged 
 	return h.c.Bridge(ctx, servers.Bridged{ID: b.ID, Server: BridgedIdentity(b), Protocol: b.Protocol, Since: b.Since})
 }
 
-// Capturing says whether the core keeps bridged sessions' messages.
-func (h handler) Capturing() bool {
-	h.c.mu.Lock()
-	defer h.c.mu.Unlock()
-	return h.c.capturing
+// Capturing says whether the core keeps bridged session b's messages.
+func (h handler) Capturing(b endpoint.Bridged) bool {
+	return h.c.capturing(servers.Bridged{ID: b.ID, Server: BridgedIdentity(b)})
 }
 
 func (h handler) Complete(x endpoint.Completion) {

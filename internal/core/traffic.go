@@ -6,14 +6,15 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
+	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // TrafficPrefs are the person's choices of what the traffic record keeps
 // beside every message's facts.
 type TrafficPrefs struct {
-	// Capture: keep the messages themselves, redacted, in the capture
-	// file (Options.CapturePath).
-	Capture bool `json:"capture"`
+	// Capture is whose messages are kept themselves, redacted, in the
+	// capture file (Options.CapturePath).
+	Capture traffic.Scope `json:"capture"`
 	// Redact are the person's own patterns, regular expressions, whose
 	// matches a capture keeps out beside traffic.Redactor's rules.
 	Redact []string `json:"redact,omitempty"`
@@ -23,9 +24,12 @@ type TrafficPrefs struct {
 // every string of every message kept.
 const MaxRedactPatterns = 64
 
-// Check says what is wrong with p: too many patterns, or one that does
-// not compile.
+// Check says what is wrong with p: too many names or patterns, or a
+// pattern that does not compile.
 func (p TrafficPrefs) Check() error {
+	if err := p.Capture.Check(); err != nil {
+		return err
+	}
 	if len(p.Redact) > MaxRedactPatterns {
 		return fmt.Errorf("at most %d patterns to redact, not %d", MaxRedactPatterns, len(p.Redact))
 	}
@@ -37,9 +41,9 @@ func (p TrafficPrefs) Check() error {
 // what it was handed.
 const captureFlushWait = 2 * time.Second
 
-// SetTrafficPrefs keeps message bodies from now on, or stops, as p says;
-// the patterns apply to what is kept from now on. Prefs that do not pass
-// Check change nothing.
+// SetTrafficPrefs keeps the messages of those p names from now on, or
+// stops; the patterns apply to what is kept from now on. Prefs that do
+// not pass Check change nothing.
 func (c *Core) SetTrafficPrefs(p TrafficPrefs) error {
 	if err := p.Check(); err != nil {
 		c.log.Warn("traffic settings refused", "err", err)
@@ -47,39 +51,42 @@ func (c *Core) SetTrafficPrefs(p TrafficPrefs) error {
 	}
 	redact, _ := traffic.NewRedactor(p.Redact)
 	c.mu.Lock()
-	if c.capture == nil && p.Capture && c.opts.CapturePath != "" {
+	if c.capture == nil && !p.Capture.None() && c.opts.CapturePath != "" {
 		// Its own context: Close lets it write what it holds after the
 		// servers stopped.
 		ctx, stop := context.WithCancel(context.WithoutCancel(c.ctx))
 		c.capture, c.stopCapture = traffic.NewCapture(ctx, c.opts.CapturePath, traffic.DefaultCaptureLimits, redact, c.log), stop
 	}
 	capture := c.capture
-	on := p.Capture && capture != nil
-	changed := on != c.capturing
-	c.capturing = on
+	scope := p.Capture
+	if capture == nil {
+		scope = traffic.Scope{}
+	}
+	c.scope = scope
 	var tell []func()
-	if changed {
-		for _, t := range c.captureTells {
-			tell = append(tell, t)
-		}
+	for _, t := range c.captureTells {
+		tell = append(tell, t)
 	}
 	c.mu.Unlock()
 	if capture != nil {
 		capture.Redact(redact)
 	}
-	if on {
-		c.traffic.Capture(capture)
-	} else {
-		c.traffic.Capture(nil)
-	}
+	c.traffic.Capture(capture, scope)
 	for _, t := range tell {
-		t() // never blocks: the bridge is told what holds when it is told
+		t() // never blocks: each bridge is told what holds for it, if it changed
 	}
 	return nil
 }
 
-// onCaptureChange has changed called at each change of whether the core
-// keeps message bodies (changed never blocks), until the returned func
+// capturing says whether the core keeps the messages of bridged session b.
+func (c *Core) capturing(b servers.Bridged) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.scope.Keeps(b.Server.Name, b.ID)
+}
+
+// onCaptureChange has changed called at each change of whose messages the
+// core keeps (changed never blocks), until the returned func
 // is called.
 func (c *Core) onCaptureChange(changed func()) (stop func()) {
 	c.mu.Lock()

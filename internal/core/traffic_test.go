@@ -1,8 +1,10 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -84,16 +86,24 @@ func TestCaptureOfAConfiguredServer(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "traffic.jsonl")
 	s := startDemo(t, "", func(o *Options) { o.CapturePath = path })
 	remote, rec, _ := remoteUI(t, serveUI(t, s))
-	if err := remote.SetTrafficPrefs(TrafficPrefs{Capture: true, Redact: []string{"("}}); err == nil || s.c.capture != nil {
+	if err := remote.SetTrafficPrefs(TrafficPrefs{Capture: traffic.Scope{All: true}, Redact: []string{"("}}); err == nil || s.c.capture != nil {
 		t.Fatalf("a bad pattern: %v, capture %v", err, s.c.capture)
 	}
-	if err := remote.SetTrafficPrefs(TrafficPrefs{Capture: true, Redact: []string{"ACME-[0-9]+"}}); err != nil {
+	if err := remote.SetTrafficPrefs(TrafficPrefs{Capture: traffic.Scope{All: true}, Redact: []string{"ACME-[0-9]+"}}); err != nil {
 		t.Fatal(err)
 	}
 	askConfirmDeclined(t, s, rec, s.callConfirm("demo", map[string]any{"note": "for ACME-4471", "apiKey": "k-99aa88bb77"}))
 	lines, err := traffic.ReadCapture(path, 0, time.Now())
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Another server's messages only: the demo's are no longer kept.
+	if err := remote.SetTrafficPrefs(TrafficPrefs{Capture: traffic.Scope{Servers: []string{"notes"}}}); err != nil {
+		t.Fatal(err)
+	}
+	askConfirmDeclined(t, s, rec, s.callConfirm("demo", map[string]any{"note": "unkept"}))
+	if again, _ := traffic.ReadCapture(path, 0, time.Now()); len(again) != len(lines) {
+		t.Errorf("kept %d lines more of a server not named", len(again)-len(lines))
 	}
 	list, _ := s.c.traffic.After(0)
 	byseq := map[uint64]traffic.Entry{}
@@ -124,13 +134,19 @@ func TestCaptureOfAConfiguredServer(t *testing.T) {
 // TestCaptureOverHTTP: a server over Streamable HTTP is recorded and
 // captured as one over stdio: the tool call, the question that came in
 // its event stream, the person's answer in a POST of the core's own, and
-// the result, each with its message.
+// the result, each with its message; what the server sent, with the
+// HTTP status and headers it came with, a cookie redacted.
 func TestCaptureOverHTTP(t *testing.T) {
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(demo.NewServer()))
+	mcp := server.NewStreamableHTTPServer(demo.NewServer())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Set-Cookie", "sid=cookie-5ecret-77; HttpOnly")
+		w.Header().Set("X-Trace", "t-1")
+		mcp.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	path := filepath.Join(t.TempDir(), "state", "traffic.jsonl")
 	s := startWith(t, func(o *Options) {
-		o.CapturePath, o.Traffic = path, TrafficPrefs{Capture: true}
+		o.CapturePath, o.Traffic = path, TrafficPrefs{Capture: traffic.Scope{All: true}}
 		cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"web": map[string]any{"url": srv.URL, "protocolVersion": "2025-11-25"}}})
 		if err := os.WriteFile(o.ConfigPath, cfg, 0o600); err != nil {
 			t.Fatal(err)
@@ -153,7 +169,15 @@ func TestCaptureOverHTTP(t *testing.T) {
 			if !json.Valid(l.Body) || !strings.Contains(string(l.Body), `"jsonrpc"`) {
 				t.Errorf("line %d's body: %s", l.Seq, l.Body)
 			}
+			if in := l.Dir == traffic.FromServer; in && (l.Status != http.StatusOK || l.Header.Get("X-Trace") != "t-1" ||
+				l.Header.Get("Set-Cookie") != traffic.Redacted || l.Header.Get("Content-Type") == "") ||
+				!in && (l.Status != 0 || l.Header != nil) {
+				t.Errorf("line %d (%s %s): HTTP %d, headers %v", l.Seq, l.Dir, l.Kind, l.Status, l.Header)
+			}
 		}
+	}
+	if file, _ := os.ReadFile(path); bytes.Contains(file, []byte("5ecret")) {
+		t.Error("the cookie reached the capture")
 	}
 	want := []string{"out request tools/call", "in request elicitation/create", "out result elicitation/create", "in result tools/call"}
 	if !slices.Equal(got, want) {
@@ -168,10 +192,12 @@ func askConfirmDeclined(t *testing.T, s *started, rec *recorder, call func(ctx c
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	var before int
+	rec.until(t, "the questions before", func() bool { before = len(rec.requests); return true })
 	called := make(chan error, 1)
 	go func() { called <- call(ctx) }()
-	rec.until(t, "the tool's question", func() bool { return len(rec.requests) == 1 })
-	if err := s.c.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
+	rec.until(t, "the tool's question", func() bool { return len(rec.requests) == before+1 })
+	if err := s.c.Answer(rec.requests[before].ID, forms.Result{Action: forms.Decline}); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-called; err != nil {

@@ -3,11 +3,13 @@ package deskclient
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"sync/atomic"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
+	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
 // How a bridge hands the app its sessions' traffic: in batches of at most
@@ -16,7 +18,8 @@ import (
 // trafficQueue entries and trafficQueueBytes of bodies. A session that
 // floods its server loses entries and bodies, never time: the app keeps
 // only the latest anyway. A body over maxBody is not sent: a batch must
-// stay within one endpoint message.
+// stay within one endpoint message, nor are the headers of an HTTP
+// response over maxHeader.
 const (
 	trafficBatch      = 256
 	trafficBatchBytes = 1 << 20
@@ -24,12 +27,15 @@ const (
 	trafficQueue      = 4096
 	trafficQueueBytes = 16 << 20
 	maxBody           = 4 << 20
+	maxHeader         = 64 << 10
 )
 
-// noted is an entry and, while the app keeps them, its message.
+// noted is an entry and, while the app keeps them, its message and the
+// headers of the HTTP response it came in.
 type noted struct {
-	e    traffic.Entry
-	body json.RawMessage
+	e      traffic.Entry
+	body   json.RawMessage
+	header http.Header
 }
 
 // Traffic returns where a tap of session's server link hands its entries
@@ -37,7 +43,7 @@ type noted struct {
 // batches, over the connection the bridge has for the session's listing.
 // It never dials or starts the app; what cannot go is dropped. stop sends
 // what is left, and ends.
-func (d *Desk) Traffic(session string) (note func(traffic.Entry, []byte), stop func()) {
+func (d *Desk) Traffic(session string) (note func(traffic.Entry, link.Message), stop func()) {
 	queue := make(chan noted, trafficQueue)
 	var queued atomic.Int64 // bytes of the bodies in queue
 	quit, done := make(chan struct{}), make(chan struct{})
@@ -50,20 +56,20 @@ func (d *Desk) Traffic(session string) (note func(traffic.Entry, []byte), stop f
 		send := func() {
 			if c := d.current(); c != nil && len(batch.Entries) > 0 {
 				if size == 0 {
-					batch.Bodies = nil
+					batch.Bodies, batch.Headers = nil, nil
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 				c.BridgeTraffic(ctx, batch)
 				cancel()
 			}
-			batch.Entries, batch.Bodies, size, due = batch.Entries[:0], batch.Bodies[:0], 0, nil
+			batch.Entries, batch.Bodies, batch.Headers, size, due = batch.Entries[:0], batch.Bodies[:0], batch.Headers[:0], 0, nil
 		}
 		add := func(n noted) {
 			queued.Add(-int64(len(n.body)))
 			if len(batch.Entries) == 0 {
 				due = time.After(trafficDelay)
 			}
-			batch.Entries, batch.Bodies = append(batch.Entries, n.e), append(batch.Bodies, n.body)
+			batch.Entries, batch.Bodies, batch.Headers = append(batch.Entries, n.e), append(batch.Bodies, n.body), append(batch.Headers, n.header)
 			if size += len(n.body); len(batch.Entries) == trafficBatch || size >= trafficBatchBytes {
 				send()
 			}
@@ -83,11 +89,14 @@ func (d *Desk) Traffic(session string) (note func(traffic.Entry, []byte), stop f
 			}
 		}
 	}()
-	note = func(e traffic.Entry, raw []byte) {
+	note = func(e traffic.Entry, m link.Message) {
 		n := noted{e: e}
-		if len(raw) <= maxBody && d.capturing() {
+		if raw := m.Raw; len(raw) <= maxBody && d.capturing() {
 			if queued.Add(int64(len(raw))) <= trafficQueueBytes {
 				n.body = raw
+				if m.HTTP != nil && headerBytes(m.HTTP.Header) <= maxHeader {
+					n.header = m.HTTP.Header
+				}
 			} else {
 				queued.Add(-int64(len(raw))) // over the queue's bytes: the entry goes without
 			}
@@ -113,4 +122,16 @@ func (d *Desk) current() *endpoint.Client {
 func (d *Desk) capturing() bool {
 	c := d.current()
 	return c != nil && c.Capturing()
+}
+
+// headerBytes is about the size h takes in JSON.
+func headerBytes(h http.Header) int {
+	n := 0
+	for k, vs := range h {
+		n += len(k) + 4
+		for _, v := range vs {
+			n += len(v) + 3
+		}
+	}
+	return n
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
+	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
 // TestBridgedTraffic: what a bridge's session saw pass with its server
@@ -34,12 +35,12 @@ func TestBridgedTraffic(t *testing.T) {
 		}
 	}
 	unlisted, stop := d.Traffic("s2")
-	unlisted(traffic.Entry{Method: "unlisted", Kind: traffic.Request, Dir: traffic.ToServer}, nil)
+	unlisted(traffic.Entry{Method: "unlisted", Kind: traffic.Request, Dir: traffic.ToServer}, link.Message{})
 	stop() // sent before s1's, on the same connection
 	note, stop := d.Traffic("s1")
 	const n = trafficBatch + 44 // a full batch, then one sent when due
 	for i := range n {
-		note(traffic.Entry{Server: "not this", Session: "nor this", Method: untrusted.Text(fmt.Sprintf("m%d", i)), Kind: traffic.Request, Dir: traffic.ToServer}, nil)
+		note(traffic.Entry{Server: "not this", Session: "nor this", Method: untrusted.Text(fmt.Sprintf("m%d", i)), Kind: traffic.Request, Dir: traffic.ToServer}, link.Message{})
 	}
 
 	script, err := endpoint.Dial(t.Context(), path)
@@ -63,26 +64,40 @@ func TestBridgedTraffic(t *testing.T) {
 	}
 }
 
-// TestBridgedCapture: while the core keeps message bodies, a bridge's
-// session sends its messages with their facts, and the core's capture
-// keeps them redacted, as the session's; told capture is off, the bridge
-// stops sending them.
+// TestBridgedCapture: while the core keeps a session's message bodies
+// (that session's, its server's or every server's), the bridge sends
+// its messages with their facts, and the core's capture keeps them
+// redacted, as the session's; a session the core does not keep sends
+// none; told capture is off, the bridge stops sending them.
 func TestBridgedCapture(t *testing.T) {
 	capturePath := filepath.Join(t.TempDir(), "state", "traffic.jsonl")
 	c, path, log := serveCore(t, func(o *core.Options) {
-		o.Traffic, o.CapturePath = core.TrafficPrefs{Capture: true}, capturePath
+		o.Traffic, o.CapturePath = core.TrafficPrefs{Capture: traffic.Scope{Sessions: []string{"s1"}}}, capturePath
 	})
 
 	d := New(path, func(context.Context) error { return errors.New("no bus") }, nil, log, func(string) {})
 	d.Attach(t.Context(), endpoint.Bridged{ID: "s1", Server: "everything", Host: endpoint.Peer{Name: "codex"}, Since: time.Now()})
+	other := New(path, func(context.Context) error { return errors.New("no bus") }, nil, log, func(string) {})
+	other.Attach(t.Context(), endpoint.Bridged{ID: "s2", Server: "everything", Host: endpoint.Peer{Name: "gemini"}, Since: time.Now()})
 	until(t, "the bridge is told the core captures", d.capturing)
+	if err := c.SetTrafficPrefs(core.TrafficPrefs{Capture: traffic.Scope{Servers: []string{"everything"}}}); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the other session is told the core captures its server", other.capturing)
+	if err := c.SetTrafficPrefs(core.TrafficPrefs{Capture: traffic.Scope{Sessions: []string{"s1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	until(t, "the other session is told the core no longer captures it", func() bool { return !other.capturing() })
+	if !d.capturing() {
+		t.Error("the session kept was told it is not")
+	}
 	note, stop := d.Traffic("s1")
 	bodies := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"login","arguments":{"password":"hunter2hunter2"}}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
 	}
-	note(traffic.Entry{Kind: traffic.Request, Dir: traffic.ToServer, Method: "tools/call", ID: "1"}, []byte(bodies[0]))
-	note(traffic.Entry{Kind: traffic.Result, Dir: traffic.FromServer, Method: "tools/call", ID: "1"}, []byte(bodies[1]))
+	note(traffic.Entry{Kind: traffic.Request, Dir: traffic.ToServer, Method: "tools/call", ID: "1"}, link.Message{Raw: []byte(bodies[0])})
+	note(traffic.Entry{Kind: traffic.Result, Dir: traffic.FromServer, Method: "tools/call", ID: "1"}, link.Message{Raw: []byte(bodies[1])})
 	stop()
 	script, err := endpoint.Dial(t.Context(), path)
 	if err != nil {

@@ -85,7 +85,7 @@ func (s *Server) dispatch(ctx context.Context, p *rpc.Peer, req rpc.Request) (an
 		s.log.Info("bridged session", "session", b.ID, "server", b.Server, "host", b.Host.Name)
 		changed := make(chan struct{}, 1)
 		changed <- struct{}{} // the bridge hears how things stand at once
-		go s.tellCapture(ctx, p, changed)
+		go s.tellCapture(ctx, p, b, changed)
 		return struct{}{}, s.h.Bridge(ctx, b, func() {
 			select {
 			case changed <- struct{}{}:
@@ -123,11 +123,11 @@ func sessionID(id string) bool {
 // nothing must not hold up the app.
 const captureWait = time.Second
 
-// tellCapture tells peer p, whose session's listing has ctx, whether the
-// app keeps message bodies, as the handler says it does after each
+// tellCapture tells peer p, whose session b's listing has ctx, whether
+// the app keeps b's messages, as the handler says it does after each
 // change, in order, until ctx ends: what it sends is always what holds
 // when it sends.
-func (s *Server) tellCapture(ctx context.Context, p *rpc.Peer, changed <-chan struct{}) {
+func (s *Server) tellCapture(ctx context.Context, p *rpc.Peer, b Bridged, changed <-chan struct{}) {
 	told, first := false, true
 	for {
 		select {
@@ -135,7 +135,7 @@ func (s *Server) tellCapture(ctx context.Context, p *rpc.Peer, changed <-chan st
 		case <-ctx.Done():
 			return
 		}
-		if on := s.h.Capturing(); first || on != told {
+		if on := s.h.Capturing(b); first || on != told {
 			nctx, cancel := context.WithTimeout(ctx, captureWait)
 			p.Notify(nctx, methodCapture, Capture{On: on})
 			cancel()

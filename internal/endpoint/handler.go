@@ -32,9 +32,9 @@ type Handler interface {
 	// blocks), whether to send the session's messages themselves with
 	// their facts (BridgeTraffic), as Capturing says.
 	Bridge(ctx context.Context, s Bridged, captureChanged func()) error
-	// Capturing says whether the app keeps bridged sessions' messages
+	// Capturing says whether the app keeps bridged session s's messages
 	// themselves.
-	Capturing() bool
+	Capturing(s Bridged) bool
 	// Traffic returns what passed on the configured servers'
 	// connections after q.After, oldest first, waiting for news if q.Wait
 	// says so, until ctx ends.

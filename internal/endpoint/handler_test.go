@@ -48,7 +48,7 @@ func newHandler() *testHandler {
 
 func (h *testHandler) BridgeTraffic(t BridgeTraffic) {
 	h.traffic.Listed(t.Session, "bridged", "")
-	h.traffic.AddBridged(t.Session, t.Entries, t.Bodies)
+	h.traffic.AddBridged(t.Session, t.Entries, t.Bodies, t.Headers)
 }
 
 func (h *testHandler) Traffic(ctx context.Context, q TrafficQuery) ([]traffic.Entry, error) {
@@ -151,7 +151,7 @@ func (h *testHandler) Elicit(ctx context.Context, q Question) (json.RawMessage, 
 	return nil, errors.New("cannot ask")
 }
 
-func (h *testHandler) Capturing() bool { return false }
+func (h *testHandler) Capturing(Bridged) bool { return false }
 
 func (h *testHandler) Bridge(ctx context.Context, s Bridged, _ func()) error {
 	h.bridged <- s

@@ -3,6 +3,7 @@ package endpoint
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
@@ -127,6 +128,9 @@ type BridgeTraffic struct {
 	// app keeps them (Capture); none otherwise, or null for one the
 	// bridge could not keep.
 	Bodies []json.RawMessage `json:"bodies,omitempty"`
+	// Headers are, beside Bodies, the headers of the HTTP responses the
+	// messages came in; null for one that did not.
+	Headers []http.Header `json:"headers,omitempty"`
 }
 
 // Capture says whether the app keeps the messages of bridged sessions

@@ -91,3 +91,26 @@ func Judge(s *forms.Schema, h FormSupport) FormVerdict {
 	}
 	return v
 }
+
+// Lost says in a sentence what the host people know as name would have
+// done with the form of s, had its server asked it directly rather than
+// through Elicit Desk's bridge, where the person's answer would have been
+// lost; "" where it shows the form, or forms.json has no record of it.
+func Lost(name string, s *forms.Schema) string {
+	for _, h := range FormSupports() {
+		if h.Name != name {
+			continue
+		}
+		v := Judge(s, h)
+		switch {
+		case h.Form == "drops":
+			return "Without Elicit Desk, " + name + " drops this request."
+		case h.Form == "undeclared":
+			return "Without Elicit Desk, " + name + " takes no forms: its servers could not ask you."
+		case len(v.Because) > 0:
+			return "Without Elicit Desk, " + name + " would show only approve or decline: every value lost."
+		}
+		return ""
+	}
+	return ""
+}

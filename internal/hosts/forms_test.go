@@ -63,3 +63,28 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+// TestLost: a bridged request's window says what its host would have
+// done without the bridge only where the person's answer would have been
+// lost, from forms.json's records.
+func TestLost(t *testing.T) {
+	number := `{"type":"object","properties":{"n":{"type":"number"}}}`
+	text := `{"type":"object","properties":{"name":{"type":"string"}}}`
+	tests := []struct{ host, schema, says string }{
+		{"Codex", number, "Without Elicit Desk, Codex would show only approve or decline: every value lost."},
+		{"Codex", text, ""},
+		{"Cursor", text, "Without Elicit Desk, Cursor drops this request."},
+		{"Claude Desktop", text, "Without Elicit Desk, Claude Desktop takes no forms: its servers could not ask you."},
+		{"Claude Code", number, ""},
+		{"A host never recorded", text, ""},
+	}
+	for _, tt := range tests {
+		s, err := forms.Parse([]byte(tt.schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Lost(tt.host, s); got != tt.says {
+			t.Errorf("%s, %s: %q, want %q", tt.host, tt.schema, got, tt.says)
+		}
+	}
+}

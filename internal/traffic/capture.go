@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -68,7 +69,10 @@ type CaptureStatus struct {
 // redacted.
 type CaptureLine struct {
 	Entry
-	Body json.RawMessage `json:"body"`
+	// Header is, for a message that came in an HTTP response, that
+	// response's headers, redacted (Redactor.RedactHeader).
+	Header http.Header     `json:"header,omitempty"`
+	Body   json.RawMessage `json:"body"`
 	// Cut: the redacted message was longer than MaxBody; Body is a JSON
 	// string of its start.
 	Cut bool `json:"cut,omitempty"`
@@ -102,6 +106,7 @@ const (
 type kept struct {
 	e       Entry
 	raw     []byte
+	header  http.Header
 	redact  *Redactor     // the one of the time it was kept
 	flushed chan struct{} // a mark: closed once what came before is written
 }
@@ -119,16 +124,17 @@ func NewCapture(ctx context.Context, path string, limits CaptureLimits, redact *
 // changed their patterns.
 func (c *Capture) Redact(r *Redactor) { c.redact.Store(r) }
 
-// Keep hands the message of e, raw, to the writer, unless too much waits
-// already: it never blocks.
-func (c *Capture) Keep(e Entry, raw []byte) {
+// Keep hands the message of e, raw, and the headers of the HTTP response
+// it came in (nil for none) to the writer, unless too much waits already:
+// it never blocks.
+func (c *Capture) Keep(e Entry, raw []byte, header http.Header) {
 	if c.queued.Add(int64(len(raw))) > captureQueueBytes {
 		c.queued.Add(-int64(len(raw)))
 		c.dropped.Add(1)
 		return
 	}
 	select {
-	case c.queue <- kept{e: e, raw: raw, redact: c.redact.Load()}:
+	case c.queue <- kept{e: e, raw: raw, header: header, redact: c.redact.Load()}:
 	default:
 		c.queued.Add(-int64(len(raw)))
 		c.dropped.Add(1)
@@ -214,7 +220,7 @@ func (c *Capture) line(k kept, forms answers) []byte {
 	default:
 		body = k.redact.Redact(k.raw)
 	}
-	l := CaptureLine{Entry: e, Body: body}
+	l := CaptureLine{Entry: e, Header: k.redact.RedactHeader(k.header), Body: body}
 	if len(l.Body) > c.limits.MaxBody {
 		cut := c.limits.MaxBody
 		for cut > 0 && !utf8.RuneStart(l.Body[cut]) {

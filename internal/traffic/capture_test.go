@@ -25,7 +25,7 @@ func captured(t testing.TB, r *Record, limits CaptureLimits) (string, *Capture) 
 		t.Fatal(err)
 	}
 	c := NewCapture(t.Context(), path, limits, redact, slog.New(slog.DiscardHandler))
-	r.Capture(c)
+	r.Capture(c, Scope{All: true})
 	return path, c
 }
 
@@ -102,9 +102,9 @@ func TestCaptureOff(t *testing.T) {
 	r, f, l := tapped(0)
 	path, capture := captured(t, r, DefaultCaptureLimits)
 	pass(t, f, l, ToServer, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"q":"ACME-1 BETA-2"}}}`))
-	r.Capture(nil)
+	r.Capture(nil, Scope{})
 	pass(t, f, l, ToServer, []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
-	r.Capture(capture)
+	r.Capture(capture, Scope{All: true})
 	beta, _ := NewRedactor([]string{"BETA-[0-9]"})
 	capture.Redact(beta)
 	pass(t, f, l, ToServer, []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a","arguments":{"q":"ACME-1 BETA-2"}}}`))
@@ -194,7 +194,7 @@ func TestCaptureFileTroubles(t *testing.T) {
 	}
 	r, f, l := tapped(0)
 	c := NewCapture(t.Context(), full, DefaultCaptureLimits, &Redactor{}, slog.New(slog.DiscardHandler))
-	r.Capture(c)
+	r.Capture(c, Scope{All: true})
 	pass(t, f, l, ToServer, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	flushed(t, c)
 	if s := c.Status(); s.Dropped != 1 || s.Written != 0 || !strings.Contains(s.Error, "no space") {
@@ -262,7 +262,7 @@ func TestCaptureNeverWaits(t *testing.T) {
 	c := NewCapture(ctx, filepath.Join(t.TempDir(), "t.jsonl"), DefaultCaptureLimits, &Redactor{}, slog.New(slog.DiscardHandler))
 	body := make([]byte, 1<<20)
 	for range captureQueue + 100 {
-		c.Keep(Entry{}, body)
+		c.Keep(Entry{}, body, nil)
 	}
 	if got := c.Status().Dropped; got < 100 {
 		t.Errorf("%d dropped", got)

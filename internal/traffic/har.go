@@ -3,6 +3,8 @@ package traffic
 import (
 	"cmp"
 	"encoding/json"
+	"maps"
+	"net/http"
 	"net/url"
 	"slices"
 	"time"
@@ -45,26 +47,30 @@ type (
 		URL         string       `json:"url"`
 		HTTPVersion string       `json:"httpVersion"`
 		Cookies     []struct{}   `json:"cookies"`
-		Headers     []struct{}   `json:"headers"`
+		Headers     []harHeader  `json:"headers"`
 		QueryString []struct{}   `json:"queryString"`
 		PostData    *harPostData `json:"postData,omitempty"`
 		HeadersSize int          `json:"headersSize"`
 		BodySize    int          `json:"bodySize"`
+	}
+	harHeader struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
 	}
 	harPostData struct {
 		MimeType string `json:"mimeType"`
 		Text     string `json:"text"`
 	}
 	harResponse struct {
-		Status      int        `json:"status"`
-		StatusText  string     `json:"statusText"`
-		HTTPVersion string     `json:"httpVersion"`
-		Cookies     []struct{} `json:"cookies"`
-		Headers     []struct{} `json:"headers"`
-		Content     harContent `json:"content"`
-		RedirectURL string     `json:"redirectURL"`
-		HeadersSize int        `json:"headersSize"`
-		BodySize    int        `json:"bodySize"`
+		Status      int         `json:"status"`
+		StatusText  string      `json:"statusText"`
+		HTTPVersion string      `json:"httpVersion"`
+		Cookies     []struct{}  `json:"cookies"`
+		Headers     []harHeader `json:"headers"`
+		Content     harContent  `json:"content"`
+		RedirectURL string      `json:"redirectURL"`
+		HeadersSize int         `json:"headersSize"`
+		BodySize    int         `json:"bodySize"`
 	}
 	harContent struct {
 		Size     int    `json:"size"`
@@ -127,7 +133,7 @@ func HAR(lines []CaptureLine, creator, version string) ([]byte, error) {
 func harRequestOf(l CaptureLine) harRequest {
 	u := url.URL{Scheme: "mcp", Host: "elicitdesk", Path: "/" + l.Server + "/" + string(l.Method)}
 	r := harRequest{Method: "POST", URL: u.String(),
-		HTTPVersion: "JSON-RPC 2.0", Cookies: []struct{}{}, Headers: []struct{}{}, QueryString: []struct{}{},
+		HTTPVersion: "JSON-RPC 2.0", Cookies: []struct{}{}, Headers: harHeaders(l.Header), QueryString: []struct{}{},
 		HeadersSize: -1, BodySize: l.Size}
 	if l.Body != nil {
 		r.PostData = &harPostData{MimeType: mimeOf(l), Text: string(l.Body)}
@@ -142,7 +148,7 @@ func noAnswer(k Kind) harResponse {
 	if k == Notification {
 		text = "a notification: no answer"
 	}
-	return harResponse{StatusText: text, HTTPVersion: "JSON-RPC 2.0", Cookies: []struct{}{}, Headers: []struct{}{},
+	return harResponse{StatusText: text, HTTPVersion: "JSON-RPC 2.0", Cookies: []struct{}{}, Headers: []harHeader{},
 		Content: harContent{MimeType: "application/json"}, HeadersSize: -1, BodySize: -1}
 }
 
@@ -150,6 +156,7 @@ func harResponseOf(l CaptureLine) harResponse {
 	r := noAnswer(l.Kind)
 	r.StatusText, r.BodySize = l.Outcome(), l.Size
 	r.Content = harContent{Size: l.Size, MimeType: mimeOf(l)}
+	r.Headers = harHeaders(l.Header)
 	if l.Body != nil {
 		r.Content.Text = string(l.Body)
 	}
@@ -160,6 +167,18 @@ func harResponseOf(l CaptureLine) harResponse {
 		r.Status = 200 // JSON-RPC errors travel in a 200 where HTTP carries them
 	}
 	return r
+}
+
+// harHeaders are the headers of the HTTP response a message came in, as
+// a HAR lists them: by name, in order.
+func harHeaders(h http.Header) []harHeader {
+	out := []harHeader{}
+	for _, name := range slices.Sorted(maps.Keys(h)) {
+		for _, v := range h[name] {
+			out = append(out, harHeader{name, v})
+		}
+	}
+	return out
 }
 
 // mimeOf is a captured body's type: JSON, or the text a cut one keeps.

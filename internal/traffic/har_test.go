@@ -3,6 +3,7 @@ package traffic
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,13 +33,14 @@ func capturedConversation(t *testing.T) []CaptureLine {
 }
 
 // TestHAR: each request is an entry with its answer, its latency as the
-// entry's time; a notification has no answer; an answer whose request
-// was not recorded stands alone. The file passes har-validator, the HAR
+// entry's time, the HTTP status and headers it came with; a notification
+// has no answer; an answer whose request was not recorded stands alone. The file passes har-validator, the HAR
 // 1.2 schema's checker.
 func TestHAR(t *testing.T) {
 	lines := capturedConversation(t)
 	lines = append(lines, CaptureLine{Entry: Entry{Seq: 99, Time: lines[0].Time, Server: "demo", Dir: FromServer, Kind: Result,
-		Method: "tools/list", ID: "404", Latency: 3 * time.Millisecond, Size: 40}})
+		Method: "tools/list", ID: "404", Latency: 3 * time.Millisecond, Size: 40, Status: 200},
+		Header: http.Header{"Content-Type": {"application/json"}, "Mcp-Session-Id": {"s-1"}}})
 	har, err := HAR(lines, "Elicit Desk", "test")
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +71,8 @@ func TestHAR(t *testing.T) {
 		}
 	}
 	if last := entries[len(entries)-1]; last.Get("request.url").String() != "mcp://elicitdesk/demo/tools/list" || last.Get("_dir").String() != "out" ||
-		last.Get("comment").String() == "" || last.Get("time").Float() != 3 {
+		last.Get("comment").String() == "" || last.Get("time").Float() != 3 || last.Get("response.status").Int() != 200 ||
+		last.Get("response.headers.#").Int() != 2 || last.Get("response.headers.1.name").String() != "Mcp-Session-Id" {
 		t.Errorf("the lone answer's entry: %s", last.Raw)
 	}
 	validHAR(t, har)

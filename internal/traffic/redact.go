@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -26,7 +29,9 @@ const Redacted = "[redacted]"
 //   - in any string: a bearer or basic credential, a JSON Web Token, a
 //     well-known API key's shape, and a URL query parameter whose name asks
 //     for a secret;
-//   - what the person's own patterns match.
+//   - what the person's own patterns match;
+//   - in an HTTP response's headers (RedactHeader), those with a secret's
+//     name, and the rest as strings.
 type Redactor struct {
 	patterns []*regexp.Regexp // the person's
 
@@ -284,6 +289,14 @@ func containsAny(s string, words []string) bool {
 	return false
 }
 
+// personal redacts what the person's patterns match in s.
+func (r *Redactor) personal(s string) string {
+	for _, re := range r.patterns {
+		s = re.ReplaceAllString(s, Redacted)
+	}
+	return s
+}
+
 // queryNames are query parameters that carry a secret though forms would
 // not judge their names so: OAuth's code, signed URLs' signatures.
 var queryNames = map[string]bool{"code": true, "key": true, "sig": true, "signature": true, "x-amz-signature": true,
@@ -291,9 +304,7 @@ var queryNames = map[string]bool{"code": true, "key": true, "sig": true, "signat
 
 // scrub redacts what gives itself away in s, and the person's patterns.
 func (r *Redactor) scrub(s string) string {
-	for _, re := range r.patterns { // the person's first: the rules' marks must not split their matches
-		s = re.ReplaceAllString(s, Redacted)
-	}
+	s = r.personal(s) // first: the rules' marks must not split their matches
 	if len(s) < 6 {
 		return s // too short to hold a secret any rule knows
 	}
@@ -319,4 +330,46 @@ func (r *Redactor) scrub(s string) string {
 		})
 	}
 	return s
+}
+
+// How much of an HTTP response's headers a capture keeps: a server that
+// sends thousands, or one of megabytes, must not fill the file.
+const (
+	maxHeaderValues = 64
+	maxHeaderValue  = 1024 // bytes, each
+)
+
+// RedactHeader returns the headers of h a capture keeps: those with a
+// secret's name (Authorization, Cookie, Set-Cookie, X-Api-Key…) as
+// Redacted, the others scrubbed as a message's strings are, each cut to
+// maxHeaderValue, maxHeaderValues at most; nil for none.
+func (r *Redactor) RedactHeader(h http.Header) http.Header {
+	if len(h) == 0 {
+		return nil
+	}
+	out, n := http.Header{}, 0
+	for _, name := range slices.Sorted(maps.Keys(h)) { // a map's order changes: the first kept are the same each time
+		secret := r.secretName(name) || strings.EqualFold(name, "cookie") || strings.EqualFold(name, "set-cookie")
+		scrub := r.scrub
+		if strings.HasSuffix(strings.ToLower(name), "-authenticate") {
+			scrub = r.personal // a challenge (Bearer resource_metadata=…) holds no credential, and sign-in's debugging needs it whole
+		}
+		for _, v := range h[name] {
+			if n == maxHeaderValues {
+				return out
+			}
+			n++
+			switch {
+			case secret:
+				v = Redacted
+			case len(v) > maxHeaderValue:
+				v = strings.ToValidUTF8(v[:maxHeaderValue], "") + "…"
+				fallthrough
+			default:
+				v = scrub(v)
+			}
+			out[name] = append(out[name], v)
+		}
+	}
+	return out
 }

@@ -2,10 +2,13 @@ package traffic
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // redactCase is one of testdata/redact.json: a message, the form it
@@ -119,5 +122,56 @@ func BenchmarkRedact(b *testing.B) {
 				r.Redact(msg)
 			}
 		})
+	}
+}
+
+// TestRedactHeader: a response's headers keep what a developer reads
+// (content type, session, protocol version, a challenge's metadata) and
+// lose what signs in: cookies, credentials, keys.
+func TestRedactHeader(t *testing.T) {
+	r, _ := NewRedactor([]string{"ACME-[0-9]+"})
+	h := http.Header{
+		"Authorization":        {"Bearer abc.def.ghi"},
+		"Proxy-Authorization":  {"Basic dXNlcjpwYXNz"},
+		"Cookie":               {"sid=1"},
+		"Set-Cookie":           {"sid=2; HttpOnly", "theme=dark"},
+		"X-Api-Key":            {"k-123456"},
+		"Content-Type":         {"text/event-stream"},
+		"Mcp-Protocol-Version": {"2025-11-25"},
+		"Location":             {"https://example.com/cb?code=0a0b0c&state=s1"},
+		"X-Request-Id":         {"ACME-42"},
+		"Www-Authenticate":     {`Bearer resource_metadata="https://example.com/.well-known/oauth-protected-resource"`},
+	}
+	got := r.RedactHeader(h)
+	for name, want := range map[string][]string{
+		"Authorization":        {Redacted},
+		"Proxy-Authorization":  {Redacted},
+		"Cookie":               {Redacted},
+		"Set-Cookie":           {Redacted, Redacted},
+		"X-Api-Key":            {Redacted},
+		"Content-Type":         {"text/event-stream"},
+		"Mcp-Protocol-Version": {"2025-11-25"},
+		"Location":             {"https://example.com/cb?code=" + Redacted + "&state=s1"},
+		"X-Request-Id":         {Redacted},
+		"Www-Authenticate":     h["Www-Authenticate"],
+	} {
+		if !slices.Equal(got[name], want) {
+			t.Errorf("%s: %q, want %q", name, got[name], want)
+		}
+	}
+	if !slices.Equal(h["Set-Cookie"], []string{"sid=2; HttpOnly", "theme=dark"}) {
+		t.Error("the response's own headers changed")
+	}
+
+	many := http.Header{"Long": {strings.Repeat("é", maxHeaderValue)}}
+	for i := range 2 * maxHeaderValues {
+		many.Add("X-Many", strconv.Itoa(i))
+	}
+	got = r.RedactHeader(many)
+	if n := len(got["Long"]) + len(got["X-Many"]); n != maxHeaderValues || len(got["Long"][0]) > maxHeaderValue+len("…") || !utf8.ValidString(got["Long"][0]) {
+		t.Errorf("bounds: %d values, the long one %d bytes", n, len(got["Long"][0]))
+	}
+	if r.RedactHeader(nil) != nil {
+		t.Error("no headers became some")
 	}
 }

@@ -10,6 +10,7 @@ package traffic
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,8 +62,10 @@ type Entry struct {
 	// Latency is an answer's or a cancel's time since its request;
 	// zero when the request was not seen.
 	Latency time.Duration `json:"latencyNs,omitempty"`
-	Code    int           `json:"code,omitempty"`   // an error's JSON-RPC code
-	Status  int           `json:"status,omitempty"` // an error's HTTP status, where the transport gave one
+	Code    int           `json:"code,omitempty"` // an error's JSON-RPC code
+	// Status is the HTTP status of the response the message came in, or
+	// that an error was made of; 0 for other transports.
+	Status int `json:"status,omitempty"`
 	// Local: Elicit Desk's transport made this error up, for a request it
 	// could not deliver; the server sent nothing.
 	Local bool `json:"local,omitempty"`
@@ -115,6 +118,7 @@ type Record struct {
 	seq     uint64
 	changed chan struct{} // closed, and replaced, at each entry
 	capture *Capture      // nil: no bodies kept
+	scope   Scope         // whose bodies capture keeps
 	// listed are the bridged sessions listed lately, by id, the latest
 	// maxListed of them: a bridge's last entries come as its session ends.
 	listed map[string]bridged
@@ -139,21 +143,22 @@ func New(size int) *Record {
 	return &Record{now: time.Now, size: size, changed: make(chan struct{}), listed: map[string]bridged{}}
 }
 
-// Capture has the messages kept by c from now on; a nil c keeps none.
-func (r *Record) Capture(c *Capture) {
+// Capture has the messages of those in scope kept by c from now on; a
+// nil c keeps none.
+func (r *Record) Capture(c *Capture, scope Scope) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.capture = c
+	r.capture, r.scope = c, scope
 }
 
-// add puts e into the ring, numbered, and its message raw into the
+// add puts e into the ring, numbered, and its message m into the
 // capture, if there is one.
-func (r *Record) add(e Entry, raw []byte) {
+func (r *Record) add(e Entry, m link.Message) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e = r.put(e)
-	if r.capture != nil {
-		r.capture.Keep(e, raw) // never blocks
+	if r.capture != nil && r.scope.Keeps(e.Server, e.Session) {
+		r.capture.Keep(e, m.Raw, headerOf(m)) // never blocks
 	}
 	close(r.changed)
 	r.changed = make(chan struct{})
@@ -179,8 +184,9 @@ func (r *Record) Listed(session, server string, host untrusted.Text) {
 // (Listed): what the entries say of the session is not taken, and what
 // the server named is cut again. A session not listed adds nothing.
 // bodies, where not nil, are the entries' messages, at the same indices,
-// for the capture.
-func (r *Record) AddBridged(session string, entries []Entry, bodies []json.RawMessage) {
+// for the capture, and headers the headers of the HTTP responses they
+// came in.
+func (r *Record) AddBridged(session string, entries []Entry, bodies []json.RawMessage, headers []http.Header) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b, ok := r.listed[session]
@@ -194,8 +200,12 @@ func (r *Record) AddBridged(session string, entries []Entry, bodies []json.RawMe
 		e.Session, e.Server, e.Host = session, b.server, b.host
 		e.Method, e.Tool, e.ID = e.Method.Cut(FieldBytes), e.Tool.Cut(FieldBytes), e.ID.Cut(FieldBytes)
 		e = r.put(e)
-		if r.capture != nil && i < len(bodies) && bodies[i] != nil {
-			r.capture.Keep(e, bodies[i]) // never blocks
+		if r.capture != nil && i < len(bodies) && bodies[i] != nil && r.scope.Keeps(e.Server, e.Session) {
+			var h http.Header
+			if i < len(headers) {
+				h = headers[i]
+			}
+			r.capture.Keep(e, bodies[i], h) // never blocks
 		}
 	}
 	close(r.changed)
@@ -264,7 +274,7 @@ func (r *Record) Tap(server string, l link.Link) link.Link {
 // server's, given to note with the message as it passes, timed by now: a
 // bridge taps its server's link and hands the entries to the app. note
 // must not block, and must not change the message.
-func Tap(server string, l link.Link, now func() time.Time, note func(Entry, []byte)) link.Link {
+func Tap(server string, l link.Link, now func() time.Time, note func(Entry, link.Message)) link.Link {
 	return &tap{Link: l, now: now, note: note, server: server, waiting: map[waitKey]asked{}}
 }
 
@@ -272,7 +282,7 @@ func Tap(server string, l link.Link, now func() time.Time, note func(Entry, []by
 type tap struct {
 	link.Link
 	now    func() time.Time
-	note   func(Entry, []byte)
+	note   func(Entry, link.Message)
 	server string
 
 	mu      sync.Mutex
@@ -338,7 +348,18 @@ func (t *tap) saw(dir Dir, m link.Message) {
 			e.Method, e.Tool, e.Latency = a.method, a.tool, now.Sub(a.at)
 		}
 	}
-	t.note(e, m.Raw)
+	if m.HTTP != nil {
+		e.Status = m.HTTP.Status
+	}
+	t.note(e, m)
+}
+
+// headerOf is the headers of the HTTP response m came in; nil for none.
+func headerOf(m link.Message) http.Header {
+	if m.HTTP == nil {
+		return nil
+	}
+	return m.HTTP.Header
 }
 
 // ask remembers a request until its answer, within maxWaiting.

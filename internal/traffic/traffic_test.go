@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -308,8 +309,45 @@ func TestAddBridgedKnownWords(t *testing.T) {
 		{Kind: Request, Dir: ToServer, Method: "ping"},
 		{Kind: "request\u202e", Dir: ToServer},
 		{Kind: Result, Dir: "sideways"},
-	}, nil)
+	}, nil, nil)
 	if got, _ := r.After(0); len(got) != 1 || got[0].Method != "ping" {
 		t.Errorf("kept %+v", got)
+	}
+}
+
+// TestScope: a capture keeps every server's messages, or those of the
+// servers and sessions it names; naming one, and letting go of it, leaves
+// the rest as they were.
+func TestScope(t *testing.T) {
+	tests := []struct {
+		name            string
+		scope           Scope
+		server, session string
+		keeps           bool
+	}{
+		{"none", Scope{}, "demo", "", false},
+		{"all", Scope{All: true}, "demo", "s1", true},
+		{"a server named", Scope{Servers: []string{"demo"}}, "demo", "", true},
+		{"its bridged sessions too", Scope{Servers: []string{"demo"}}, "demo", "s1", true},
+		{"another server", Scope{Servers: []string{"demo"}}, "notes", "", false},
+		{"a session named", Scope{Sessions: []string{"s1"}}, "demo", "s1", true},
+		{"not its server's own connection", Scope{Sessions: []string{"s1"}}, "demo", "", false},
+		{"an empty session is no name", Scope{Sessions: []string{""}}, "demo", "", false},
+	}
+	for _, tt := range tests {
+		if got := tt.scope.Keeps(tt.server, tt.session); got != tt.keeps {
+			t.Errorf("%s: %+v keeps %q/%q: %v", tt.name, tt.scope, tt.server, tt.session, got)
+		}
+	}
+	s := Scope{Servers: []string{"demo"}}
+	on := s.With("notes", "", true).With("", "s1", true).With("notes", "", true)
+	if !slices.Equal(on.Servers, []string{"demo", "notes"}) || !slices.Equal(on.Sessions, []string{"s1"}) || !slices.Equal(s.Servers, []string{"demo"}) {
+		t.Errorf("named: %+v, from %+v", on, s)
+	}
+	if off := on.With("demo", "", false).With("", "s1", false); !slices.Equal(off.Servers, []string{"notes"}) || len(off.Sessions) != 0 || off.None() {
+		t.Errorf("let go: %+v", off)
+	}
+	if (Scope{}).None() != true || (Scope{Servers: make([]string, MaxScoped+1)}).Check() == nil {
+		t.Error("None or Check")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/tidwall/gjson"
 )
@@ -27,11 +28,28 @@ type Message struct {
 	// the status means something (400 for an unsupported version, 404 for
 	// an unknown method).
 	Status int
+	// HTTP is, for a message a client Link read from an HTTP response
+	// or made of one's error status, that response's status and headers,
+	// as the server sent them; nil otherwise. The traffic record shows
+	// them.
+	HTTP *Response
 	// Cause is, for an error response a client Link made up because the
 	// request could not be delivered, why: the HTTP client's error (a
 	// sign-in's, a refused connection) or the HTTP status's. A client
 	// that shows the error keeps it for its type; nil otherwise.
 	Cause error
+}
+
+// Response is the status and headers of the HTTP response that carried
+// a message; the messages of one response share it, and none changes it.
+type Response struct {
+	Status int
+	Header http.Header
+}
+
+// responseOf is resp's status and headers.
+func responseOf(resp *http.Response) *Response {
+	return &Response{Status: resp.StatusCode, Header: resp.Header}
 }
 
 // Parse reads the envelope of one message, in one pass over its top

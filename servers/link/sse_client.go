@@ -85,7 +85,7 @@ func (c *SSEClient) stream() error {
 	if ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); ct != "text/event-stream" {
 		return fmt.Errorf("server answered with content type %q, not an event stream", ct)
 	}
-	r := newEventReader(resp.Body)
+	r, from := newEventReader(resp.Body), responseOf(resp)
 	for {
 		ev, err := r.next()
 		if err == io.EOF {
@@ -106,6 +106,7 @@ func (c *SSEClient) stream() error {
 				continue
 			}
 			m, err := ev.message()
+			m.HTTP = from
 			if !c.in.put(c.ctx, m, err) {
 				return nil
 			}

@@ -169,7 +169,7 @@ func (c *StreamableClient) Write(ctx context.Context, m Message) error {
 			answer.Status = resp.StatusCode
 		}
 		answer.Cause = err
-		c.deliver(answer, m.ID)
+		c.deliver(answer, m.ID, responseOf(resp))
 		return nil
 	}
 	if m.Method == "notifications/initialized" {
@@ -388,17 +388,17 @@ func (c *StreamableClient) readResponse(m Message, resp *http.Response) {
 	case resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent:
 		c.fail(m, fmt.Errorf("server accepted the request (HTTP %s) but sent no response", resp.Status))
 	case ct == "application/json":
-		c.readJSON(m, resp.Body)
+		c.readJSON(m, resp)
 	case ct == "text/event-stream":
-		c.readStream(m, resp.Body)
+		c.readStream(m, resp)
 	default:
 		c.fail(m, fmt.Errorf("server answered with content type %q, neither JSON nor an event stream", ct))
 	}
 }
 
 // readJSON passes on a JSON body: one message or a batch.
-func (c *StreamableClient) readJSON(req Message, body io.Reader) {
-	b, err := readBody(body)
+func (c *StreamableClient) readJSON(req Message, resp *http.Response) {
+	b, err := readBody(resp.Body)
 	if err != nil {
 		var bad *BadMessage
 		if errors.As(err, &bad) {
@@ -409,9 +409,9 @@ func (c *StreamableClient) readJSON(req Message, body io.Reader) {
 		return
 	}
 	ms, errs := parseBody(b)
-	answered := false
+	answered, from := false, responseOf(resp)
 	for _, m := range ms {
-		answered = c.deliver(m, req.ID) || answered
+		answered = c.deliver(m, req.ID, from) || answered
 	}
 	for _, err := range errs {
 		c.in.put(c.ctx, Message{}, err)
@@ -421,11 +421,11 @@ func (c *StreamableClient) readJSON(req Message, body io.Reader) {
 	}
 }
 
-// deliver passes m on with Related set, learning the protocol version
-// from the answer to initialize. It reports whether m answers the request
-// with id related.
-func (c *StreamableClient) deliver(m Message, related json.RawMessage) bool {
-	m.Related = related
+// deliver passes m, which came in the response from, on with Related and
+// HTTP set, learning the protocol version from the answer to initialize.
+// It reports whether m answers the request with id related.
+func (c *StreamableClient) deliver(m Message, related json.RawMessage, from *Response) bool {
+	m.Related, m.HTTP = related, from
 	answers := m.IsResponse() && related != nil && m.Key() == IDKey(related)
 	if m.IsResponse() {
 		c.mu.Lock()
@@ -448,11 +448,12 @@ func (c *StreamableClient) deliver(m Message, related json.RawMessage) bool {
 // readStream passes on an SSE response to request req, resuming it with
 // GET and Last-Event-ID when it breaks before the response if the server
 // gave event ids, and making up an answer when it cannot.
-func (c *StreamableClient) readStream(req Message, body io.ReadCloser) {
+func (c *StreamableClient) readStream(req Message, resp *http.Response) {
 	var lastID string
 	var retry time.Duration
+	body, from := resp.Body, responseOf(resp)
 	for attempt := 0; ; {
-		answered, got, err := c.readEvents(newEventReader(body), req.ID, &lastID, &retry)
+		answered, got, err := c.readEvents(newEventReader(body), req.ID, from, &lastID, &retry)
 		body.Close()
 		if answered || c.ctx.Err() != nil || c.isCancelled(req.Key()) {
 			return
@@ -480,14 +481,14 @@ func (c *StreamableClient) readStream(req Message, body io.ReadCloser) {
 			body = io.NopCloser(strings.NewReader(""))
 			continue
 		}
-		body = resp.Body
+		body, from = resp.Body, responseOf(resp)
 	}
 }
 
-// readEvents passes on the messages of one event stream until it ends. It
-// reports whether the response to the request with id related came, and
-// whether any event came.
-func (c *StreamableClient) readEvents(r *eventReader, related json.RawMessage, lastID *string, retry *time.Duration) (answered, got bool, err error) {
+// readEvents passes on the messages of one event stream, the body of the
+// response from, until it ends. It reports whether the response to the
+// request with id related came, and whether any event came.
+func (c *StreamableClient) readEvents(r *eventReader, related json.RawMessage, from *Response, lastID *string, retry *time.Duration) (answered, got bool, err error) {
 	for {
 		ev, err := r.next()
 		if err != nil {
@@ -508,7 +509,7 @@ func (c *StreamableClient) readEvents(r *eventReader, related json.RawMessage, l
 			c.in.put(c.ctx, Message{}, err)
 			continue
 		}
-		if c.deliver(m, related) {
+		if c.deliver(m, related, from) {
 			return true, true, nil
 		}
 	}
@@ -594,7 +595,7 @@ func (c *StreamableClient) listen(opened chan<- struct{}) {
 			resp.Body.Close()
 			continue
 		}
-		_, got, _ := c.readEvents(newEventReader(resp.Body), nil, &lastID, &retry)
+		_, got, _ := c.readEvents(newEventReader(resp.Body), nil, responseOf(resp), &lastID, &retry)
 		resp.Body.Close()
 		if got {
 			attempt = 0
@@ -850,7 +851,7 @@ func (c *StreamableClient) ask(ctx context.Context, m Message, session, version 
 			answer = got
 			return true
 		}
-		c.deliver(got, nil)
+		c.deliver(got, nil, responseOf(resp))
 		return false
 	}
 	switch ct {
