@@ -22,7 +22,7 @@ BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr
 TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq curl sway xwayland grim \
               desktop-file-utils appstream at-spi2-core python3-pyatspi
 
-.PHONY: run build test lint vet-platforms windows-check windows-exe windows-zip package-linux bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
+.PHONY: headless package-headless run build test lint vet-platforms windows-check windows-exe windows-zip package-linux bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
 
 # The release, as FyneApp.toml says: `elicitdesk --version`, the .deb and the
 # fyne package archive all take it from there.
@@ -38,8 +38,16 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
 	$(CC) -O2 -Wall -s -o $(KEEPER) servers/procgroup/keeper/main.c
 
-# The end-to-end tests and benchmarks run the built app on a virtual display.
-APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN)
+# HEADLESS is the build without windows (`-tags headless`): the bridge and
+# the commands, for a dev box, a container or a VM, linking libc only; the
+# tests run it in a root that holds nothing else.
+HEADLESS := $(BIN)-headless
+headless:
+	$(GO) build -tags headless -ldflags '$(LDFLAGS)' -o $(HEADLESS) .
+
+# The end-to-end tests and benchmarks run the built app on a virtual
+# display, and the build without windows in a bare root.
+APP_ENV := ELICITDESK_BIN=$(CURDIR)/$(BIN) ELICITDESK_HEADLESS=$(CURDIR)/$(HEADLESS)
 
 # staticcheck runs through `go run` at a pinned version, so nothing is
 # installed by hand.
@@ -67,7 +75,7 @@ RACY := github.com/elicitdesk/elicitdesk/internal/desktop/tray
 
 # The end-to-end tests mostly wait on the app, its windows and real peers:
 # four run at once (-parallel), each with its own display and home.
-test: test-deps peers build install-check $(if $(PACKAGES),package-check) $(if $(WINDOWS),vet-platforms windows-check)
+test: test-deps peers build headless install-check $(if $(PACKAGES),package-check) $(if $(WINDOWS),vet-platforms windows-check)
 	$(GO) vet $(PKGS)
 	$(if $(LINT),$(MAKE) --no-print-directory lint)
 	$(PEERS_ENV) $(APP_ENV) $(GO) test -race -parallel 4 -timeout 20m $$($(GO) list $(PKGS) | grep -vx '$(RACY)')
@@ -162,7 +170,7 @@ $(PEERS)/node_modules/.installed: $(PEERS)/package.json $(PEERS)/package-lock.js
 	npm ci --prefix $(PEERS) --no-audit --no-fund --loglevel=error
 	touch $@
 
-bench: test-deps peers build
+bench: test-deps peers build headless
 	$(PEERS_ENV) $(APP_ENV) $(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
 # fuzz runs each fuzz target for FUZZTIME (the seed corpora run in `make test`).
@@ -290,7 +298,39 @@ DEB   = dist/$(BIN)_$(VERSION)_$(ARCH).deb
 DOC  := dist/root/usr/share/doc/$(BIN)
 WINZIP := dist/$(BIN)_$(VERSION)_windows_amd64.zip
 
-package: package-linux windows-zip
+package: package-linux package-headless windows-zip
+
+# package-headless builds the build without windows for amd64 and arm64
+# (a cross C compiler for the keeper's and the detacher's C), each as a
+# .deb (elicitdesk-headless, which conflicts with the app's: both are
+# /usr/bin/elicitdesk) and an archive to unpack anywhere, the keeper
+# beside the binary. The manual page is the amd64 build's --help: the
+# same text, so amd64 comes first. go install -tags headless builds the
+# same binary.
+HEADLESS_ARCHS := amd64 arm64
+headless_deb = dist/$(HEADLESS)_$(VERSION)_$(1).deb
+package-headless: deps
+	@$(call install,help2man gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
+	set -e; for a in $(HEADLESS_ARCHS); do \
+		cc=gcc; [ $$a = amd64 ] || cc=aarch64-linux-gnu-gcc; \
+		root=dist/headless-root; rm -rf $$root; \
+		CGO_ENABLED=1 GOARCH=$$a CC=$$cc $(GO) build -tags headless -buildmode=pie -trimpath -ldflags '-s -w $(LDFLAGS)' -o $$root/usr/bin/$(BIN) .; \
+		mkdir -p $$root/usr/lib/$(BIN) $$root/usr/share/man/man1 $$root/usr/share/doc/$(HEADLESS); \
+		$$cc -O2 -Wall -s -o $$root/usr/lib/$(BIN)/$(KEEPER) servers/procgroup/keeper/main.c; \
+		[ $$a != amd64 ] || help2man --no-info --version-string=$(VERSION) --name="Elicit Desk's bridge for remote machines, without windows" \
+			$$root/usr/bin/$(BIN) | gzip -9n >dist/$(HEADLESS).1.gz; \
+		cp dist/$(HEADLESS).1.gz $$root/usr/share/man/man1/$(BIN).1.gz; \
+		install -m644 assets/linux/copyright $$root/usr/share/doc/$(HEADLESS)/copyright; \
+		printf '%s (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- %s  %s\n' \
+			$(HEADLESS) $(VERSION) $(VERSION) "$$(sed -n 's/^maintainer: //p' assets/linux/nfpm-headless.yaml)" \
+			"$$(git log -1 --format=%aD 2>/dev/null || date -R)" | gzip -9n >$$root/usr/share/doc/$(HEADLESS)/changelog.gz; \
+		VERSION=$(VERSION) ARCH=$$a $(GO) run $(NFPM) package -f assets/linux/nfpm-headless.yaml -p deb -t dist/; \
+		dir=$(HEADLESS)_$(VERSION)_linux_$$a; rm -rf dist/$$dir && mkdir dist/$$dir; \
+		cp $$root/usr/bin/$(BIN) $$root/usr/lib/$(BIN)/$(KEEPER) README.md dist/$$dir/; \
+		tar -C dist -czf dist/$$dir.tar.gz --owner=0 --group=0 --mtime=@$$(git log -1 --format=%ct 2>/dev/null || date +%s) $$dir; \
+		rm -rf dist/$$dir; \
+	done
+	rm -rf dist/headless-root dist/$(HEADLESS).1.gz
 
 package-linux: deps build
 	@$(call install,help2man)
@@ -347,9 +387,17 @@ package-windows: windows-exe
 # entry must be valid and start the binary it holds. With WINDOWS_CHECK=1
 # it builds the Windows zip too, which must hold the exe, the icon and the
 # README, the exe a GUI program (testdata/windows/subsystem.sh).
-package-check: test-deps package-linux $(if $(WINDOWS),windows-zip)
+package-check: test-deps package-linux package-headless $(if $(WINDOWS),windows-zip)
 	@$(call install,lintian)
-	lintian --fail-on error,warning $(DEB)
+	lintian --fail-on error,warning $(DEB) $(foreach a,$(HEADLESS_ARCHS),$(call headless_deb,$(a)))
+	@for a in $(HEADLESS_ARCHS); do \
+		tmp=$$(mktemp -d) && tar -xzf dist/$(HEADLESS)_$(VERSION)_linux_$$a.tar.gz -C $$tmp && \
+		bin=$$tmp/$(HEADLESS)_$(VERSION)_linux_$$a/$(BIN) && \
+		machine=$$(readelf -h $$bin | sed -n 's/ *Machine: *//p') && needed=$$(readelf -d $$bin | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ') && \
+		rm -rf $$tmp && echo "package-check: $$a: $$machine, needs $$needed" && \
+		case "$$a:$$machine" in amd64:*X86-64*|arm64:*AArch64*) ;; *) echo "the $$a build is for $$machine"; exit 1;; esac && \
+		[ "$$needed" = "libc.so.6 " ] || { echo "the $$a build without windows needs $$needed, not libc alone"; exit 1; }; \
+	done
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	tar -xf "dist/Elicit Desk.tar.xz" -C $$tmp && \
 	desktop-file-validate $$tmp/elicitdesk/usr/local/share/applications/*.desktop && \
@@ -373,7 +421,7 @@ screenshots: test-deps build
 	BIN=./$(BIN) docs/screenshots.sh
 
 clean:
-	rm -rf $(BIN) $(KEEPER) dist
+	rm -rf $(BIN) $(HEADLESS) $(KEEPER) dist
 
 # install $(1): the Debian packages that are missing, through apt-get (with
 # sudo when not root); elsewhere, say exactly what to install.

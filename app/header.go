@@ -100,15 +100,20 @@ func small(text string, style fyne.TextStyle) *widget.TextSegment {
 }
 
 // hostLine names the host a bridged server asks for as HostInfo.Label
-// does: "for Claude Desktop"; "" outside the bridge.
+// does, and the other machine it runs on: "for Claude Desktop", "for
+// Claude Code on devbox"; "" outside the bridge.
 func hostLine(id servers.Identity) string {
-	if id.Host == (servers.HostInfo{}) {
+	if id.Host == (servers.HostInfo{}) && id.Machine == "" {
 		return ""
 	}
+	line := "for a host that gave no name"
 	if l := id.Host.Label(); l != "" {
-		return "for " + l
+		line = "for " + l
 	}
-	return "for a host that gave no name"
+	if id.Machine != "" {
+		line += " on " + untrusted.Text(id.Machine).Line() // a name the person gave: checked, but shown as any other
+	}
+	return line
 }
 
 // warning is one plain sentence with a warning sign.

@@ -29,6 +29,9 @@ func TestHostLine(t *testing.T) {
 			t.Errorf("hostLine(%+v) = %q, want %q", tc.host, got, tc.want)
 		}
 	}
+	if got := hostLine(servers.Identity{Name: "everything", Host: servers.HostInfo{Name: "claude-code"}, Machine: "devbox"}); got != "for Claude Code on devbox" {
+		t.Errorf("a server on another machine: %q", got)
+	}
 }
 
 // TestLostWithout: a bridged request's window says when its host would

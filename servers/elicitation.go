@@ -58,6 +58,18 @@ type Identity struct {
 	Target   string     // the configured command line or URL
 	Reported ServerInfo // the server's own serverInfo
 	Host     HostInfo   // the host the server asks for, from its clientInfo; zero outside the bridge
+	// Machine is the other machine a bridged server runs on, whose
+	// requests came through a forward (elicitdesk remote); "" for this one.
+	Machine string `json:",omitempty"`
+}
+
+// limited is what the router limits a request by: its server, or, for a
+// server on another machine, the machine, whatever its servers are named.
+func (id Identity) limited() string {
+	if id.Machine != "" {
+		return "\x00machine " + id.Machine // apart from every configured name
+	}
+	return id.Name
 }
 
 // Elicitation is one request for the person, whichever spec revision or

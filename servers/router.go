@@ -95,7 +95,7 @@ func (r *Router) Ask(ctx context.Context, who Identity, p Params) (forms.Result,
 	if err != nil {
 		return forms.Result{}, err
 	}
-	defer r.done(who.Name)
+	defer r.done(who.limited())
 	if asked != nil {
 		asked(e)
 	}
@@ -108,23 +108,24 @@ func (r *Router) submit(ctx context.Context, who Identity, p Params) (*Elicitati
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
-	recent := r.recent[who.Name]
+	key := who.limited()
+	recent := r.recent[key]
 	for len(recent) > 0 && now.Sub(recent[0]) >= time.Minute {
 		recent = recent[1:]
 	}
-	r.recent[who.Name] = recent
-	limits, ok := r.perServer[who.Name]
+	r.recent[key] = recent
+	limits, ok := r.perServer[key]
 	if !ok {
 		limits = r.limits
 	}
-	if r.waiting[who.Name] >= limits.Waiting {
-		return nil, nil, fmt.Errorf("%w: %d requests already waiting", ErrRateLimited, r.waiting[who.Name])
+	if r.waiting[key] >= limits.Waiting {
+		return nil, nil, fmt.Errorf("%w: %d requests already waiting", ErrRateLimited, r.waiting[key])
 	}
 	if len(recent) >= limits.PerMinute {
 		return nil, nil, fmt.Errorf("%w: %d requests in the last minute", ErrRateLimited, len(recent))
 	}
-	r.recent[who.Name] = append(recent, now)
-	r.waiting[who.Name]++
+	r.recent[key] = append(recent, now)
+	r.waiting[key]++
 	return r.track(ctx, who, p, now), r.onAsked, nil
 }
 

@@ -9,6 +9,14 @@ import (
 	"strings"
 )
 
+// appID is the application's reverse-DNS identity, and appName what the
+// desktop calls it: its menu entry, and the X11 window class that the
+// entry's StartupWMClass names (FyneApp.toml and assets/linux agree).
+const (
+	appID   = "io.github.elicitdesk"
+	appName = "Elicit Desk"
+)
+
 // Run dispatches a command line and returns the exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := stdio{in: stdin, out: stdout, err: stderr}

@@ -171,10 +171,24 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap serve
 	}
 }
 
+// endpointVar names the endpoint's path when it is not where the app on
+// this machine would have it: forwarded from the person's desktop.
+const endpointVar = "ELICITDESK_ENDPOINT"
+
 // bridgeDesk is the app's endpoint, started by the session bus from the
 // app's D-Bus service file, else by this same executable; tell says on the
-// bridge's stderr what the person should do when neither can.
+// bridge's stderr what the person should do when neither can. An endpoint
+// forwarded from the desktop ($ELICITDESK_ENDPOINT, and always in the build
+// without windows, where it is else where the app here would have it) is
+// never started.
 func bridgeDesk(log *slog.Logger, tell func(string)) (*deskclient.Desk, error) {
+	if path := os.Getenv(endpointVar); path != "" {
+		return deskclient.NewForwarded(path, notForwarded(path, false), log, tell), nil
+	}
+	if !windowsBuilt {
+		path := endpoint.AppPath()
+		return deskclient.NewForwarded(path, notForwarded(path, true), log, tell), nil
+	}
 	path, err := endpoint.DefaultPath()
 	if err != nil {
 		return nil, err
@@ -222,3 +236,17 @@ func (noDesk) Ask(context.Context, endpoint.Question) (json.RawMessage, error) {
 }
 func (noDesk) Complete(endpoint.Completion)             {}
 func (noDesk) Attach(context.Context, endpoint.Bridged) {}
+
+// notForwarded is what a bridge says when nothing answers at the
+// forwarded endpoint path, guessed or not.
+func notForwarded(path string, guessed bool) string {
+	where := "at " + path + " (" + endpointVar + ")"
+	if guessed {
+		where = "at " + path + ", where " + endpointVar + " being unset says to look"
+	}
+	host, _ := os.Hostname()
+	if host == "" {
+		host = "HOST"
+	}
+	return "no Elicit Desk answers " + where + ": on your desktop, run `elicitdesk remote " + host + "` and connect as it says"
+}

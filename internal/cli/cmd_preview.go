@@ -1,3 +1,5 @@
+//go:build !headless
+
 package cli
 
 import (
@@ -13,14 +15,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
-)
-
-// appID is the application's reverse-DNS identity, and appName what the
-// desktop calls it: its menu entry, and the X11 window class that the
-// entry's StartupWMClass names (FyneApp.toml and assets/linux agree).
-const (
-	appID   = "io.github.elicitdesk"
-	appName = "Elicit Desk"
 )
 
 // runPreview opens a schema as a form window and prints the person's answer

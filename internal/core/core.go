@@ -29,6 +29,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/base/gate"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/tray"
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -133,9 +134,10 @@ type Core struct {
 	// stopCapture ends it.
 	capture       *traffic.Capture
 	stopCapture   context.CancelFunc
-	scope         traffic.Scope  // whose messages capture keeps
-	captureTells  map[int]func() // wake the bridges' tellers at a change of scope
-	captureTellsN int            // the tellers registered so far
+	scope         traffic.Scope               // whose messages capture keeps
+	forwards      map[string]*endpoint.Server // the machines served, by name (Forward)
+	captureTells  map[int]func()              // wake the bridges' tellers at a change of scope
+	captureTellsN int                         // the tellers registered so far
 }
 
 // New prepares the core; Start connects the servers.
@@ -194,6 +196,7 @@ func (c *Core) Start() error {
 		return err
 	}
 	go c.daily()
+	c.forwardListed()
 	if first {
 		welcome := Show{Window: WindowWelcome, Own: true}
 		if c.opts.Background { // a bridge's request comes first
@@ -223,6 +226,7 @@ func (c *Core) Flush() {
 // history.
 func (c *Core) Close() {
 	c.cancel()
+	c.closeForwards()
 	c.closeNotices()
 	c.manager.Close()
 	c.closeCapture()

@@ -17,9 +17,22 @@ import (
 // Endpoint answers the public endpoint with the core: a second start
 // brings the windows forward, scripts call tools on the core's own
 // connections, and bridges ask their elicitations here.
-func (c *Core) Endpoint() endpoint.Handler { return handler{c} }
+func (c *Core) Endpoint() endpoint.Handler { return handler{c: c} }
 
-type handler struct{ c *Core }
+type handler struct {
+	c *Core
+	// machine is the other machine the handler's connections come from,
+	// through a forward (Forward); "" for this one.
+	machine string
+}
+
+// identity is a bridged session's server as the person is to see it:
+// with the machine it runs on, which the forward, not the bridge, says.
+func (h handler) identity(b endpoint.Bridged) servers.Identity {
+	id := BridgedIdentity(b)
+	id.Machine = h.machine
+	return id
+}
 
 // Front shows the oldest request's window, or the Servers window: the
 // person started Elicit Desk again.
@@ -72,7 +85,7 @@ func (h handler) BridgeTraffic(t endpoint.BridgeTraffic) {
 // refusal goes back as a *jsonrpc.Error, its code, message and data, which
 // the bridge sends to the server whole.
 func (h handler) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
-	res, err := h.c.Elicit(ctx, q.Session.ID, BridgedIdentity(q.Session), q.Params)
+	res, err := h.c.Elicit(ctx, q.Session.ID, h.identity(q.Session), q.Params)
 	return res, err
 }
 
@@ -85,17 +98,59 @@ func (h handler) Unshown(ctx context.Context, u endpoint.Unshown) error {
 // Bridge lists a host's session through the bridge until it ends.
 func (h handler) Bridge(ctx context.Context, b endpoint.Bridged, captureChanged func()) error {
 	defer h.c.onCaptureChange(captureChanged)()
-	return h.c.Bridge(ctx, servers.Bridged{ID: b.ID, Server: BridgedIdentity(b), Protocol: b.Protocol, Since: b.Since})
+	return h.c.Bridge(ctx, servers.Bridged{ID: b.ID, Server: h.identity(b), Protocol: b.Protocol, Since: b.Since})
 }
 
 // Capturing says whether the core keeps bridged session b's messages.
 func (h handler) Capturing(b endpoint.Bridged) bool {
-	return h.c.capturing(servers.Bridged{ID: b.ID, Server: BridgedIdentity(b)})
+	return h.c.capturing(servers.Bridged{ID: b.ID, Server: h.identity(b)})
 }
 
 func (h handler) Complete(x endpoint.Completion) {
 	if !h.c.router.Complete(x.Server, x.ElicitationID) {
 		h.c.log.Debug("completion of no open request", "server", x.Server, "id", x.ElicitationID)
+	}
+}
+
+// Forward serves the connections forwarded from machine (elicitdesk
+// remote) at its own socket, from now until the core closes: they may
+// only ask, and what they ask is the machine's. A machine served already
+// is left as it is.
+func (h handler) Forward(_ context.Context, machine string) error {
+	return h.c.Forward(machine)
+}
+
+// Forward serves machine's forwarded connections (handler.Forward).
+func (c *Core) Forward(machine string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.forwards[machine]; ok || c.ctx.Err() != nil {
+		return nil
+	}
+	path, err := endpoint.ForwardedPath(machine)
+	if err != nil {
+		return err
+	}
+	s, err := endpoint.ListenForwarded(path, handler{c: c, machine: machine}, c.log)
+	if err != nil {
+		return fmt.Errorf("cannot serve %s's forward at %s: %w", machine, path, err)
+	}
+	if c.forwards == nil {
+		c.forwards = map[string]*endpoint.Server{}
+	}
+	c.forwards[machine] = s
+	c.log.Info("serving a forward", "machine", machine, "path", path)
+	return nil
+}
+
+// closeForwards stops serving other machines.
+func (c *Core) closeForwards() {
+	c.mu.Lock()
+	forwards := c.forwards
+	c.forwards = nil
+	c.mu.Unlock()
+	for _, s := range forwards {
+		s.Close()
 	}
 }
 

@@ -29,8 +29,9 @@ const NotRunning = "Elicit Desk is not running: start it from your applications 
 // connected, again after the app restarts.
 type Desk struct {
 	path     string                          // the endpoint
-	activate func(ctx context.Context) error // has the session bus start the app
+	activate func(ctx context.Context) error // has the session bus start the app; nil for a forwarded endpoint
 	app      []string                        // the command that starts the app itself
+	missing  string                          // for a forwarded endpoint: what to tell when nothing answers
 	log      *slog.Logger
 	tell     func(line string) // tells the person, on the bridge's stderr
 	told     sync.Once         // that the app is not running, once
@@ -51,6 +52,15 @@ type attached struct {
 
 func New(path string, activate func(context.Context) error, app []string, log *slog.Logger, tell func(string)) *Desk {
 	return &Desk{path: path, activate: activate, app: app, log: log, tell: tell, sessions: map[string]attached{}}
+}
+
+// NewForwarded returns a Desk for an endpoint at path forwarded from the
+// person's desktop to this machine (a dev box over SSH, a container): it
+// never starts an app. When nothing answers there an elicitation is one
+// no window could show, and tell gets missing, once: what the person can
+// do about it.
+func NewForwarded(path, missing string, log *slog.Logger, tell func(string)) *Desk {
+	return &Desk{path: path, missing: missing, log: log, tell: tell, sessions: map[string]attached{}}
 }
 
 func (d *Desk) Ask(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
@@ -151,6 +161,10 @@ func (d *Desk) connect(ctx context.Context, start bool) (*endpoint.Client, error
 		return c, nil
 	}
 	c, err := endpoint.Dial(ctx, d.path)
+	if errors.Is(err, endpoint.ErrNotRunning) && start && d.activate == nil {
+		d.told.Do(func() { d.tell(d.missing) })
+		return nil, fmt.Errorf("%w: nothing answers at %s, where the desktop's Elicit Desk is to be forwarded", bridge.ErrNoWindow, d.path)
+	}
 	if errors.Is(err, endpoint.ErrNotRunning) && start {
 		if c, err = d.start(ctx); err != nil && ctx.Err() == nil {
 			d.log.Debug("cannot start Elicit Desk", "err", err)

@@ -64,6 +64,12 @@ func (c *Client) Front(ctx context.Context) error {
 	return c.call(ctx, methodFront, nil, nil)
 }
 
+// Forward asks the app to serve the connections forwarded from machine
+// (elicitdesk remote) from now on.
+func (c *Client) Forward(ctx context.Context, machine string) error {
+	return c.call(ctx, methodForward, Forwarding{Machine: machine}, nil)
+}
+
 // CallTool asks the app to call a tool on its connection to call.Server
 // and returns the CallToolResult as JSON. It waits as long as ctx allows:
 // people may take minutes to answer. When ctx ends first, the app is told

@@ -31,11 +31,25 @@ func (s *Server) request(ctx context.Context, p *rpc.Peer, req rpc.Request) (jso
 	return rpc.Marshal(res)
 }
 
+// forwardable are the methods a connection forwarded from another machine
+// may call: a bridge's asking, nothing more.
+var forwardable = map[string]bool{methodElicit: true, methodBridge: true, methodComplete: true, methodBridgeTraffic: true}
+
 // dispatch runs request req of peer p with the server's handler.
 func (s *Server) dispatch(ctx context.Context, p *rpc.Peer, req rpc.Request) (any, error) {
+	if s.forwarded && !forwardable[req.Method] {
+		s.log.Warn("endpoint: refused a method to a connection from another machine", "method", req.Method)
+		return nil, errorf(jsonrpc.CodeMethodNotFound, "%q is not for a connection forwarded from another machine: it may only ask the person, as a bridge does", req.Method)
+	}
 	switch req.Method {
 	case methodFront:
 		return struct{}{}, s.h.Front(ctx)
+	case methodForward:
+		var f Forwarding
+		if err := json.Unmarshal(req.Params, &f); err != nil || !MachineName(f.Machine) {
+			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with a machine: 1 to %d letters, digits, '.', '_' or '-'", methodForward, maxMachine)
+		}
+		return struct{}{}, s.h.Forward(ctx, f.Machine)
 	case methodCallTool:
 		var call ToolCall
 		if err := json.Unmarshal(req.Params, &call); err != nil || call.Server == "" || call.Tool == "" {
@@ -147,6 +161,9 @@ func (s *Server) tellCapture(ctx context.Context, p *rpc.Peer, b Bridged, change
 // notify handles notification m; one the server does not know, or whose
 // params it cannot read, is dropped: a notification gets no answer.
 func (s *Server) notify(m link.Message) {
+	if s.forwarded && !forwardable[m.Method] {
+		return
+	}
 	switch m.Method {
 	case methodComplete:
 		var n struct {
@@ -167,4 +184,13 @@ func (s *Server) notify(m link.Message) {
 		}
 		s.h.BridgeTraffic(n.Params)
 	}
+}
+
+// maxMachine bounds a machine's name, which names its socket.
+const maxMachine = 48
+
+// MachineName: name may name a machine the app serves forwarded
+// connections for: a host name's letters, short enough for a socket's path.
+func MachineName(name string) bool {
+	return len(name) <= maxMachine && !strings.HasPrefix(name, ".") && sessionID(name)
 }

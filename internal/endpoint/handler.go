@@ -13,6 +13,9 @@ import (
 type Handler interface {
 	// Front brings the app's windows to the front: a second start asks.
 	Front(ctx context.Context) error
+	// Forward serves, from now on, the connections forwarded from machine
+	// (elicitdesk remote), which may only ask, at ForwardedPath(machine).
+	Forward(ctx context.Context, machine string) error
 	// CallTool calls a tool on the app's connection to call.Server and
 	// returns the CallToolResult as JSON, so that the elicitations it
 	// raises are answered in the app's windows.

@@ -59,6 +59,10 @@ func (h *testHandler) Traffic(ctx context.Context, q TrafficQuery) ([]traffic.En
 	return list, nil
 }
 
+func (h *testHandler) Forward(_ context.Context, machine string) error {
+	return fmt.Errorf("no forward for %s in this test", machine)
+}
+
 func (h *testHandler) Front(context.Context) error {
 	h.fronts <- struct{}{}
 	return nil

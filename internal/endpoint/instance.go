@@ -52,6 +52,26 @@ func Listen(ctx context.Context, path string, h Handler, log *slog.Logger) (*Ser
 	return listen(ctx, path, h, log, defaultLimits())
 }
 
+// ErrNoUnixForward is why Windows serves no other machine's forwarded
+// connections (ForwardedPath): its OpenSSH cannot forward Unix sockets,
+// nor named pipes.
+var ErrNoUnixForward = errors.New("the OpenSSH of Windows cannot forward Unix sockets or named pipes, so no other machine can reach Elicit Desk's endpoint through ssh -R here")
+
+// ListenForwarded serves h at path for connections forwarded from another
+// machine (a dev box over SSH, a container: elicitdesk remote). They may
+// only ask, as a bridge does (bridge/elicit, bridge/session, bridge/traffic,
+// bridge/complete): never call a tool, read the traffic, bring the app
+// forward or write its history. It takes no lock: the app that holds its
+// own endpoint's serves these too. A socket a previous run left at path is
+// replaced when it is this user's.
+func ListenForwarded(path string, h Handler, log *slog.Logger) (*Server, error) {
+	ln, err := listenAt(path)
+	if err != nil {
+		return nil, err
+	}
+	return serve(ln, nil, h, log, defaultLimits(), true), nil
+}
+
 // listen is Listen with the server's limits.
 func listen(ctx context.Context, path string, h Handler, log *slog.Logger, l limits) (*Server, error) {
 	lock, err := acquire(ctx, path)
@@ -62,7 +82,7 @@ func listen(ctx context.Context, path string, h Handler, log *slog.Logger, l lim
 	if err != nil {
 		return unreachable(lock, err)
 	}
-	return serve(ln, lock, h, log, l), nil
+	return serve(ln, lock, h, log, l, false), nil
 }
 
 // acquire takes the single-instance lock of the endpoint at path, or says

@@ -95,3 +95,27 @@ func checkPath(path string) error {
 	}
 	return nil
 }
+
+// forwardedDir is the folder, beside the endpoint, of the sockets the app
+// serves for other machines (ForwardedPath).
+const forwardedDir = "elicitdesk-remote"
+
+// ForwardedPath returns where the app serves the connections forwarded
+// from machine (elicitdesk remote), creating its private folder beside the
+// endpoint when missing: one socket a machine, so that the app knows
+// which machine asks, limits each and can block one.
+func ForwardedPath(machine string) (string, error) {
+	if !MachineName(machine) {
+		return "", fmt.Errorf("%q is not a machine's name: 1 to %d letters, digits, '.', '_' or '-', not starting with '.'", machine, maxMachine)
+	}
+	home, err := DefaultPath()
+	if err != nil {
+		return "", err
+	}
+	dir, err := privateDir("", filepath.Join(filepath.Dir(home), forwardedDir))
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, machine+".sock")
+	return path, checkPath(path)
+}

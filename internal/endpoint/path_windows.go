@@ -36,3 +36,6 @@ func AppPath() string {
 	path, _ := DefaultPath()
 	return path
 }
+
+// ForwardedPath says why there is none on Windows.
+func ForwardedPath(machine string) (string, error) { return "", ErrNoUnixForward }

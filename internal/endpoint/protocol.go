@@ -34,6 +34,9 @@ const (
 	methodHello = "endpoint/hello"
 	// methodFront brings the app to the front: no params, result {}.
 	methodFront = "app/front"
+	// methodForward has the app serve the connections forwarded from a
+	// machine: params Forwarding, result {}.
+	methodForward = "app/forward"
 	// methodCallTool calls a tool of a configured server: params ToolCall,
 	// result the tool's CallToolResult.
 	methodCallTool = "tools/call"
@@ -131,6 +134,12 @@ type BridgeTraffic struct {
 	// Headers are, beside Bodies, the headers of the HTTP responses the
 	// messages came in; null for one that did not.
 	Headers []http.Header `json:"headers,omitempty"`
+}
+
+// Forwarding names a machine whose forwarded connections the app is to
+// serve (ForwardedPath).
+type Forwarding struct {
+	Machine string `json:"machine"`
 }
 
 // Capture says whether the app keeps the messages of bridged sessions

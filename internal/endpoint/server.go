@@ -44,6 +44,9 @@ type Server struct {
 	h      Handler
 	log    *slog.Logger
 	limits limits
+	// forwarded: the connections come from another machine, through a
+	// forward (ListenForwarded), and may only ask.
+	forwarded bool
 
 	ctx   context.Context // ends at Close: every request's parent
 	stop  context.CancelFunc
@@ -54,10 +57,11 @@ type Server struct {
 	closeErr  error
 }
 
-// serve starts answering on ln with h; the server owns ln and lock.
-func serve(ln net.Listener, lock io.Closer, h Handler, log *slog.Logger, l limits) *Server {
+// serve starts answering on ln with h; the server owns ln and lock (nil
+// for none). forwarded: its peers are on another machine.
+func serve(ln net.Listener, lock io.Closer, h Handler, log *slog.Logger, l limits, forwarded bool) *Server {
 	s := hold(lock)
-	s.ln, s.h, s.log, s.limits, s.slots = ln, h, log, l, make(chan struct{}, l.conns)
+	s.ln, s.h, s.log, s.limits, s.slots, s.forwarded = ln, h, log, l, make(chan struct{}, l.conns), forwarded
 	s.wg.Go(s.acceptLoop)
 	return s
 }
@@ -138,7 +142,10 @@ func (s *Server) Close() error {
 			err = s.ln.Close()
 		}
 		s.wg.Wait()
-		s.closeErr = errors.Join(err, s.lock.Close())
+		if s.lock != nil {
+			err = errors.Join(err, s.lock.Close())
+		}
+		s.closeErr = err
 	})
 	return s.closeErr
 }

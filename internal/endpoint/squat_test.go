@@ -109,7 +109,7 @@ func TestPeerOfAnotherUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := serve(ln, lock, newHandler(), log, defaultLimits())
+	s := serve(ln, lock, newHandler(), log, defaultLimits(), false)
 	defer s.Close()
 	h := startHelper(t, "dial", path, nobody)
 	if got := h.line(t); !strings.HasPrefix(got, `got "" `) {

@@ -1,0 +1,56 @@
+//go:build unix
+
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+)
+
+// TestRemote: remote prints the ssh command line and the ~/.ssh/config
+// block that forward this desktop's endpoint for the machine to where the
+// machine's bridge looks, runs nothing, and lists the machine once for the
+// app to serve; a name that cannot name a socket is refused.
+func TestRemote(t *testing.T) {
+	noApp(t)
+	cfg := filepath.Join(t.TempDir(), "servers.json")
+	code, out, errs := run("remote", "-config", cfg, "-uid", "1001", "alice@devbox")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	local, err := endpoint.ForwardedPath("devbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"  ssh -N -o StreamLocalBindUnlink=yes -o ExitOnForwardFailure=yes -R /run/user/1001/elicitdesk.sock:" + local + " alice@devbox\n",
+		"  Host devbox\n      User alice\n      RemoteForward /run/user/1001/elicitdesk.sock " + local + "\n      StreamLocalBindUnlink yes\n",
+		"/run/user/1001/elicitdesk.sock is a guess",
+		"It will when it starts.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("remote printed:\n%s\nwant it to hold %q", out, want)
+		}
+	}
+	if fi, err := os.Stat(filepath.Dir(local)); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the machines' sockets' folder: %v, %v", fi, err)
+	}
+	code, out, _ = run("remote", "-config", cfg, "-name", "box2", "-remote-path", "/srv/desk.sock", "devbox.example.com")
+	if code != 0 || strings.Contains(out, "is a guess") || !strings.Contains(out, "-R /srv/desk.sock:") || strings.Contains(out, "User ") {
+		t.Errorf("with a path and a name: exit %d:\n%s", code, out)
+	}
+	run("remote", "-config", cfg, "devbox") // listed once
+	if list, err := core.Machines(core.MachinesPath(cfg)); err != nil || strings.Join(list, " ") != "devbox box2" {
+		t.Errorf("machines listed: %q, %v", list, err)
+	}
+	for _, bad := range [][]string{{"x@../etc"}, {"-name", ".hidden", "devbox"}, {"a b"}, {}} {
+		if code, _, errs := run(append([]string{"remote", "-config", cfg}, bad...)...); code != 2 || errs == "" {
+			t.Errorf("remote %q: exit %d, %q", bad, code, errs)
+		}
+	}
+}
