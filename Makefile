@@ -16,18 +16,19 @@ PKGS  := ./...
 # dbus-daemon, whose dbus-run-session the D-Bus activation test runs, and
 # curl, the browser that the sign-in tests follow an authorization with,
 # and a screen reader's plumbing: at-spi2-core's bus launcher and registry
-# with libatspi's Python binding, the AT-SPI client the tests read with.
+# with libatspi's Python binding, the AT-SPI client the tests read with;
+# OpenSSH's server and client, for a remote machine's forward.
 BUILD_DEPS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev
 TEST_DEPS  := $(BUILD_DEPS) xvfb xauth imagemagick xdotool x11-utils dbus-x11 dbus-daemon openbox xterm jq curl sway xwayland grim \
-              desktop-file-utils appstream at-spi2-core python3-pyatspi
+              desktop-file-utils appstream at-spi2-core python3-pyatspi openssh-server openssh-client
 
 .PHONY: headless package-headless run build test lint vet-platforms windows-check windows-exe windows-zip package-linux bench fuzz deps test-deps peers clean install uninstall install-check package package-check package-darwin package-windows screenshots
 
 # The release, as FyneApp.toml says: `elicitdesk --version`, the .deb and the
 # fyne package archive all take it from there.
 VERSION := $(shell sed -n 's/^ *Version *= *"\(.*\)"/\1/p' FyneApp.toml)
-LDFLAGS := -X=github.com/elicitdesk/elicitdesk/internal/cli.version=$(VERSION)
+LDFLAGS := -X=github.com/elicitdesk/elicitdesk/internal/base/build.Release=$(VERSION)
 
 run: deps build
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \

@@ -27,7 +27,8 @@ type bridgedView struct {
 type bridgedRow struct {
 	Session string // the session's id, to show its traffic
 	Server  string // the name the bridge was given
-	Host    string // "for Claude Desktop"
+	Host    string // "for Claude Desktop", "for Claude Code on devbox"
+	Machine string // the other machine it runs on, to block; "" for this one
 	Detail  string // "since 10:42:07 · 1 waiting of 2 requests asked"
 }
 
@@ -39,8 +40,12 @@ func bridgedViewOf(sessions []servers.Bridged, now time.Time) bridgedView {
 		if host == "" {
 			host = "an unnamed host"
 		}
+		if s.Server.Machine != "" {
+			host += " on " + untrusted.Text(s.Server.Machine).Line()
+		}
 		r := bridgedRow{
 			Session: s.ID,
+			Machine: s.Server.Machine,
 			Server:  untrusted.Text(s.Server.Name).Line(),
 			Host:    "for " + host,
 			Detail:  "since " + sinceText(s.Since, now) + " · " + askedText(s.Asked, s.Open),
@@ -75,11 +80,13 @@ type bridgedSection struct {
 	title   *widget.Label
 	rows    *fyne.Container
 	traffic func(session string) // nil: no Traffic buttons
+	block   func(machine string) // a machine's sessions have a Block button
 }
 
-func newBridgedSection(traffic func(session string)) *bridgedSection {
+func newBridgedSection(traffic, block func(string)) *bridgedSection {
 	b := &bridgedSection{
 		traffic: traffic,
+		block:   block,
 		title:   widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		rows:    container.NewVBox(),
 	}
@@ -102,11 +109,24 @@ func (b *bridgedSection) show(v bridgedView) {
 		detail.Importance = widget.LowImportance
 		detail.Truncation = fyne.TextTruncateEllipsis
 		var row fyne.CanvasObject = container.New(&tightVBox{}, name, host, detail)
+		buttons := container.NewHBox()
 		if b.traffic != nil {
 			session := r.Session
 			show := widget.NewButton("Traffic…", func() { b.traffic(session) })
 			show.Importance = widget.LowImportance
-			row = container.NewBorder(nil, nil, nil, container.NewCenter(show), row)
+			buttons.Add(show)
+		}
+		if r.Machine != "" {
+			machine := r.Machine
+			block := widget.NewButton("Block "+untrusted.Text(machine).Headline(24)+"…", func() { b.block(machine) })
+			block.Importance = widget.LowImportance
+			buttons.Add(block)
+		}
+		switch len(buttons.Objects) {
+		case 1: // beside the texts, which keep the room they need
+			row = container.NewBorder(nil, nil, nil, container.NewCenter(buttons), row)
+		case 2: // under them: beside, two would cut the host's name short
+			row = container.NewVBox(row, buttons)
 		}
 		objects = append(objects, row)
 	}
@@ -114,6 +134,22 @@ func (b *bridgedSection) show(v bridgedView) {
 	b.rows.Refresh()
 	b.content.Hidden = v.Hidden
 	b.content.Refresh()
+}
+
+// confirmBlock asks before blocking machine, then has the core stop
+// answering it, off the UI goroutine: the core answers over its
+// connection.
+func (w *Window) confirmBlock(machine string) {
+	name := untrusted.Text(machine).Line()
+	w.confirm("Block "+name+"?",
+		"Requests from "+name+"'s bridges will no longer reach you; those waiting now end, and its hosts get no answer from you. Run elicitdesk remote for it to answer it again.",
+		"Keep answering", "Block", func() {
+			go func() {
+				if err := w.deps.Servers.Block(machine); err != nil {
+					w.do(func() { w.showError("blocking "+name, err) })
+				}
+			}()
+		})
 }
 
 // BridgesChanged tells the window the bridged sessions changed. It may be

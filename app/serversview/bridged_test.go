@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
@@ -32,6 +33,8 @@ func TestBridgedViewOf(t *testing.T) {
 	nameless.Server.Host = servers.HostInfo{}
 	waiting := claude("5", morning, 3)
 	waiting.Open = 1
+	onDevbox := claude("7", morning, 1)
+	onDevbox.Server.Machine = "devbox"
 	tests := []struct {
 		name     string
 		sessions []servers.Bridged
@@ -48,6 +51,9 @@ func TestBridgedViewOf(t *testing.T) {
 			{Session: "2", Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 1 request asked"},
 			{Session: "6", Server: "files", Host: "for my-agent", Detail: "since 10:42:07 · 1 request asked"},
 			{Session: "3", Server: "files", Host: "for an unnamed host", Detail: "since 10:42:07 · nothing asked yet"},
+		}}},
+		{"on another machine", []servers.Bridged{onDevbox}, bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
+			{Session: "7", Machine: "devbox", Server: "files", Host: "for Claude Desktop on devbox", Detail: "since 10:42:07 · 1 request asked"},
 		}}},
 		{"hidden characters", []servers.Bridged{{ID: "4", Since: morning, Server: servers.Identity{Name: "fi\u202eles", Host: servers.HostInfo{Name: untrusted.Text("Cl\u200baude\nDesktop")}}}},
 			bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
@@ -109,4 +115,44 @@ func TestHostileBridgedSessions(t *testing.T) {
 			uitest.CheckWidth(t, "bridged sessions", h.w.win.Content(), 1000)
 		})
 	}
+}
+
+// TestBlockAMachine: a session from another machine has a Block button,
+// which asks first; Keep answering does nothing, Block has the core block
+// the machine, and what the core says of it shows.
+func TestBlockAMachine(t *testing.T) {
+	h := newHarness(t, []byte(`{"mcpServers":{}}`))
+	s := claude("s1", time.Now(), 0)
+	s.Server.Machine = "devbox"
+	go h.bridges.Add(s)
+	markup := func() string { return test.RenderObjectToMarkup(h.w.win.Content()) }
+	h.waitFor("the machine's session", func() bool { return h.w.list.bridged.content.Visible() })
+	found := false
+	for _, o := range test.LaidOutObjects(h.w.list.bridged.rows) {
+		if l, ok := o.(*widget.Label); ok && l.Text == "for Claude Desktop on devbox" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("the row does not say where the host runs:\n%s", markup())
+	}
+	test.Tap(button(t, h.w.list.bridged.rows, "Block devbox…"))
+	test.Tap(button(t, h.w.win.Canvas().Overlays().Top(), "Keep answering"))
+	if top := h.w.win.Canvas().Overlays().Top(); top != nil {
+		t.Fatal("Keep answering left the question up")
+	}
+	test.Tap(button(t, h.w.list.bridged.rows, "Block devbox…"))
+	test.Tap(button(t, h.w.win.Canvas().Overlays().Top(), "Block"))
+	h.waitFor("the core's word", func() bool {
+		top := h.w.win.Canvas().Overlays().Top()
+		if top == nil {
+			return false
+		}
+		for _, o := range test.LaidOutObjects(top) {
+			if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "no other machine in these tests") {
+				return true
+			}
+		}
+		return false
+	})
 }

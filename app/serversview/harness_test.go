@@ -2,6 +2,7 @@ package serversview
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -221,6 +222,7 @@ func button(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 type managerServers struct{ m *servers.Manager }
 
 func (s managerServers) Statuses() []servers.Status { return s.m.Statuses() }
+func (s managerServers) Block(string) error         { return errors.New("no other machine in these tests") }
 func (s managerServers) Retry(name string) bool     { return s.m.Retry(name) }
 func (s managerServers) SignOut(name string) error  { return s.m.SignOut(name) }
 func (s managerServers) SignIn(ctx context.Context, name string, progress func(signin.Status)) error {

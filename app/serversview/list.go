@@ -47,7 +47,7 @@ func newServerList(w *Window) *serverList {
 	if w.deps.ShowTraffic != nil {
 		traffic = func(session string) { w.deps.ShowTraffic("", session) }
 	}
-	l.bridged = newBridgedSection(traffic)
+	l.bridged = newBridgedSection(traffic, w.confirmBlock)
 	title := widget.NewLabelWithStyle("Servers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	l.content = container.NewBorder(
 		container.NewVBox(title, l.fileErr),

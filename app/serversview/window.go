@@ -43,6 +43,9 @@ type Servers interface {
 	// window's calls: they do not wait for a server still connecting, and
 	// the window shows a -32042 error's links itself.
 	CallTool(ctx context.Context, server, tool string, args map[string]any, script bool) (*servers.ToolResult, servers.Identity, error)
+	// Block stops answering another machine's bridges (elicitdesk
+	// remote): the requests it waits on end.
+	Block(machine string) error
 }
 
 // Deps are what the window works with.

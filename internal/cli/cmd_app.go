@@ -25,6 +25,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/atspi"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/build"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
@@ -361,7 +362,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 	if err := makeCacheDir(); err != nil {
 		log.Warn("no cache directory: Fyne keeps nothing between runs", "err", err)
 	}
-	a := app.NewFyne(appID, appName, version)
+	a := app.NewFyne(appID, appName, build.Release)
 	d := app.New(ctx, a, core.NewRemote(conn), app.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
@@ -372,7 +373,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 		Hosts:       hosts.Known(hosts.Here()),
 		Screen:      func() (screen.Screen, bool) { return screen.Find(a) },
 		Dates:       forms.DateStyleFor(forms.LocaleOf(os.Getenv)),
-		Version:     versionText(version, buildInfo()),
+		Version:     versionText(build.Release, buildInfo()),
 		Idle:        *idle,
 		TrayShown:   *trayShown,
 		CapturePath: traffic.DefaultCapturePath(xdg.StateHome),

@@ -14,6 +14,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
+	"github.com/elicitdesk/elicitdesk/internal/base/build"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
@@ -45,7 +46,7 @@ func runPreview(args []string, stdout, stderr terminal) int {
 		return 2
 	}
 
-	a := app.NewFyne(appID, appName, version)
+	a := app.NewFyne(appID, appName, build.Release)
 	w := a.NewWindow("Elicit Desk — form preview")
 	v := formview.New(forms.NewForm(schema), untrusted.Text(*message), formview.Options{})
 	v.OnResult = func(r forms.Result) {

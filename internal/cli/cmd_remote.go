@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -81,19 +80,20 @@ func runRemote(args []string, stdout, stderr terminal) int {
 
 	stdout.Linef("Elicit Desk serves %s at %s: what comes there may only ask you, as a bridge does, and is shown \"on %s\". %s", machine, local, machine, serving)
 	stdout.Ours("\nForward it for one session (ssh runs nothing there; the host's own sessions use the forward while it lasts):\n\n")
-	stdout.Linef("  ssh -N -o StreamLocalBindUnlink=yes -o ExitOnForwardFailure=yes -R %s:%s %s", remote, local, dest)
+	stdout.Linef("  ssh -N -o ExitOnForwardFailure=yes -R %s:%s %s", remote, local, dest)
 	stdout.Linef("\nOr for every ssh to %s, in ~/.ssh/config:\n", host)
 	stdout.Linef("  Host %s", host)
 	if hasUser {
 		stdout.Linef("      User %s", user)
 	}
 	stdout.Linef("      RemoteForward %s %s", remote, local)
-	stdout.Ours("      StreamLocalBindUnlink yes\n")
 	stdout.Linef("\nOn %s, install Elicit Desk's build without windows (elicitdesk-headless) and route a host's servers through its bridge, as here:\n", host)
 	stdout.Ours("  elicitdesk hosts route claude-code\n\n")
 	if guessed {
 		stdout.Linef("%s is a guess: your user id there taken to be %d, as here, and its runtime folder to exist (a login session makes it). If `id -u` there says otherwise, add -uid; or choose the path with -remote-path and set ELICITDESK_ENDPOINT to it there.", remote, *uid)
 	}
-	stdout.Linef("sshd makes the socket there for you alone (StreamLocalBindMask 0177, its default). A machine you no longer want answers from: remove it from %s.", filepath.Clean(core.MachinesPath(*cfgPath)))
+	stdout.Linef("A forward that ended leaves its socket there, and sshd binds no other over it unless that machine's sshd_config says StreamLocalBindUnlink yes (ssh's own option of that name is for -L alone). Remove it first:\n")
+	stdout.Linef("  ssh %s rm -f %s\n", dest, remote)
+	stdout.Ours("sshd makes the socket there for you alone (StreamLocalBindMask 0177, its default). To stop answering the machine, block it in the Servers window, beside its sessions.\n")
 	return 0
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
+	"github.com/elicitdesk/elicitdesk/internal/base/build"
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
@@ -141,7 +142,7 @@ func pick(lines []traffic.CaptureLine, filter traffic.Filter) []traffic.CaptureL
 func printLines(lines []traffic.CaptureLine, asJSON bool, harFile string, stats bool, stdout, stderr terminal) int {
 	switch {
 	case harFile != "":
-		har, err := traffic.HAR(lines, appName, cmp.Or(version, "devel"))
+		har, err := traffic.HAR(lines, appName, cmp.Or(build.Release, "devel"))
 		// The same JSON, with each character that could fool a reader or a
 		// terminal as its escape.
 		safe := untrusted.JSON(har) + "\n"

@@ -254,7 +254,7 @@ func focusedName(tree string) string {
 
 // throwawayUser makes a user for the test, removed when it ends, and
 // returns its credential.
-func throwawayUser(t *testing.T) *syscall.Credential {
+func throwawayUser(t testing.TB) *syscall.Credential {
 	t.Helper()
 	name := fmt.Sprintf("edtest%d", os.Getpid())
 	if out, err := exec.Command("useradd", "-M", "-r", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", name).CombinedOutput(); err != nil {

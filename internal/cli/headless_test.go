@@ -28,18 +28,26 @@ import (
 // make test builds.
 const headlessEnv = "ELICITDESK_HEADLESS"
 
-// bareRoot is a root holding the build without windows as /elicitdesk and
-// only the libraries ldd says it needs: none of GL, X11 or Wayland. It
-// checks that the build needs none of them.
-func bareRoot(t *testing.T) (root string, run func(args ...string) *exec.Cmd) {
+// headlessAsRoot is the build without windows, for a test that needs
+// root for what needs says; it skips, saying why, without either.
+func headlessAsRoot(t testing.TB, needs string) string {
 	t.Helper()
 	bin := os.Getenv(headlessEnv)
 	if bin == "" {
 		t.Skipf("%s is not set: make test builds the bridge without windows (make headless) and sets it", headlessEnv)
 	}
 	if os.Geteuid() != 0 {
-		t.Skipf("a root of its own (chroot, a mount namespace for its /proc) needs root; this test runs as uid %d (CI runs it as root)", os.Geteuid())
+		t.Skipf("%s needs root; this test runs as uid %d (CI runs it as root)", needs, os.Geteuid())
 	}
+	return bin
+}
+
+// bareRoot is a root holding the build without windows as /elicitdesk and
+// only the libraries ldd says it needs: none of GL, X11 or Wayland. It
+// checks that the build needs none of them.
+func bareRoot(t *testing.T) (root string, run func(args ...string) *exec.Cmd) {
+	t.Helper()
+	bin := headlessAsRoot(t, "a root of its own (chroot, a mount namespace for its /proc)")
 	root = t.TempDir()
 	out, err := exec.Command("ldd", bin).Output()
 	if err != nil {

@@ -28,8 +28,9 @@ func TestRemote(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"  ssh -N -o StreamLocalBindUnlink=yes -o ExitOnForwardFailure=yes -R /run/user/1001/elicitdesk.sock:" + local + " alice@devbox\n",
-		"  Host devbox\n      User alice\n      RemoteForward /run/user/1001/elicitdesk.sock " + local + "\n      StreamLocalBindUnlink yes\n",
+		"  ssh -N -o ExitOnForwardFailure=yes -R /run/user/1001/elicitdesk.sock:" + local + " alice@devbox\n",
+		"  Host devbox\n      User alice\n      RemoteForward /run/user/1001/elicitdesk.sock " + local + "\n",
+		"  ssh alice@devbox rm -f /run/user/1001/elicitdesk.sock\n",
 		"/run/user/1001/elicitdesk.sock is a guess",
 		"It will when it starts.",
 	} {

@@ -3,12 +3,9 @@ package cli
 import (
 	"runtime/debug"
 	"strings"
-)
 
-// version is the release a package was built as, set by the Makefile with
-// -ldflags "-X github.com/elicitdesk/elicitdesk/internal/cli.version=…";
-// empty, the module version in the build info says.
-var version string
+	"github.com/elicitdesk/elicitdesk/internal/base/build"
+)
 
 // runVersion prints the version of this build.
 func runVersion(args []string, stdout, stderr terminal) int {
@@ -19,7 +16,7 @@ func runVersion(args []string, stdout, stderr terminal) int {
 	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
 	}
-	stdout.Linef("%s", versionText(version, buildInfo()))
+	stdout.Linef("%s", versionText(build.Release, buildInfo()))
 	return 0
 }
 

@@ -22,7 +22,8 @@ import (
 // remote is served from the core's start, at a socket of its own. Its
 // bridge asks, and the request shows the machine, which the forward says,
 // not the bridge; the machine's requests are limited together, however
-// many servers it names; and it may do nothing but ask.
+// many servers it names; it may do nothing but ask; and blocked, it is
+// answered no more.
 func TestForwardedMachine(t *testing.T) {
 	runtime := t.TempDir()
 	os.Chmod(runtime, 0o700)
@@ -86,5 +87,19 @@ func TestForwardedMachine(t *testing.T) {
 	}
 	if err := s.c.Forward("devbox"); err != nil {
 		t.Errorf("serving a machine served already: %v", err)
+	}
+
+	// Blocked from the Servers window: its requests end, nothing answers
+	// there any more, and no start serves it again.
+	if err := s.c.Block("devbox"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the blocked machine's requests ended", func() bool { return len(s.c.pending.all()) == 0 })
+	if c, err := endpoint.Dial(t.Context(), path); err == nil {
+		c.Close()
+		t.Error("a blocked machine is still answered")
+	}
+	if list, err := Machines(MachinesPath(s.c.opts.ConfigPath)); err != nil || len(list) != 0 {
+		t.Errorf("still listed: %q, %v", list, err)
 	}
 }

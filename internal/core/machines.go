@@ -74,3 +74,30 @@ func (c *Core) forwardListed() {
 		}
 	}
 }
+
+// RemoveMachine takes machine off the list at path; a machine not listed
+// changes nothing.
+func RemoveMachine(path, machine string) error {
+	list, err := Machines(path)
+	if err != nil || !slices.Contains(list, machine) {
+		return err
+	}
+	b, _ := json.MarshalIndent(machinesList{slices.DeleteFunc(list, func(m string) bool { return m == machine })}, "", "  ")
+	return atomicfile.Write(path, append(b, '\n'), 0o600)
+}
+
+// Block stops serving machine: its connections end, and with them its
+// bridged sessions and the requests they wait on, and it is taken off
+// the list, so that no start serves it again until the person runs
+// elicitdesk remote for it.
+func (c *Core) Block(machine string) error {
+	c.mu.Lock()
+	s := c.forwards[machine]
+	delete(c.forwards, machine)
+	c.mu.Unlock()
+	if s != nil {
+		s.Close()
+	}
+	c.log.Info("blocked a machine", "machine", machine)
+	return RemoveMachine(MachinesPath(c.opts.ConfigPath), machine)
+}

@@ -228,6 +228,10 @@ func (r *Remote) SetWindowPrefs(p WindowPrefs) error { return r.short(methodPref
 
 func (r *Remote) SetTrafficPrefs(p TrafficPrefs) error { return r.short(methodCapture, p, nil) }
 
+func (r *Remote) Block(machine string) error {
+	return r.short(methodBlock, machineParams{Machine: machine}, nil)
+}
+
 func (r *Remote) Traffic(ctx context.Context, after uint64, wait bool) ([]traffic.Entry, error) {
 	var list []traffic.Entry
 	err := r.call(ctx, methodTraffic, trafficParams{After: after, Wait: wait}, &list)

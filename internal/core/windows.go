@@ -51,6 +51,7 @@ const (
 	methodRetry   = "ui/retry"           // params serverParams; result bool
 	methodSignIn  = "ui/signin"          // params serverParams
 	methodSignOut = "ui/signout"         // params serverParams
+	methodBlock   = "ui/block"           // params machineParams
 	methodTools   = "ui/tools"           // params serverParams; result toolsResult
 	methodCall    = "ui/call"            // params callParams; result callResult
 	methodLimits  = "ui/history"         // params HistoryLimits
@@ -64,6 +65,11 @@ const (
 	methodNoNotes = "ui/nonotifications" // result string
 	methodQuit    = "ui/quit"
 )
+
+// machineParams name another machine (elicitdesk remote).
+type machineParams struct {
+	Machine string `json:"machine"`
+}
 
 type trayParams struct {
 	Shown bool `json:"shown"`
@@ -340,6 +346,12 @@ func (c *Core) uiCall(ctx context.Context, method string, params json.RawMessage
 			return nil, err
 		}
 		return ok, c.SetWindowPrefs(p)
+	case methodBlock:
+		var p machineParams
+		if err := decode(method, params, &p); err != nil {
+			return nil, err
+		}
+		return ok, c.Block(p.Machine)
 	case methodCapture:
 		var p TrafficPrefs
 		if err := decode(method, params, &p); err != nil {

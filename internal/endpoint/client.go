@@ -48,9 +48,9 @@ func Dial(ctx context.Context, path string) (*Client, error) {
 	hctx, cancel := context.WithTimeout(ctx, handshakeWait)
 	defer cancel()
 	var hello helloParams
-	err = c.call(hctx, methodHello, helloParams{Version: Version}, &hello)
+	err = c.call(hctx, methodHello, ours(), &hello)
 	if err == nil && hello.Version != Version {
-		err = fmt.Errorf("it speaks endpoint protocol version %d, not %d: use the same release of elicitdesk as the running app", hello.Version, Version)
+		err = errors.New(mismatch(hello, ours()))
 	}
 	if err != nil {
 		c.Close()

@@ -76,10 +76,10 @@ func (sc *served) hello() error {
 		sc.refuse(m.ID, errorf(jsonrpc.CodeInvalidRequest, "the first message must be the %s request", methodHello))
 		return errProtocol
 	case json.Unmarshal(m.Raw, &hello) != nil || hello.Params.Version != Version:
-		sc.refuse(m.ID, errorf(codeVersion, "this Elicit Desk speaks endpoint protocol version %d, not %d: use the same release of elicitdesk as the running app", Version, hello.Params.Version))
+		sc.refuse(m.ID, errorf(codeVersion, "%s", mismatch(ours(), hello.Params)))
 		return errProtocol
 	}
-	res, _ := rpc.Marshal(helloParams{Version: Version})
+	res, _ := rpc.Marshal(ours())
 	return sc.Write(context.Background(), rpc.Response(m.ID, res, nil))
 }
 

@@ -3,10 +3,14 @@
 package endpoint
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,5 +64,32 @@ func TestForwardedMayOnlyAsk(t *testing.T) {
 	case <-h.fronts:
 		t.Error("a forwarded connection brought the app forward")
 	default:
+	}
+}
+
+// TestNewerApp: a client told by an app of a newer release, in the
+// handshake, says which release each side is and the protocol each speaks.
+func TestNewerApp(t *testing.T) {
+	path := filepath.Join(privateTempDir(t), "app.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		var hello struct{ ID json.RawMessage }
+		line, _ := bufio.NewReader(c).ReadBytes('\n')
+		json.Unmarshal(line, &hello)
+		io.WriteString(c, `{"jsonrpc":"2.0","id":`+string(hello.ID)+`,"result":{"version":2,"release":"0.9.0"}}`+"\n")
+		io.Copy(io.Discard, c)
+	}()
+	_, err = Dial(t.Context(), path)
+	if want := fmt.Sprintf("the app is Elicit Desk 0.9.0 (endpoint protocol 2) and this elicitdesk is %s (protocol %d)", release(), Version); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Dial of a newer app: %v, want it to say %q", err, want)
 	}
 }

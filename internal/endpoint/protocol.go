@@ -1,11 +1,13 @@
 package endpoint
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/build"
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
@@ -92,9 +94,26 @@ const (
 	codeTooLarge = -32002 // a message longer than MaxMessage
 )
 
-// helloParams is the handshake, both ways.
+// helloParams is the handshake, both ways: the protocol, and the release
+// that speaks it, which an error names when the protocols differ (a
+// bridge on another machine may be of another release than the app).
 type helloParams struct {
-	Version int `json:"version"`
+	Version int    `json:"version"`
+	Release string `json:"release,omitempty"`
+}
+
+// ours is this build's handshake.
+func ours() helloParams { return helloParams{Version: Version, Release: release()} }
+
+// release is this build's release, as its handshake names it.
+func release() string { return cmp.Or(build.Release, "devel") }
+
+// mismatch says, when they differ, the protocols and releases of the
+// app and of the peer that talks to it.
+func mismatch(app, peer helloParams) string {
+	return fmt.Sprintf("the app is Elicit Desk %s (endpoint protocol %d) and this elicitdesk is %s (protocol %d): use the same release on both",
+		untrusted.Text(cmp.Or(app.Release, "of an unnamed release")).Line(), app.Version,
+		untrusted.Text(cmp.Or(peer.Release, "of an unnamed release")).Line(), peer.Version)
 }
 
 // ToolCall asks the app to call a tool of one of its configured servers.

@@ -492,3 +492,18 @@ func TestUIMethodsRefused(t *testing.T) {
 	}
 	await(t, h.fronts, "Front")
 }
+
+// TestReleasesDiffer: a peer of another protocol (a bridge on another
+// machine, of another release) is told which release each side is and
+// the protocol each speaks, the peer's words through untrusted.
+func TestReleasesDiffer(t *testing.T) {
+	_, path, _ := startServer(t, defaultLimits())
+	r := dialRaw(t, path)
+	r.send(`{"jsonrpc":"2.0","id":0,"method":"endpoint/hello","params":{"version":99,"release":"9.9.9\u202e"}}`)
+	m := r.next()
+	want := fmt.Sprintf("the app is Elicit Desk %s (endpoint protocol %d) and this elicitdesk is 9.9.9⟨U+202E⟩ (protocol 99): use the same release on both", release(), Version)
+	if m.Error == nil || m.Error.Code != codeVersion || m.Error.Message != want {
+		t.Errorf("an old bridge was told %+v, want %q", m.Error, want)
+	}
+
+}
