@@ -385,17 +385,21 @@ package-windows: windows-exe
 
 # package-check builds the packages and lints them: lintian must find
 # neither an error nor a warning in the .deb, and the archive's desktop
-# entry must be valid and start the binary it holds. With WINDOWS_CHECK=1
+# entry must be valid and start the binary it holds. Each build without
+# windows must be for its machine, need libc alone, and run (arm64's
+# under qemu-user, with the cross libc package-headless installed). With WINDOWS_CHECK=1
 # it builds the Windows zip too, which must hold the exe, the icon and the
 # README, the exe a GUI program (testdata/windows/subsystem.sh).
 package-check: test-deps package-linux package-headless $(if $(WINDOWS),windows-zip)
-	@$(call install,lintian)
+	@$(call install,lintian qemu-user)
 	lintian --fail-on error,warning $(DEB) $(foreach a,$(HEADLESS_ARCHS),$(call headless_deb,$(a)))
 	@for a in $(HEADLESS_ARCHS); do \
 		tmp=$$(mktemp -d) && tar -xzf dist/$(HEADLESS)_$(VERSION)_linux_$$a.tar.gz -C $$tmp && \
 		bin=$$tmp/$(HEADLESS)_$(VERSION)_linux_$$a/$(BIN) && \
 		machine=$$(readelf -h $$bin | sed -n 's/ *Machine: *//p') && needed=$$(readelf -d $$bin | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ') && \
-		rm -rf $$tmp && echo "package-check: $$a: $$machine, needs $$needed" && \
+		run=; [ $$a = amd64 ] || run="qemu-aarch64 -L /usr/aarch64-linux-gnu"; \
+		said=$$($$run $$bin version) && \
+		rm -rf $$tmp && echo "package-check: $$a: $$machine, needs $$needed, runs: $$said" && \
 		case "$$a:$$machine" in amd64:*X86-64*|arm64:*AArch64*) ;; *) echo "the $$a build is for $$machine"; exit 1;; esac && \
 		[ "$$needed" = "libc.so.6 " ] || { echo "the $$a build without windows needs $$needed, not libc alone"; exit 1; }; \
 	done

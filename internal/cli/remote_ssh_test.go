@@ -216,7 +216,8 @@ func newRemoteRig(t testing.TB) *remoteRig {
 	if want := "-R " + r.sock + ":" + r.local; !strings.Contains(strings.Join(r.printed, " "), want) {
 		t.Fatalf("remote printed %q, want it to forward %s", r.printed, want)
 	}
-	r.p = holdingPerson{person: person{answer: json.RawMessage(`{"action":"accept","content":{"color":"green"}}`), asked: make(chan endpoint.Question, 4)},
+	// The demo's input_required asks a colour, server-everything a name.
+	r.p = holdingPerson{person: person{answer: json.RawMessage(`{"action":"accept","content":{"color":"green","name":"` + remoteName + `"}}`), asked: make(chan endpoint.Question, 4)},
 		hold: new(atomic.Bool), ended: make(chan error, 4)}
 	srv, err := endpoint.ListenForwarded(r.local, r.p, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -224,6 +225,89 @@ func newRemoteRig(t testing.TB) *remoteRig {
 	}
 	t.Cleanup(func() { srv.Close() })
 	return r
+}
+
+// remoteName is the name the person gives a real host's server on the
+// box.
+const remoteName = "Ada Lovelace 1815"
+
+// TestRemoteRealHost: Claude Code on the box, as its user, runs
+// server-everything through the entry `hosts route` wrote there; the
+// mock model has it call the server's elicitation tool; the person is
+// asked on the desktop through the forward, and Claude Code's reply
+// quotes the name given.
+func TestRemoteRealHost(t *testing.T) {
+	r := newRemoteRig(t)
+	node, entry := everything(t)
+	h := realHosts[0]
+	claude := filepath.Join(filepath.Dir(node), h.bin)
+	if _, err := os.Stat(claude); err != nil {
+		t.Fatalf("%s is not installed (make peers installs it from testdata/peers): %v", h.bin, err)
+	}
+	// The peers, where the box's user can reach them whatever the
+	// checkout's folders let others through: bound into the box's folder.
+	modules := filepath.Join(r.box.dir, "node_modules")
+	os.Mkdir(modules, 0o755)
+	if out, err := exec.Command("mount", "--bind", peers(t), modules).CombinedOutput(); err != nil {
+		t.Fatalf("mount --bind: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", modules).Run() })
+	moved := func(path string) string { return filepath.Join(modules, strings.TrimPrefix(path, peers(t))) }
+	node, entry, claude = moved(node), moved(entry), moved(claude)
+
+	r.box.forward(t, r.printed, r.sock)
+	home := filepath.Join(r.box.dir, "home")
+	path, content := h.config(home, node, entry)
+	if err := os.WriteFile(path, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chown(path, r.box.uid, -1)
+	asUser := []string{"runuser", "-u", r.box.user, "--", "env", "-i", "HOME=" + home, "PATH=" + filepath.Dir(node) + ":/usr/bin:/bin",
+		"LANG=C.UTF-8", "SHELL=/bin/sh", "TERM=dumb"}
+	if out, err := exec.Command(asUser[0], append(asUser[1:], r.bin, "hosts", "route", h.name)...).CombinedOutput(); err != nil {
+		t.Fatalf("hosts route on the box: %v: %s", err, out)
+	}
+
+	api := startMockModel(t)
+	args := append(append(asUser[1:], h.env(api.url)...), claude)
+	cmd := exec.Command(asUser[0], append(args, h.args(api.url, "Ask me for my name with the everything server's elicitation tool.")...)...)
+	cmd.Dir = home
+	var stdout, stderr logBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 10 * time.Second
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("%s printed:\n%s\n%s\nthe model API was asked:\n%s", h.bin, &stdout, &stderr, api.log)
+		}
+	})
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case q := <-r.p.asked:
+		if q.Session.Host.Name != "claude-code" || q.Session.Server != "everything" {
+			t.Errorf("the person was asked by %q for %+v", q.Session.Server, q.Session.Host)
+		}
+	case err := <-done:
+		t.Fatalf("%s ended without asking the person: %v", h.bin, err)
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("%s asked no one within two minutes", h.bin)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("%s: %v", h.bin, err)
+		}
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("%s did not end within a minute of the answer", h.bin)
+	}
+	if !strings.Contains(stdout.String(), remoteName) {
+		t.Errorf("%s's reply lacks the name given, %q", h.bin, remoteName)
+	}
 }
 
 // caller is a host's call of the demo's input_required.
@@ -238,7 +322,8 @@ func caller(ctx context.Context, host *client.Client) func() (*mcp.CallToolResul
 // TestRemoteOverSSH: a host on another machine (OpenSSH's server on
 // 127.0.0.1, as a second user) runs its server through the build without
 // windows; ssh forwards this desktop's endpoint there exactly as remote
-// printed; the person is asked here and the host gets the answer. With
+// printed; the person is asked here and the host gets the answer, also
+// through the entry `hosts route` wrote there, as at home. With
 // the forward dropped while a request waits, the request ends here and the
 // host gets an answer; forwarded again, the next request goes through.
 func TestRemoteOverSSH(t *testing.T) {
@@ -256,6 +341,44 @@ func TestRemoteOverSSH(t *testing.T) {
 	}
 	if text := fmt.Sprint(res.Content); res.IsError || !strings.Contains(text, `"color":"green"`) {
 		t.Errorf("the host on the box got %s, want the person's answer", text)
+	}
+
+	// hosts route on the box, as at home: Claude Code's entry there runs
+	// its server through the bridge, and a host starting that entry as
+	// written gets the person's answer.
+	home := filepath.Join(r.box.dir, "home")
+	claudeJSON := filepath.Join(home, ".claude.json")
+	entry, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"demo": map[string]any{
+		"type": "stdio", "command": r.bin, "args": []string{"demo-server"}, "env": map[string]string{}}}})
+	if err := os.WriteFile(claudeJSON, entry, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chown(claudeJSON, r.box.uid, -1)
+	if out, err := exec.Command("runuser", "-u", r.box.user, "--", "env", "-i", "HOME="+home, "PATH=/usr/bin:/bin",
+		r.bin, "hosts", "route", "claude-code").CombinedOutput(); err != nil {
+		t.Fatalf("hosts route on the box: %v: %s", err, out)
+	}
+	var routed struct {
+		MCPServers map[string]struct {
+			Command string
+			Args    []string
+		}
+	}
+	data, _ := os.ReadFile(claudeJSON)
+	if err := json.Unmarshal(data, &routed); err != nil {
+		t.Fatal(err)
+	}
+	demo := routed.MCPServers["demo"]
+	if demo.Command != r.bin || len(demo.Args) == 0 || demo.Args[0] != "bridge" {
+		t.Fatalf("hosts route on the box wrote %s", data)
+	}
+	claude := bridgeHost(ctx, t, transport.NewStdio("runuser", nil, append([]string{"-u", r.box.user, "--", "env", "-i",
+		"HOME=" + home, "PATH=/usr/bin:/bin", demo.Command}, demo.Args...)...))
+	if res, err := caller(ctx, claude)(); err != nil || res.IsError || !strings.Contains(fmt.Sprint(res.Content), `"color":"green"`) {
+		t.Errorf("through the entry route wrote on the box the host got %v, %v", res, err)
+	}
+	if q := <-r.p.asked; q.Session.Server != "demo" {
+		t.Errorf("the routed entry asked as %q", q.Session.Server)
 	}
 
 	// The forward drops while a request waits.
