@@ -393,15 +393,17 @@ package-windows: windows-exe
 package-check: test-deps package-linux package-headless $(if $(WINDOWS),windows-zip)
 	@$(call install,lintian qemu-user)
 	lintian --fail-on error,warning $(DEB) $(foreach a,$(HEADLESS_ARCHS),$(call headless_deb,$(a)))
-	@for a in $(HEADLESS_ARCHS); do \
-		tmp=$$(mktemp -d) && tar -xzf dist/$(HEADLESS)_$(VERSION)_linux_$$a.tar.gz -C $$tmp && \
-		bin=$$tmp/$(HEADLESS)_$(VERSION)_linux_$$a/$(BIN) && \
-		machine=$$(readelf -h $$bin | sed -n 's/ *Machine: *//p') && needed=$$(readelf -d $$bin | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ') && \
-		run=; [ $$a = amd64 ] || run="qemu-aarch64 -L /usr/aarch64-linux-gnu"; \
-		said=$$($$run $$bin version) && \
-		rm -rf $$tmp && echo "package-check: $$a: $$machine, needs $$needed, runs: $$said" && \
-		case "$$a:$$machine" in amd64:*X86-64*|arm64:*AArch64*) ;; *) echo "the $$a build is for $$machine"; exit 1;; esac && \
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	for a in $(HEADLESS_ARCHS); do \
+		tar -xzf dist/$(HEADLESS)_$(VERSION)_linux_$$a.tar.gz -C $$tmp; \
+		bin=$$tmp/$(HEADLESS)_$(VERSION)_linux_$$a/$(BIN); \
+		machine=$$(readelf -h $$bin | sed -n 's/ *Machine: *//p'); \
+		needed=$$(readelf -d $$bin | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' '); \
+		case "$$a:$$machine" in amd64:*X86-64*|arm64:*AArch64*) ;; *) echo "the $$a build is for $$machine"; exit 1;; esac; \
 		[ "$$needed" = "libc.so.6 " ] || { echo "the $$a build without windows needs $$needed, not libc alone"; exit 1; }; \
+		run=; [ $$a = amd64 ] || run="qemu-aarch64 -L /usr/aarch64-linux-gnu"; \
+		said=$$($$run $$bin version) || { echo "the $$a build without windows does not run"; exit 1; }; \
+		echo "package-check: $$a: $$machine, needs $$needed, runs: $$said"; \
 	done
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	tar -xf "dist/Elicit Desk.tar.xz" -C $$tmp && \

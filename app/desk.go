@@ -364,7 +364,7 @@ func (d *Desk) opened(cr core.Request, by opener) {
 		r.win = d.newLinkWindow(r, at, by)
 	} else {
 		r.win = d.newFormWindow(r, at, by)
-		if r.Server.Host == (servers.HostInfo{}) { // one of the person's servers, not a bridged one
+		if r.Server.Host == (servers.HostInfo{}) && r.Server.Machine == "" { // one of the person's servers, not a bridged one
 			d.serversWin.FormAsked(r.Server.Name, r.Message, r.Form)
 		}
 	}

@@ -525,7 +525,7 @@ func TestURLRequest(t *testing.T) {
 	h.eventually("the waiting state", func() bool {
 		return lw.after.Visible() && !lw.buttons.Visible() && strings.Contains(lw.status.Text, "Press Done")
 	})
-	router.Complete("shop", "e1")
+	router.Complete(servers.Identity{Name: "shop"}, "e1")
 	h.eventually("completion", func() bool {
 		return strings.Contains(lw.status.Text, "says this step is complete") && !lw.progress.Visible()
 	})

@@ -141,7 +141,7 @@ func (c *Conn) start(ctx context.Context) error {
 		// HTTP+SSE predates 2026-07-28: probing server/discover there only costs time.
 		Legacy:   c.cfg.Transport == config.TransportSSE && c.cfg.ProtocolVersion == "",
 		Elicit:   c.elicit,
-		Complete: func(id string) { c.router.Complete(c.cfg.Name, id) },
+		Complete: func(id string) { c.router.Complete(Identity{Name: c.cfg.Name}, id) },
 		Check:    CheckParams,
 		Bad:      c.bad,
 		Log:      c.log,

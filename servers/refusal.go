@@ -3,6 +3,7 @@ package servers
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
@@ -31,13 +32,28 @@ func (r *Router) OnRefused(f func(Refusal)) {
 	r.onRefused = f
 }
 
-// refuse reports a refused request to the OnRefused callback.
+// refusalsReported bounds the refusals reported a minute for one server
+// (or machine): one that floods refusals must not fill the history. As
+// many as DefaultLimits admits requests, whatever a server's own limits:
+// a server limited to nothing has its refusals reported too.
+const refusalsReported = 30
+
+// refuse reports a refused request to the OnRefused callback, within
+// refusalsReported a minute for its server (or machine); the rest are
+// refused unreported.
 func (r *Router) refuse(who Identity, p Params, err error) {
 	r.mu.Lock()
 	f := r.onRefused
 	now := r.now()
+	key := who.limited()
+	recent := slices.DeleteFunc(r.refused[key], func(t time.Time) bool { return now.Sub(t) >= time.Minute })
+	report := len(recent) < refusalsReported
+	if report {
+		recent = append(recent, now)
+	}
+	r.refused[key] = recent
 	r.mu.Unlock()
-	if f != nil {
+	if f != nil && report {
 		f(Refusal{Server: who, Message: p.Message, Mode: p.Mode, Schema: p.Schema, URL: p.URL, Err: err, Received: now})
 	}
 }

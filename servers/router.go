@@ -54,6 +54,7 @@ type Router struct {
 	mu      sync.Mutex
 	waiting map[string]int
 	recent  map[string][]time.Time
+	refused map[string][]time.Time // the refusals reported lately, by limited()
 	nextID  int
 	urls    []*Elicitation // URL-mode elicitations the server may still complete, oldest first
 
@@ -68,7 +69,7 @@ const maxOpenURLs = 256
 func NewRouter(limits Limits, log *slog.Logger) *Router {
 	return &Router{
 		limits: limits, perServer: map[string]Limits{}, log: log, now: time.Now,
-		waiting: map[string]int{}, recent: map[string][]time.Time{},
+		waiting: map[string]int{}, recent: map[string][]time.Time{}, refused: map[string][]time.Time{},
 	}
 }
 
@@ -162,12 +163,12 @@ func (r *Router) done(server string) {
 // Complete handles notifications/elicitation/complete from server: the URL
 // elicitation with that elicitationId is over. Unknown and already completed
 // ids are ignored, as the spec asks; the result says whether it matched.
-func (r *Router) Complete(server, elicitationID string) bool {
+func (r *Router) Complete(server Identity, elicitationID string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	matched := false
 	for i, e := range r.urls {
-		if e.Server.Name == server && e.URLID == elicitationID {
+		if e.Server.Name == server.Name && e.Server.Machine == server.Machine && e.URLID == elicitationID {
 			r.urls = append(r.urls[:i], r.urls[i+1:]...)
 			e.markCompleted()
 			matched = true

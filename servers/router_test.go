@@ -218,14 +218,14 @@ func TestRouterCompleteIgnoresUnknownIDs(t *testing.T) {
 	p := Params{Message: "m", Mode: ModeURL, URL: "https://example.com", ElicitationID: "e1"}
 	go r.Ask(context.Background(), Identity{Name: "a"}, p)
 	e := next(t, r)
-	if r.Complete("a", "other") || r.Complete("b", "e1") {
-		t.Fatal("completed an unknown id or another server's")
+	if r.Complete(Identity{Name: "a"}, "other") || r.Complete(Identity{Name: "b"}, "e1") || r.Complete(Identity{Name: "a", Machine: "devbox"}, "e1") {
+		t.Fatal("completed an unknown id, another server's, or a server's of the same name on another machine")
 	}
-	if !r.Complete("a", "e1") {
+	if !r.Complete(Identity{Name: "a"}, "e1") {
 		t.Fatal("did not complete")
 	}
 	<-e.Completed()
-	if r.Complete("a", "e1") {
+	if r.Complete(Identity{Name: "a"}, "e1") {
 		t.Error("completed twice")
 	}
 	e.Reply(forms.Result{Action: forms.Cancel})
@@ -304,7 +304,7 @@ func TestRouterReportsRefusals(t *testing.T) {
 func TestRouterExpectCompletes(t *testing.T) {
 	r := newQueued(DefaultLimits)
 	e := r.Expect(Identity{Name: "a"}, Params{Message: "m", Mode: ModeURL, URL: "https://example.com", ElicitationID: "x"})
-	if !r.Complete("a", "x") {
+	if !r.Complete(Identity{Name: "a"}, "x") {
 		t.Fatal("an expected link did not complete")
 	}
 	<-e.Completed()
@@ -372,4 +372,24 @@ func TestAskRaw(t *testing.T) {
 func rateLimited(err error) bool {
 	var rpc *jsonrpc.Error
 	return errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeServer && strings.HasPrefix(rpc.Message, "rate limited: ")
+}
+
+// TestRefusalsReportedWithinLimits: a server, or another machine, that
+// floods refusals has at most refusalsReported of them reported a minute (the
+// history keeps each reported one); past it they are refused unreported,
+// and each machine counts apart from this one's servers.
+func TestRefusalsReportedWithinLimits(t *testing.T) {
+	r := NewRouter(Limits{Waiting: 5, PerMinute: 3}, slog.New(slog.DiscardHandler))
+	r.SetLimits("noisy", Limits{Waiting: -1, PerMinute: -1}) // its own limits: none admitted, its refusals still reported
+	reported := map[string]int{}
+	r.OnRefused(func(x Refusal) { reported[x.Server.Name+"@"+x.Server.Machine]++ })
+	bad := json.RawMessage(`{"message":"x","requestedSchema":{"type":"object","properties":{"n":{"type":"object"}}}}`)
+	for range refusalsReported + 10 {
+		r.AskRaw(context.Background(), Identity{Name: "noisy"}, bad)
+		r.AskRaw(context.Background(), Identity{Name: "noisy", Machine: "devbox"}, bad)
+		r.AskRaw(context.Background(), Identity{Name: "other", Machine: "devbox"}, bad)
+	}
+	if reported["noisy@"] != refusalsReported || reported["noisy@devbox"]+reported["other@devbox"] != refusalsReported {
+		t.Errorf("reported %v, want %d of this machine's server and %[2]d of devbox's, whatever it names", reported, refusalsReported)
+	}
 }

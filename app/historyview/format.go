@@ -129,6 +129,9 @@ func identityText(id servers.Identity) string {
 	if host := id.Host.String(); host != "" {
 		text += "\nAsked through the bridge for the host: " + host
 	}
+	if id.Machine != "" {
+		text += "\nOn the machine " + untrusted.Text(id.Machine).Line() + ", through its forward"
+	}
 	return text
 }
 

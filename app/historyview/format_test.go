@@ -52,6 +52,8 @@ func TestIdentityText(t *testing.T) {
 			"a\nThe server says it is: srv\nAsked through the bridge for the host: Claude⟨U+202E⟩ Desktop (claude-ai)"},
 		{servers.Identity{Name: "a", Host: servers.HostInfo{Name: "gemini-cli-mcp-client", Version: "0.1.0"}},
 			"a\nAsked through the bridge for the host: Gemini CLI (gemini-cli-mcp-client) 0.1.0"},
+		{servers.Identity{Name: "a", Host: servers.HostInfo{Name: "claude-code"}, Machine: "devbox"},
+			"a\nAsked through the bridge for the host: Claude Code (claude-code)\nOn the machine devbox, through its forward"},
 	}
 	for _, tt := range tests {
 		if got := identityText(tt.id); got != tt.want {

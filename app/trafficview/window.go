@@ -170,7 +170,8 @@ func (w *Window) showKeep() {
 	} else {
 		w.keep.Enable()
 	}
-	w.keep.SetChecked(w.of.keptIn(scope)) // refreshes the text too
+	w.keep.SetChecked(w.of.keptIn(scope))
+	w.keep.Refresh() // SetChecked redraws only when the value changes; the text may have
 	w.detail.capturing(w.keep.Checked)
 }
 

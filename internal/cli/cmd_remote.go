@@ -80,20 +80,39 @@ func runRemote(args []string, stdout, stderr terminal) int {
 
 	stdout.Linef("Elicit Desk serves %s at %s: what comes there may only ask you, as a bridge does, and is shown \"on %s\". %s", machine, local, machine, serving)
 	stdout.Ours("\nForward it for one session (ssh runs nothing there; the host's own sessions use the forward while it lasts):\n\n")
-	stdout.Linef("  ssh -N -o ExitOnForwardFailure=yes -R %s:%s %s", remote, local, dest)
+	stdout.Linef("  ssh -N -o ExitOnForwardFailure=yes -R %s %s", shellWord(remote+":"+local), shellWord(dest))
 	stdout.Linef("\nOr for every ssh to %s, in ~/.ssh/config:\n", host)
 	stdout.Linef("  Host %s", host)
 	if hasUser {
 		stdout.Linef("      User %s", user)
 	}
-	stdout.Linef("      RemoteForward %s %s", remote, local)
+	stdout.Linef("      RemoteForward %s %s", configWord(remote), configWord(local))
 	stdout.Linef("\nOn %s, install Elicit Desk's build without windows (elicitdesk-headless) and route a host's servers through its bridge, as here:\n", host)
 	stdout.Ours("  elicitdesk hosts route claude-code\n\n")
 	if guessed {
 		stdout.Linef("%s is a guess: your user id there taken to be %d, as here, and its runtime folder to exist (a login session makes it). If `id -u` there says otherwise, add -uid; or choose the path with -remote-path and set ELICITDESK_ENDPOINT to it there.", remote, *uid)
 	}
 	stdout.Linef("A forward that ended leaves its socket there, and sshd binds no other over it unless that machine's sshd_config says StreamLocalBindUnlink yes (ssh's own option of that name is for -L alone). Remove it first:\n")
-	stdout.Linef("  ssh %s rm -f %s\n", dest, remote)
+	stdout.Linef("  ssh %s rm -f %s\n", shellWord(dest), shellWord(shellWord(remote))) // the shell there reads it once more
 	stdout.Ours("sshd makes the socket there for you alone (StreamLocalBindMask 0177, its default). To stop answering the machine, block it in the Servers window, beside its sessions.\n")
 	return 0
+}
+
+// shellWord is s as one word of a POSIX shell's command line: as it is
+// when it holds nothing the shell reads, else single-quoted (macOS's
+// folder is "Application Support").
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// configWord is s as one argument in ~/.ssh/config: double-quoted when
+// it holds a space.
+func configWord(s string) string {
+	if strings.ContainsAny(s, " \t") {
+		return `"` + s + `"`
+	}
+	return s
 }

@@ -41,9 +41,21 @@ func TestRemote(t *testing.T) {
 	if fi, err := os.Stat(filepath.Dir(local)); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("the machines' sockets' folder: %v, %v", fi, err)
 	}
-	code, out, _ = run("remote", "-config", cfg, "-name", "box2", "-remote-path", "/srv/desk.sock", "devbox.example.com")
-	if code != 0 || strings.Contains(out, "is a guess") || !strings.Contains(out, "-R /srv/desk.sock:") || strings.Contains(out, "User ") {
-		t.Errorf("with a path and a name: exit %d:\n%s", code, out)
+	// A path with a space, as macOS's "Application Support": one word
+	// for the shell, for ssh_config, and for the shell on the machine.
+	code, out, _ = run("remote", "-config", cfg, "-name", "box2", "-remote-path", "/srv/my desk.sock", "devbox.example.com")
+	box2 := filepath.Join(filepath.Dir(local), "box2.sock")
+	for _, want := range []string{
+		"-R '/srv/my desk.sock:" + box2 + "' devbox.example.com\n",
+		`RemoteForward "/srv/my desk.sock" ` + box2 + "\n",
+		`ssh devbox.example.com rm -f ''\''/srv/my desk.sock'\'''` + "\n",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("with a path with a space: exit %d:\n%s\nwant it to hold %q", code, out, want)
+		}
+	}
+	if strings.Contains(out, "is a guess") || strings.Contains(out, "User ") {
+		t.Errorf("with a path given and no user: %s", out)
 	}
 	run("remote", "-config", cfg, "devbox") // listed once
 	if list, err := core.Machines(core.MachinesPath(cfg)); err != nil || strings.Join(list, " ") != "devbox box2" {

@@ -34,6 +34,16 @@ func (h handler) identity(b endpoint.Bridged) servers.Identity {
 	return id
 }
 
+// session is the id the core keeps a bridged session by: a forwarded
+// machine's are apart from this machine's and every other's, whatever
+// ids its bridges choose.
+func (h handler) session(id string) string {
+	if h.machine == "" {
+		return id
+	}
+	return h.machine + "--" + id
+}
+
 // Front shows the oldest request's window, or the Servers window: the
 // person started Elicit Desk again.
 func (h handler) Front(context.Context) error {
@@ -78,14 +88,14 @@ func (h handler) Traffic(ctx context.Context, q endpoint.TrafficQuery) ([]traffi
 // BridgeTraffic keeps what a bridge saw pass between one of its sessions
 // and the session's server (traffic.Record.AddBridged).
 func (h handler) BridgeTraffic(t endpoint.BridgeTraffic) {
-	h.c.traffic.AddBridged(t.Session, t.Entries, t.Bodies, t.Headers)
+	h.c.traffic.AddBridged(h.session(t.Session), t.Entries, t.Bodies, t.Headers)
 }
 
 // Elicit asks a bridged server's elicitation in the person's windows. A
 // refusal goes back as a *jsonrpc.Error, its code, message and data, which
 // the bridge sends to the server whole.
 func (h handler) Elicit(ctx context.Context, q endpoint.Question) (json.RawMessage, error) {
-	res, err := h.c.Elicit(ctx, q.Session.ID, h.identity(q.Session), q.Params)
+	res, err := h.c.Elicit(ctx, h.session(q.Session.ID), h.identity(q.Session), q.Params)
 	return res, err
 }
 
@@ -98,16 +108,16 @@ func (h handler) Unshown(ctx context.Context, u endpoint.Unshown) error {
 // Bridge lists a host's session through the bridge until it ends.
 func (h handler) Bridge(ctx context.Context, b endpoint.Bridged, captureChanged func()) error {
 	defer h.c.onCaptureChange(captureChanged)()
-	return h.c.Bridge(ctx, servers.Bridged{ID: b.ID, Server: h.identity(b), Protocol: b.Protocol, Since: b.Since})
+	return h.c.Bridge(ctx, servers.Bridged{ID: h.session(b.ID), Server: h.identity(b), Protocol: b.Protocol, Since: b.Since})
 }
 
 // Capturing says whether the core keeps bridged session b's messages.
 func (h handler) Capturing(b endpoint.Bridged) bool {
-	return h.c.capturing(servers.Bridged{ID: b.ID, Server: h.identity(b)})
+	return h.c.capturing(servers.Bridged{ID: h.session(b.ID), Server: h.identity(b)})
 }
 
 func (h handler) Complete(x endpoint.Completion) {
-	if !h.c.router.Complete(x.Server, x.ElicitationID) {
+	if !h.c.router.Complete(servers.Identity{Name: x.Server, Machine: h.machine}, x.ElicitationID) {
 		h.c.log.Debug("completion of no open request", "server", x.Server, "id", x.ElicitationID)
 	}
 }

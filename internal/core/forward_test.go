@@ -82,6 +82,14 @@ func TestForwardedMachine(t *testing.T) {
 		t.Errorf("the machine's bridge got %v, want the answer", err)
 	}
 
+	// Its sessions are kept apart from this machine's, whatever ids its
+	// bridges choose.
+	go c.Bridge(t.Context(), endpoint.Bridged{ID: "s1", Server: "everything", Host: endpoint.Peer{Name: "claude-code"}})
+	eventually(t, "the machine's session listed", func() bool {
+		list := s.c.Bridged()
+		return len(list) == 1 && list[0].ID == "devbox--s1" && list[0].Server.Machine == "devbox"
+	})
+
 	if _, err := c.CallTool(context.Background(), endpoint.ToolCall{Server: "demo", Tool: "ask_confirm"}); !errors.As(err, &e) || e.Code != jsonrpc.CodeMethodNotFound {
 		t.Errorf("a tool call from the machine: %v, want it refused", err)
 	}

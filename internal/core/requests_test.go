@@ -156,6 +156,8 @@ func TestBurstNotice(t *testing.T) {
 			servers.Params{Message: untrusted.Text(message), Mode: servers.ModeURL, URL: "https://example.com"})
 		return &waiting{Request: Request{Server: e.Server}, e: e}
 	}
+	onDevbox := req("demo", "Deploy?")
+	onDevbox.Server.Machine = "devbox"
 	tests := []struct {
 		name          string
 		burst         []*waiting
@@ -165,6 +167,8 @@ func TestBurstNotice(t *testing.T) {
 		{"two servers", []*waiting{req("demo", "a"), req("notes", "b")}, "2 requests from demo and notes", "demo: a\nnotes: b"},
 		{"three servers", []*waiting{req("a", "1"), req("b", "2"), req("c", "3")}, "3 requests from a and 2 others", "a: 1\nb: 2\nc: 3"},
 		{"hidden characters", []*waiting{req("de\u202emo", "x\u200by")}, "de⟨U+202E⟩mo asks", "x⟨U+200B⟩y"},
+		{"another machine's", []*waiting{onDevbox}, "demo on devbox asks", "Deploy?"},
+		{"here and on another machine", []*waiting{req("demo", "a"), onDevbox}, "2 requests from demo and demo on devbox", "demo: a\ndemo on devbox: Deploy?"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,9 +13,9 @@ import (
 )
 
 // How a bridge hands the app its sessions' traffic: in batches of at most
-// trafficBatch entries or trafficBatchBytes of bodies, at most
+// trafficBatch entries or trafficBatchBytes of bodies and headers, at most
 // trafficDelay after the first of a batch, from a queue of at most
-// trafficQueue entries and trafficQueueBytes of bodies. A session that
+// trafficQueue entries and trafficQueueBytes of them. A session that
 // floods its server loses entries and bodies, never time: the app keeps
 // only the latest anyway. A body over maxBody is not sent: a batch must
 // stay within one endpoint message, nor are the headers of an HTTP
@@ -31,11 +31,12 @@ const (
 )
 
 // noted is an entry and, while the app keeps them, its message and the
-// headers of the HTTP response it came in.
+// headers of the HTTP response it came in, size bytes the two.
 type noted struct {
 	e      traffic.Entry
 	body   json.RawMessage
 	header http.Header
+	size   int
 }
 
 // Traffic returns where a tap of session's server link hands its entries
@@ -65,12 +66,12 @@ func (d *Desk) Traffic(session string) (note func(traffic.Entry, link.Message), 
 			batch.Entries, batch.Bodies, batch.Headers, size, due = batch.Entries[:0], batch.Bodies[:0], batch.Headers[:0], 0, nil
 		}
 		add := func(n noted) {
-			queued.Add(-int64(len(n.body)))
+			queued.Add(-int64(n.size))
 			if len(batch.Entries) == 0 {
 				due = time.After(trafficDelay)
 			}
 			batch.Entries, batch.Bodies, batch.Headers = append(batch.Entries, n.e), append(batch.Bodies, n.body), append(batch.Headers, n.header)
-			if size += len(n.body); len(batch.Entries) == trafficBatch || size >= trafficBatchBytes {
+			if size += n.size; len(batch.Entries) == trafficBatch || size >= trafficBatchBytes {
 				send()
 			}
 		}
@@ -92,19 +93,24 @@ func (d *Desk) Traffic(session string) (note func(traffic.Entry, link.Message), 
 	note = func(e traffic.Entry, m link.Message) {
 		n := noted{e: e}
 		if raw := m.Raw; len(raw) <= maxBody && d.capturing() {
-			if queued.Add(int64(len(raw))) <= trafficQueueBytes {
-				n.body = raw
-				if m.HTTP != nil && headerBytes(m.HTTP.Header) <= maxHeader {
-					n.header = m.HTTP.Header
+			n.size = len(raw)
+			var h http.Header
+			if m.HTTP != nil {
+				if hb := headerBytes(m.HTTP.Header); hb <= maxHeader {
+					h, n.size = m.HTTP.Header, n.size+hb
 				}
+			}
+			if queued.Add(int64(n.size)) <= trafficQueueBytes {
+				n.body, n.header = raw, h
 			} else {
-				queued.Add(-int64(len(raw))) // over the queue's bytes: the entry goes without
+				queued.Add(-int64(n.size)) // over the queue's bytes: the entry goes without
+				n.size = 0
 			}
 		}
 		select {
 		case queue <- n:
 		default:
-			queued.Add(-int64(len(n.body)))
+			queued.Add(-int64(n.size))
 		}
 	}
 	return note, func() { close(quit); <-done }

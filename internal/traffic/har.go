@@ -114,7 +114,7 @@ func HAR(lines []CaptureLine, creator, version string) ([]byte, error) {
 			i, ok := asked[k]
 			if !ok {
 				req := l
-				req.Dir, req.Body, req.Size = asker, nil, 0
+				req.Dir, req.Body, req.Size, req.Header = asker, nil, 0, nil
 				har.Log.Entries = append(har.Log.Entries, harEntry{Started: l.Time.Add(-l.Latency).Format(time.RFC3339Nano),
 					Dir: req.Dir, ID: string(l.ID), Session: l.Session, Host: string(l.Host), Request: harRequestOf(req),
 					Comment: "The request was not recorded."})

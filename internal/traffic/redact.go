@@ -340,7 +340,8 @@ const (
 )
 
 // RedactHeader returns the headers of h a capture keeps: those with a
-// secret's name (Authorization, Cookie, Set-Cookie, X-Api-Key…) as
+// secret's name (Authorization, Cookie, Set-Cookie, Mcp-Session-Id,
+// X-Api-Key…) as
 // Redacted, the others scrubbed as a message's strings are, each cut to
 // maxHeaderValue, maxHeaderValues at most; nil for none.
 func (r *Redactor) RedactHeader(h http.Header) http.Header {
@@ -349,7 +350,11 @@ func (r *Redactor) RedactHeader(h http.Header) http.Header {
 	}
 	out, n := http.Header{}, 0
 	for _, name := range slices.Sorted(maps.Keys(h)) { // a map's order changes: the first kept are the same each time
-		secret := r.secretName(name) || strings.EqualFold(name, "cookie") || strings.EqualFold(name, "set-cookie")
+		// Mcp-Session-Id is the session's credential as much as its name:
+		// whoever holds it speaks in the session, and a HAR is made to be
+		// shared.
+		secret := r.secretName(name) || strings.EqualFold(name, "cookie") || strings.EqualFold(name, "set-cookie") ||
+			strings.EqualFold(name, "mcp-session-id")
 		scrub := r.scrub
 		if strings.HasSuffix(strings.ToLower(name), "-authenticate") {
 			scrub = r.personal // a challenge (Bearer resource_metadata=…) holds no credential, and sign-in's debugging needs it whole
