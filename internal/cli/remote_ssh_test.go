@@ -231,22 +231,29 @@ func newRemoteRig(t testing.TB) *remoteRig {
 // box.
 const remoteName = "Ada Lovelace 1815"
 
-// TestRemoteRealHost: Claude Code on the box, as its user, runs
-// server-everything through the entry `hosts route` wrote there; the
-// mock model has it call the server's elicitation tool; the person is
-// asked on the desktop through the forward, and Claude Code's reply
-// quotes the name given.
+// TestRemoteRealHost is the issue's whole check: the app runs on a
+// virtual display here; `remote` has it serve the box and prints the
+// forward, which ssh makes as printed; on the box (OpenSSH's server on
+// 127.0.0.1, as a second user) Claude Code runs server-everything
+// through the entry the build without windows' own `hosts route` wrote
+// there, driven by the mock model API; the request window opens here,
+// the person types a name, and Claude Code's reply on the box quotes it.
 func TestRemoteRealHost(t *testing.T) {
-	r := newRemoteRig(t)
+	bin := headlessAsRoot(t, "sshd and a second user")
 	node, entry := everything(t)
 	h := realHosts[0]
 	claude := filepath.Join(filepath.Dir(node), h.bin)
 	if _, err := os.Stat(claude); err != nil {
 		t.Fatalf("%s is not installed (make peers installs it from testdata/peers): %v", h.bin, err)
 	}
+	box := startSSHBox(t)
+	remoteBin := filepath.Join(box.dir, "elicitdesk")
+	if err := copyFile(bin, remoteBin); err != nil {
+		t.Fatal(err)
+	}
 	// The peers, where the box's user can reach them whatever the
 	// checkout's folders let others through: bound into the box's folder.
-	modules := filepath.Join(r.box.dir, "node_modules")
+	modules := filepath.Join(box.dir, "node_modules")
 	os.Mkdir(modules, 0o755)
 	if out, err := exec.Command("mount", "--bind", peers(t), modules).CombinedOutput(); err != nil {
 		t.Fatalf("mount --bind: %v: %s", err, out)
@@ -255,16 +262,31 @@ func TestRemoteRealHost(t *testing.T) {
 	moved := func(path string) string { return filepath.Join(modules, strings.TrimPrefix(path, peers(t))) }
 	node, entry, claude = moved(node), moved(entry), moved(claude)
 
-	r.box.forward(t, r.printed, r.sock)
-	home := filepath.Join(r.box.dir, "home")
+	runtime := t.TempDir()
+	os.Chmod(runtime, 0o700)
+	d := startDesktopWith(t, "", false, "XDG_RUNTIME_DIR="+runtime)
+	d.window("Servers") // the app listens
+	out, err := d.run(d.bin, "remote", "-name", "loopback", "-uid", strconv.Itoa(box.uid), box.user+"@127.0.0.1")
+	if err != nil || !strings.Contains(out, "It does now.") {
+		t.Fatalf("remote with the app running: %v\n%s", err, out)
+	}
+	var printed []string
+	for line := range strings.Lines(out) {
+		if strings.HasPrefix(line, "  ssh -N ") {
+			printed = strings.Fields(line)
+		}
+	}
+	box.forward(t, printed, fmt.Sprintf("/run/user/%d/elicitdesk.sock", box.uid))
+
+	home := filepath.Join(box.dir, "home")
 	path, content := h.config(home, node, entry)
 	if err := os.WriteFile(path, content, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	os.Chown(path, r.box.uid, -1)
-	asUser := []string{"runuser", "-u", r.box.user, "--", "env", "-i", "HOME=" + home, "PATH=" + filepath.Dir(node) + ":/usr/bin:/bin",
+	os.Chown(path, box.uid, -1)
+	asUser := []string{"runuser", "-u", box.user, "--", "env", "-i", "HOME=" + home, "PATH=" + filepath.Dir(node) + ":/usr/bin:/bin",
 		"LANG=C.UTF-8", "SHELL=/bin/sh", "TERM=dumb"}
-	if out, err := exec.Command(asUser[0], append(asUser[1:], r.bin, "hosts", "route", h.name)...).CombinedOutput(); err != nil {
+	if out, err := exec.Command(asUser[0], append(asUser[1:], remoteBin, "hosts", "route", h.name)...).CombinedOutput(); err != nil {
 		t.Fatalf("hosts route on the box: %v: %s", err, out)
 	}
 
@@ -275,38 +297,30 @@ func TestRemoteRealHost(t *testing.T) {
 	var stdout, stderr logBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 10 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
 	t.Cleanup(func() {
+		cmd.Process.Kill()
 		if t.Failed() {
 			t.Logf("%s printed:\n%s\n%s\nthe model API was asked:\n%s", h.bin, &stdout, &stderr, api.log)
 		}
 	})
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
+
+	w := d.hostWindow(ended, "^everything(: | asks)")
+	d.keys(w, remoteName, "Return") // the name is the first field, and the only required one
 	select {
-	case q := <-r.p.asked:
-		if q.Session.Host.Name != "claude-code" || q.Session.Server != "everything" {
-			t.Errorf("the person was asked by %q for %+v", q.Session.Server, q.Session.Host)
-		}
-	case err := <-done:
-		t.Fatalf("%s ended without asking the person: %v", h.bin, err)
-	case <-time.After(2 * time.Minute):
-		cmd.Process.Kill()
-		t.Fatalf("%s asked no one within two minutes", h.bin)
-	}
-	select {
-	case err := <-done:
+	case err := <-ended:
 		if err != nil {
 			t.Fatalf("%s: %v", h.bin, err)
 		}
 	case <-time.After(time.Minute):
-		cmd.Process.Kill()
 		t.Fatalf("%s did not end within a minute of the answer", h.bin)
 	}
 	if !strings.Contains(stdout.String(), remoteName) {
-		t.Errorf("%s's reply lacks the name given, %q", h.bin, remoteName)
+		t.Errorf("%s's reply on the box lacks the name typed here, %q", h.bin, remoteName)
 	}
 }
 
