@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
@@ -39,10 +40,7 @@ func runRemote(args []string, stdout, stderr terminal) int {
 	if !hasUser {
 		host, user = dest, ""
 	}
-	machine := *name
-	if machine == "" {
-		machine = host
-	}
+	machine := strings.ToLower(cmp.Or(*name, host)) // host names ignore case, and so do some disks
 	if !endpoint.MachineName(machine) {
 		stderr.Linef("elicitdesk remote: %q cannot name the machine: give one of letters, digits, '.', '_' or '-' with -name", machine)
 		return 2

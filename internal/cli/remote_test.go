@@ -57,7 +57,7 @@ func TestRemote(t *testing.T) {
 	if strings.Contains(out, "is a guess") || strings.Contains(out, "User ") {
 		t.Errorf("with a path given and no user: %s", out)
 	}
-	run("remote", "-config", cfg, "devbox") // listed once
+	run("remote", "-config", cfg, "DevBox") // listed once: a host name's case does not count
 	if list, err := core.Machines(core.MachinesPath(cfg)); err != nil || strings.Join(list, " ") != "devbox box2" {
 		t.Errorf("machines listed: %q, %v", list, err)
 	}

@@ -190,7 +190,9 @@ func (s *Server) notify(m link.Message) {
 const maxMachine = 48
 
 // MachineName: name may name a machine the app serves forwarded
-// connections for: a host name's letters, short enough for a socket's path.
+// connections for: a host name's letters, short enough for a socket's
+// path, and lower case, as host names compare: on a disk that ignores
+// case (macOS's), "DevBox" would be devbox's socket.
 func MachineName(name string) bool {
-	return len(name) <= maxMachine && !strings.HasPrefix(name, ".") && sessionID(name)
+	return len(name) <= maxMachine && !strings.HasPrefix(name, ".") && name == strings.ToLower(name) && sessionID(name)
 }
