@@ -108,6 +108,9 @@ func (h handler) Unshown(ctx context.Context, u endpoint.Unshown) error {
 // Bridge lists a host's session through the bridge until it ends.
 func (h handler) Bridge(ctx context.Context, b endpoint.Bridged, captureChanged func()) error {
 	defer h.c.onCaptureChange(captureChanged)()
+	// The endpoint told the bridge once before this watch began: a
+	// change made in between is told now.
+	captureChanged()
 	return h.c.Bridge(ctx, servers.Bridged{ID: h.session(b.ID), Server: h.identity(b), Protocol: b.Protocol, Since: b.Since})
 }
 
