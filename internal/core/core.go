@@ -124,6 +124,9 @@ type Core struct {
 	// starting: superviseUI runs, starting UI processes while one is
 	// wanted.
 	starting bool
+	// ahead: a windows' process is wanted before any request (startAhead);
+	// the next start takes it.
+	ahead bool
 	// uiBackoff is how long after the last UI process ended the next may
 	// start, uiNext when: see superviseUI.
 	uiBackoff time.Duration

@@ -201,6 +201,7 @@ func (c *Core) Bridge(ctx context.Context, s servers.Bridged) error {
 	c.traffic.Listed(s.ID, s.Server.Name, untrusted.Text(s.Server.Host.Label()))
 	remove := c.bridges.Add(s)
 	defer remove()
+	c.startAhead(s.Server.Name)
 	select {
 	case <-ctx.Done():
 	case <-c.ctx.Done():
@@ -223,6 +224,9 @@ func (c *Core) CallTool(ctx context.Context, server, tool string, args map[strin
 	conn, err := c.conn(ctx, server, true)
 	if err != nil {
 		return nil, servers.Identity{}, err
+	}
+	if script {
+		go c.startAhead(server)
 	}
 	res, err := conn.CallTool(ctx, tool, args)
 	if ue, ok := servers.AsURLRequired(err); ok && script {

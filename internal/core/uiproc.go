@@ -60,10 +60,42 @@ func (c *Core) needUI() {
 	go c.superviseUI()
 }
 
-// wanted reports whether a UI should run: something waits for the person
-// and no UI is attached.
+// wanted reports whether a UI should run: something waits for the person,
+// or is about to (startAhead), and no UI is attached.
 func (c *Core) wanted() bool {
-	return !c.feed.attached() && (len(c.pending.all()) > 0 || c.feed.waitingShows())
+	c.mu.Lock()
+	ahead := c.ahead
+	c.mu.Unlock()
+	return !c.feed.attached() && (ahead || len(c.pending.all()) > 0 || c.feed.waitingShows())
+}
+
+// startAhead starts a windows' process ahead of need when server, which
+// has asked the person before, is about to be used: a host's session
+// with it through the bridge began, or a script called one of its tools.
+// Most of a first window's wait is the process's own start (Fyne, the
+// fonts, GLFW), which then passes before the request comes. Unused, the
+// process exits after its idle time, as any does; one that cannot start
+// is not tried again for this.
+func (c *Core) startAhead(server string) {
+	if c.opts.StartUI == nil || c.feed.attached() {
+		return
+	}
+	select {
+	case <-c.opened:
+	case <-c.ctx.Done():
+		return
+	}
+	if c.history == nil {
+		return
+	}
+	if asked, err := c.history.Asked(c.ctx, server); err != nil || !asked {
+		return
+	}
+	c.mu.Lock()
+	c.ahead = true
+	c.mu.Unlock()
+	c.log.Debug("windows' process wanted ahead of need", "server", server)
+	c.needUI()
 }
 
 // superviseUI starts UI processes while one is wanted, one at a time, and
@@ -84,6 +116,7 @@ func (c *Core) superviseUI() {
 		began := c.now()
 		c.mu.Lock()
 		attaches := c.attaches
+		c.ahead = false // this start is the one wanted ahead
 		c.mu.Unlock()
 		conn, exited, err := c.opts.StartUI(c.ctx)
 		if err == nil {

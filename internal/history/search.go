@@ -85,6 +85,14 @@ func (s *Store) Servers(ctx context.Context) ([]string, error) {
 	return names, rows.Err()
 }
 
+// Asked reports whether the history holds an entry of server: it has
+// asked the person before (an index lookup, not a scan).
+func (s *Store) Asked(ctx context.Context, server string) (bool, error) {
+	var asked bool
+	err := s.db.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM entries WHERE server_name = ?)`, server).Scan(&asked)
+	return asked, err
+}
+
 // each calls f with each entry q selects, newest first, until f fails.
 func (s *Store) each(ctx context.Context, q Query, f func(Entry) error) error {
 	sqlText, args := s.selectSQL(q)

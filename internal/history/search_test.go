@@ -117,6 +117,24 @@ func TestServers(t *testing.T) {
 	}
 }
 
+// TestAsked: a server asked before if it has an entry, whatever it was;
+// a name is matched whole, not as a pattern.
+func TestAsked(t *testing.T) {
+	s := withFixtures(t)
+	for _, tt := range []struct {
+		server string
+		want   bool
+	}{{"auth", true}, {"files", true}, {"file", false}, {"fil%", false}, {"", false}, {"Files", false}} {
+		got, err := s.Asked(context.Background(), tt.server)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("Asked(%q) = %v, want %v", tt.server, got, tt.want)
+		}
+	}
+}
+
 // FuzzSearch checks that no typed text, and no server or outcome filter, is
 // a syntax error for the full-text index.
 func FuzzSearch(f *testing.F) {
