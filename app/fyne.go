@@ -3,6 +3,7 @@ package app
 import (
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/assets"
@@ -24,4 +25,16 @@ func NewFyne(id, name, version string) fyne.App {
 	a.SetIcon(assets.Icon())
 	a.Settings().SetTheme(look.New())
 	return a
+}
+
+// WarmFonts has Fyne parse the fonts the windows write in (regular, bold,
+// monospace) and find the system's fallback for the person's language.
+// The first text measured pays for it, about 70 ms on the UI goroutine
+// before a first window can show; run off it, while the process connects
+// and GLFW starts, or while a process started ahead of need waits, it
+// costs the window nothing.
+func WarmFonts() {
+	for _, s := range []fyne.TextStyle{{}, {Bold: true}, {Monospace: true}} {
+		fyne.MeasureText("Elicit Desk", theme.TextSize(), s)
+	}
 }

@@ -21,6 +21,8 @@ import (
 //     focus every window it maps, taking the keyboard from the application
 //     the person types in whenever a request arrives. Windows the person
 //     opens ask for the focus themselves (RequestFocus).
+//
+// While the main thread is GLFW's, it also loads the GL driver (warmGL).
 func SetWindowHints(a fyne.App, class, instance string) (unseen fyne.Window) {
 	unseen = a.NewWindow(instance)
 	fyne.DoAndWait(func() { // GLFW's hints belong to the main thread
@@ -31,6 +33,21 @@ func SetWindowHints(a fyne.App, class, instance string) (unseen fyne.Window) {
 			return // no display: that error must not surface in Fyne's next call
 		}
 		glfw.WindowHint(glfw.FocusOnShow, glfw.False)
+		warmGL(instance)
 	})
 	return unseen
+}
+
+// warmGL makes and ends a GL context in a window never shown, so the GL
+// driver is loaded and set up (on Mesa's software renderer about 60 ms
+// of the main thread: ld.so, LLVM, GLX) before the first window is
+// wanted, while the fonts load on another thread (WarmFonts). A failure
+// is left to the first real window to meet and report.
+func warmGL(title string) {
+	glfw.WindowHint(glfw.Visible, glfw.False) // Fyne's windows set it too
+	// A platform error is logged by go-gl and returns no window, no error.
+	if w, err := glfw.CreateWindow(1, 1, title, nil, nil); err == nil && w != nil {
+		w.Destroy()
+	}
+	glfw.GetError()
 }

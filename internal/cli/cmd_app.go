@@ -363,6 +363,10 @@ func runUI(args []string, stdout, stderr terminal) int {
 		log.Warn("no cache directory: Fyne keeps nothing between runs", "err", err)
 	}
 	a := app.NewFyne(appID, appName, build.Release)
+	go func() {
+		app.WarmFonts()
+		log.Debug("fonts ready")
+	}()
 	d := app.New(ctx, a, core.NewRemote(conn), app.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
