@@ -103,7 +103,7 @@ type bridged struct {
 
 // startBridge starts cmd, a bridge, and initializes a host's session
 // through it; the session ends with t.
-func startBridge(t *testing.T, ctx context.Context, cmd *exec.Cmd) *bridged {
+func startBridge(t testing.TB, ctx context.Context, cmd *exec.Cmd) *bridged {
 	t.Helper()
 	b := &bridged{cmd: cmd, stderr: &logBuffer{}}
 	stdin, err := cmd.StdinPipe()
@@ -134,7 +134,7 @@ func startBridge(t *testing.T, ctx context.Context, cmd *exec.Cmd) *bridged {
 }
 
 // confirm calls the demo's ask_confirm and returns what the demo reports.
-func (b *bridged) confirm(t *testing.T, ctx context.Context) string {
+func (b *bridged) confirm(t testing.TB, ctx context.Context) string {
 	t.Helper()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "ask_confirm"
