@@ -136,22 +136,39 @@ func (h handler) Forward(_ context.Context, machine string) error {
 // Forward serves machine's forwarded connections (handler.Forward).
 func (c *Core) Forward(machine string) error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.forwards[machine]; ok || c.ctx.Err() != nil {
+	_, served := c.forwards[machine]
+	if served = served || c.ctx.Err() != nil; !served {
+		if c.forwards == nil {
+			c.forwards = map[string]*endpoint.Server{}
+		}
+		c.forwards[machine] = nil // claimed: the socket is made outside the lock
+	}
+	c.mu.Unlock()
+	if served {
 		return nil
 	}
 	path, err := endpoint.ForwardedPath(machine)
+	var s *endpoint.Server
+	if err == nil {
+		if s, err = endpoint.ListenForwarded(path, handler{c: c, machine: machine}, c.log); err != nil {
+			err = fmt.Errorf("cannot serve %s's forward at %s: %w", machine, path, err)
+		}
+	}
+	c.mu.Lock()
+	_, claimed := c.forwards[machine] // not if closeForwards or Block ran meanwhile
+	if err == nil && claimed {
+		c.forwards[machine] = s
+	} else {
+		delete(c.forwards, machine)
+	}
+	c.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	s, err := endpoint.ListenForwarded(path, handler{c: c, machine: machine}, c.log)
-	if err != nil {
-		return fmt.Errorf("cannot serve %s's forward at %s: %w", machine, path, err)
+	if !claimed {
+		s.Close()
+		return nil
 	}
-	if c.forwards == nil {
-		c.forwards = map[string]*endpoint.Server{}
-	}
-	c.forwards[machine] = s
 	c.log.Info("serving a forward", "machine", machine, "path", path)
 	return nil
 }
@@ -163,7 +180,9 @@ func (c *Core) closeForwards() {
 	c.forwards = nil
 	c.mu.Unlock()
 	for _, s := range forwards {
-		s.Close()
+		if s != nil { // one being made finds its claim gone, and closes it
+			s.Close()
+		}
 	}
 }
 

@@ -53,7 +53,12 @@ func AddMachine(path, machine string) error {
 	if err != nil || slices.Contains(list, machine) {
 		return err
 	}
-	b, _ := json.MarshalIndent(machinesList{append(list, machine)}, "", "  ")
+	return writeMachines(path, append(list, machine))
+}
+
+// writeMachines replaces the list at path with list.
+func writeMachines(path string, list []string) error {
+	b, _ := json.MarshalIndent(machinesList{list}, "", "  ")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
@@ -82,8 +87,7 @@ func RemoveMachine(path, machine string) error {
 	if err != nil || !slices.Contains(list, machine) {
 		return err
 	}
-	b, _ := json.MarshalIndent(machinesList{slices.DeleteFunc(list, func(m string) bool { return m == machine })}, "", "  ")
-	return atomicfile.Write(path, append(b, '\n'), 0o600)
+	return writeMachines(path, slices.DeleteFunc(list, func(m string) bool { return m == machine }))
 }
 
 // Block stops serving machine: its connections end, and with them its
