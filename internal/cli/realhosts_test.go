@@ -155,35 +155,11 @@ func TestRealHosts(t *testing.T) {
 			cmd.Env = append([]string{"HOME=" + d.home, "PATH=" + filepath.Dir(node) + ":/usr/bin:/bin", "LANG=en_US.UTF-8",
 				"SHELL=/bin/sh", "TERM=dumb"}, h.env(api.url)...)
 			cmd.Dir = t.TempDir()
-			var stdout, stderr logBuffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			cmd.WaitDelay = 10 * time.Second // its servers share its output, and may outlive it
 			start := time.Now()
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			ended := make(chan error, 1)
-			go func() { ended <- cmd.Wait() }()
-			t.Cleanup(func() {
-				cmd.Process.Kill()
-				if t.Failed() {
-					t.Logf("%s printed:\n%s\n%s\nthe model API was asked:\n%s", h.bin, &stdout, &stderr, api.log)
-				}
-			})
-
 			const name = "Ada Lovelace 1815"
-			w := d.hostWindow(ended, "^everything(: | asks)")
-			d.keys(w, name, "Return") // the name is the first field, and the only required one
-			select {
-			case err := <-ended:
-				if err != nil {
-					t.Fatalf("%s: %v", h.bin, err)
-				}
-			case <-time.After(time.Minute):
-				t.Fatalf("%s did not end within a minute of the answer", h.bin)
-			}
+			stdout := d.typeIntoHost(t, h, cmd, api, name)
 			t.Logf("%s ran for %v", h.bin, time.Since(start).Round(time.Millisecond))
-			if !strings.Contains(stdout.String(), name) {
+			if !strings.Contains(stdout, name) {
 				t.Errorf("%s's output lacks the name typed, %q", h.bin, name)
 			}
 
@@ -203,6 +179,39 @@ func TestRealHosts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// typeIntoHost runs cmd, host h asking the model at api for a name, and
+// types name into the window its elicitation opens, as the person does;
+// it returns what the host printed once it ended, within a minute of the
+// answer.
+func (d *desktop) typeIntoHost(t *testing.T, h realHost, cmd *exec.Cmd, api *mockModel, name string) string {
+	t.Helper()
+	var stdout, stderr logBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 10 * time.Second // its servers share its output, and may outlive it
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		if t.Failed() {
+			t.Logf("%s printed:\n%s\n%s\nthe model API was asked:\n%s", h.bin, &stdout, &stderr, api.log)
+		}
+	})
+	w := d.hostWindow(ended, "^everything(: | asks)")
+	d.keys(w, name, "Return") // the name is the first field, and the only required one
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Fatalf("%s: %v", h.bin, err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("%s did not end within a minute of the answer", h.bin)
+	}
+	return stdout.String()
 }
 
 // takeBack returns now, a host's config as the host left it, with the

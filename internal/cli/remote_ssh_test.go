@@ -294,32 +294,8 @@ func TestRemoteRealHost(t *testing.T) {
 	args := append(append(asUser[1:], h.env(api.url)...), claude)
 	cmd := exec.Command(asUser[0], append(args, h.args(api.url, "Ask me for my name with the everything server's elicitation tool.")...)...)
 	cmd.Dir = home
-	var stdout, stderr logBuffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 10 * time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ended := make(chan error, 1)
-	go func() { ended <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		if t.Failed() {
-			t.Logf("%s printed:\n%s\n%s\nthe model API was asked:\n%s", h.bin, &stdout, &stderr, api.log)
-		}
-	})
-
-	w := d.hostWindow(ended, "^everything(: | asks)")
-	d.keys(w, remoteName, "Return") // the name is the first field, and the only required one
-	select {
-	case err := <-ended:
-		if err != nil {
-			t.Fatalf("%s: %v", h.bin, err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatalf("%s did not end within a minute of the answer", h.bin)
-	}
-	if !strings.Contains(stdout.String(), remoteName) {
+	stdout := d.typeIntoHost(t, h, cmd, api, remoteName)
+	if !strings.Contains(stdout, remoteName) {
 		t.Errorf("%s's reply on the box lacks the name typed here, %q", h.bin, remoteName)
 	}
 }
