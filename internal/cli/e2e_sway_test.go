@@ -365,11 +365,21 @@ func (d *swayDesk) logged(what string) {
 func (d *swayDesk) process(comm string) int {
 	for _, pid := range processesOf(d.as.Uid) {
 		name, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
-		if err == nil && strings.TrimSpace(string(name)) == comm {
+		if err == nil && strings.TrimSpace(string(name)) == comm && !zombie(pid) {
 			return pid
 		}
 	}
 	return 0
+}
+
+// zombie reports whether pid has ended and waits to be reaped. An earlier
+// test's swaybar can: orphaned when its sway ended, it went to PID 1,
+// which in a container may never reap it, and the next test's user gets
+// the same uid.
+func zombie(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	i := bytes.LastIndexByte(stat, ')') // the command name may hold anything
+	return err != nil || i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z'
 }
 
 // processesOf lists the processes that run as uid.
