@@ -27,9 +27,7 @@ func TestStartedAhead(t *testing.T) {
 	}
 	defer c.Close()
 	go c.Bridge(t.Context(), endpoint.Bridged{ID: "s1", Server: "never-asked", Host: endpoint.Peer{Name: "codex"}})
-	for len(s.c.Bridged()) < 1 { // listed first
-		time.Sleep(time.Millisecond)
-	}
+	eventually(t, "the first session listed", func() bool { return len(s.c.Bridged()) == 1 })
 	go c.Bridge(t.Context(), endpoint.Bridged{ID: "s2", Server: "asked", Host: endpoint.Peer{Name: "codex"}})
 	var ui uiProcess
 	select {
@@ -41,11 +39,11 @@ func TestStartedAhead(t *testing.T) {
 		t.Errorf("%d sessions listed when the windows' process started, want both: the first started none", n)
 	}
 	ui.exited <- nil // unused, it idled out
-	for starting := true; starting; time.Sleep(time.Millisecond) {
+	eventually(t, "the windows' supervision to end", func() bool {
 		s.c.mu.Lock()
-		starting = s.c.starting
-		s.c.mu.Unlock()
-	}
+		defer s.c.mu.Unlock()
+		return !s.c.starting
+	})
 	select {
 	case <-s.starts:
 		t.Error("a windows' process started ahead was started again with nothing to show")
