@@ -231,9 +231,11 @@ func TestScreenReaderAnswers(t *testing.T) {
 
 	// The accessibility bus goes away, launcher and all: the app goes
 	// on, and is back on the desktop once a screen reader starts again.
+	launcherGone := dbustest.WatchOwner(t, bus, "org.a11y.Bus")
 	for _, pid := range a11yProcesses(bus) {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
+	launcherGone(10 * time.Second) // else the bus hands the next call to the dying launcher
 	d.screenReader(true)
 	var servers a11yRead
 	d.atspi(&servers, "read", appName, "Servers", `[{"do": "History…", "role": "menu item"}]`)

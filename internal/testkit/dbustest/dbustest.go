@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -113,4 +114,37 @@ func Own(t testing.TB, addr, name string) *dbus.Conn {
 		t.Fatalf("cannot own %s: %v", name, err)
 	}
 	return conn
+}
+
+// WatchOwner starts watching name on the bus at addr and returns a
+// function that waits until the bus says name has no owner, for up to
+// timeout: after a kill, the bus still routes messages to the owner it
+// knows until it sees the owner's connection end.
+func WatchOwner(t testing.TB, addr, name string) (waitGone func(timeout time.Duration)) {
+	t.Helper()
+	conn := Conn(t, addr)
+	if err := conn.AddMatchSignal(dbus.WithMatchSender("org.freedesktop.DBus"), dbus.WithMatchMember("NameOwnerChanged"),
+		dbus.WithMatchArg(0, name)); err != nil {
+		t.Fatal(err)
+	}
+	signals := make(chan *dbus.Signal, 16)
+	conn.Signal(signals)
+	return func(timeout time.Duration) {
+		t.Helper()
+		var owned bool
+		if err := conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, name).Store(&owned); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.After(timeout)
+		for owned {
+			select {
+			case s := <-signals:
+				if len(s.Body) == 3 && s.Body[2] == "" {
+					owned = false
+				}
+			case <-deadline:
+				t.Fatalf("%s still has an owner after %v", name, timeout)
+			}
+		}
+	}
 }
