@@ -79,6 +79,8 @@ type Options struct {
 	// Elicit answers an elicitation from its parameters as sent, from an
 	// elicitation/create request or a 2026-07-28 input request: the
 	// result to send, or an error (a *jsonrpc.Error goes back as it is).
+	// The peer hands elicitation/create straight to it; nil refuses it
+	// like any method Elicit Desk does not handle.
 	Elicit func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
 	// Complete hears notifications/elicitation/complete; may be nil.
 	Complete func(elicitationID string)
@@ -124,7 +126,11 @@ func Connect(ctx context.Context, l link.Link, opts Options) (*Session, error) {
 		opts.DiscoverWait = 5 * time.Second
 	}
 	s := &Session{opts: opts}
-	s.peer = rpc.New(l, rpc.Options{Request: s.request, Notification: s.notification, Bad: opts.Bad, Log: opts.Log})
+	methods := map[string]rpc.Handler{"ping": s.ping}
+	if opts.Elicit != nil {
+		methods["elicitation/create"] = opts.Elicit
+	}
+	s.peer = rpc.New(l, rpc.Options{Methods: methods, Request: s.refuse, Notification: s.notification, Bad: opts.Bad, Log: opts.Log})
 	if err := s.handshake(ctx); err != nil {
 		s.peer.Close()
 		return nil, err
@@ -484,24 +490,33 @@ func (u *Unanswered) Error() string {
 
 func (u *Unanswered) Unwrap() error { return u.Err }
 
-// request answers one of the server's requests.
-func (s *Session) request(ctx context.Context, req rpc.Request) (json.RawMessage, error) {
-	if req.Method == "elicitation/create" {
-		if s.opts.Elicit == nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "elicitation is not handled"}
-		}
-		return s.opts.Elicit(ctx, req.Params)
+// ping answers the server's ping.
+func (s *Session) ping(_ context.Context, params json.RawMessage) (json.RawMessage, error) {
+	if err := s.check("ping", params); err != nil {
+		return nil, err
 	}
-	if s.opts.Check != nil && req.Params != nil {
-		if e := s.opts.Check(req.Params); e != nil {
-			s.opts.Log.Warn("refusing a request that cannot be read", "method", req.Method, "reason", e.Message)
-			return nil, e
-		}
-	}
-	if req.Method == "ping" {
-		return json.RawMessage("{}"), nil
+	return json.RawMessage("{}"), nil
+}
+
+// refuse answers the server's requests of any other method: Elicit Desk
+// handles none.
+func (s *Session) refuse(_ context.Context, req rpc.Request) (json.RawMessage, error) {
+	if err := s.check(req.Method, req.Params); err != nil {
+		return nil, err
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Elicit Desk does not handle " + req.Method}
+}
+
+// check refuses params that cannot be read, with Options.Check.
+func (s *Session) check(method string, params json.RawMessage) error {
+	if s.opts.Check == nil || params == nil {
+		return nil
+	}
+	if e := s.opts.Check(params); e != nil {
+		s.opts.Log.Warn("refusing a request that cannot be read", "method", method, "reason", e.Message)
+		return e
+	}
+	return nil
 }
 
 // notification hears the server's notifications.

@@ -30,9 +30,17 @@ type Request struct {
 	Params json.RawMessage // as sent; nil when absent
 }
 
+// Handler answers one request of a method from its params as sent (nil
+// when absent), as Options.Request does.
+type Handler func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
+
 // Options are the handlers of what the other side sends.
 type Options struct {
-	// Request answers one request: its raw result, or an error. A
+	// Methods answer the requests of the methods they name, each as
+	// Request does, in its place: a request goes straight to the code
+	// that answers its method.
+	Methods map[string]Handler
+	// Request answers one request of a method not in Methods: its raw result, or an error. A
 	// *jsonrpc.Error goes back as it is; any other error goes back as
 	// -32603 with its text, unless the request's context has ended (the
 	// other side cancelled it, or the peer is closing), when nothing is
@@ -335,7 +343,8 @@ func (p *Peer) request(m link.Message) {
 
 // serve answers one request.
 func (p *Peer) serve(ctx context.Context, m link.Message) {
-	if p.opts.Request == nil {
+	handle := p.opts.Methods[m.Method]
+	if handle == nil && p.opts.Request == nil {
 		p.reply(m.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + m.Method})
 		return
 	}
@@ -345,7 +354,13 @@ func (p *Peer) serve(ctx context.Context, m link.Message) {
 	if v := gjson.GetBytes(m.Raw, "params"); v.Exists() {
 		params = json.RawMessage(v.Raw)
 	}
-	res, err := p.opts.Request(ctx, Request{ID: m.ID, Method: m.Method, Params: params})
+	var res json.RawMessage
+	var err error
+	if handle != nil {
+		res, err = handle(ctx, params)
+	} else {
+		res, err = p.opts.Request(ctx, Request{ID: m.ID, Method: m.Method, Params: params})
+	}
 	var rpc *jsonrpc.Error
 	switch {
 	case errors.As(err, &rpc):

@@ -162,6 +162,37 @@ func TestRequestsServed(t *testing.T) {
 	}
 }
 
+// TestMethodsServed: a request of a method in Options.Methods goes to its
+// handler with its params as sent, any other to Request, and with no
+// Request it is answered "method not found".
+func TestMethodsServed(t *testing.T) {
+	echo := func(_ context.Context, params json.RawMessage) (json.RawMessage, error) { return params, nil }
+	_, o := start(t, Options{
+		Methods: map[string]Handler{"echo": echo},
+		Request: func(_ context.Context, req Request) (json.RawMessage, error) {
+			return json.Marshal(req.Method)
+		},
+	})
+	o.send(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"z":1,"a":[1e400]}}`)
+	if m := o.next(); m.Get("result").Raw != `{"z":1,"a":[1e400]}` {
+		t.Errorf("echo: %s", m.Raw)
+	}
+	o.send(`{"jsonrpc":"2.0","id":2,"method":"other"}`)
+	if m := o.next(); m.Get("result").String() != "other" {
+		t.Errorf("other: %s", m.Raw)
+	}
+
+	_, o = start(t, Options{Methods: map[string]Handler{"echo": echo}})
+	o.send(`{"jsonrpc":"2.0","id":3,"method":"echo"}`)
+	if m := o.next(); m.Get("id").Int() != 3 || m.Get("result").Raw != "{}" {
+		t.Errorf("echo without params (a nil result goes as {}): %s", m.Raw)
+	}
+	o.send(`{"jsonrpc":"2.0","id":4,"method":"other"}`)
+	if m := o.next(); m.Get("error.code").Int() != jsonrpc.CodeMethodNotFound {
+		t.Errorf("other without Request: %s", m.Raw)
+	}
+}
+
 // TestLinkEnd: calls waiting when the other side goes away fail with
 // ErrClosed and why; requests being answered end.
 func TestLinkEnd(t *testing.T) {
