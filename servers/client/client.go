@@ -84,8 +84,9 @@ type Options struct {
 	Elicit func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
 	// Complete hears notifications/elicitation/complete; may be nil.
 	Complete func(elicitationID string)
-	// Check refuses a server's request (but elicitation/create, which
-	// Elicit checks) whose params cannot be read; may be nil.
+	// Check refuses a server's request whose params cannot be read (but
+	// elicitation/create when Elicit is set, which checks its own); may
+	// be nil.
 	Check func(params json.RawMessage) *jsonrpc.Error
 	// Bad answers a server's request that could not be read at all; nil
 	// answers as rpc does.

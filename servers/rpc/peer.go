@@ -36,16 +36,17 @@ type Handler func(ctx context.Context, params json.RawMessage) (json.RawMessage,
 
 // Options are the handlers of what the other side sends.
 type Options struct {
-	// Methods answer the requests of the methods they name, each as
-	// Request does, in its place: a request goes straight to the code
-	// that answers its method.
+	// Methods answer the requests of the methods they name in place of
+	// Request, by the same rules for results, errors and cancelling: a
+	// request goes straight to the code that answers its method. It is
+	// read from many goroutines and must not change after New.
 	Methods map[string]Handler
-	// Request answers one request of a method not in Methods: its raw result, or an error. A
-	// *jsonrpc.Error goes back as it is; any other error goes back as
-	// -32603 with its text, unless the request's context has ended (the
-	// other side cancelled it, or the peer is closing), when nothing is
-	// sent. Each request runs on a goroutine of its own. Nil answers
-	// every request -32601 (method not found).
+	// Request answers one request of a method not in Methods: its raw
+	// result, or an error. A *jsonrpc.Error goes back as it is; any other
+	// error goes back as -32603 with its text, unless the request's
+	// context has ended (the other side cancelled it, or the peer is
+	// closing), when nothing is sent. Each request runs on a goroutine of
+	// its own. Nil answers every such request -32601 (method not found).
 	Request func(ctx context.Context, req Request) (json.RawMessage, error)
 	// Notification hears each notification but notifications/cancelled,
 	// in order, on the reading goroutine: it must not block.
