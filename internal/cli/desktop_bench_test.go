@@ -122,9 +122,18 @@ func reportSpread(b *testing.B, ds []time.Duration, unit string) {
 // all their threads) and the share of one core they used. Memory is USS,
 // the pages a process alone holds (what ending it frees), PSS, with each
 // shared page split among the processes that map it, and RSS, as ps and
-// top show it, which counts every shared page whole.
+// top show it, which counts every shared page whole; and the anonymous
+// part of it, the heap and stacks, which no file backs.
+//
+// The servers run from a copy of the binary: the demo server is
+// elicitdesk itself, whose code pages the core would otherwise share with
+// them, which no server of a person's (Node, Python) does.
 func BenchmarkIdleMemory10Servers(b *testing.B) {
-	d := startIdle(b)
+	server := filepath.Join(b.TempDir(), "server")
+	if err := copyFile(os.Getenv(binEnv), server); err != nil {
+		b.Fatal(err)
+	}
+	d := startIdle(b, server)
 	const settle, idle = time.Minute, time.Minute
 	time.Sleep(settle) // start-up over, as an idle core's day goes on: not a wait for an event
 	pids := d.ours()
@@ -159,18 +168,20 @@ func BenchmarkIdleMemory10Servers(b *testing.B) {
 		b.ReportMetric(m.mem.uss, "MB-USS-"+m.name)
 		b.ReportMetric(m.mem.pss, "MB-PSS-"+m.name)
 		b.ReportMetric(m.mem.rss, "MB-RSS-"+m.name)
+		b.ReportMetric(m.mem.anon, "MB-Anon-"+m.name)
 	}
 	b.ReportMetric(wakeups, "wakeups/s")
 	b.ReportMetric(core, "%core")
 }
 
-// memory is a process's memory, in MB: unique (USS), proportional (PSS)
-// and resident (RSS).
-type memory struct{ uss, pss, rss float64 }
+// memory is a process's memory, in MB: unique (USS), proportional (PSS),
+// resident (RSS) and anonymous.
+type memory struct{ uss, pss, rss, anon float64 }
 
 // add returns m with n's 1/of share added: a mean taken as it goes.
 func (m memory) add(n memory, of int) memory {
-	return memory{m.uss + n.uss/float64(of), m.pss + n.pss/float64(of), m.rss + n.rss/float64(of)}
+	f := float64(of)
+	return memory{m.uss + n.uss/f, m.pss + n.pss/f, m.rss + n.rss/f, m.anon + n.anon/f}
 }
 
 // memoryOf reads a process's memory from its smaps_rollup. USS is its
@@ -191,19 +202,20 @@ func memoryOf(b testing.TB, pid int) memory {
 		b.Fatalf("no Pss in the smaps_rollup of %d:\n%s", pid, raw)
 	}
 	return memory{
-		uss: (kB["Private_Clean:"] + kB["Private_Dirty:"] + kB["Swap:"]) / 1024,
-		pss: (kB["Pss:"] + kB["SwapPss:"]) / 1024,
-		rss: kB["Rss:"] / 1024,
+		uss:  (kB["Private_Clean:"] + kB["Private_Dirty:"] + kB["Swap:"]) / 1024,
+		pss:  (kB["Pss:"] + kB["SwapPss:"]) / 1024,
+		rss:  kB["Rss:"] / 1024,
+		anon: (kB["Anonymous:"] + kB["Swap:"]) / 1024,
 	}
 }
 
 // startIdle starts the core, as a bridge does (no window of its own), with
-// ten demo servers, and waits until all are ready and no windows' process
-// runs.
-func startIdle(b testing.TB) *desktop {
+// ten demo servers run from the elicitdesk binary at server, and waits
+// until all are ready and no windows' process runs.
+func startIdle(b testing.TB, server string) *desktop {
 	var entries []string
 	for i := range 10 {
-		entries = append(entries, fmt.Sprintf(`"demo%d": {"command": %q, "args": ["demo-server"]}`, i, os.Getenv(binEnv)))
+		entries = append(entries, fmt.Sprintf(`"demo%d": {"command": %q, "args": ["demo-server"]}`, i, server))
 	}
 	d := startDesktopArgs(b, `{"mcpServers": {`+strings.Join(entries, ",")+`}}`, []string{"-background"}, false)
 	d.waitReady(10)
@@ -300,7 +312,7 @@ func countReady(d *desktop) int {
 // BenchmarkIdleMemory10Servers measures the figures themselves.
 func TestIdleCore(t *testing.T) {
 	t.Parallel()
-	d := startIdle(t)
+	d := startIdle(t, os.Getenv(binEnv))
 	pids := d.ours()
 	if len(pids) != 11 {
 		t.Fatalf("Elicit Desk's processes: %v, want the core and 10 keepers", pids)

@@ -4,6 +4,7 @@ package dbustest
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"html"
 	"os"
@@ -117,33 +118,40 @@ func Own(t testing.TB, addr, name string) *dbus.Conn {
 }
 
 // WatchOwner starts watching name on the bus at addr and returns a
-// function that waits until the bus says name has no owner, for up to
-// timeout: after a kill, the bus still routes messages to the owner it
-// knows until it sees the owner's connection end.
+// function that waits, for up to timeout, until the owner name had when
+// WatchOwner was called has let it go (at once if it had none). Call it
+// before a kill: until the bus sees the owner's connection end, it still
+// routes the name's messages to the dying owner.
 func WatchOwner(t testing.TB, addr, name string) (waitGone func(timeout time.Duration)) {
 	t.Helper()
 	conn := Conn(t, addr)
+	signals := make(chan *dbus.Signal, 16)
+	conn.Signal(signals)
 	if err := conn.AddMatchSignal(dbus.WithMatchSender("org.freedesktop.DBus"), dbus.WithMatchMember("NameOwnerChanged"),
 		dbus.WithMatchArg(0, name)); err != nil {
 		t.Fatal(err)
 	}
-	signals := make(chan *dbus.Signal, 16)
-	conn.Signal(signals)
+	var owner string
+	var none dbus.Error
+	if err := conn.BusObject().Call("org.freedesktop.DBus.GetNameOwner", 0, name).Store(&owner); err != nil &&
+		!(errors.As(err, &none) && none.Name == "org.freedesktop.DBus.Error.NameHasNoOwner") {
+		t.Fatal(err)
+	}
 	return func(timeout time.Duration) {
 		t.Helper()
-		var owned bool
-		if err := conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, name).Store(&owned); err != nil {
-			t.Fatal(err)
-		}
+		defer conn.Close()
 		deadline := time.After(timeout)
-		for owned {
+		for owner != "" {
 			select {
-			case s := <-signals:
-				if len(s.Body) == 3 && s.Body[2] == "" {
-					owned = false
+			case s, ok := <-signals:
+				if !ok {
+					t.Fatalf("the bus connection closed while waiting for %s to go", name)
+				}
+				if s.Name == "org.freedesktop.DBus.NameOwnerChanged" && len(s.Body) == 3 && s.Body[1] == owner {
+					owner = ""
 				}
 			case <-deadline:
-				t.Fatalf("%s still has an owner after %v", name, timeout)
+				t.Fatalf("%s still has its owner after %v", name, timeout)
 			}
 		}
 	}
