@@ -114,9 +114,16 @@ until_true() {
 }
 
 # window REGEX prints the id of the visible window whose title matches.
+# It searches until one shows, not with --sync: xdotool gives up at once
+# (BadWindow) when a window it looks at is destroyed meanwhile, as the
+# windows' process's unshown GL warm-up window is at its start.
 window() {
-	timeout "$WAIT" xdotool search --sync --onlyvisible --name "$1" 2>/dev/null | head -n 1 | grep . ||
-		{ echo "no window matching '$1' within ${WAIT}s" >&2; return 1; }
+	local deadline=$((SECONDS + WAIT)) w
+	until w=$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1) && [ -n "$w" ]; do
+		((SECONDS < deadline)) || { echo "no window matching '$1' within ${WAIT}s" >&2; return 1; }
+		sleep 0.2
+	done
+	echo "$w"
 }
 
 # settled waits for window $1 to be drawn: two captures in a row the same.
