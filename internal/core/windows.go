@@ -218,25 +218,20 @@ func (c *Core) ServeWindows(ctx context.Context, conn io.ReadWriteCloser) error 
 		as   atomic.Pointer[teller] // the windows, once attached
 	)
 	made := make(chan struct{}) // peer is set
+	methods := c.uiMethods()
+	methods[methodAttach] = func(rctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+		<-made
+		t := &teller{rctx, peer, c}
+		as.Store(t)
+		err := c.Attach(rctx, t)
+		return json.RawMessage("{}"), err
+	}
+	methods[methodLeave] = rpc.Typed(func(_ context.Context, p leaveParams) (bool, error) {
+		t := as.Load()
+		return t == nil || c.feed.letGo(t, p.Taken), nil // never attached: nothing to lose
+	})
 	peer = rpc.New(link.NewLines(conn, conn), rpc.Options{
-		Request: func(rctx context.Context, req rpc.Request) (json.RawMessage, error) {
-			switch req.Method {
-			case methodAttach:
-				<-made
-				t := &teller{rctx, peer, c}
-				as.Store(t)
-				err := c.Attach(rctx, t)
-				return json.RawMessage("{}"), err
-			case methodLeave:
-				var p leaveParams
-				if err := decode(req.Method, req.Params, &p); err != nil {
-					return nil, err
-				}
-				t := as.Load()
-				return json.Marshal(t == nil || c.feed.letGo(t, p.Taken)) // never attached: nothing to lose
-			}
-			return c.serveUI(rctx, req.Method, req.Params)
-		},
+		Methods:      methods,
 		Notification: func(m link.Message) { c.hearUI(m) },
 		Log:          c.log,
 	})
@@ -295,125 +290,77 @@ func (c *Core) hearUI(m link.Message) {
 	}
 }
 
-// decode reads params into v, or says in a JSON-RPC error why it cannot.
-func decode(method string, params json.RawMessage, v any) error {
-	if err := json.Unmarshal(params, v); err != nil {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: %v", method, err)}
+// done is the result of a call of the windows' that returns nothing else.
+type done struct{}
+
+// uiMethods answer the calls of the windows' but ui/attach and ui/leave,
+// which belong to one connection (ServeWindows).
+func (c *Core) uiMethods() map[string]rpc.Handler {
+	return map[string]rpc.Handler{
+		methodAnswer: rpc.Typed(func(_ context.Context, p answerParams) (done, error) { return done{}, c.Answer(p.ID, p.Result) }),
+		methodShow:   rpc.Typed(func(_ context.Context, s Show) (done, error) { c.Show(s); return done{}, nil }),
+		methodLimits: rpc.Typed(func(_ context.Context, l HistoryLimits) (done, error) { return done{}, c.SetHistoryLimits(l) }),
+		methodPrefs:  rpc.Typed(func(_ context.Context, p WindowPrefs) (done, error) { return done{}, c.SetWindowPrefs(p) }),
+		methodBlock:  rpc.Typed(func(_ context.Context, p machineParams) (done, error) { return done{}, c.Block(p.Machine) }),
+		methodCapture: rpc.Typed(func(_ context.Context, p TrafficPrefs) (done, error) {
+			return done{}, c.SetTrafficPrefs(p)
+		}),
+		methodTraffic: rpc.Typed(c.uiTraffic),
+		methodLinks: rpc.Typed(func(_ context.Context, p linksParams) ([]string, error) {
+			return c.ShowLinks(p.Server, p.Links)
+		}),
+		methodCall: rpc.Typed(func(ctx context.Context, p callParams) (callResult, error) {
+			res, who, err := c.CallTool(ctx, p.Server, p.Tool, p.Arguments, false)
+			if err != nil {
+				return callResult{}, err // a -32042 keeps its code and data for the window
+			}
+			return callResult{Result: res.Raw, Identity: who}, nil
+		}),
+		methodRetry: rpc.Typed(func(_ context.Context, p serverParams) (bool, error) { return c.Retry(p.Server), nil }),
+		methodSignIn: rpc.Typed(func(ctx context.Context, p serverParams) (done, error) {
+			return done{}, c.SignIn(ctx, p.Server, func(signin.Status) {})
+		}),
+		methodSignOut: rpc.Typed(func(_ context.Context, p serverParams) (done, error) { return done{}, c.SignOut(p.Server) }),
+		methodTools:   rpc.Typed(c.uiTools),
+		methodClear:   bare(func(ctx context.Context) (done, error) { return done{}, c.ClearHistory(ctx) }),
+		methodNotice:  bare(func(context.Context) (string, error) { return c.HistoryNotice(), nil }),
+		methodNoNotes: bare(func(context.Context) (string, error) { return c.NotificationsProblem(), nil }),
+		methodQuit:    bare(func(context.Context) (done, error) { c.Quit(); return done{}, nil }),
 	}
-	return nil
 }
 
-// serveUI answers one call of the windows'.
-func (c *Core) serveUI(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-	res, err := c.uiCall(ctx, method, params)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(res)
-}
-
-// uiCall does what one call of the windows' asks.
-func (c *Core) uiCall(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	var (
-		sp serverParams
-		ok = struct{}{}
-	)
-	switch method {
-	case methodAnswer:
-		var p answerParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		return ok, c.Answer(p.ID, p.Result)
-	case methodShow:
-		var s Show
-		if err := decode(method, params, &s); err != nil {
-			return nil, err
-		}
-		c.Show(s)
-		return ok, nil
-	case methodLimits:
-		var l HistoryLimits
-		if err := decode(method, params, &l); err != nil {
-			return nil, err
-		}
-		return ok, c.SetHistoryLimits(l)
-	case methodClear:
-		return ok, c.ClearHistory(ctx)
-	case methodPrefs:
-		var p WindowPrefs
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		return ok, c.SetWindowPrefs(p)
-	case methodBlock:
-		var p machineParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		return ok, c.Block(p.Machine)
-	case methodCapture:
-		var p TrafficPrefs
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		return ok, c.SetTrafficPrefs(p)
-	case methodTraffic:
-		var p trafficParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		if p.Wait {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, trafficWait)
-			defer cancel()
-		}
-		list, err := c.Traffic(ctx, p.After, p.Wait)
-		if p.Wait && errors.Is(err, context.DeadlineExceeded) {
-			return []traffic.Entry{}, nil // nothing new: the windows ask again
-		}
-		return list, err
-	case methodLinks:
-		var p linksParams
-		if err := decode(method, params, &p); err != nil {
-			return nil, err
-		}
-		return c.ShowLinks(p.Server, p.Links)
-	case methodNotice:
-		return c.HistoryNotice(), nil
-	case methodNoNotes:
-		return c.NotificationsProblem(), nil
-	case methodQuit:
-		c.Quit()
-		return ok, nil
-	case methodCall:
-		var call callParams
-		if err := decode(method, params, &call); err != nil {
-			return nil, err
-		}
-		res, who, err := c.CallTool(ctx, call.Server, call.Tool, call.Arguments, false)
+// bare is a Handler of f, for a call that takes no params: any sent are
+// not read.
+func bare[R any](f func(ctx context.Context) (R, error)) rpc.Handler {
+	return func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+		r, err := f(ctx)
 		if err != nil {
-			return nil, err // a -32042 keeps its code and data for the window
-		}
-		return callResult{Result: res.Raw, Identity: who}, nil
-	case methodRetry, methodSignIn, methodSignOut, methodTools:
-		if err := decode(method, params, &sp); err != nil {
 			return nil, err
 		}
-	default:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("no method %q", method)}
+		return json.Marshal(r)
 	}
-	switch method {
-	case methodRetry:
-		return c.Retry(sp.Server), nil
-	case methodSignIn:
-		return ok, c.SignIn(ctx, sp.Server, func(signin.Status) {})
-	case methodSignOut:
-		return ok, c.SignOut(sp.Server)
+}
+
+// uiTraffic answers ui/traffic: the facts after p.After, waiting a while
+// for new ones if p.Wait.
+func (c *Core) uiTraffic(ctx context.Context, p trafficParams) ([]traffic.Entry, error) {
+	if p.Wait {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, trafficWait)
+		defer cancel()
 	}
-	tools, who, err := c.Tools(ctx, sp.Server)
+	list, err := c.Traffic(ctx, p.After, p.Wait)
+	if p.Wait && errors.Is(err, context.DeadlineExceeded) {
+		return []traffic.Entry{}, nil // nothing new: the windows ask again
+	}
+	return list, err
+}
+
+// uiTools answers ui/tools: the server's tools as it listed them.
+func (c *Core) uiTools(ctx context.Context, p serverParams) (toolsResult, error) {
+	tools, who, err := c.Tools(ctx, p.Server)
 	if err != nil {
-		return nil, err
+		return toolsResult{}, err
 	}
 	res := toolsResult{Identity: who}
 	for _, t := range tools {

@@ -34,6 +34,23 @@ type Request struct {
 // when absent), as Options.Request does.
 type Handler func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
 
+// Typed is a Handler of f, which takes its params as a P and answers an
+// R. Params that do not decode as a P, absent ones included, are refused
+// -32602 (invalid params).
+func Typed[P, R any](f func(ctx context.Context, p P) (R, error)) Handler {
+	return func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
+		var p P
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + err.Error()}
+		}
+		r, err := f(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(r)
+	}
+}
+
 // Options are the handlers of what the other side sends.
 type Options struct {
 	// Methods answer the requests of the methods they name in place of

@@ -164,7 +164,8 @@ func TestRequestsServed(t *testing.T) {
 
 // TestMethodsServed: a request of a method in Options.Methods goes to its
 // handler with its params as sent, any other to Request, and with no
-// Request it is answered "method not found".
+// Request it is answered "method not found"; a Typed handler refuses
+// params that are not its type's.
 func TestMethodsServed(t *testing.T) {
 	echo := func(_ context.Context, params json.RawMessage) (json.RawMessage, error) { return params, nil }
 	_, o := start(t, Options{
@@ -180,6 +181,20 @@ func TestMethodsServed(t *testing.T) {
 	o.send(`{"jsonrpc":"2.0","id":2,"method":"other"}`)
 	if m := o.next(); m.Get("result").String() != "other" {
 		t.Errorf("other: %s", m.Raw)
+	}
+
+	type pair struct{ A, B int }
+	sum := Typed(func(_ context.Context, p pair) (int, error) { return p.A + p.B, nil })
+	_, o = start(t, Options{Methods: map[string]Handler{"sum": sum}})
+	for _, c := range []struct{ params, want string }{
+		{`,"params":{"A":2,"B":3}`, `"result":5`},
+		{`,"params":{"A":"two"}`, `"code":-32602`},
+		{``, `"code":-32602`}, // absent
+	} {
+		o.send(`{"jsonrpc":"2.0","id":9,"method":"sum"` + c.params + `}`)
+		if m := o.next(); !strings.Contains(m.Raw, c.want) {
+			t.Errorf("sum with %q: %s, want %s", c.params, m.Raw, c.want)
+		}
 	}
 
 	_, o = start(t, Options{Methods: map[string]Handler{"echo": echo}})
