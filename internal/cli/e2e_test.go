@@ -164,6 +164,23 @@ func startXvfb(t testing.TB) (string, *exec.Cmd) {
 	return ":" + strconv.Itoa(n), x
 }
 
+// history is what `elicitdesk history -json` prints once done holds of
+// it, or what it printed last after 10 s: the core writes an answer's
+// entry just after its server has the answer, so a caller that heard it
+// may read the history a moment too soon.
+func (d *desktop) history(done func(hist string) bool) string {
+	d.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		hist, err := d.run(d.bin, "history", "-json")
+		if err != nil {
+			d.t.Fatal(err)
+		}
+		if done(hist) || time.Now().After(deadline) {
+			return hist
+		}
+	}
+}
+
 // run runs a command on the desktop and returns its standard output.
 func (d *desktop) run(name string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -284,10 +301,7 @@ func TestDesktopEndToEnd(t *testing.T) {
 		t.Errorf("servers with the app running: %v\n%s", err, list)
 	}
 
-	hist, err := d.run(d.bin, "history", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hist := d.history(func(hist string) bool { return strings.Count(hist, "\n") >= 2 })
 	if lines := strings.Split(strings.TrimSpace(hist), "\n"); len(lines) != 2 ||
 		!strings.Contains(lines[0], `"outcome":"cancelled"`) || !strings.Contains(lines[1], `"outcome":"accepted"`) ||
 		!strings.Contains(lines[1], "Ada Lovelace") {
@@ -401,10 +415,7 @@ func TestWindowsProcessKilled(t *testing.T) {
 			t.Errorf("call %d was not answered by the person's Escape:\n%s", i, c.out)
 		}
 	}
-	hist, err := d.run(d.bin, "history", "-json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	hist := d.history(func(hist string) bool { return strings.Count(hist, "\n") >= 3 })
 	if n := strings.Count(hist, `"outcome":"cancelled"`); n != 3 || strings.Count(hist, "\n") != 3 {
 		t.Errorf("history, want three cancelled:\n%s", hist)
 	}
