@@ -137,14 +137,15 @@ func (h handler) Forward(_ context.Context, machine string) error {
 func (c *Core) Forward(machine string) error {
 	c.mu.Lock()
 	_, served := c.forwards[machine]
-	if served = served || c.ctx.Err() != nil; !served {
+	skip := served || c.ctx.Err() != nil // served already, or closing
+	if !skip {
 		if c.forwards == nil {
 			c.forwards = map[string]*endpoint.Server{}
 		}
 		c.forwards[machine] = nil // claimed: the socket is made outside the lock
 	}
 	c.mu.Unlock()
-	if served {
+	if skip {
 		return nil
 	}
 	path, err := endpoint.ForwardedPath(machine)
