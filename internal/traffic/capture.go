@@ -172,7 +172,9 @@ func (c *Capture) write(ctx context.Context) {
 	f := captureFile{path: c.path, limits: c.limits, now: c.now}
 	defer f.close()
 	forms := answers{}
-	for {
+	// Once ctx ends nothing more is written, though messages still wait:
+	// a select with both ready would pick either.
+	for ctx.Err() == nil {
 		select {
 		case <-ctx.Done():
 			return
