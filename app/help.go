@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/internal/core"
 )
 
 // helpMarkdown is what the Help window says: kept in the app, so Help
@@ -63,7 +64,7 @@ func (d *Desk) showHelp() {
 	w.SetOnClosed(func() { d.helpW = nil })
 	keys.Close(w, nil)
 	text := widget.NewRichTextFromMarkdown(helpText(helpPaths{
-		servers: d.opts.ConfigPath, history: d.opts.HistoryPath, settings: PreferencesPath(d.fyne.UniqueID()),
+		servers: d.opts.ConfigPath, history: d.opts.HistoryPath, settings: core.PrefsPath(d.fyne.UniqueID()),
 	}))
 	text.Wrapping = fyne.TextWrapWord
 	closeButton := widget.NewButton("Close", w.Close)

@@ -1,10 +1,6 @@
 package app
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,92 +46,51 @@ const (
 	closeQuits        noTrayClose = "quit"
 )
 
-// DefaultSettings: three windows, ninety days, 256 MB, the desktop's look,
-// notifications on.
-var DefaultSettings = Settings{MaxWindows: 3, Retention: history.DefaultRetention, HistoryMaxBytes: history.DefaultMaxBytes,
-	Theme: look.FollowDesktop, Notify: true}
+// noTrayCloses are the answers a setting may hold.
+func noTrayCloses() []noTrayClose { return []noTrayClose{closeAsks, closeKeepsRunning, closeQuits} }
 
-const (
-	prefMaxWindows    = "maxWindows"
-	prefRetentionDays = "retentionDays"
-	prefHistoryMaxMB  = "historyMaxMB" // in MB, as a preference is an int
-	prefNoTrayClose   = "noTrayClose"
-	prefTheme         = "theme"
-	prefNotify        = "notifications"
-	prefCapture       = "trafficCapture"        // every server's
-	prefCaptureOf     = "trafficCaptureServers" // the servers named, a JSON array
-	prefRedact        = "trafficRedact"         // the patterns, a line each
-)
+// DefaultSettings: the core's defaults (core.DefaultPrefs), the
+// desktop's look.
+var DefaultSettings = settingsOf(core.DefaultPrefs())
 
-// prefsReader is what loadSettings reads: fyne.Preferences, or Fyne's file
-// as the core reads it.
-type prefsReader interface {
-	IntWithFallback(key string, fallback int) int
-	StringWithFallback(key, fallback string) string
-	BoolWithFallback(key string, fallback bool) bool
+// settingsOf are the settings holding p, the rest their defaults.
+func settingsOf(p core.Prefs) Settings {
+	return Settings{MaxWindows: p.Windows.Max, Retention: p.History.Retention, HistoryMaxBytes: p.History.MaxBytes,
+		Theme: look.FollowDesktop, Notify: p.Windows.Notify, Capture: p.Traffic.Capture, Redact: p.Traffic.Redact}
 }
 
-func loadSettings(p prefsReader) Settings {
-	d := DefaultSettings
-	s := d
-	// Each stored value is taken on its own: a bad one falls back to its
-	// own default only. A stale size must not reset the retention, whose
-	// next prune would delete what the person chose to keep.
-	for _, read := range []func(*Settings){
-		func(s *Settings) { s.MaxWindows = p.IntWithFallback(prefMaxWindows, d.MaxWindows) },
-		func(s *Settings) {
-			s.Retention = time.Duration(p.IntWithFallback(prefRetentionDays, int(d.Retention/day))) * day
-		},
-		func(s *Settings) {
-			s.HistoryMaxBytes = int64(p.IntWithFallback(prefHistoryMaxMB, int(d.HistoryMaxBytes>>20))) << 20
-		},
-		func(s *Settings) {
-			s.NoTrayClose = noTrayClose(p.StringWithFallback(prefNoTrayClose, string(d.NoTrayClose)))
-		},
-		func(s *Settings) { s.Theme = look.Choice(p.StringWithFallback(prefTheme, string(d.Theme))) },
-		func(s *Settings) { s.Notify = p.BoolWithFallback(prefNotify, d.Notify) },
-		func(s *Settings) { s.Capture.All = p.BoolWithFallback(prefCapture, d.Capture.All) },
-		func(s *Settings) {
-			if err := json.Unmarshal([]byte(p.StringWithFallback(prefCaptureOf, "null")), &s.Capture.Servers); err != nil {
-				s.Capture.Servers = nil
-			}
-		},
-		func(s *Settings) { s.Redact = patternLines(p.StringWithFallback(prefRedact, "")) },
-	} {
-		next := s
-		read(&next)
-		if next.check() == "" {
-			s = next
-		}
+// The keys of the preferences the windows keep to themselves; the core's
+// are core's.
+const (
+	prefNoTrayClose = "noTrayClose"
+	prefTheme       = "theme"
+)
+
+// loadSettings reads the settings from p, each missing or bad one its
+// default (core.ReadPrefs).
+func loadSettings(p core.PrefsReader) Settings {
+	s := settingsOf(core.ReadPrefs(p))
+	if c := noTrayClose(p.StringWithFallback(prefNoTrayClose, "")); slices.Contains(noTrayCloses(), c) {
+		s.NoTrayClose = c
+	}
+	if c := look.Choice(p.StringWithFallback(prefTheme, "")); slices.Contains(look.Choices(), c) {
+		s.Theme = c
 	}
 	return s
 }
 
 func (s Settings) save(p fyne.Preferences) {
-	p.SetInt(prefMaxWindows, s.MaxWindows)
-	p.SetInt(prefRetentionDays, int(s.Retention/day))
-	p.SetInt(prefHistoryMaxMB, int(s.HistoryMaxBytes>>20))
+	s.prefs().Save(p)
 	p.SetString(prefNoTrayClose, string(s.NoTrayClose))
 	p.SetString(prefTheme, string(s.Theme))
-	p.SetBool(prefNotify, s.Notify)
-	p.SetBool(prefCapture, s.Capture.All)
-	servers, _ := json.Marshal(s.Capture.Servers) // a name may hold any character
-	p.SetString(prefCaptureOf, string(servers))
-	p.SetString(prefRedact, strings.Join(s.Redact, "\n"))
-}
-
-// patternLines are the patterns of text, one a line, blank lines left out.
-func patternLines(text string) []string {
-	var out []string
-	for line := range strings.Lines(text) {
-		if line = strings.TrimRight(line, "\r\n"); strings.TrimSpace(line) != "" {
-			out = append(out, line)
-		}
-	}
-	return out
 }
 
 const day = history.Day
+
+// prefs are the settings the core runs by.
+func (s Settings) prefs() core.Prefs {
+	return core.Prefs{History: s.HistoryLimits(), Windows: s.WindowPrefs(), Traffic: s.TrafficPrefs()}
+}
 
 // HistoryLimits are the settings the core keeps the history by.
 func (s Settings) HistoryLimits() core.HistoryLimits {
@@ -154,16 +109,10 @@ func (s Settings) TrafficPrefs() core.TrafficPrefs {
 
 // check says what is wrong with s, in words for the Settings window.
 func (s Settings) check() string {
-	limits := s.HistoryLimits().Check() // the core's own check of them
-	traffic := s.TrafficPrefs().Check()
-	switch {
-	case traffic != nil:
-		return sentence(traffic)
-	case s.MaxWindows < core.MinWindows || s.MaxWindows > core.MaxWindows:
-		return "Open between 1 and 20 request windows at once."
-	case limits != nil:
-		return sentence(limits)
-	case !slices.Contains([]noTrayClose{closeAsks, closeKeepsRunning, closeQuits}, s.NoTrayClose):
+	switch err := s.prefs().Check(); {
+	case err != nil:
+		return sentence(err) // the core's own check
+	case !slices.Contains(noTrayCloses(), s.NoTrayClose):
 		return "Closing the Servers window keeps running or quits."
 	case !slices.Contains(look.Choices(), s.Theme):
 		return "Choose the desktop's look, light or dark."
@@ -197,52 +146,4 @@ func daysText(d time.Duration) string {
 		return strconv.Itoa(n) + " days"
 	}
 	return "1 day"
-}
-
-// PreferencesPath is where Fyne keeps the preferences of the app with id:
-// the core, which runs without Fyne, reads the settings there.
-func PreferencesPath(id string) string {
-	dir, err := os.UserConfigDir()
-	if runtime.GOOS == "darwin" { // Fyne's, not Go's
-		dir, err = os.UserHomeDir()
-		dir = filepath.Join(dir, "Library", "Preferences")
-	}
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "fyne", id, "preferences.json")
-}
-
-// SettingsFile reads the settings Fyne keeps at path, each missing or bad
-// one its default, as the app reads them.
-func SettingsFile(path string) Settings {
-	var prefs filePrefs
-	if b, err := os.ReadFile(path); err == nil {
-		json.Unmarshal(b, &prefs) // unreadable: the defaults
-	}
-	return loadSettings(prefs)
-}
-
-// filePrefs are Fyne's preferences as its file keeps them, read only.
-type filePrefs map[string]any
-
-func (p filePrefs) IntWithFallback(key string, fallback int) int {
-	if f, ok := p[key].(float64); ok && f == float64(int(f)) {
-		return int(f)
-	}
-	return fallback
-}
-
-func (p filePrefs) StringWithFallback(key, fallback string) string {
-	if s, ok := p[key].(string); ok {
-		return s
-	}
-	return fallback
-}
-
-func (p filePrefs) BoolWithFallback(key string, fallback bool) bool {
-	if b, ok := p[key].(bool); ok {
-		return b
-	}
-	return fallback
 }

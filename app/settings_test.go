@@ -23,10 +23,10 @@ func TestSettingsHistoryMaxBytes(t *testing.T) {
 		want  int64
 	}{
 		{"unset is the default", nil, history.DefaultMaxBytes},
-		{"a choice is kept", map[string]int{prefHistoryMaxMB: 64}, 64 << 20},
-		{"1 GB", map[string]int{prefHistoryMaxMB: 1024}, 1 << 30},
-		{"not a choice gives its default", map[string]int{prefHistoryMaxMB: 3}, history.DefaultMaxBytes},
-		{"unlimited is not offered", map[string]int{prefHistoryMaxMB: 0}, history.DefaultMaxBytes},
+		{"a choice is kept", map[string]int{core.PrefHistoryMaxMB: 64}, 64 << 20},
+		{"1 GB", map[string]int{core.PrefHistoryMaxMB: 1024}, 1 << 30},
+		{"not a choice gives its default", map[string]int{core.PrefHistoryMaxMB: 3}, history.DefaultMaxBytes},
+		{"unlimited is not offered", map[string]int{core.PrefHistoryMaxMB: 0}, history.DefaultMaxBytes},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,9 +97,9 @@ func TestSettingsBoundsAreTheCores(t *testing.T) {
 // or the next prune would delete what they meant to keep.
 func TestABadSettingKeepsTheOthers(t *testing.T) {
 	p := test.NewTempApp(t).Preferences()
-	p.SetInt(prefRetentionDays, 365)
-	p.SetInt(prefMaxWindows, 5)
-	p.SetInt(prefHistoryMaxMB, 3) // no longer a choice
+	p.SetInt(core.PrefRetentionDays, 365)
+	p.SetInt(core.PrefMaxWindows, 5)
+	p.SetInt(core.PrefHistoryMaxMB, 3) // no longer a choice
 	want := DefaultSettings
 	want.MaxWindows, want.Retention = 5, 365*day
 	if got := loadSettings(p); !reflect.DeepEqual(got, want) {
@@ -125,17 +125,17 @@ func TestSettingsLoadSave(t *testing.T) {
 				Capture: traffic.Scope{All: true, Servers: []string{"notes", "my\nserver"}}, // a session ends with the app
 				Redact:  []string{"ACME-[0-9]+", `\bsecret\b`}}
 		}},
-		{"unreadable servers to capture", func(p fyne.Preferences) { p.SetString(prefCaptureOf, "notes") }, func(*Settings) {}},
-		{"a pattern that does not compile", func(p fyne.Preferences) { p.SetString(prefRedact, "ok\n(") }, func(*Settings) {}},
-		{"the smallest", func(p fyne.Preferences) { p.SetInt(prefMaxWindows, 1); p.SetInt(prefRetentionDays, 1) },
+		{"unreadable servers to capture", func(p fyne.Preferences) { p.SetString(core.PrefCaptureOf, "notes") }, func(*Settings) {}},
+		{"a pattern that does not compile", func(p fyne.Preferences) { p.SetString(core.PrefRedact, "ok\n(") }, func(*Settings) {}},
+		{"the smallest", func(p fyne.Preferences) { p.SetInt(core.PrefMaxWindows, 1); p.SetInt(core.PrefRetentionDays, 1) },
 			func(s *Settings) { s.MaxWindows, s.Retention = 1, day }},
-		{"too many windows", func(p fyne.Preferences) { p.SetInt(prefMaxWindows, 21) }, func(*Settings) {}},
-		{"no windows", func(p fyne.Preferences) { p.SetInt(prefMaxWindows, 0) }, func(*Settings) {}},
-		{"no days", func(p fyne.Preferences) { p.SetInt(prefRetentionDays, 0) }, func(*Settings) {}},
-		{"too many days", func(p fyne.Preferences) { p.SetInt(prefRetentionDays, 3651) }, func(*Settings) {}},
+		{"too many windows", func(p fyne.Preferences) { p.SetInt(core.PrefMaxWindows, 21) }, func(*Settings) {}},
+		{"no windows", func(p fyne.Preferences) { p.SetInt(core.PrefMaxWindows, 0) }, func(*Settings) {}},
+		{"no days", func(p fyne.Preferences) { p.SetInt(core.PrefRetentionDays, 0) }, func(*Settings) {}},
+		{"too many days", func(p fyne.Preferences) { p.SetInt(core.PrefRetentionDays, 3651) }, func(*Settings) {}},
 		{"an unknown look", func(p fyne.Preferences) { p.SetString(prefTheme, "sepia") }, func(*Settings) {}},
 		{"dark", func(p fyne.Preferences) { p.SetString(prefTheme, "dark") }, func(s *Settings) { s.Theme = look.Dark }},
-		{"notifications off", func(p fyne.Preferences) { p.SetBool(prefNotify, false) }, func(s *Settings) { s.Notify = false }},
+		{"notifications off", func(p fyne.Preferences) { p.SetBool(core.PrefNotify, false) }, func(s *Settings) { s.Notify = false }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

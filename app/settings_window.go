@@ -169,7 +169,7 @@ func (f *settingsForm) read() (s Settings, login bool, problem string) {
 	for _, shown := range f.of.Selected {
 		s.Capture.Servers = append(s.Capture.Servers, f.named[shown])
 	}
-	s.Redact = patternLines(f.redact.Text)
+	s.Redact = core.PatternLines(f.redact.Text)
 	return s, f.login.Checked, s.check()
 }
 

@@ -87,12 +87,12 @@ func runApp(args []string, stdout, stderr terminal) int {
 	defer signal.Stop(signalled)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	app.GuardSessionBus(ctx) // nothing may autolaunch a bus: its tray would outlive us
+	sessionbus.Guard(ctx) // nothing may autolaunch a bus: its tray would outlive us
 
 	login := autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}}
 	var c *core.Core // clicks come once it shows notifications, after Start
 	notifier, noNotifications, notifyErr := coreNotifier(ctx, func(id uint32) { c.NoticeClicked(id) })
-	settings := app.SettingsFile(app.PreferencesPath(appID))
+	prefs := core.PrefsFile(core.PrefsPath(appID))
 	ui := uiStarter{exe: exe, config: *config, verbose: *verbose, idle: *idle, tray: func() bool { return c.TrayShown() }, log: log}
 	c = core.New(ctx, core.Options{
 		ConfigPath:  *config,
@@ -102,9 +102,9 @@ func runApp(args []string, stdout, stderr terminal) int {
 		Signer: newSigner(log, func(err error) {
 			log.Warn("sign-ins to remote servers are kept in memory only, for this run; set "+tokenFileEnv+"=FILE to keep them in a file only you can read", "err", err)
 		}, nil),
-		History:         settings.HistoryLimits(),
-		Windows:         settings.WindowPrefs(),
-		Traffic:         settings.TrafficPrefs(),
+		History:         prefs.History,
+		Windows:         prefs.Windows,
+		Traffic:         prefs.Traffic,
 		CapturePath:     traffic.DefaultCapturePath(xdg.StateHome),
 		Background:      *background,
 		StartUI:         ui.start,
@@ -358,7 +358,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 	}
 	defer conn.Close()
 
-	app.GuardSessionBus(ctx) // before Fyne, which dials the bus with autolaunch
+	sessionbus.Guard(ctx) // before Fyne, which dials the bus with autolaunch
 	if err := makeCacheDir(); err != nil {
 		log.Warn("no cache directory: Fyne keeps nothing between runs", "err", err)
 	}

@@ -384,14 +384,22 @@ func (c *Core) Closed(id string, opening int) {
 // SetWindowPrefs applies the person's choices of how request windows
 // open, within the bounds of the Settings window.
 func (c *Core) SetWindowPrefs(p WindowPrefs) error {
-	if p.Max < MinWindows || p.Max > MaxWindows {
-		return fmt.Errorf("open between %d and %d request windows at once, not %d", MinWindows, MaxWindows, p.Max)
+	if err := p.Check(); err != nil {
+		return err
 	}
 	c.arrivals.setNotify(p.Notify)
 	for _, w := range c.pending.setMax(p.Max) {
 		c.open(w, ByApp)
 	}
 	c.countChanged()
+	return nil
+}
+
+// Check says what is wrong with p: too few or too many windows.
+func (p WindowPrefs) Check() error {
+	if p.Max < MinWindows || p.Max > MaxWindows {
+		return fmt.Errorf("open between %d and %d request windows at once, not %d", MinWindows, MaxWindows, p.Max)
+	}
 	return nil
 }
 

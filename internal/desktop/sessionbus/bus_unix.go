@@ -122,3 +122,29 @@ func Own(ctx context.Context, name string) (*dbus.Conn, error) {
 	conn.Close()
 	return nil, fmt.Errorf("cannot own %s on the session bus: %w", name, err)
 }
+
+// noBus is an address no transport accepts: godbus fails to dial it at
+// once instead of running dbus-launch, whose bus would outlive the app.
+const noBus = "disabled:"
+
+// Guard makes sure nothing in the process autolaunches a session
+// bus. Run it before Fyne starts: Fyne's theme watcher and notifications
+// dial the bus with autolaunch. It reports whether a bus answers; when one
+// does, its address is set for the whole process, the one a bridge finds
+// (Address); when none does, the address is set to one that
+// cannot be dialled, so the tray and notifications stay off.
+func Guard(ctx context.Context) bool {
+	addr, err := Address()
+	if err == nil {
+		var conn *dbus.Conn
+		if conn, err = Dial(ctx); err == nil {
+			conn.Close()
+		}
+	}
+	if err != nil {
+		os.Setenv(addressEnv, noBus)
+		return false
+	}
+	os.Setenv(addressEnv, addr)
+	return true
+}
