@@ -9,6 +9,13 @@ BIN   := elicitdesk
 # (an install: a helper, not a command), and is its own keeper where it is
 # missing.
 KEEPER := $(BIN)-keeper
+# CORE is the core's own executable on Linux, built without Fyne and GL
+# (-tags headless,core), so that what runs all day maps none of their
+# code: elicitdesk hands the app over to it when it finds it where it finds
+# the keeper, and runs the core itself where it is missing
+# (internal/cli/handover.go). It takes the app's time: a core older than
+# the binary beside it, one built alone since, is not used.
+CORE := $(BIN)-core
 PKGS  := ./...
 
 # Debian/Ubuntu packages: cgo needs the C toolchain and the X11/GL/Wayland
@@ -37,6 +44,8 @@ run: deps build
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
+	$(GO) build -tags headless,core -ldflags '$(LDFLAGS)' -o $(CORE) .
+	touch -r $(BIN) $(CORE)
 	$(CC) -O2 -Wall -s -o $(KEEPER) servers/procgroup/keeper/main.c
 
 # HEADLESS is the build without windows (`-tags headless`): the bridge and
@@ -212,17 +221,20 @@ ICONS      := $(foreach s,$(ICON_SIZES),$(call icon,$(s)))
 DBUS_SERVICE := share/dbus-1/services/$(APP_ID).service
 user_unit     = $(if $(filter /usr /usr/local,$(1)),lib,share)/systemd/user/$(BIN).service
 USER_UNIT    := $(call user_unit,$(PREFIX))
-installed     = bin/$(BIN) lib/$(BIN)/$(KEEPER) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS) \
+installed     = bin/$(BIN) lib/$(BIN)/$(KEEPER) lib/$(BIN)/$(CORE) share/applications/$(APP_ID).desktop share/metainfo/$(APP_ID).metainfo.xml $(ICONS) \
                 $(DBUS_SERVICE) $(call user_unit,$(1))
 INSTALLED  := $(call installed,$(PREFIX))
 ROOT       := $(DESTDIR)$(PREFIX)
 
-# INSTALL_BIN is the binary installed: this build, or make package's release.
+# INSTALL_BIN and INSTALL_CORE are the binaries installed: this build, or
+# make package's release.
 INSTALL_BIN ?= $(BIN)
+INSTALL_CORE ?= $(CORE)
 
 install: deps build
 	install -Dm755 $(INSTALL_BIN) $(ROOT)/bin/$(BIN)
 	install -Dm755 $(KEEPER) $(ROOT)/lib/$(BIN)/$(KEEPER)
+	install -Dm755 $(INSTALL_CORE) $(ROOT)/lib/$(BIN)/$(CORE)
 	install -d $(ROOT)/share/applications $(ROOT)/share/metainfo
 	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/$(BIN)|' assets/linux/$(APP_ID).desktop >$(ROOT)/share/applications/$(APP_ID).desktop
 	chmod 644 $(ROOT)/share/applications/$(APP_ID).desktop
@@ -337,7 +349,8 @@ package-linux: deps build
 	@$(call install,help2man)
 	rm -rf dist/root && mkdir -p dist
 	$(GO) build -buildmode=pie -trimpath -ldflags '-s -w $(LDFLAGS)' -o dist/$(BIN) .
-	$(MAKE) --no-print-directory install INSTALL_BIN=dist/$(BIN) DESTDIR=$(CURDIR)/dist/root PREFIX=/usr
+	$(GO) build -tags headless,core -buildmode=pie -trimpath -ldflags '-s -w $(LDFLAGS)' -o dist/$(CORE) .
+	$(MAKE) --no-print-directory install INSTALL_BIN=dist/$(BIN) INSTALL_CORE=dist/$(CORE) DESTDIR=$(CURDIR)/dist/root PREFIX=/usr
 	mkdir -p dist/root/usr/share/man/man1 $(DOC)
 	help2man --no-info --version-string=$(VERSION) --name="$$(sed -n 's|.*<summary>\(.*\)</summary>.*|\1|p' assets/linux/$(APP_ID).metainfo.xml)" \
 		dist/$(BIN) | gzip -9n >dist/root/usr/share/man/man1/$(BIN).1.gz
@@ -351,7 +364,7 @@ package-linux: deps build
 	$(GO) run $(FYNE) package -os linux -release -executable dist/$(BIN); \
 		status=$$?; mv dist/FyneApp.toml FyneApp.toml; exit $$status
 	mv "Elicit Desk.tar.xz" dist/
-	rm -rf dist/root dist/$(BIN)
+	rm -rf dist/root dist/$(BIN) dist/$(CORE)
 
 windows-zip: windows-exe
 	@$(call install,zip)
@@ -428,7 +441,7 @@ screenshots: test-deps build
 	BIN=./$(BIN) docs/screenshots.sh
 
 clean:
-	rm -rf $(BIN) $(HEADLESS) $(KEEPER) dist
+	rm -rf $(BIN) $(CORE) $(HEADLESS) $(KEEPER) dist
 
 # install $(1): the Debian packages that are missing, through apt-get (with
 # sudo when not root); elsewhere, say exactly what to install.

@@ -21,6 +21,9 @@ const (
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := stdio{in: stdin, out: stdout, err: stderr}
 	out, errs := s.terminals()
+	if coreOnly {
+		return runApp(args, out, errs)
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "-h", "-help", "--help":

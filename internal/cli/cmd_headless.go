@@ -15,11 +15,6 @@ const windowsBuilt = false
 const noWindows = "elicitdesk: this build has no windows: it is the bridge's, for servers, containers and remote machines.\n" +
 	"Elicit Desk's windows run on your desktop; run `elicitdesk remote HOST` there to forward them to this machine.\n"
 
-func runApp(_ []string, _, stderr terminal) int {
-	stderr.Ours(noWindows)
-	return 2
-}
-
 func runUI(_ []string, _, stderr terminal) int {
 	stderr.Ours(noWindows)
 	return 2

@@ -39,9 +39,13 @@ func commands() []command {
 			return f(args, out, errs)
 		}
 	}
+	app := command{appCommand, []string{"[-config FILE] [-ui-idle DURATION] [-v]"},
+		"Start the app: tray, request windows, history.", both(runApp)}
+	if coreOnly {
+		return []command{app}
+	}
 	return []command{
-		{appCommand, []string{"[-config FILE] [-ui-idle DURATION] [-v]"},
-			"Start the app: tray, request windows, history.", both(runApp)},
+		app,
 		{uiCommand, []string{"[-config FILE] [-idle DURATION] [-tray] [-v]"},
 			"The app's windows, which it starts while one is needed (not for use by hand).", both(runUI)},
 		{"lint", []string{"[-json] [-hosts] SCHEMA.json"},

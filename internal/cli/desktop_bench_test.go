@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -305,8 +306,9 @@ func countReady(d *desktop) int {
 }
 
 // TestIdleCore: with ten servers connected and no window open, Elicit Desk
-// is its core and the servers' keepers, without a windows' process, sits
-// still, and each keeper holds little of its own (USS: what ending it
+// is its core, run by the core's own executable without Fyne or GL, and
+// the servers' keepers, without a windows' process; it sits still, and
+// each keeper holds little of its own (USS: what ending it
 // frees; elicitdesk as its own keeper holds about 0.4 MB, elicitdesk-keeper
 // 0.1 MB). The bounds are generous, to hold on a loaded machine;
 // BenchmarkIdleMemory10Servers measures the figures themselves.
@@ -321,8 +323,15 @@ func TestIdleCore(t *testing.T) {
 	switches := sum(pids, func(p int) int { return contextSwitches(t, p) })
 	time.Sleep(idle) // the idle time measured, not a wait
 	wakeups := float64(sum(pids, func(p int) int { return contextSwitches(t, p) })-switches) / idle.Seconds()
-	if m := memoryOf(t, d.app.Process.Pid); m.uss > 40 {
-		t.Errorf("the core holds %.0f MB of its own, want at most 40", m.uss)
+	core := d.app.Process.Pid
+	if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", core)); err != nil || exe != filepath.Join(filepath.Dir(d.bin), coreName) {
+		t.Errorf("the core runs %s (%v), want %s beside %s (make build builds it)", exe, err, coreName, d.bin)
+	}
+	if maps, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", core)); err != nil || bytes.Contains(maps, []byte("libGL")) {
+		t.Errorf("the core maps libGL (%v): it runs Fyne's code", err)
+	}
+	if m := memoryOf(t, core); m.uss > 32 {
+		t.Errorf("the core holds %.0f MB of its own, want at most 32", m.uss)
 	}
 	for _, keeper := range pids[1:] { // after the core
 		if m := memoryOf(t, keeper); m.uss > 1 {

@@ -139,7 +139,7 @@ func (d *desktop) bridge() *exec.Cmd {
 }
 
 // cores lists the pids of the cores that run with the test's HOME: the
-// elicitdesk processes without a command.
+// elicitdesk (or elicitdesk-core) processes without a command.
 func (d *desktop) cores() []int {
 	var pids []int
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
@@ -150,7 +150,7 @@ func (d *desktop) cores() []int {
 		}
 		args, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
 		argv := strings.Split(strings.TrimSuffix(string(args), "\x00"), "\x00")
-		if filepath.Base(argv[0]) != filepath.Base(d.bin) || (len(argv) > 1 && !strings.HasPrefix(argv[1], "-")) {
+		if name := filepath.Base(argv[0]); name != filepath.Base(d.bin) && name != coreName || (len(argv) > 1 && !strings.HasPrefix(argv[1], "-")) {
 			continue
 		}
 		var pid int

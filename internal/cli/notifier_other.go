@@ -1,4 +1,4 @@
-//go:build !(linux || freebsd || openbsd || netbsd) && !headless
+//go:build !(linux || freebsd || openbsd || netbsd) && (!headless || core)
 
 package cli
 

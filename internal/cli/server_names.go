@@ -45,7 +45,12 @@ func demoEntry() (config.Server, error) {
 	if err != nil {
 		return config.Server{}, err
 	}
-	return config.Server{Name: config.DemoName, Command: exe, Args: []string{"demo-server"}}, nil
+	return demoOf(exe), nil
+}
+
+// demoOf is the demo server run by the app's binary exe.
+func demoOf(exe string) config.Server {
+	return config.Server{Name: config.DemoName, Command: exe, Args: []string{"demo-server"}}
 }
 
 // findServer returns the entry of cfg called name, or an error listing the
