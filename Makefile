@@ -16,6 +16,8 @@ KEEPER := $(BIN)-keeper
 # (internal/cli/handover.go). It takes the app's time: a core older than
 # the binary beside it, one built alone since, is not used.
 CORE := $(BIN)-core
+# The core's own build is Linux's alone (internal/cli/handover_*.go).
+BUILD_CORE := $(filter Linux,$(shell uname -s))
 PKGS  := ./...
 
 # Debian/Ubuntu packages: cgo needs the C toolchain and the X11/GL/Wayland
@@ -44,8 +46,10 @@ run: deps build
 
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
+ifneq ($(BUILD_CORE),)
 	$(GO) build -tags headless,core -ldflags '$(LDFLAGS)' -o $(CORE) .
 	touch -r $(BIN) $(CORE)
+endif
 	$(CC) -O2 -Wall -s -o $(KEEPER) servers/procgroup/keeper/main.c
 
 # HEADLESS is the build without windows (`-tags headless`): the bridge and

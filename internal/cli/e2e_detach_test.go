@@ -150,7 +150,7 @@ func (d *desktop) cores() []int {
 		}
 		args, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
 		argv := strings.Split(strings.TrimSuffix(string(args), "\x00"), "\x00")
-		if name := filepath.Base(argv[0]); name != filepath.Base(d.bin) && name != coreName || (len(argv) > 1 && !strings.HasPrefix(argv[1], "-")) {
+		if name := filepath.Base(argv[0]); (name != filepath.Base(d.bin) && name != coreName) || (len(argv) > 1 && !strings.HasPrefix(argv[1], "-")) {
 			continue
 		}
 		var pid int

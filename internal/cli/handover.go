@@ -7,10 +7,11 @@ package cli
 // lib/elicitdesk beside its bin folder (make install, the .deb), where the
 // keeper is too. The app's binary hands the app command over to it, and
 // the core starts the app's binary for the windows. Where it is missing
-// (go build, go install, the fyne package archive, Windows), the app's
-// binary runs the core itself.
+// (go build, go install, the fyne package archive, macOS, Windows), the
+// app's binary runs the core itself.
 const coreName = "elicitdesk-core"
 
 // appEnv tells the core the app's binary it was handed over from: the one
-// it starts for the windows and names in the login entry.
+// it starts for the windows, runs the demo server with and names in the
+// login entry.
 const appEnv = "ELICITDESK_APP"

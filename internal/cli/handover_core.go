@@ -11,14 +11,14 @@ import (
 // the app's binary handed over; it leaves the others out.
 const coreOnly = true
 
-// handOver is done: this is the core's own executable, and the app's
-// binary that handed over to it is in appEnv, which its children do not
+// handOver was done by the app's binary, which named itself in appEnv:
+// the core returns it, and takes it out of the environment its children
 // inherit.
-func handOver([]string) (string, error) {
+func handOver([]string, terminal) (string, error) {
 	exe := os.Getenv(appEnv)
 	os.Unsetenv(appEnv)
 	if exe == "" {
-		return "", errors.New(coreName + " is started by elicitdesk, which it starts for the windows: run elicitdesk")
+		return "", errors.New(coreName + " runs when elicitdesk hands the app over to it: run elicitdesk")
 	}
 	return exe, nil
 }

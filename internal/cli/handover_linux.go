@@ -5,15 +5,21 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // handOver replaces this process with the core's own executable, passing
-// it args, when one is installed beside this binary and is not older than
-// it: a binary built alone since (go build) runs its own core rather than
-// a stale one. It returns the app's binary, this one, when this process
-// runs the core itself.
-func handOver(args []string) (string, error) {
+// it args, when one is installed beside this binary, may be run and is not
+// older than it: a binary built alone since (go build) runs its own core
+// rather than a stale one. make install and the .deb put the app's binary
+// first. It returns the app's binary, this one, when this process runs the
+// core itself, which it also does, saying why on stderr, when the core
+// would not start (one being written, say).
+func handOver(args []string, stderr terminal) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", err
@@ -24,9 +30,14 @@ func handOver(args []string) (string, error) {
 	}
 	dir := filepath.Dir(exe)
 	for _, core := range []string{filepath.Join(dir, coreName), filepath.Join(dir, "..", "lib", "elicitdesk", coreName)} {
-		if st, err := os.Stat(core); err == nil && st.Mode().IsRegular() && !st.ModTime().Before(self.ModTime()) {
-			return exe, syscall.Exec(core, append([]string{core}, args...), append(os.Environ(), appEnv+"="+exe))
+		st, err := os.Stat(core)
+		if err != nil || !st.Mode().IsRegular() || st.ModTime().Before(self.ModTime()) || unix.Access(core, unix.X_OK) != nil {
+			continue
 		}
+		env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, appEnv+"=") })
+		err = syscall.Exec(core, append([]string{core}, args...), append(env, appEnv+"="+exe))
+		stderr.Linef("elicitdesk: cannot run %s (%v): this process runs the core itself", core, err)
+		return exe, nil
 	}
 	return exe, nil
 }

@@ -5,4 +5,4 @@ package cli
 import "os"
 
 // handOver: only Linux builds a core of its own; this binary runs it.
-func handOver([]string) (string, error) { return os.Executable() }
+func handOver([]string, terminal) (string, error) { return os.Executable() }

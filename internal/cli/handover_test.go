@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -14,9 +15,10 @@ import (
 )
 
 // TestHandOver: the app's binary hands the app over to the core's own
-// executable beside it, unless that is older than the binary (a binary
-// built alone since, as go build does): then it runs its own core rather
-// than a stale one.
+// executable beside it, which runs the demo server by the app's binary
+// and passes appEnv to no child; unless the core is older than the
+// binary (one built alone since, as go build does), may not be run or
+// does not start: then the app's binary runs its own core.
 func TestHandOver(t *testing.T) {
 	t.Parallel()
 	bin := os.Getenv(binEnv)
@@ -26,13 +28,18 @@ func TestHandOver(t *testing.T) {
 	tests := []struct {
 		name  string
 		age   time.Duration // of the core, before the app's binary
+		mode  os.FileMode   // of the core
+		open  bool          // the core open for writing, as while it is built
 		wantC bool          // the core's own executable runs the core
 	}{
-		{"a core as old as the app's binary", 0, true},
-		{"a stale core", time.Hour, false},
+		{"a core as old as the app's binary", 0, 0o755, false, true},
+		{"a stale core", time.Hour, 0o755, false, false},
+		{"a core that may not be run", 0, 0o644, false, false},
+		{"a core being written", 0, 0o755, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			app, core := filepath.Join(dir, "elicitdesk"), filepath.Join(dir, coreName)
 			for from, to := range map[string]string{bin: app, filepath.Join(filepath.Dir(bin), coreName): core} {
@@ -44,7 +51,17 @@ func TestHandOver(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if tt.open {
+				w, err := os.OpenFile(core, os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { w.Close() })
+			}
 			at := st.ModTime().Add(-tt.age)
+			if err := os.Chmod(core, tt.mode); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.Chtimes(core, at, at); err != nil {
 				t.Fatal(err)
 			}
@@ -56,21 +73,54 @@ func TestHandOver(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			var waitErr error
+			exited := make(chan struct{})
+			go func() {
+				waitErr = cmd.Wait()
+				close(exited)
+			}()
 			t.Cleanup(func() {
 				cmd.Process.Kill()
-				cmd.Wait()
+				<-exited
 			})
-			<-said // the core's first log line: it runs
+			select {
+			case <-said: // the core's first log line: it runs
+			case <-exited:
+				t.Fatalf("the app ended (%v) without a word", waitErr)
+			case <-time.After(time.Minute):
+				t.Fatal("the app said nothing in a minute")
+			}
 			ran, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", cmd.Process.Pid))
 			want := app
 			if tt.wantC {
 				want = core
 			}
 			if err != nil || ran != want {
-				t.Errorf("the core runs %s (%v), want %s", ran, err, want)
+				t.Fatalf("the core runs %s (%v), want %s", ran, err, want)
+			}
+			demo := demoChild(t, cmd.Process.Pid)
+			if args, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", demo)); !bytes.Contains(args, []byte("\x00"+app+"\x00demo-server")) {
+				t.Errorf("the demo server's keeper runs %q, want the app's binary %s", args, app)
+			}
+			if env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", demo)); bytes.Contains(env, []byte(appEnv+"=")) {
+				t.Errorf("the core passed %s to the demo server", appEnv)
 			}
 		})
 	}
+}
+
+// demoChild waits for the core pid to start its first server, the demo
+// server of a first start, and returns the process that runs it (its
+// keeper).
+func demoChild(t *testing.T, pid int) int {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if kids := childrenOf(pid); len(kids) > 0 {
+			return kids[0]
+		}
+	}
+	t.Fatalf("the core (%d) started no server in a minute", pid)
+	return 0
 }
 
 // firstWrite is a writer that closes said at its first write and drops
