@@ -45,12 +45,11 @@ func runUI(args []string, stdout, stderr terminal) int {
 		return misuse(fs, stderr)
 	}
 	log := newLog(stderr, *verbose)
-	demo, err := demoEntry()
+	exe, err := os.Executable()
 	if err != nil {
 		stderr.Linef("elicitdesk: %s", err)
 		return 2
 	}
-	exe, _ := os.Executable()
 	bridge, err := bridgeBinaries()
 	if err != nil {
 		log.Warn("hosts routed by an earlier elicitdesk may show as not routed", "err", err)
@@ -76,7 +75,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 	d := app.New(ctx, a, core.NewRemote(conn), app.Options{
 		ConfigPath:  *config,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
-		Demo:        demo,
+		Demo:        demoOf(exe),
 		Autostart:   autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}},
 		Log:         log,
 		Bridge:      bridge,
