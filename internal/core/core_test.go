@@ -1,9 +1,11 @@
 package core
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -450,6 +453,63 @@ func TestLargestRequestReachesTheUI(t *testing.T) {
 	}
 	if err := <-answered; err != nil {
 		t.Errorf("the answer did not reach the server: %v", err)
+	}
+}
+
+// TestHugeBridgedWords: a process that calls itself a bridge names its
+// sessions' server with 7 MiB of U+2028, sent raw, which JSON re-encodes
+// to twice that: the windows are still told its requests, their places
+// among the windows are theirs, another server's request opens when one
+// is answered, and the sessions are listed, each name cut.
+func TestHugeBridgedWords(t *testing.T) {
+	s := start(t)
+	conn, err := net.Dial("unix", s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, `{"jsonrpc":"2.0","id":0,"method":"endpoint/hello","params":{"version":%d}}`+"\n", endpoint.Version)
+	if hello, err := bufio.NewReader(conn).ReadString('\n'); err != nil || !strings.Contains(hello, `"result"`) {
+		t.Fatalf("the handshake: %q, %v", hello, err)
+	}
+	huge := strings.Repeat("\u2028", 7<<20/3)
+	session := func(id string) string {
+		return `{"id":"` + id + `","server":"` + huge + `","target":"npx some-server"}`
+	}
+	fmt.Fprintf(conn, `{"jsonrpc":"2.0","id":1,"method":"bridge/session","params":%s}`+"\n", session("listed"))
+	for i := range DefaultMaxWindows {
+		fmt.Fprintf(conn, `{"jsonrpc":"2.0","id":%d,"method":"bridge/elicit","params":{"session":%s,"params":`+
+			`{"message":"huge %d","requestedSchema":{"type":"object","properties":{}}}}}`+"\n", i+2, session(fmt.Sprint("s", i)), i)
+	}
+	eventually(t, "the bridged requests", func() bool { return len(s.c.pending.all()) == DefaultMaxWindows })
+	plain := ask(s, "plain")
+	r, rec, _ := remoteUI(t, <-s.starts)
+	rec.until(t, "the bridged requests' windows", func() bool { return len(rec.requests) == DefaultMaxWindows })
+	for _, q := range rec.requests {
+		if name := q.Server.Name; len(name) > untrusted.NameBytes || !strings.Contains(name, "cut: ") {
+			t.Errorf("a bridged server's name reached the windows with %d bytes, want it cut to %d", len(name), untrusted.NameBytes)
+		}
+	}
+	if err := r.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
+		t.Fatal(err)
+	}
+	rec.until(t, "the other server's window", func() bool {
+		return slices.ContainsFunc(rec.requests, func(q Request) bool { return q.Server.Name == "notes" })
+	})
+	eventually(t, "the sessions listed in the windows", func() bool {
+		list := r.Bridged()
+		return slices.ContainsFunc(list, func(b servers.Bridged) bool { return b.ID == "listed" && len(b.Server.Name) <= untrusted.NameBytes })
+	})
+	conn.Close() // the bridged requests end with their bridge
+	for _, q := range rec.requests[1:] {
+		if q.Server.Name == "notes" {
+			if err := r.Answer(q.ID, forms.Result{Action: forms.Decline}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := <-plain; err != nil {
+		t.Errorf("the other server's request: %v", err)
 	}
 }
 

@@ -167,6 +167,24 @@ func fitStatus(s servers.Status) wireStatus {
 		Err: &wireExplained{Summary: "What this server says about itself is too large to show."}}
 }
 
+// maxBridges bounds the list of bridged sessions as the windows are told
+// it. Each session's words are cut when parsed, but any process that
+// calls itself a bridge may open sessions: those past the bound are left
+// out, the newest first, so that the list still reaches the windows.
+const maxBridges = 4 << 20
+
+// fitBridges is the head of list, oldest first, that fits maxBridges.
+func fitBridges(list []servers.Bridged) []servers.Bridged {
+	size := 0
+	for i, b := range list {
+		raw, err := json.Marshal(b)
+		if size += len(raw); err != nil || size > maxBridges {
+			return list[:i]
+		}
+	}
+	return list
+}
+
 type answerParams struct {
 	ID     string       `json:"id"`
 	Result forms.Result `json:"result"`
@@ -272,12 +290,18 @@ func (t teller) Servers(list []servers.Status) {
 	}
 	t.tell(tellServers, p)
 }
-func (t teller) Bridges(list []servers.Bridged) { t.tell(tellBridges, bridgesParams{list}) }
-func (t teller) HistoryChanged()                { t.tell(tellHistory, nil) }
-func (t teller) Show(s Show)                    { t.tell(tellShow, s) }
-func (t teller) Quit()                          { t.tell(tellQuit, nil) }
-func (t teller) Notify(n notify.Notice)         { t.tell(tellNotify, n) }
-func (t teller) Tray(shown bool)                { t.tell(tellTray, trayParams{shown}) }
+func (t teller) Bridges(list []servers.Bridged) {
+	p := bridgesParams{Bridges: fitBridges(list)}
+	if left := len(list) - len(p.Bridges); left > 0 {
+		t.c.log.Warn("the windows list only the oldest bridged sessions", "listed", len(p.Bridges), "left out", left)
+	}
+	t.tell(tellBridges, p)
+}
+func (t teller) HistoryChanged()        { t.tell(tellHistory, nil) }
+func (t teller) Show(s Show)            { t.tell(tellShow, s) }
+func (t teller) Quit()                  { t.tell(tellQuit, nil) }
+func (t teller) Notify(n notify.Notice) { t.tell(tellNotify, n) }
+func (t teller) Tray(shown bool)        { t.tell(tellTray, trayParams{shown}) }
 
 // hearUI takes a notification of the windows'.
 func (c *Core) hearUI(m link.Message) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -96,6 +97,44 @@ func TestQuestionRoundTrips(t *testing.T) {
 	}
 	if string(got.Params) != string(q.Params) {
 		t.Errorf("params %s, want %s as sent", got.Params, q.Params)
+	}
+}
+
+// TestBridgedCut: a session's words arrive within their bounds, each cut
+// with its mark, however long the bridge sent them; words that fit arrive
+// as sent.
+func TestBridgedCut(t *testing.T) {
+	long := strings.Repeat("\u2028", untrusted.ProseBytes)
+	sent := session("s1", long)
+	sent.Target, sent.Protocol, sent.Reported.Name = long, long, untrusted.Text(long)
+	raw, err := json.Marshal(sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Bridged
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct {
+		what string
+		text string
+		max  int
+	}{
+		{"server", got.Server, untrusted.NameBytes},
+		{"target", got.Target, untrusted.ProseBytes},
+		{"protocol", got.Protocol, untrusted.NameBytes},
+		{"server's name", string(got.Reported.Name), untrusted.NameBytes},
+	} {
+		if b, _ := json.Marshal(w.text); len(b) > w.max+2 || !strings.Contains(w.text, "cut: ") {
+			t.Errorf("the %s arrived with %d bytes of JSON, want it cut to %d", w.what, len(b)-2, w.max)
+		}
+	}
+	fits := session("s1", "echo")
+	if raw, err = json.Marshal(fits); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &got); err != nil || got != fits {
+		t.Errorf("a session that fits arrived as %+v (%v), want %+v", got, err, fits)
 	}
 }
 

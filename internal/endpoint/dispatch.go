@@ -79,14 +79,14 @@ func (s *Server) dispatch(ctx context.Context, p *rpc.Peer, req rpc.Request) (an
 		return list, err
 	case methodElicit:
 		var q Question
-		if err := json.Unmarshal(req.Params, &q); err != nil || q.Session.ID == "" || q.Session.Server == "" || len(q.Params) == 0 {
-			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with a session (an id and a server) and the elicitation's params", methodElicit)
+		if err := json.Unmarshal(req.Params, &q); err != nil || !sessionID(q.Session.ID) || q.Session.Server == "" || len(q.Params) == 0 {
+			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with a session (a server and an id as %s takes) and the elicitation's params", methodElicit, methodBridge)
 		}
 		s.log.Debug("elicitation through the bridge", "session", q.Session.ID, "server", q.Session.Server)
 		return s.h.Elicit(ctx, q)
 	case methodUnshown:
 		var u Unshown
-		if err := json.Unmarshal(req.Params, &u); err != nil || u.Question.Session.ID == "" || u.Question.Session.Server == "" || len(u.Question.Params) == 0 {
+		if err := json.Unmarshal(req.Params, &u); err != nil || !sessionID(u.Question.Session.ID) || u.Question.Session.Server == "" || len(u.Question.Params) == 0 {
 			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with a question (a session and the elicitation's params)", methodUnshown)
 		}
 		s.log.Debug("unshown elicitation through the bridge", "session", u.Question.Session.ID, "server", u.Question.Session.Server)

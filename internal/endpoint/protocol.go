@@ -185,6 +185,24 @@ type Bridged struct {
 	Since    time.Time `json:"since"`
 }
 
+// UnmarshalJSON reads a Bridged whose words are cut as a Peer's are: the
+// server's name and the protocol to untrusted.NameBytes, the target, a
+// command line or URL, to untrusted.ProseBytes. Whoever calls itself a
+// bridge chooses them, and the windows are told them with every request
+// of the session's and in the list of sessions.
+func (b *Bridged) UnmarshalJSON(data []byte) error {
+	type plain Bridged // without this method
+	var v plain
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	v.Server = string(untrusted.Text(v.Server).Cut(untrusted.NameBytes))
+	v.Target = string(untrusted.Text(v.Target).Cut(untrusted.ProseBytes))
+	v.Protocol = string(untrusted.Text(v.Protocol).Cut(untrusted.NameBytes))
+	*b = Bridged(v)
+	return nil
+}
+
 // Peer is an implementation's self-description (serverInfo, clientInfo):
 // the peer's words, untrusted, each within untrusted.NameBytes.
 type Peer struct {
