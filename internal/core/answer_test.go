@@ -186,14 +186,17 @@ func TestAnswerAsTheFormSends(t *testing.T) {
 	}
 }
 
-// TestAnswerUnknownID: an answer for no pending request is ErrNotWaiting,
-// and the request that waits is left alone.
+// TestAnswerUnknownID: an answer for no pending request is ErrNotWaiting
+// and logged, and the request that waits is left alone.
 func TestAnswerUnknownID(t *testing.T) {
-	s := start(t)
+	s, logged := startLogged(t)
 	answered := ask(s, "hello")
 	eventually(t, "the request", func() bool { return len(s.c.pending.all()) == 1 })
 	if err := s.c.Answer("no-such-request", forms.Result{Action: forms.Decline}); !errors.Is(err, ErrNotWaiting) {
 		t.Errorf("Answer: %v, want ErrNotWaiting", err)
+	}
+	if log := logged.String(); !strings.Contains(log, "answer refused id=no-such-request") {
+		t.Errorf("the refusal was not logged: %q", log)
 	}
 	if n := len(s.c.pending.all()); n != 1 {
 		t.Errorf("%d requests wait, want 1", n)

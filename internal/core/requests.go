@@ -279,13 +279,11 @@ func (c *Core) wait(e *servers.Elicitation, byPerson bool) {
 	c.log.Debug("request arrived", "server", e.Server.Name, "id", e.ID, "mode", e.Mode)
 	w := &waiting{Request: Request{ID: e.ID, Server: e.Server, Params: e.Params, Received: e.Received, ByPerson: byPerson}, e: e,
 		answered: make(chan struct{})}
-	if c.pending.add(w) {
-		by := ByApp
-		if byPerson {
-			by = ByPerson
-		}
-		c.open(w, by)
+	by := ByApp
+	if byPerson {
+		by = ByPerson
 	}
+	c.feed.admit(&c.pending, w, by)
 	c.noticeArrival(w)
 	c.countChanged()
 	c.needUI()
@@ -329,10 +327,7 @@ func (c *Core) watch(w *waiting) {
 }
 
 // open tells the windows to open w's window.
-func (c *Core) open(w *waiting, by Opener) {
-	o := c.pending.opening(w, by)
-	c.pending.told(w, c.feed.push(event{open: &o}), by)
-}
+func (c *Core) open(w *waiting, by Opener) { c.feed.open(&c.pending, w, by) }
 
 // stale records w, which went stale and was taken from pending, tells the
 // windows, and opens those of next in its place.
@@ -422,6 +417,7 @@ var ErrRefused = errors.New("answer refused")
 func (c *Core) Answer(id string, r forms.Result) error {
 	w, ok := c.pending.get(id)
 	if !ok {
+		c.log.Warn("answer refused", "id", id, "err", ErrNotWaiting)
 		return ErrNotWaiting
 	}
 	if string(r.Content) == "null" { // JSON's way of sending none
