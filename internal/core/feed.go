@@ -270,6 +270,31 @@ func (f *feed) letGo(to Events, taken int) bool {
 	return true
 }
 
+// admit adds w to p and, when it gets a place, tells the windows to open
+// it, both under the feed's lock: the windows are told of requests that
+// arrive at once in the order p keeps them, and windows attaching are
+// told each once.
+func (f *feed) admit(p *pending, w *waiting, by Opener) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if p.add(w) {
+		f.opening(p, w, by)
+	}
+}
+
+// open tells the windows to open w, one of p's.
+func (f *feed) open(p *pending, w *waiting, by Opener) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.opening(p, w, by)
+}
+
+// opening is open with f.mu held.
+func (f *feed) opening(p *pending, w *waiting, by Opener) {
+	o := p.opening(w, by)
+	p.told(w, f.queued(event{open: &o}), by)
+}
+
 // pushCount tells the windows how many requests wait, counted under the
 // feed's lock, so that counts arrive in the order they were counted; it
 // returns how many wait in all.

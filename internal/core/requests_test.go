@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -40,6 +41,13 @@ func (o *opens) messages() []string {
 	return ms
 }
 
+// opened is a copy of the requests opened, in order.
+func (o *opens) opened() []Request {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.requests)
+}
+
 // askN asks n requests one after the other, "1" to "n", each pending
 // before the next is asked.
 func askN(t *testing.T, s *started, n int) []<-chan error {
@@ -49,6 +57,31 @@ func askN(t *testing.T, s *started, n int) []<-chan error {
 		eventually(t, "request "+fmt.Sprint(i+1), func() bool { return len(s.c.pending.all()) > i })
 	}
 	return answers
+}
+
+// TestBurstOpensInOrder: the windows are told to open requests that
+// arrive at once in the order the core keeps them, the order the person
+// sees them in: arrival.
+func TestBurstOpensInOrder(t *testing.T) {
+	s := startWith(t, func(o *Options) { o.StartUI, o.Windows = nil, WindowPrefs{Max: MaxWindows} })
+	rec := &opens{recorder: newRecorder()}
+	go s.c.Attach(t.Context(), rec)
+	attached(t, s)
+	for i := range MaxWindows { // from as many servers, each within its limits
+		go s.c.Router().AskRaw(t.Context(), servers.Identity{Name: fmt.Sprint("server ", i+1)},
+			json.RawMessage(`{"message":"hello","requestedSchema":{"type":"object","properties":{}}}`))
+	}
+	rec.until(t, "every window", func() bool { return len(rec.requests) == MaxWindows })
+	var kept, told []string
+	for _, w := range s.c.pending.all() {
+		kept = append(kept, w.ID)
+	}
+	for _, q := range rec.opened() {
+		told = append(told, q.ID)
+	}
+	if !slices.Equal(told, kept) {
+		t.Errorf("told to open %q, want them in the order they wait, %q", told, kept)
+	}
 }
 
 // TestWindowPlaces: five requests that came while no windows ran open,
