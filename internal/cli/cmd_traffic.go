@@ -5,8 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -222,12 +222,14 @@ func printTraffic(lines []traffic.CaptureLine, asJSON bool, out terminal) {
 	table, flush := out.Table()
 	for _, l := range lines {
 		e := l.Entry
-		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", e.Time.Local().Format("15:04:05.000"), e.Where(), e.Dir.Arrow(),
-			e.Word(), e.What(), orDash(e.ID.Short(24)), humanize.IBytes(uint64(e.Size)), e.Took())
+		// The cells, each shown on its own, as Linef's arguments: the tabs
+		// between them are the format's, ours.
+		cells := []any{e.Time.Local().Format("15:04:05.000"), e.Where(), e.Dir.Arrow(),
+			e.Word(), e.What(), orDash(e.ID.Short(24)), humanize.IBytes(uint64(e.Size)), e.Took()}
 		if l.Body != nil {
-			row += "\t" + untrusted.Text(l.Body).Short(80)
+			cells = append(cells, untrusted.Text(l.Body).Short(80))
 		}
-		table.Linef("%s", row)
+		table.Linef(strings.TrimSuffix(strings.Repeat("%s\t", len(cells)), "\t"), cells...)
 	}
 	flush()
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -119,6 +120,11 @@ func TestHostileTraffic(t *testing.T) {
 		{[]string{"traffic"}, func(out []byte) {
 			if n, want := bytes.Count(out, []byte("\n")), 2*len(h.strings); n != want {
 				t.Errorf("%d lines for %d messages", n, want)
+			}
+			for line := range bytes.Lines(out) { // a table: the time, then the next column
+				if !regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3}  +\S`).Match(line) {
+					t.Errorf("a line that is not a table's row: %q", line)
+				}
 			}
 		}},
 		{[]string{"traffic", "kind:request", h.strings[0]}, nil},
