@@ -2,6 +2,8 @@
 
 package cli
 
+import "io"
+
 // The build without windows (go build -tags headless) runs where there is
 // no display and no GL, X11 or Wayland library: a dev box over SSH, a
 // container, a VM. Its bridge asks the app on the person's desktop, over
@@ -20,7 +22,7 @@ func runUI(_ []string, _, stderr terminal) int {
 	return 2
 }
 
-func runPreview(_ []string, _, stderr terminal) int {
+func runPreview(_ []string, _ io.Reader, _, stderr terminal) int {
 	stderr.Ours(noWindows)
 	return 2
 }

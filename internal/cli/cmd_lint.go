@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 )
@@ -9,7 +11,7 @@ import (
 // allowed), 1 when a problem is fatal, 2 when the file is unreadable or not JSON.
 // A schema's property names come from its author, so paths and messages are
 // shown through untrusted's views.
-func runLint(args []string, stdout, stderr terminal) int {
+func runLint(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("lint")
 	asJSON := fs.Bool("json", false, "print the problems as a JSON array (with -hosts, an object of problems and hosts)")
 	withHosts := fs.Bool("hosts", false, "also say what each MCP host Elicit Desk knows will do with the form")
@@ -19,7 +21,7 @@ func runLint(args []string, stdout, stderr terminal) int {
 	if fs.NArg() != 1 {
 		return misuse(fs, stderr)
 	}
-	raw, err := readInput(fs.Arg(0), nil)
+	raw, err := readInput(fs.Arg(0), stdin)
 	if err != nil {
 		stderr.Linef("elicitdesk lint: %s", err)
 		return 2

@@ -3,6 +3,8 @@
 package cli
 
 import (
+	"io"
+
 	"encoding/json"
 	"errors"
 
@@ -20,7 +22,7 @@ import (
 
 // runPreview opens a schema as a form window and prints the person's answer
 // as an ElicitResult. Without a file it shows the built-in demo form.
-func runPreview(args []string, stdout, stderr terminal) int {
+func runPreview(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("preview")
 	message := fs.String("message", "Please fill in this form.", "the `text` shown above the form")
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
@@ -32,7 +34,7 @@ func runPreview(args []string, stdout, stderr terminal) int {
 	raw := assets.DemoForm
 	if fs.NArg() == 1 {
 		var err error
-		if raw, err = readInput(fs.Arg(0), nil); err != nil {
+		if raw, err = readInput(fs.Arg(0), stdin); err != nil {
 			stderr.Linef("elicitdesk preview: %s", err)
 			return 2
 		}

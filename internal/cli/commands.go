@@ -39,6 +39,13 @@ func commands() []command {
 			return f(args, out, errs)
 		}
 	}
+	// read is both for a command that may read standard input too.
+	read := func(f func([]string, io.Reader, terminal, terminal) int) func([]string, stdio) int {
+		return func(args []string, s stdio) int {
+			out, errs := s.terminals()
+			return f(args, s.in, out, errs)
+		}
+	}
 	app := command{appCommand, []string{"[-config FILE] [-ui-idle DURATION] [-v]"},
 		"Start the app: tray, request windows, history.", both(runApp)}
 	if coreOnly {
@@ -49,15 +56,11 @@ func commands() []command {
 		{uiCommand, []string{"[-config FILE] [-idle DURATION] [-tray] [-v]"},
 			"The app's windows, which it starts while one is needed (not for use by hand).", both(runUI)},
 		{"lint", []string{"[-json] [-hosts] SCHEMA.json"},
-			"List the problems of a requestedSchema. Exit 1 when one is fatal. With -hosts, also say\nwhat each MCP host does with the form (renders it, turns it into an approve-or-decline\nprompt, drops it), as recorded with its version, date and source.", both(runLint)},
+			"List the problems of a requestedSchema (- reads standard input). Exit 1 when one is fatal.\nWith -hosts, also say what each MCP host does with the form (renders it, turns it into an\napprove-or-decline prompt, drops it), as recorded with its version, date and source.", read(runLint)},
 		{"validate", []string{"-schema SCHEMA.json CONTENT.json"},
-			"Check content against a requestedSchema (- reads standard input). Exit 1 when invalid.",
-			func(args []string, s stdio) int {
-				out, errs := s.terminals()
-				return runValidate(args, s.in, out, errs)
-			}},
+			"Check content against a requestedSchema (- reads standard input). Exit 1 when invalid.", read(runValidate)},
 		{"preview", []string{"[-message TEXT] [SCHEMA.json]"},
-			"Open a schema (the demo form without one) as a form window; print the answer.", both(runPreview)},
+			"Open a schema (the demo form without one; - reads standard input) as a form window; print the answer.", read(runPreview)},
 		{"servers", []string{"[-json] [-v] [-config FILE]"},
 			"List the configured MCP servers and, while the app runs, where each connection stands.", both(runServers)},
 		{"tools", []string{"[-v] TARGET"},

@@ -75,6 +75,7 @@ func TestCLIContract(t *testing.T) {
 		{"lint not JSON", []string{"lint", corpus("notjson", "empty.json")}, "", 2, "", true},
 		{"lint missing file", []string{"lint", "no-such-file.json"}, "", 2, "", true},
 		{"lint no argument", []string{"lint"}, "", 2, "", true},
+		{"lint from stdin", []string{"lint", "-json", "-"}, `{"type":"object","properties":{"addr":{"type":"object"}}}`, 1, `"severity": "fatal"`, false},
 		{"validate valid", []string{"validate", "-schema", everything, cli("content-valid.json")}, "", 0, "{}", false},
 		{"validate invalid", []string{"validate", "-schema", everything, cli("content-invalid.json")}, "", 1, `"integer": "At most 100"`, false},
 		{"validate from stdin", []string{"validate", "-schema", everything, "-"}, `{"name":"x"}`, 0, "{}", false},
