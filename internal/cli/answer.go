@@ -56,6 +56,20 @@ func scriptedAnswer(answer string, e *servers.Elicitation) (forms.Result, error)
 	return res, nil
 }
 
+// answerFileExists says, before the call, when answer is none of the
+// modes and names no file: a typo would otherwise answer cancel once the
+// request arrives. The file itself is read then (a named pipe exists too).
+func answerFileExists(answer string) error {
+	switch answer {
+	case answerDefaults, answerDecline, answerCancel, answerDesk:
+		return nil
+	}
+	if _, err := os.Stat(answer); err != nil {
+		return fmt.Errorf("is none of %s, and no file: %w", strings.ReplaceAll(answerModes, "|FILE", ""), err)
+	}
+	return nil
+}
+
 func fillFromFile(f *forms.Form, path string) error {
 	raw, err := os.ReadFile(path)
 	if err != nil {

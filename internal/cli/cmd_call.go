@@ -92,8 +92,16 @@ func runCall(args []string, stdout, stderr terminal) int {
 	if code, done := parseFlags(fs, flags, stdout, stderr); done {
 		return code
 	}
-	if fs.NArg() != 0 || *tool == "" {
+	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
+	}
+	if *tool == "" {
+		stderr.Linef("elicitdesk call: -tool NAME is required")
+		return misuse(fs, stderr)
+	}
+	if err := answerFileExists(*answer); err != nil {
+		stderr.Linef("elicitdesk call: -answer %s", err)
+		return 2
 	}
 	var toolArgs map[string]any
 	if err := json.Unmarshal([]byte(*argsJSON), &toolArgs); err != nil {

@@ -83,6 +83,8 @@ func TestCLIContract(t *testing.T) {
 		{"validate schema with a number too close to zero", []string{"validate", "-schema", corpus("fatal", "tiny-multipleof.json"), "-"}, `{"x":1}`, 2, "", true},
 		{"validate content not JSON", []string{"validate", "-schema", everything, cli("content-truncated.json")}, "", 2, "", true},
 		{"validate content not an object", []string{"validate", "-schema", everything, "-"}, `[1]`, 2, "", true},
+		{"call with no tool", []string{"call", "-server", "demo"}, "", 2, "", true},
+		{"call answering from a file that is not there", []string{"call", "-tool", "x", "-answer", "no-such-file.json", "--", "true"}, "", 2, "", true},
 		{"unknown command", []string{"frobnicate"}, "", 2, "", true},
 		{"help", []string{"help"}, "", 0, "elicitdesk lint", false},
 	}
