@@ -234,21 +234,23 @@ func (m *Manager) WaitReady(ctx context.Context, name string) (*Conn, error) {
 }
 
 // Watch applies the configuration at path now and after every change to
-// it, until ctx ends. A broken file is logged and leaves the running
-// connections as they are.
-func (m *Manager) Watch(ctx context.Context, path string) error {
-	cfg, err := config.Load(path)
-	if err != nil {
-		return err
-	}
-	m.Apply(cfg)
-	return config.Watch(ctx, path, func(cfg *config.File, err error) {
+// it, until ctx ends; read, if not nil, hears of each reading once it is
+// applied, or why it could not be. A file that cannot be read is logged
+// and leaves the connections as they are: none, when it is the first.
+// The error is Watch's only when the file cannot be watched.
+func (m *Manager) Watch(ctx context.Context, path string, read func(err error)) error {
+	apply := func(cfg *config.File, err error) {
 		if err != nil {
 			m.log.Error("servers.json not applied", "err", err)
-			return
+		} else {
+			m.Apply(cfg)
 		}
-		m.Apply(cfg)
-	})
+		if read != nil {
+			read(err)
+		}
+	}
+	apply(config.Load(path))
+	return config.Watch(ctx, path, apply)
 }
 
 // Close stops every connection and waits until they are down and every

@@ -183,7 +183,8 @@ func cycledDemo(t *testing.T) config.Server {
 }
 
 // TestManagerWatchesConfig edits servers.json under a running manager: new
-// entries connect, a broken file changes nothing, a removed entry stops.
+// entries connect, a broken file changes nothing but is told as read, a
+// removed entry stops.
 func TestManagerWatchesConfig(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "servers.json")
 	demo := demoStdio(t)
@@ -204,8 +205,12 @@ func TestManagerWatchesConfig(t *testing.T) {
 	defer m.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := m.Watch(ctx, path); err != nil {
+	reads := make(chan error, 16)
+	if err := m.Watch(ctx, path, func(err error) { reads <- err }); err != nil {
 		t.Fatal(err)
+	}
+	if err := <-reads; err != nil {
+		t.Fatalf("the first reading: %v", err)
 	}
 	waitFor(t, "one ready", func() bool { return statusOf(m, "one").State == StateReady })
 	write("one", "two")
@@ -215,6 +220,11 @@ func TestManagerWatchesConfig(t *testing.T) {
 	case <-rejected.seen:
 	case <-time.After(30 * time.Second):
 		t.Fatal("the broken file was never read")
+	}
+	for err := range reads { // the readings of the writes before, then the broken one's
+		if err != nil {
+			break
+		}
 	}
 	if len(m.Statuses()) != 2 {
 		t.Fatalf("a broken file changed the servers: %v", m.Statuses())
@@ -264,7 +274,7 @@ func TestManagerWatchesSymlinkedConfig(t *testing.T) {
 	defer m.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := m.Watch(ctx, link); err != nil {
+	if err := m.Watch(ctx, link, nil); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "demo ready", func() bool { return statusOf(m, "demo").State == StateReady })

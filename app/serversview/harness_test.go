@@ -90,7 +90,7 @@ func newHarnessWith(t *testing.T, file []byte, signer *signin.Signer) *harness {
 	h.w = w
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { cancel(); w.Close(); m.Close() })
-	if err := m.Watch(ctx, h.path); err != nil {
+	if err := m.Watch(ctx, h.path, func(error) { w.Update() }); err != nil {
 		t.Fatal(err)
 	}
 	w.Show()

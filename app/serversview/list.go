@@ -61,9 +61,16 @@ func newServerList(w *Window) *serverList {
 // show lists rows and selects the one called selected.
 func (l *serverList) show(rows []row, selected string, fileErr error) {
 	l.rows = rows
+	// An edit loads the file first: while it cannot be read, Add would
+	// only fail, so the way out is to mend the file.
+	l.empty.SetText("No servers yet.\nAdd one to connect to it.")
+	l.add.Enable()
 	if fileErr != nil {
-		l.fileErr.SetText("servers.json cannot be read, so the servers running before are shown: " + untrusted.Text(fileErr.Error()).Block())
+		l.fileErr.SetText("servers.json cannot be read: " + untrusted.Text(fileErr.Error()).Block() +
+			"\nMend it and save it: Elicit Desk reads it again then. Until it can, the servers it named when last read keep running.")
 		l.fileErr.Show()
+		l.empty.SetText("No server runs until\nservers.json can be read.")
+		l.add.Disable()
 	} else {
 		l.fileErr.Hide()
 	}

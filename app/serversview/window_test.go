@@ -112,20 +112,31 @@ func TestBrokenEntryShowsErrorAndCanBeEdited(t *testing.T) {
 	}
 }
 
+// TestUnreadableFileKeepsShowingServers: servers.json broken under a
+// running server shows why, as soon as it is read (the manager tells each
+// reading), keeps the server listed and running, and offers no edit that
+// would only fail; mended, the window is as before.
 func TestUnreadableFileKeepsShowingServers(t *testing.T) {
 	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	h.waitState("demo", servers.StateReady)
+	mended, err := os.ReadFile(h.path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(h.path, []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.w.Update()
 	h.waitFor("the file error", func() bool { return h.w.list.fileErr.Visible() })
-	if r := h.row("demo"); r == nil || r.state() != servers.StateReady || !h.w.detail.edit.Disabled() {
-		t.Error("the running server is not listed, or can be edited without a file")
+	if r := h.row("demo"); r == nil || r.state() != servers.StateReady || !h.w.detail.edit.Disabled() || !h.w.list.add.Disabled() {
+		t.Error("the running server is not listed, or can be edited or added to without a file")
 	}
 	if !strings.Contains(h.w.list.fileErr.Text, "servers.json:1:2") {
 		t.Errorf("file error %q does not say where", h.w.list.fileErr.Text)
 	}
+	if err := os.WriteFile(h.path, mended, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the file mended", func() bool { return !h.w.list.fileErr.Visible() && !h.w.list.add.Disabled() })
 }
 
 // TestClosedWindowTakesNoUpdates closes the window, as the app does before

@@ -186,31 +186,55 @@ func New(ctx context.Context, opts Options) *Core {
 }
 
 // Start opens the history and connects every configured server. A first
-// start, with no servers.json yet, shows the
-// Welcome window.
+// start, with no servers.json yet, shows the Welcome window; one whose
+// servers.json cannot be read, the Servers window, which says why.
 func (c *Core) Start() error {
 	_, statErr := os.Stat(c.opts.ConfigPath)
-	first := errors.Is(statErr, fs.ErrNotExist)
-	if _, err := config.Ensure(c.opts.ConfigPath, c.opts.Demo); err != nil {
-		return err
+	missing := errors.Is(statErr, fs.ErrNotExist)
+	if missing {
+		if _, err := config.Ensure(c.opts.ConfigPath, c.opts.Demo); err != nil {
+			return err
+		}
 	}
 	c.openHistory()
-	if err := c.manager.Watch(c.ctx, c.opts.ConfigPath); err != nil {
+	first := true // Watch reads once before it returns, then on a goroutine of its own
+	if err := c.manager.Watch(c.ctx, c.opts.ConfigPath, func(err error) {
+		c.configRead(err, first)
+		first = false
+	}); err != nil {
 		return err
 	}
 	go c.daily()
 	c.forwardListed()
-	if first {
-		welcome := Show{Window: WindowWelcome, Own: true}
-		if c.opts.Background { // a bridge's request comes first
-			c.mu.Lock()
-			c.later = append(c.later, welcome)
-			c.mu.Unlock()
-		} else {
-			c.Show(welcome)
-		}
+	if missing {
+		c.showOwn(Show{Window: WindowWelcome, Own: true})
 	}
 	return nil
+}
+
+// showOwn shows a window the core asks for by itself at its start: at
+// once, or, started in the background, once the bridge's request that
+// started it has ended.
+func (c *Core) showOwn(s Show) {
+	if !c.opts.Background {
+		c.Show(s)
+		return
+	}
+	c.mu.Lock()
+	c.later = append(c.later, s)
+	c.mu.Unlock()
+}
+
+// configRead follows each reading of servers.json: the Servers window
+// reads the file again, to show what it says or why it cannot be read.
+// When the first cannot, no server connects until the file is mended, so
+// the window shows by itself, as it does without a tray.
+func (c *Core) configRead(err error, first bool) {
+	statuses := c.manager.Statuses()
+	c.feed.push(event{statuses: &statuses})
+	if err != nil && first {
+		c.showOwn(Show{Window: WindowServers, Own: true})
+	}
 }
 
 // Router routes every request the core asks; tests ask through it as a

@@ -513,6 +513,31 @@ func TestHugeBridgedWords(t *testing.T) {
 	}
 }
 
+// TestUnreadableConfig: a servers.json that cannot be read at start
+// does not stop the core: it starts with no server and shows the Servers
+// window by itself, which says why; once the file is mended, its servers
+// connect.
+func TestUnreadableConfig(t *testing.T) {
+	var cfg string
+	s := startWith(t, func(o *Options) {
+		cfg = o.ConfigPath
+		if err := os.WriteFile(cfg, []byte(`{"mcpServers": {"a": {"command": "x"},}}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	})
+	_, rec, _ := remoteUI(t, s.nextUI(t, "the Servers window"))
+	rec.until(t, "the Servers window", func() bool {
+		return slices.Contains(rec.shows, Show{Window: WindowServers, Own: true})
+	})
+	if n := len(s.c.Statuses()); n != 0 {
+		t.Errorf("%d servers from a file that cannot be read", n)
+	}
+	if err := os.WriteFile(cfg, []byte(`{"mcpServers": {"mended": {"command": "/nonexistent/mended"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the mended file's server", func() bool { return len(s.c.Statuses()) == 1 })
+}
+
 // TestTrayHostGoes: the core owns whether a tray host shows its icon.
 // When the host goes away with no windows' process running, one starts,
 // is told there is no tray first, and shows the Servers window (its own,
