@@ -377,6 +377,10 @@ func TestStaleWhenTheServerCancels(t *testing.T) {
 	h.eventually("the stale banner", func() bool { return r.ended && shows(r, "The server cancelled the request: took too long") })
 	h.ui(func() {
 		fw := r.win.(*formWindow)
+		// The window grew for the banner: what was asked is still in view.
+		if size, full := fw.w.Canvas().Size().Height, fw.view.FullHeight(); size < full {
+			t.Errorf("window %v tall once stale, its content needs %v", size, full)
+		}
 		for _, x := range test.LaidOutObjects(fw.w.Content()) {
 			if b, ok := x.(*widget.Button); ok && b.Visible() && b.Text != "Close" && !b.Disabled() && isAnswer(b.Text) {
 				t.Errorf("button %q still offered", b.Text)

@@ -56,7 +56,7 @@ func (fw *formWindow) show(by opener) { fw.size.show(by) }
 
 func (fw *formWindow) stale(reason string) {
 	fw.view.Freeze()
-	fw.head.showStale(reason)
+	fw.head.showStale(reason, fw.size.grow)
 	closeOnKeys(fw.w.Canvas(), fw.close)
 }
 

@@ -132,10 +132,12 @@ func (h *header) tick(now time.Time) {
 	}
 }
 
-// showStale shows why the request no longer waits.
-func (h *header) showStale(reason string) {
+// showStale shows why the request no longer waits, in a banner atop the
+// header, for which grow makes the window taller: what the server asked
+// stays in view beside the reason.
+func (h *header) showStale(reason string, grow func(dh float32)) {
 	h.reason.SetText(reason)
-	h.banner.Show()
+	showLine(h.banner, h.object, true, grow)
 }
 
 // ago says how long ago something arrived, as a person would say it.

@@ -286,7 +286,7 @@ func (lw *linkWindow) show(by opener) { lw.size.show(by) }
 
 func (lw *linkWindow) stale(reason string) {
 	lw.set(linkState{phase: linkStale})
-	lw.head.showStale(reason)
+	lw.head.showStale(reason, lw.size.grow)
 	closeOnKeys(lw.w.Canvas(), lw.close)
 }
 
