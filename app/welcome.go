@@ -139,8 +139,8 @@ func (w *welcome) showHosts() {
 // app's own connection, which may still be connecting: CallTool waits.
 func (w *welcome) tryDemo() {
 	w.try.Disable()
-	w.tried.Show()
 	w.tried.SetText("Asking the demo server… its window opens in a moment.")
+	showLine(w.tried, w.win.Content(), true, w.grow)
 	d := w.d
 	name := d.opts.Demo.Name
 	if name == "" {
@@ -159,6 +159,13 @@ func (w *welcome) tryDemo() {
 			w.tried.SetText(demoOutcome(res, err))
 		})
 	}()
+}
+
+// grow makes the window dh taller, within the work area, so that a line
+// shown in it (how the demo went) pushes nothing below out of view.
+func (w *welcome) grow(dh float32) {
+	s := w.win.Canvas().Size()
+	w.win.Resize(fyne.NewSize(s.Width, min(s.Height+dh, w.d.screen().Size().Height)))
 }
 
 func paragraph(text string) *widget.Label {

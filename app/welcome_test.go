@@ -26,7 +26,11 @@ func TestWelcomeAtFirstStart(t *testing.T) {
 	h = start(t, "")
 	h.eventually("the Welcome window", func() bool { return h.d.welcome != nil })
 	h.ui(func() {
+		before := h.d.welcome.win.Canvas().Size().Height
 		test.Tap(button(t, h.d.welcome.win.Content(), "Try a demo request"))
+		if after := h.d.welcome.win.Canvas().Size().Height; after <= before {
+			t.Errorf("the window stayed %v tall with the demo's line shown: what is below it went out of view", after)
+		}
 	})
 	r := h.request(0)
 	h.ui(func() {
