@@ -76,7 +76,8 @@ func isAnswerShortcut(s fyne.Shortcut) bool {
 }
 
 // entry is a text entry that passes Escape, Enter and Ctrl+Enter on to
-// the form, and that the keyboard enters at the end of its text.
+// the form, and whose pre-filled text the keyboard first enters selected
+// (several lines: at their end).
 type entry struct {
 	widget.Entry
 	keys    keys
@@ -112,14 +113,20 @@ func (e *entry) TypedShortcut(s fyne.Shortcut) {
 	}
 }
 
-// FocusGained puts the caret at the end of a pre-filled text the first
-// time the entry gets the keyboard, so that typing adds to the text
-// rather than before it. A click places the caret where it points after
-// this; later, the caret stays where the person left it.
+// FocusGained selects a pre-filled line the first time the entry gets
+// the keyboard, as Tab does in a browser's or the desktop's own fields:
+// typing replaces the server's default, and an arrow key or End keeps it.
+// Several lines get the caret at their end, so typing adds to them. A
+// click places the caret where it points after this; later, the caret
+// stays where the person left it, also when the window is switched back
+// to.
 func (e *entry) FocusGained() {
 	if !e.entered {
 		e.entered = true
 		e.Entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyPageDown}) // the end of the last line, in every kind of entry
+		if !e.MultiLine {
+			e.Entry.TypedShortcut(&fyne.ShortcutSelectAll{})
+		}
 	}
 	e.Entry.FocusGained()
 	e.keys.focused(nil)

@@ -308,15 +308,16 @@ func TestMayAnswerGatesKeys(t *testing.T) {
 	}
 }
 
-// TestCaretAtEnd gives the keyboard to pre-filled fields: typing adds to
-// the end of their text.
-func TestCaretAtEnd(t *testing.T) {
+// TestPrefilledEntered gives the keyboard to pre-filled fields: typing
+// replaces a line's text, selected, and adds to the end of several lines;
+// once entered, a field keeps the caret where the person left it.
+func TestPrefilledEntered(t *testing.T) {
 	h := open(t, `{"type":"object","properties":{
 		"status":{"type":"string","default":"Ada Lovelace"},
 		"count":{"type":"integer","default":12},
 		"notes":{"type":"string","maxLength":1000,"default":"line one\nline two"}
 	}}`)
-	for name, want := range map[string]string{"status": "Ada Lovelace!", "count": "123", "notes": "line one\nline two!"} {
+	for name, want := range map[string]string{"status": "!", "count": "3", "notes": "line one\nline two!"} {
 		f := h.row(name).focus
 		h.w.Canvas().Focus(f)
 		typed := "!"
@@ -327,5 +328,12 @@ func TestCaretAtEnd(t *testing.T) {
 		if got := h.v.m.form.Text(name); got != want {
 			t.Errorf("%s holds %q, want %q", name, got, want)
 		}
+	}
+	f := h.row("status").focus
+	h.w.Canvas().Focus(h.row("count").focus)
+	h.w.Canvas().Focus(f) // back to a field entered before: nothing selected
+	test.Type(f, "?")
+	if got := h.v.m.form.Text("status"); got != "!?" {
+		t.Errorf("status holds %q, want the typing added where the caret was", got)
 	}
 }
