@@ -27,6 +27,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
@@ -301,7 +302,7 @@ func content(r *request) fyne.CanvasObject {
 func button(t *testing.T, o fyne.CanvasObject, label string) *widget.Button {
 	t.Helper()
 	for _, x := range test.LaidOutObjects(o) {
-		if b, ok := x.(*widget.Button); ok && b.Text == label && b.Visible() {
+		if b, ok := uitest.Button(x); ok && b.Text == label && x.Visible() {
 			return b
 		}
 	}
@@ -382,7 +383,7 @@ func TestStaleWhenTheServerCancels(t *testing.T) {
 			t.Errorf("window %v tall once stale, its content needs %v", size, full)
 		}
 		for _, x := range test.LaidOutObjects(fw.w.Content()) {
-			if b, ok := x.(*widget.Button); ok && b.Visible() && b.Text != "Close" && !b.Disabled() && isAnswer(b.Text) {
+			if b, ok := uitest.Button(x); ok && x.Visible() && b.Text != "Close" && !b.Disabled() && isAnswer(b.Text) {
 				t.Errorf("button %q still offered", b.Text)
 			}
 			if e, ok := x.(*widget.Entry); ok && !e.Disabled() {

@@ -21,6 +21,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
@@ -226,7 +227,7 @@ func visibleButton(w fyne.Window, label string) *widget.Button {
 // shownButton is the first shown button labelled label in o, or nil.
 func shownButton(o fyne.CanvasObject, label string) (found *widget.Button) {
 	eachShown(o, func(o fyne.CanvasObject) bool {
-		if b, ok := o.(*widget.Button); ok && b.Text == label && found == nil {
+		if b, ok := uitest.Button(o); ok && b.Text == label && found == nil {
 			found = b
 		}
 		return found == nil

@@ -27,6 +27,7 @@ var (
 	_ fyne.Accessible = (*picker)(nil)
 	_ fyne.Accessible = (*radios)(nil)
 	_ fyne.Accessible = (*tapArea)(nil)
+	_ fyne.Accessible = (*button)(nil) // as Fyne's button says itself
 )
 
 // AccessibilityLabel implements fyne.Accessible: the form as it reads, who

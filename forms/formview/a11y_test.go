@@ -76,7 +76,7 @@ func TestAccessible(t *testing.T) {
 	here := reflect.TypeOf(v).Elem().PkgPath()
 	seen := map[reflect.Type]bool{}
 	var table []fyne.CanvasObject
-	for _, o := range slices.Concat([]fyne.CanvasObject{v}, widgetsOf(v), tapAreasOf(v)) {
+	for _, o := range slices.Concat([]fyne.CanvasObject{v, v.buttons[0]}, widgetsOf(v), tapAreasOf(v)) {
 		typ := reflect.TypeOf(o)
 		if typ.Elem().PkgPath() == here && !seen[typ] {
 			seen[typ] = true

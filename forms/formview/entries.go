@@ -132,6 +132,30 @@ func (e *entry) FocusGained() {
 	e.keys.focused(nil)
 }
 
+// button is an answer's button that Enter presses too, as Space does,
+// as on the desktop, and that passes Escape and F1 on to the form: once
+// focused, a button would swallow them.
+type button struct {
+	widget.Button
+	keys keys
+}
+
+func newButton(k keys, label string, icon fyne.Resource, tapped func()) *button {
+	b := &button{keys: k}
+	b.Text, b.Icon, b.OnTapped = label, icon, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+func (b *button) TypedKey(ev *fyne.KeyEvent) {
+	switch {
+	case ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter:
+		b.Button.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	case !b.keys.handle(ev, false):
+		b.Button.TypedKey(ev)
+	}
+}
+
 // check is a checkbox that passes Escape and Enter on to the form: once
 // focused, it would swallow them.
 type check struct {

@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/forms"
 )
 
 // longSchema has n text fields, then a radio choice, a check box and an
@@ -122,7 +124,7 @@ func (h *harness) stopName(f fyne.Focusable) string {
 	if r := h.rowOf(f); r != nil {
 		return r.field.Name
 	}
-	if b, ok := f.(*widget.Button); ok {
+	if b, ok := f.(*button); ok {
 		return b.Text
 	}
 	return fmt.Sprintf("%T", f)
@@ -335,5 +337,24 @@ func TestPrefilledEntered(t *testing.T) {
 	test.Type(f, "?")
 	if got := h.v.m.form.Text("status"); got != "!?" {
 		t.Errorf("status holds %q, want the typing added where the caret was", got)
+	}
+}
+
+// TestButtonKeys: a focused button takes Enter as it takes Space, as on
+// the desktop, and passes Escape on to the form, which cancels.
+func TestButtonKeys(t *testing.T) {
+	for _, c := range []struct {
+		key  fyne.KeyName
+		want forms.Action
+	}{{fyne.KeyReturn, forms.Decline}, {fyne.KeyEnter, forms.Decline}, {fyne.KeySpace, forms.Decline}, {fyne.KeyEscape, forms.Cancel}} {
+		t.Run(string(c.key), func(t *testing.T) {
+			h := open(t, `{"type":"object","properties":{"n":{"type":"string"}}}`)
+			decline := h.button("Decline")
+			h.w.Canvas().Focus(decline)
+			h.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: c.key})
+			if len(h.results) != 1 || h.results[0].Action != c.want {
+				t.Errorf("%s on the focused Decline answered %+v, want %s", c.key, h.results, c.want)
+			}
+		})
 	}
 }

@@ -42,7 +42,7 @@ type View struct {
 	promise *widget.Label     // what the review's JSON is, under its heading
 	summary *widget.Label     // why Accept sent nothing
 	help    fyne.CanvasObject // what the buttons do, in the summary's place
-	buttons []*widget.Button
+	buttons []*button
 	bar     *fyne.Container
 	win     fyne.Window // where Install put the view; nil when embedded
 	may     func() bool // Options.MayAnswer
@@ -137,14 +137,15 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	v.summary.Wrapping = fyne.TextWrapWord
 
 	var help fyne.CanvasObject = layout.NewSpacer()
-	accept := widget.NewButtonWithIcon(v.m.words.send, theme.ConfirmIcon(), v.Accept)
+	k := keys{onEscape: v.escape, onAnswer: v.answer, toWindow: v.toWindow}
+	accept := newButton(k, v.m.words.send, theme.ConfirmIcon(), v.Accept)
 	accept.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", v.Cancel)
+	cancel := newButton(k, "Cancel", nil, v.Cancel)
 	if opts.ToolCall {
-		v.buttons = []*widget.Button{cancel, accept}
+		v.buttons = []*button{cancel, accept}
 	} else {
-		decline := widget.NewButton("Decline", v.Decline)
-		v.buttons = []*widget.Button{decline, cancel, accept}
+		decline := newButton(k, "Decline", nil, v.Decline)
+		v.buttons = []*button{decline, cancel, accept}
 		help = AnswerHelp()
 	}
 	buttons := make([]fyne.CanvasObject, len(v.buttons))

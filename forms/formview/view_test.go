@@ -109,7 +109,7 @@ func (h *harness) setChecks(name string, titles ...string) {
 	}
 }
 
-func (h *harness) button(label string) *widget.Button {
+func (h *harness) button(label string) *button {
 	for _, b := range h.v.buttons {
 		if b.Text == label {
 			return b

@@ -150,6 +150,17 @@ func walk(o fyne.CanvasObject, out *[]Seen) {
 
 // embedded is o and the Fyne widgets embedded in its struct, so that an
 // app's own entry type is read as the widget.Entry it extends.
+// Button is the button o is, or embeds (a form's buttons are Fyne's with
+// keys of their own), and whether it is one.
+func Button(o fyne.CanvasObject) (*widget.Button, bool) {
+	for _, w := range embedded(o) {
+		if b, ok := w.(*widget.Button); ok {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
 func embedded(o fyne.CanvasObject) []any {
 	found := []any{o}
 	v := reflect.ValueOf(o)
