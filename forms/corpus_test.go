@@ -104,8 +104,10 @@ func TestLintWarnings(t *testing.T) {
 			if err != nil {
 				t.Fatalf("a schema with only warnings must parse: %v", err)
 			}
-			if len(s.Warnings) != len(problems) {
-				t.Errorf("Parse kept %d warnings, Lint found %d", len(s.Warnings), len(problems))
+			// A form warns of a secret beside its field, not above the form.
+			shown := slices.DeleteFunc(problems, func(p Problem) bool { return p.Message == secretProblem })
+			if len(s.Warnings) != len(shown) {
+				t.Errorf("Parse kept %d warnings, Lint found %d to show above the form", len(s.Warnings), len(shown))
 			}
 		})
 	}

@@ -25,11 +25,27 @@ func Parse(raw []byte) (*Schema, error) {
 	return s, nil
 }
 
+// secretProblem is Lint's warning of a field that seems to ask for a
+// secret.
+const secretProblem = "it seems to ask for a secret (a password, key, token or card number): " +
+	"the spec says servers must not ask for sensitive information in a form; use URL mode"
+
 // Lint returns every problem of a requestedSchema, fatal ones and warnings,
 // in document order. The error is a *SyntaxError when raw is not JSON.
+// Besides the warnings a form shows above itself, it warns of each field
+// that seems to ask for a secret (Field.Secret), which a form warns of
+// beside the field.
 func Lint(raw []byte) ([]Problem, error) {
-	_, problems, err := analyze(raw)
-	return problems, err
+	s, problems, err := analyze(raw)
+	if s == nil {
+		return problems, err
+	}
+	for _, f := range s.Fields {
+		if f.Secret() {
+			problems = append(problems, Problem{Path: "#/properties/" + escapePointer(f.Name), Severity: Warning, Message: secretProblem})
+		}
+	}
+	return problems, nil
 }
 
 func analyze(raw []byte) (*Schema, []Problem, error) {
