@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/theme"
@@ -25,6 +27,13 @@ func NewFyne(id, name, version string) fyne.App {
 	a.SetIcon(assets.Icon())
 	a.Settings().SetTheme(look.New())
 	return a
+}
+
+// ApplyLook draws a with the look the app's windows have: light or dark
+// as the person chose in Settings, or as the desktop is. A preview looks
+// as the request windows will.
+func ApplyLook(ctx context.Context, a fyne.App) {
+	a.Settings().SetTheme(look.For(loadSettings(a.Preferences()).Theme, readDesktop(ctx)))
 }
 
 // WarmFonts has Fyne parse the fonts the windows write in (regular, bold,

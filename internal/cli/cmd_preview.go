@@ -3,10 +3,10 @@
 package cli
 
 import (
-	"io"
-
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -49,6 +49,7 @@ func runPreview(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	}
 
 	a := app.NewFyne(appID, appName, build.Release)
+	app.ApplyLook(context.Background(), a)
 	w := a.NewWindow("Elicit Desk — form preview")
 	v := formview.New(forms.NewForm(schema), untrusted.Text(*message), formview.Options{})
 	v.OnResult = func(r forms.Result) {
