@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -157,7 +158,12 @@ func printServers(rows []serverRow, stdout terminal) {
 			// The app waits for the person, who signs in from its window.
 			stdout.Linef("%s needs you to sign in: use Sign in in the app's Servers window.", r.Name)
 		case r.Error != "":
-			stdout.Linef("%s is %s: %s", r.Name, r.State, r.Error)
+			if strings.Contains(r.Error, "\n") { // an entry's problems, a line each
+				stdout.Linef("%s is %s:", r.Name, r.State)
+				stdout.Block(untrusted.Text(r.Error))
+			} else {
+				stdout.Linef("%s is %s: %s", r.Name, r.State, r.Error)
+			}
 			if r.Details != "" {
 				stdout.Linef("  the error chain:")
 				stdout.Block(untrusted.Text(r.Details))

@@ -61,7 +61,7 @@ func TestServersLive(t *testing.T) {
 	}{
 		{"not running", false,
 			map[string]string{"demo": "configured", "github": "configured", "off": "disabled", "broken": "invalid"},
-			[]string{"Elicit Desk is not running: showing the configuration.", "broken is invalid: "},
+			[]string{"Elicit Desk is not running: showing the configuration.", "broken is invalid:\n  servers.json:5:25: \"command\" must be a string\n  servers.json:5:3: "},
 			[]string{"enabled", "ready"}},
 		{"running", true,
 			map[string]string{"demo": "ready", "github": "needs sign-in", "off": "disabled", "broken": "failed"},
