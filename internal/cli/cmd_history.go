@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"os"
 	"slices"
 	"strings"
@@ -41,7 +42,14 @@ func runHistory(args []string, stdout, stderr terminal) int {
 		return 2
 	}
 	var s *history.Store
-	if _, err := os.Stat(*path); !errors.Is(err, os.ErrNotExist) {
+	_, err := os.Stat(*path)
+	named := false // -db given: a file that is not there is a mistake, not an empty history
+	fs.Visit(func(f *flag.Flag) { named = named || f.Name == "db" })
+	if named && errors.Is(err, os.ErrNotExist) {
+		stderr.Linef("elicitdesk history: -db: %s", err)
+		return 2
+	}
+	if !errors.Is(err, os.ErrNotExist) {
 		if s, err = history.OpenReadOnly(*path); err != nil {
 			stderr.Linef("elicitdesk history: %s", err)
 			return 2
@@ -78,7 +86,6 @@ func runHistory(args []string, stdout, stderr terminal) int {
 		return 0
 	}
 	q := history.Query{Text: *search, Server: *server, Outcome: history.Outcome(*outcome), Limit: *limit}
-	var err error
 	if *asJSON {
 		err = exportHistory(ctx, s, q, stdout)
 	} else {

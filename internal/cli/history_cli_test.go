@@ -112,8 +112,9 @@ func TestHistoryCommand(t *testing.T) {
 }
 
 // TestHistoryCommandBadFiles checks that a read never creates or changes a
-// history: missing says nothing was recorded, damaged is exit 2 and stays
-// as it was.
+// history: a -db that is not there and a damaged one are exit 2, and the
+// damaged one stays as it was. (The default history, missing, says
+// nothing was recorded: TestHistoryCommand.)
 func TestHistoryCommandBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "none", "history.db")
@@ -128,7 +129,7 @@ func TestHistoryCommandBadFiles(t *testing.T) {
 		code   int
 		stdout string
 	}{
-		{"missing", missing, 0, noHistory + "\n"},
+		{"missing", missing, 2, ""},
 		{"damaged", damaged, 2, ""},
 	}
 	for _, tt := range tests {
@@ -179,5 +180,22 @@ func TestHistoryCommandDefaultPath(t *testing.T) {
 	}
 	if !slices.Equal(servers, []string{"auth"}) {
 		t.Errorf("found entries of %v, want [auth]", servers)
+	}
+}
+
+// TestHistoryNothingRecorded: with no history at its default place, as
+// before the app's first request, history says nothing was recorded, and
+// creates nothing.
+func TestHistoryNothingRecorded(t *testing.T) {
+	t.Cleanup(xdg.Reload) // registered first, so it runs once the variable is back
+	data := filepath.Join(t.TempDir(), "data")
+	t.Setenv("XDG_DATA_HOME", data)
+	xdg.Reload()
+	var stdout, stderr bytes.Buffer
+	if code := Run([]string{"history"}, nil, &stdout, &stderr); code != 0 || stdout.String() != noHistory+"\n" {
+		t.Errorf("exit %d, printed %q (%s), want %q", code, stdout.String(), stderr.String(), noHistory)
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Error("reading a missing history created something")
 	}
 }

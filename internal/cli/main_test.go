@@ -85,6 +85,7 @@ func TestCLIContract(t *testing.T) {
 		{"validate content not an object", []string{"validate", "-schema", everything, "-"}, `[1]`, 2, "", true},
 		{"call with no tool", []string{"call", "-server", "demo"}, "", 2, "", true},
 		{"call answering from a file that is not there", []string{"call", "-tool", "x", "-answer", "no-such-file.json", "--", "true"}, "", 2, "", true},
+		{"history from a -db that is not there", []string{"history", "-db", "no-such-history.db"}, "", 2, "", true},
 		{"unknown command", []string{"frobnicate"}, "", 2, "", true},
 		{"help", []string{"help"}, "", 0, "elicitdesk lint", false},
 	}
