@@ -59,7 +59,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	}
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
-		return 1
+		return targetExit(err)
 	}
 	if *name != "" {
 		cfg.Name = *name

@@ -59,7 +59,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
 	if err != nil {
 		failed(stderr, "tools", err, "", *verbose)
-		return 1
+		return targetExit(err)
 	}
 	defer closeConn()
 	tools, err := conn.Tools(ctx)
@@ -117,7 +117,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
 		failed(stderr, "call", err, "", *verbose)
-		return 1
+		return targetExit(err)
 	}
 	defer closeConn()
 

@@ -34,7 +34,11 @@ func runHistory(args []string, stdout, stderr terminal) int {
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
-	if fs.NArg() != 0 || *limit < 0 {
+	if *limit < 0 {
+		stderr.Linef("elicitdesk history: -limit is a number of entries, 0 or more (0 prints all), not %d", *limit)
+		return misuse(fs, stderr)
+	}
+	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
 	}
 	if *outcome != "" && !slices.Contains(history.Outcomes(), history.Outcome(*outcome)) {

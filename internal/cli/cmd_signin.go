@@ -74,7 +74,7 @@ func runSignIn(name string, args []string, stdout, stderr terminal, do func(cont
 	}
 	if err != nil {
 		stderr.Linef("elicitdesk %s: %s", name, err)
-		return 1
+		return targetExit(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

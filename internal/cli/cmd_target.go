@@ -27,6 +27,20 @@ func addTargetFlags(fs *flag.FlagSet) *target {
 	return t
 }
 
+// errTarget is resolve's error for a command line that names no target,
+// or more than one.
+var errTarget = errors.New("name exactly one target: -server NAME, -url URL, or a command line after --")
+
+// targetExit is the exit code of a command whose target did not open: 2
+// when its command line names no target or several, as for any other
+// wrong command line, else 1.
+func targetExit(err error) int {
+	if errors.Is(err, errTarget) {
+		return 2
+	}
+	return 1
+}
+
 // resolve turns the flags and what follows "--" into a server configuration.
 func (t *target) resolve(command []string) (config.Server, error) {
 	given := 0
@@ -36,7 +50,7 @@ func (t *target) resolve(command []string) (config.Server, error) {
 		}
 	}
 	if given != 1 {
-		return config.Server{}, errors.New("name exactly one target: -server NAME, -url URL, or a command line after --")
+		return config.Server{}, errTarget
 	}
 	switch {
 	case t.server != "":
