@@ -61,6 +61,10 @@ type Identity struct {
 	// Machine is the other machine a bridged server runs on, whose
 	// requests came through a forward (elicitdesk remote); "" for this one.
 	Machine string `json:",omitempty"`
+	// Session is the bridged session that asks, as the core keeps it; ""
+	// for a configured server. A URL request's completion must come from
+	// the same session (Router.Complete), whatever name its server has.
+	Session string `json:",omitempty"`
 }
 
 // limited is what the router limits a request by: its server, or, for a

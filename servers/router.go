@@ -161,14 +161,15 @@ func (r *Router) done(server string) {
 }
 
 // Complete handles notifications/elicitation/complete from server: the URL
-// elicitation with that elicitationId is over. Unknown and already completed
+// elicitation with that elicitationId is over, if server (name, machine
+// and session alike) asked it. Unknown and already completed
 // ids are ignored, as the spec asks; the result says whether it matched.
 func (r *Router) Complete(server Identity, elicitationID string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	matched := false
 	for i, e := range r.urls {
-		if e.Server.Name == server.Name && e.Server.Machine == server.Machine && e.URLID == elicitationID {
+		if e.Server.Name == server.Name && e.Server.Machine == server.Machine && e.Server.Session == server.Session && e.URLID == elicitationID {
 			r.urls = append(r.urls[:i], r.urls[i+1:]...)
 			e.markCompleted()
 			matched = true

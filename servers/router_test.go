@@ -218,8 +218,9 @@ func TestRouterCompleteIgnoresUnknownIDs(t *testing.T) {
 	p := Params{Message: "m", Mode: ModeURL, URL: "https://example.com", ElicitationID: "e1"}
 	go r.Ask(context.Background(), Identity{Name: "a"}, p)
 	e := next(t, r)
-	if r.Complete(Identity{Name: "a"}, "other") || r.Complete(Identity{Name: "b"}, "e1") || r.Complete(Identity{Name: "a", Machine: "devbox"}, "e1") {
-		t.Fatal("completed an unknown id, another server's, or a server's of the same name on another machine")
+	if r.Complete(Identity{Name: "a"}, "other") || r.Complete(Identity{Name: "b"}, "e1") || r.Complete(Identity{Name: "a", Machine: "devbox"}, "e1") ||
+		r.Complete(Identity{Name: "a", Session: "s1"}, "e1") {
+		t.Fatal("completed an unknown id, another server's, or a server's of the same name on another machine or bridged")
 	}
 	if !r.Complete(Identity{Name: "a"}, "e1") {
 		t.Fatal("did not complete")

@@ -27,10 +27,11 @@ type handler struct {
 }
 
 // identity is a bridged session's server as the person is to see it:
-// with the machine it runs on, which the forward, not the bridge, says.
+// with the machine it runs on, which the forward, not the bridge, says,
+// and the session, which its URL requests' completions must come from.
 func (h handler) identity(b endpoint.Bridged) servers.Identity {
 	id := BridgedIdentity(b)
-	id.Machine = h.machine
+	id.Machine, id.Session = h.machine, h.session(b.ID)
 	return id
 }
 
@@ -120,7 +121,7 @@ func (h handler) Capturing(b endpoint.Bridged) bool {
 }
 
 func (h handler) Complete(x endpoint.Completion) {
-	if !h.c.router.Complete(servers.Identity{Name: x.Server, Machine: h.machine}, x.ElicitationID) {
+	if !h.c.router.Complete(servers.Identity{Name: x.Server, Machine: h.machine, Session: h.session(x.Session)}, x.ElicitationID) {
 		h.c.log.Debug("completion of no open request", "server", x.Server, "id", x.ElicitationID)
 	}
 }

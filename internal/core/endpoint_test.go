@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -17,5 +18,43 @@ func TestBridgedIdentity(t *testing.T) {
 		Host:     servers.HostInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"}}
 	if got := BridgedIdentity(b); got != want {
 		t.Errorf("BridgedIdentity = %+v, want %+v", got, want)
+	}
+}
+
+// TestCompletionFromItsSession: a bridged URL request's completion counts
+// only from its own session: not from another session, nor as a
+// configured server's of the same name.
+func TestCompletionFromItsSession(t *testing.T) {
+	s := start(t)
+	c, err := endpoint.Dial(t.Context(), s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	url := json.RawMessage(`{"mode":"url","message":"Sign in","url":"https://example.com/x","elicitationId":"e1"}`)
+	go c.Elicit(t.Context(), endpoint.Question{Session: endpoint.Bridged{ID: "s1", Server: "files"}, Params: url})
+	eventually(t, "the request", func() bool { return len(s.c.pending.all()) == 1 })
+	completed := s.c.pending.all()[0].e.Completed()
+	if s.c.router.Complete(servers.Identity{Name: "files"}, "e1") {
+		t.Error("a configured server of the same name completed a bridged session's request")
+	}
+	if err := c.Complete(t.Context(), endpoint.Completion{Session: "s2", Server: "files", ElicitationID: "e1"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Servers(t.Context()); err != nil { // read after the completion, which is handled in order
+		t.Fatal(err)
+	}
+	select {
+	case <-completed:
+		t.Fatal("another session completed the request")
+	default:
+	}
+	if err := c.Complete(t.Context(), endpoint.Completion{Session: "s1", Server: "files", ElicitationID: "e1"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-completed:
+	case <-time.After(20 * time.Second):
+		t.Fatal("its own session's completion did not complete it")
 	}
 }

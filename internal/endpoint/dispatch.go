@@ -169,7 +169,7 @@ func (s *Server) notify(m link.Message) {
 		var n struct {
 			Params Completion `json:"params"`
 		}
-		if err := json.Unmarshal(m.Raw, &n); err != nil || n.Params.Server == "" || n.Params.ElicitationID == "" {
+		if err := json.Unmarshal(m.Raw, &n); err != nil || !sessionID(n.Params.Session) || n.Params.Server == "" || n.Params.ElicitationID == "" {
 			s.log.Debug("endpoint: unreadable notification dropped", "method", m.Method)
 			return
 		}
