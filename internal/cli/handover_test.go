@@ -111,15 +111,18 @@ func TestHandOver(t *testing.T) {
 
 // demoChild waits for the core pid to start its first server, the demo
 // server of a first start, and returns the process that runs it (its
-// keeper).
+// keeper), once it runs the keeper: a child caught between its fork and
+// its exec shows the core's command line, or none.
 func demoChild(t *testing.T, pid int) int {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if kids := childrenOf(pid); len(kids) > 0 {
-			return kids[0]
+		for _, kid := range childrenOf(pid) {
+			if args, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", kid)); bytes.HasPrefix(args, []byte("elicitdesk-keeper\x00")) {
+				return kid
+			}
 		}
 	}
-	t.Fatalf("the core (%d) started no server in a minute", pid)
+	t.Fatalf("the core (%d) started no server's keeper in a minute", pid)
 	return 0
 }
 
