@@ -1,6 +1,9 @@
 package serversview
 
 import (
+	"errors"
+	"io/fs"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -62,16 +65,21 @@ func newServerList(w *Window) *serverList {
 func (l *serverList) show(rows []row, selected string, fileErr error) {
 	l.rows = rows
 	// An edit loads the file first: while it cannot be read, Add would
-	// only fail, so the way out is to mend the file.
+	// only fail, so the way out is to mend the file. One that is not
+	// there is an empty list, which Add makes anew.
 	l.empty.SetText("No servers yet.\nAdd one to connect to it.")
 	l.add.Enable()
-	if fileErr != nil {
+	switch {
+	case errors.Is(fileErr, fs.ErrNotExist):
+		l.fileErr.SetText("servers.json is not there: Add server… makes it anew. Until then, the servers it named when last read keep running.")
+		l.fileErr.Show()
+	case fileErr != nil:
 		l.fileErr.SetText("servers.json cannot be read: " + untrusted.Text(fileErr.Error()).Block() +
 			"\nMend it and save it: Elicit Desk reads it again then. Until it can, the servers it named when last read keep running.")
 		l.fileErr.Show()
 		l.empty.SetText("No server runs until\nservers.json can be read.")
 		l.add.Disable()
-	} else {
+	default:
 		l.fileErr.Hide()
 	}
 	l.empty.Hidden = len(rows) > 0

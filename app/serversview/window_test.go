@@ -115,7 +115,8 @@ func TestBrokenEntryShowsErrorAndCanBeEdited(t *testing.T) {
 // TestUnreadableFileKeepsShowingServers: servers.json broken under a
 // running server shows why, as soon as it is read (the manager tells each
 // reading), keeps the server listed and running, and offers no edit that
-// would only fail; mended, the window is as before.
+// would only fail; gone, Add makes it anew; mended, the window is as
+// before.
 func TestUnreadableFileKeepsShowingServers(t *testing.T) {
 	h := newDemoHarness(t, demotest.Server(t, "demo"))
 	h.waitState("demo", servers.StateReady)
@@ -133,6 +134,13 @@ func TestUnreadableFileKeepsShowingServers(t *testing.T) {
 	if !strings.Contains(h.w.list.fileErr.Text, "servers.json:1:2") {
 		t.Errorf("file error %q does not say where", h.w.list.fileErr.Text)
 	}
+	// Gone, it is an empty list, which Add makes anew.
+	if err := os.Remove(h.path); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the file gone", func() bool {
+		return strings.Contains(h.w.list.fileErr.Text, "not there") && h.w.list.fileErr.Visible() && !h.w.list.add.Disabled()
+	})
 	if err := os.WriteFile(h.path, mended, 0o600); err != nil {
 		t.Fatal(err)
 	}
