@@ -156,7 +156,11 @@ func (w *welcome) tryDemo() {
 				return // closed meanwhile
 			}
 			w.try.Enable()
-			w.tried.SetText(demoOutcome(res, err))
+			before := w.tried.MinSize().Height
+			w.tried.SetText(demoOutcome(res, err)) // a failure's words may take more lines
+			if dh := w.tried.MinSize().Height - before; dh > 0 {
+				w.grow(dh)
+			}
 		})
 	}()
 }
