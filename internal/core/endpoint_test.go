@@ -2,9 +2,11 @@ package core
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -56,5 +58,18 @@ func TestCompletionFromItsSession(t *testing.T) {
 	case <-completed:
 	case <-time.After(20 * time.Second):
 		t.Fatal("its own session's completion did not complete it")
+	}
+	// A server name too long to keep whole is cut alike in both.
+	long := strings.Repeat("files", untrusted.NameBytes)
+	go c.Elicit(t.Context(), endpoint.Question{Session: endpoint.Bridged{ID: "s3", Server: long}, Params: url})
+	eventually(t, "the long-named session's request", func() bool { return len(s.c.pending.all()) == 2 })
+	completed = s.c.pending.all()[1].e.Completed()
+	if err := c.Complete(t.Context(), endpoint.Completion{Session: "s3", Server: long, ElicitationID: "e1"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-completed:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a long-named session's completion did not complete its request")
 	}
 }
