@@ -433,6 +433,7 @@ func (c *Core) Answer(id string, r forms.Result) error {
 	}
 	w, next, ok := c.pending.take(id)
 	if !ok { // answered meanwhile
+		c.log.Warn("answer refused", "id", id, "err", ErrNotWaiting)
 		return ErrNotWaiting
 	}
 	return c.answer(w, next, r, outcome(r.Action))
