@@ -31,10 +31,10 @@ const secretProblem = "it seems to ask for a secret (a password, key, token or c
 	"the spec says servers must not ask for sensitive information in a form; use URL mode"
 
 // Lint returns every problem of a requestedSchema, fatal ones and warnings,
-// in document order. The error is a *SyntaxError when raw is not JSON.
-// Besides the warnings a form shows above itself, it warns of each field
-// that seems to ask for a secret (Field.Secret), which a form warns of
-// beside the field.
+// in document order, then a warning for each field that seems to ask for a
+// secret (Field.Secret), which a form warns of beside the field rather than
+// above it with the others. The error is a *SyntaxError when raw is not
+// JSON.
 func Lint(raw []byte) ([]Problem, error) {
 	s, problems, err := analyze(raw)
 	if s == nil {

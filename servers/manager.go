@@ -235,9 +235,10 @@ func (m *Manager) WaitReady(ctx context.Context, name string) (*Conn, error) {
 
 // Watch applies the configuration at path now and after every change to
 // it, until ctx ends; read, if not nil, hears of each reading once it is
-// applied, or why it could not be. A file that cannot be read is logged
-// and leaves the connections as they are: none, when it is the first.
-// The error is Watch's only when the file cannot be watched.
+// applied, or why it could not be, a watch that failed on the way
+// included. A file that cannot be read is logged and leaves the
+// connections as they are: none, when it is the first. The error is
+// Watch's only when the file cannot be watched at all.
 func (m *Manager) Watch(ctx context.Context, path string, read func(err error)) error {
 	apply := func(cfg *config.File, err error) {
 		if err != nil {

@@ -148,8 +148,6 @@ func walk(o fyne.CanvasObject, out *[]Seen) {
 	}
 }
 
-// embedded is o and the Fyne widgets embedded in its struct, so that an
-// app's own entry type is read as the widget.Entry it extends.
 // Button is the button o is, or embeds (a form's buttons are Fyne's with
 // keys of their own), and whether it is one.
 func Button(o fyne.CanvasObject) (*widget.Button, bool) {
@@ -161,6 +159,8 @@ func Button(o fyne.CanvasObject) (*widget.Button, bool) {
 	return nil, false
 }
 
+// embedded is o and the Fyne widgets embedded in its struct, so that an
+// app's own entry type is read as the widget.Entry it extends.
 func embedded(o fyne.CanvasObject) []any {
 	found := []any{o}
 	v := reflect.ValueOf(o)
