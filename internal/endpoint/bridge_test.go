@@ -84,14 +84,7 @@ func TestQuestionRoundTrips(t *testing.T) {
 	if res, err := dialClient(t, path).Elicit(t.Context(), q); err != nil || string(res) != string(q.Params) {
 		t.Errorf("Elicit through the echo server = %s, %v; want %s", res, err, q.Params)
 	}
-	b, err := rpc.Marshal(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got Question
-	if err := json.Unmarshal(b, &got); err != nil {
-		t.Fatal(err)
-	}
+	got := roundTrip(t, q)
 	if !got.Session.Since.Equal(q.Session.Since) || got.Session.Host != q.Session.Host || got.Session.Reported != q.Session.Reported {
 		t.Errorf("session %+v, want %+v", got.Session, q.Session)
 	}
@@ -107,14 +100,7 @@ func TestBridgedCut(t *testing.T) {
 	long := strings.Repeat("\u2028", untrusted.ProseBytes)
 	sent := session("s1", long)
 	sent.Target, sent.Protocol, sent.Reported.Name = long, long, untrusted.Text(long)
-	raw, err := json.Marshal(sent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got Bridged
-	if err := json.Unmarshal(raw, &got); err != nil {
-		t.Fatal(err)
-	}
+	got := roundTrip(t, sent)
 	for _, w := range []struct {
 		what string
 		text string
@@ -129,13 +115,23 @@ func TestBridgedCut(t *testing.T) {
 			t.Errorf("the %s arrived with %d bytes of JSON, want it cut to %d", w.what, len(b)-2, w.max)
 		}
 	}
-	fits := session("s1", "echo")
-	if raw, err = json.Marshal(fits); err != nil {
+	if fits := session("s1", "echo"); roundTrip(t, fits) != fits {
+		t.Errorf("a session that fits arrived as %+v, want it as sent", roundTrip(t, fits))
+	}
+}
+
+// roundTrip is v as the other side of the endpoint reads it.
+func roundTrip[T any](t *testing.T, v T) T {
+	t.Helper()
+	raw, err := rpc.Marshal(v)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(raw, &got); err != nil || got != fits {
-		t.Errorf("a session that fits arrived as %+v (%v), want %+v", got, err, fits)
+	var got T
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
 	}
+	return got
 }
 
 // TestConcurrentElicits has many elicitations of one bridge connection in
