@@ -52,6 +52,10 @@ func TestIdentityAndTools(t *testing.T) {
 				if tools[name].Description == "" {
 					t.Errorf("tool %q missing or undocumented", name)
 				}
+				// Each only asks and reports: read-only, so not destructive.
+				if a := tools[name].Annotations; a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
+					t.Errorf("tool %q annotated %+v, want read-only and not destructive", name, a)
+				}
 			}
 			if len(tools) != len(want) {
 				t.Errorf("tools = %d, want %d", len(tools), len(want))

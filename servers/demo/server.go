@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -79,4 +80,12 @@ func NewServer() *server.MCPServer {
 	d.addURLTools()
 	d.addInputRequiredTool()
 	return d.srv
+}
+
+// readOnly marks a demo tool as changing nothing: each only asks and
+// reports. mcp-go's NewTool calls every tool destructive unless told, which
+// beside readOnlyHint would contradict it.
+func readOnly(t *mcp.Tool) {
+	mcp.WithReadOnlyHintAnnotation(true)(t)
+	mcp.WithDestructiveHintAnnotation(false)(t)
 }

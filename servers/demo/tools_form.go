@@ -15,18 +15,18 @@ const defaultConfirmMessage = "Do you want to continue?"
 func (d *demo) addFormTools() {
 	d.srv.AddTool(mcp.NewTool(ToolAskEveryField,
 		mcp.WithDescription("Asks for one field of every kind a form may have (text with length limits, email, URI, date, date-time, integer, number, boolean, and all five choice variants), each with a default, and reports the answer."),
-		mcp.WithReadOnlyHintAnnotation(true),
+		readOnly,
 	), d.askEveryField)
 
 	d.srv.AddTool(mcp.NewTool(ToolAskConfirm,
 		mcp.WithDescription("Asks for a single yes/no confirmation and reports the answer."),
 		mcp.WithString("message", mcp.Description("The question to ask."), mcp.DefaultString(defaultConfirmMessage)),
-		mcp.WithReadOnlyHintAnnotation(true),
+		readOnly,
 	), d.askConfirm)
 
 	d.srv.AddTool(mcp.NewTool(ToolAskTwice,
 		mcp.WithDescription("Asks for a name, then, once answered, asks a second question (a choice), and reports both answers."),
-		mcp.WithReadOnlyHintAnnotation(true),
+		readOnly,
 	), d.askTwice)
 }
 

@@ -25,7 +25,7 @@ func (d *demo) addGiveUpTool() {
 			mcp.DefaultNumber(defaultGiveUpSeconds),
 			mcp.Max(maxGiveUpSeconds),
 		),
-		mcp.WithReadOnlyHintAnnotation(true),
+		readOnly,
 	), d.askThenGiveUp)
 }
 

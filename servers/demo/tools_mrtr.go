@@ -15,7 +15,7 @@ const colorInput = "color"
 func (d *demo) addInputRequiredTool() {
 	d.srv.AddTool(mcp.NewTool(ToolInputRequired,
 		mcp.WithDescription(`The 2026-07-28 multi round-trip pattern: the first call returns resultType "input_required" with one form elicitation in inputRequests and a requestState; the retry carrying inputResponses and that requestState gets the final result, echoing the answer. A retry with any other requestState is an error. For clients before 2026-07-28, mcp-go asks with elicitation/create instead and retries by itself.`),
-		mcp.WithReadOnlyHintAnnotation(true),
+		readOnly,
 	), d.inputRequired)
 }
 

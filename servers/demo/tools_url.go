@@ -39,12 +39,12 @@ func (d *demo) addURLTools() {
 			mcp.Min(0),
 			mcp.Max(maxCompleteSeconds),
 		),
-		mcp.WithReadOnlyHintAnnotation(true),
+		readOnly,
 	), d.openLink)
 
 	d.srv.AddTool(mcp.NewTool(ToolNeedsLink,
 		mcp.WithDescription("Cannot go through until the user has visited a link. Before 2026-07-28 the first call fails with -32042 (URLElicitationRequiredError) carrying one URL elicitation, and the next call in the same session succeeds. From 2026-07-28, where -32042 is gone, it asks for the link with an input_required result instead."),
-		mcp.WithReadOnlyHintAnnotation(true),
+		readOnly,
 	), d.needsLink)
 }
 
