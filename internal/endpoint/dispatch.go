@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
-	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 	"github.com/elicitdesk/elicitdesk/servers/rpc"
@@ -174,9 +173,6 @@ func (s *Server) notify(m link.Message) {
 			s.log.Debug("endpoint: unreadable notification dropped", "method", m.Method)
 			return
 		}
-		// Cut as the session's server name was (Bridged.UnmarshalJSON),
-		// so that a long one still matches its requests.
-		n.Params.Server = string(untrusted.Text(n.Params.Server).Cut(untrusted.NameBytes))
 		s.h.Complete(n.Params)
 	case methodBridgeTraffic:
 		var n struct {

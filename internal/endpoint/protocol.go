@@ -253,6 +253,20 @@ type Completion struct {
 	ElicitationID string `json:"elicitationId"`
 }
 
+// UnmarshalJSON reads a Completion whose server name is cut as its
+// session's is (Bridged.UnmarshalJSON), so that a long one still matches
+// the session's requests.
+func (c *Completion) UnmarshalJSON(data []byte) error {
+	type plain Completion // without this method
+	var v plain
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	v.Server = string(untrusted.Text(v.Server).Cut(untrusted.NameBytes))
+	*c = Completion(v)
+	return nil
+}
+
 // errorf makes a JSON-RPC error with a formatted message.
 func errorf(code int, format string, args ...any) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf(format, args...)}
