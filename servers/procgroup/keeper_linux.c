@@ -25,9 +25,6 @@
 
 #include "keeper_linux.h"
 
-#ifndef __GLIBC__
-#error "the keeper reads its arguments as glibc passes them to constructors"
-#endif
 
 // The fd on which Start reads the report (procgroup_linux.go).
 #define STATUS_FD 3
@@ -290,9 +287,20 @@ static void keep(const char *path, char *const argv[], char *const envp[]) {
 	}
 }
 
-// keeper takes over a keeper's process, before main; glibc passes main's
-// arguments to constructors.
-__attribute__((constructor)) static void keeper(int argc, char **argv, char **envp) {
+// keep_if_keeper becomes the keeper when argv says so, and returns when
+// it does not.
+static void keep_if_keeper(int argc, char **argv, char **envp) {
 	if (argc > 2 && strcmp(argv[0], KEEPER_NAME) == 0)
 		keep(argv[1], argv + 2, envp);
 }
+
+#ifndef KEEPER_MAIN
+#ifndef __GLIBC__
+#error "the keeper reads its arguments as glibc passes them to constructors"
+#endif
+// keeper takes over a keeper's process in the app's binary, before main
+// and the Go runtime; glibc passes main's arguments to constructors.
+__attribute__((constructor)) static void keeper(int argc, char **argv, char **envp) {
+	keep_if_keeper(argc, argv, envp);
+}
+#endif

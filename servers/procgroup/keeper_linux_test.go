@@ -310,7 +310,8 @@ func ppid(pid int) int {
 
 // TestInstalledKeeper: with elicitdesk-keeper beside the executable, as
 // make install puts it, Start runs that one, which keeps a command as the
-// executable's own keeper does.
+// executable's own keeper does: built as the Makefile builds it (static,
+// with musl) and with the C compiler Go uses (a shared glibc).
 func TestInstalledKeeper(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -321,10 +322,25 @@ func TestInstalledKeeper(t *testing.T) {
 	if out, err := exec.Command("go", "env", "CC").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
 		cc = strings.TrimSpace(string(out))
 	}
-	if out, err := exec.Command(cc, "-O2", "-Wall", "-Werror", "-o", keeper, "keeper/main.c").CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", cc, err, out)
+	for _, build := range [][]string{{"musl-gcc", "-static"}, {cc}} {
+		t.Run(build[0], func(t *testing.T) {
+			if _, err := exec.LookPath(build[0]); err != nil {
+				t.Skipf("%s is missing (make deps installs it): %v", build[0], err)
+			}
+			args := append(build[1:], "-O2", "-Wall", "-Werror", "-o", keeper, "keeper/main.c")
+			if out, err := exec.Command(build[0], args...).CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", build, err, out)
+			}
+			t.Cleanup(func() { os.Remove(keeper) })
+			keepsLikeItsCommand(t, keeper)
+		})
 	}
-	t.Cleanup(func() { os.Remove(keeper) })
+}
+
+// keepsLikeItsCommand checks that Start runs the keeper at path, and
+// that the caller sees the command's output and exit as if it were not
+// there.
+func keepsLikeItsCommand(t *testing.T, keeper string) {
 	cmd := exec.Command("sh", "-c", "cat; exit 3")
 	var out strings.Builder
 	cmd.Stdout = &out

@@ -69,7 +69,7 @@ func Start(cmd *exec.Cmd) (Group, error) {
 }
 
 // keeperPath is the keeper Start runs: elicitdesk-keeper (keeper/main.c),
-// which holds a fourth of the private memory, beside the executable (make
+// which holds a thirtieth of the private memory, beside the executable (make
 // build) or in lib/elicitdesk beside its bin folder (make install, the
 // .deb: a helper, not a command); or else the running executable itself,
 // whose constructor is the same keeper (a build not installed: go build,
