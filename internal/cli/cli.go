@@ -7,6 +7,8 @@ package cli
 import (
 	"io"
 	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/term"
 )
 
 // appID is the application's reverse-DNS identity, and appName what the
@@ -16,6 +18,13 @@ const (
 	appID   = "io.github.elicitdesk"
 	appName = "Elicit Desk"
 )
+
+// terminal is where a command prints: every command prints only through
+// it.
+type terminal = term.Terminal
+
+// timeLayout is how a moment is printed: local time to the second.
+const timeLayout = "2006-01-02 15:04:05"
 
 // Run dispatches a command line and returns the exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

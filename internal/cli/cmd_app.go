@@ -191,7 +191,7 @@ func newLog(stderr terminal, verbose bool) *slog.Logger {
 	if verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(stderr.w, &slog.HandlerOptions{Level: level}))
+	return slog.New(slog.NewTextHandler(stderr.Writer(), &slog.HandlerOptions{Level: level}))
 }
 
 // uiStarter starts the windows' process: the app's binary's ui command

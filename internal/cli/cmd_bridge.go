@@ -16,6 +16,7 @@ import (
 
 	"github.com/adrg/xdg"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/term"
 	"github.com/elicitdesk/elicitdesk/internal/deskclient"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
@@ -47,7 +48,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	verbose := fs.Bool("v", false, "log each elicitation and connection step")
 	remote := addRemoteFlags(fs, t)
 	flags, command := splitCommand(args)
-	if code, done := parseFlags(fs, flags, terminal{stdout}, stderr); done {
+	if code, done := parseFlags(fs, flags, term.To(stdout), stderr); done {
 		return code
 	}
 	if fs.NArg() != 0 {
@@ -68,7 +69,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr.w, &slog.HandlerOptions{Level: level})).With("bridge", cfg.Name)
+	log := slog.New(slog.NewTextHandler(stderr.Writer(), &slog.HandlerOptions{Level: level})).With("bridge", cfg.Name)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -94,7 +95,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 	if *listen != "" {
 		return serveBridge(ctx, *listen, cfg, wrap, run, log, stderr)
 	}
-	server, done, err := dialUpstream(ctx, cfg, wrap, stderr.w, log)
+	server, done, err := dialUpstream(ctx, cfg, wrap, stderr.Writer(), log)
 	if err != nil {
 		stderr.Linef("elicitdesk bridge: %s", err)
 		return 1
@@ -158,7 +159,7 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap serve
 			return 0 // closed: ctx ended
 		}
 		sessions.Go(func() {
-			server, done, err := dialUpstream(ctx, cfg, wrap, stderr.w, log)
+			server, done, err := dialUpstream(ctx, cfg, wrap, stderr.Writer(), log)
 			if err != nil {
 				log.Warn("cannot reach the server for a new host session", "err", err)
 				host.Close()

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"io"
 	"os/signal"
 	"sync"
 	"syscall"
@@ -55,7 +54,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
 	}
-	stderr = stderr.shared() // the connection's log writes too
+	stderr = stderr.Shared() // the connection's log writes too
 	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
 	if err != nil {
 		failed(stderr, "tools", err, "", *verbose)
@@ -111,7 +110,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 	if *answer == answerDesk {
 		return callThroughDesk(t, command, *tool, toolArgs, stdout, stderr)
 	}
-	stderr = stderr.shared() // the answerer and the connection's log write too
+	stderr = stderr.Shared() // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, stderr.Logger())
 	router.OnAsked(answerer(*answer, stderr))
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
@@ -186,21 +185,6 @@ func answerer(answer string, stderr terminal) func(*servers.Elicitation) {
 		sent, _ := json.Marshal(res)
 		stderr.Linef("  answered %s", json.RawMessage(sent))
 	}
-}
-
-// shared is t for printing to from several goroutines.
-func (t terminal) shared() terminal { return terminal{&syncWriter{w: t.w}} }
-
-// syncWriter serialises writes from several goroutines.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }
 
 // callThroughDesk asks the running app to call the tool on its connection

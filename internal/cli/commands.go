@@ -3,6 +3,8 @@ package cli
 import (
 	"io"
 	"strings"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/term"
 )
 
 // command is one of elicitdesk's commands: how it is called, what it does,
@@ -22,7 +24,7 @@ type stdio struct {
 }
 
 // terminals are s's outputs as terminals, through which commands print.
-func (s stdio) terminals() (stdout, stderr terminal) { return terminal{s.out}, terminal{s.err} }
+func (s stdio) terminals() (stdout, stderr terminal) { return term.To(s.out), term.To(s.err) }
 
 // appCommand is the name under which the app itself, elicitdesk with no
 // command, has its help.
@@ -74,7 +76,7 @@ func commands() []command {
 		{"bridge", []string{"[-name NAME] [-listen ADDR] [-v] [-header 'NAME: VALUE' | -header-env NAME]... [-transport T] TARGET"},
 			"Be a host's MCP server: pass everything to TARGET, answer its elicitations in the app's windows.",
 			func(args []string, s stdio) int {
-				return runBridge(args, s.in, writeCloser(s.out), terminal{s.err}) // stdout speaks MCP
+				return runBridge(args, s.in, writeCloser(s.out), term.To(s.err)) // stdout speaks MCP
 			}},
 		{"remote", []string{"[-name NAME] [-uid N | -remote-path PATH] [USER@]HOST"},
 			"Print the ssh command line and ~/.ssh/config block that forward this desktop's\nElicit Desk to another machine, whose bridge may then ask you; it runs nothing.", both(runRemote)},

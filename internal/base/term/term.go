@@ -1,4 +1,7 @@
-package cli
+// Package term prints to a terminal: every value shown through an
+// untrusted view, so that nothing a server, a host or a stranger's file
+// wrote reaches it raw. The command line and the core print through it.
+package term
 
 import (
 	"encoding/json"
@@ -7,26 +10,45 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
-// timeLayout is how a moment is printed: local time to the second.
-const timeLayout = "2006-01-02 15:04:05"
-
-// terminal is where a command prints, standard output or standard error.
+// Terminal is where a command prints, standard output or standard error.
 // Commands print only through it, and it shows every argument through an
 // untrusted view, so that no text a server, a host or a stranger's file
 // wrote reaches the terminal raw: nothing printed can clear the screen, set
 // the clipboard, make a link, ring the bell or hide and reorder words.
-type terminal struct{ w io.Writer }
+type Terminal struct{ w io.Writer }
+
+// To is the terminal that prints to w.
+func To(w io.Writer) Terminal { return Terminal{w} }
+
+// Writer is where t prints, for what writes there itself, such as a log.
+func (t Terminal) Writer() io.Writer { return t.w }
+
+// Shared is t for printing to from several goroutines.
+func (t Terminal) Shared() Terminal { return Terminal{&syncWriter{w: t.w}} }
+
+// syncWriter serialises writes from several goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
 
 // Linef prints one line: format, which is ours, with args shown safely.
 // Text, strings, errors and anything else but numbers and booleans go
 // through untrusted's Line view; a json.RawMessage through untrusted.JSON,
 // so compact JSON stays JSON.
-func (t terminal) Linef(format string, args ...any) {
+func (t Terminal) Linef(format string, args ...any) {
 	shown := make([]any, len(args))
 	for i, a := range args {
 		shown[i] = safe(a)
@@ -50,13 +72,13 @@ func safe(a any) any {
 }
 
 // Ours prints text that is the program's own, such as help, as it is.
-func (t terminal) Ours(text string) {
+func (t Terminal) Ours(text string) {
 	fmt.Fprint(t.w, text)
 }
 
 // Block prints text that may run over several lines, such as a message,
 // through untrusted's Block view, each line indented under the line before.
-func (t terminal) Block(text untrusted.Text) {
+func (t Terminal) Block(text untrusted.Text) {
 	for line := range strings.Lines(text.Block() + "\n") {
 		fmt.Fprint(t.w, "  "+line)
 	}
@@ -65,14 +87,14 @@ func (t terminal) Block(text untrusted.Text) {
 // Table returns a terminal whose lines are rows of tab-separated cells,
 // printed in aligned columns by flush. Cells shown through Line hold no
 // tab, so no value can add a column.
-func (t terminal) Table() (table terminal, flush func() error) {
+func (t Terminal) Table() (table Terminal, flush func() error) {
 	tw := tabwriter.NewWriter(t.w, 0, 4, 2, ' ', 0)
-	return terminal{tw}, tw.Flush
+	return Terminal{tw}, tw.Flush
 }
 
 // JSON prints v as indented JSON through untrusted.JSON: a script reads the
 // same value, a person sees an escape where a hidden character is.
-func (t terminal) JSON(v any) error {
+func (t Terminal) JSON(v any) error {
 	out, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
@@ -82,14 +104,14 @@ func (t terminal) JSON(v any) error {
 }
 
 // JSONLines prints JSON Lines, each line through untrusted.JSON.
-func (t terminal) JSONLines(lines []byte) {
+func (t Terminal) JSONLines(lines []byte) {
 	fmt.Fprint(t.w, untrusted.JSON(lines))
 }
 
-// FlagSet is the flags of the command called name (see commands),
-// reporting their errors to the terminal: that text is ours and the
-// person's own arguments. parseFlags prints the usage.
-func (t terminal) FlagSet(name string) *flag.FlagSet {
+// FlagSet is the flags of the command called name, reporting their errors
+// to the terminal: that text is ours and the person's own arguments. The
+// caller prints the usage.
+func (t Terminal) FlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(t.w)
 	fs.Usage = func() {} // parseFlags prints help and usage where each belongs
@@ -98,6 +120,6 @@ func (t terminal) FlagSet(name string) *flag.FlagSet {
 
 // Logger logs warnings to the terminal. slog's text format quotes any value
 // holding a character that is not printable, escaping it.
-func (t terminal) Logger() *slog.Logger {
+func (t Terminal) Logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(t.w, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
