@@ -13,9 +13,9 @@ BIN   := elicitdesk
 # The packages carry a lintian override for it (assets/linux/lintian-overrides).
 KEEPER := $(BIN)-keeper
 KEEPER_CC := musl-gcc -static
-# CORE is the core's own executable on Linux, built without Fyne and GL
-# (-tags headless,core), so that what runs all day maps none of their
-# code: elicitdesk hands the app over to it when it finds it where it finds
+# CORE is the core's own executable on Linux (internal/corecmd), built
+# without Fyne, GL and the other commands, so that what runs all day maps
+# none of their code: elicitdesk hands the app over to it when it finds it where it finds
 # the keeper, and runs the core itself where it is missing
 # (internal/cli/handover.go). It takes the app's time: a core older than
 # the binary beside it, one built alone since, is not used.
@@ -51,7 +51,7 @@ run: deps build
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
 ifneq ($(BUILD_CORE),)
-	$(GO) build -tags headless,core -ldflags '$(LDFLAGS)' -o $(CORE) .
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(CORE) ./internal/corecmd/$(CORE)
 	touch -r $(BIN) $(CORE)
 endif
 	$(KEEPER_CC) -O2 -Wall -s -o $(KEEPER) servers/procgroup/keeper/main.c
@@ -359,7 +359,7 @@ package-linux: deps build
 	@$(call install,help2man)
 	rm -rf dist/root && mkdir -p dist
 	$(GO) build -buildmode=pie -trimpath -ldflags '-s -w $(LDFLAGS)' -o dist/$(BIN) .
-	$(GO) build -tags headless,core -buildmode=pie -trimpath -ldflags '-s -w $(LDFLAGS)' -o dist/$(CORE) .
+	$(GO) build -buildmode=pie -trimpath -ldflags '-s -w $(LDFLAGS)' -o dist/$(CORE) ./internal/corecmd/$(CORE)
 	$(MAKE) --no-print-directory install INSTALL_BIN=dist/$(BIN) INSTALL_CORE=dist/$(CORE) DESTDIR=$(CURDIR)/dist/root PREFIX=/usr
 	mkdir -p dist/root/usr/share/man/man1 $(DOC)
 	help2man --no-info --version-string=$(VERSION) --name="$$(sed -n 's|.*<summary>\(.*\)</summary>.*|\1|p' assets/linux/$(APP_ID).metainfo.xml)" \

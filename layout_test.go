@@ -28,6 +28,8 @@ var layers = []struct {
 	{"internal/desktop/", []string{"app", "forms", "servers", "internal/core", "internal/cli", "internal/endpoint", "internal/history", "internal/hosts", "internal/trust", "internal/deskclient"}, "desktop integration stands on the ground only", "", nil},
 	{"servers", []string{"app", "internal/core", "internal/cli", "internal/deskclient", "fyne.io/fyne"}, "the domain knows no windows and no commands", "", nil},
 	{"internal/core", []string{"app", "internal/cli", "fyne.io/fyne", "servers/demo"}, "the core runs without Fyne", "", nil},
+	{"internal/corecmd", []string{"app", "internal/cli", "internal/hosts", "internal/deskclient", "servers/bridge", "servers/demo", "fyne.io/fyne", "github.com/mark3labs/mcp-go", "go.yaml.in/yaml", "github.com/pelletier/go-toml"},
+		"the core's own executable runs the app alone: none of the windows' or the other commands' code", "", nil},
 	{"internal/endpoint", []string{"app", "servers", "internal/core", "internal/cli"}, "the endpoint carries messages only, on the one JSON-RPC peer", "", []string{"servers/rpc", "servers/link"}},
 	{"internal/history", []string{"app", "internal/core", "internal/cli", "fyne.io/fyne"}, "History is plain Go", "", nil},
 	{"app", []string{"internal/cli", "internal/deskclient", "servers/demo"}, "the windows are given their core; the demo server is the commands'", "", nil},

@@ -9,14 +9,14 @@ import (
 	"strings"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/term"
+	"github.com/elicitdesk/elicitdesk/internal/corecmd"
 )
 
 // appID is the application's reverse-DNS identity, and appName what the
-// desktop calls it: its menu entry, and the X11 window class that the
-// entry's StartupWMClass names (FyneApp.toml and assets/linux agree).
+// desktop calls it.
 const (
-	appID   = "io.github.elicitdesk"
-	appName = "Elicit Desk"
+	appID   = corecmd.AppID
+	appName = corecmd.AppName
 )
 
 // terminal is where a command prints: every command prints only through
@@ -30,9 +30,6 @@ const timeLayout = "2006-01-02 15:04:05"
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := stdio{in: stdin, out: stdout, err: stderr}
 	out, errs := s.terminals()
-	if coreOnly {
-		return runApp(args, out, errs)
-	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "-h", "-help", "--help":

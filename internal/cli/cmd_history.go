@@ -12,6 +12,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // noHistory is what `history` says when nothing was ever recorded.
@@ -25,7 +26,7 @@ const noHistory = "No requests recorded yet."
 func runHistory(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("history")
 	path := fs.String("db", history.DefaultPath(xdg.DataHome), "the history database `file`")
-	cfgPath := configFlag(fs)
+	cfgPath := config.Flag(fs)
 	asJSON := fs.Bool("json", false, "print JSON Lines, one entry a line")
 	search := fs.String("search", "", "only entries holding all these `words`")
 	server := fs.String("server", "", "only entries of the server with this `name`")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // remoteSocket is where the build without windows looks on a Linux
@@ -25,7 +26,7 @@ func remoteSocket(uid int) string {
 // their keys, host checking and jump hosts, as mcpsnoop's remote does.
 func runRemote(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("remote")
-	cfgPath := configFlag(fs)
+	cfgPath := config.Flag(fs)
 	name := fs.String("name", "", "the machine's `name` in the windows (\"for Claude Code on NAME\"); the host's by default")
 	uid := fs.Int("uid", os.Getuid(), "your user `id` on the machine, for the socket's path there")
 	remotePath := fs.String("remote-path", "", "the socket's `path` on the machine, where its bridge looks (ELICITDESK_ENDPOINT there)")

@@ -96,7 +96,7 @@ func liveStatuses() ([]endpoint.ServerStatus, error) {
 // shown through untrusted's views.
 func runServers(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("servers")
-	path := configFlag(fs)
+	path := config.Flag(fs)
 	asJSON := fs.Bool("json", false, "print the servers as a JSON array, each with its state")
 	verbose := verboseFlag(fs)
 	if code, done := parseFlags(fs, args, stdout, stderr); done {

@@ -15,8 +15,8 @@ import (
 // newCLISigner is the command line's Signer, which tells the person on
 // stderr where it keeps the sign-in and that the browser is waiting.
 func newCLISigner(stderr terminal) *signin.Signer {
-	return newSigner(stderr.Logger(), func(err error) {
-		stderr.Linef("elicitdesk: %s; the sign-in is kept in memory only, for this run (set %s=FILE to keep sign-ins in a file only you can read)", err, tokenFileEnv)
+	return signin.FromEnv(stderr.Logger(), func(err error) {
+		stderr.Linef("elicitdesk: %s; the sign-in is kept in memory only, for this run (set %s=FILE to keep sign-ins in a file only you can read)", err, signin.TokenFileEnv)
 	}, func(url string) {
 		stderr.Linef("elicitdesk: sign in in the browser; waiting for it (if none opened, open %s)", url)
 	})

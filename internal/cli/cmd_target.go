@@ -20,7 +20,7 @@ type target struct {
 }
 
 func addTargetFlags(fs *flag.FlagSet) *target {
-	t := &target{config: configFlag(fs)}
+	t := &target{config: config.Flag(fs)}
 	fs.StringVar(&t.server, "server", "", "a server `name` from servers.json")
 	fs.StringVar(&t.url, "url", "", "a Streamable HTTP server `URL` (SSE with -sse)")
 	fs.BoolVar(&t.sse, "sse", false, "-url speaks the older HTTP+SSE transport")

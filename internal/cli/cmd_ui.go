@@ -20,12 +20,14 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/build"
 	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/corecmd"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/autostart"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/sessionbus"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
 // runUI is the windows' process: Fyne, a window per request and the
@@ -34,9 +36,9 @@ import (
 // has shown for -idle, and when the core goes away.
 func runUI(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet(uiCommand)
-	config := configFlag(fs)
+	cfgPath := config.Flag(fs)
 	verbose := fs.Bool("v", false, "log every request and window")
-	idle := fs.Duration("idle", uiIdle, "exit once no window has shown for this long (0: stay)")
+	idle := fs.Duration("idle", corecmd.UIIdle, "exit once no window has shown for this long (0: stay)")
 	trayShown := fs.Bool("tray", false, "a tray host shows the core's icon (else the Servers window stands in)")
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
@@ -44,7 +46,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
 	}
-	log := newLog(stderr, *verbose)
+	log := corecmd.Log(stderr.Writer(), *verbose)
 	exe, err := os.Executable()
 	if err != nil {
 		stderr.Linef("elicitdesk: %s", err)
@@ -56,7 +58,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	conn, err := coreConn()
+	conn, err := corecmd.CoreConn()
 	if err != nil {
 		stderr.Linef("elicitdesk ui: %s", err)
 		return 1
@@ -73,9 +75,9 @@ func runUI(args []string, stdout, stderr terminal) int {
 		log.Debug("fonts ready")
 	}()
 	d := app.New(ctx, a, core.NewRemote(conn), app.Options{
-		ConfigPath:  *config,
+		ConfigPath:  *cfgPath,
 		HistoryPath: history.DefaultPath(xdg.DataHome),
-		Demo:        demoOf(exe),
+		Demo:        config.Demo(exe),
 		Autostart:   autostart.Entry{ID: appID, Name: appName, Exec: []string{exe}},
 		Log:         log,
 		Bridge:      bridge,

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/term"
+	"github.com/elicitdesk/elicitdesk/internal/corecmd"
 )
 
 // command is one of elicitdesk's commands: how it is called, what it does,
@@ -31,7 +32,7 @@ func (s stdio) terminals() (stdout, stderr terminal) { return term.To(s.out), te
 const appCommand = "elicitdesk"
 
 // uiCommand runs the windows' process, which the app starts itself.
-const uiCommand = "ui"
+const uiCommand = corecmd.UICommand
 
 // commands lists every command in the order the usage shows them.
 func commands() []command {
@@ -50,9 +51,6 @@ func commands() []command {
 	}
 	app := command{appCommand, []string{"[-config FILE] [-ui-idle DURATION] [-v]"},
 		"Start the app: tray, request windows, history.", both(runApp)}
-	if coreOnly {
-		return []command{app}
-	}
 	return []command{
 		app,
 		{uiCommand, []string{"[-config FILE] [-idle DURATION] [-tray] [-v]"},

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/corecmd"
 )
 
 // logged returns every value of key in the app's log lines with msg.
@@ -325,8 +327,8 @@ func TestIdleCore(t *testing.T) {
 	time.Sleep(idle) // the idle time measured, not a wait
 	wakeups := float64(sum(pids, func(p int) int { return contextSwitches(t, p) })-switches) / idle.Seconds()
 	core := d.app.Process.Pid
-	if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", core)); err != nil || exe != filepath.Join(filepath.Dir(d.bin), coreName) {
-		t.Errorf("the core runs %s (%v), want %s beside %s (make build builds it)", exe, err, coreName, d.bin)
+	if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", core)); err != nil || exe != filepath.Join(filepath.Dir(d.bin), corecmd.Name) {
+		t.Errorf("the core runs %s (%v), want %s beside %s (make build builds it)", exe, err, corecmd.Name, d.bin)
 	}
 	if maps, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", core)); err != nil || bytes.Contains(maps, []byte("libGL")) {
 		t.Errorf("the core maps libGL (%v): it runs Fyne's code", err)

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/elicitdesk/elicitdesk/internal/corecmd"
 )
 
 // hostStart and hostCall are what a host without elicitation says to its
@@ -150,7 +152,7 @@ func (d *desktop) cores() []int {
 		}
 		args, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
 		argv := strings.Split(strings.TrimSuffix(string(args), "\x00"), "\x00")
-		if name := filepath.Base(argv[0]); (name != filepath.Base(d.bin) && name != coreName) || (len(argv) > 1 && !strings.HasPrefix(argv[1], "-")) {
+		if name := filepath.Base(argv[0]); (name != filepath.Base(d.bin) && name != corecmd.Name) || (len(argv) > 1 && !strings.HasPrefix(argv[1], "-")) {
 			continue
 		}
 		var pid int

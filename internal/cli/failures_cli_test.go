@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
 // TestFailuresInPlainWords runs tools and call against servers that can't
@@ -16,7 +18,7 @@ import (
 // prints the error chain behind the words only under -v.
 func TestFailuresInPlainWords(t *testing.T) {
 	noApp(t)
-	t.Setenv(tokenFileEnv, filepath.Join(t.TempDir(), "signins.json")) // never the keyring
+	t.Setenv(signin.TokenFileEnv, filepath.Join(t.TempDir(), "signins.json")) // never the keyring
 	raw, err := os.ReadFile(cli("failures.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -15,13 +15,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/corecmd"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 )
 
 // fakeCoreEnv makes the test binary, re-run as a child, stand in for the
 // app's core: it serves the endpoint where the app would, answers every
 // elicitation accept, and owns the app's name on the session bus if there
-// is one, as the app does (holdBusName).
+// is one, as the app does (corecmd.HoldBusName).
 const fakeCoreEnv = "ELICITDESK_TEST_FAKE_CORE"
 
 // coreReport is what the fake core writes to $HOME/core.json once it
@@ -60,7 +61,7 @@ func serveFakeCore(args []string) int {
 		log.Error("cannot report", "err", err)
 		return 1
 	}
-	defer holdBusName(ctx, log)()
+	defer corecmd.HoldBusName(ctx, log)()
 	fmt.Println("ready")
 	<-ctx.Done()
 	return 0

@@ -12,11 +12,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/corecmd"
 )
 
 // TestHandOver: the app's binary hands the app over to the core's own
 // executable beside it, which runs the demo server by the app's binary
-// and passes appEnv to no child; unless the core is older than the
+// and passes corecmd.AppEnv to no child; unless the core is older than the
 // binary (one built alone since, as go build does), may not be run or
 // does not start: then the app's binary runs its own core.
 func TestHandOver(t *testing.T) {
@@ -41,10 +43,10 @@ func TestHandOver(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			app, core := filepath.Join(dir, "elicitdesk"), filepath.Join(dir, coreName)
-			for from, to := range map[string]string{bin: app, filepath.Join(filepath.Dir(bin), coreName): core} {
+			app, core := filepath.Join(dir, "elicitdesk"), filepath.Join(dir, corecmd.Name)
+			for from, to := range map[string]string{bin: app, filepath.Join(filepath.Dir(bin), corecmd.Name): core} {
 				if err := copyFile(from, to); err != nil {
-					t.Fatalf("%v (make build builds %s beside %s)", err, coreName, bin)
+					t.Fatalf("%v (make build builds %s beside %s)", err, corecmd.Name, bin)
 				}
 			}
 			st, err := os.Stat(app)
@@ -102,8 +104,8 @@ func TestHandOver(t *testing.T) {
 			if args, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", demo)); !bytes.Contains(args, []byte("\x00"+app+"\x00demo-server")) {
 				t.Errorf("the demo server's keeper runs %q, want the app's binary %s", args, app)
 			}
-			if env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", demo)); bytes.Contains(env, []byte(appEnv+"=")) {
-				t.Errorf("the core passed %s to the demo server", appEnv)
+			if env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", demo)); bytes.Contains(env, []byte(corecmd.AppEnv+"=")) {
+				t.Errorf("the core passed %s to the demo server", corecmd.AppEnv)
 			}
 		})
 	}

@@ -2,23 +2,15 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"slices"
 	"strings"
 
-	"github.com/adrg/xdg"
-
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
-
-// configFlag adds -config, defaulting to servers.json under $XDG_CONFIG_HOME.
-func configFlag(fs *flag.FlagSet) *string {
-	return fs.String("config", config.Path(xdg.ConfigHome), "the servers.json `file`")
-}
 
 // readConfig reads servers.json and creates nothing: only the app, on its
 // first start, and commands that change the configuration write files. A
@@ -45,12 +37,7 @@ func demoEntry() (config.Server, error) {
 	if err != nil {
 		return config.Server{}, err
 	}
-	return demoOf(exe), nil
-}
-
-// demoOf is the demo server run by the app's binary exe.
-func demoOf(exe string) config.Server {
-	return config.Server{Name: config.DemoName, Command: exe, Args: []string{"demo-server"}}
+	return config.Demo(exe), nil
 }
 
 // findServer returns the entry of cfg called name, or an error listing the

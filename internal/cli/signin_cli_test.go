@@ -26,7 +26,7 @@ func signInEnv(t *testing.T, browser string) string {
 		}
 	}
 	file := filepath.Join(t.TempDir(), "signins.json")
-	t.Setenv(tokenFileEnv, file)
+	t.Setenv(signin.TokenFileEnv, file)
 	t.Setenv(signin.BrowserEnv, browser)
 	return file
 }

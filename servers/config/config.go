@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -14,6 +15,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/adrg/xdg"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
 )
@@ -96,6 +99,17 @@ type File struct {
 
 // DemoName is the name a first start gives the built-in demo server.
 const DemoName = "demo"
+
+// Demo is the built-in demo server as the app's binary exe runs it.
+func Demo(exe string) Server {
+	return Server{Name: DemoName, Command: exe, Args: []string{"demo-server"}}
+}
+
+// Flag adds -config to fs, defaulting to servers.json under
+// $XDG_CONFIG_HOME: the app's flag and its commands'.
+func Flag(fs *flag.FlagSet) *string {
+	return fs.String("config", Path(xdg.ConfigHome), "the servers.json `file`")
+}
 
 // DemoTry is the demo server's tool that the Welcome window's "Try it"
 // calls: it asks one yes-or-no question.

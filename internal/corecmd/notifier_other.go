@@ -1,6 +1,6 @@
-//go:build !(linux || freebsd || openbsd || netbsd) && (!headless || core)
+//go:build !(linux || freebsd || openbsd || netbsd)
 
-package cli
+package corecmd
 
 import (
 	"context"

@@ -1,6 +1,6 @@
-//go:build unix && (!headless || core)
+//go:build unix
 
-package cli
+package corecmd
 
 import (
 	"fmt"
@@ -38,9 +38,9 @@ func privateConn(cmd *exec.Cmd) (conn io.ReadWriteCloser, started func(), err er
 	return c, func() { theirs.Close() }, nil
 }
 
-// coreConn is the windows' process's end of its private connection, which
+// CoreConn is the windows' process's end of its private connection, which
 // the core started it with.
-func coreConn() (io.ReadWriteCloser, error) {
+func CoreConn() (io.ReadWriteCloser, error) {
 	f := os.NewFile(3, "core")
 	defer f.Close()
 	c, err := net.FileConn(f)

@@ -1,6 +1,6 @@
-//go:build (linux || freebsd || openbsd || netbsd) && (!headless || core)
+//go:build linux || freebsd || openbsd || netbsd
 
-package cli
+package corecmd
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func coreNotifier(ctx context.Context, clicked func(id uint32)) (n core.Notifier
 	if err != nil {
 		return nil, "None can show: Elicit Desk runs without a session bus, which notifications come through.", err // it says "no session bus"
 	}
-	c, err := notify.New(ctx, conn, notify.Options{AppName: appName, Icon: appID, DesktopEntry: appID, OnClick: clicked})
+	c, err := notify.New(ctx, conn, notify.Options{AppName: AppName, Icon: AppID, DesktopEntry: AppID, OnClick: clicked})
 	if err != nil {
 		conn.Close()
 		return nil, "None can show: no notification server runs on this desktop.", err

@@ -1,6 +1,4 @@
-//go:build !headless || core
-
-package cli
+package corecmd
 
 import (
 	"errors"
@@ -29,9 +27,9 @@ func privateConn(cmd *exec.Cmd) (conn io.ReadWriteCloser, started func(), err er
 	return pipes{fromChild, toChild}, func() { childIn.Close(); childOut.Close() }, nil
 }
 
-// coreConn is the windows' process's end of its private connection: its
+// CoreConn is the windows' process's end of its private connection: its
 // standard input and output.
-func coreConn() (io.ReadWriteCloser, error) {
+func CoreConn() (io.ReadWriteCloser, error) {
 	return pipes{os.Stdin, os.Stdout}, nil
 }
 
