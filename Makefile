@@ -9,18 +9,19 @@ BIN   := elicitdesk
 # helper, not a command), and is its own keeper where it is missing. It is
 # linked statically with musl (KEEPER_CC), so that no ld.so relocates a
 # libc in each of the ten or so that run all day: 12-16 kB of its own, 17-21
-# kB proportional, against 92 and 150 kB linked with glibc's shared libc.
+# kB proportional, against 92 and 150 kB linked with glibc's shared libc
+# (what a clone built before make deps installed musl-tools gets).
 # The packages carry a lintian override for it (assets/linux/lintian-overrides).
 KEEPER := $(BIN)-keeper
-KEEPER_CC := musl-gcc -static
+KEEPER_CC ?= $(if $(shell command -v musl-gcc),musl-gcc -static,$(CC))
 # CORE is the core's own executable on Linux (internal/corecmd), built
 # without Fyne, GL and the other commands, so that what runs all day maps
-# none of their code: elicitdesk hands the app over to it when it finds it where it finds
-# the keeper, and runs the core itself where it is missing
-# (internal/cli/handover.go). It takes the app's time: a core older than
-# the binary beside it, one built alone since, is not used.
+# none of their code: elicitdesk hands the app over to it when it finds
+# it where it finds the keeper, and runs the core itself where it is
+# missing (internal/corecmd/handover_linux.go). It takes the app's time: a
+# core older than the binary beside it, one built alone since, is not used.
 CORE := $(BIN)-core
-# The core's own build is Linux's alone (internal/cli/handover_*.go).
+# The core's and the keeper's builds are Linux's alone.
 BUILD_CORE := $(filter Linux,$(shell uname -s))
 PKGS  := ./...
 
@@ -53,8 +54,8 @@ build:
 ifneq ($(BUILD_CORE),)
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(CORE) ./internal/corecmd/$(CORE)
 	touch -r $(BIN) $(CORE)
-endif
 	$(KEEPER_CC) -O2 -Wall -s -o $(KEEPER) servers/procgroup/keeper/main.c
+endif
 
 # HEADLESS is the build without windows (`-tags headless`): the bridge and
 # the commands, for a dev box, a container or a VM, linking libc only; the

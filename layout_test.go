@@ -28,13 +28,35 @@ var layers = []struct {
 	{"internal/desktop/", []string{"app", "forms", "servers", "internal/core", "internal/cli", "internal/endpoint", "internal/history", "internal/hosts", "internal/trust", "internal/deskclient"}, "desktop integration stands on the ground only", "", nil},
 	{"servers", []string{"app", "internal/core", "internal/cli", "internal/deskclient", "fyne.io/fyne"}, "the domain knows no windows and no commands", "", nil},
 	{"internal/core", []string{"app", "internal/cli", "fyne.io/fyne", "servers/demo"}, "the core runs without Fyne", "", nil},
-	{"internal/corecmd", []string{"app", "internal/cli", "internal/hosts", "internal/deskclient", "servers/bridge", "servers/demo", "fyne.io/fyne", "github.com/mark3labs/mcp-go", "go.yaml.in/yaml", "github.com/pelletier/go-toml"},
-		"the core's own executable runs the app alone: none of the windows' or the other commands' code", "", nil},
+	{"internal/corecmd", notInTheCore, "the core's own executable runs the app alone: none of the windows' or the other commands' code", "", nil},
 	{"internal/endpoint", []string{"app", "servers", "internal/core", "internal/cli"}, "the endpoint carries messages only, on the one JSON-RPC peer", "", []string{"servers/rpc", "servers/link"}},
 	{"internal/history", []string{"app", "internal/core", "internal/cli", "fyne.io/fyne"}, "History is plain Go", "", nil},
 	{"app", []string{"internal/cli", "internal/deskclient", "servers/demo"}, "the windows are given their core; the demo server is the commands'", "", nil},
 	{"", []string{"github.com/mark3labs/mcp-go", "github.com/modelcontextprotocol/go-sdk"}, "one MCP stack: servers/link, servers/rpc, servers/client; an MCP library only serves the demo", "servers/demo", nil},
 	{"=forms", []string{"app", "servers", "internal/core", "internal/cli", "fyne.io/fyne"}, "forms know only schemas; formview draws them", "", nil},
+}
+
+// notInTheCore is what the core's own executable must not link: the
+// windows, the other commands and their libraries.
+var notInTheCore = []string{"app", "internal/cli", "internal/hosts", "internal/deskclient", "servers/bridge", "servers/demo",
+	"fyne.io/fyne/v2/", "github.com/go-gl", "github.com/mark3labs/mcp-go", "go.yaml.in/yaml", "github.com/pelletier/go-toml", "github.com/yuin/goldmark"}
+
+// TestCoreExecutable: elicitdesk-core links none of notInTheCore, not even
+// through another package (TestLayout sees direct imports only). Fyne's
+// root package alone, the assets' resource type, is let in.
+func TestCoreExecutable(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "./internal/corecmd/elicitdesk-core").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dep := range strings.Lines(string(out)) {
+		dep = strings.TrimSpace(dep)
+		for _, f := range notInTheCore {
+			if target, ours := strings.CutPrefix(dep, module); ours && strings.HasPrefix(target, f) || !ours && strings.Contains(f, ".") && strings.HasPrefix(dep, f) {
+				t.Errorf("elicitdesk-core links %s", dep)
+			}
+		}
+	}
 }
 
 // TestLayout checks each package's imports (not its tests') against the

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -100,7 +101,6 @@ func Flags(fs *flag.FlagSet) (options func(exe string) Options) {
 func Main(args []string, stdout, stderr io.Writer) int {
 	out, errs := term.To(stdout), term.To(stderr)
 	exe := os.Getenv(AppEnv)
-	os.Unsetenv(AppEnv) // not the servers' and the windows'
 	if exe == "" {
 		errs.Linef("%s runs when elicitdesk hands the app over to it: run elicitdesk", Name)
 		return 2
@@ -108,7 +108,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fs := errs.FlagSet(Name)
 	options := Flags(fs)
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
-		errs.Linef("%s: elicitdesk checks the app's command line before it hands it over: %q", Name, args)
+		errs.Linef("%s: elicitdesk checks the app's command line before it hands it over, not %s", Name, strings.Join(args, " "))
 		return 2
 	}
 	return Run(options(exe), out, errs)
@@ -119,6 +119,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // starts the windows' process (the app binary's UICommand) while a window
 // is needed. A second start brings the first forward.
 func Run(o Options, stdout, stderr term.Terminal) int {
+	os.Unsetenv(AppEnv) // handed over or inherited: not the servers' and the windows'
 	log := Log(stderr.Writer(), o.Verbose)
 	slog.SetDefault(log) // the tray library logs through the standard log
 	if os.Getenv("GOGC") == "" {

@@ -6,9 +6,10 @@
 // own parent dies, kills the group once the command has exited, and exits
 // as the command did.
 //
-// It is taken over in a constructor, before the Go runtime starts: the Go
-// runtime would run every package's init (Fyne, sqlite...), and a keeper
-// would hold some 30 MB to wait for one process. Written with no signal
+// In the app's binary it is taken over in a constructor, before the Go
+// runtime starts: the Go runtime would run every package's init (Fyne,
+// sqlite...), and a keeper would hold some 30 MB to wait for one process;
+// elicitdesk-keeper (keeper/main.c) takes it over from main. Written with no signal
 // handler at all: the signals it waits for are blocked and taken with
 // sigwaitinfo, so nothing here runs asynchronously.
 
@@ -24,7 +25,6 @@
 #include <unistd.h>
 
 #include "keeper_linux.h"
-
 
 // The fd on which Start reads the report (procgroup_linux.go).
 #define STATUS_FD 3

@@ -114,7 +114,7 @@ func (t Terminal) JSONLines(lines []byte) {
 func (t Terminal) FlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(t.w)
-	fs.Usage = func() {} // parseFlags prints help and usage where each belongs
+	fs.Usage = func() {} // the caller prints help and usage where each belongs
 	return fs
 }
 

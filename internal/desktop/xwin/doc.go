@@ -19,5 +19,5 @@
 // layout pass measuring its content. Elsewhere both calls do nothing:
 // Windows and macOS show the request windows without activation on the
 // platforms' own rules; Wayland has no way to ask, which is why the app's
-// windows are X11 ones wherever Xwayland runs (internal/cli windowsEnv).
+// windows are X11 ones wherever Xwayland runs (internal/corecmd windowsEnv).
 package xwin
