@@ -1,6 +1,10 @@
 package servers
 
-import "sync"
+import (
+	"errors"
+	"io"
+	"sync"
+)
 
 // stderrTail is how much of a stdio server's stderr a connection keeps.
 const stderrTail = 64 << 10
@@ -27,6 +31,27 @@ func (t *tail) Write(p []byte) (int, error) {
 	}
 	t.buf = append(t.buf, p...)
 	return len(p), nil
+}
+
+// tailRead is how much of a server's stderr ReadFrom reads at a time.
+const tailRead = 1 << 10
+
+// ReadFrom keeps the tail of all r holds, read tailRead bytes at a time.
+// os/exec copies a server's stderr into the tail for as long as the server
+// runs, which is all day: io.Copy would hold a 32 kB buffer for each.
+func (t *tail) ReadFrom(r io.Reader) (n int64, err error) {
+	buf := make([]byte, tailRead)
+	for {
+		k, err := r.Read(buf)
+		n += int64(k)
+		t.Write(buf[:k])
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // String returns what is kept.
