@@ -110,7 +110,13 @@ func runServers(args []string, stdout, stderr terminal) int {
 		stderr.Linef("elicitdesk servers: %s", err)
 		return 2
 	}
-	live, liveErr := liveStatuses()
+	// A running app's servers.json exists (it writes one at its first
+	// start): the live states of a file that does not are another file's.
+	var live []endpoint.ServerStatus
+	var liveErr error
+	if exists {
+		live, liveErr = liveStatuses()
+	}
 	rows := serverRows(cfg, live, *verbose)
 	notes := stdout // what a person reads beside the list; stderr beside JSON
 	if *asJSON {
@@ -128,7 +134,7 @@ func runServers(args []string, stdout, stderr terminal) int {
 		notes.Linef("Configured in %s.", cfg.Path)
 	}
 	switch {
-	case liveErr == nil:
+	case !exists, liveErr == nil:
 	case errors.Is(liveErr, endpoint.ErrNotRunning):
 		notes.Linef("Elicit Desk is not running: showing the configuration.")
 	default:

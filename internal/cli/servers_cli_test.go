@@ -132,6 +132,39 @@ func TestServersLive(t *testing.T) {
 	}
 }
 
+// TestServersMissingFile: a servers.json that does not exist is not the
+// running app's (it writes its own at its first start): listed as the app
+// would first write it, without the app's states for its own servers.
+func TestServersMissingFile(t *testing.T) {
+	noApp(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	desk := statusDesk{list: []endpoint.ServerStatus{{Name: "demo", State: "ready", Since: time.Now()}}}
+	path, err := endpoint.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := endpoint.Listen(ctx, path, desk, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); srv.Close() })
+	missing := filepath.Join(t.TempDir(), "servers.json")
+	code, stdout, stderr := run("servers", "-config", missing)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"demo", "configured", missing + " does not exist yet"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, not := range []string{"ready", "not running"} {
+		if strings.Contains(stdout, not) {
+			t.Errorf("stdout says %q of a file the app does not use:\n%s", not, stdout)
+		}
+	}
+}
+
 func TestServersNoneConfigured(t *testing.T) {
 	noApp(t)
 	code, stdout, stderr := run("servers", "-config", writeConfig(t, `{"mcpServers": {}}`))
