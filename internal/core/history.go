@@ -60,7 +60,7 @@ func (c *Core) HistoryNotice() string {
 // not at the next daily prune. Limits outside the Settings window's
 // bounds (history.Limits.Check) are refused and change nothing: a call
 // from the windows must not be able to empty the history.
-func (c *Core) SetHistoryLimits(l HistoryLimits) error {
+func (c *Core) SetHistoryLimits(ctx context.Context, l HistoryLimits) error {
 	if err := l.Check(); err != nil {
 		c.log.Warn("history limits refused", "retention", l.Retention, "maxBytes", l.MaxBytes, "err", err)
 		return err
@@ -69,7 +69,13 @@ func (c *Core) SetHistoryLimits(l HistoryLimits) error {
 	was := c.limits
 	c.limits = l
 	c.mu.Unlock()
-	<-c.opened
+	select {
+	case <-c.opened:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.ctx.Done():
+		return errQuitting
+	}
 	if c.history == nil {
 		return nil
 	}

@@ -71,7 +71,7 @@ func TestSetHistoryLimitsChecked(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := start(t)
 			addOld(t, s, 2)
-			if err := s.c.SetHistoryLimits(tt.limits); !errors.Is(err, tt.want) {
+			if err := s.c.SetHistoryLimits(t.Context(), tt.limits); !errors.Is(err, tt.want) {
 				t.Errorf("SetHistoryLimits: %v, want %v", err, tt.want)
 			}
 			if err := remote(t, s).SetHistoryLimits(tt.limits); err == nil || err.Error() != tt.want.Error() {

@@ -323,7 +323,7 @@ func (c *Core) uiMethods() map[string]rpc.Handler {
 	return map[string]rpc.Handler{
 		methodAnswer: rpc.Typed(func(_ context.Context, p answerParams) (done, error) { return done{}, c.Answer(p.ID, p.Result) }),
 		methodShow:   rpc.Typed(func(_ context.Context, s Show) (done, error) { c.Show(s); return done{}, nil }),
-		methodLimits: rpc.Typed(func(_ context.Context, l HistoryLimits) (done, error) { return done{}, c.SetHistoryLimits(l) }),
+		methodLimits: rpc.Typed(func(ctx context.Context, l HistoryLimits) (done, error) { return done{}, c.SetHistoryLimits(ctx, l) }),
 		methodPrefs:  rpc.Typed(func(_ context.Context, p WindowPrefs) (done, error) { return done{}, c.SetWindowPrefs(p) }),
 		methodBlock:  rpc.Typed(func(_ context.Context, p machineParams) (done, error) { return done{}, c.Block(p.Machine) }),
 		methodCapture: rpc.Typed(func(_ context.Context, p TrafficPrefs) (done, error) {
