@@ -105,12 +105,6 @@ func Demo(exe string) Server {
 	return Server{Name: DemoName, Command: exe, Args: []string{"demo-server"}}
 }
 
-// Flag adds -config to fs, defaulting to servers.json under
-// $XDG_CONFIG_HOME: the app's flag and its commands'.
-func Flag(fs *flag.FlagSet) *string {
-	return fs.String("config", Path(xdg.ConfigHome), "the servers.json `file`")
-}
-
 // DemoTry is the demo server's tool that the Welcome window's "Try it"
 // calls: it asks one yes-or-no question.
 const DemoTry = "ask_confirm"
@@ -118,6 +112,12 @@ const DemoTry = "ask_confirm"
 // Path returns where servers.json lives under configHome (xdg.ConfigHome in the app).
 func Path(configHome string) string {
 	return filepath.Join(configHome, "elicitdesk", "servers.json")
+}
+
+// Flag adds -config to fs, defaulting to servers.json under
+// $XDG_CONFIG_HOME: the app's flag and its commands'.
+func Flag(fs *flag.FlagSet) *string {
+	return fs.String("config", Path(xdg.ConfigHome), "the servers.json `file`")
 }
 
 // Load reads and parses the file at path. It fails only when the whole
