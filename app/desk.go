@@ -61,7 +61,7 @@ type Core interface {
 	Bridged() []servers.Bridged
 	// SetHistoryLimits has the history kept by new limits; the core
 	// refuses limits outside their bounds (history.Limits.Check).
-	SetHistoryLimits(core.HistoryLimits) error
+	SetHistoryLimits(ctx context.Context, l core.HistoryLimits) error
 	// ClearHistory deletes every entry of the history, which only the
 	// core writes.
 	ClearHistory(ctx context.Context) error

@@ -283,7 +283,7 @@ func (d *Desk) sendTrafficPrefs(p core.TrafficPrefs) {
 }
 
 func (d *Desk) sendHistoryLimits(l core.HistoryLimits) {
-	if err := d.core.SetHistoryLimits(l); err != nil {
+	if err := d.core.SetHistoryLimits(d.ctx, l); err != nil {
 		d.log.Error("history limits not applied", "err", err)
 		d.do(func() { d.showError("The history's limits were not changed", err.Error()) })
 	}

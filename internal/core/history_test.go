@@ -74,7 +74,7 @@ func TestSetHistoryLimitsChecked(t *testing.T) {
 			if err := s.c.SetHistoryLimits(t.Context(), tt.limits); !errors.Is(err, tt.want) {
 				t.Errorf("SetHistoryLimits: %v, want %v", err, tt.want)
 			}
-			if err := remote(t, s).SetHistoryLimits(tt.limits); err == nil || err.Error() != tt.want.Error() {
+			if err := remote(t, s).SetHistoryLimits(t.Context(), tt.limits); err == nil || err.Error() != tt.want.Error() {
 				t.Errorf("SetHistoryLimits from the windows: %v, want %v", err, tt.want)
 			}
 			if n := entries(t, s); n != 1 {
@@ -91,7 +91,7 @@ func TestSetHistoryLimitsChecked(t *testing.T) {
 	t.Run("one day", func(t *testing.T) {
 		s := start(t)
 		addOld(t, s, 2)
-		if err := remote(t, s).SetHistoryLimits(HistoryLimits{Retention: history.Day, MaxBytes: size}); err != nil {
+		if err := remote(t, s).SetHistoryLimits(t.Context(), HistoryLimits{Retention: history.Day, MaxBytes: size}); err != nil {
 			t.Fatal(err)
 		}
 		if n := entries(t, s); n != 0 {

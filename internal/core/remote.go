@@ -220,7 +220,11 @@ func (r *Remote) CallTool(ctx context.Context, server, tool string, args map[str
 	return out, res.Identity, err
 }
 
-func (r *Remote) SetHistoryLimits(l HistoryLimits) error { return r.short(methodLimits, l, nil) }
+func (r *Remote) SetHistoryLimits(ctx context.Context, l HistoryLimits) error {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	return r.call(ctx, methodLimits, l, nil)
+}
 
 func (r *Remote) ClearHistory(ctx context.Context) error { return r.call(ctx, methodClear, nil, nil) }
 
