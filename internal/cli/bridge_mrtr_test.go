@@ -34,7 +34,9 @@ func (p person) Forward(context.Context, string) error {
 func (p person) CallTool(context.Context, endpoint.ToolCall) (json.RawMessage, error) {
 	return nil, fmt.Errorf("not the app")
 }
-func (p person) Servers(context.Context) ([]endpoint.ServerStatus, error) { return nil, nil }
+func (p person) Servers(context.Context, endpoint.ServersQuery) ([]endpoint.ServerStatus, error) {
+	return nil, nil
+}
 func (p person) Traffic(context.Context, endpoint.TrafficQuery) ([]traffic.Entry, error) {
 	return nil, nil
 }

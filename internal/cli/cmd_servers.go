@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -75,7 +76,7 @@ func serverRows(cfg *config.File, live []endpoint.ServerStatus, verbose bool) []
 
 // liveStatuses asks the running app where each server's connection
 // stands; an error wrapping endpoint.ErrNotRunning says no app runs.
-func liveStatuses() ([]endpoint.ServerStatus, error) {
+func liveStatuses(config string) ([]endpoint.ServerStatus, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), askWait)
 	defer cancel()
 	c, err := endpoint.Dial(ctx, endpoint.AppPath())
@@ -83,7 +84,11 @@ func liveStatuses() ([]endpoint.ServerStatus, error) {
 		return nil, err
 	}
 	defer c.Close()
-	list, err := c.Servers(ctx)
+	abs, err := filepath.Abs(config)
+	if err != nil {
+		return nil, err
+	}
+	list, err := c.Servers(ctx, endpoint.ServersQuery{Config: abs})
 	if list == nil && err == nil {
 		list = []endpoint.ServerStatus{} // running, with no server
 	}
@@ -115,7 +120,7 @@ func runServers(args []string, stdout, stderr terminal) int {
 	var live []endpoint.ServerStatus
 	var liveErr error
 	if exists {
-		live, liveErr = liveStatuses()
+		live, liveErr = liveStatuses(cfg.Path)
 	}
 	rows := serverRows(cfg, live, *verbose)
 	notes := stdout // what a person reads beside the list; stderr beside JSON
@@ -127,16 +132,19 @@ func runServers(args []string, stdout, stderr terminal) int {
 	}
 	switch {
 	case !exists:
-		notes.Linef("%s does not exist yet: the app creates it with the demo server when it first starts.", cfg.Path)
+		notes.Linef("%s does not exist yet: the app creates it, with the demo server, the first time it starts with it.", cfg.Path)
 	case len(rows) == 0:
 		notes.Linef("No servers are configured in %s: add one in the app's Servers window, or edit the file.", cfg.Path)
 	default:
 		notes.Linef("Configured in %s.", cfg.Path)
 	}
+	var other *endpoint.OtherConfigError
 	switch {
 	case !exists, liveErr == nil:
 	case errors.Is(liveErr, endpoint.ErrNotRunning):
 		notes.Linef("Elicit Desk is not running: showing the configuration.")
+	case errors.As(liveErr, &other):
+		notes.Linef("Elicit Desk runs with %s, not this file: showing the configuration.", other.Reads)
 	default:
 		notes.Linef("Cannot ask Elicit Desk (%s): showing the configuration.", liveErr)
 	}

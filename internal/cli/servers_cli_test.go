@@ -39,10 +39,32 @@ func writeConfig(t *testing.T, content string) string {
 // list.
 type statusDesk struct {
 	person
-	list []endpoint.ServerStatus
+	list  []endpoint.ServerStatus
+	reads string // the servers.json it reads, when set: it refuses to tell of another
 }
 
-func (d statusDesk) Servers(context.Context) ([]endpoint.ServerStatus, error) { return d.list, nil }
+func (d statusDesk) Servers(_ context.Context, q endpoint.ServersQuery) ([]endpoint.ServerStatus, error) {
+	if d.reads != "" && q.Config != d.reads {
+		return nil, endpoint.OtherConfig(d.reads)
+	}
+	return d.list, nil
+}
+
+// serveApp serves the endpoint as the running app would, with desk, until
+// the test ends.
+func serveApp(t *testing.T, desk endpoint.Handler) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	path, err := endpoint.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := endpoint.Listen(ctx, path, desk, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); srv.Close() })
+}
 
 // TestServersLive lists the servers with the app running (an endpoint in
 // this process) and without: live states and their errors, with the error
@@ -76,22 +98,13 @@ func TestServersLive(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.running {
-				ctx, cancel := context.WithCancel(t.Context())
-				desk := statusDesk{list: []endpoint.ServerStatus{
+				desk := statusDesk{reads: config, list: []endpoint.ServerStatus{
 					{Name: "broken", State: "failed", Error: "servers.json:5: bad \u202ecommand", Details: "reading servers.json: line 5: bad \u202ecommand", Since: since},
 					{Name: "demo", State: "ready", Since: since},
 					{Name: "github", State: "needs sign-in", Error: "signing in to https://x/mcp: sign-in needed", Since: since},
 					{Name: "off", State: "disabled", Since: since},
 				}}
-				path, err := endpoint.DefaultPath()
-				if err != nil {
-					t.Fatal(err)
-				}
-				srv, err := endpoint.Listen(ctx, path, desk, slog.New(slog.DiscardHandler))
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { cancel(); srv.Close() })
+				serveApp(t, desk)
 			}
 			args := []string{"servers", "-config", config}
 			if strings.HasSuffix(tt.name, "-v") {
@@ -132,22 +145,38 @@ func TestServersLive(t *testing.T) {
 	}
 }
 
+// TestServersOtherFile: of a servers.json the running app does not read,
+// the list is the file's, without the app's states for its own servers of
+// the same names, and says which file the app reads.
+func TestServersOtherFile(t *testing.T) {
+	noApp(t)
+	appReads := writeConfig(t, twoServers)
+	desk := statusDesk{reads: appReads, list: []endpoint.ServerStatus{{Name: "demo", State: "ready", Since: time.Now()}}}
+	serveApp(t, desk)
+	other := writeConfig(t, twoServers)
+	code, stdout, stderr := run("servers", "-config", other)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"demo", "configured", "Elicit Desk runs with " + appReads + ", not this file: showing the configuration."} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, not := range []string{"ready", "pending"} {
+		if strings.Contains(stdout, not) {
+			t.Errorf("stdout says %q of a file the app does not read:\n%s", not, stdout)
+		}
+	}
+}
+
 // TestServersMissingFile: a servers.json that does not exist is not the
 // running app's (it writes its own at its first start): listed as the app
 // would first write it, without the app's states for its own servers.
 func TestServersMissingFile(t *testing.T) {
 	noApp(t)
-	ctx, cancel := context.WithCancel(t.Context())
 	desk := statusDesk{list: []endpoint.ServerStatus{{Name: "demo", State: "ready", Since: time.Now()}}}
-	path, err := endpoint.DefaultPath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := endpoint.Listen(ctx, path, desk, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); srv.Close() })
+	serveApp(t, desk)
 	missing := filepath.Join(t.TempDir(), "servers.json")
 	code, stdout, stderr := run("servers", "-config", missing)
 	if code != 0 {

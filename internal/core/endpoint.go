@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -63,8 +65,13 @@ func (h handler) CallTool(ctx context.Context, call endpoint.ToolCall) (json.Raw
 	return res.Raw, nil
 }
 
-// Servers tells `elicitdesk servers` where each connection stands.
-func (h handler) Servers(context.Context) ([]endpoint.ServerStatus, error) {
+// Servers tells `elicitdesk servers` where each connection stands, when
+// it asks of the servers.json the core reads.
+func (h handler) Servers(_ context.Context, q endpoint.ServersQuery) ([]endpoint.ServerStatus, error) {
+	if q.Config != "" && !sameFile(q.Config, h.c.opts.ConfigPath) {
+		abs, _ := filepath.Abs(h.c.opts.ConfigPath)
+		return nil, endpoint.OtherConfig(abs)
+	}
 	var list []endpoint.ServerStatus
 	for _, s := range h.c.Statuses() {
 		st := endpoint.ServerStatus{Name: s.Name, State: string(s.State), Since: s.Since}
@@ -78,6 +85,20 @@ func (h handler) Servers(context.Context) ([]endpoint.ServerStatus, error) {
 		list = append(list, st)
 	}
 	return list, nil
+}
+
+// sameFile reports whether paths a and b name the same file: the same
+// file where both exist (a link, another spelling), else the same
+// absolute path.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
 }
 
 // Traffic lists what passed on the connections to the configured

@@ -2,6 +2,9 @@ package core
 
 import (
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +46,7 @@ func TestCompletionFromItsSession(t *testing.T) {
 	if err := c.Complete(t.Context(), endpoint.Completion{Session: "s2", Server: "files", ElicitationID: "e1"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Servers(t.Context()); err != nil { // read after the completion, which is handled in order
+	if _, err := c.Servers(t.Context(), endpoint.ServersQuery{}); err != nil { // read after the completion, which is handled in order
 		t.Fatal(err)
 	}
 	select {
@@ -71,5 +74,32 @@ func TestCompletionFromItsSession(t *testing.T) {
 	case <-completed:
 	case <-time.After(20 * time.Second):
 		t.Fatal("a long-named session's completion did not complete its request")
+	}
+}
+
+// TestServersOfItsOwnFile: `elicitdesk servers` is told the connections'
+// states only of the servers.json the core reads, by any spelling of its
+// path; of another file it is refused, with the core's file named.
+func TestServersOfItsOwnFile(t *testing.T) {
+	s := start(t)
+	c, err := endpoint.Dial(t.Context(), s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	own := s.c.opts.ConfigPath
+	link := filepath.Join(t.TempDir(), "linked.json")
+	if err := os.Symlink(own, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, asked := range []string{"", own, filepath.Join(filepath.Dir(own), ".", filepath.Base(own)), link} {
+		if _, err := c.Servers(t.Context(), endpoint.ServersQuery{Config: asked}); err != nil {
+			t.Errorf("Servers(%q): %v, want the states of its own file", asked, err)
+		}
+	}
+	other := filepath.Join(t.TempDir(), "servers.json")
+	var refused *endpoint.OtherConfigError
+	if _, err := c.Servers(t.Context(), endpoint.ServersQuery{Config: other}); !errors.As(err, &refused) || refused.Reads != own {
+		t.Errorf("Servers(%q): %v, want a refusal naming %s", other, err, own)
 	}
 }

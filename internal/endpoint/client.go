@@ -80,10 +80,17 @@ func (c *Client) CallTool(ctx context.Context, call ToolCall) (json.RawMessage, 
 	return res, err
 }
 
-// Servers asks the app where each configured server's connection stands.
-func (c *Client) Servers(ctx context.Context) ([]ServerStatus, error) {
+// Servers asks the app where each configured server's connection stands:
+// those of q.Config, or an *OtherConfigError when the app reads another.
+// An app of a release before ServersQuery answers of its own file.
+func (c *Client) Servers(ctx context.Context, q ServersQuery) ([]ServerStatus, error) {
 	var list []ServerStatus
-	err := c.call(ctx, methodServers, nil, &list)
+	err := c.call(ctx, methodServers, q, &list)
+	if e := jsonrpc.As(err); e != nil && e.Code == codeOtherConfig {
+		other := &OtherConfigError{}
+		json.Unmarshal(e.Data, &other.Reads)
+		return nil, other
+	}
 	return list, err
 }
 

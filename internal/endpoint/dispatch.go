@@ -58,7 +58,11 @@ func (s *Server) dispatch(ctx context.Context, p *rpc.Peer, req rpc.Request) (an
 		s.log.Info("tool call from a script", "server", call.Server, "tool", call.Tool)
 		return s.h.CallTool(ctx, call)
 	case methodServers:
-		return s.h.Servers(ctx)
+		var q ServersQuery
+		if len(req.Params) > 0 && json.Unmarshal(req.Params, &q) != nil {
+			return nil, errorf(jsonrpc.CodeInvalidParams, "%s takes params {\"config\": PATH}", methodServers)
+		}
+		return s.h.Servers(ctx, q)
 	case methodTraffic:
 		var q TrafficQuery
 		if len(req.Params) > 0 && json.Unmarshal(req.Params, &q) != nil {

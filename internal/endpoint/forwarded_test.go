@@ -47,7 +47,7 @@ func TestForwardedMayOnlyAsk(t *testing.T) {
 		"front":   func() error { return c.Front(t.Context()) },
 		"tools":   func() error { _, err := c.CallTool(t.Context(), ToolCall{Server: "demo", Tool: "echo"}); return err },
 		"traffic": func() error { _, err := c.Traffic(t.Context(), TrafficQuery{}); return err },
-		"servers": func() error { _, err := c.Servers(t.Context()); return err },
+		"servers": func() error { _, err := c.Servers(t.Context(), ServersQuery{}); return err },
 		"forward": func() error { return c.Forward(t.Context(), "elsewhere") },
 		"history": func() error {
 			return c.Unshown(t.Context(), Unshown{Question: Question{Session: session("s1", "files"), Params: params}, Reason: "none"})

@@ -20,8 +20,9 @@ type Handler interface {
 	// returns the CallToolResult as JSON, so that the elicitations it
 	// raises are answered in the app's windows.
 	CallTool(ctx context.Context, call ToolCall) (json.RawMessage, error)
-	// Servers returns where each configured server's connection stands.
-	Servers(ctx context.Context) ([]ServerStatus, error)
+	// Servers returns where each configured server's connection stands,
+	// or OtherConfig when q asks of a servers.json the app does not read.
+	Servers(ctx context.Context, q ServersQuery) ([]ServerStatus, error)
 	// Elicit asks the person a bridged server's elicitation and returns
 	// the ElicitResult to send to the server as JSON. A *jsonrpc.Error
 	// refuses the request with its code, message and data.

@@ -95,7 +95,7 @@ func (h *testHandler) CallTool(ctx context.Context, call ToolCall) (json.RawMess
 
 // Servers lists one ready and one failed server whose error a terminal
 // must not see raw.
-func (h *testHandler) Servers(context.Context) ([]ServerStatus, error) {
+func (h *testHandler) Servers(context.Context, ServersQuery) ([]ServerStatus, error) {
 	return []ServerStatus{
 		{Name: "demo", State: "ready", Since: time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)},
 		{Name: "github", State: "failed", Error: "401 \u202eUnauthorized", Since: time.Date(2026, 5, 4, 10, 1, 0, 0, time.UTC)},

@@ -90,8 +90,9 @@ const (
 // The endpoint's own error codes; the rest are JSON-RPC's, in package
 // jsonrpc. A handler that fails otherwise is jsonrpc.CodeServer.
 const (
-	codeVersion  = -32001 // the handshake's version is not Version
-	codeTooLarge = -32002 // a message longer than MaxMessage
+	codeVersion     = -32001 // the handshake's version is not Version
+	codeTooLarge    = -32002 // a message longer than MaxMessage
+	codeOtherConfig = -32003 // servers/status asked of a servers.json the app does not read
 )
 
 // helloParams is the handshake, both ways: the protocol, and the release
@@ -122,6 +123,27 @@ type ToolCall struct {
 	Tool      string         `json:"tool"`
 	Arguments map[string]any `json:"arguments,omitempty"`
 }
+
+// ServersQuery asks where the connections stand of the servers of one
+// servers.json. An app that reads another refuses (OtherConfigError): its
+// states are of its own file's servers, which share names with the
+// asker's only by chance. Without Config, it answers of its own.
+type ServersQuery struct {
+	Config string `json:"config,omitempty"` // an absolute path
+}
+
+// OtherConfig is the handler's refusal of a ServersQuery of another
+// servers.json than reads, its own, which the error's data names.
+func OtherConfig(reads string) error {
+	data, _ := json.Marshal(reads)
+	return &jsonrpc.Error{Code: codeOtherConfig, Message: "Elicit Desk reads " + reads, Data: data}
+}
+
+// OtherConfigError is the app's refusal to tell of another servers.json
+// than Reads, the one it reads.
+type OtherConfigError struct{ Reads string }
+
+func (e *OtherConfigError) Error() string { return "Elicit Desk reads " + e.Reads }
 
 // ServerStatus is where the app's connection to one configured server
 // stands, for `elicitdesk servers`.

@@ -186,8 +186,8 @@ func TestClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	await(t, h.fronts, "Front")
-	want, _ := h.Servers(t.Context())
-	if got, err := c.Servers(t.Context()); err != nil || !reflect.DeepEqual(got, want) {
+	want, _ := h.Servers(t.Context(), ServersQuery{})
+	if got, err := c.Servers(t.Context(), ServersQuery{}); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Servers = %+v, %v; want %+v", got, err, want)
 	}
 }
