@@ -16,10 +16,11 @@ func runApp(args []string, stdout, stderr terminal) int {
 	if fs.NArg() != 0 {
 		return misuse(fs, stderr)
 	}
-	exe, err := corecmd.HandOver(args, stderr)
-	if err != nil {
+	o := options()
+	var err error
+	if o.Exe, err = corecmd.HandOver(args, o.Verbose, stderr); err != nil {
 		stderr.Linef("elicitdesk: %s", err)
 		return 2
 	}
-	return corecmd.Run(options(exe), stdout, stderr)
+	return corecmd.Run(o, stdout, stderr)
 }

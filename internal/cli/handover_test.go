@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -33,11 +34,12 @@ func TestHandOver(t *testing.T) {
 		mode  os.FileMode   // of the core
 		open  bool          // the core open for writing, as while it is built
 		wantC bool          // the core's own executable runs the core
+		why   string        // what the app's binary says when it runs the core itself (-v)
 	}{
-		{"a core as old as the app's binary", 0, 0o755, false, true},
-		{"a stale core", time.Hour, 0o755, false, false},
-		{"a core that may not be run", 0, 0o644, false, false},
-		{"a core being written", 0, 0o755, true, false},
+		{"a core as old as the app's binary", 0, 0o755, false, true, ""},
+		{"a stale core", time.Hour, 0o755, false, false, "is older than this binary: this process runs the core itself"},
+		{"a core that may not be run", 0, 0o644, false, false, "may not be run: this process runs the core itself"},
+		{"a core being written", 0, 0o755, true, false, "(text file busy): this process runs the core itself"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,7 +73,8 @@ func TestHandOver(t *testing.T) {
 			cmd := exec.Command(app, "-v", "-background")
 			cmd.Env = append(os.Environ(), append(homeEnv, "DISPLAY=", "WAYLAND_DISPLAY=", "DBUS_SESSION_BUS_ADDRESS=disabled:")...)
 			said := make(chan struct{})
-			cmd.Stderr = firstWrite(said)
+			var log lockedBuffer
+			cmd.Stderr = io.MultiWriter(&log, firstWrite(said))
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -99,6 +102,9 @@ func TestHandOver(t *testing.T) {
 			}
 			if err != nil || ran != want {
 				t.Fatalf("the core runs %s (%v), want %s", ran, err, want)
+			}
+			if first, _, _ := strings.Cut(log.String(), "\n"); tt.why == "" && strings.Contains(first, "runs the core itself") || !strings.Contains(first, tt.why) {
+				t.Errorf("the app's first words: %q, want %q", first, tt.why)
 			}
 			demo := demoChild(t, cmd.Process.Pid)
 			if args, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", demo)); !bytes.Contains(args, []byte("\x00"+app+"\x00demo-server")) {

@@ -85,14 +85,14 @@ type Options struct {
 }
 
 // Flags adds the app's flags to fs; once fs has parsed them, options
-// returns them, for the app's binary exe.
-func Flags(fs *flag.FlagSet) (options func(exe string) Options) {
+// returns them (the caller names the app's binary, Exe).
+func Flags(fs *flag.FlagSet) (options func() Options) {
 	cfg := config.Flag(fs)
 	verbose := fs.Bool("v", false, "log every request and connection step")
 	background := fs.Bool("background", false, "started by a bridge for a request: open no window before it (the bridge passes it)")
 	idle := fs.Duration("ui-idle", UIIdle, "how long the windows' process stays after its last window closed")
-	return func(exe string) Options {
-		return Options{Exe: exe, Config: *cfg, Verbose: *verbose, Background: *background, UIIdle: *idle}
+	return func() Options {
+		return Options{Config: *cfg, Verbose: *verbose, Background: *background, UIIdle: *idle}
 	}
 }
 
@@ -111,7 +111,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		errs.Linef("%s: elicitdesk checks the app's command line before it hands it over, not %s", Name, strings.Join(args, " "))
 		return 2
 	}
-	return Run(options(exe), out, errs)
+	o := options()
+	o.Exe = exe
+	return Run(o, out, errs)
 }
 
 // Run runs Elicit Desk's core until Quit or a signal: the connections of

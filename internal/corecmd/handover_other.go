@@ -9,4 +9,4 @@ import (
 )
 
 // HandOver: only Linux builds a core of its own; this binary runs it.
-func HandOver([]string, term.Terminal) (string, error) { return os.Executable() }
+func HandOver([]string, bool, term.Terminal) (string, error) { return os.Executable() }
