@@ -41,3 +41,23 @@ func TestSecondStartSaysOneSentence(t *testing.T) {
 		t.Errorf("stdout %q, want %q; stderr %q, want nothing", got, want, stderr.String())
 	}
 }
+
+// TestSecondStartOtherConfig: a start with another servers.json than the
+// running app reads says so, beside bringing it to the front.
+func TestSecondStartOtherConfig(t *testing.T) {
+	noApp(t)
+	appReads, asked := writeConfig(t, twoServers), writeConfig(t, twoServers)
+	serveApp(t, statusDesk{reads: appReads})
+	_, home := privateHome(t)
+	cmd := exec.Command(asElicitdesk(t), "-config", asked)
+	cmd.Env = append(append(os.Environ(), "DBUS_SESSION_BUS_ADDRESS=disabled:"), home[0]) // HOME only: the runtime directory is the first's
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	want := "Elicit Desk is already running; it was brought to the front.\nIt reads " + appReads + ", not " + asked + ": quit it and start again to use that one.\n"
+	if got := stdout.String(); got != want || stderr.Len() != 0 {
+		t.Errorf("stdout %q, want %q; stderr %q, want nothing", got, want, stderr.String())
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -176,6 +177,9 @@ func Run(o Options, stdout, stderr term.Terminal) int {
 	switch {
 	case errors.Is(err, endpoint.ErrRunning):
 		stdout.Linef("Elicit Desk is already running; it was brought to the front.")
+		if reads := runningConfig(ctx, path, o.Config); reads != "" {
+			stdout.Linef("It reads %s, not %s: quit it and start again to use that one.", reads, o.Config)
+		}
 		return 0
 	case errors.Is(err, endpoint.ErrSilent), errors.Is(err, endpoint.ErrNotPrivate):
 		stderr.Linef("elicitdesk: %s", err)
@@ -227,6 +231,27 @@ func Run(o Options, stdout, stderr term.Terminal) int {
 	c.Close()  // it ends the servers' processes
 	ui.wait()  // the windows close with the core
 	return 0
+}
+
+// runningConfig is the servers.json the Elicit Desk running at path
+// reads, when it is not config; "" when it is, or the app does not say.
+func runningConfig(ctx context.Context, path, config string) string {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	abs, err := filepath.Abs(config)
+	if err != nil {
+		return ""
+	}
+	c, err := endpoint.Dial(ctx, path)
+	if err != nil {
+		return ""
+	}
+	defer c.Close()
+	var other *endpoint.OtherConfigError
+	if _, err := c.Servers(ctx, endpoint.ServersQuery{Config: abs}); errors.As(err, &other) {
+		return other.Reads
+	}
+	return ""
 }
 
 // followTrayHost tells the core each time the desktop's tray host goes
