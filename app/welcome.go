@@ -168,8 +168,7 @@ func (w *welcome) tryDemo() {
 // grow makes the window dh taller, within the work area, so that a line
 // shown in it (how the demo went) pushes nothing below out of view.
 func (w *welcome) grow(dh float32) {
-	s := w.win.Canvas().Size()
-	w.win.Resize(fyne.NewSize(s.Width, min(s.Height+dh, w.d.screen().Size().Height)))
+	growWindow(w.win, dh, w.d.screen().Size().Height)
 }
 
 func paragraph(text string) *widget.Label {

@@ -82,8 +82,14 @@ func (z *sized) grow(dh float32) {
 	if !z.fitted {
 		return // its first fit measures the content as it is then
 	}
-	s := z.w.Canvas().Size()
-	z.w.Resize(fyne.NewSize(s.Width, min(s.Height+dh, z.at.Size().Height)))
+	growWindow(z.w, dh, z.at.Size().Height)
+}
+
+// growWindow makes w dh taller, or shorter when negative, and at most
+// tallest, keeping its width.
+func growWindow(w fyne.Window, dh, tallest float32) {
+	s := w.Canvas().Size()
+	w.Resize(fyne.NewSize(s.Width, min(s.Height+dh, tallest)))
 }
 
 // showLine shows or hides line, a line atop a window's content, and lays

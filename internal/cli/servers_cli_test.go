@@ -145,52 +145,46 @@ func TestServersLive(t *testing.T) {
 	}
 }
 
-// TestServersOtherFile: of a servers.json the running app does not read,
-// the list is the file's, without the app's states for its own servers of
-// the same names, and says which file the app reads.
-func TestServersOtherFile(t *testing.T) {
-	noApp(t)
-	appReads := writeConfig(t, twoServers)
-	desk := statusDesk{reads: appReads, list: []endpoint.ServerStatus{{Name: "demo", State: "ready", Since: time.Now()}}}
-	serveApp(t, desk)
-	other := writeConfig(t, twoServers)
-	code, stdout, stderr := run("servers", "-config", other)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{"demo", "configured", "Elicit Desk runs with " + appReads + ", not this file: showing the configuration."} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, stdout)
-		}
-	}
-	for _, not := range []string{"ready", "pending"} {
-		if strings.Contains(stdout, not) {
-			t.Errorf("stdout says %q of a file the app does not read:\n%s", not, stdout)
-		}
-	}
-}
-
-// TestServersMissingFile: a servers.json that does not exist is not the
-// running app's (it writes its own at its first start): listed as the app
-// would first write it, without the app's states for its own servers.
-func TestServersMissingFile(t *testing.T) {
-	noApp(t)
-	desk := statusDesk{list: []endpoint.ServerStatus{{Name: "demo", State: "ready", Since: time.Now()}}}
-	serveApp(t, desk)
+// TestServersNotTheAppsFile: of a servers.json the running app does not
+// read, the list is the file's, without the app's states for its own
+// servers of the same names: one it says it reads another of, and one
+// that does not exist (a running app's does: it writes its own at its
+// first start), which an app of an earlier release would answer of.
+func TestServersNotTheAppsFile(t *testing.T) {
+	appReads := filepath.Join(t.TempDir(), "servers.json")
 	missing := filepath.Join(t.TempDir(), "servers.json")
-	code, stdout, stderr := run("servers", "-config", missing)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{"demo", "configured", missing + " does not exist yet"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, stdout)
-		}
-	}
-	for _, not := range []string{"ready", "not running"} {
-		if strings.Contains(stdout, not) {
-			t.Errorf("stdout says %q of a file the app does not use:\n%s", not, stdout)
-		}
+	for _, tt := range []struct {
+		name   string
+		reads  string // the app's file, which it says; "" for an app that does not say
+		file   func(t *testing.T) string
+		want   []string
+		absent []string
+	}{
+		{"another file", appReads, func(t *testing.T) string { return writeConfig(t, twoServers) },
+			[]string{"demo", "configured", "Elicit Desk runs with " + appReads + ", not this file: showing the configuration."},
+			[]string{"ready", "pending"}},
+		{"a missing file", "", func(*testing.T) string { return missing },
+			[]string{"demo", "configured", missing + " does not exist yet"},
+			[]string{"ready", "not running"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			noApp(t)
+			serveApp(t, statusDesk{reads: tt.reads, list: []endpoint.ServerStatus{{Name: "demo", State: "ready", Since: time.Now()}}})
+			code, stdout, stderr := run("servers", "-config", tt.file(t))
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, stdout)
+				}
+			}
+			for _, not := range tt.absent {
+				if strings.Contains(stdout, not) {
+					t.Errorf("stdout says %q of a file the app does not read:\n%s", not, stdout)
+				}
+			}
+		})
 	}
 }
 

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -68,9 +68,9 @@ func (h handler) CallTool(ctx context.Context, call endpoint.ToolCall) (json.Raw
 // Servers tells `elicitdesk servers` where each connection stands, when
 // it asks of the servers.json the core reads.
 func (h handler) Servers(_ context.Context, q endpoint.ServersQuery) ([]endpoint.ServerStatus, error) {
-	if q.Config != "" && !sameFile(q.Config, h.c.opts.ConfigPath) {
-		abs, _ := filepath.Abs(h.c.opts.ConfigPath)
-		return nil, endpoint.OtherConfig(abs)
+	own, _ := filepath.Abs(h.c.opts.ConfigPath)
+	if q.Config != "" && q.Config != own && !atomicfile.SameFile(q.Config, own) {
+		return nil, endpoint.OtherConfig(own)
 	}
 	var list []endpoint.ServerStatus
 	for _, s := range h.c.Statuses() {
@@ -85,20 +85,6 @@ func (h handler) Servers(_ context.Context, q endpoint.ServersQuery) ([]endpoint
 		list = append(list, st)
 	}
 	return list, nil
-}
-
-// sameFile reports whether paths a and b name the same file: the same
-// file where both exist (a link, another spelling), else the same
-// absolute path.
-func sameFile(a, b string) bool {
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(sa, sb)
-	}
-	absA, errA := filepath.Abs(a)
-	absB, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && absA == absB
 }
 
 // Traffic lists what passed on the connections to the configured

@@ -43,10 +43,21 @@ func (c *Core) NotificationsProblem() string {
 	return c.opts.NoNotifications
 }
 
-func (c *Core) HistoryNotice() string {
+// historyOpened waits until the history has been opened (or found not
+// to open: c.history stays nil), ctx ends or the core quits.
+func (c *Core) historyOpened(ctx context.Context) error {
 	select {
 	case <-c.opened:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	case <-c.ctx.Done():
+		return errQuitting
+	}
+}
+
+func (c *Core) HistoryNotice() string {
+	if c.historyOpened(context.Background()) != nil {
 		return ""
 	}
 	c.mu.Lock()
@@ -69,12 +80,8 @@ func (c *Core) SetHistoryLimits(ctx context.Context, l HistoryLimits) error {
 	was := c.limits
 	c.limits = l
 	c.mu.Unlock()
-	select {
-	case <-c.opened:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.ctx.Done():
-		return errQuitting
+	if err := c.historyOpened(ctx); err != nil {
+		return err
 	}
 	if c.history == nil {
 		return nil
@@ -88,12 +95,8 @@ func (c *Core) SetHistoryLimits(ctx context.Context, l HistoryLimits) error {
 // core is the history's one writer, so the windows ask it. The windows are
 // told HistoryChanged once it is done.
 func (c *Core) ClearHistory(ctx context.Context) error {
-	select {
-	case <-c.opened:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.ctx.Done():
-		return errQuitting
+	if err := c.historyOpened(ctx); err != nil {
+		return err
 	}
 	if c.history == nil {
 		return errNoHistory
@@ -170,10 +173,8 @@ var errNoHistory = errors.New("Elicit Desk runs without a history")
 // keep has e written to the history after it returns; an error says it
 // will not be: there is no history, or the core is quitting.
 func (c *Core) keep(e history.Entry) error {
-	select {
-	case <-c.opened:
-	case <-c.ctx.Done():
-		return errQuitting
+	if err := c.historyOpened(context.Background()); err != nil {
+		return err
 	}
 	if c.history == nil {
 		return errNoHistory
@@ -196,12 +197,8 @@ func (c *Core) keep(e history.Entry) error {
 // returns once the write is queued; an error says e was not taken, and the
 // bridge keeps it itself.
 func (c *Core) Unshown(ctx context.Context, e history.Entry) error {
-	select {
-	case <-c.opened: // the endpoint serves before Start has opened the history
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.ctx.Done():
-		return errQuitting
+	if err := c.historyOpened(ctx); err != nil { // the endpoint serves before Start has opened the history
+		return err
 	}
 	return c.keep(e)
 }

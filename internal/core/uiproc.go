@@ -80,12 +80,7 @@ func (c *Core) startAhead(server string) {
 	if c.opts.StartUI == nil || c.feed.attached() {
 		return
 	}
-	select {
-	case <-c.opened:
-	case <-c.ctx.Done():
-		return
-	}
-	if c.history == nil {
+	if c.historyOpened(context.Background()) != nil || c.history == nil {
 		return
 	}
 	if asked, err := c.history.Asked(c.ctx, server); err != nil || !asked {

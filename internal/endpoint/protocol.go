@@ -136,7 +136,7 @@ type ServersQuery struct {
 // servers.json than reads, its own, which the error's data names.
 func OtherConfig(reads string) error {
 	data, _ := json.Marshal(reads)
-	return &jsonrpc.Error{Code: codeOtherConfig, Message: "Elicit Desk reads " + reads, Data: data}
+	return &jsonrpc.Error{Code: codeOtherConfig, Message: (&OtherConfigError{Reads: reads}).Error(), Data: data}
 }
 
 // OtherConfigError is the app's refusal to tell of another servers.json

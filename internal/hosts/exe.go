@@ -30,7 +30,7 @@ func Exe() (string, error) {
 	if onPath, err = filepath.Abs(onPath); err != nil {
 		return exe, nil
 	}
-	if sameFile(onPath, exe) {
+	if atomicfile.SameFile(onPath, exe) {
 		return onPath, nil
 	}
 	return exe, nil
@@ -90,7 +90,7 @@ func (b Binaries) Has(command string) bool {
 	case !filepath.IsAbs(command):
 		return false // relative to wherever the host starts it
 	}
-	return slices.ContainsFunc(known, func(k string) bool { return k != "" && sameFile(command, k) })
+	return slices.ContainsFunc(known, func(k string) bool { return k != "" && atomicfile.SameFile(command, k) })
 }
 
 // remember adds Exe to the record, before Route's change is written, so
@@ -111,10 +111,4 @@ func (b Binaries) remember() error {
 		return err
 	}
 	return atomicfile.Write(b.Record, data, 0o600)
-}
-
-func sameFile(a, b string) bool {
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }

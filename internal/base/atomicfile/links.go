@@ -32,3 +32,11 @@ func LinkChain(path string) []string {
 	}
 	return names
 }
+
+// SameFile reports whether paths a and b are one file that exists, however
+// each is spelled (a link, a relative path, a hard link).
+func SameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}
