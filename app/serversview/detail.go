@@ -140,7 +140,7 @@ func (d *detail) show(r *row) {
 	d.name.Refresh()
 	d.target.SetText(untrusted.Text(r.target()).Line())
 	d.showStatus(d.w.viewStatus(*r))
-	d.transport.SetText(transportText(r.Entry.Transport))
+	d.transport.SetText(r.connectsBy())
 	reported := r.Status.Identity.Reported.String()
 	if reported == "" {
 		reported = "Nothing yet: the server reports itself when it connects."

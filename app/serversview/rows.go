@@ -72,6 +72,15 @@ func (r row) problem() error {
 }
 
 // target is the configured command line or URL.
+// connectsBy says how Elicit Desk reaches the server, which only its
+// entry in servers.json says.
+func (r row) connectsBy() string {
+	if !r.InFile {
+		return "Not known while servers.json cannot be read"
+	}
+	return transportText(r.Entry.Transport)
+}
+
 func (r row) target() string {
 	if r.InFile {
 		return r.Entry.Target()

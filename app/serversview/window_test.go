@@ -134,6 +134,7 @@ func TestUnreadableFileKeepsShowingServers(t *testing.T) {
 	if !strings.Contains(h.w.list.fileErr.Text, "servers.json:1:2") {
 		t.Errorf("file error %q does not say where", h.w.list.fileErr.Text)
 	}
+	h.waitFor("the detail to say how it connects is not known", func() bool { return strings.HasPrefix(h.w.detail.transport.Text, "Not known") })
 	// Gone, it is an empty list, which Add makes anew.
 	if err := os.Remove(h.path); err != nil {
 		t.Fatal(err)
