@@ -97,6 +97,12 @@ func (d *Desk) waitingNow(n core.Count) {
 // request's window comes as Open: the core resolves it.
 func (d *Desk) show(s core.Show) {
 	switch s.Window {
+	case core.WindowFront: // a second start, no request waiting
+		if d.welcome != nil { // a first start's: it says what to do
+			d.showWelcome()
+		} else {
+			d.serversWin.Show()
+		}
 	case core.WindowServers:
 		switch {
 		case s.Own:

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,6 +43,33 @@ func TestWelcomeAtFirstStart(t *testing.T) {
 	h.eventually("the demo's outcome", func() bool {
 		return strings.HasPrefix(h.d.welcome.tried.Text, "Done:")
 	})
+}
+
+// TestSecondStartKeepsWelcome: a second start while the first start's
+// Welcome window shows, no request waiting, brings Welcome forward rather
+// than opening Servers over it; without Welcome it opens Servers.
+func TestSecondStartKeepsWelcome(t *testing.T) {
+	for _, tt := range []struct {
+		name, config string
+		servers      bool
+	}{
+		{"first start", "", false},
+		{"servers.json made", `{"mcpServers":{}}`, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := start(t, tt.config)
+			h.eventually("the windows attached", func() bool { return h.d.taken > 0 })
+			h.core.Show(core.Show{Window: core.WindowFront})
+			h.core.Show(core.Show{Window: core.WindowAbout}) // told after it: once About shows, the second start's pick is made
+			h.eventually("the About window", func() bool { return h.d.aboutW != nil })
+			h.ui(func() {
+				servers := slices.ContainsFunc(h.d.fyne.Driver().AllWindows(), func(w fyne.Window) bool { return w.Title() == "Servers — Elicit Desk" })
+				if servers != tt.servers || (h.d.welcome != nil) == tt.servers {
+					t.Errorf("Servers opened: %v, Welcome shows: %v; want Servers %v", servers, h.d.welcome != nil, tt.servers)
+				}
+			})
+		})
+	}
 }
 
 // TestWelcomeWaitsForRequests: an app a bridge started for a request

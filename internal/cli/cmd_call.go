@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os/signal"
+	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -131,12 +134,37 @@ func runCall(args []string, stdout, stderr terminal) int {
 	}
 	if err == nil {
 		err = stdout.JSON(res.Raw)
+	} else if names, listed := otherTools(ctx, conn, *tool); listed {
+		stderr.Linef("elicitdesk call: the server has no tool %q; it has: %s (elicitdesk tools lists them)", *tool, names)
+		return 1
 	}
 	if err != nil {
 		failed(stderr, "call", err, conn.Stderr(), *verbose)
 		return 1
 	}
 	return 0
+}
+
+// otherTools returns the names of the server's tools, the first few, when
+// it lists them and name is not among them: the reason a call failed, said
+// in our words rather than in each server's own.
+func otherTools(ctx context.Context, conn *servers.Conn, name string) (string, bool) {
+	tools, err := conn.Tools(ctx)
+	if err != nil || slices.ContainsFunc(tools, func(t servers.Tool) bool { return t.Name == name }) {
+		return "", false
+	}
+	const shown = 8
+	var names []string
+	for _, t := range tools[:min(len(tools), shown)] {
+		names = append(names, t.Name)
+	}
+	if len(names) == 0 {
+		return "no tools", true
+	}
+	if len(tools) > shown {
+		names = append(names, fmt.Sprintf("and %d more", len(tools)-shown))
+	}
+	return strings.Join(names, ", "), true
 }
 
 // verboseFlag is -v of the commands that reach a server.

@@ -61,6 +61,9 @@ func helpText(fs *flag.FlagSet) string {
 		fs.PrintDefaults()
 		fs.SetOutput(out)
 	}
+	if c.name == appCommand { // the bare command: a first try's help, so it names the rest
+		b.WriteString("\nRun `elicitdesk help` for the other commands (call, hosts, history, bridge…).\n")
+	}
 	return b.String()
 }
 

@@ -103,6 +103,10 @@ func TestUsage(t *testing.T) {
 	if code, _, stderr := run("help", "frobnicate"); code != 2 || !strings.Contains(stderr, "no command") {
 		t.Errorf("help for an unknown command: exit %d, %s", code, stderr)
 	}
+	// A wrong flag of the bare command is the app's; its help names the rest.
+	if code, stdout, stderr := run("-frobnicate"); code != 2 || stdout != "" || !strings.Contains(stderr, "Run `elicitdesk help` for the other commands") {
+		t.Errorf("unknown flag: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
 }
 
 func TestVersionCommand(t *testing.T) {

@@ -164,16 +164,17 @@ func TestCallAnswers(t *testing.T) {
 		args   []string
 		code   int
 		stdout []string
+		stderr string
 	}{
-		{"decline", []string{"call", "-tool", "ask_confirm", "-answer", "decline"}, 0, []string{`\"action\":\"decline\"`}},
-		{"cancel", []string{"call", "-tool", "ask_confirm", "-answer", "cancel"}, 0, []string{`\"action\":\"cancel\"`}},
-		{"defaults", []string{"call", "-tool", "ask_every_field"}, 0, []string{`\"action\":\"accept\"`, `\"guests\":2`}},
-		{"file over defaults", []string{"call", "-tool", "ask_every_field", "-answer", write("a.json", `{"guests": 3, "size": "l"}`)}, 0, []string{`\"guests\":3`, `\"size\":\"l\"`}},
-		{"invalid file answer is not sent", []string{"call", "-tool", "ask_every_field", "-answer", write("b.json", `{"guests": 99}`)}, 0, []string{`\"action\":\"cancel\"`}},
-		{"arguments", []string{"call", "-tool", "ask_confirm", "-args", `{"message":"Really?"}`, "-answer", "decline"}, 0, []string{"decline"}},
-		{"unknown tool", []string{"call", "-tool", "no_such_tool"}, 1, nil},
-		{"bad arguments", []string{"call", "-tool", "ask_confirm", "-args", "[1]"}, 2, nil},
-		{"tools", []string{"tools"}, 0, []string{`"name": "ask_every_field"`, `"name": "input_required"`}},
+		{"decline", []string{"call", "-tool", "ask_confirm", "-answer", "decline"}, 0, []string{`\"action\":\"decline\"`}, ""},
+		{"cancel", []string{"call", "-tool", "ask_confirm", "-answer", "cancel"}, 0, []string{`\"action\":\"cancel\"`}, ""},
+		{"defaults", []string{"call", "-tool", "ask_every_field"}, 0, []string{`\"action\":\"accept\"`, `\"guests\":2`}, ""},
+		{"file over defaults", []string{"call", "-tool", "ask_every_field", "-answer", write("a.json", `{"guests": 3, "size": "l"}`)}, 0, []string{`\"guests\":3`, `\"size\":\"l\"`}, ""},
+		{"invalid file answer is not sent", []string{"call", "-tool", "ask_every_field", "-answer", write("b.json", `{"guests": 99}`)}, 0, []string{`\"action\":\"cancel\"`}, ""},
+		{"arguments", []string{"call", "-tool", "ask_confirm", "-args", `{"message":"Really?"}`, "-answer", "decline"}, 0, []string{"decline"}, ""},
+		{"unknown tool", []string{"call", "-tool", "no_such_tool"}, 1, nil, `the server has no tool "no_such_tool"; it has: ask_confirm, `},
+		{"bad arguments", []string{"call", "-tool", "ask_confirm", "-args", "[1]"}, 2, nil, ""},
+		{"tools", []string{"tools"}, 0, []string{`"name": "ask_every_field"`, `"name": "input_required"`}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,6 +187,9 @@ func TestCallAnswers(t *testing.T) {
 				if !strings.Contains(stdout.String(), want) {
 					t.Errorf("stdout lacks %s:\n%s\nstderr: %s", want, stdout.String(), stderr.String())
 				}
+			}
+			if !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("stderr lacks %s:\n%s", tt.stderr, stderr.String())
 			}
 		})
 	}

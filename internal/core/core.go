@@ -281,9 +281,10 @@ func (c *Core) Quit() {
 
 // Show asks the windows for a window, starting their process if none
 // runs. The core resolves a request's window (WindowRequest, and
-// WindowFront while requests wait) into Open, past the window limit; a
-// window it asks for by itself (Own) waits until no request is left, so
-// that it covers none.
+// WindowFront while requests wait) into Open, past the window limit;
+// WindowFront with none waiting is the windows' to pick, as they know
+// what shows. A window the core asks for by itself (Own) waits until no
+// request is left, so that it covers none.
 func (c *Core) Show(s Show) {
 	defer c.needUI()
 	switch s.Window {
@@ -296,7 +297,6 @@ func (c *Core) Show(s Show) {
 		if s.Window == WindowRequest {
 			return // it ended meanwhile
 		}
-		s = Show{Window: WindowServers}
 	}
 	if s.Own && len(c.pending.all()) > 0 {
 		c.mu.Lock()
