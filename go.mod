@@ -7,6 +7,7 @@ require (
 	fyne.io/systray v1.12.3-0.20260810170012-af4e8e793ec4
 	github.com/Microsoft/go-winio v0.6.4
 	github.com/adrg/xdg v0.5.3
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/dustin/go-humanize v1.1.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/fyne-io/image v0.1.1

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
+
 	"github.com/elicitdesk/elicitdesk/internal/base/term"
 	"github.com/elicitdesk/elicitdesk/internal/corecmd"
 )
@@ -45,9 +47,39 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if c, ok := lookup(args[0]); ok && c.name != appCommand {
 		return c.run(args[1:], s)
 	}
-	errs.Linef("elicitdesk: unknown command %q", args[0])
-	errs.Ours("\n" + usage() + "\n")
+	errs.Linef("elicitdesk: unknown command %q%s", args[0], didYouMean(args[0]))
+	errs.Ours("The commands: " + strings.Join(commandNames(), ", ") + ".\nRun `elicitdesk help` for their usage, or `elicitdesk help COMMAND` for one's.\n")
 	return 2
+}
+
+// didYouMean names the command that typed is a typo or the start of, if
+// one is: "; did you mean history?".
+func didYouMean(typed string) string {
+	best, distance := "", min(2, len(typed)/3+1)+1 // a few edits, fewer in a short word: hsitory, calll, not x for ui
+	for _, name := range commandNames() {
+		d := levenshtein.ComputeDistance(typed, name)
+		if len(typed) >= 3 && strings.HasPrefix(name, typed) {
+			d = 1 // hist
+		}
+		if d < distance {
+			best, distance = name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
+
+// commandNames are the commands one types after elicitdesk.
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		if c.name != appCommand {
+			names = append(names, c.name)
+		}
+	}
+	return names
 }
 
 // writeCloser is w, closed if it can be: closing a bridge's stdout tells

@@ -14,7 +14,7 @@ func runApp(args []string, stdout, stderr terminal) int {
 		return code
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, stderr)
+		return noArgs(fs, stderr)
 	}
 	o := options()
 	var err error

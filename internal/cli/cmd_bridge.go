@@ -52,7 +52,7 @@ func runBridge(args []string, stdin io.Reader, stdout io.WriteCloser, stderr ter
 		return code
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, stderr)
+		return noArgs(fs, stderr)
 	}
 	cfg, err := t.resolve(command)
 	if err == nil {

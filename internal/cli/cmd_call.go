@@ -55,7 +55,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 		return code
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, stderr)
+		return noArgs(fs, stderr)
 	}
 	stderr = stderr.Shared() // the connection's log writes too
 	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
@@ -95,11 +95,10 @@ func runCall(args []string, stdout, stderr terminal) int {
 		return code
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, stderr)
+		return noArgs(fs, stderr)
 	}
 	if *tool == "" {
-		stderr.Linef("elicitdesk call: -tool NAME is required")
-		return misuse(fs, stderr)
+		return misuse(fs, stderr, "-tool NAME is required")
 	}
 	if err := answerFileExists(*answer); err != nil {
 		stderr.Linef("elicitdesk call: -answer %s", err)

@@ -18,7 +18,7 @@ func runDemoServer(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		return code
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, term.To(stderr))
+		return noArgs(fs, term.To(stderr))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()

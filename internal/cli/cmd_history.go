@@ -36,11 +36,10 @@ func runHistory(args []string, stdout, stderr terminal) int {
 		return code
 	}
 	if *limit < 0 {
-		stderr.Linef("elicitdesk history: -limit is a number of entries, 0 or more (0 prints all), not %d", *limit)
-		return misuse(fs, stderr)
+		return misuse(fs, stderr, "-limit is a number of entries, 0 or more (0 prints all), not %d", *limit)
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, stderr)
+		return noArgs(fs, stderr)
 	}
 	if *outcome != "" && !slices.Contains(history.Outcomes(), history.Outcome(*outcome)) {
 		stderr.Linef("elicitdesk history: unknown outcome %q; the outcomes are %s", *outcome, outcomeList())

@@ -22,20 +22,13 @@ func runHosts(args []string, stdout, stderr terminal) int {
 	asJSON := fs.Bool("json", false, "print the hosts as a JSON array")
 	known := hosts.Known(hosts.Here())
 	if len(args) > 0 && (args[0] == "route" || args[0] == "unroute") {
-		switch {
-		case asksHelp(args[1:]):
-			stdout.Ours(helpText(fs))
-			return 0
-		case len(args) < 2 || strings.HasPrefix(args[1], "-"):
-			return misuse(fs, stderr)
-		}
 		return runRoute(known, args[0], args[1:], stdout, stderr)
 	}
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
 		return code
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, stderr)
+		return misuse(fs, stderr, "%q is neither route nor unroute", fs.Arg(0))
 	}
 	bin, err := bridgeBinaries()
 	if err != nil {
@@ -140,13 +133,22 @@ func hostsJSON(found []hosts.Found) []hostJSON {
 // runRoute routes (or unroutes) a host's servers and says what changed,
 // what it left alone and why, and that the host needs a restart.
 func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr terminal) int {
-	h, ok := hosts.Lookup(known, args[0])
+	fs := stderr.FlagSet("hosts " + verb)
+	project := fs.String("project", "", "only the servers of the project `DIR` of its own, for a host that keeps servers per project (Claude Code); \"\" for the user's own")
+	profile := fs.String("profile", "", "the servers of the profile `NAME` (or its id), for a host that keeps servers per profile (VS Code, VS Code Insiders, VSCodium); the default profile's without it")
+	if code, done := parseMixed(fs, args, stdout, stderr); done {
+		return code
+	}
+	ids := make([]string, len(known))
+	for i, k := range known {
+		ids[i] = k.ID
+	}
+	if fs.NArg() == 0 {
+		return misuse(fs, stderr, "name the host: %s", strings.Join(ids, ", "))
+	}
+	h, ok := hosts.Lookup(known, fs.Arg(0))
 	if !ok {
-		ids := make([]string, len(known))
-		for i, k := range known {
-			ids[i] = k.ID
-		}
-		stderr.Linef("elicitdesk hosts %s: no host %q; the hosts are %s", verb, args[0], strings.Join(ids, ", "))
+		stderr.Linef("elicitdesk hosts %s: no host %q; the hosts are %s", verb, fs.Arg(0), strings.Join(ids, ", "))
 		return 1
 	}
 	bin, err := bridgeBinaries()
@@ -154,13 +156,7 @@ func runRoute(known []hosts.Host, verb string, args []string, stdout, stderr ter
 		stderr.Linef("elicitdesk hosts %s: %s", verb, err)
 		return 1
 	}
-	fs := stderr.FlagSet("hosts " + verb)
-	project := fs.String("project", "", "only the servers of the project `DIR` of its own, for a host that keeps servers per project (Claude Code); \"\" for the user's own")
-	profile := fs.String("profile", "", "the servers of the profile `NAME` (or its id), for a host that keeps servers per profile (VS Code, VS Code Insiders, VSCodium); the default profile's without it")
-	if code, done := parseFlags(fs, args[1:], stdout, stderr); done {
-		return code
-	}
-	names := fs.Args()
+	names := fs.Args()[1:]
 	picked, pickedProfile := false, false // -project, -profile was given, "" too
 	fs.Visit(func(f *flag.Flag) {
 		picked = picked || f.Name == "project"

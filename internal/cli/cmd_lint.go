@@ -15,11 +15,11 @@ func runLint(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("lint")
 	asJSON := fs.Bool("json", false, "print the problems as a JSON array (with -hosts, an object of problems and hosts)")
 	withHosts := fs.Bool("hosts", false, "also say what each MCP host Elicit Desk knows will do with the form")
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	if code, done := parseMixed(fs, args, stdout, stderr); done {
 		return code
 	}
 	if fs.NArg() != 1 {
-		return misuse(fs, stderr)
+		return misuse(fs, stderr, "takes one schema file (- reads standard input), not %d", fs.NArg())
 	}
 	raw, err := readInput(fs.Arg(0), stdin)
 	if err != nil {

@@ -25,11 +25,11 @@ import (
 func runPreview(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("preview")
 	message := fs.String("message", "Please fill in this form.", "the `text` shown above the form")
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	if code, done := parseMixed(fs, args, stdout, stderr); done {
 		return code
 	}
 	if fs.NArg() > 1 {
-		return misuse(fs, stderr)
+		return misuse(fs, stderr, "takes one schema file at most, not %d", fs.NArg())
 	}
 	raw := assets.DemoForm
 	if fs.NArg() == 1 {

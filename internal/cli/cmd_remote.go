@@ -30,11 +30,11 @@ func runRemote(args []string, stdout, stderr terminal) int {
 	name := fs.String("name", "", "the machine's `name` in the windows (\"for Claude Code on NAME\"); the host's by default")
 	uid := fs.Int("uid", os.Getuid(), "your user `id` on the machine, for the socket's path there")
 	remotePath := fs.String("remote-path", "", "the socket's `path` on the machine, where its bridge looks (ELICITDESK_ENDPOINT there)")
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	if code, done := parseMixed(fs, args, stdout, stderr); done {
 		return code
 	}
 	if fs.NArg() != 1 {
-		return misuse(fs, stderr)
+		return misuse(fs, stderr, "takes one machine, [USER@]HOST, not %d", fs.NArg())
 	}
 	dest := fs.Arg(0)
 	user, host, hasUser := strings.Cut(dest, "@")

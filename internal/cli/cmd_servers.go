@@ -108,7 +108,7 @@ func runServers(args []string, stdout, stderr terminal) int {
 		return code
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, stderr)
+		return noArgs(fs, stderr)
 	}
 	cfg, exists, err := readConfig(*path)
 	if err != nil {

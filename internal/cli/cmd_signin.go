@@ -66,7 +66,7 @@ func runSignIn(name string, args []string, stdout, stderr terminal, do func(cont
 		return code
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, stderr)
+		return noArgs(fs, stderr)
 	}
 	cfg, err := t.resolve(nil)
 	if err == nil && cfg.Transport == config.TransportStdio {

@@ -33,7 +33,7 @@ func runTraffic(args []string, stdout, stderr terminal) int {
 	captured := fs.Bool("captured", false, "read the messages the capture kept (Settings, Traffic), with their bodies, from its file: the app need not run")
 	harFile := fs.String("har", "", "write the messages as a HAR 1.2 `file` (- for standard output), requests with their answers")
 	stats := fs.Bool("stats", false, "print the latency percentiles of the answered requests, by method and tool")
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	if code, done := parseMixed(fs, args, stdout, stderr); done {
 		return code
 	}
 	filter, err := traffic.ParseFilter(fs.Args())

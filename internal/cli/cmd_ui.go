@@ -44,7 +44,7 @@ func runUI(args []string, stdout, stderr terminal) int {
 		return code
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, stderr)
+		return noArgs(fs, stderr)
 	}
 	log := corecmd.Log(stderr.Writer(), *verbose)
 	exe, err := os.Executable()

@@ -13,11 +13,14 @@ import (
 func runValidate(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("validate")
 	schemaPath := fs.String("schema", "", "the requestedSchema `file` (required; - reads standard input)")
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	if code, done := parseMixed(fs, args, stdout, stderr); done {
 		return code
 	}
-	if *schemaPath == "" || fs.NArg() != 1 {
-		return misuse(fs, stderr)
+	switch {
+	case *schemaPath == "":
+		return misuse(fs, stderr, "-schema SCHEMA.json is required")
+	case fs.NArg() != 1:
+		return misuse(fs, stderr, "takes one content file (- reads standard input), not %d", fs.NArg())
 	}
 	raw, err := readInput(*schemaPath, stdin)
 	if err != nil {

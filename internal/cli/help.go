@@ -17,17 +17,53 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr terminal) (code 
 	case errors.Is(err, flag.ErrHelp):
 		stdout.Ours(helpText(fs))
 		return 0, true
-	case err != nil:
-		return misuse(fs, stderr), true
+	case err != nil: // the flag package said which flag and why
+		return misuse(fs, stderr, ""), true
 	}
 	return 0, false
 }
 
-// misuse prints the command's help to stderr and returns exit code 2, for
-// a command line that does not make sense.
-func misuse(fs *flag.FlagSet, stderr terminal) int {
+// parseMixed is parseFlags for a command whose flags may also follow its
+// arguments (hosts route HOST SERVER -project DIR): fs.Args() are then its
+// arguments, in order, and everything after "--" is one.
+func parseMixed(fs *flag.FlagSet, args []string, stdout, stderr terminal) (code int, done bool) {
+	var positional []string
+	for {
+		if code, done := parseFlags(fs, args, stdout, stderr); done {
+			return code, true
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if i := len(args) - len(rest) - 1; i >= 0 && args[i] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional, args = append(positional, rest[0]), rest[1:]
+	}
+	fs.Parse(append([]string{"--"}, positional...)) // cannot fail: only arguments
+	return 0, false
+}
+
+// misuse prints why a command line does not make sense (format, with args
+// shown safely; the flag package says it of a flag), then the command's
+// help, to stderr, and returns exit code 2.
+func misuse(fs *flag.FlagSet, stderr terminal, format string, args ...any) int {
+	if format != "" {
+		prefix := "elicitdesk " + fs.Name()
+		if fs.Name() == appCommand {
+			prefix = appCommand
+		}
+		stderr.Linef(prefix+": "+format, args...)
+	}
 	stderr.Ours(helpText(fs))
 	return 2
+}
+
+// noArgs refuses the arguments of a command that takes none.
+func noArgs(fs *flag.FlagSet, stderr terminal) int {
+	return misuse(fs, stderr, "takes no arguments, not %q", fs.Arg(0))
 }
 
 // asksHelp reports whether args ask for help, for commands that take no
@@ -39,7 +75,8 @@ func asksHelp(args []string) bool {
 // helpText is the help of the command whose flags fs holds: its usage
 // lines, what it does, and every flag with its meaning and default.
 func helpText(fs *flag.FlagSet) string {
-	c, _ := lookup(fs.Name())
+	name, _, _ := strings.Cut(fs.Name(), " ") // hosts route's are hosts'
+	c, _ := lookup(name)
 	var b strings.Builder
 	for i, l := range c.usageLines() {
 		if i == 0 {
@@ -86,5 +123,5 @@ func runHelp(args []string, s stdio) int {
 		}
 		return c.run([]string{"-h"}, s)
 	}
-	return misuse(fs, stderr)
+	return misuse(fs, stderr, "takes one command at most, not %d", fs.NArg())
 }

@@ -97,7 +97,7 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%v: the usage lacks -answer's modes:\n%s", args, stdout)
 		}
 	}
-	if code, stdout, stderr := run("frobnicate"); code != 2 || stdout != "" || !strings.Contains(stderr, "Usage:") {
+	if code, stdout, stderr := run("frobnicate"); code != 2 || stdout != "" || !strings.Contains(stderr, "The commands: ui, lint,") || strings.Contains(stderr, "did you mean") {
 		t.Errorf("unknown command: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 	if code, _, stderr := run("help", "frobnicate"); code != 2 || !strings.Contains(stderr, "no command") {
@@ -144,5 +144,58 @@ func TestVersionText(t *testing.T) {
 				t.Errorf("versionText = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestMisuseSaysWhy: a command line that does not make sense is refused
+// with exit 2 and one line saying why before the command's help; a typed
+// command close to one is named.
+func TestMisuseSaysWhy(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		why  string
+	}{
+		{[]string{"calll"}, `elicitdesk: unknown command "calll"; did you mean call?`},
+		{[]string{"hist"}, `elicitdesk: unknown command "hist"; did you mean history?`},
+		{[]string{"hsitory"}, `elicitdesk: unknown command "hsitory"; did you mean history?`},
+		{[]string{"history", "extra"}, `elicitdesk history: takes no arguments, not "extra"`},
+		{[]string{"history", "-limit", "-1"}, `elicitdesk history: -limit is a number of entries`},
+		{[]string{"version", "extra"}, `elicitdesk version: takes no arguments, not "extra"`},
+		{[]string{"-v", "extra"}, `elicitdesk: takes no arguments, not "extra"`},
+		{[]string{"lint", "a.json", "b.json"}, `elicitdesk lint: takes one schema file (- reads standard input), not 2`},
+		{[]string{"lint"}, `elicitdesk lint: takes one schema file (- reads standard input), not 0`},
+		{[]string{"validate", "c.json"}, `elicitdesk validate: -schema SCHEMA.json is required`},
+		{[]string{"validate", "-schema", "s.json"}, `elicitdesk validate: takes one content file (- reads standard input), not 0`},
+		{[]string{"remote"}, `elicitdesk remote: takes one machine, [USER@]HOST, not 0`},
+		{[]string{"call", "-server", "demo"}, `elicitdesk call: -tool NAME is required`},
+		{[]string{"help", "a", "b"}, `elicitdesk help: takes one command at most, not 2`},
+		{[]string{"hosts", "rout", "cursor"}, `elicitdesk hosts: "rout" is neither route nor unroute`},
+		{[]string{"hosts", "route"}, `elicitdesk hosts route: name the host: claude-desktop, claude-code,`},
+		{[]string{"hosts", "route", "cursor", "-json"}, `flag provided but not defined: -json`},
+	} {
+		code, stdout, stderr := run(tt.args...)
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, tt.why) {
+			t.Errorf("%q: exit %d, stdout %q, stderr:\n%s\nwant it to start with %s", tt.args, code, stdout, stderr, tt.why)
+		}
+	}
+	// hosts route's help is hosts', with route's own flags.
+	code, stdout, _ := run("hosts", "route", "cursor", "-h")
+	if code != 0 || !strings.HasPrefix(stdout, "usage: elicitdesk hosts [-json]") || !strings.Contains(stdout, "-project DIR") || !strings.Contains(stdout, "-profile NAME") {
+		t.Errorf("hosts route -h: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestFlagsAfterArguments: the commands that take arguments take their
+// flags after them too; after "--" everything is an argument.
+func TestFlagsAfterArguments(t *testing.T) {
+	schema := corpus("ok", "everything-trigger-elicitation-request.json")
+	if code, stdout, stderr := run("lint", schema, "-json"); code != 0 || !strings.HasPrefix(stdout, "[") {
+		t.Errorf("lint SCHEMA -json: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if code, _, stderr := run("lint", "--", "-json"); code != 2 || !strings.Contains(stderr, "-json") {
+		t.Errorf("lint -- -json reads a file named -json: exit %d\nstderr: %s", code, stderr)
+	}
+	if code, stdout, stderr := run("remote", "ada@build", "-name", "buildbox"); code != 0 || !strings.Contains(stdout, "buildbox") {
+		t.Errorf("remote HOST -name NAME: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 }

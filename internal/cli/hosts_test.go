@@ -241,8 +241,8 @@ func TestHostsProjects(t *testing.T) {
 	if code, _, errs := runCLI("hosts", "route", "claude-code", "memory"); code != 1 || !strings.Contains(errs, `"memory" in more than one scope (the user's; project /home/ada/src/demo); say which with -project DIR`) {
 		t.Errorf("a name in two scopes: exit %d: %s", code, errs)
 	}
-	if code, out, errs := runCLI("hosts", "route", "claude-code", "-project", "", "memory"); code != 0 || !strings.Contains(out, "Routed 1 server of Claude Code") || strings.Contains(out, "project /") {
-		t.Errorf("route the user's: exit %d: %s%s", code, out, errs)
+	if code, out, errs := runCLI("hosts", "route", "claude-code", "memory", "-project", ""); code != 0 || !strings.Contains(out, "Routed 1 server of Claude Code") || strings.Contains(out, "project /") {
+		t.Errorf("route the user's, the flag after the name: exit %d: %s%s", code, out, errs)
 	}
 	if code, _, errs := runCLI("hosts", "route", "claude-code", "-project", "/nowhere"); code != 1 || !strings.Contains(errs, "no servers of the project /nowhere") {
 		t.Errorf("an unknown project: exit %d: %s", code, errs)

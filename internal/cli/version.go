@@ -14,7 +14,7 @@ func runVersion(args []string, stdout, stderr terminal) int {
 		return code
 	}
 	if fs.NArg() != 0 {
-		return misuse(fs, stderr)
+		return noArgs(fs, stderr)
 	}
 	stdout.Linef("%s", versionText(build.Release, buildInfo()))
 	return 0
