@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -64,8 +66,12 @@ func answerFileExists(answer string) error {
 	case answerDefaults, answerDecline, answerCancel, answerDesk:
 		return nil
 	}
-	if _, err := os.Stat(answer); err != nil {
+	st, err := os.Stat(answer)
+	switch {
+	case err != nil:
 		return fmt.Errorf("is none of %s, and no file: %w", strings.ReplaceAll(answerModes, "|FILE", ""), err)
+	case st.IsDir():
+		return fmt.Errorf("%s is a folder, not a file of field values", answer)
 	}
 	return nil
 }
@@ -77,9 +83,16 @@ func fillFromFile(f *forms.Form, path string) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	var values map[string]any
-	if err := dec.Decode(&values); err != nil {
-		return fmt.Errorf("%s: want a JSON object of field values: %w", path, err)
+	var doc any
+	switch err := dec.Decode(&doc); {
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("%s is empty: want a JSON object of field values", path)
+	case err != nil:
+		return fmt.Errorf("%s is not JSON (%w): want an object of field values", path, err)
+	}
+	values, ok := doc.(map[string]any)
+	if !ok {
+		return fmt.Errorf("%s holds %s: want a JSON object of field values", path, jsonKind(doc))
 	}
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		if err := f.Set(name, values[name]); err != nil {
@@ -87,6 +100,21 @@ func fillFromFile(f *forms.Form, path string) error {
 		}
 	}
 	return nil
+}
+
+// jsonKind names the kind of a decoded JSON value that is not an object.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "true or false"
+	}
+	return "null"
 }
 
 func formatErrors(errs forms.FieldErrors) string {

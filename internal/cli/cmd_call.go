@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -87,7 +88,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 	t := addTargetFlags(fs)
 	tool := fs.String("tool", "", "the `name` of the tool to call (required)")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a `JSON` object")
-	answer := fs.String("answer", answerDefaults, "how to answer elicitations: "+answerDefaults+" (accept the schema's defaults), "+
+	answer := fs.String("answer", answerDefaults, "how to answer elicitations: "+answerDefaults+" (accept the schema's defaults; a link request is accepted, its link printed, not opened), "+
 		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults")
 	verbose := verboseFlag(fs)
 	flags, command := splitCommand(args)
@@ -114,7 +115,8 @@ func runCall(args []string, stdout, stderr terminal) int {
 	}
 	stderr = stderr.Shared() // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, stderr.Logger())
-	router.OnAsked(answerer(*answer, stderr))
+	unanswered := new(atomic.Int32)
+	router.OnAsked(answerer(*answer, stderr, unanswered))
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
 		failed(stderr, "call", err, "", *verbose)
@@ -139,6 +141,10 @@ func runCall(args []string, stdout, stderr terminal) int {
 	}
 	if err != nil {
 		failed(stderr, "call", err, conn.Stderr(), *verbose)
+		return 1
+	}
+	if n := unanswered.Load(); n > 0 {
+		stderr.Linef("elicitdesk call: -answer %s could not answer %d request%s, cancelled instead", *answer, int(n), plural(int(n)))
 		return 1
 	}
 	return 0
@@ -193,8 +199,9 @@ func failed(stderr terminal, command string, err error, serverStderr string, ver
 }
 
 // answerer answers each elicitation it is given with answer, one at a
-// time, so that each one's lines stay together on stderr.
-func answerer(answer string, stderr terminal) func(*servers.Elicitation) {
+// time, so that each one's lines stay together on stderr, counting those
+// it could not answer so (and cancelled) in unanswered.
+func answerer(answer string, stderr terminal, unanswered *atomic.Int32) func(*servers.Elicitation) {
 	var one sync.Mutex
 	return func(e *servers.Elicitation) {
 		one.Lock()
@@ -204,6 +211,7 @@ func answerer(answer string, stderr terminal) func(*servers.Elicitation) {
 		if err != nil {
 			stderr.Linef("  cannot answer, cancelling: %s", err)
 			res = forms.Result{Action: forms.Cancel}
+			unanswered.Add(1)
 		}
 		if err := e.Reply(res); err != nil {
 			stderr.Linef("  not sent: %s", err)
