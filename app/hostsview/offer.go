@@ -45,14 +45,15 @@ func offer(win fyne.Window, at func() screen.Screen, p *hosts.Plan, err error, r
 	apply := widget.NewButtonWithIcon(v.Verb, theme.ConfirmIcon(), func() {
 		hide()
 		backup, err := p.Apply()
+		// done once the outcome is read: the rows made again while it
+		// shows would leave the keyboard with the old switch when it closes.
 		if err != nil {
 			log.Warn("host config not changed", "host", p.Config.Host.ID, "err", err)
-			tell(win, "Nothing was changed", applyError(host, err), nil)
+			tell(win, "Nothing was changed", applyError(host, err), done)
 		} else {
 			log.Info("host config changed", "host", p.Config.Host.ID, "path", p.Config.Path, "backup", backup, "servers", len(p.Changes))
-			tell(win, host+"'s config is changed", applied(host, backup), nil)
+			tell(win, host+"'s config is changed", applied(host, backup), done)
 		}
-		done()
 	})
 	apply.Importance = widget.HighImportance
 	hide = showFitted(win, at, v.Title, planContent(v), cancel, apply)

@@ -58,6 +58,9 @@ type Window struct {
 	// the size and place the person gave it.
 	opened bool
 	found  []hosts.Found
+	// switches are the rows' switches by config and server, so that the
+	// one with the keyboard keeps it when the rows are made again.
+	switches map[string]*widget.Check
 }
 
 // New returns the Hosts window; nothing is shown until Show.
@@ -123,8 +126,18 @@ func (w *Window) reload() {
 	w.render()
 }
 
-// render shows w.found.
+// render shows w.found. A switch that had the keyboard hands it to the
+// same server's new one (or, gone, to nobody): the old one would keep it
+// unseen, taking Escape and Space.
 func (w *Window) render() {
+	canvas, had := w.win.Canvas(), ""
+	for key, sw := range w.switches {
+		if canvas.Focused() == sw {
+			had = key
+			canvas.Unfocus()
+		}
+	}
+	w.switches = map[string]*widget.Check{}
 	w.body.RemoveAll()
 	rows := hostRows(w.found, w.deps.Bridge)
 	if len(rows) == 0 {
@@ -143,6 +156,9 @@ func (w *Window) render() {
 		w.body.Add(w.hostBlock(r, w.found[i]))
 	}
 	w.body.Refresh()
+	if sw, ok := w.switches[had]; ok {
+		canvas.Focus(sw)
+	}
 }
 
 // hostBlock is a host: its name, config path and buttons, then its servers.
@@ -223,6 +239,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 			}
 			offer(w.win, w.deps.Screen, p, err, on, w.deps.Log, w.reload)
 		}
+		w.switches[c.Path+"\x00"+c.Host.Project+"\x00"+s.Key] = sw // a project's server may share a name with the user's
 		right = sw
 	}
 	return container.NewBorder(nil, nil,

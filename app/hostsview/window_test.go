@@ -132,8 +132,29 @@ func TestSwitchRoutes(t *testing.T) {
 	if text := dialogText(w); !strings.Contains(text, "Cursor's config changed while you were looking, so nothing was written") {
 		t.Errorf("a changed file says:\n%s", text)
 	}
+	tapDialog(t, w, "OK")
 	if n := len(checks(w)); n != 1 {
 		t.Errorf("%d switches after the change, want the file's one", n)
+	}
+}
+
+// TestSwitchKeepsTheKeyboard: the switch the person used keeps the
+// keyboard once the rows are made again (after Cancel, and after a route
+// is written), so Space and Escape reach what shows, not a switch gone.
+func TestSwitchKeepsTheKeyboard(t *testing.T) {
+	f := sample(t)
+	w := newWindow(t, f)
+	canvas := w.win.Canvas()
+	for _, confirm := range []string{"Cancel", "Change Cursor's config"} {
+		canvas.Focus(checks(w)[0])
+		test.Tap(checks(w)[0])
+		tapDialog(t, w, confirm)
+		if confirm != "Cancel" {
+			tapDialog(t, w, "OK")
+		}
+		if now := checks(w)[0]; canvas.Focused() != now {
+			t.Errorf("after %s the keyboard is with %v, not the new switch of the same server", confirm, canvas.Focused())
+		}
 	}
 }
 
