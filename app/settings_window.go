@@ -121,12 +121,18 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	limits := traffic.DefaultCaptureLimits
 	ofScroll := container.NewVScroll(f.of)
 	ofScroll.SetMinSize(fyne.NewSize(0, min(f.of.MinSize().Height, 120))) // a few at a time
+	// The file's path, which may be long, wraps under the switches: a
+	// form's hint is one line, cut at the window's edge.
+	file := widget.NewLabel(capturePath)
+	file.Wrapping = fyne.TextWrapBreak
+	file.SizeName = theme.SizeNameCaptionText
+	file.Importance = widget.LowImportance // as the hints read
 	messages := widget.NewForm(
-		widget.NewFormItem("Keep messages", container.NewVBox(f.capture, ofScroll)),
+		widget.NewFormItem("Keep messages", container.NewVBox(f.capture, ofScroll, file)),
 		widget.NewFormItem("Also redact", f.redact),
 	)
-	messages.Items[0].HintText = fmt.Sprintf("The messages themselves, redacted, in a file only you can read: %s at most, for %d days. %s",
-		historyview.SizeText(limits.MaxBytes), int(limits.Retention/day), capturePath)
+	messages.Items[0].HintText = fmt.Sprintf("The messages themselves, redacted, in that file, which only you can read: %s at most, for %d days.",
+		historyview.SizeText(limits.MaxBytes), int(limits.Retention/day))
 	messages.Items[1].HintText = "Passwords, tokens, keys and cookies are always redacted."
 	tab := func(name string, form *widget.Form) *container.TabItem {
 		return container.NewTabItem(name, container.NewVBox(form, layout.NewSpacer()))
