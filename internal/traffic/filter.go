@@ -27,7 +27,7 @@ var keys = []struct{ key, matches string }{
 	{"server", "the configured or bridged server's name is it"},
 	{"host", "a bridged session's host name contains it"},
 	{"session", "the bridged session's id is it"},
-	{"kind", "request, notification, result, error or cancel"},
+	{"kind", "request, notification, result (ok), error or cancel (cancelled)"},
 }
 
 // FilterHelp says, a line a key, what the words of a filter match.
@@ -66,10 +66,31 @@ func ParseFilter(words []string) (Filter, error) {
 			if key == "dir" && value != string(ToServer) && value != string(FromServer) {
 				return nil, fmt.Errorf("%q: dir: is in (the server sent it) or out (sent to the server)", field)
 			}
+			if key == "kind" {
+				k, ok := kindNamed(value)
+				if !ok {
+					return nil, fmt.Errorf("%q: kind: is request, notification, result (ok), error or cancel (cancelled)", field)
+				}
+				value = string(k)
+			}
 			f = append(f, term{key, value})
 		}
 	}
 	return f, nil
+}
+
+// kindNamed is the kind a filter names: its own word, or the one the
+// list shows for an answer (ok, cancelled).
+func kindNamed(word string) (Kind, bool) {
+	switch k := Kind(word); k {
+	case Request, Notification, Result, Error, Cancel:
+		return k, true
+	case "ok":
+		return Result, true
+	case "cancelled":
+		return Cancel, true
+	}
+	return "", false
 }
 
 // fields splits s at white space, but inside double quotes.
