@@ -240,6 +240,10 @@ func callThroughDesk(t *target, command []string, tool string, args map[string]a
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	res, err := callDesk(ctx, endpoint.ToolCall{Server: t.server, Tool: tool, Arguments: args})
+	if errors.Is(err, endpoint.ErrNotRunning) {
+		stderr.Linef("elicitdesk call: %s: start it (elicitdesk) for -answer desk, or answer here with -answer defaults|decline|cancel|FILE", err)
+		return 1
+	}
 	if err != nil {
 		stderr.Linef("elicitdesk call: %s", err)
 		return 1

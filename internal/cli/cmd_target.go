@@ -27,15 +27,19 @@ func addTargetFlags(fs *flag.FlagSet) *target {
 	return t
 }
 
+// misTarget is resolve's error for a command line whose target cannot be
+// one: none or several named, a -url that is no http or https URL.
+type misTarget struct{ error }
+
 // errTarget is resolve's error for a command line that names no target,
 // or more than one.
-var errTarget = errors.New("name exactly one target: -server NAME, -url URL, or a command line after --")
+var errTarget = misTarget{errors.New("name exactly one target: -server NAME, -url URL, or a command line after --")}
 
 // targetExit is the exit code of a command whose target did not open: 2
-// when its command line names no target or several, as for any other
-// wrong command line, else 1.
+// when its command line's target cannot be one, as for any other wrong
+// command line, else 1.
 func targetExit(err error) int {
-	if errors.Is(err, errTarget) {
+	if errors.As(err, new(misTarget)) {
 		return 2
 	}
 	return 1
@@ -65,7 +69,7 @@ func (t *target) resolve(command []string) (config.Server, error) {
 		return s, s.Err
 	case t.url != "":
 		if !config.IsRemoteURL(t.url) {
-			return config.Server{}, fmt.Errorf("-url needs an http or https URL, got %q", t.url)
+			return config.Server{}, misTarget{fmt.Errorf("-url needs an http or https URL, got %q", t.url)}
 		}
 		u, _ := url.Parse(t.url)
 		tr := config.TransportHTTP

@@ -87,6 +87,7 @@ func TestCLIContract(t *testing.T) {
 		{"call answering from a file that is not there", []string{"call", "-tool", "x", "-answer", "no-such-file.json", "--", "true"}, "", 2, "", true},
 		{"call with no target", []string{"call", "-tool", "x"}, "", 2, "", true},
 		{"tools with two targets", []string{"tools", "-server", "demo", "-url", "http://127.0.0.1:9/mcp"}, "", 2, "", true},
+		{"tools with a -url that is no URL", []string{"tools", "-url", "notaurl"}, "", 2, "", true},
 		{"login with no target", []string{"login"}, "", 2, "", true},
 		{"history from a -db that is not there", []string{"history", "-db", "no-such-history.db"}, "", 2, "", true},
 		{"unknown command", []string{"frobnicate"}, "", 2, "", true},
@@ -145,6 +146,16 @@ func TestServersCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Dir(config)); !os.IsNotExist(err) {
 		t.Errorf("listing the servers created %s", filepath.Dir(config))
+	}
+}
+
+// TestCallDeskWithoutApp: -answer desk with no app running says how to
+// go on, rather than only that none runs.
+func TestCallDeskWithoutApp(t *testing.T) {
+	noApp(t)
+	code, _, stderr := run("call", "-server", "demo", "-tool", "ask_confirm", "-answer", "desk")
+	if code != 1 || !strings.Contains(stderr, "no Elicit Desk app is running") || !strings.Contains(stderr, "start it (elicitdesk) for -answer desk, or answer here with -answer defaults|decline|cancel|FILE") {
+		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
 
