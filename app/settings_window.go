@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -17,6 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -213,11 +213,7 @@ func (d *Desk) showSettings() {
 			return
 		}
 		if losses := d.settings.losses(s); len(losses) > 0 {
-			dialog.ShowConfirm("Delete from the history?", strings.Join(losses, " "), func(ok bool) {
-				if ok {
-					keep(s, login)
-				}
-			}, w)
+			modal.Confirm(w.Canvas(), "Delete from the history?", strings.Join(losses, " "), "Cancel", "Delete", func() { keep(s, login) })
 			return
 		}
 		keep(s, login)

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"fyne.io/fyne/v2/dialog"
-
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/app/savefile"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
@@ -44,7 +43,7 @@ func (w *Window) exportQuery(q history.Query) {
 		return w.store.Export(ctx, out, q)
 	}, func(where string, err error) {
 		if err != nil {
-			dialog.ShowError(fmt.Errorf("the history was not exported: %w", err), w.win)
+			modal.Tell(w.win.Canvas(), "The history was not exported", err.Error(), nil)
 			return
 		}
 		w.status.SetText("Exported to " + where)
@@ -54,23 +53,17 @@ func (w *Window) exportQuery(q history.Query) {
 // confirmClear has the core delete the whole history once the person
 // confirms.
 func (w *Window) confirmClear() {
-	c := dialog.NewConfirm("Clear the history?", "Every recorded request will be deleted. This cannot be undone.", func(ok bool) {
-		if !ok {
-			return
-		}
+	modal.Confirm(w.win.Canvas(), "Clear the history?", "Every recorded request will be deleted. This cannot be undone.", "Cancel", "Delete everything", func() {
 		w.run(0, func() func() {
 			ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
 			defer cancel()
 			err := w.writer.ClearHistory(ctx)
 			return func() {
 				if err != nil {
-					dialog.ShowError(fmt.Errorf("the history was not cleared: %w", err), w.win)
+					modal.Tell(w.win.Canvas(), "The history was not cleared", err.Error(), nil)
 				}
 				w.load(0)
 			}
 		})
-	}, w.win)
-	c.SetConfirmText("Delete everything")
-	c.SetDismissText("Cancel")
-	c.Show()
+	})
 }

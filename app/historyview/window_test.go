@@ -237,13 +237,23 @@ func TestClear(t *testing.T) {
 		clears  int
 	}{
 		{"cancelled", "Cancel", 4, 0},
+		{"escaped", "", 4, 0},
 		{"confirmed", "Delete everything", 0, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := open(t, Options{})
 			test.Tap(h.button("Clear…"))
-			test.Tap(h.button(tt.confirm))
+			if tt.confirm == "" {
+				c := h.w.win.Canvas()
+				c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the red button is no default
+				c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+				if c.Overlays().Top() != nil {
+					t.Error("Escape left the question open")
+				}
+			} else {
+				test.Tap(h.button(tt.confirm))
+			}
 			if n := len(h.messages()); n != tt.left {
 				t.Errorf("the list shows %d, want %d", n, tt.left)
 			}

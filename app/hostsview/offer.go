@@ -30,7 +30,7 @@ func RouteAll(win fyne.Window, at func() screen.Screen, c *hosts.Config, log *sl
 // plan that could not be made (err) is reported instead.
 func offer(win fyne.Window, at func() screen.Screen, p *hosts.Plan, err error, routing bool, log *slog.Logger, done func()) {
 	if err != nil {
-		tell(win, "Nothing was changed", untrusted.Text(err.Error()).Block(), done)
+		modal.Tell(win.Canvas(), "Nothing was changed", untrusted.Text(err.Error()).Block(), done)
 		return
 	}
 	v := describePlan(p, routing)
@@ -49,10 +49,10 @@ func offer(win fyne.Window, at func() screen.Screen, p *hosts.Plan, err error, r
 		// shows would leave the keyboard with the old switch when it closes.
 		if err != nil {
 			log.Warn("host config not changed", "host", p.Config.Host.ID, "err", err)
-			tell(win, "Nothing was changed", applyError(host, err), done)
+			modal.Tell(win.Canvas(), "Nothing was changed", applyError(host, err), done)
 		} else {
 			log.Info("host config changed", "host", p.Config.Host.ID, "path", p.Config.Path, "backup", backup, "servers", len(p.Changes))
-			tell(win, host+"'s config is changed", applied(host, backup), done)
+			modal.Tell(win.Canvas(), host+"'s config is changed", applied(host, backup), done)
 		}
 	})
 	apply.Importance = widget.HighImportance

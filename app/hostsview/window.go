@@ -268,16 +268,16 @@ func (w *Window) copyFrom(f hosts.Found) {
 	host := f.Host.Name
 	cfg, err := config.Load(w.deps.ConfigPath)
 	if err != nil {
-		tell(w.win, "Nothing was copied", "Elicit Desk's servers.json cannot be read: "+untrusted.Text(err.Error()).Block(), nil)
+		modal.Tell(w.win.Canvas(), "Nothing was copied", "Elicit Desk's servers.json cannot be read: "+untrusted.Text(err.Error()).Block(), nil)
 		return
 	}
 	res := copyServers(cfg, host, f.Config.Servers)
 	if len(res.Added) > 0 {
 		if err := cfg.Save(); err != nil {
-			tell(w.win, "Nothing was copied", "servers.json cannot be written: "+untrusted.Text(err.Error()).Block(), nil)
+			modal.Tell(w.win.Canvas(), "Nothing was copied", "servers.json cannot be written: "+untrusted.Text(err.Error()).Block(), nil)
 			return
 		}
 		w.deps.Log.Info("servers copied from a host", "host", f.Host.ID, "added", len(res.Added))
 	}
-	tell(w.win, "Copied from "+host, copied(host, res), nil)
+	modal.Tell(w.win.Canvas(), "Copied from "+host, copied(host, res), nil)
 }

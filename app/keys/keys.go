@@ -58,8 +58,9 @@ func (k *Keys) find() {
 	}
 }
 
-// TypedKey handles Escape, closing the window unless a dialog is over it,
-// and says whether it handled ev.
+// TypedKey handles Escape, closing the window unless a dialog is over it
+// (a dialog of modal's takes its keys first), and says whether it handled
+// ev.
 func (k *Keys) TypedKey(ev *fyne.KeyEvent) bool {
 	if ev.Name != fyne.KeyEscape || k.win.Canvas().Overlays().Top() != nil {
 		return false

@@ -1,12 +1,14 @@
 // Package modal shows dialogs over a window: a title, content and buttons
-// on the right. It is built on widget.ModalPopUp because fyne's dialog
-// package needs a module the app does not otherwise use.
+// on the right, with the same look and keys (Escape, Return) for every
+// dialog of the app's. It is built on widget.ModalPopUp: fyne's dialog
+// package lays its buttons out otherwise and takes neither key.
 package modal
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -19,8 +21,16 @@ const Margin = 40
 // size's height, each within what c has room for. Content taller than
 // that should hold a *container.Scroll, which then scrolls while the
 // buttons, and what the content holds around the scroll, stay in view. The buttons' own actions decide when it hides;
-// hide closes it.
+// hide closes it. While it shows, Escape taps the first button, the one
+// that changes nothing (Cancel, Close, OK), and Return the one of high
+// importance, if there is one, when no widget has the keyboard.
 func Show(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size, buttons ...*widget.Button) (hide func()) {
+	return ShowEscape(c, title, content, size, nil, buttons...)
+}
+
+// ShowEscape is Show with Escape running escape rather than tapping the
+// first button (nil: the first button).
+func ShowEscape(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size, escape func(), buttons ...*widget.Button) (hide func()) {
 	body := dialog(title, content, buttons)
 	if room := c.Size(); room.Width > Margin && room.Height > Margin {
 		size.Width = min(size.Width, room.Width-Margin)
@@ -30,7 +40,100 @@ func Show(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size
 	pop := widget.NewModalPopUp(body, c)
 	pop.Resize(size)
 	pop.Show()
-	return pop.Hide
+	// With nothing focused Fyne gives a key to the canvas, whose handler
+	// is the window's: the dialog's keys go first while it shows. Dialogs
+	// close in the order opposite to their opening, so hide puts the
+	// handler before back; one that outlived its dialog passes keys on.
+	before := c.OnTypedKey()
+	k := dialogKeys{pop: pop, escape: escape, enter: defaultButton(buttons)}
+	if k.escape == nil && len(buttons) > 0 {
+		k.escape = func() { tap(buttons[0]) }
+	}
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if !k.typed(ev) && before != nil {
+			before(ev)
+		}
+	})
+	return func() {
+		pop.Hide()
+		c.SetOnTypedKey(before)
+	}
+}
+
+// Tell shows text over c with one button, OK, that closes it and then runs
+// then (nil: nothing).
+func Tell(c fyne.Canvas, title, text string, then func()) {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.Selectable = true // an error's words, to copy
+	var hide func()
+	ok := widget.NewButton("OK", func() {
+		hide()
+		if then != nil {
+			then()
+		}
+	})
+	ok.Importance = widget.HighImportance
+	hide = Show(c, title, container.NewVScroll(l), fyne.NewSize(520, 240), ok)
+}
+
+// Confirm asks over c before something that cannot be undone: act runs
+// when the person confirms with the button named verb; the button named
+// keep, or Escape, does nothing. Return does nothing either: the
+// dangerous button is no default.
+func Confirm(c fyne.Canvas, title, text, keep, verb string, act func()) {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	var hide func()
+	cancel := widget.NewButton(keep, func() { hide() })
+	do := widget.NewButtonWithIcon(verb, theme.DeleteIcon(), func() { hide(); act() })
+	do.Importance = widget.DangerImportance
+	hide = Show(c, title, l, fyne.NewSize(460, 200), cancel, do)
+}
+
+// dialogKeys is what Escape and Return do in a dialog.
+type dialogKeys struct {
+	pop    *widget.PopUp
+	escape func()         // nil: nothing
+	enter  *widget.Button // nil: nothing
+}
+
+// typed does what ev does in the dialog and reports whether it took it.
+func (k dialogKeys) typed(ev *fyne.KeyEvent) bool {
+	if !k.pop.Visible() {
+		return false
+	}
+	switch {
+	case ev.Name == fyne.KeyEscape && k.escape != nil:
+		k.escape()
+	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && k.enter != nil:
+		tap(k.enter)
+	default:
+		return false
+	}
+	return true
+}
+
+// defaultButton is the one button of high importance, which Return taps;
+// nil for none, or for two (Return would be a guess).
+func defaultButton(buttons []*widget.Button) *widget.Button {
+	var found *widget.Button
+	for _, b := range buttons {
+		if b.Importance == widget.HighImportance {
+			if found != nil {
+				return nil
+			}
+			found = b
+		}
+	}
+	return found
+}
+
+// tap presses b as a click would: not while it is disabled.
+func tap(b *widget.Button) {
+	if !b.Disabled() && b.OnTapped != nil {
+		b.OnTapped()
+	}
 }
 
 // Height is how tall Show's dialog is at width with all of its content in

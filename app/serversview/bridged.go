@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -141,7 +142,7 @@ func (b *bridgedSection) show(v bridgedView) {
 // connection.
 func (w *Window) confirmBlock(machine string) {
 	name := untrusted.Text(machine).Line()
-	w.confirm("Block "+name+"?",
+	modal.Confirm(w.win.Canvas(), "Block "+name+"?",
 		"Requests from "+name+"'s bridges will no longer reach you; those waiting now end, and its hosts get no answer from you. Run elicitdesk remote for it to answer it again.",
 		"Keep answering", "Block", func() {
 			go func() {

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
@@ -231,7 +232,7 @@ func (w *Window) toggleServer(name string) {
 // confirmRemove asks before removing a server's entry.
 func (w *Window) confirmRemove(name string) {
 	msg := fmt.Sprintf("Remove %q from servers.json? Elicit Desk disconnects from it; other clients that read the file lose it too.", name)
-	w.confirm("Remove "+name+"?", msg, "Cancel", "Remove", func() {
+	modal.Confirm(w.win.Canvas(), "Remove "+name+"?", msg, "Cancel", "Remove", func() {
 		if err := removeEntry(w.deps.ConfigPath, name); err != nil {
 			w.showError("servers.json not saved", err)
 			return

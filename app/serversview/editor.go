@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/internal/base/cmdline"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -136,7 +137,7 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.submit)
 	e.save.Importance = widget.HighImportance
 	e.showTransport()
-	e.hide = w.showModal(title, e.body, fyne.NewSize(640, 620), e.escape, cancel, e.save)
+	e.hide = modal.ShowEscape(w.win.Canvas(), title, e.body, fyne.NewSize(640, 620), e.escape, cancel, e.save)
 	w.editor = e
 	w.win.Canvas().Focus(e.name)
 }
@@ -263,7 +264,7 @@ func (e *editor) escape() {
 		e.close()
 		return
 	}
-	e.w.confirm("Discard your changes?", "What you changed in this dialog has not been saved.", "Keep editing", "Discard", e.close)
+	modal.Confirm(e.w.win.Canvas(), "Discard your changes?", "What you changed in this dialog has not been saved.", "Keep editing", "Discard", e.close)
 }
 
 // close dismisses the dialog.

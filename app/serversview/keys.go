@@ -107,15 +107,3 @@ func (c *escCheck) TypedKey(ev *fyne.KeyEvent) { c.keys.key(ev, c.Check.TypedKey
 
 // FocusGained implements fyne.Focusable.
 func (c *escCheck) FocusGained() { c.Check.FocusGained(); c.keys.focused(c) }
-
-// typedKey handles the keys the Servers window's widgets leave while a
-// dialog is open over it: Escape does what the dialog says it does.
-// Without a dialog, keys.Close has Escape close the window.
-func (w *Window) typedKey(ev *fyne.KeyEvent) {
-	if ev.Name != fyne.KeyEscape {
-		return
-	}
-	if f, ok := w.escapes[w.win.Canvas().Overlays().Top()]; ok {
-		f()
-	}
-}

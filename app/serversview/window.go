@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/gate"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -113,13 +114,11 @@ type Window struct {
 	list         *serverList
 	detail       *detail
 	tools        *toolsPane
-	editor       *editor                // the open Add/Edit dialog, if any
-	calls        map[string]*callWindow // open call windows by server and tool
-	stopTicking  chan struct{}          // ends the ticker while one runs
-	// escapes says what Escape does for each dialog open over the window.
-	escapes map[fyne.CanvasObject]func()
-	signIns map[string]signInAttempt      // by server, while one runs or after it failed
-	cancels map[string]context.CancelFunc // ends each sign-in under way
+	editor       *editor                       // the open Add/Edit dialog, if any
+	calls        map[string]*callWindow        // open call windows by server and tool
+	stopTicking  chan struct{}                 // ends the ticker while one runs
+	signIns      map[string]signInAttempt      // by server, while one runs or after it failed
+	cancels      map[string]context.CancelFunc // ends each sign-in under way
 	// onClose is what the close button, Ctrl+W and Escape do, when set;
 	// else they hide the window.
 	onClose func()
@@ -144,7 +143,7 @@ func New(a fyne.App, d Deps) *Window {
 		d.Screen = screen.Fallback
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Window{app: a, deps: d, calls: map[string]*callWindow{}, escapes: map[fyne.CanvasObject]func(){},
+	return &Window{app: a, deps: d, calls: map[string]*callWindow{},
 		ctx: ctx, cancel: cancel, signIns: map[string]signInAttempt{}, cancels: map[string]context.CancelFunc{}}
 }
 
@@ -363,9 +362,8 @@ func (w *Window) retryServer(name string) {
 
 func (w *Window) build() {
 	w.win = w.app.NewWindow("Servers — Elicit Desk")
-	w.win.Canvas().SetOnTypedKey(w.typedKey)
-	// After typedKey: Escape goes to an open dialog first.
-	k := keys.Close(w.win, w.close)
+	k := keys.Close(w.win, w.close) // and a dialog's Escape
+
 	w.list = newServerList(w)
 	w.detail = newDetail(w)
 	w.tools = newToolsPane(w, k)
@@ -425,5 +423,5 @@ func (w *Window) showSelected() {
 // showError reports a failed action in a dialog over the window.
 func (w *Window) showError(what string, err error) {
 	w.deps.Log.Warn(what, "err", err)
-	w.showMessage("Something went wrong", err.Error())
+	modal.Tell(w.win.Canvas(), "Something went wrong", err.Error(), nil)
 }

@@ -21,11 +21,11 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/app/savefile"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
@@ -403,9 +403,9 @@ func (w *Window) showLatencies() {
 	l := widget.NewLabel(text)
 	l.TextStyle = fyne.TextStyle{Monospace: true}
 	l.Selectable = true
-	d := dialog.NewCustom("Latencies of what is shown", "Close", container.NewVScroll(l), w.win)
-	d.Resize(fyne.NewSize(min(w.win.Canvas().Size().Width-40, 900), min(w.win.Canvas().Size().Height-40, 420)))
-	d.Show()
+	var hide func()
+	closeB := widget.NewButton("Close", func() { hide() })
+	hide = modal.Show(w.win.Canvas(), "Latencies of what is shown", container.NewVScroll(l), fyne.NewSize(900, 420), closeB)
 }
 
 // export asks where to save what is shown, with the messages the capture
@@ -417,7 +417,7 @@ func (w *Window) export(name string, write func(io.Writer, []traffic.CaptureLine
 		return write(out, withBodies(shown, w.deps.CapturePath))
 	}, func(where string, err error) {
 		if err != nil {
-			dialog.ShowError(err, w.win)
+			modal.Tell(w.win.Canvas(), "Nothing was exported", err.Error(), nil)
 			return
 		}
 		w.status.SetText(fmt.Sprintf("%d messages exported to %s", len(shown), where))
