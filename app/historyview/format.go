@@ -124,7 +124,7 @@ func identityText(id servers.Identity) string {
 		text += " — " + untrusted.Text(id.Target).Line()
 	}
 	if claim := id.Reported.String(); claim != "" {
-		text += "\nThe server says it is: " + claim
+		text += "\nReported by the server: " + claim
 	}
 	if host := id.Host.String(); host != "" {
 		text += "\nAsked through the bridge for the host: " + host

@@ -46,10 +46,10 @@ func TestIdentityText(t *testing.T) {
 	}{
 		{servers.Identity{Name: "files"}, "files"},
 		{servers.Identity{Name: "files", Target: "npx files"}, "files — npx files"},
-		{servers.Identity{Name: "a", Reported: servers.ServerInfo{Name: "srv"}}, "a\nThe server says it is: srv"},
-		{servers.Identity{Name: "a", Reported: servers.ServerInfo{Name: "srv", Title: "Nice Server", Version: "1.2"}}, "a\nThe server says it is: Nice Server (srv) 1.2"},
+		{servers.Identity{Name: "a", Reported: servers.ServerInfo{Name: "srv"}}, "a\nReported by the server: srv"},
+		{servers.Identity{Name: "a", Reported: servers.ServerInfo{Name: "srv", Title: "Nice Server", Version: "1.2"}}, "a\nReported by the server: Nice Server (srv) 1.2"},
 		{servers.Identity{Name: "a", Reported: servers.ServerInfo{Name: "srv"}, Host: servers.HostInfo{Name: "claude-ai", Title: "Claude\u202e Desktop"}},
-			"a\nThe server says it is: srv\nAsked through the bridge for the host: Claude⟨U+202E⟩ Desktop (claude-ai)"},
+			"a\nReported by the server: srv\nAsked through the bridge for the host: Claude⟨U+202E⟩ Desktop (claude-ai)"},
 		{servers.Identity{Name: "a", Host: servers.HostInfo{Name: "gemini-cli-mcp-client", Version: "0.1.0"}},
 			"a\nAsked through the bridge for the host: Gemini CLI (gemini-cli-mcp-client) 0.1.0"},
 		{servers.Identity{Name: "a", Host: servers.HostInfo{Name: "claude-code"}, Machine: "devbox"},

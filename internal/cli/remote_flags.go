@@ -26,8 +26,8 @@ type remoteFlags struct {
 // name the entry had.
 func addRemoteFlags(fs *flag.FlagSet, t *target) *remoteFlags {
 	r := &remoteFlags{getenv: os.LookupEnv}
-	fs.StringVar(&t.url, "serverUrl", "", "the same as -url")
-	fs.StringVar(&t.url, "httpUrl", "", "the same as -url")
+	fs.StringVar(&t.url, "serverUrl", "", "the same as -url, as Windsurf's entries name it (hosts route keeps the name)")
+	fs.StringVar(&t.url, "httpUrl", "", "the same as -url, as Gemini CLI's entries name it (hosts route keeps the name)")
 	fs.Var(&r.headers, "header", "send this `Name: value` header with every request to the -url server; repeat for more")
 	fs.Var(&r.fromEnv, "header-env", "send the header `NAME` with the value of the environment variable "+hosts.HeaderEnvPrefix+"NAME (or NAME), which keeps a secret off the command line; repeat for more")
 	fs.StringVar(&r.transport, "transport", "", "the -url server's `transport` as hosts name it: http, streamable-http, streamableHttp or sse")
