@@ -63,8 +63,8 @@ func runHosts(args []string, stdout, stderr terminal) int {
 			stdout.Linef("  read-only, never edited: %s", reason)
 			continue
 		}
-		if f.Err != nil {
-			stdout.Linef("  cannot be read: %s", f.Err)
+		if f.Err != nil { // the path is on the line above
+			stdout.Linef("  cannot be read: %s", strings.TrimPrefix(f.Err.Error(), f.Host.Config+": "))
 			continue
 		}
 		if len(f.Config.Servers) == 0 {

@@ -106,6 +106,9 @@ func TestHostsCommands(t *testing.T) {
 	if code, _, errs = runCLI("hosts", "route", "cursor"); code != 1 || !strings.Contains(errs, "not valid JSON at line 1") {
 		t.Errorf("malformed: exit %d: %s", code, errs)
 	}
+	if code, out, _ = runCLI("hosts"); code != 0 || !strings.Contains(out, "\n  cannot be read: not valid JSON at line 1") {
+		t.Errorf("hosts with a malformed config (its path once, on the host's line): exit %d: %s", code, out)
+	}
 }
 
 // TestRoutedEntryInTypeScriptHost routes a host config's entry for
