@@ -52,7 +52,7 @@ func offer(win fyne.Window, at func() screen.Screen, p *hosts.Plan, err error, r
 			modal.Tell(win.Canvas(), "Nothing was changed", applyError(host, err), done)
 		} else {
 			log.Info("host config changed", "host", p.Config.Host.ID, "path", p.Config.Path, "backup", backup, "servers", len(p.Changes))
-			modal.Tell(win.Canvas(), host+"'s config is changed", applied(host, backup), done)
+			modal.Tell(win.Canvas(), "Changed "+host+"'s config", applied(host, backup), done)
 		}
 	})
 	apply.Importance = widget.HighImportance
