@@ -97,8 +97,8 @@ func (d *Desk) waitingNow(n core.Count) {
 // request's window comes as Open: the core resolves it.
 func (d *Desk) show(s core.Show) {
 	switch s.Window {
-	case core.WindowFront: // a second start, no request waiting
-		if d.welcome != nil { // a first start's: it says what to do
+	case core.WindowFront: // a second start, or the wait line's Show, no request waiting
+		if d.welcome != nil { // it says what to do
 			d.showWelcome()
 		} else {
 			d.serversWin.Show()

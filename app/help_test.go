@@ -123,6 +123,21 @@ func TestF1FromTextFields(t *testing.T) {
 		h.d.addAppKeys() // as after every window shown
 		helpOpen("Add server's name", h.d.serversWin.Window().Canvas())
 
+		// F1 stays with the window once the dialog it was added under
+		// closes (Escape, with nothing focused).
+		c := h.d.serversWin.Window().Canvas()
+		c.Unfocus()
+		c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if c.Overlays().Top() != nil {
+			t.Error("Escape left Add server open")
+		}
+		c.OnTypedKey()(f1)
+		if h.d.helpW == nil {
+			t.Error("F1 in Servers opens no Help once the dialog it was added under closed")
+		} else {
+			h.d.helpW.Close()
+		}
+
 		menu := widget.NewMenu(h.d.appMenu())
 		test.NewTempWindow(t, menu)
 		var shown bool

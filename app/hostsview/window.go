@@ -58,9 +58,13 @@ type Window struct {
 	// the size and place the person gave it.
 	opened bool
 	found  []hosts.Found
-	// switches are the rows' switches by config and server, so that the
-	// one with the keyboard keeps it when the rows are made again.
-	switches map[string]*widget.Check
+	// keyed are the rows' switches and buttons by config and what they
+	// are, so that the one with the keyboard keeps it when the rows are
+	// made again.
+	keyed map[string]fyne.Focusable
+	// stale is whether the configs were read again while a dialog showed:
+	// the rows are made again once it closes (settle).
+	stale bool
 }
 
 // New returns the Hosts window; nothing is shown until Show.
@@ -126,18 +130,24 @@ func (w *Window) reload() {
 	w.render()
 }
 
-// render shows w.found. A switch that had the keyboard hands it to the
-// same server's new one (or, gone, to nobody): the old one would keep it
-// unseen, taking Escape and Space.
+// render shows w.found. A switch or button that had the keyboard hands it
+// to its new self (or, gone, to nobody): the old one would keep it unseen,
+// taking Escape and Space. While a dialog shows, which keeps the window's
+// keyboard from it, the rows wait until it closes (settle).
 func (w *Window) render() {
 	canvas, had := w.win.Canvas(), ""
-	for key, sw := range w.switches {
-		if canvas.Focused() == sw {
+	if canvas.Overlays().Top() != nil {
+		w.stale = true
+		return
+	}
+	w.stale = false
+	for key, o := range w.keyed {
+		if canvas.Focused() == o {
 			had = key
 			canvas.Unfocus()
 		}
 	}
-	w.switches = map[string]*widget.Check{}
+	w.keyed = map[string]fyne.Focusable{}
 	w.body.RemoveAll()
 	rows := hostRows(w.found, w.deps.Bridge)
 	if len(rows) == 0 {
@@ -156,9 +166,23 @@ func (w *Window) render() {
 		w.body.Add(w.hostBlock(r, w.found[i]))
 	}
 	w.body.Refresh()
-	if sw, ok := w.switches[had]; ok {
-		canvas.Focus(sw)
+	if o, ok := w.keyed[had]; ok {
+		canvas.Focus(o)
 	}
+}
+
+// settle makes the rows again if the configs were read while a dialog
+// showed; each dialog of the window's runs it once closed.
+func (w *Window) settle() {
+	if w.stale {
+		w.render()
+	}
+}
+
+// key names a row's switch or button across renders: a project's server
+// may share a name with the user's.
+func key(c *hosts.Config, what string) string {
+	return c.Path + "\x00" + c.Host.Project + "\x00" + what
 }
 
 // hostBlock is a host: its name, config path and buttons, then its servers.
@@ -195,6 +219,7 @@ func (w *Window) hostBlock(r hostRow, f hosts.Found) fyne.CanvasObject {
 	if r.Routable == 0 {
 		route.Disable()
 	}
+	w.keyed[key(f.Config, "copy")], w.keyed[key(f.Config, "route")] = copyAll, route
 	box.Add(container.NewBorder(nil, nil, nil, container.NewCenter(container.NewHBox(copyAll, route)), name))
 	box.Add(path) // below the buttons, as wide as the window: it wraps less
 	if len(r.Servers) == 0 {
@@ -239,7 +264,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 			}
 			offer(w.win, w.deps.Screen, p, err, on, w.deps.Log, w.reload)
 		}
-		w.switches[c.Path+"\x00"+c.Host.Project+"\x00"+s.Key] = sw // a project's server may share a name with the user's
+		w.keyed[key(c, "server "+s.Key)] = sw
 		right = sw
 	}
 	return container.NewBorder(nil, nil,
@@ -253,7 +278,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 func (w *Window) offerCopy(f hosts.Found) {
 	host := f.Host.Name
 	var hide func()
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { hide() })
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { hide(); w.settle() })
 	copyAll := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
 		hide()
 		w.copyFrom(f)
@@ -268,16 +293,16 @@ func (w *Window) copyFrom(f hosts.Found) {
 	host := f.Host.Name
 	cfg, err := config.Load(w.deps.ConfigPath)
 	if err != nil {
-		modal.Tell(w.win.Canvas(), "Nothing was copied", "Elicit Desk's servers.json cannot be read: "+untrusted.Text(err.Error()).Block(), nil)
+		modal.Tell(w.win.Canvas(), "Nothing was copied", "Elicit Desk's servers.json cannot be read: "+untrusted.Text(err.Error()).Block(), w.settle)
 		return
 	}
 	res := copyServers(cfg, host, f.Config.Servers)
 	if len(res.Added) > 0 {
 		if err := cfg.Save(); err != nil {
-			modal.Tell(w.win.Canvas(), "Nothing was copied", "servers.json cannot be written: "+untrusted.Text(err.Error()).Block(), nil)
+			modal.Tell(w.win.Canvas(), "Nothing was copied", "servers.json cannot be written: "+untrusted.Text(err.Error()).Block(), w.settle)
 			return
 		}
 		w.deps.Log.Info("servers copied from a host", "host", f.Host.ID, "added", len(res.Added))
 	}
-	modal.Tell(w.win.Canvas(), "Copied from "+host, copied(host, res), nil)
+	modal.Tell(w.win.Canvas(), "Copied from "+host, copied(host, res), w.settle)
 }

@@ -156,6 +156,32 @@ func TestSwitchKeepsTheKeyboard(t *testing.T) {
 			t.Errorf("after %s the keyboard is with %v, not the new switch of the same server", confirm, canvas.Focused())
 		}
 	}
+
+	// The configs read again while the dialog shows (the tray, Welcome).
+	canvas.Focus(checks(w)[1])
+	test.Tap(checks(w)[1])
+	w.reload()
+	tapDialog(t, w, "Cancel")
+	if now := checks(w)[1]; canvas.Focused() != now {
+		t.Errorf("read again under the dialog: the keyboard is with %v, not the new switch", canvas.Focused())
+	}
+
+	// A host's button keeps it too when the configs are read again. (A
+	// button pressed drops the keyboard: Fyne's.)
+	routeAll := func() *widget.Button {
+		for _, b := range all[*widget.Button](w.body) {
+			if b.Text == "Route all through Elicit Desk…" {
+				return b
+			}
+		}
+		t.Fatal("no Route all button")
+		return nil
+	}
+	canvas.Focus(routeAll())
+	w.reload()
+	if canvas.Focused() != routeAll() {
+		t.Errorf("read again: the keyboard is with %v, not the new Route all button", canvas.Focused())
+	}
 }
 
 func TestCopyButton(t *testing.T) {

@@ -21,9 +21,10 @@ const Margin = 40
 // size's height, each within what c has room for. Content taller than
 // that should hold a *container.Scroll, which then scrolls while the
 // buttons, and what the content holds around the scroll, stay in view. The buttons' own actions decide when it hides;
-// hide closes it. While it shows, Escape taps the first button, the one
-// that changes nothing (Cancel, Close, OK), and Return the one of high
-// importance, if there is one, when no widget has the keyboard.
+// hide closes it. While it shows, and no widget in it has the keyboard,
+// Escape taps the first button, the one that changes nothing (Cancel,
+// Close, OK), and Return a lone button (OK): where there is a choice,
+// Return makes none for the person.
 func Show(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size, buttons ...*widget.Button) (hide func()) {
 	return ShowEscape(c, title, content, size, nil, buttons...)
 }
@@ -41,31 +42,34 @@ func ShowEscape(c fyne.Canvas, title string, content fyne.CanvasObject, size fyn
 	pop.Resize(size)
 	pop.Show()
 	// With nothing focused Fyne gives a key to the canvas, whose handler
-	// is the window's: the dialog's keys go first while it shows. Dialogs
-	// close in the order opposite to their opening, so hide puts the
-	// handler before back; one that outlived its dialog passes keys on.
-	before := c.OnTypedKey()
-	k := dialogKeys{pop: pop, escape: escape, enter: defaultButton(buttons)}
+	// is the window's: the dialog's keys go first while it is on top. The
+	// handler stays in place after it closes, passing every key on, so
+	// that a handler the window added meanwhile (F1) is kept whatever
+	// order dialogs close in; hide lets go of the dialog itself.
+	k := &dialogKeys{pop: pop, top: c.Overlays().Top(), escape: escape}
 	if k.escape == nil && len(buttons) > 0 {
 		k.escape = func() { tap(buttons[0]) }
 	}
+	if len(buttons) == 1 {
+		k.enter = buttons[0]
+	}
+	before := c.OnTypedKey()
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if !k.typed(ev) && before != nil {
+		if !k.typed(c, ev) && before != nil {
 			before(ev)
 		}
 	})
 	return func() {
 		pop.Hide()
-		c.SetOnTypedKey(before)
+		*k = dialogKeys{}
 	}
 }
 
 // Tell shows text over c with one button, OK, that closes it and then runs
 // then (nil: nothing).
 func Tell(c fyne.Canvas, title, text string, then func()) {
-	l := widget.NewLabel(text)
+	l := widget.NewLabel(text) // not selectable: a selection would take Escape
 	l.Wrapping = fyne.TextWrapWord
-	l.Selectable = true // an error's words, to copy
 	var hide func()
 	ok := widget.NewButton("OK", func() {
 		hide()
@@ -79,8 +83,7 @@ func Tell(c fyne.Canvas, title, text string, then func()) {
 
 // Confirm asks over c before something that cannot be undone: act runs
 // when the person confirms with the button named verb; the button named
-// keep, or Escape, does nothing. Return does nothing either: the
-// dangerous button is no default.
+// keep, or Escape, does nothing.
 func Confirm(c fyne.Canvas, title, text, keep, verb string, act func()) {
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
@@ -91,16 +94,18 @@ func Confirm(c fyne.Canvas, title, text, keep, verb string, act func()) {
 	hide = Show(c, title, l, fyne.NewSize(460, 200), cancel, do)
 }
 
-// dialogKeys is what Escape and Return do in a dialog.
+// dialogKeys is what Escape and Return do in a dialog; zero once it closed.
 type dialogKeys struct {
 	pop    *widget.PopUp
-	escape func()         // nil: nothing
-	enter  *widget.Button // nil: nothing
+	top    fyne.CanvasObject // the canvas's top overlay while the dialog is
+	escape func()            // nil: nothing
+	enter  *widget.Button    // nil: nothing
 }
 
-// typed does what ev does in the dialog and reports whether it took it.
-func (k dialogKeys) typed(ev *fyne.KeyEvent) bool {
-	if !k.pop.Visible() {
+// typed does what ev does in the dialog, if it is the one on top of c, and
+// reports whether it took ev.
+func (k *dialogKeys) typed(c fyne.Canvas, ev *fyne.KeyEvent) bool {
+	if k.pop == nil || !k.pop.Visible() || c.Overlays().Top() != k.top {
 		return false
 	}
 	switch {
@@ -112,21 +117,6 @@ func (k dialogKeys) typed(ev *fyne.KeyEvent) bool {
 		return false
 	}
 	return true
-}
-
-// defaultButton is the one button of high importance, which Return taps;
-// nil for none, or for two (Return would be a guess).
-func defaultButton(buttons []*widget.Button) *widget.Button {
-	var found *widget.Button
-	for _, b := range buttons {
-		if b.Importance == widget.HighImportance {
-			if found != nil {
-				return nil
-			}
-			found = b
-		}
-	}
-	return found
 }
 
 // tap presses b as a click would: not while it is disabled.

@@ -1,6 +1,7 @@
 package modal
 
 import (
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -9,9 +10,10 @@ import (
 )
 
 // TestKeys: with nothing focused, Escape taps a dialog's first button and
-// Return its one button of high importance; a dangerous button is no
-// default; a dialog over another takes the keys until it closes, and then
-// the window has its own again.
+// Return a lone one; where there is a choice Return makes none; a dialog
+// over another takes the keys while it is on top, and none once gone,
+// whatever order they close in; and a key handler the window adds while a dialog shows (as F1
+// is) stays once it closes.
 func TestKeys(t *testing.T) {
 	w := test.NewTempApp(t).NewWindow("w")
 	w.Resize(fyne.NewSize(800, 600))
@@ -19,7 +21,7 @@ func TestKeys(t *testing.T) {
 	var got []string
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) { got = append(got, "window "+string(ev.Name)) })
 	press := func(k fyne.KeyName) { c.OnTypedKey()(&fyne.KeyEvent{Name: k}) }
-	dialog := func(name string) (hide func()) {
+	choice := func(name string) (hide func()) {
 		var h func()
 		keep := widget.NewButton("Cancel", func() { got = append(got, name+" cancel"); h() })
 		do := widget.NewButton("Apply", func() { got = append(got, name+" apply"); h() })
@@ -27,31 +29,51 @@ func TestKeys(t *testing.T) {
 		h = Show(c, name, widget.NewLabel(name), fyne.NewSize(300, 200), keep, do)
 		return h
 	}
+	step := func(what string, want ...string) {
+		t.Helper()
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: got %q, want %q", what, got, want)
+		}
+		got = nil
+	}
 
-	dialog("a")
+	choice("a")
 	press(fyne.KeyReturn)
-	dialog("a")
 	press(fyne.KeyEscape)
-	dialog("a")
-	dialog("b") // over a
+	step("a choice", "window Return", "a cancel")
+
+	choice("a")
+	choice("b") // over a
 	press(fyne.KeyEscape)
-	press(fyne.KeyReturn)
-	press(fyne.KeyEscape) // no dialog: the window's
+	press(fyne.KeyEscape)
+	press(fyne.KeyEscape)
+	step("one over another", "b cancel", "a cancel", "window Escape")
+
+	hideA := choice("a")
+	choice("b")
+	hideA() // under b, closed first: Fyne takes b off the canvas with it
+	press(fyne.KeyEscape)
+	step("the one under closed first", "window Escape")
+
+	choice("a")
+	before := c.OnTypedKey() // the window adds a key, as addAppKeys adds F1
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyF1 {
+			got = append(got, "help")
+			return
+		}
+		before(ev)
+	})
+	press(fyne.KeyEscape)
+	press(fyne.KeyF1)
+	step("a key added while a dialog shows", "a cancel", "help")
+
 	Confirm(c, "Delete?", "It cannot be undone.", "Keep", "Delete", func() { got = append(got, "deleted") })
-	press(fyne.KeyReturn) // not the red button
+	press(fyne.KeyReturn)
 	press(fyne.KeyEscape)
 	Tell(c, "Done", "It is done.", func() { got = append(got, "told") })
 	press(fyne.KeyReturn)
-
-	want := []string{"a apply", "a cancel", "b cancel", "a apply", "window Escape", "window Return", "told"}
-	if len(got) != len(want) {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("got %q, want %q", got, want)
-		}
-	}
+	step("Confirm, then Tell", "window Return", "told")
 	if c.Overlays().Top() != nil {
 		t.Error("a dialog is still open")
 	}

@@ -362,7 +362,7 @@ func (w *Window) retryServer(name string) {
 
 func (w *Window) build() {
 	w.win = w.app.NewWindow("Servers — Elicit Desk")
-	k := keys.Close(w.win, w.close) // and a dialog's Escape
+	k := keys.Close(w.win, w.close)
 
 	w.list = newServerList(w)
 	w.detail = newDetail(w)

@@ -82,7 +82,7 @@ type Show struct {
 type Window string
 
 const (
-	WindowFront    Window = "front"   // the oldest request's, else Welcome while it shows, else Servers: a second start
+	WindowFront    Window = "front"   // the oldest request's, else Welcome while it shows, else Servers: a second start, the wait line's Show
 	WindowRequest  Window = "request" // the core resolves both into Open
 	WindowServers  Window = "servers"
 	WindowHosts    Window = "hosts"
