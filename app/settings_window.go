@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/cmdtext"
 	"github.com/elicitdesk/elicitdesk/app/historyview"
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
@@ -121,10 +122,9 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	limits := traffic.DefaultCaptureLimits
 	ofScroll := container.NewVScroll(f.of)
 	ofScroll.SetMinSize(fyne.NewSize(0, min(f.of.MinSize().Height, 120))) // a few at a time
-	// The file's path, which may be long, wraps under the switches: a
-	// form's hint is one line, cut at the window's edge.
-	file := widget.NewLabel(capturePath)
-	file.Wrapping = fyne.TextWrapBreak
+	// The file's path, which may be long, wraps under the switches, at
+	// its separators: a form's hint is one line, cut at the window's edge.
+	file := cmdtext.New(capturePath)
 	file.SizeName = theme.SizeNameCaptionText
 	file.Importance = widget.LowImportance // as the hints read
 	messages := widget.NewForm(

@@ -71,11 +71,12 @@ func didYouMean(typed string) string {
 	return "; did you mean " + best + "?"
 }
 
-// commandNames are the commands one types after elicitdesk.
+// commandNames are the commands one types after elicitdesk: not ui,
+// which the app starts.
 func commandNames() []string {
 	var names []string
 	for _, c := range commands() {
-		if c.name != appCommand {
+		if c.name != appCommand && c.name != uiCommand {
 			names = append(names, c.name)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -135,8 +136,11 @@ func runCall(args []string, stdout, stderr terminal) int {
 	}
 	if err == nil {
 		err = stdout.JSON(res.Raw)
-	} else if names, listed := otherTools(ctx, conn, *tool); listed {
+	} else if names, listed := otherTools(ctx, conn, *tool, err); listed {
 		stderr.Linef("elicitdesk call: the server has no tool %q; it has: %s (elicitdesk tools lists them)", *tool, names)
+		if *verbose { // and what it said
+			failed(stderr, "call", err, conn.Stderr(), true)
+		}
 		return 1
 	}
 	if err != nil {
@@ -151,9 +155,13 @@ func runCall(args []string, stdout, stderr terminal) int {
 }
 
 // otherTools returns the names of the server's tools, the first few, when
-// it lists them and name is not among them: the reason a call failed, said
-// in our words rather than in each server's own.
-func otherTools(ctx context.Context, conn *servers.Conn, name string) (string, bool) {
+// the call failed with invalid params (as the SDKs answer a tool they do
+// not have), the server lists its tools and name is not among them: the
+// reason, said in our words rather than in each server's own.
+func otherTools(ctx context.Context, conn *servers.Conn, name string, failed error) (string, bool) {
+	if e := jsonrpc.As(failed); e == nil || e.Code != jsonrpc.CodeInvalidParams {
+		return "", false
+	}
 	tools, err := conn.Tools(ctx)
 	if err != nil || slices.ContainsFunc(tools, func(t servers.Tool) bool { return t.Name == name }) {
 		return "", false

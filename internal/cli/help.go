@@ -66,12 +66,6 @@ func noArgs(fs *flag.FlagSet, stderr terminal) int {
 	return misuse(fs, stderr, "takes no arguments, not %q", fs.Arg(0))
 }
 
-// asksHelp reports whether args ask for help, for commands that take no
-// flags before their arguments.
-func asksHelp(args []string) bool {
-	return slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "-help" || a == "--help" })
-}
-
 // helpText is the help of the command whose flags fs holds: its usage
 // lines, what it does, and every flag with its meaning and default.
 func helpText(fs *flag.FlagSet) string {

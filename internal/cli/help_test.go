@@ -97,7 +97,7 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%v: the usage lacks -answer's modes:\n%s", args, stdout)
 		}
 	}
-	if code, stdout, stderr := run("frobnicate"); code != 2 || stdout != "" || !strings.Contains(stderr, "The commands: ui, lint,") || strings.Contains(stderr, "did you mean") {
+	if code, stdout, stderr := run("frobnicate"); code != 2 || stdout != "" || !strings.Contains(stderr, "The commands: lint, validate,") || strings.Contains(stderr, "did you mean") {
 		t.Errorf("unknown command: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 	if code, _, stderr := run("help", "frobnicate"); code != 2 || !strings.Contains(stderr, "no command") {
@@ -158,6 +158,7 @@ func TestMisuseSaysWhy(t *testing.T) {
 		{[]string{"calll"}, `elicitdesk: unknown command "calll"; did you mean call?`},
 		{[]string{"hist"}, `elicitdesk: unknown command "hist"; did you mean history?`},
 		{[]string{"hsitory"}, `elicitdesk: unknown command "hsitory"; did you mean history?`},
+		{[]string{"gui"}, "elicitdesk: unknown command \"gui\"\nThe commands: lint, validate,"}, // not ui, which the app starts
 		{[]string{"history", "extra"}, `elicitdesk history: takes no arguments, not "extra"`},
 		{[]string{"history", "-limit", "-1"}, `elicitdesk history: -limit is a number of entries`},
 		{[]string{"version", "extra"}, `elicitdesk version: takes no arguments, not "extra"`},

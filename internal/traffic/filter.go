@@ -18,6 +18,9 @@ type term struct {
 }
 
 // keys are the keys a filter's words may have, and what each matches.
+// kindWords are kind:'s values.
+const kindWords = "request, notification, result (ok), error or cancel (cancelled)"
+
 var keys = []struct{ key, matches string }{
 	{"method", "the method's name contains it"},
 	{"tool", "tools/call's tool name contains it"},
@@ -27,7 +30,7 @@ var keys = []struct{ key, matches string }{
 	{"server", "the configured or bridged server's name is it"},
 	{"host", "a bridged session's host name contains it"},
 	{"session", "the bridged session's id is it"},
-	{"kind", "request, notification, result (ok), error or cancel (cancelled)"},
+	{"kind", kindWords},
 }
 
 // FilterHelp says, a line a key, what the words of a filter match.
@@ -69,7 +72,7 @@ func ParseFilter(words []string) (Filter, error) {
 			if key == "kind" {
 				k, ok := kindNamed(value)
 				if !ok {
-					return nil, fmt.Errorf("%q: kind: is request, notification, result (ok), error or cancel (cancelled)", field)
+					return nil, fmt.Errorf("%q: kind: is %s", field, kindWords)
 				}
 				value = string(k)
 			}
