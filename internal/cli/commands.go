@@ -96,6 +96,15 @@ func commands() []command {
 	}
 }
 
+// notBuilt says, on a line of its own, that the command is one of the
+// windows', which this build lacks; "" where it has them.
+func (c command) notBuilt() string {
+	if windowsBuilt || (c.name != appCommand && c.name != uiCommand && c.name != "preview") {
+		return ""
+	}
+	return "\nNot in this build, which has no windows."
+}
+
 // lookup returns the command called name.
 func lookup(name string) (command, bool) {
 	for _, c := range commands() {
@@ -131,7 +140,7 @@ func usage() string {
 		for _, l := range c.usageLines() {
 			b.WriteString("  " + l + "\n")
 		}
-		for l := range strings.Lines(c.summary) {
+		for l := range strings.Lines(c.summary + c.notBuilt()) {
 			b.WriteString("      " + strings.TrimSuffix(l, "\n") + "\n")
 		}
 	}

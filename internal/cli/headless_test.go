@@ -110,6 +110,13 @@ func TestHeadlessInABareRoot(t *testing.T) {
 	if code := exitCode(err); code != 2 || !strings.Contains(string(out), "this build has no windows") {
 		t.Errorf("the app: exit %d: %s", code, out)
 	}
+	// Its help marks the commands that are windows, and answers of them.
+	if out, err := run("help").Output(); err != nil || !strings.Contains(string(out), "print the answer.\n      Not in this build, which has no windows.\n") {
+		t.Errorf("help: %v: %s", err, out)
+	}
+	if out, err := run("help", "preview").Output(); err != nil || !strings.HasPrefix(string(out), "usage: elicitdesk preview") || !strings.Contains(string(out), "Not in this build") {
+		t.Errorf("help preview: %v: %s", err, out)
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

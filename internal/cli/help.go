@@ -79,7 +79,7 @@ func helpText(fs *flag.FlagSet) string {
 			b.WriteString("       " + l + "\n")
 		}
 	}
-	b.WriteString("\n" + c.summary + "\n")
+	b.WriteString("\n" + c.summary + c.notBuilt() + "\n")
 	if slices.ContainsFunc(c.synopsis, func(s string) bool { return strings.Contains(s, "TARGET") }) {
 		b.WriteString("\n" + targetHelp + "\n")
 	}
@@ -114,6 +114,10 @@ func runHelp(args []string, s stdio) int {
 		if !ok {
 			stderr.Linef("elicitdesk help: no command %q; `elicitdesk help` lists them", fs.Arg(0))
 			return 2
+		}
+		if c.notBuilt() != "" { // its run says only that
+			stdout.Ours(helpText(stderr.FlagSet(c.name)))
+			return 0
 		}
 		return c.run([]string{"-h"}, s)
 	}
