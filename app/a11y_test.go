@@ -17,7 +17,7 @@ import (
 func TestAccessible(t *testing.T) {
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, widget.NewLabel("form"))
-	k := holdKeys(w, byApp, time.Now, GuardTime, func() {}, nil)
+	k := holdKeys(w, byApp, time.Now, func() time.Time { return time.Time{} }, GuardTime, func() {}, nil)
 	s := newSpin(7, 1, 20)
 	a11ytest.Check(t, ".", k, s, s.down)
 

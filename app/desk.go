@@ -164,6 +164,7 @@ type Desk struct {
 	withF1     map[fyne.Window]bool  // the windows whose keys addAppKeys wrapped for F1
 	asking     *asking               // the quit question, while it shows
 	idleSince  time.Time             // when the last window closed; zero while one shows
+	closedAt   time.Time             // when a request window last closed (keyHold)
 	leaving    bool                  // the core is asked to let the windows go
 	taken      int                   // the core's events taken since attaching (events.take)
 	lost       atomic.Pointer[error] // see Lost
@@ -420,10 +421,14 @@ func (d *Desk) screen() screen.Screen {
 	return screen.Fallback()
 }
 
+// lastClosed is when a request window last closed, for keyHold.
+func (d *Desk) lastClosed() time.Time { return d.closedAt }
+
 // windowClosed forgets a request once its window closed; the core gives
 // its place to the next request if it still waits.
 func (d *Desk) windowClosed(r *request) {
 	d.log.Debug("request window closed", "server", r.Server.Name, "id", r.ID, "answered", r.ended)
+	d.closedAt = d.now() // the window manager may now hand the keyboard to the next one
 	d.requests = slices.DeleteFunc(d.requests, func(x *request) bool { return x == r })
 	d.tellFocus(false) // Fyne never says that a closed window had the keyboard
 	if !r.taken && !r.sending {

@@ -44,7 +44,7 @@ func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
 	if by == byPerson {
 		fw.view.FocusFirst(fw.w.Canvas()) // a new content has no focus
 	}
-	fw.hold = holdKeys(fw.w, by, d.now, d.guard, func() { fw.view.FocusFirst(fw.w.Canvas()) }, fw.size.grow)
+	fw.hold = holdKeys(fw.w, by, d.now, d.lastClosed, d.guard, func() { fw.view.FocusFirst(fw.w.Canvas()) }, fw.size.grow)
 	fw.w.SetOnClosed(func() {
 		fw.closed = true
 		d.windowClosed(r)

@@ -11,11 +11,11 @@ import (
 )
 
 // GuardTime is how long after a request window appears nothing in it
-// answers, and how soon after it the window manager's giving it the
-// keyboard counts as the window manager's doing, not the person's: a click
-// or a key aimed at what was there a moment before must not land on
-// Accept. Browsers hold their permission prompts' buttons for about as
-// long (Firefox: 1 s).
+// answers, and how soon after it, or after another request window closed,
+// the window manager's giving it the keyboard counts as the window
+// manager's doing, not the person's: a click or a key aimed at what was
+// there a moment before must not land on Accept. Browsers hold their
+// permission prompts' buttons for about as long (Firefox: 1 s).
 const GuardTime = 750 * time.Millisecond
 
 // opener says who opens a request's window: the app, when the request
@@ -52,11 +52,13 @@ type hold struct {
 }
 
 // switched is the window getting the keyboard while keyHold has it:
-// within the guard time, the window manager's doing; later, the person
-// switching to the window.
-func (h hold) switched(now time.Time) hold {
+// within the guard time of its appearing, or of another request window's
+// closing (closed; openbox then hands the keyboard to the next one, as
+// the person presses Enter a second time), the window manager's doing;
+// else the person switching to the window.
+func (h hold) switched(now, closed time.Time) hold {
 	h.had = true
-	if now.Sub(h.shown) >= h.guard {
+	if now.Sub(h.shown) >= h.guard && now.Sub(closed) >= h.guard {
 		h.free = true
 	}
 	return h
@@ -87,7 +89,7 @@ func (h hold) key(now time.Time, start bool) hold {
 // window's keyboard focus, and it drops them all: letters, Tab, Enter,
 // Escape and shortcuts. The hold ends when the person clicks in the window
 // (anything that takes the focus from keyHold), switches to the window
-// after GuardTime, or, where the window had the keyboard from the start
+// after GuardTime (not as another request window closes), or, where the window had the keyboard from the start
 // and so cannot be switched to, presses StartKey as the notice shown at
 // the top of the window says. The form then gets the keyboard, and
 // keyHold is disabled, so no Tab stops on it again.
@@ -95,6 +97,7 @@ type keyHold struct {
 	widget.BaseWidget
 	canvas fyne.Canvas
 	now    func() time.Time
+	closed func() time.Time // when a request window last closed
 	st     hold
 	notice *widget.Label   // heldNotice, shown while the hold lasts once a key was dropped late
 	body   *fyne.Container // the notice above the window's content
@@ -111,11 +114,11 @@ type keyHold struct {
 // window when it appears. A window the person opened gets neither: nil.
 // Call it once the content is set, before the window is first shown; grow
 // is as keyHold's.
-func holdKeys(w fyne.Window, by opener, now func() time.Time, guard time.Duration, focusFirst func(), grow func(dh float32)) *keyHold {
+func holdKeys(w fyne.Window, by opener, now, closed func() time.Time, guard time.Duration, focusFirst func(), grow func(dh float32)) *keyHold {
 	if by == byPerson {
 		return nil
 	}
-	k := &keyHold{canvas: w.Canvas(), now: now, st: hold{shown: now(), guard: guard}, focusFirst: focusFirst, grow: grow,
+	k := &keyHold{canvas: w.Canvas(), now: now, closed: closed, st: hold{shown: now(), guard: guard}, focusFirst: focusFirst, grow: grow,
 		notice: &widget.Label{Text: heldNotice, Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}}
 	k.ExtendBaseWidget(k)
 	k.notice.Hide()
@@ -152,7 +155,7 @@ func (k *keyHold) FocusGained() {
 	if k.st.free {
 		return
 	}
-	k.st = k.st.switched(k.now())
+	k.st = k.st.switched(k.now(), k.closed())
 	k.release(true)
 }
 

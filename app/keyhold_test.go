@@ -22,11 +22,13 @@ import (
 func TestKeyHold(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
 	clock := func() time.Time { return now }
+	var closed time.Time // when another request window closed
+	closedAt := func() time.Time { return closed }
 	setup := func() (fyne.Window, *widget.Entry, *keyHold) {
 		test.NewTempApp(t)
 		field := widget.NewEntry()
 		w := test.NewTempWindow(t, field)
-		k := holdKeys(w, byApp, clock, GuardTime, func() { w.Canvas().Focus(field) }, nil)
+		k := holdKeys(w, byApp, clock, closedAt, GuardTime, func() { w.Canvas().Focus(field) }, nil)
 		return w, field, k
 	}
 
@@ -59,6 +61,19 @@ func TestKeyHold(t *testing.T) {
 		}
 	})
 
+	t.Run("given the keyboard as another request window closes", func(t *testing.T) {
+		w, field, k := setup()
+		t.Cleanup(func() { now, closed = time.Unix(1_000_000, 0), time.Time{} })
+		now = now.Add(5 * time.Second) // long after it appeared, unseen under another
+		closed = now                   // the person answered that one: openbox hands this one the keyboard
+		now = now.Add(150 * time.Millisecond)
+		k.FocusGained()
+		typeKeys(w.Canvas(), "\n") // the person's Enter meant for the window that closed
+		if field.Text != "" || !k.held() {
+			t.Errorf("the window manager's focus after a close ended the hold: field %q, held %v", field.Text, k.held())
+		}
+	})
+
 	t.Run("clicked", func(t *testing.T) {
 		w, field, k := setup()
 		w.Canvas().Focus(field) // what the driver does with a click on a field
@@ -76,7 +91,7 @@ func TestKeyHold(t *testing.T) {
 		field := widget.NewEntry()
 		w := test.NewTempWindow(t, container.NewVBox(widget.NewLabel("Your name?"), field))
 		w.Resize(fyne.NewSize(300, 200))
-		k := holdKeys(w, byApp, clock, GuardTime, func() { w.Canvas().Focus(field) }, nil)
+		k := holdKeys(w, byApp, clock, closedAt, GuardTime, func() { w.Canvas().Focus(field) }, nil)
 		k.FocusGained() // the click brought the window forward, within the guard time
 		var escaped bool
 		w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { escaped = escaped || ev.Name == fyne.KeyEscape })
@@ -135,7 +150,7 @@ func TestKeyHold(t *testing.T) {
 	t.Run("opened by the person", func(t *testing.T) {
 		test.NewTempApp(t)
 		w := test.NewTempWindow(t, widget.NewEntry())
-		if k := holdKeys(w, byPerson, clock, GuardTime, func() {}, nil); k != nil || !k.mayAnswer() {
+		if k := holdKeys(w, byPerson, clock, closedAt, GuardTime, func() {}, nil); k != nil || !k.mayAnswer() {
 			t.Error("a window the person opened holds its keys")
 		}
 	})

@@ -149,7 +149,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 		return c.MinSize().Height - said.MinSize().Height + said.Content.MinSize().Height
 	})
 	r.more.toggled = lw.size.grow
-	lw.hold = holdKeys(lw.w, by, d.now, d.guard, func() {}, lw.size.grow)
+	lw.hold = holdKeys(lw.w, by, d.now, d.lastClosed, d.guard, func() {}, lw.size.grow)
 	lw.w.SetCloseIntercept(func() {
 		r.reply(forms.Result{Action: forms.Cancel}, func() {})
 		lw.close()
