@@ -221,28 +221,19 @@ func (s *choice) FocusGained() {
 	s.keys.focused(s)
 }
 
-// numericEntry refuses characters that cannot be part of a number, so a
-// number field never holds words.
+// numericEntry is a number field. It keeps every character typed: one
+// dropped would change the number unseen ("2.5" in a whole-number field
+// read 25, "1,5" 15), where the field's check says what is wrong with it.
+// A pasted number loses the spaces around it.
 type numericEntry struct {
 	entry
-	integer bool
 }
 
-func newNumericEntry(k keys, integer, password bool) *numericEntry {
-	e := &numericEntry{entry: entry{keys: k}, integer: integer}
+func newNumericEntry(k keys, password bool) *numericEntry {
+	e := &numericEntry{entry: entry{keys: k}}
 	e.Password = password
 	e.ExtendBaseWidget(e)
 	return e
-}
-
-func (e *numericEntry) TypedRune(r rune) {
-	allowed := "0123456789-"
-	if !e.integer {
-		allowed += ".eE+"
-	}
-	if strings.ContainsRune(allowed, r) {
-		e.Entry.TypedRune(r)
-	}
 }
 
 func (e *numericEntry) TypedShortcut(s fyne.Shortcut) {

@@ -55,7 +55,7 @@ func newControl(f *forms.Form, field *forms.Field, k keys, opts Options, changed
 	case forms.MultiChoice:
 		return newCheckList(f, field, k, changed)
 	case forms.Number, forms.Integer:
-		e := newNumericEntry(k, field.Kind == forms.Integer, field.Masked())
+		e := newNumericEntry(k, field.Masked())
 		e.Text = f.Text(name)
 		e.PlaceHolder = field.Placeholder()
 		e.OnChanged = func(s string) { f.SetText(name, s); changed() }

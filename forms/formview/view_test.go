@@ -291,15 +291,27 @@ func TestEnterOnInvalidFormSendsNothing(t *testing.T) {
 	}
 }
 
-func TestNumericEntryRefusesLetters(t *testing.T) {
-	h := open(t, `{"type":"object","properties":{"i":{"type":"integer"},"n":{"type":"number"}}}`)
-	test.Type(h.row("i").focus, "4a2.5")
-	test.Type(h.row("n").focus, "-1.5e3x")
-	if got := h.row("i").object.(*numericEntry).Text; got != "425" {
-		t.Errorf("integer entry holds %q", got)
-	}
-	if got := h.row("n").object.(*numericEntry).Text; got != "-1.5e3" {
-		t.Errorf("number entry holds %q", got)
+// TestNumericEntryKeepsWhatIsTyped: a number field drops nothing typed,
+// which would change the number unseen; its check says what is wrong.
+func TestNumericEntryKeepsWhatIsTyped(t *testing.T) {
+	for _, tt := range []struct {
+		kind, typed, err string
+	}{
+		{"integer", "2.5", "Must be a whole number"},
+		{"integer", "1,000", "Enter a whole number, like 42"},
+		{"integer", "4a2", "Enter a whole number, like 42"},
+		{"integer", "1.0", ""},
+		{"number", "1,5", "Enter a number, like 3.14"},
+		{"number", "-1.5e3", ""},
+	} {
+		h := open(t, `{"type":"object","properties":{"x":{"type":"`+tt.kind+`"}}}`)
+		test.Type(h.row("x").focus, tt.typed)
+		if got := h.row("x").object.(*numericEntry).Text; got != tt.typed {
+			t.Errorf("%s %q: the field holds %q", tt.kind, tt.typed, got)
+		}
+		if got := h.errorShown("x"); got != tt.err {
+			t.Errorf("%s %q: the field says %q, want %q", tt.kind, tt.typed, got, tt.err)
+		}
 	}
 }
 
