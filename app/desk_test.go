@@ -412,7 +412,15 @@ func TestStaleClosesOnEscape(t *testing.T) {
 	})
 	cancel(errors.New("the server cancelled the request"))
 	h.eventually("the stale banner", func() bool { return r.ended })
-	h.ui(func() { pressKey(r.win.(*formWindow).w.Canvas(), fyne.KeyEscape) })
+	h.ui(func() {
+		// The person clicks the frozen field, which takes the keyboard.
+		c := r.win.(*formWindow).w.Canvas()
+		r.win.(*formWindow).view.FocusFirst(c)
+		if c.Focused() == nil {
+			t.Error("the frozen field did not take the keyboard")
+		}
+		pressKey(c, fyne.KeyEscape)
+	})
 	h.windowsClosed()
 }
 

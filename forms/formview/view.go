@@ -500,8 +500,24 @@ func (v *View) toWindow(ev *fyne.KeyEvent) bool {
 // the window lets keys answer, and never under the question whether to
 // discard the answers.
 func (v *View) answer() {
+	if v.m.frozen {
+		v.toCanvas(fyne.KeyReturn)
+		return
+	}
 	if v.asking == nil && (v.may == nil || v.may()) {
 		v.Accept()
+	}
+}
+
+// toCanvas hands key, typed in a field of a frozen form, to the window's
+// own handler, which closes a window with nothing left to answer: the
+// field, though frozen, has the keyboard if the person clicked it.
+func (v *View) toCanvas(key fyne.KeyName) {
+	if v.win == nil {
+		return
+	}
+	if h := v.win.Canvas().OnTypedKey(); h != nil {
+		h(&fyne.KeyEvent{Name: key})
 	}
 }
 
@@ -520,7 +536,13 @@ func (v *View) follow(i int, o fyne.CanvasObject) {
 }
 
 // escape cancels, asking first when that would lose the person's answers.
-func (v *View) escape() { v.leave(func() {}) }
+func (v *View) escape() {
+	if v.m.frozen {
+		v.toCanvas(fyne.KeyEscape)
+		return
+	}
+	v.leave(func() {})
+}
 
 // leave cancels and then runs after; when the person changed something, it
 // first asks whether to discard their answers, and does neither if they
