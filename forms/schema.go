@@ -73,6 +73,11 @@ func (f *Field) MultiLine() bool { return f.MaxLength != nil && *f.MaxLength > l
 // false or at its default and is always sent.
 func (f *Field) TriState() bool { return f.Kind == Boolean && !f.Required && f.Default == nil }
 
+// MustFill reports whether the form is held back until the person fills
+// the field in: a required one, but not a boolean, which is sent ticked or
+// not, so marking it required would read as "must be ticked".
+func (f *Field) MustFill() bool { return f.Required && f.Kind != Boolean }
+
 // Label is what the person sees as the field's name: its title, or else
 // its property name, both the server's words.
 func (f *Field) Label() untrusted.Text {

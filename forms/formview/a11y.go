@@ -88,7 +88,7 @@ func chosen(list fyne.CanvasObject) []string {
 // fieldTitle is what a screen reader calls a field: its label, on one line.
 func fieldTitle(f *forms.Field) string {
 	title := f.Label().Line()
-	if f.Required {
+	if f.MustFill() {
 		title += " (required)"
 	}
 	return title

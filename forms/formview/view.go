@@ -278,7 +278,7 @@ func (l headLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 // fields whole on a small screen.
 func fieldBox(r row, labels *labelColumn) fyne.CanvasObject {
 	label := r.field.Label()
-	if r.field.Required {
+	if r.field.MustFill() {
 		label += " *"
 	}
 	l := widget.NewLabel(label.Line())
