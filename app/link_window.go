@@ -23,7 +23,7 @@ type linkPhase int
 const (
 	linkAsking   linkPhase = iota // Open link, Decline, Cancel
 	linkOpening                   // the browser is starting; nothing sent yet
-	linkFailed                    // the browser did not open; nothing sent: Copy link, Decline, Cancel
+	linkFailed                    // the browser did not open; nothing sent: Copy link, Decline, Cancel, I opened it
 	linkWaiting                   // accepted: the server has not said the step is complete
 	linkComplete                  // the server says the step is complete
 	linkStale                     // the request no longer waits
@@ -41,6 +41,7 @@ type linkState struct {
 type linkLook struct {
 	answers bool // Copy link, Decline, Cancel
 	open    bool // Open link, among the answers
+	opened  bool // I opened it, among the answers: the person opened the copied link
 	after   bool // Copy link beside the status, after Open link
 	done    bool // Done, beside it
 	busy    bool // the progress bar
@@ -50,7 +51,8 @@ type linkLook struct {
 
 // linkLookOf is what s shows; server is the configured server's name as a
 // line. Accept is sent only once the browser opened: when it did not, the
-// person still has the link to copy and both other answers.
+// person still has the link to copy and open themselves, then say so (I
+// opened it), and both other answers.
 func linkLookOf(s linkState, server string) linkLook {
 	switch s.phase {
 	case linkAsking:
@@ -58,8 +60,9 @@ func linkLookOf(s linkState, server string) linkLook {
 	case linkOpening:
 		return linkLook{after: true, busy: true, status: "Opening the browser…"}
 	case linkFailed:
-		return linkLook{answers: true, failed: true,
-			status: "The browser did not open (" + s.openErr.Error() + "), so nothing was sent to " + server + "."}
+		return linkLook{answers: true, opened: true, failed: true,
+			status: "The browser did not open (" + s.openErr.Error() + "), so nothing was sent to " + server + ". " +
+				"You can copy the link, open it yourself, and then press I opened it."}
 	case linkWaiting:
 		return linkLook{after: true, done: true, busy: true,
 			status: "Waiting for " + server + " to finish. Press Done when you have finished in the browser."}
@@ -81,6 +84,7 @@ type linkWindow struct {
 	state    linkState
 	buttons  *fyne.Container // the answers
 	openB    *widget.Button
+	openedB  *widget.Button  // I opened it, when the browser did not open
 	after    *fyne.Container // Copy link and Done, after Open link
 	doneB    *widget.Button
 	status   *widget.Label
@@ -124,7 +128,13 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 			r.reply(forms.Result{Action: forms.Cancel}, lw.close)
 		}
 	})
-	lw.buttons = container.NewVBox(formview.AnswerHelp(), container.NewHBox(copyLink(), layout.NewSpacer(), decline, cancel, lw.openB))
+	lw.openedB = widget.NewButtonWithIcon("I opened it", theme.ConfirmIcon(), func() {
+		if lw.hold.mayAnswer() && !r.ended && lw.state.phase == linkFailed {
+			lw.accepted(r, d)
+		}
+	})
+	lw.openedB.Importance = widget.HighImportance
+	lw.buttons = container.NewVBox(formview.AnswerHelp(), container.NewHBox(copyLink(), layout.NewSpacer(), decline, cancel, lw.openB, lw.openedB))
 
 	lw.status = widget.NewLabel("")
 	lw.status.Wrapping = fyne.TextWrapWord
@@ -216,12 +226,18 @@ func (lw *linkWindow) open(r *request, u *url.URL, d *Desk) {
 				lw.set(linkState{phase: linkFailed, openErr: err})
 				return
 			}
-			r.reply(forms.Result{Action: forms.Accept}, func() {
-				lw.set(linkState{phase: linkWaiting})
-				lw.awaitCompletion(r, d)
-			})
+			lw.accepted(r, d)
 		})
 	}()
+}
+
+// accepted sends Accept, the link open in a browser, and then waits for
+// the server to say the step is complete.
+func (lw *linkWindow) accepted(r *request, d *Desk) {
+	r.reply(forms.Result{Action: forms.Accept}, func() {
+		lw.set(linkState{phase: linkWaiting})
+		lw.awaitCompletion(r, d)
+	})
 }
 
 // awaitCompletion shows the step complete once the server says so, which
@@ -257,6 +273,7 @@ func (lw *linkWindow) render() {
 	l := linkLookOf(lw.state, lw.server)
 	visible(lw.buttons, l.answers)
 	visible(lw.openB, l.open)
+	visible(lw.openedB, l.opened)
 	visible(lw.after, l.after)
 	visible(lw.doneB, l.done)
 	visible(lw.progress, l.busy)

@@ -101,7 +101,7 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 	lw := r.win.(*linkWindow)
 	h.eventually("the failure to show", func() bool { return lw.state.phase == linkFailed })
 	h.ui(func() {
-		if want := "The browser did not open (xdg-open found no browser to start), so nothing was sent to shop."; lw.status.Text != want {
+		if want := "The browser did not open (xdg-open found no browser to start), so nothing was sent to shop. You can copy the link, open it yourself, and then press I opened it."; lw.status.Text != want {
 			t.Errorf("status %q, want %q", lw.status.Text, want)
 		}
 		if lw.closed || r.ended || r.sending {
@@ -132,6 +132,33 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 	}
 }
 
+// TestOpenedByHand: when the browser did not open, the person may open the
+// copied link themselves and say so: Accept goes out, and the window
+// waits for the server, as after Open link.
+func TestOpenedByHand(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.mu.Lock()
+	h.openErr = errors.New("xdg-open is not installed")
+	h.mu.Unlock()
+	got := h.ask(context.Background(), servers.Identity{Name: "shop"}, servers.Params{
+		Message: "Sign in", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://shop.example/login",
+	})
+	r := h.request(0)
+	lw := r.win.(*linkWindow)
+	h.ui(func() {
+		if lw.openedB.Visible() {
+			t.Error("I opened it is offered before the browser was tried")
+		}
+		test.Tap(button(t, content(r), "Open link"))
+	})
+	h.eventually("the failure to show", func() bool { return lw.state.phase == linkFailed })
+	h.ui(func() { test.Tap(button(t, content(r), "I opened it")) })
+	if a := <-got; a.res.Action != forms.Accept {
+		t.Fatalf("answer %+v, want accept", a)
+	}
+	h.eventually("the wait for the server", func() bool { return lw.state.phase == linkWaiting })
+}
+
 // TestLinkLook: which parts of a URL request's window each phase shows.
 // The answers (Decline, Cancel) show until Accept went out, and Open link
 // only until the browser was asked.
@@ -143,8 +170,8 @@ func TestLinkLook(t *testing.T) {
 	}{
 		{linkState{phase: linkAsking}, linkLook{answers: true, open: true}},
 		{linkState{phase: linkOpening}, linkLook{after: true, busy: true, status: "Opening the browser…"}},
-		{linkState{phase: linkFailed, openErr: failed}, linkLook{answers: true, failed: true,
-			status: "The browser did not open (no browser), so nothing was sent to shop."}},
+		{linkState{phase: linkFailed, openErr: failed}, linkLook{answers: true, opened: true, failed: true,
+			status: "The browser did not open (no browser), so nothing was sent to shop. You can copy the link, open it yourself, and then press I opened it."}},
 		{linkState{phase: linkWaiting}, linkLook{after: true, done: true, busy: true,
 			status: "Waiting for shop to finish. Press Done when you have finished in the browser."}},
 		{linkState{phase: linkComplete}, linkLook{after: true, done: true, status: "shop says this step is complete."}},
