@@ -34,6 +34,9 @@ type linkState struct {
 	phase linkPhase
 	// openErr says why the browser did not start (linkFailed).
 	openErr error
+	// copied is whether Copy link copied it, which the window says while
+	// asking, or once the browser did not open.
+	copied bool
 }
 
 // linkLook is what a linkState shows: which parts are visible, and the
@@ -56,13 +59,19 @@ type linkLook struct {
 func linkLookOf(s linkState, server string) linkLook {
 	switch s.phase {
 	case linkAsking:
+		if s.copied {
+			return linkLook{answers: true, open: true, status: "The link is copied."}
+		}
 		return linkLook{answers: true, open: true}
 	case linkOpening:
 		return linkLook{after: true, busy: true, status: "Opening the browser…"}
 	case linkFailed:
+		then := "You can copy the link, open it yourself, and then press I opened it."
+		if s.copied {
+			then = "The link is copied: open it yourself, and then press I opened it."
+		}
 		return linkLook{answers: true, opened: true, failed: true,
-			status: "The browser did not open (" + s.openErr.Error() + "), so nothing was sent to " + server + ". " +
-				"You can copy the link, open it yourself, and then press I opened it."}
+			status: "The browser did not open (" + s.openErr.Error() + "), so nothing was sent to " + server + ". " + then}
 	case linkWaiting:
 		return linkLook{after: true, done: true, busy: true,
 			status: "Waiting for " + server + " to finish. Press Done when you have finished in the browser."}
@@ -116,6 +125,10 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 	copyLink := func() *widget.Button {
 		return widget.NewButtonWithIcon("Copy link", theme.ContentCopyIcon(), func() {
 			d.fyne.Clipboard().SetContent(string(r.URL)) // the link as sent: pasting it opens what Open link would
+			if s := lw.state; s.phase == linkAsking || s.phase == linkFailed {
+				s.copied = true
+				lw.set(s)
+			}
 		})
 	}
 	decline := widget.NewButton("Decline", func() {

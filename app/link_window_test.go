@@ -120,6 +120,9 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 		if c := fyne.CurrentApp().Clipboard().Content(); c != string(r.URL) {
 			t.Errorf("copied %q", c)
 		}
+		if !strings.Contains(lw.status.Text, "The link is copied: open it yourself") {
+			t.Errorf("after Copy link the window says %q", lw.status.Text)
+		}
 		button(t, content(r), "Cancel")
 		test.Tap(button(t, content(r), "Decline"))
 	})
@@ -169,6 +172,9 @@ func TestLinkLook(t *testing.T) {
 		want linkLook
 	}{
 		{linkState{phase: linkAsking}, linkLook{answers: true, open: true}},
+		{linkState{phase: linkAsking, copied: true}, linkLook{answers: true, open: true, status: "The link is copied."}},
+		{linkState{phase: linkFailed, openErr: failed, copied: true}, linkLook{answers: true, opened: true, failed: true,
+			status: "The browser did not open (no browser), so nothing was sent to shop. The link is copied: open it yourself, and then press I opened it."}},
 		{linkState{phase: linkOpening}, linkLook{after: true, busy: true, status: "Opening the browser…"}},
 		{linkState{phase: linkFailed, openErr: failed}, linkLook{answers: true, opened: true, failed: true,
 			status: "The browser did not open (no browser), so nothing was sent to shop. You can copy the link, open it yourself, and then press I opened it."}},
