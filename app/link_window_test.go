@@ -89,17 +89,7 @@ func TestLinkButtonsAsFormButtons(t *testing.T) {
 // with the link to copy, Decline and Cancel; the person's Decline is what
 // the server and History get.
 func TestBrowserThatFailsIsReported(t *testing.T) {
-	h := start(t, `{"mcpServers":{}}`)
-	h.mu.Lock()
-	h.openErr = errors.New("xdg-open found no browser to start")
-	h.mu.Unlock()
-	got := h.ask(context.Background(), servers.Identity{Name: "shop"}, servers.Params{
-		Message: "Sign in", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://shop.example/login",
-	})
-	r := h.request(0)
-	h.ui(func() { test.Tap(button(t, content(r), "Open link")) })
-	lw := r.win.(*linkWindow)
-	h.eventually("the failure to show", func() bool { return lw.state.phase == linkFailed })
+	h, got, r, lw := browserFails(t, "xdg-open found no browser to start")
 	h.ui(func() {
 		if want := "The browser did not open (xdg-open found no browser to start), so nothing was sent to shop. You can copy the link, open it yourself, and then press I opened it."; lw.status.Text != want {
 			t.Errorf("status %q, want %q", lw.status.Text, want)
@@ -139,9 +129,22 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 // copied link themselves and say so: Accept goes out, and the window
 // waits for the server, as after Open link.
 func TestOpenedByHand(t *testing.T) {
+	h, got, r, lw := browserFails(t, "xdg-open is not installed")
+	h.ui(func() { test.Tap(button(t, content(r), "I opened it")) })
+	if a := <-got; a.res.Action != forms.Accept {
+		t.Fatalf("answer %+v, want accept", a)
+	}
+	h.eventually("the wait for the server", func() bool { return lw.state.phase == linkWaiting })
+}
+
+// browserFails has shop ask to open a link, where the browser fails with
+// why, and presses Open link: the window then says so. I opened it is
+// offered only then.
+func browserFails(t *testing.T, why string) (*harness, <-chan answer, *request, *linkWindow) {
+	t.Helper()
 	h := start(t, `{"mcpServers":{}}`)
 	h.mu.Lock()
-	h.openErr = errors.New("xdg-open is not installed")
+	h.openErr = errors.New(why)
 	h.mu.Unlock()
 	got := h.ask(context.Background(), servers.Identity{Name: "shop"}, servers.Params{
 		Message: "Sign in", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://shop.example/login",
@@ -155,11 +158,7 @@ func TestOpenedByHand(t *testing.T) {
 		test.Tap(button(t, content(r), "Open link"))
 	})
 	h.eventually("the failure to show", func() bool { return lw.state.phase == linkFailed })
-	h.ui(func() { test.Tap(button(t, content(r), "I opened it")) })
-	if a := <-got; a.res.Action != forms.Accept {
-		t.Fatalf("answer %+v, want accept", a)
-	}
-	h.eventually("the wait for the server", func() bool { return lw.state.phase == linkWaiting })
+	return h, got, r, lw
 }
 
 // TestLinkLook: which parts of a URL request's window each phase shows.
