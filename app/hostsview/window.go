@@ -141,10 +141,12 @@ func (w *Window) render() {
 		return
 	}
 	w.stale = false
-	for key, o := range w.keyed {
-		if canvas.Focused() == o {
-			had = key
-			canvas.Unfocus()
+	if focused := canvas.Focused(); focused != nil {
+		for key, o := range w.keyed {
+			if o == focused {
+				had = key
+				canvas.Unfocus()
+			}
 		}
 	}
 	w.keyed = map[string]fyne.Focusable{}

@@ -46,7 +46,7 @@ func ShowEscape(c fyne.Canvas, title string, content fyne.CanvasObject, size fyn
 	// handler stays in place after it closes, passing every key on, so
 	// that a handler the window added meanwhile (F1) is kept whatever
 	// order dialogs close in; hide lets go of the dialog itself.
-	k := &dialogKeys{pop: pop, top: c.Overlays().Top(), escape: escape}
+	k := &dialogKeys{top: c.Overlays().Top(), escape: escape}
 	if k.escape == nil && len(buttons) > 0 {
 		k.escape = func() { tap(buttons[0]) }
 	}
@@ -96,16 +96,16 @@ func Confirm(c fyne.Canvas, title, text, keep, verb string, act func()) {
 
 // dialogKeys is what Escape and Return do in a dialog; zero once it closed.
 type dialogKeys struct {
-	pop    *widget.PopUp
-	top    fyne.CanvasObject // the canvas's top overlay while the dialog is
+	top    fyne.CanvasObject // the canvas's top overlay while the dialog shows
 	escape func()            // nil: nothing
 	enter  *widget.Button    // nil: nothing
 }
 
-// typed does what ev does in the dialog, if it is the one on top of c, and
-// reports whether it took ev.
+// typed does what ev does in the dialog, if it is the one on top of c (a
+// dialog hidden, or taken off with one under it, is not), and reports
+// whether it took ev.
 func (k *dialogKeys) typed(c fyne.Canvas, ev *fyne.KeyEvent) bool {
-	if k.pop == nil || !k.pop.Visible() || c.Overlays().Top() != k.top {
+	if k.top == nil || c.Overlays().Top() != k.top {
 		return false
 	}
 	switch {

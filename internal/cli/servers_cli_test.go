@@ -114,16 +114,7 @@ func TestServersLive(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			for _, want := range tt.lines {
-				if !strings.Contains(stdout, want) {
-					t.Errorf("stdout lacks %q:\n%s", want, stdout)
-				}
-			}
-			for _, not := range tt.absent {
-				if strings.Contains(stdout, not) {
-					t.Errorf("stdout says %q:\n%s", not, stdout)
-				}
-			}
+			saysOnly(t, stdout, tt.lines, tt.absent)
 			code, stdout, stderr = run("servers", "-json", "-config", config)
 			var rows []serverRow
 			if err := json.Unmarshal([]byte(stdout), &rows); code != 0 || err != nil {
@@ -142,6 +133,21 @@ func TestServersLive(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// saysOnly checks that stdout says each of want and none of absent.
+func saysOnly(t *testing.T, stdout string, want, absent []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, stdout)
+		}
+	}
+	for _, not := range absent {
+		if strings.Contains(stdout, not) {
+			t.Errorf("stdout says %q:\n%s", not, stdout)
+		}
 	}
 }
 
@@ -174,16 +180,7 @@ func TestServersNotTheAppsFile(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			for _, want := range tt.want {
-				if !strings.Contains(stdout, want) {
-					t.Errorf("stdout lacks %q:\n%s", want, stdout)
-				}
-			}
-			for _, not := range tt.absent {
-				if strings.Contains(stdout, not) {
-					t.Errorf("stdout says %q of a file the app does not read:\n%s", not, stdout)
-				}
-			}
+			saysOnly(t, stdout, tt.want, tt.absent)
 		})
 	}
 }

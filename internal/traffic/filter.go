@@ -176,12 +176,9 @@ func (t term) match(e Entry) bool {
 // status matches an answer's outcome: its word, or a code or HTTP status.
 func (t term) status(e Entry) bool {
 	switch t.value {
-	case "ok":
-		return e.Kind == Result
-	case "error":
-		return e.Kind == Error
-	case "cancelled":
-		return e.Kind == Cancel
+	case "ok", "error", "cancelled":
+		k, _ := kindNamed(t.value)
+		return e.Kind == k
 	}
 	n, err := strconv.Atoi(t.value)
 	return err == nil && e.Kind == Error && (e.Code == n || e.Status == n)
