@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/assets"
 )
 
@@ -121,7 +122,7 @@ func (d *Desk) showAbout() {
 		widget.NewFormItem("Help", helpLink),
 		widget.NewFormItem("Built on", wrappedLabel(strings.Join(a.libraries, ", ")+".")),
 	)
-	closeButton := widget.NewButton("Close", w.Close)
+	closeButton := look.NewButton("Close", nil, w.Close)
 	closeButton.Importance = widget.HighImportance
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {

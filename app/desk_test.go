@@ -301,9 +301,17 @@ func content(r *request) fyne.CanvasObject {
 // button finds a visible button by its label.
 func button(t *testing.T, o fyne.CanvasObject, label string) *widget.Button {
 	t.Helper()
+	b, _ := uitest.Button(placedButton(t, o, label))
+	return b
+}
+
+// placedButton finds a visible button by its label as its window holds
+// it (the app's own button types embed Fyne's), for where it is drawn.
+func placedButton(t *testing.T, o fyne.CanvasObject, label string) fyne.CanvasObject {
+	t.Helper()
 	for _, x := range test.LaidOutObjects(o) {
 		if b, ok := uitest.Button(x); ok && b.Text == label && x.Visible() {
-			return b
+			return x
 		}
 	}
 	t.Fatalf("no button %q", label)

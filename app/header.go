@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/trust"
@@ -38,7 +39,7 @@ func newHeader(r *request, others []servers.Identity, onClose func()) *header {
 	h.reason = widget.NewLabel("")
 	h.reason.Wrapping = fyne.TextWrapWord
 	h.reason.Importance = widget.WarningImportance
-	closeButton := widget.NewButton("Close", onClose)
+	closeButton := look.NewButton("Close", nil, onClose)
 	closeButton.Importance = widget.HighImportance
 	h.banner = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), closeButton, h.reason)
 	h.banner.Hide()

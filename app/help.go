@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 )
 
@@ -67,7 +68,7 @@ func (d *Desk) showHelp() {
 		servers: d.opts.ConfigPath, history: d.opts.HistoryPath, settings: core.PrefsPath(d.fyne.UniqueID()),
 	}))
 	text.Wrapping = fyne.TextWrapWord
-	closeButton := widget.NewButton("Close", w.Close)
+	closeButton := look.NewButton("Close", nil, w.Close)
 	closeButton.Importance = widget.HighImportance
 	// The text scrolls as a whole; Close stays in view.
 	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewHBox(layout.NewSpacer(), closeButton)),

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
@@ -92,10 +93,10 @@ type linkWindow struct {
 	server   string // the server's name as a line
 	state    linkState
 	buttons  *fyne.Container // the answers
-	openB    *widget.Button
-	openedB  *widget.Button  // I opened it, when the browser did not open
+	openB    *look.Button
+	openedB  *look.Button    // I opened it, when the browser did not open
 	after    *fyne.Container // Copy link and Done, after Open link
-	doneB    *widget.Button
+	doneB    *look.Button
 	status   *widget.Label
 	progress *widget.ProgressBarInfinite
 	size     *sized
@@ -113,7 +114,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 
 	// The same buttons, icons and order as a form window's: Decline,
 	// Cancel, then the answer that goes ahead.
-	lw.openB = widget.NewButtonWithIcon("Open link", theme.ConfirmIcon(), func() {
+	lw.openB = look.NewButton("Open link", theme.ConfirmIcon(), func() {
 		if lw.hold.mayAnswer() && !r.ended {
 			lw.open(r, link.URL, d)
 		}
@@ -122,8 +123,8 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 	if !link.Openable {
 		lw.openB.Disable()
 	}
-	copyLink := func() *widget.Button {
-		return widget.NewButtonWithIcon("Copy link", theme.ContentCopyIcon(), func() {
+	copyLink := func() *look.Button {
+		return look.NewButton("Copy link", theme.ContentCopyIcon(), func() {
 			d.fyne.Clipboard().SetContent(string(r.URL)) // the link as sent: pasting it opens what Open link would
 			if s := lw.state; s.phase == linkAsking || s.phase == linkFailed {
 				s.copied = true
@@ -131,17 +132,17 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 			}
 		})
 	}
-	decline := widget.NewButton("Decline", func() {
+	decline := look.NewButton("Decline", nil, func() {
 		if lw.hold.mayAnswer() {
 			r.reply(forms.Result{Action: forms.Decline}, lw.close)
 		}
 	})
-	cancel := widget.NewButton("Cancel", func() {
+	cancel := look.NewButton("Cancel", nil, func() {
 		if lw.hold.mayAnswer() {
 			r.reply(forms.Result{Action: forms.Cancel}, lw.close)
 		}
 	})
-	lw.openedB = widget.NewButtonWithIcon("I opened it", theme.ConfirmIcon(), func() {
+	lw.openedB = look.NewButton("I opened it", theme.ConfirmIcon(), func() {
 		if lw.hold.mayAnswer() && !r.ended && lw.state.phase == linkFailed {
 			lw.accepted(r, d)
 		}
@@ -151,7 +152,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 
 	lw.status = widget.NewLabel("")
 	lw.status.Wrapping = fyne.TextWrapWord
-	lw.doneB = widget.NewButtonWithIcon("Done", theme.ConfirmIcon(), lw.close)
+	lw.doneB = look.NewButton("Done", theme.ConfirmIcon(), lw.close)
 	lw.doneB.Importance = widget.HighImportance
 	lw.progress = widget.NewProgressBarInfinite()
 	lw.after = container.NewHBox(copyLink(), lw.doneB)

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
@@ -43,8 +44,8 @@ func newMessageBox(message untrusted.Text) fyne.CanvasObject {
 		full += fmt.Sprintf("\n\n[The message is %s; the rest is not shown. Copy message copies all of it.]", size(len(message)))
 	}
 	box := container.NewVBox(label)
-	var more *widget.Button
-	more = widget.NewButton("Show more", func() {
+	var more *look.Button
+	more = look.NewButton("Show more", nil, func() {
 		if more.Text == "Show more" {
 			label.SetText(full)
 			more.SetText("Show less")
@@ -54,7 +55,7 @@ func newMessageBox(message untrusted.Text) fyne.CanvasObject {
 		}
 	})
 	more.Importance = widget.LowImportance
-	copyAll := widget.NewButton("Copy message", func() {
+	copyAll := look.NewButton("Copy message", nil, func() {
 		fyne.CurrentApp().Clipboard().SetContent(text)
 	})
 	copyAll.Importance = widget.LowImportance

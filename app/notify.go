@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 )
 
@@ -24,7 +25,7 @@ func (d *Desk) showError(title, text string) {
 	w := d.fyne.NewWindow(title + " — Elicit Desk")
 	msg := widget.NewLabel(text)
 	msg.Wrapping = fyne.TextWrapWord
-	ok := widget.NewButton("OK", w.Close)
+	ok := look.NewButton("OK", nil, w.Close)
 	ok.Importance = widget.HighImportance
 	keys.Close(w, nil)
 	// The icon beside the first line, OK at the right as in every dialog.

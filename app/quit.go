@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/look"
 )
 
 // quitShortcut is Ctrl+Q (Cmd+Q on macOS), in every window of the app.
@@ -122,9 +124,9 @@ func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 	})
 	text := widget.NewLabel(q.Text)
 	text.Wrapping = fyne.TextWrapWord
-	keepButton := widget.NewButton(q.Keep, keep)
+	keepButton := look.NewButton(q.Keep, nil, keep)
 	keepButton.Importance = widget.HighImportance
-	quitButton := widget.NewButtonWithIcon(q.Quit, theme.LogoutIcon(), answer(onQuit))
+	quitButton := look.NewButton(q.Quit, theme.LogoutIcon(), answer(onQuit))
 	quitButton.Importance = widget.DangerImportance
 	w.SetContent(container.NewPadded(container.NewBorder(
 		container.NewBorder(nil, nil, widget.NewIcon(theme.QuestionIcon()), nil, a.title),

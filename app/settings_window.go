@@ -39,8 +39,8 @@ type settingsForm struct {
 	redact  *widget.Entry      // the patterns, a line each
 	tabs    *container.AppTabs
 	problem *widget.Label
-	save    *widget.Button
-	cancel  *widget.Button
+	save    *look.Button
+	cancel  *look.Button
 	object  fyne.CanvasObject
 	cur     Settings
 }
@@ -101,9 +101,9 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	f.problem.Importance = widget.DangerImportance
 	f.problem.Wrapping = fyne.TextWrapWord
 	f.problem.Hide()
-	f.save = widget.NewButton("Save", nil)
+	f.save = look.NewButton("Save", nil, nil)
 	f.save.Importance = widget.HighImportance
-	f.cancel = widget.NewButton("Cancel", nil)
+	f.cancel = look.NewButton("Cancel", nil, nil)
 
 	general := widget.NewForm(
 		widget.NewFormItem("Request windows at once", f.windows.object),

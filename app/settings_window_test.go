@@ -184,7 +184,7 @@ func TestSettingsWindow(t *testing.T) {
 		if len(tabs) > 0 {
 			t.Errorf("no tab %v", tabs)
 		}
-		cancel, save := button(t, w.Content(), "Cancel"), button(t, w.Content(), "Save")
+		cancel, save := placedButton(t, w.Content(), "Cancel"), placedButton(t, w.Content(), "Save")
 		d := fyne.CurrentApp().Driver()
 		c, s := d.AbsolutePositionForObject(cancel), d.AbsolutePositionForObject(save)
 		if c.X >= s.X || s.X+save.Size().Width < w.Canvas().Size().Width-3*theme.Padding() {

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/look"
 )
 
 // spin is a whole number from min to max: typed (digits only), or stepped
@@ -75,7 +77,7 @@ func (s *spin) bounds() {
 	enable(&s.up.Button, err != nil || n < s.max)
 }
 
-func enable(b *widget.Button, on bool) {
+func enable(b *look.Button, on bool) {
 	if b == nil {
 		return
 	}
@@ -108,7 +110,7 @@ func (s *spin) TypedKey(ev *fyne.KeyEvent) {
 // stepButton is − or +, an icon: a screen reader calls it by what it does
 // (app/atspi), not by its icon's file name.
 type stepButton struct {
-	widget.Button
+	look.Button
 	title string
 }
 

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 )
 
@@ -26,7 +27,7 @@ type waitLine struct {
 // newWaitLine is a hidden line whose Show runs show.
 func newWaitLine(show func()) *waitLine {
 	l := &waitLine{label: widget.NewLabel("")}
-	b := widget.NewButtonWithIcon("Show…", theme.VisibilityIcon(), show)
+	b := look.NewButton("Show…", theme.VisibilityIcon(), show)
 	b.Importance = widget.LowImportance
 	l.box = container.NewHBox(widget.NewIcon(theme.InfoIcon()), l.label, b)
 	l.box.Hide()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
@@ -24,8 +25,8 @@ type welcome struct {
 	hosts *fyne.Container
 	// oneByOne opens the Hosts window, shown only when a host was found:
 	// without one there is nothing to choose.
-	oneByOne *widget.Button
-	try      *widget.Button
+	oneByOne *look.Button
+	try      *look.Button
 	tried    *widget.Label // how the demo request went
 }
 
@@ -55,23 +56,23 @@ func (d *Desk) welcomeBy(by opener) {
 	title := widget.NewLabelWithStyle("Welcome to Elicit Desk", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameHeadingText
 
-	w.try = widget.NewButtonWithIcon("Try a demo request", theme.MediaPlayIcon(), w.tryDemo)
+	w.try = look.NewButton("Try a demo request", theme.MediaPlayIcon(), w.tryDemo)
 	w.try.Importance = widget.HighImportance
 	w.tried = paragraph("")
 	w.tried.Hide()
 
 	w.hosts = container.NewVBox()
 	// Each may make its window: it gets the app's keys (Ctrl+Q, F1) then.
-	w.oneByOne = widget.NewButtonWithIcon("Choose servers one by one…", theme.ListIcon(), func() {
+	w.oneByOne = look.NewButton("Choose servers one by one…", theme.ListIcon(), func() {
 		d.hostsWin.Show()
 		d.addAppKeys()
 	})
 	w.showHosts()
-	add := widget.NewButtonWithIcon("Add a server…", theme.ContentAddIcon(), func() {
+	add := look.NewButton("Add a server…", theme.ContentAddIcon(), func() {
 		d.serversWin.AddServer()
 		d.addAppKeys()
 	})
-	closeBtn := widget.NewButton("Close", w.win.Close)
+	closeBtn := look.NewButton("Close", nil, w.win.Close)
 
 	content := container.NewVBox(
 		container.NewBorder(nil, nil, icon, nil, title),
@@ -111,7 +112,7 @@ func (w *welcome) showHosts() {
 		sum := hostsview.Summarize(f, w.d.opts.Bridge)
 		name := widget.NewLabelWithStyle(hostsview.Title(f.Host), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		name.Wrapping = fyne.TextWrapWord // a profile or a project is told apart by the end of its title
-		route := widget.NewButtonWithIcon("Route through Elicit Desk…", theme.MailForwardIcon(), func() {
+		route := look.NewButton("Route through Elicit Desk…", theme.MailForwardIcon(), func() {
 			hostsview.RouteAll(w.win, w.d.screen, f.Config, w.d.log, func() {
 				w.showHosts()
 				w.d.hostsWin.Refresh()
@@ -178,7 +179,7 @@ func paragraph(text string) *widget.Label {
 }
 
 // section is a heading with a line under it and a button on the right.
-func section(heading, text string, button *widget.Button) fyne.CanvasObject {
+func section(heading, text string, button *look.Button) fyne.CanvasObject {
 	h := widget.NewLabelWithStyle(heading, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	h.SizeName = theme.SizeNameSubHeadingText
 	return container.NewVBox(widget.NewSeparator(),

@@ -386,6 +386,9 @@ func seen(o fyne.CanvasObject) (name string, leaf bool) {
 		}
 		return fmt.Sprintf("%q", s)
 	}
+	if b, ok := uitest.Button(o); ok {
+		return "button " + short(b.Text), true
+	}
 	switch x := o.(type) {
 	case *container.Scroll, *wheel.Scroll:
 		return "", false // checked as a scroll
@@ -396,8 +399,6 @@ func seen(o fyne.CanvasObject) (name string, leaf bool) {
 		return "label " + short(x.Text), true
 	case *widget.RichText:
 		return "text " + short(x.String()), true
-	case *widget.Button:
-		return "button " + short(x.Text), true
 	case *widget.Hyperlink:
 		return "link " + short(x.Text), true
 	case *widget.Check:

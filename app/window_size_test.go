@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/assets"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -167,7 +168,7 @@ func TestRequestWindowFitsItsContent(t *testing.T) {
 				if got := size.Height == room.Height; got != c.fillsUp {
 					t.Errorf("window %v tall in a work area of %v", size.Height, room.Height)
 				}
-				accept := button(t, content(r), "Accept")
+				accept := placedButton(t, content(r), "Accept")
 				p := fyne.CurrentApp().Driver().AbsolutePositionForObject(accept)
 				if p.Y+accept.Size().Height > size.Height || p.X+accept.Size().Width > size.Width {
 					t.Errorf("Accept at %v, outside the window %v", p, size)
@@ -232,7 +233,7 @@ func TestFiveFieldsWholeAtScale2(t *testing.T) {
 					labels++
 					inView(x.Text, x)
 				}
-			case *widget.Button: // the buttons below, and the hidden stale banner's
+			case *look.Button: // the buttons below, and the hidden stale banner's
 			case *keyHold: // at no size: it only holds the keyboard
 			case fyne.Focusable:
 				controls++

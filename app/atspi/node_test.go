@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 )
 
@@ -267,7 +268,7 @@ func TestTreeReadsDialogs(t *testing.T) {
 		want []string
 	}{
 		{"the app's own", func(w fyne.Window) {
-			modal.Show(w.Canvas(), "Add server", widget.NewEntry(), fyne.NewSize(400, 300), widget.NewButton("Add", nil))
+			modal.Show(w.Canvas(), "Add server", widget.NewEntry(), fyne.NewSize(400, 300), look.NewButton("Add", nil, nil))
 		}, []string{`    dialog "Add server"`, `      label "Add server" text="Add server"`, `      entry "" editable`, `      push button "Add" [click]`}},
 		{"Fyne's confirmation", func(w fyne.Window) {
 			dialog.ShowConfirm("Remove demo?", "Its entry leaves servers.json.", func(bool) {}, w)

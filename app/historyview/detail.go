@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 )
@@ -20,7 +21,7 @@ type detail struct {
 
 	identity, message, mode, outcome, times *widget.Label
 	request, response                       *widget.Label
-	copy, replay                            *widget.Button
+	copy, replay                            *look.Button
 
 	entry history.Entry
 }
@@ -36,10 +37,10 @@ func newDetail(w *Window) *detail {
 		request:  jsonLabel(),
 		response: jsonLabel(),
 	}
-	d.copy = widget.NewButtonWithIcon("Copy as JSON", theme.ContentCopyIcon(), func() {
+	d.copy = look.NewButton("Copy as JSON", theme.ContentCopyIcon(), func() {
 		w.app.Clipboard().SetContent(entryJSON(d.entry))
 	})
-	d.replay = widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), func() { w.replay(d.entry) })
+	d.replay = look.NewButton("Replay", theme.MediaReplayIcon(), func() { w.replay(d.entry) })
 	form := widget.NewForm(
 		widget.NewFormItem("Server", d.identity),
 		widget.NewFormItem("Message", d.message),

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -89,7 +90,7 @@ func (w *Window) replay(e history.Entry) {
 	}
 	rw := w.app.NewWindow(replayTitle(e))
 	v := formview.New(f, e.Message, formview.Options{Header: replayBanner(replayNote(e, filled)), Dates: w.opts.Dates, Replay: replayReview(filled)})
-	done := widget.NewButtonWithIcon("Close replay", theme.CancelIcon(), rw.Close)
+	done := look.NewButton("Close replay", theme.CancelIcon(), rw.Close)
 	done.Importance = widget.HighImportance
 	bar := container.NewHBox(layout.NewSpacer(), done)
 	rw.SetContent(container.NewBorder(nil, bar, nil, nil, v))

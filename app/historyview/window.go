@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -93,10 +94,10 @@ type Window struct {
 	cols     columns         // the list's column widths, for what it shows
 	head     *fyne.Container // the headings above the list
 	empty    *widget.Label
-	clear    *widget.Button // clears the search, under empty
+	clear    *look.Button // clears the search, under empty
 	emptyBox fyne.CanvasObject
 	status   *widget.Label
-	export   *widget.Button
+	export   *look.Button
 	detail   *detail
 	split    *container.Split // the list above the detail
 	offset   float64          // the split's offset as show last set it
@@ -175,7 +176,7 @@ func (w *Window) build() {
 	// The empty state sits where the rows would be, where the eye is.
 	w.empty = widget.NewLabel("")
 	w.empty.Alignment = fyne.TextAlignCenter
-	w.clear = widget.NewButtonWithIcon("Clear search", theme.ContentClearIcon(), w.clearSearch)
+	w.clear = look.NewButton("Clear search", theme.ContentClearIcon(), w.clearSearch)
 	w.emptyBox = container.NewCenter(container.NewVBox(w.empty, container.NewCenter(w.clear)))
 	w.emptyBox.Hide()
 	listArea := container.NewBorder(container.NewVBox(w.head, widget.NewSeparator()), nil, nil, nil, container.NewStack(w.list, w.emptyBox))
@@ -186,10 +187,10 @@ func (w *Window) build() {
 
 	w.status = widget.NewLabel("")
 	w.status.Wrapping = fyne.TextWrapWord // an error must not widen the window
-	w.export = widget.NewButtonWithIcon(exportLabel(0, history.Query{}), theme.DocumentSaveIcon(), w.exportShown)
+	w.export = look.NewButton(exportLabel(0, history.Query{}), theme.DocumentSaveIcon(), w.exportShown)
 	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(
 		w.export,
-		widget.NewButtonWithIcon("Clear…", theme.DeleteIcon(), w.confirmClear),
+		look.NewButton("Clear…", theme.DeleteIcon(), w.confirmClear),
 	), w.status)
 
 	top := filters

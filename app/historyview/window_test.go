@@ -125,14 +125,14 @@ func (h *harness) selectMessage(message string) history.Entry {
 }
 
 // button finds a button by its text in the window or its top dialog.
-func (h *harness) button(text string) *widget.Button {
+func (h *harness) button(text string) *look.Button {
 	h.t.Helper()
 	roots := []fyne.CanvasObject{h.w.win.Content()}
 	if top := h.w.win.Canvas().Overlays().Top(); top != nil {
 		roots = append([]fyne.CanvasObject{top}, roots...)
 	}
 	for _, root := range roots {
-		if b := find(root, func(b *widget.Button) bool { return b.Text == text }); b != nil {
+		if b := find(root, func(b *look.Button) bool { return b.Text == text }); b != nil {
 			return b
 		}
 	}
@@ -313,11 +313,11 @@ func TestReplay(t *testing.T) {
 				t.Error("the replay's review speaks as if a live request had ended")
 			}
 			for _, label := range []string{"Accept", "Decline", "Cancel"} {
-				if b := find(ws[0].Content(), func(b *widget.Button) bool { return b.Text == label && b.Visible() && !b.Disabled() }); b != nil {
+				if b := find(ws[0].Content(), func(b *look.Button) bool { return b.Text == label && b.Visible() && !b.Disabled() }); b != nil {
 					t.Errorf("the replay offers %q as if it could answer", label)
 				}
 			}
-			test.Tap(find(ws[0].Content(), func(b *widget.Button) bool { return b.Text == "Close replay" }))
+			test.Tap(find(ws[0].Content(), func(b *look.Button) bool { return b.Text == "Close replay" }))
 			if len(replays()) != 0 {
 				t.Error("Close replay left the window open")
 			}

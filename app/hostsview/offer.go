@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/cmdtext"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
@@ -36,13 +37,13 @@ func offer(win fyne.Window, at func() screen.Screen, p *hosts.Plan, err error, r
 	v := describePlan(p, routing)
 	host := p.Config.Host.Name
 	var hide func()
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { hide(); done() })
+	cancel := look.NewButton("Cancel", theme.CancelIcon(), func() { hide(); done() })
 	if v.Verb == "" {
 		cancel.SetText("Close")
 		hide = showFitted(win, at, v.Title, planContent(v), cancel)
 		return
 	}
-	apply := widget.NewButtonWithIcon(v.Verb, theme.ConfirmIcon(), func() {
+	apply := look.NewButton(v.Verb, theme.ConfirmIcon(), func() {
 		hide()
 		backup, err := p.Apply()
 		// done once the outcome is read: the rows made again while it
@@ -65,7 +66,7 @@ const planWidth = 720
 // showFitted shows a dialog over win as tall as its content, growing win
 // first when it is too short for it, as far as the work area allows;
 // what still does not fit scrolls, above the buttons.
-func showFitted(win fyne.Window, at func() screen.Screen, title string, content fyne.CanvasObject, buttons ...*widget.Button) (hide func()) {
+func showFitted(win fyne.Window, at func() screen.Screen, title string, content fyne.CanvasObject, buttons ...*look.Button) (hide func()) {
 	need := modal.Height(title, content, planWidth, buttons...)
 	if room := win.Canvas().Size(); room.Height < need+modal.Margin || room.Width < planWidth+modal.Margin {
 		s := at()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/app/cmdtext"
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
@@ -106,7 +107,7 @@ func (w *Window) build() {
 	title.SizeName = theme.SizeNameSubHeadingText
 	intro := wrapped("A server routed through Elicit Desk shows its requests as windows, whichever host starts it. " +
 		"Each change to a host's config is shown before it is written, and the file as it was is kept beside it.")
-	again := widget.NewButtonWithIcon("Read again", theme.ViewRefreshIcon(), w.reload)
+	again := look.NewButton("Read again", theme.ViewRefreshIcon(), w.reload)
 	w.body = container.NewVBox()
 	w.top = container.NewPadded(container.NewBorder(nil, nil, nil, container.NewVBox(again), container.NewVBox(title, intro)))
 	w.inner = container.New(layout.NewCustomPaddedLayout(0, theme.Padding(), theme.Padding(), 4*theme.Padding()), w.body)
@@ -210,11 +211,11 @@ func (w *Window) hostBlock(r hostRow, f hosts.Found) fyne.CanvasObject {
 		box.Add(problem)
 		return box
 	}
-	copyAll := widget.NewButtonWithIcon("Copy servers to Elicit Desk…", theme.ContentCopyIcon(), func() { w.offerCopy(f) })
+	copyAll := look.NewButton("Copy servers to Elicit Desk…", theme.ContentCopyIcon(), func() { w.offerCopy(f) })
 	if len(r.Servers) == 0 {
 		copyAll.Disable()
 	}
-	route := widget.NewButtonWithIcon("Route all through Elicit Desk…", theme.MailForwardIcon(), func() {
+	route := look.NewButton("Route all through Elicit Desk…", theme.MailForwardIcon(), func() {
 		RouteAll(w.win, w.deps.Screen, f.Config, w.deps.Log, w.reload)
 	})
 	route.Importance = widget.HighImportance
@@ -280,8 +281,8 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 func (w *Window) offerCopy(f hosts.Found) {
 	host := f.Host.Name
 	var hide func()
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { hide(); w.settle() })
-	copyAll := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+	cancel := look.NewButton("Cancel", theme.CancelIcon(), func() { hide(); w.settle() })
+	copyAll := look.NewButton("Copy", theme.ContentCopyIcon(), func() {
 		hide()
 		w.copyFrom(f)
 	})

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/cmdtext"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
@@ -69,7 +70,7 @@ func tapDialog(t *testing.T, w *Window, label string) {
 	if top == nil {
 		t.Fatalf("no dialog to tap %q in", label)
 	}
-	for _, b := range all[*widget.Button](top) {
+	for _, b := range all[*look.Button](top) {
 		if b.Text == label {
 			test.Tap(b)
 			return
@@ -168,8 +169,8 @@ func TestSwitchKeepsTheKeyboard(t *testing.T) {
 
 	// A host's button keeps it too when the configs are read again. (A
 	// button pressed drops the keyboard: Fyne's.)
-	routeAll := func() *widget.Button {
-		for _, b := range all[*widget.Button](w.body) {
+	routeAll := func() *look.Button {
+		for _, b := range all[*look.Button](w.body) {
 			if b.Text == "Route all through Elicit Desk…" {
 				return b
 			}
@@ -261,7 +262,7 @@ func TestRouteAllFitsAShortWindow(t *testing.T) {
 	f := sample(t)
 	w := newWindow(t, f)
 	w.win.Resize(fyne.NewSize(windowWidth, 300))
-	for _, b := range all[*widget.Button](w.win.Content()) {
+	for _, b := range all[*look.Button](w.win.Content()) {
 		if b.Text == "Route all through Elicit Desk…" {
 			test.Tap(b)
 			break

@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/look"
 )
 
 // Margin keeps a dialog off its window's edges: a window holds a dialog
@@ -25,13 +27,13 @@ const Margin = 40
 // Escape taps the first button, the one that changes nothing (Cancel,
 // Close, OK), and Return a lone button (OK): where there is a choice,
 // Return makes none for the person.
-func Show(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size, buttons ...*widget.Button) (hide func()) {
+func Show(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size, buttons ...*look.Button) (hide func()) {
 	return ShowEscape(c, title, content, size, nil, buttons...)
 }
 
 // ShowEscape is Show with Escape running escape rather than tapping the
 // first button (nil: the first button).
-func ShowEscape(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size, escape func(), buttons ...*widget.Button) (hide func()) {
+func ShowEscape(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size, escape func(), buttons ...*look.Button) (hide func()) {
 	body := dialog(title, content, buttons)
 	if room := c.Size(); room.Width > Margin && room.Height > Margin {
 		size.Width = min(size.Width, room.Width-Margin)
@@ -71,7 +73,7 @@ func Tell(c fyne.Canvas, title, text string, then func()) {
 	l := widget.NewLabel(text) // not selectable: a selection would take Escape
 	l.Wrapping = fyne.TextWrapWord
 	var hide func()
-	ok := widget.NewButton("OK", func() {
+	ok := look.NewButton("OK", nil, func() {
 		hide()
 		if then != nil {
 			then()
@@ -88,8 +90,8 @@ func Confirm(c fyne.Canvas, title, text, keep, verb string, act func()) {
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
 	var hide func()
-	cancel := widget.NewButton(keep, func() { hide() })
-	do := widget.NewButtonWithIcon(verb, theme.DeleteIcon(), func() { hide(); act() })
+	cancel := look.NewButton(keep, nil, func() { hide() })
+	do := look.NewButton(verb, theme.DeleteIcon(), func() { hide(); act() })
 	do.Importance = widget.DangerImportance
 	hide = Show(c, title, l, fyne.NewSize(460, 200), cancel, do)
 }
@@ -98,7 +100,7 @@ func Confirm(c fyne.Canvas, title, text, keep, verb string, act func()) {
 type dialogKeys struct {
 	top    fyne.CanvasObject // the canvas's top overlay while the dialog shows
 	escape func()            // nil: nothing
-	enter  *widget.Button    // nil: nothing
+	enter  *look.Button      // nil: nothing
 }
 
 // typed does what ev does in the dialog, if it is the one on top of c (a
@@ -120,7 +122,7 @@ func (k *dialogKeys) typed(c fyne.Canvas, ev *fyne.KeyEvent) bool {
 }
 
 // tap presses b as a click would: not while it is disabled.
-func tap(b *widget.Button) {
+func tap(b *look.Button) {
 	if !b.Disabled() && b.OnTapped != nil {
 		b.OnTapped()
 	}
@@ -128,12 +130,12 @@ func tap(b *widget.Button) {
 
 // Height is how tall Show's dialog is at width with all of its content in
 // view, for a window to make room for it.
-func Height(title string, content fyne.CanvasObject, width float32, buttons ...*widget.Button) float32 {
+func Height(title string, content fyne.CanvasObject, width float32, buttons ...*look.Button) float32 {
 	return fullHeight(dialog(title, content, buttons), content, width)
 }
 
 // dialog lays out a dialog's parts.
-func dialog(title string, content fyne.CanvasObject, buttons []*widget.Button) fyne.CanvasObject {
+func dialog(title string, content fyne.CanvasObject, buttons []*look.Button) fyne.CanvasObject {
 	heading := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	heading.Wrapping = fyne.TextWrapWord
 	bar := container.NewHBox(layout.NewSpacer())

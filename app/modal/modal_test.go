@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/look"
 )
 
 // TestKeys: with nothing focused, Escape taps a dialog's first button and
@@ -23,8 +25,8 @@ func TestKeys(t *testing.T) {
 	press := func(k fyne.KeyName) { c.OnTypedKey()(&fyne.KeyEvent{Name: k}) }
 	choice := func(name string) (hide func()) {
 		var h func()
-		keep := widget.NewButton("Cancel", func() { got = append(got, name+" cancel"); h() })
-		do := widget.NewButton("Apply", func() { got = append(got, name+" apply"); h() })
+		keep := look.NewButton("Cancel", nil, func() { got = append(got, name+" cancel"); h() })
+		do := look.NewButton("Apply", nil, func() { got = append(got, name+" apply"); h() })
 		do.Importance = widget.HighImportance
 		h = Show(c, name, widget.NewLabel(name), fyne.NewSize(300, 200), keep, do)
 		return h

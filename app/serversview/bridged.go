@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -113,13 +114,13 @@ func (b *bridgedSection) show(v bridgedView) {
 		buttons := container.NewHBox()
 		if b.traffic != nil {
 			session := r.Session
-			show := widget.NewButton("Traffic…", func() { b.traffic(session) })
+			show := look.NewButton("Traffic…", nil, func() { b.traffic(session) })
 			show.Importance = widget.LowImportance
 			buttons.Add(show)
 		}
 		if r.Machine != "" {
 			machine := r.Machine
-			block := widget.NewButton("Block "+untrusted.Text(machine).Headline(24)+"…", func() { b.block(machine) })
+			block := look.NewButton("Block "+untrusted.Text(machine).Headline(24)+"…", nil, func() { b.block(machine) })
 			block.Importance = widget.LowImportance
 			buttons.Add(block)
 		}

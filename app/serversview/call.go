@@ -14,6 +14,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -42,8 +43,8 @@ type callWindow struct {
 	heading, output    *widget.Label
 	links, linksHint   *widget.Label
 	asked              *fyne.Container // what hosts do with the forms the call asked
-	edit, copy, cancel *widget.Button
-	retry              *widget.Button
+	edit, copy, cancel *look.Button
+	retry              *look.Button
 
 	stop    context.CancelFunc // ends the running call
 	calling bool               // a call runs
@@ -130,13 +131,13 @@ func (c *callWindow) build(why string) {
 	c.linksHint.Hide()
 	c.output = newValueLabel()
 	c.output.TextStyle = fyne.TextStyle{Monospace: true}
-	c.edit = widget.NewButtonWithIcon("Edit arguments", theme.DocumentCreateIcon(), c.editArgs)
-	c.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+	c.edit = look.NewButton("Edit arguments", theme.DocumentCreateIcon(), c.editArgs)
+	c.copy = look.NewButton("Copy", theme.ContentCopyIcon(), func() {
 		c.w.app.Clipboard().SetContent(c.output.Text) // as shown: markers, not hidden characters
 	})
-	c.cancel = widget.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { c.stop() })
-	c.retry = widget.NewButtonWithIcon("Retry call", theme.ViewRefreshIcon(), func() { c.start(c.args) })
-	closeBtn := widget.NewButton("Close", c.win.Close)
+	c.cancel = look.NewButton("Cancel call", theme.CancelIcon(), func() { c.stop() })
+	c.retry = look.NewButton("Retry call", theme.ViewRefreshIcon(), func() { c.start(c.args) })
+	closeBtn := look.NewButton("Close", nil, c.win.Close)
 	c.asked = container.NewVBox()
 	outTop := container.NewVBox(container.NewHBox(c.spinner, c.heading), c.links, c.linksHint, c.asked)
 	outBar := container.NewHBox(c.edit, c.copy, layout.NewSpacer(), c.cancel, c.retry, closeBtn)
@@ -172,8 +173,8 @@ func (c *callWindow) showForm(f *forms.Form) {
 func (c *callWindow) showJSON(text string) {
 	c.jsonText.SetText(text)
 	c.jsonErr.Hide()
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), c.win.Close)
-	call := widget.NewButtonWithIcon("Call", theme.MediaPlayIcon(), c.callJSON)
+	cancel := look.NewButton("Cancel", theme.CancelIcon(), c.win.Close)
+	call := look.NewButton("Call", theme.MediaPlayIcon(), c.callJSON)
 	call.Importance = widget.HighImportance
 	bottom := container.NewVBox(c.jsonErr, container.NewHBox(layout.NewSpacer(), cancel, call))
 	c.argsBody.Objects = []fyne.CanvasObject{container.NewBorder(nil, bottom, nil, nil, c.jsonText)}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -33,17 +34,17 @@ type detail struct {
 	problem   *widget.Label
 	details   *widget.Label     // the technical chain behind problem
 	more      *widget.Accordion // holds details
-	retry     *widget.Button
-	signIn    *widget.Button // "Sign in", "Sign in again"
-	cancel    *widget.Button // ends a sign-in under way
-	signOut   *widget.Button
+	retry     *look.Button
+	signIn    *look.Button // "Sign in", "Sign in again"
+	cancel    *look.Button // ends a sign-in under way
+	signOut   *look.Button
 	warnings  *widget.Label
 	stderr    *widget.Label
 	scroll    *container.Scroll
-	edit      *widget.Button
-	traffic   *widget.Button
-	toggle    *widget.Button
-	remove    *widget.Button
+	edit      *look.Button
+	traffic   *look.Button
+	toggle    *look.Button
+	remove    *look.Button
 
 	transport, reported, protocol *widget.Label
 }
@@ -70,11 +71,11 @@ func newDetail(w *Window) *detail {
 	d.details = newValueLabel()
 	d.details.TextStyle = fyne.TextStyle{Monospace: true}
 	d.more = widget.NewAccordion(widget.NewAccordionItem("Details", d.details))
-	d.retry = widget.NewButtonWithIcon("Retry now", theme.ViewRefreshIcon(), func() { w.retryServer(w.selected) })
-	d.signIn = widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), func() { w.signIn(w.selected) })
+	d.retry = look.NewButton("Retry now", theme.ViewRefreshIcon(), func() { w.retryServer(w.selected) })
+	d.signIn = look.NewButton("Sign in", theme.LoginIcon(), func() { w.signIn(w.selected) })
 	d.signIn.Importance = widget.HighImportance
-	d.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { w.cancelSignIn(w.selected) })
-	d.signOut = widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), func() { w.signOut(w.selected) })
+	d.cancel = look.NewButton("Cancel", theme.CancelIcon(), func() { w.cancelSignIn(w.selected) })
+	d.signOut = look.NewButton("Sign out", theme.LogoutIcon(), func() { w.signOut(w.selected) })
 	d.warnings = newValueLabel()
 	d.warnings.Importance = widget.WarningImportance
 
@@ -84,13 +85,13 @@ func newDetail(w *Window) *detail {
 	d.scroll = container.NewScroll(d.stderr)
 	d.scroll.SetMinSize(fyne.NewSize(0, 140))
 
-	d.edit = widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() { w.editServer(w.selected) })
-	d.traffic = widget.NewButtonWithIcon("Traffic…", theme.ListIcon(), func() { w.deps.ShowTraffic(w.selected, "") })
+	d.edit = look.NewButton("Edit…", theme.DocumentCreateIcon(), func() { w.editServer(w.selected) })
+	d.traffic = look.NewButton("Traffic…", theme.ListIcon(), func() { w.deps.ShowTraffic(w.selected, "") })
 	if w.deps.ShowTraffic == nil {
 		d.traffic.Hide()
 	}
-	d.toggle = widget.NewButton("Disable", func() { w.toggleServer(w.selected) })
-	d.remove = widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), func() { w.confirmRemove(w.selected) })
+	d.toggle = look.NewButton("Disable", nil, func() { w.toggleServer(w.selected) })
+	d.remove = look.NewButton("Remove…", theme.DeleteIcon(), func() { w.confirmRemove(w.selected) })
 
 	light := container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(lightSize), d.light))
 	top := container.NewVBox(

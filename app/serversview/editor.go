@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/internal/base/cmdline"
@@ -35,7 +36,7 @@ type editor struct {
 	body                    *fyne.Container // laid out again as errors show
 	scroll                  *container.Scroll
 	keys                    passOn
-	save                    *widget.Button
+	save                    *look.Button
 
 	stdioRows, remoteRows []fyne.CanvasObject
 }
@@ -133,8 +134,8 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 	if original != "" {
 		title = "Edit " + untrusted.Text(original).Line()
 	}
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), e.close)
-	e.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), e.submit)
+	cancel := look.NewButton("Cancel", theme.CancelIcon(), e.close)
+	e.save = look.NewButton("Save", theme.DocumentSaveIcon(), e.submit)
 	e.save.Importance = widget.HighImportance
 	e.showTransport()
 	e.hide = modal.ShowEscape(w.win.Canvas(), title, e.body, fyne.NewSize(640, 620), e.escape, cancel, e.save)

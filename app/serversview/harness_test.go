@@ -17,6 +17,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
@@ -209,7 +210,7 @@ func (h *harness) configured() *config.File {
 func button(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
 	for _, c := range test.LaidOutObjects(o) {
-		if b, ok := c.(*widget.Button); ok && b.Text == text && b.Visible() {
+		if b, ok := uitest.Button(c); ok && b.Text == text && b.Visible() {
 			return b
 		}
 	}

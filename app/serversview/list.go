@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
@@ -22,7 +23,7 @@ const lightSize = 12
 type serverList struct {
 	content fyne.CanvasObject
 	list    *widget.List
-	add     *widget.Button
+	add     *look.Button
 	empty   *widget.Label
 	fileErr *widget.Label
 	bridged *bridgedSection
@@ -37,7 +38,7 @@ func newServerList(w *Window) *serverList {
 		func(id widget.ListItemID, o fyne.CanvasObject) { updateListItem(o, l.rows[id]) },
 	)
 	l.list.OnSelected = func(id widget.ListItemID) { w.selectServer(l.rows[id].Name) }
-	l.add = widget.NewButtonWithIcon("Add server…", theme.ContentAddIcon(), w.addServer)
+	l.add = look.NewButton("Add server…", theme.ContentAddIcon(), w.addServer)
 	l.add.Importance = widget.HighImportance
 	l.empty = widget.NewLabel("No servers yet.\nAdd one to connect to it.")
 	l.empty.Alignment = fyne.TextAlignCenter

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
@@ -51,9 +52,9 @@ func (s *secretInput) showEyes() {
 	s.eyes.RemoveAll()
 	for _, l := range lines {
 		name := untrusted.Text(l.Name).Headline(30)
-		b := widget.NewButtonWithIcon("Hide "+name, theme.VisibilityOffIcon(), func() { s.set(l.Name, true) })
+		b := look.NewButton("Hide "+name, theme.VisibilityOffIcon(), func() { s.set(l.Name, true) })
 		if l.Masked {
-			b = widget.NewButtonWithIcon("Show "+name, theme.VisibilityIcon(), func() { s.set(l.Name, false) })
+			b = look.NewButton("Show "+name, theme.VisibilityIcon(), func() { s.set(l.Name, false) })
 		}
 		b.Importance = widget.LowImportance
 		s.eyes.Add(b)

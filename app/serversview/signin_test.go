@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
@@ -59,7 +60,7 @@ func newSignInHarness(t *testing.T, b signin.Browser, setup func(*signintest.Ser
 // shown says which of the state row's buttons show.
 func (h *harness) shown() string {
 	var on []string
-	for _, b := range []*widget.Button{h.w.detail.retry, h.w.detail.signIn, h.w.detail.cancel, h.w.detail.signOut} {
+	for _, b := range []*look.Button{h.w.detail.retry, h.w.detail.signIn, h.w.detail.cancel, h.w.detail.signOut} {
 		if b.Visible() {
 			on = append(on, b.Text)
 		}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -30,7 +31,7 @@ type toolsPane struct {
 	content fyne.CanvasObject
 	status  *widget.Label
 	spinner *widget.Activity
-	reload  *widget.Button
+	reload  *look.Button
 	search  *keys.Entry
 	box     *fyne.Container // one toolRow per tool that matches the search
 	frame   *fyne.Container // laid out again as the status line changes
@@ -49,7 +50,7 @@ func newToolsPane(w *Window, k *keys.Keys) *toolsPane {
 	p.status = newValueLabel()
 	p.spinner = widget.NewActivity()
 	p.spinner.Hide()
-	p.reload = widget.NewButtonWithIcon("Reload", theme.ViewRefreshIcon(), func() {
+	p.reload = look.NewButton("Reload", theme.ViewRefreshIcon(), func() {
 		p.loaded = toolsKey{}
 		p.show(w.selectedRow())
 	})
@@ -185,12 +186,12 @@ func toolCount(server string, shown, all int) string {
 type toolRow struct {
 	widget.BaseWidget
 	tool    servers.Tool
-	call    *widget.Button
+	call    *look.Button
 	content fyne.CanvasObject
 }
 
 func newToolRow(t servers.Tool, onCall func()) *toolRow {
-	r := &toolRow{tool: t, call: widget.NewButtonWithIcon("Call…", theme.MediaPlayIcon(), onCall)}
+	r := &toolRow{tool: t, call: look.NewButton("Call…", theme.MediaPlayIcon(), onCall)}
 	title := widget.NewLabelWithStyle(toolTitle(t).Line(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
 	text := container.NewVBox(title)

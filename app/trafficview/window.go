@@ -25,6 +25,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/app/keys"
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/app/savefile"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -302,9 +303,9 @@ func (w *Window) build() {
 	split.Offset = 0.5
 
 	w.status = widget.NewLabel("")
-	stats := widget.NewButtonWithIcon("Latencies…", theme.InfoIcon(), w.showLatencies)
-	var export *widget.Button
-	export = widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), func() {
+	stats := look.NewButton("Latencies…", theme.InfoIcon(), w.showLatencies)
+	var export *look.Button
+	export = look.NewButton("Export…", theme.DocumentSaveIcon(), func() {
 		menu := fyne.NewMenu("",
 			fyne.NewMenuItem("JSON Lines…", func() { w.export("elicitdesk-traffic.jsonl", jsonLines) }),
 			fyne.NewMenuItem("HAR 1.2…", func() { w.export("elicitdesk-traffic.har", w.har) }),
@@ -404,7 +405,7 @@ func (w *Window) showLatencies() {
 	l.TextStyle = fyne.TextStyle{Monospace: true}
 	l.Selectable = true
 	var hide func()
-	closeB := widget.NewButton("Close", func() { hide() })
+	closeB := look.NewButton("Close", nil, func() { hide() })
 	hide = modal.Show(w.win.Canvas(), "Latencies of what is shown", container.NewVScroll(l), fyne.NewSize(900, 420), closeB)
 }
 
@@ -475,8 +476,8 @@ type detail struct {
 	empty   *widget.Label
 	content *fyne.Container
 	facts   *widget.Label
-	partner *widget.Button
-	copy    *widget.Button
+	partner *look.Button
+	copy    *look.Button
 	message *widget.Label
 	off     *fyne.Container // why no message shows: capture is off
 	text    string          // the message, whole, for Copy
@@ -488,15 +489,15 @@ func newDetail(w *Window) *detail {
 	d.facts = widget.NewLabel("")
 	d.facts.Wrapping = fyne.TextWrapWord
 	d.facts.Selectable = true
-	d.partner = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { w.goTo(d.goTo) })
-	d.copy = widget.NewButtonWithIcon("Copy the message", theme.ContentCopyIcon(), func() {
+	d.partner = look.NewButton("", theme.NavigateNextIcon(), func() { w.goTo(d.goTo) })
+	d.copy = look.NewButton("Copy the message", theme.ContentCopyIcon(), func() {
 		w.app.Clipboard().SetContent(d.text)
 	})
 	d.message = widget.NewLabel("")
 	d.message.TextStyle = fyne.TextStyle{Monospace: true}
 	d.message.Wrapping = fyne.TextWrapBreak // long strings must not widen the pane
 	d.message.Selectable = true
-	settings := widget.NewButtonWithIcon("Settings…", theme.SettingsIcon(), func() {
+	settings := look.NewButton("Settings…", theme.SettingsIcon(), func() {
 		if w.deps.Settings != nil {
 			w.deps.Settings()
 		}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	applook "github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/forms"
 )
 
@@ -134,9 +135,10 @@ func (e *entry) FocusGained() {
 
 // button is an answer's button that Enter presses too, as Space does,
 // as on the desktop, and that passes Escape and F1 on to the form: once
-// focused, a button would swallow them.
+// focused, a button would swallow them. A ring shows which has the
+// keyboard (applook.Button).
 type button struct {
-	widget.Button
+	applook.Button
 	keys keys
 }
 

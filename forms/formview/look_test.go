@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 )
 
 // openWith is open with other options.
@@ -308,7 +309,7 @@ func (h *harness) overlayButton(label string) *widget.Button {
 	}
 	var found *widget.Button
 	visit(top, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == label {
+		if b, ok := uitest.Button(o); ok && b.Text == label {
 			found = b
 		}
 	})

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	appkeys "github.com/elicitdesk/elicitdesk/app/keys"
+	applook "github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -561,13 +562,13 @@ func (v *View) leave(after func()) {
 	}
 	d := dialog.NewCustomWithoutButtons("Discard your answers?",
 		widget.NewLabel("You changed this form. Leaving now sends no answer and loses what you entered."), w)
-	discard := widget.NewButton("Discard", func() {
+	discard := applook.NewButton("Discard", nil, func() {
 		d.Hide()
 		v.Cancel()
 		after()
 	})
 	discard.Importance = widget.DangerImportance
-	keep := widget.NewButton("Keep editing", d.Hide)
+	keep := applook.NewButton("Keep editing", nil, d.Hide)
 	keep.Importance = widget.HighImportance
 	d.SetButtons([]fyne.CanvasObject{discard, keep})
 	d.SetOnClosed(func() { v.asking = nil })

@@ -56,14 +56,15 @@ func Check(t *testing.T, dir string, widgets ...fyne.CanvasObject) {
 // Widgets returns the sorted names of the custom widget types declared in
 // the non-test Go files of dir: the types that embed a type of Fyne's
 // widget or container packages (all of them widgets) or another custom
-// widget, and the types with a CreateRenderer method.
+// widget, of this package or another of the module's, and the types with
+// a CreateRenderer method.
 func Widgets(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	fset := token.NewFileSet()
-	embeds := map[string][]ast.Expr{} // struct type -> embedded types
+	embeds := map[string][]embedded{} // struct type -> embedded types
 	found := map[string]bool{}
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
@@ -73,6 +74,7 @@ func Widgets(dir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		imports := importsOf(f)
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.GenDecl:
@@ -84,7 +86,7 @@ func Widgets(dir string) ([]string, error) {
 					if st, ok := ts.Type.(*ast.StructType); ok {
 						for _, field := range st.Fields.List {
 							if len(field.Names) == 0 {
-								embeds[ts.Name.Name] = append(embeds[ts.Name.Name], field.Type)
+								embeds[ts.Name.Name] = append(embeds[ts.Name.Name], embedded{field.Type, imports})
 							}
 						}
 					}
@@ -103,7 +105,7 @@ func Widgets(dir string) ([]string, error) {
 				continue
 			}
 			for _, typ := range types {
-				if isWidget(typ, found) {
+				if isWidget(dir, typ, found) {
 					found[name], changed = true, true
 					break
 				}
@@ -118,20 +120,78 @@ func Widgets(dir string) ([]string, error) {
 	return names, nil
 }
 
-// isWidget reports whether an embedded type is a widget: Fyne's, or one
-// found already.
-func isWidget(typ ast.Expr, found map[string]bool) bool {
+// embedded is a type a struct embeds, with its file's imports (name to
+// path) to resolve it by.
+type embedded struct {
+	typ     ast.Expr
+	imports map[string]string
+}
+
+// importsOf maps the names f imports packages under to their paths.
+func importsOf(f *ast.File) map[string]string {
+	m := map[string]string{}
+	for _, i := range f.Imports {
+		path := strings.Trim(i.Path.Value, `"`)
+		name := filepath.Base(path)
+		if i.Name != nil {
+			name = i.Name.Name
+		}
+		m[name] = path
+	}
+	return m
+}
+
+// isWidget reports whether a type the package in dir embeds is a widget:
+// Fyne's, one found already, or one another package of the module
+// declares.
+func isWidget(dir string, e embedded, found map[string]bool) bool {
+	typ := e.typ
 	if star, ok := typ.(*ast.StarExpr); ok {
 		typ = star.X
 	}
 	switch typ := typ.(type) {
 	case *ast.SelectorExpr:
 		pkg, ok := typ.X.(*ast.Ident)
-		return ok && (pkg.Name == "widget" || pkg.Name == "container")
+		if !ok {
+			return false
+		}
+		if pkg.Name == "widget" || pkg.Name == "container" {
+			return true
+		}
+		other, ok := moduleDir(dir, e.imports[pkg.Name])
+		if !ok {
+			return false
+		}
+		names, err := Widgets(other)
+		return err == nil && slices.Contains(names, typ.Sel.Name)
 	case *ast.Ident:
 		return found[typ.Name]
 	}
 	return false
+}
+
+// moduleDir is the folder of the module's package path, found from dir,
+// a folder of the module; false for a path outside it.
+func moduleDir(dir, path string) (string, bool) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err == nil {
+			for line := range strings.Lines(string(b)) {
+				if module, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+					rel, ok := strings.CutPrefix(path, strings.TrimSpace(module)+"/")
+					return filepath.Join(root, filepath.FromSlash(rel)), ok
+				}
+			}
+			return "", false
+		}
+		if filepath.Dir(root) == root {
+			return "", false
+		}
+		root = filepath.Dir(root)
+	}
 }
 
 // receiver is the type name of a method's receiver.

@@ -14,7 +14,7 @@ func TestWidgets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"drawn", "entry", "numeric", "scroll"}
+	want := []string{"drawn", "entry", "numeric", "ringed", "scroll"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Widgets = %q, want %q", got, want)
 	}

@@ -5,6 +5,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	applook "github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 type entry struct {
@@ -30,4 +33,15 @@ func (d *drawn) CreateRenderer() fyne.WidgetRenderer { return nil }
 type plain struct {
 	fyne.Size
 	name string
+}
+
+// ringed is a widget through another package's of the module, imported
+// under a name of its own.
+type ringed struct {
+	applook.Button
+}
+
+// quoted embeds another package's type that is no widget.
+type quoted struct {
+	untrusted.Text
 }
