@@ -55,7 +55,7 @@ const maxDrops = 16
 func compile(doc map[string]any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
+	useFormats(c)
 	c.UseLoader(noLoader{})
 	c.UseRegexpEngine(lenientRegexp)
 	const url = "requested-schema.json"
