@@ -136,32 +136,37 @@ func runCall(args []string, stdout, stderr terminal) int {
 	}
 	if err == nil {
 		err = stdout.JSON(res.Raw)
-	} else if names, listed := otherTools(ctx, conn, *tool, err); listed {
-		stderr.Linef("elicitdesk call: the server has no tool %q; it has: %s (elicitdesk tools lists them)", *tool, names)
-		if *verbose { // and what it said
-			failed(stderr, "call", err, conn.Stderr(), true)
-		}
-		return 1
 	}
-	if err != nil {
+	// The SDKs answer a tool they do not have with invalid params, or (the
+	// TypeScript SDK's) with a result that is an error: say so in our words.
+	if e := jsonrpc.As(err); e != nil && e.Code == jsonrpc.CodeInvalidParams || err == nil && res.IsError {
+		if names, missing := otherTools(ctx, conn, *tool); missing {
+			stderr.Linef("elicitdesk call: the server has no tool %q; it has: %s (elicitdesk tools lists them)", *tool, names)
+			if err != nil && *verbose { // and what it said
+				failed(stderr, "call", err, conn.Stderr(), true)
+			}
+			return 1
+		}
+	}
+	code := 0
+	switch {
+	case err != nil:
 		failed(stderr, "call", err, conn.Stderr(), *verbose)
 		return 1
+	case res.IsError:
+		stderr.Linef("elicitdesk call: the tool failed (its result, printed above, is an error)")
+		code = 1
 	}
 	if n := unanswered.Load(); n > 0 {
 		stderr.Linef("elicitdesk call: -answer %s could not answer %d request%s, cancelled instead", *answer, int(n), plural(int(n)))
-		return 1
+		code = 1
 	}
-	return 0
+	return code
 }
 
 // otherTools returns the names of the server's tools, the first few, when
-// the call failed with invalid params (as the SDKs answer a tool they do
-// not have), the server lists its tools and name is not among them: the
-// reason, said in our words rather than in each server's own.
-func otherTools(ctx context.Context, conn *servers.Conn, name string, failed error) (string, bool) {
-	if e := jsonrpc.As(failed); e == nil || e.Code != jsonrpc.CodeInvalidParams {
-		return "", false
-	}
+// the server lists its tools and name is not among them.
+func otherTools(ctx context.Context, conn *servers.Conn, name string) (string, bool) {
 	tools, err := conn.Tools(ctx)
 	if err != nil || slices.ContainsFunc(tools, func(t servers.Tool) bool { return t.Name == name }) {
 		return "", false
@@ -258,6 +263,13 @@ func callThroughDesk(t *target, command []string, tool string, args map[string]a
 	}
 	if err := stdout.JSON(res); err != nil {
 		stderr.Linef("elicitdesk call: the app's answer is not JSON: %s", err)
+		return 1
+	}
+	var result struct {
+		IsError bool `json:"isError"`
+	}
+	if json.Unmarshal(res, &result) == nil && result.IsError {
+		stderr.Linef("elicitdesk call: the tool failed (its result, printed above, is an error)")
 		return 1
 	}
 	return 0

@@ -260,6 +260,29 @@ func TestServerEverything(t *testing.T) {
 	})
 }
 
+// TestServerEverythingFailures: the TypeScript SDK answers a tool it lacks,
+// and arguments its tool refuses, with a result that is an error, not a
+// JSON-RPC error: call says which in its words and exits 1.
+func TestServerEverythingFailures(t *testing.T) {
+	node, entry := everything(t)
+	for _, tt := range []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"a tool it lacks", []string{"-tool", "nope"}, `the server has no tool "nope"; it has: echo, `},
+		{"arguments it refuses", []string{"-tool", "get-sum", "-args", `{"a":"x"}`}, "the tool failed (its result, printed above, is an error)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Run(append(append([]string{"call"}, tt.args...), "--", node, entry, "stdio"), nil, &stdout, &stderr)
+			if code != 1 || !strings.Contains(stderr.String(), tt.stderr) || !strings.Contains(stdout.String(), `"isError": true`) {
+				t.Errorf("exit %d, want 1 with %q on stderr and the result on stdout\nstdout: %s\nstderr: %s", code, tt.stderr, stdout.String(), stderr.String())
+			}
+		})
+	}
+}
+
 func checkEverything(t *testing.T, args []string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
