@@ -90,9 +90,16 @@ func newControl(f *forms.Form, field *forms.Field, k keys, opts Options, changed
 }
 
 // newChoice shows few options as radio buttons and many as a drop-down.
+// An optional drop-down's first entry, Not chosen, takes the choice back,
+// as a second tap does in a radio group.
 func newChoice(f *forms.Form, field *forms.Field, k keys, changed func()) control {
 	name := field.Name
-	titles, values := optionTitles(field)
+	var own []string // the drop-down's entries of its own
+	dropDown := len(field.Options) > radioLimit
+	if dropDown && !field.Required {
+		own = []string{notChosen}
+	}
+	titles, values := optionTitles(field, own...)
 	selected := ""
 	if chosen := f.Chosen(name); len(chosen) == 1 {
 		selected = translate(chosen, values, titles)[0]
@@ -101,18 +108,27 @@ func newChoice(f *forms.Form, field *forms.Field, k keys, changed func()) contro
 		f.SetChosen(name, translate([]string{title}, titles, values)...)
 		changed()
 	}
-	if len(titles) <= radioLimit {
+	if !dropDown {
 		r := newRadios(k, titles, sideBySide(titles))
 		r.required = field.Required
 		r.setSelected(selected)
 		r.onChanged = set
 		return control{field: field, object: r, focus: r, wide: true}
 	}
-	s := newChoiceSelect(k, titles)
+	s := newChoiceSelect(k, append(own, titles...))
 	s.Selected = selected
-	s.OnChanged = set
+	s.OnChanged = func(title string) {
+		set(title)
+		if title == notChosen {
+			s.ClearSelected() // the placeholder again
+		}
+	}
 	return control{field: field, object: s, focus: s}
 }
+
+// notChosen is an optional drop-down's first entry, which leaves the
+// field out of what is sent.
+const notChosen = "Not chosen"
 
 // The three states of an optional boolean without a default, as a row of
 // radio buttons: a check box cannot say that nothing was chosen.
@@ -183,9 +199,13 @@ func newCheckList(f *forms.Form, field *forms.Field, k keys, changed func()) con
 }
 
 // optionTitles returns the titles to show, made unique so that each maps
-// back to exactly one value, and the values in the same order.
-func optionTitles(field *forms.Field) (titles, values []string) {
+// back to exactly one value and is none of reserved (the control's own
+// entries), and the values in the same order.
+func optionTitles(field *forms.Field, reserved ...string) (titles, values []string) {
 	seen := map[string]bool{}
+	for _, r := range reserved {
+		seen[r] = true
+	}
 	for _, o := range field.Options {
 		t := short(o.Title)
 		if seen[t] {

@@ -372,6 +372,34 @@ func TestWidgetsPerKind(t *testing.T) {
 	}
 }
 
+// TestOptionalDropDownClears: an optional drop-down's first entry, Not
+// chosen, takes a choice back (its default too), so the field is left out
+// of what is sent, and a server's option of that title is told apart from
+// it; a required drop-down has no such entry.
+func TestOptionalDropDownClears(t *testing.T) {
+	h := open(t, `{"type":"object","properties":{
+		"country":{"type":"string","enum":["de","fr","it","es","Not chosen"],"default":"fr"},
+		"size":{"type":"string","oneOf":[{"const":"s","title":"Small"},{"const":"m","title":"Medium"},{"const":"l","title":"Large"},
+			{"const":"xl","title":"Huge"},{"const":"xxl","title":"Huger"}]}
+	},"required":["size"]}`)
+	country, size := h.row("country").object.(*choice), h.row("size").object.(*choice)
+	if want := []string{notChosen, "de", "fr", "it", "es", "Not chosen (Not chosen)"}; !slices.Equal(country.Options, want) || country.Selected != "fr" {
+		t.Fatalf("optional drop-down: options %q, selected %q; want %q, fr", country.Options, country.Selected, want)
+	}
+	if size.Options[0] != "Small" {
+		t.Errorf("required drop-down: options %q", size.Options)
+	}
+	size.SetSelected("Huge")
+	country.SetSelected(notChosen)
+	if country.Selected != "" {
+		t.Errorf("after Not chosen the drop-down shows %q, want its placeholder", country.Selected)
+	}
+	test.Tap(h.button("Accept"))
+	if got := string(h.only().Content); got != `{"size":"xl"}` {
+		t.Errorf("content %s, want the country left out", got)
+	}
+}
+
 func TestEmptyFormIsMessageAndButtons(t *testing.T) {
 	h := open(t, `{"type":"object","properties":{}}`)
 	markup := test.RenderObjectToMarkup(h.v)
