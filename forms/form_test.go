@@ -2,6 +2,7 @@ package forms
 
 import (
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -400,4 +401,30 @@ func TestUntouchedBooleansAcrossCorpus(t *testing.T) {
 		t.Fatal("the corpus has no boolean; this test proves nothing")
 	}
 	t.Logf("%d booleans", booleans)
+}
+
+// TestProblemWords: what lint says of a problem reads as a sentence, with
+// the figures that make it one.
+func TestProblemWords(t *testing.T) {
+	for _, tt := range []struct{ schema, want string }{
+		{`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","enum":["x","y"]},"maxItems":1,"default":["x","y"]}}}`,
+			`warning #/properties/a/default: the default ["x","y"] breaks the field's own rules: Choose at most 1`},
+		{`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","enum":["x"]},"minItems":3}}}`,
+			`fatal #/properties/a/minItems: minItems 3 is above the 1 option to choose from: no selection can fit`},
+	} {
+		s, err := Parse([]byte(tt.schema))
+		var problems []Problem
+		var se *SchemaError
+		switch {
+		case errors.As(err, &se):
+			problems = se.Problems
+		case err != nil:
+			t.Fatal(err)
+		default:
+			problems = s.Warnings
+		}
+		if len(problems) != 1 || problems[0].String() != tt.want {
+			t.Errorf("%s:\ngot  %v\nwant %s", tt.schema, problems, tt.want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -509,6 +510,9 @@ func (l *linter) ranges(path string, f *Field) {
 	if f.MinItems != nil && f.MaxItems != nil && *f.MinItems > *f.MaxItems {
 		l.fatal(path+"/minItems", "minItems %d is above maxItems %d: no selection can fit", *f.MinItems, *f.MaxItems)
 	}
+	if f.Kind == MultiChoice && f.MinItems != nil && *f.MinItems > len(f.Options) {
+		l.fatal(path+"/minItems", "minItems %d is above the %s to choose from: no selection can fit", *f.MinItems, plural(len(f.Options), "option"))
+	}
 	if f.Kind == Integer && f.Minimum != nil && f.Maximum != nil && new(big.Rat).SetInt(ceilRat(f.Minimum.Rat())).Cmp(f.Maximum.Rat()) > 0 {
 		l.fatal(path+"/minimum", "no whole number lies between %s and %s", f.Minimum, f.Maximum)
 	}
@@ -519,7 +523,11 @@ func (l *linter) ranges(path string, f *Field) {
 func (l *linter) fieldDefault(path string, f *Field, n *node) any {
 	v := n.value()
 	if msg := f.Check(v); msg != "" {
-		l.warn(path, "the default %s breaks the field's own rules: %s", describe(n), msg)
+		shown := describe(n)
+		if b, err := json.Marshal(v); err == nil && n.kind == arrayNode {
+			shown = truncate(string(b), 40)
+		}
+		l.warn(path, "the default %s breaks the field's own rules: %s", shown, msg)
 	}
 	switch f.Kind {
 	case Text, Choice:
