@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"errors"
 	"strings"
 	"time"
 )
@@ -80,14 +81,28 @@ func (d DateStyle) Pattern() string {
 // Parse reads a date typed in this style or as ISO 8601. Single-digit
 // days and months are accepted, as people type them (1/2/2025).
 func (d DateStyle) Parse(text string) (time.Time, bool) {
+	t, invalid := d.parse(text)
+	return t, invalid == ""
+}
+
+// parse is Parse with what to tell the person when text is no date: a
+// day its month does not have, or else how to type one (a month out of
+// range is most often the day and month swapped).
+func (d DateStyle) parse(text string) (time.Time, string) {
 	text = strings.TrimSpace(text)
 	loose := strings.NewReplacer("01", "1", "02", "2").Replace(d.layoutOrISO())
+	invalid := d.dateHint()
 	for _, layout := range []string{d.layoutOrISO(), loose, time.DateOnly} {
-		if t, err := time.Parse(layout, text); err == nil {
-			return t, true
+		t, err := time.Parse(layout, text)
+		var pe *time.ParseError
+		switch {
+		case err == nil:
+			return t, ""
+		case errors.As(err, &pe) && strings.HasSuffix(pe.Message, "day out of range"): // written right, as 02/30/2025
+			invalid = "That month has no such day"
 		}
 	}
-	return time.Time{}, false
+	return time.Time{}, invalid
 }
 
 // DateValue is a typed date as the ISO text to send, or, when it is not a
@@ -96,9 +111,9 @@ func (d DateStyle) DateValue(text string) (iso, invalid string) {
 	if strings.TrimSpace(text) == "" {
 		return "", ""
 	}
-	t, ok := d.Parse(text)
-	if !ok {
-		return "", d.dateHint()
+	t, invalid := d.parse(text)
+	if invalid != "" {
+		return "", invalid
 	}
 	return t.Format(time.DateOnly), ""
 }
@@ -114,9 +129,9 @@ func (d DateStyle) DateTimeValue(date, clock string, zone *time.Location) (rfc33
 	if date == "" && clock == "" {
 		return "", ""
 	}
-	day, ok := d.Parse(date)
-	if !ok {
-		return "", d.dateHint()
+	day, invalid := d.parse(date)
+	if invalid != "" {
+		return "", invalid
 	}
 	for _, layout := range clockLayouts {
 		if c, err := time.ParseInLocation(layout, clock, zone); err == nil {

@@ -65,6 +65,26 @@ func TestLocaleOf(t *testing.T) {
 	}
 }
 
+// TestDateValueSaysWhy: a date written the right way that no calendar has
+// is told so, not told how to write a date.
+func TestDateValueSaysWhy(t *testing.T) {
+	us := DateStyleFor("en_US")
+	for _, tt := range []struct{ typed, invalid string }{
+		{"02/30/2025", "That month has no such day"},
+		{"2/29/2025", "That month has no such day"},
+		{"2025-02-30", "That month has no such day"},
+		{"13/01/2025", "Enter a date as MM/DD/YYYY"}, // the day and month swapped, most likely
+		{"2025/02/14", "Enter a date as MM/DD/YYYY"},
+	} {
+		if iso, invalid := us.DateValue(tt.typed); iso != "" || invalid != tt.invalid {
+			t.Errorf("%q: %q %q, want %q", tt.typed, iso, invalid, tt.invalid)
+		}
+	}
+	if _, invalid := us.DateTimeValue("02/30/2025", "09:30", time.UTC); invalid != "That month has no such day" {
+		t.Errorf("with a time: %q", invalid)
+	}
+}
+
 func TestDateTimeValue(t *testing.T) {
 	zone := time.FixedZone("CET", 3600)
 	us := DateStyleFor("en_US")
