@@ -73,6 +73,7 @@ func (w *Window) openCall(server string, t servers.Tool) {
 	keys.Close(c.win, nil)
 	w.calls[key] = c
 	at.Show(c.win, fyne.NewSize(callWidth, callHeight))
+	c.focusForm() // the person asked for the window: it takes the keyboard
 }
 
 // A call window's preferred size, in Fyne units.
@@ -150,9 +151,17 @@ func (c *callWindow) build(why string) {
 }
 
 // showForm puts a form in the arguments page; Accept calls the tool.
+// Ctrl+Enter calls from anywhere while the form shows, and the keyboard
+// goes to its first field (or to Call, when it has none) once the
+// window shows it.
 func (c *callWindow) showForm(f *forms.Form) {
 	c.form = f
-	c.view = formview.New(f, "Fill in the arguments, then call the tool.", formview.Options{ToolCall: true})
+	var v *formview.View
+	v = formview.New(f, "Fill in the arguments, then call the tool.", formview.Options{ToolCall: true,
+		MayAnswer: func() bool { return c.view == v && !c.asJSON.Checked && c.argsPage.Visible() }})
+	c.view = v
+	v.Keys(c.win.Canvas())
+	defer c.focusForm()
 	c.view.OnResult = func(res forms.Result) {
 		if res.Action != forms.Accept {
 			c.win.Close()
@@ -167,6 +176,13 @@ func (c *callWindow) showForm(f *forms.Form) {
 	}
 	c.argsBody.Objects = []fyne.CanvasObject{c.view}
 	c.argsBody.Refresh()
+}
+
+// focusForm gives the form the keyboard, once the window shows it.
+func (c *callWindow) focusForm() {
+	if c.view != nil && c.win.Content() != nil {
+		c.view.FocusFirst(c.win.Canvas())
+	}
 }
 
 // showJSON puts the JSON editor in the arguments page.

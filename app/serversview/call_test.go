@@ -13,6 +13,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/demo"
 )
@@ -133,6 +134,32 @@ func TestCallToolShowsResult(t *testing.T) {
 	c.win.Close()
 	if h.w.calls[c.key] != nil {
 		t.Error("a closed call window is still listed")
+	}
+}
+
+// TestCallByKeyboard: a call window takes the keyboard as it opens, in
+// its first field, or on Call when the tool takes no arguments, so that
+// Enter calls. (Ctrl+Enter is the form's, tested with formview: Fyne's
+// test canvas drops shortcuts.)
+func TestCallByKeyboard(t *testing.T) {
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
+	c := h.openCall("demo", demo.ToolAskEveryField)
+	focused := c.win.Canvas().Focused()
+	if focused == nil {
+		t.Fatal("a tool without arguments: nothing has the keyboard, want Call")
+	}
+	if b, ok := uitest.Button(focused.(fyne.CanvasObject)); !ok || b.Text != "Call" {
+		t.Fatalf("a tool without arguments: the keyboard is on %T, want Call", focused)
+	}
+	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.answer(forms.Result{Action: forms.Decline})
+	h.waitResult(c, "Result")
+
+	c = h.openCall("demo", demo.ToolAskConfirm)
+	if f, ok := c.win.Canvas().Focused().(fyne.CanvasObject); !ok {
+		t.Error("a tool with arguments: nothing has the keyboard, want its first field")
+	} else if b, ok := uitest.Button(f); ok {
+		t.Errorf("a tool with arguments: the keyboard is on %s, want its first field", b.Text)
 	}
 }
 

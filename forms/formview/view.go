@@ -47,8 +47,10 @@ type View struct {
 	bar     *fyne.Container
 	win     fyne.Window // where Install put the view; nil when embedded
 	may     func() bool // Options.MayAnswer
-	asking  dialog.Dialog
-	content *fyne.Container
+	// toolCall: the form holds a tool's arguments (Options.ToolCall).
+	toolCall bool
+	asking   dialog.Dialog
+	content  *fyne.Container
 
 	// What FullHeight measures and headLayout lays out.
 	top      *fyne.Container   // the header, the message and warnings
@@ -93,7 +95,7 @@ type Options struct {
 
 // New builds the view of a form under a message from the server.
 func New(f *forms.Form, message untrusted.Text, opts Options) *View {
-	v := &View{m: newModel(f, opts.ToolCall), may: opts.MayAnswer}
+	v := &View{m: newModel(f, opts.ToolCall), may: opts.MayAnswer, toolCall: opts.ToolCall}
 	if opts.Zone == nil {
 		opts.Zone = time.Local
 	}
@@ -462,13 +464,17 @@ func disable(o fyne.CanvasObject) {
 	}
 }
 
-// FocusFirst puts the cursor in the first field that takes typing.
+// FocusFirst puts the cursor in the first field that takes typing; in a
+// tool call's form without one, on Call.
 func (v *View) FocusFirst(c fyne.Canvas) {
 	for _, r := range v.rows {
 		if r.focus != nil {
 			c.Focus(r.focus)
 			return
 		}
+	}
+	if v.toolCall { // a call the person started, with nothing to fill in: Enter calls
+		c.Focus(v.buttons[len(v.buttons)-1])
 	}
 }
 
@@ -486,8 +492,14 @@ func (v *View) Install(w fyne.Window) {
 			v.escape()
 		}
 	})
+	v.Keys(w.Canvas())
+}
+
+// Keys has Ctrl+Enter accept from anywhere in c while MayAnswer allows,
+// as Install does, for a view that shares its window.
+func (v *View) Keys(c fyne.Canvas) {
 	for _, s := range answerShortcuts {
-		w.Canvas().AddShortcut(s, func(fyne.Shortcut) { v.answer() })
+		c.AddShortcut(s, func(fyne.Shortcut) { v.answer() })
 	}
 }
 
