@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -86,4 +87,39 @@ func parts(t *testing.T, b *Button) (fill, ring *canvas.Rectangle) {
 func TestButtonAccessible(t *testing.T) {
 	test.NewTempApp(t)
 	a11ytest.Check(t, ".", NewButton("Accept", nil, nil))
+}
+
+// TestButtonSpace types Space as the desktop sends it, its press then its
+// character, each to whatever has the keyboard then: the button presses
+// once, on the character, so a press that moves the keyboard (a dialog
+// closing onto a field) hands no space to the field; and it keeps the
+// keyboard where the press leaves it.
+func TestButtonSpace(t *testing.T) {
+	test.NewTempApp(t)
+	field := widget.NewEntry()
+	presses := 0
+	var w fyne.Window
+	onto := NewButton("Keep editing", nil, func() { presses++; w.Canvas().Focus(field) })
+	stay := NewButton("Copy link", nil, func() { presses++ })
+	w = test.NewWindow(container.NewVBox(field, onto, stay))
+	defer w.Close()
+	space := func() {
+		w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+		if presses != 0 {
+			t.Fatal("pressed on the key, before its character")
+		}
+		w.Canvas().Focused().TypedRune(' ')
+	}
+
+	w.Canvas().Focus(onto)
+	space()
+	if presses != 1 || field.Text != "" || w.Canvas().Focused() != field {
+		t.Errorf("pressed %d times; the field it focused holds %q", presses, field.Text)
+	}
+	presses = 0
+	w.Canvas().Focus(stay)
+	space()
+	if presses != 1 || w.Canvas().Focused() != stay {
+		t.Errorf("pressed %d times; the keyboard is on %v, want the button still", presses, w.Canvas().Focused())
+	}
 }

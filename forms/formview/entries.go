@@ -152,7 +152,7 @@ func newButton(k keys, label string, icon fyne.Resource, tapped func()) *button 
 func (b *button) TypedKey(ev *fyne.KeyEvent) {
 	switch {
 	case ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter:
-		b.Button.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+		b.Press()
 	case !b.keys.handle(ev, false):
 		b.Button.TypedKey(ev)
 	}

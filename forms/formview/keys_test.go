@@ -352,6 +352,9 @@ func TestButtonKeys(t *testing.T) {
 			decline := h.button("Decline")
 			h.w.Canvas().Focus(decline)
 			h.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: c.key})
+			if c.key == fyne.KeySpace { // then its character, as the desktop sends it
+				h.w.Canvas().Focused().TypedRune(' ')
+			}
 			if len(h.results) != 1 || h.results[0].Action != c.want {
 				t.Errorf("%s on the focused Decline answered %+v, want %s", c.key, h.results, c.want)
 			}
