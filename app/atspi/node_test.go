@@ -260,7 +260,8 @@ func TestAsFindsEmbedded(t *testing.T) {
 
 // TestTreeReadsDialogs shows the dialogs the app shows over a window, its
 // own (app/modal) and Fyne's: each is a dialog after the window's content,
-// named by its first words, with its fields and buttons.
+// named by its first words, with its fields and buttons; the app's opens
+// with the keyboard on its first button.
 func TestTreeReadsDialogs(t *testing.T) {
 	tests := []struct {
 		name string
@@ -269,7 +270,7 @@ func TestTreeReadsDialogs(t *testing.T) {
 	}{
 		{"the app's own", func(w fyne.Window) {
 			modal.Show(w.Canvas(), "Add server", widget.NewEntry(), fyne.NewSize(400, 300), look.NewButton("Add", nil, nil))
-		}, []string{`    dialog "Add server"`, `      label "Add server" text="Add server"`, `      entry "" editable`, `      push button "Add" [click]`}},
+		}, []string{`    dialog "Add server"`, `      label "Add server" text="Add server"`, `      entry "" editable`, `      push button "Add" focused [click]`}},
 		{"Fyne's confirmation", func(w fyne.Window) {
 			dialog.ShowConfirm("Remove demo?", "Its entry leaves servers.json.", func(bool) {}, w)
 		}, []string{`    dialog "Remove demo?"`, `      label "Remove demo?" text="Remove demo?"`, `      label "Its entry leaves servers.json." text="Its entry leaves servers.json."`}},

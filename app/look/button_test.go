@@ -2,6 +2,7 @@ package look
 
 import (
 	"image/color"
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -121,5 +122,23 @@ func TestButtonSpace(t *testing.T) {
 	space()
 	if presses != 1 || w.Canvas().Focused() != stay {
 		t.Errorf("pressed %d times; the keyboard is on %v, want the button still", presses, w.Canvas().Focused())
+	}
+}
+
+// TestButtonPassesWindowKeys: Escape and F1 on a focused button reach the
+// window's own keys, as with nothing focused.
+func TestButtonPassesWindowKeys(t *testing.T) {
+	test.NewTempApp(t)
+	b := NewButton("Save", nil, nil)
+	w := test.NewWindow(b)
+	defer w.Close()
+	var got []fyne.KeyName
+	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { got = append(got, ev.Name) })
+	w.Canvas().Focus(b)
+	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1, fyne.KeyA} {
+		w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: k})
+	}
+	if !slices.Equal(got, []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1}) {
+		t.Errorf("the window got %v, want Escape and F1", got)
 	}
 }

@@ -23,10 +23,11 @@ const Margin = 40
 // size's height, each within what c has room for. Content taller than
 // that should hold a *container.Scroll, which then scrolls while the
 // buttons, and what the content holds around the scroll, stay in view. The buttons' own actions decide when it hides;
-// hide closes it. While it shows, and no widget in it has the keyboard,
-// Escape taps the first button, the one that changes nothing (Cancel,
-// Close, OK), and Return a lone button (OK): where there is a choice,
-// Return makes none for the person.
+// hide closes it. It opens with the keyboard on the first button, the one
+// that changes nothing (Cancel, Close, OK), so that a screen reader says
+// where the person is; while it shows, Escape taps that button, Return
+// presses the focused button, and with nothing focused a lone one (OK):
+// where there is a choice, Return makes none for the person.
 func Show(c fyne.Canvas, title string, content fyne.CanvasObject, size fyne.Size, buttons ...*look.Button) (hide func()) {
 	return ShowEscape(c, title, content, size, nil, buttons...)
 }
@@ -43,6 +44,9 @@ func ShowEscape(c fyne.Canvas, title string, content fyne.CanvasObject, size fyn
 	pop := widget.NewModalPopUp(body, c)
 	pop.Resize(size)
 	pop.Show()
+	if len(buttons) > 0 { // the one that changes nothing: a screen reader says where the keyboard is
+		c.Focus(buttons[0])
+	}
 	// With nothing focused Fyne gives a key to the canvas, whose handler
 	// is the window's: the dialog's keys go first while it is on top. The
 	// handler stays in place after it closes, passing every key on, so

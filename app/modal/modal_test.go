@@ -80,3 +80,28 @@ func TestKeys(t *testing.T) {
 		t.Error("a dialog is still open")
 	}
 }
+
+// TestFocusedKeys: a dialog opens with the keyboard on its first button,
+// the one that changes nothing; keys typed there do what they do on the
+// desktop: Return and Space press it, Escape still closes the dialog
+// (through the window's keys, which the button passes it on to).
+func TestFocusedKeys(t *testing.T) {
+	w := test.NewTempApp(t).NewWindow("w")
+	w.Resize(fyne.NewSize(800, 600))
+	c := w.Canvas()
+	for _, k := range []fyne.KeyName{fyne.KeyReturn, fyne.KeySpace, fyne.KeyEscape} {
+		var got []string
+		Confirm(c, "Delete?", "It cannot be undone.", "Keep", "Delete", func() { got = append(got, "deleted") })
+		b, ok := c.Focused().(*look.Button)
+		if !ok || b.Text != "Keep" {
+			t.Fatalf("the dialog opens with the keyboard on %v, want Keep", c.Focused())
+		}
+		b.TypedKey(&fyne.KeyEvent{Name: k})
+		if k == fyne.KeySpace {
+			b.TypedRune(' ')
+		}
+		if len(got) != 0 || c.Overlays().Top() != nil {
+			t.Errorf("%s on Keep: %q, dialog shown %v; want it closed, nothing deleted", k, got, c.Overlays().Top() != nil)
+		}
+	}
+}

@@ -133,10 +133,9 @@ func (e *entry) FocusGained() {
 	e.keys.focused(nil)
 }
 
-// button is an answer's button that Enter presses too, as Space does,
-// as on the desktop, and that passes Escape and F1 on to the form: once
-// focused, a button would swallow them. A ring shows which has the
-// keyboard (applook.Button).
+// button is an answer's button that passes Escape and F1 on to the form,
+// which a focused button would swallow. Enter and Space press it, and a
+// ring shows which has the keyboard (applook.Button).
 type button struct {
 	applook.Button
 	keys keys
@@ -150,10 +149,7 @@ func newButton(k keys, label string, icon fyne.Resource, tapped func()) *button 
 }
 
 func (b *button) TypedKey(ev *fyne.KeyEvent) {
-	switch {
-	case ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter:
-		b.Press()
-	case !b.keys.handle(ev, false):
+	if !b.keys.handle(ev, false) {
 		b.Button.TypedKey(ev)
 	}
 }

@@ -253,6 +253,12 @@ func holds(o, target fyne.CanvasObject) bool {
 	return found
 }
 
+// isButton reports whether o is button b, or embeds it.
+func isButton(o fyne.CanvasObject, b *widget.Button) bool {
+	found, ok := uitest.Button(o)
+	return ok && found == b
+}
+
 // visit calls f on o and on everything inside it.
 func visit(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 	f(o)
@@ -279,6 +285,14 @@ func TestEscapeAsksBeforeDiscarding(t *testing.T) {
 			if len(h.results) != 0 || h.w.closed {
 				t.Fatal("a filled-in form was discarded without asking")
 			}
+			if f, ok := h.w.Canvas().Focused().(fyne.CanvasObject); !ok || !isButton(f, h.overlayButton("Keep editing")) {
+				t.Errorf("the question opens with the keyboard on %T, want Keep editing", h.w.Canvas().Focused())
+			}
+			h.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) // from the focused button: keep editing
+			if len(h.results) != 0 || h.w.Canvas().Overlays().Top() != nil {
+				t.Fatal("Escape on the focused Keep editing did not keep editing")
+			}
+			leave(h)
 			test.Tap(h.overlayButton("Keep editing"))
 			if len(h.results) != 0 || h.w.closed || h.row("a").object.(*entry).Text != "typed" {
 				t.Fatal("Keep editing lost the form")

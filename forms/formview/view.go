@@ -573,7 +573,7 @@ func (v *View) leave(after func()) {
 		return
 	}
 	d := dialog.NewCustomWithoutButtons("Discard your answers?",
-		widget.NewLabel("You changed this form. Leaving now sends no answer and loses what you entered."), w)
+		widget.NewLabel("You changed this form. Leaving now cancels the request, so the server gets no answer, and loses what you entered."), w)
 	discard := applook.NewButton("Discard", nil, func() {
 		d.Hide()
 		v.Cancel()
@@ -586,6 +586,7 @@ func (v *View) leave(after func()) {
 	d.SetOnClosed(func() { v.asking = nil })
 	v.asking = d
 	d.Show()
+	w.Canvas().Focus(keep) // the choice that loses nothing, where a screen reader says the keyboard is
 }
 
 // window is the window the view is in: the one Install was given, or
