@@ -189,7 +189,7 @@ func (d *Desk) showSettings() {
 	w := d.fyne.NewWindow("Settings — Elicit Desk")
 	d.settingsW = w
 	w.SetOnClosed(func() { d.settingsW = nil })
-	keys.Close(w, nil)
+	k := keys.Close(w, nil)
 	var servers []string
 	for _, s := range d.core.Statuses() {
 		servers = append(servers, s.Name)
@@ -198,6 +198,7 @@ func (d *Desk) showSettings() {
 		servers = append(servers, b.Server.Name)
 	}
 	f := newSettingsForm(d.settings, d.autostartEnabled(), d.opts.TrayShown, d.core.NotificationsProblem(), d.opts.CapturePath, servers)
+	k.Tabs(f.tabs)
 	keep := func(s Settings, login bool) {
 		d.applySettings(s)
 		if login != d.autostartEnabled() {

@@ -1,8 +1,9 @@
 // Package keys gives the app's own windows (History, Hosts, Welcome,
 // Settings, a tool call…, never a request window) the keys a person
-// expects of a desktop window: Ctrl+W and Escape close it, and Ctrl+F goes
-// to its search. One place installs them, so every such window behaves
-// alike.
+// expects of a desktop window: Ctrl+W and Escape close it, Ctrl+F goes
+// to its search, and Ctrl+Tab and Ctrl+Page Down (with Shift, or Page Up,
+// back) move between its tabs. One place installs them, so every such
+// window behaves alike.
 //
 // Fyne hands a key to the focused widget first: an entry keeps Escape
 // and every shortcut it is given. An Entry made by Keys.NewEntry passes
@@ -10,7 +11,10 @@
 package keys
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 )
@@ -19,13 +23,24 @@ import (
 var (
 	closeShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault}
 	findShortcut  = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
+	// Every desktop's keys to the next tab and the one before; Ctrl+Tab
+	// is Ctrl on a Mac too.
+	nextTab = []fyne.Shortcut{
+		&desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl},
+		&desktop.CustomShortcut{KeyName: fyne.KeyPageDown, Modifier: fyne.KeyModifierShortcutDefault},
+	}
+	previousTab = []fyne.Shortcut{
+		&desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift},
+		&desktop.CustomShortcut{KeyName: fyne.KeyPageUp, Modifier: fyne.KeyModifierShortcutDefault},
+	}
 )
 
 // Keys are the keys of one window.
 type Keys struct {
 	win    fyne.Window
 	close  func()
-	search fyne.Focusable // nil for none
+	search fyne.Focusable     // nil for none
+	tabs   *container.AppTabs // nil for none
 }
 
 // Close makes Ctrl+W and Escape close w by calling close (w.Close when
@@ -52,6 +67,29 @@ func Close(w fyne.Window, close func()) *Keys {
 // Find makes Ctrl+F focus search, so the person can type at once.
 func (k *Keys) Find(search fyne.Focusable) { k.search = search }
 
+// Tabs makes Ctrl+Tab and Ctrl+Page Down select the next of tabs, and
+// Ctrl+Shift+Tab and Ctrl+Page Up the one before, round the ends: Fyne's
+// tabs take no key, so a tab would be the mouse's alone.
+func (k *Keys) Tabs(tabs *container.AppTabs) {
+	k.tabs = tabs
+	c := k.win.Canvas()
+	for _, s := range append(slices.Clone(nextTab), previousTab...) {
+		c.AddShortcut(s, func(s fyne.Shortcut) { k.TypedShortcut(s) })
+	}
+}
+
+// moveTab selects the tab by tabs away from the selected one, and starts
+// the keyboard over at the window's first control: the one it was on may
+// be in the tab now hidden, where typing would go unseen.
+func (k *Keys) moveTab(by int) {
+	if n := len(k.tabs.Items); n > 0 {
+		k.tabs.SelectIndex((k.tabs.SelectedIndex() + by + n) % n)
+		c := k.win.Canvas()
+		c.Unfocus()
+		c.FocusNext()
+	}
+}
+
 func (k *Keys) find() {
 	if k.search != nil {
 		k.win.Canvas().Focus(k.search)
@@ -69,13 +107,21 @@ func (k *Keys) TypedKey(ev *fyne.KeyEvent) bool {
 	return true
 }
 
-// TypedShortcut handles Ctrl+W and Ctrl+F, and says whether it handled s.
+// TypedShortcut handles Ctrl+W, Ctrl+F and the tabs' keys, and says
+// whether it handled s.
 func (k *Keys) TypedShortcut(s fyne.Shortcut) bool {
-	switch s.ShortcutName() {
-	case closeShortcut.ShortcutName():
+	named := func(list []fyne.Shortcut) bool {
+		return k.tabs != nil && slices.ContainsFunc(list, func(t fyne.Shortcut) bool { return t.ShortcutName() == s.ShortcutName() })
+	}
+	switch {
+	case s.ShortcutName() == closeShortcut.ShortcutName():
 		k.close()
-	case findShortcut.ShortcutName():
+	case s.ShortcutName() == findShortcut.ShortcutName():
 		k.find()
+	case named(nextTab):
+		k.moveTab(1)
+	case named(previousTab):
+		k.moveTab(-1)
 	default:
 		return false
 	}

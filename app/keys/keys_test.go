@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -60,5 +61,38 @@ func TestKeys(t *testing.T) {
 				t.Errorf("the entry holds %q", e.Text)
 			}
 		})
+	}
+}
+
+// TestTabs moves between a window's tabs with each key, from an Entry as
+// from the window, round the ends.
+func TestTabs(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	k := Close(w, nil)
+	e := k.NewEntry()
+	tabs := container.NewAppTabs(container.NewTabItem("General", e), container.NewTabItem("History", widget.NewLabel("h")),
+		container.NewTabItem("Traffic", widget.NewLabel("t")))
+	w.SetContent(tabs)
+	k.Tabs(tabs)
+	for _, step := range []struct {
+		name string
+		s    fyne.Shortcut
+		want int
+	}{
+		{"Ctrl+Tab", &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}, 1},
+		{"Ctrl+Page Down", ctrl(fyne.KeyPageDown), 2},
+		{"Ctrl+Tab at the end", &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}, 0},
+		{"Ctrl+Shift+Tab at the start", &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}, 2},
+		{"Ctrl+Page Up", ctrl(fyne.KeyPageUp), 1},
+	} {
+		w.Canvas().Focus(e)
+		e.TypedShortcut(step.s) // as the window's canvas gets it with the entry focused
+		if got := tabs.SelectedIndex(); got != step.want {
+			t.Errorf("%s: tab %d, want %d", step.name, got, step.want)
+		}
+		if f := w.Canvas().Focused(); f == e && step.want != 0 {
+			t.Errorf("%s: the keyboard stays in the entry of the tab now hidden", step.name)
+		}
 	}
 }

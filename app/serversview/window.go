@@ -372,6 +372,7 @@ func (w *Window) build() {
 		container.NewTabItemWithIcon("Overview", theme.InfoIcon(), container.NewVScroll(w.detail.content)),
 		container.NewTabItemWithIcon("Tools", theme.ListIcon(), w.tools.content),
 	)
+	k.Tabs(tabs)
 	split := container.NewHSplit(w.list.content, tabs)
 	split.Offset = 0.28
 	w.win.SetContent(container.NewBorder(w.deps.Top, nil, nil, nil, split))
