@@ -374,12 +374,13 @@ func (b *builder) object(o fyne.CanvasObject) *node {
 func (b *builder) control(k key, o fyne.CanvasObject) *node {
 	// title is what names a control: its own title, else the form
 	// item's label, else what it shows (a check's text, a placeholder).
-	title := func(shown string) string {
+	titled := func() string {
 		if t, ok := o.(Titled); ok {
 			return t.AccessibleTitle()
 		}
-		return cmp.Or(b.label, shown)
+		return ""
 	}
+	title := func(shown string) string { return cmp.Or(titled(), b.label, shown) }
 	live := States(0).With(StateVisible, StateShowing)
 	enabled := func(d interface{ Disabled() bool }) States {
 		if d.Disabled() {
@@ -439,7 +440,7 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 	}
 	if c := as[widget.Check](o); c != nil {
 		n := b.node(k, RoleCheckBox, title(""))
-		if _, ok := o.(Titled); !ok && c.Text != "" {
+		if titled() == "" && c.Text != "" {
 			n.name = c.Text // the words beside the box name it, as a label does
 		}
 		n.states = enabled(c).With(StateCheckable)

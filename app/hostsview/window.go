@@ -255,8 +255,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 	}
 	var right fyne.CanvasObject = widget.NewLabel("")
 	if s.Switch != switchNone {
-		sw := widget.NewCheck("Through Elicit Desk", nil)
-		sw.Checked = s.Switch == switchOn
+		sw := newRouteSwitch(s.Name, s.Switch == switchOn)
 		sw.OnChanged = func(on bool) {
 			var p *hosts.Plan
 			var err error

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y/a11ytest"
 	"github.com/elicitdesk/elicitdesk/app/cmdtext"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
@@ -61,7 +62,7 @@ func all[T fyne.CanvasObject](o fyne.CanvasObject) []T {
 }
 
 // checks are the window's switches, in order.
-func checks(w *Window) []*widget.Check { return all[*widget.Check](w.body) }
+func checks(w *Window) []*routeSwitch { return all[*routeSwitch](w.body) }
 
 // tapDialog taps the button called label in the dialog on top.
 func tapDialog(t *testing.T, w *Window, label string) {
@@ -93,6 +94,10 @@ func TestSwitchRoutes(t *testing.T) {
 	w := newWindow(t, f)
 	if n := len(checks(w)); n != 6 {
 		t.Fatalf("%d switches, want one per server that can be read", n)
+	}
+	a11ytest.Check(t, ".", checks(w)[0])
+	if got := checks(w)[0].AccessibilityLabel(); got != "github through Elicit Desk: not checked" {
+		t.Errorf("a screen reader calls the first switch %q, want it named with its server", got)
 	}
 	before, _ := os.ReadFile(f.Config.Path)
 

@@ -30,6 +30,12 @@ func (e *escEntry) setLabel(l string)  { e.label = l }
 func (s *escSelect) setLabel(l string) { s.label = l }
 func (c *escCheck) setLabel(l string)  { c.label = l }
 
+// AccessibleTitle is the label beside the input (atspi.Titled): AT-SPI
+// names an entry or a drop-down by it, not by its placeholder.
+func (e *escEntry) AccessibleTitle() string  { return e.label }
+func (s *escSelect) AccessibleTitle() string { return s.label }
+func (c *escCheck) AccessibleTitle() string  { return c.label }
+
 // labelInputs names each input after the label laid out before it, as a
 // form's label and input pairs read: "Name", then the entry for it. It
 // looks through containers, scrolls and accordions.

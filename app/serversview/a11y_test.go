@@ -43,6 +43,15 @@ func TestAccessible(t *testing.T) {
 			t.Errorf("label = %q, want %q", got, tt.want)
 		}
 	}
+	// AT-SPI names an input by its title (atspi.Titled), else by its
+	// placeholder ("my-server"): the label beside it.
+	for o, want := range map[interface{ AccessibleTitle() string }]string{
+		e.name: "Name", e.cwd: "Working directory", e.transport: "Connects by", e.disabled: "",
+	} {
+		if got := o.AccessibleTitle(); got != want {
+			t.Errorf("title = %q, want %q", got, want)
+		}
+	}
 }
 
 // TestAccessibleHostile checks a tool's row reads a server's words only

@@ -1,0 +1,36 @@
+package hostsview
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// routeSwitch is a server's "Through Elicit Desk" check box, which a
+// screen reader names with the server: a host lists many, each with the
+// same words beside it.
+type routeSwitch struct {
+	widget.Check
+	server string // shown as the row's name (untrusted views)
+}
+
+func newRouteSwitch(server string, on bool) *routeSwitch {
+	s := &routeSwitch{server: server}
+	s.Text, s.Checked = "Through Elicit Desk", on
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// AccessibleTitle names the box for AT-SPI (atspi.Titled).
+func (s *routeSwitch) AccessibleTitle() string { return s.server + " through Elicit Desk" }
+
+// AccessibilityLabel implements fyne.Accessible: its name and state.
+func (s *routeSwitch) AccessibilityLabel() string {
+	state := "not checked"
+	if s.Checked {
+		state = "checked"
+	}
+	return s.AccessibleTitle() + ": " + state
+}
+
+// AccessibilityRole implements fyne.Accessible: a check box is pressed.
+func (s *routeSwitch) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }
