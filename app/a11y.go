@@ -17,8 +17,14 @@ var (
 // AccessibilityLabel implements fyne.Accessible: keyHold has the
 // keyboard of a window the app opened by itself, so a person who lands on
 // it hears why typing does nothing and how to reach the form, as the
-// window shows it.
-func (k *keyHold) AccessibilityLabel() string { return heldNotice }
+// window shows it. Once the hold is over it says nothing, as a reader of
+// the whole window would otherwise be told typing is still held.
+func (k *keyHold) AccessibilityLabel() string {
+	if k.st.free {
+		return ""
+	}
+	return heldNotice
+}
 
 // AccessibilityRole implements fyne.Accessible.
 func (k *keyHold) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }

@@ -38,4 +38,8 @@ func TestAccessible(t *testing.T) {
 			t.Errorf("label = %q, want %q", got, tt.want)
 		}
 	}
+	k.Tapped(nil) // the person clicks in the window: the hold is over
+	if got := k.AccessibilityLabel(); got != "" {
+		t.Errorf("after the hold the key hold still says %q", got)
+	}
 }
