@@ -12,7 +12,17 @@ import (
 var (
 	_ fyne.Accessible = (*keyHold)(nil)
 	_ fyne.Accessible = (*spin)(nil)
+	_ fyne.Accessible = (*questionBox)(nil)
 )
+
+// AccessibilityLabel implements fyne.Accessible: the question a question
+// window asks, which names the window's content where Fyne's bridges
+// read it.
+func (q *questionBox) AccessibilityLabel() string { return q.title }
+
+// AccessibilityRole implements fyne.Accessible: it holds the question's
+// words and buttons.
+func (q *questionBox) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleContainer }
 
 // AccessibilityLabel implements fyne.Accessible: keyHold has the
 // keyboard of a window the app opened by itself, so a person who lands on

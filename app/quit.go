@@ -128,9 +128,9 @@ func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 	keepButton.Importance = widget.HighImportance
 	quitButton := look.NewButton(q.Quit, theme.LogoutIcon(), answer(onQuit))
 	quitButton.Importance = widget.DangerImportance
-	w.SetContent(container.NewPadded(container.NewBorder(
+	w.SetContent(newQuestionBox(q.Title, container.NewPadded(container.NewBorder(
 		container.NewBorder(nil, nil, widget.NewIcon(theme.QuestionIcon()), nil, a.title),
-		container.NewHBox(layout.NewSpacer(), quitButton, keepButton), nil, nil, text)))
+		container.NewHBox(layout.NewSpacer(), quitButton, keepButton), nil, nil, text))))
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyEscape:
@@ -141,6 +141,7 @@ func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 	})
 	d.screen().Show(w, fyne.NewSize(480, 200)) // preferred
 	w.RequestFocus()
+	w.Canvas().Focus(keepButton) // the choice that changes nothing, where a screen reader says the keyboard is
 }
 
 // quit ends Elicit Desk: the core answers every waiting request
@@ -206,3 +207,24 @@ func (d *Desk) addAppKeys() {
 	}
 	d.withF1 = withF1
 }
+
+// questionBox is a question window's content: AT-SPI shows the window as
+// a dialog (atspi.Dialog), whose words a screen reader reads as it opens.
+type questionBox struct {
+	widget.BaseWidget
+	title   string
+	Content fyne.CanvasObject // exported: what a screen reader reads inside
+}
+
+func newQuestionBox(title string, content fyne.CanvasObject) *questionBox {
+	q := &questionBox{title: title, Content: content}
+	q.ExtendBaseWidget(q)
+	return q
+}
+
+func (q *questionBox) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(q.Content)
+}
+
+// AccessibleDialog implements atspi.Dialog.
+func (q *questionBox) AccessibleDialog() {}

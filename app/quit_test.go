@@ -8,8 +8,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/elicitdesk/elicitdesk/app/atspi"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/history"
+	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 )
 
 func TestQuitQuestion(t *testing.T) {
@@ -105,6 +107,10 @@ func TestQuitKeptRunning(t *testing.T) {
 		{"Keep running", func(t *testing.T, w fyne.Window) { test.Tap(button(t, w.Content(), "Keep running")) }},
 		{"Escape", func(t *testing.T, w fyne.Window) { pressKey(w.Canvas(), fyne.KeyEscape) }},
 		{"Return", func(t *testing.T, w fyne.Window) { pressKey(w.Canvas(), fyne.KeyReturn) }},
+		{"Space", func(t *testing.T, w fyne.Window) {
+			pressKey(w.Canvas(), fyne.KeySpace)
+			w.Canvas().Focused().TypedRune(' ')
+		}},
 	}
 	h := start(t, `{"mcpServers":{}}`)
 	h.askForm(context.Background(), "shop", "Your name?")
@@ -115,6 +121,12 @@ func TestQuitKeptRunning(t *testing.T) {
 			w := h.question()
 			if w == nil {
 				t.Fatal("no question")
+			}
+			if f, ok := w.Canvas().Focused().(fyne.CanvasObject); !ok || !isButtonLabelled(f, "Keep running") {
+				t.Errorf("the question opens with the keyboard on %v, want Keep running", w.Canvas().Focused())
+			}
+			if _, ok := w.Content().(atspi.Dialog); !ok {
+				t.Error("a screen reader is not told the question window is a dialog")
 			}
 			k.keep(t, w)
 			if h.question() != nil || h.d.ctx.Err() != nil || r.ended {
@@ -221,4 +233,10 @@ func TestQuitKeyInEveryWindow(t *testing.T) {
 func typeShortcut(c fyne.Canvas, s fyne.Shortcut) {
 	inner := reflect.ValueOf(c).Elem().FieldByName("WindowlessCanvas").Interface()
 	inner.(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(s)
+}
+
+// isButtonLabelled reports whether o is, or embeds, a button labelled label.
+func isButtonLabelled(o fyne.CanvasObject, label string) bool {
+	b, ok := uitest.Button(o)
+	return ok && b.Text == label
 }

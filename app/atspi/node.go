@@ -53,6 +53,13 @@ type Parent interface {
 	AccessibleParts() []fyne.CanvasObject
 }
 
+// Dialog is a window's content that asks the person something, such as
+// whether to quit: the window is a dialog, whose words a screen reader
+// reads as it opens, not a frame, of which it says only the title.
+type Dialog interface {
+	AccessibleDialog()
+}
+
 // Titled is a control whose name is not its value: a form field is called
 // by its title ("Email (required)") and holds what was typed.
 type Titled interface {
@@ -142,9 +149,13 @@ func (b *builder) place(n *node, o fyne.CanvasObject) {
 // floats over it (a dialog, a drop-down's menu). Only the active window's
 // focused object is focused: each window keeps one.
 func (b *builder) window(w fyne.Window, active bool) *node {
-	n := b.node(key{of: w}, RoleFrame, w.Title())
-	n.states = n.states.With(StateEnabled, StateSensitive, StateVisible, StateShowing, StateResizable)
 	c := w.Canvas()
+	role := RoleFrame
+	if _, ok := c.Content().(Dialog); ok {
+		role = RoleDialog
+	}
+	n := b.node(key{of: w}, role, w.Title())
+	n.states = n.states.With(StateEnabled, StateSensitive, StateVisible, StateShowing, StateResizable)
 	b.canvas, b.focused = c, nil
 	if active {
 		n.states = n.states.With(StateActive)

@@ -414,3 +414,33 @@ func TestParagraphs(t *testing.T) {
 		}
 	}
 }
+
+// asks is a window's content that asks something (Dialog), as the app's
+// question windows' is.
+type asks struct {
+	widget.BaseWidget
+	Content fyne.CanvasObject
+}
+
+func newAsks(content fyne.CanvasObject) *asks {
+	a := &asks{Content: content}
+	a.ExtendBaseWidget(a)
+	return a
+}
+
+func (a *asks) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(a.Content) }
+func (a *asks) AccessibleDialog()                   {}
+
+// TestDialogWindow reads a window whose content asks the person something
+// as a dialog of its own, with its words, not as a frame.
+func TestDialogWindow(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewWindow(newAsks(container.NewVBox(widget.NewLabel("2 requests wait."), look.NewButton("Keep running", nil, nil))))
+	w.SetTitle("Quit Elicit Desk?")
+	w.Resize(fyne.NewSize(400, 200))
+	got := lines(buildOf(w).root, 0)
+	want := []string{`application "App"`, `  dialog "Quit Elicit Desk?"`, `    label "2 requests wait." text="2 requests wait."`, `    push button "Keep running" [click]`}
+	if !slices.Equal(got, want) {
+		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -350,11 +350,11 @@ type extents struct{ X, Y, W, H int32 }
 func box(n *node, coords uint32) extents {
 	at := n.pos
 	switch {
-	case coords == 0 && n.role == RoleFrame:
+	case coords == 0 && topLevel(n):
 		at = n.origin
 	case coords == 0 && n.parent != nil:
 		at = at.Add(window(n).origin)
-	case coords == 2 && n.parent != nil && n.parent.role != RoleFrame && n.parent.id != 0:
+	case coords == 2 && n.parent != nil && !topLevel(n.parent) && n.parent.id != 0:
 		at = at.Subtract(n.parent.pos)
 	}
 	return extents{int32(at.X), int32(at.Y), int32(n.size.Width), int32(n.size.Height)}
@@ -411,7 +411,7 @@ func (s *server) component() map[string]any {
 			if err != nil {
 				return 0, err
 			}
-			if n.role == RoleFrame {
+			if topLevel(n) {
 				return 7, nil // ATSPI_LAYER_WINDOW
 			}
 			return 3, nil // ATSPI_LAYER_WIDGET

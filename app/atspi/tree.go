@@ -47,6 +47,10 @@ func (t *tree) index(n *node) {
 	}
 }
 
+// topLevel reports whether n is a window: a frame or a dialog of its own,
+// right under the application.
+func topLevel(n *node) bool { return n.parent != nil && n.parent.id == 0 }
+
 // window is the window n is in.
 func window(n *node) *node {
 	for n.parent != nil && n.parent.id != 0 {
