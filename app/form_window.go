@@ -28,7 +28,12 @@ func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
 	fw.head = newHeader(r, d.others(r.Server.Name), fw.close)
 	header := container.NewVBox(r.more.box, fw.head.object)
 	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: header, Dates: d.opts.Dates,
-		MayAnswer: func() bool { return fw.hold.mayAnswer() }})
+		MayAnswer: func() bool { return fw.hold.mayAnswer() },
+		Grow: func(dh float32) {
+			if fw.size != nil {
+				fw.size.grow(dh)
+			}
+		}})
 	fw.view.OnResult = func(res forms.Result) {
 		if !fw.hold.mayAnswer() {
 			return // a click or a key aimed at what was there before the window

@@ -364,3 +364,31 @@ func TestControlsGetTheirWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewMakesRoom: a window fitted to a small form as it opens asks
+// for the height its review needs as the person fills the form in (the
+// JSON grows from "Not ready" to a line a field), and, grown as the app
+// grows it, shows what Accept sends whole: the review no longer scrolls.
+func TestReviewMakesRoom(t *testing.T) {
+	var h *harness
+	var asked float32
+	h = openWith(t, `{"type":"object","properties":{"user":{"type":"string"},"password":{"type":"string"},"note":{"type":"string"}},"required":["user"]}`,
+		Options{Grow: func(dh float32) {
+			asked += dh
+			h.w.Resize(h.w.Canvas().Size().AddWidthHeight(0, dh))
+		}})
+	h.w.Resize(fyne.NewSize(760, 10))
+	h.w.Resize(fyne.NewSize(760, h.v.FullHeight())) // as the app fits it
+	if asked != 0 {
+		t.Fatalf("the fitted window was asked for %v more before anything was typed", asked)
+	}
+	test.Type(h.row("user").focus, "bob")
+	test.Type(h.row("password").focus, "hunter22")
+	test.Type(h.row("note").focus, "a note long enough to wrap in the review at this width, and then some more words")
+	if asked <= 0 {
+		t.Fatal("the review grew and asked for no room")
+	}
+	if need, have := unscrolled(h.v.card, h.v.reviewed), h.v.card.Size().Height; need > have+1 {
+		t.Errorf("grown by %v, the review needs %v and has %v", asked, need, have)
+	}
+}

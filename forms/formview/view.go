@@ -49,6 +49,7 @@ type View struct {
 	may     func() bool // Options.MayAnswer
 	// toolCall: the form holds a tool's arguments (Options.ToolCall).
 	toolCall bool
+	grow     func(dh float32) // Options.Grow
 	asking   dialog.Dialog
 	content  *fyne.Container
 
@@ -91,11 +92,15 @@ type Options struct {
 	// window can refuse keys meant for another one, such as typing that
 	// began before it appeared. Nil always allows. The buttons always work.
 	MayAnswer func() bool
+	// Grow, when set, is told that the review, grown as the person fills
+	// the form in, needs dh more height than it has: its window may make
+	// the room, so that what Accept sends is seen whole, not scrolled.
+	Grow func(dh float32)
 }
 
 // New builds the view of a form under a message from the server.
 func New(f *forms.Form, message untrusted.Text, opts Options) *View {
-	v := &View{m: newModel(f, opts.ToolCall), may: opts.MayAnswer, toolCall: opts.ToolCall}
+	v := &View{m: newModel(f, opts.ToolCall), may: opts.MayAnswer, toolCall: opts.ToolCall, grow: opts.Grow}
 	if opts.Zone == nil {
 		opts.Zone = time.Local
 	}
@@ -239,10 +244,12 @@ func (v *View) bodyHeight() float32 {
 	if v.fields == nil {
 		return v.body.MinSize().Height
 	}
-	unscrolled := func(o fyne.CanvasObject, s *container.Scroll) float32 {
-		return o.MinSize().Height - s.MinSize().Height + s.Content.MinSize().Height
-	}
 	return max(v.split.MinSize().Height, unscrolled(v.fields, &v.fields.Scroll), unscrolled(v.card, v.reviewed))
+}
+
+// unscrolled is the height o needs to show whole what its scroll s holds.
+func unscrolled(o fyne.CanvasObject, s *container.Scroll) float32 {
+	return o.MinSize().Height - s.MinSize().Height + s.Content.MinSize().Height
 }
 
 // headLayout is a border layout of the header on top, the body and the
@@ -377,7 +384,22 @@ func (v *View) render() {
 	if l.promise != v.shown.promise {
 		v.promise.SetText(l.promise)
 	}
+	reviewed := l.review != v.shown.review || l.notSent != v.shown.notSent || l.promise != v.shown.promise
 	v.shown = l
+	if reviewed {
+		v.makeRoom()
+	}
+}
+
+// makeRoom asks the window (Options.Grow) for the height the review needs
+// beyond what it has, at its width.
+func (v *View) makeRoom() {
+	if v.grow == nil || v.card == nil || v.card.Size().Height == 0 {
+		return // not laid out yet: the window's first fit measures it
+	}
+	if dh := unscrolled(v.card, v.reviewed) - v.card.Size().Height; dh >= 1 {
+		v.grow(dh)
+	}
 }
 
 // showIf shows or hides o.
