@@ -60,7 +60,7 @@ func TestHostileSurface(t *testing.T) {
 		{"call unknown hostile entry", []string{"call", "-config", f.config, "-server", h.joined + "?", "-tool", hostileAsk}, 1, "no server", nil},
 		{"call error", append([]string{"call", "-tool", hostileFail}, server...), 1, "elicitdesk call:", nil},
 		{"call -32042", []string{"call", "-config", f.config, "-server", h.joined, "-tool", hostileLink}, 1, "-32042", nil},
-		{"call hostile tool result", append([]string{"call", "-tool", h.strings[0]}, server...), 0, "", nil},
+		{"call hostile tool result", append([]string{"call", "-tool", h.strings[0]}, server...), 1, "the tool failed", nil}, // its result is an error
 		{"tools", append([]string{"tools"}, server...), 0, "", toolList},
 		{"tools of a server that dies", append([]string{"tools"}, append(server, hostileDie)...), 1, "elicitdesk tools:", nil},
 		{"lint", []string{"lint", f.schema}, 0, "", nil},
