@@ -4,6 +4,7 @@
 package term
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -93,13 +94,17 @@ func (t Terminal) Table() (table Terminal, flush func() error) {
 }
 
 // JSON prints v as indented JSON through untrusted.JSON: a script reads the
-// same value, a person sees an escape where a hidden character is.
+// same value, a person sees an escape where a hidden character is, and
+// "<=", "&" read as written, not as \u003c= (no HTML is made here).
 func (t Terminal) JSON(v any) error {
-	out, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	fmt.Fprintln(t.w, untrusted.JSON(out))
+	fmt.Fprintln(t.w, untrusted.JSON(bytes.TrimSuffix(out.Bytes(), []byte("\n"))))
 	return nil
 }
 
