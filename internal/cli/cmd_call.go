@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"os/signal"
 	"slices"
 	"strings"
@@ -114,8 +115,12 @@ func runCall(args []string, stdout, stderr terminal) int {
 	if *answer == answerDesk {
 		return callThroughDesk(t, command, *tool, toolArgs, stdout, stderr)
 	}
-	stderr = stderr.Shared() // the answerer and the connection's log write too
-	router := servers.NewRouter(servers.DefaultLimits, stderr.Logger())
+	stderr = stderr.Shared()                                                          // the answerer and the connection's log write too
+	router := servers.NewRouter(servers.DefaultLimits, slog.New(slog.DiscardHandler)) // it logs only refusals, said below in words
+	router.OnRefused(func(x servers.Refusal) {
+		stderr.Linef("elicitation from %s refused, not asked: %s", x.Server.Name, x.Err)
+		stderr.Block(x.Message)
+	})
 	unanswered := new(atomic.Int32)
 	router.OnAsked(answerer(*answer, stderr, unanswered))
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)

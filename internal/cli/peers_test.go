@@ -260,22 +260,27 @@ func TestServerEverything(t *testing.T) {
 	})
 }
 
-// TestServerEverythingFailures: the TypeScript SDK answers a tool it lacks,
-// and arguments its tool refuses, with a result that is an error, not a
-// JSON-RPC error: call says which in its words and exits 1.
-func TestServerEverythingFailures(t *testing.T) {
+// TestTypeScriptServerFailures: the TypeScript SDK answers a tool it
+// lacks, and arguments its tool refuses, with a result that is an error,
+// not a JSON-RPC error: call says which in its words and exits 1; a form
+// the spec forbids is refused in words, not in a log line.
+func TestTypeScriptServerFailures(t *testing.T) {
 	node, entry := everything(t)
+	everything := []string{node, entry, "stdio"}
 	for _, tt := range []struct {
 		name   string
+		server []string
 		args   []string
 		stderr string
 	}{
-		{"a tool it lacks", []string{"-tool", "nope"}, `the server has no tool "nope"; it has: echo, `},
-		{"arguments it refuses", []string{"-tool", "get-sum", "-args", `{"a":"x"}`}, "the tool failed (its result, printed above, is an error)"},
+		{"a tool it lacks", everything, []string{"-tool", "nope"}, `the server has no tool "nope"; it has: echo, `},
+		{"arguments it refuses", everything, []string{"-tool", "get-sum", "-args", `{"a":"x"}`}, "the tool failed (its result, printed above, is an error)"},
+		{"a form it may not ask", []string{node, "testdata/nested-form.mjs"}, []string{"-tool", "nested"},
+			"elicitation from node refused, not asked: requested schema cannot be shown: #/properties/addr/type: nested objects"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := Run(append(append([]string{"call"}, tt.args...), "--", node, entry, "stdio"), nil, &stdout, &stderr)
+			code := Run(slices.Concat([]string{"call"}, tt.args, []string{"--"}, tt.server), nil, &stdout, &stderr)
 			if code != 1 || !strings.Contains(stderr.String(), tt.stderr) || !strings.Contains(stdout.String(), `"isError": true`) {
 				t.Errorf("exit %d, want 1 with %q on stderr and the result on stdout\nstdout: %s\nstderr: %s", code, tt.stderr, stdout.String(), stderr.String())
 			}
