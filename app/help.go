@@ -63,15 +63,17 @@ func (d *Desk) showHelp() {
 	w := d.fyne.NewWindow("Help — Elicit Desk")
 	d.helpW = w
 	w.SetOnClosed(func() { d.helpW = nil })
-	keys.Close(w, nil)
+	k := keys.Close(w, nil)
 	text := widget.NewRichTextFromMarkdown(helpText(helpPaths{
 		servers: d.opts.ConfigPath, history: d.opts.HistoryPath, settings: core.PrefsPath(d.fyne.UniqueID()),
 	}))
 	text.Wrapping = fyne.TextWrapWord
 	closeButton := look.NewButton("Close", nil, w.Close)
 	closeButton.Importance = widget.HighImportance
-	// The text scrolls as a whole; Close stays in view.
+	// The text scrolls as a whole, by the keys too; Close stays in view.
+	scroll := container.NewVScroll(text)
+	k.Scroll(scroll)
 	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewHBox(layout.NewSpacer(), closeButton)),
-		nil, nil, container.NewPadded(container.NewVScroll(text))))
+		nil, nil, container.NewPadded(scroll)))
 	d.screen().Show(w, fyne.NewSize(640, 640))
 }

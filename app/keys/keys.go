@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -41,6 +42,7 @@ type Keys struct {
 	close  func()
 	search fyne.Focusable     // nil for none
 	tabs   *container.AppTabs // nil for none
+	scroll *container.Scroll  // nil for none
 }
 
 // Close makes Ctrl+W and Escape close w by calling close (w.Close when
@@ -97,13 +99,50 @@ func (k *Keys) find() {
 }
 
 // TypedKey handles Escape, closing the window unless a dialog is over it
-// (a dialog of modal's takes its keys first), and says whether it handled
-// ev.
+// (a dialog of modal's takes its keys first), and Scroll's keys, and says
+// whether it handled ev.
 func (k *Keys) TypedKey(ev *fyne.KeyEvent) bool {
-	if ev.Name != fyne.KeyEscape || k.win.Canvas().Overlays().Top() != nil {
+	if k.win.Canvas().Overlays().Top() != nil {
 		return false
 	}
-	k.close()
+	if ev.Name == fyne.KeyEscape {
+		k.close()
+		return true
+	}
+	return k.scrolled(ev.Name)
+}
+
+// Scroll makes Up, Down, Page Up, Page Down, Home and End scroll s while
+// no widget takes them: a window that is one long text (Help) reads to
+// its end without the mouse.
+func (k *Keys) Scroll(s *container.Scroll) { k.scroll = s }
+
+// scrolled scrolls for key, and says whether it was one of Scroll's.
+func (k *Keys) scrolled(key fyne.KeyName) bool {
+	if k.scroll == nil {
+		return false
+	}
+	s := k.scroll
+	line, page := theme.TextSize()*2, max(s.Size().Height-theme.TextSize()*2, 1)
+	y := s.Offset.Y
+	switch key {
+	case fyne.KeyUp:
+		y -= line
+	case fyne.KeyDown:
+		y += line
+	case fyne.KeyPageUp:
+		y -= page
+	case fyne.KeyPageDown:
+		y += page
+	case fyne.KeyHome:
+		y = 0
+	case fyne.KeyEnd:
+		y = s.Content.MinSize().Height
+	default:
+		return false
+	}
+	y = max(0, min(y, s.Content.MinSize().Height-s.Size().Height))
+	s.ScrollToOffset(fyne.NewPos(s.Offset.X, y))
 	return true
 }
 

@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -93,6 +94,37 @@ func TestTabs(t *testing.T) {
 		}
 		if f := w.Canvas().Focused(); f == e && step.want != 0 {
 			t.Errorf("%s: the keyboard stays in the entry of the tab now hidden", step.name)
+		}
+	}
+}
+
+// TestScroll reads a long text to its end and back by the keys, kept
+// within the text.
+func TestScroll(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	k := Close(w, nil)
+	lines := widget.NewLabel(strings.Repeat("line\n", 200))
+	s := container.NewVScroll(lines)
+	k.Scroll(s)
+	w.SetContent(s)
+	w.Resize(fyne.NewSize(300, 300))
+	press := func(key fyne.KeyName) { w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: key}) }
+	bottom := lines.MinSize().Height - s.Size().Height
+	for _, step := range []struct {
+		key  fyne.KeyName
+		want func(y float32) bool
+	}{
+		{fyne.KeyDown, func(y float32) bool { return y > 0 && y < 100 }},
+		{fyne.KeyPageDown, func(y float32) bool { return y > 200 }},
+		{fyne.KeyEnd, func(y float32) bool { return y == bottom }},
+		{fyne.KeyPageDown, func(y float32) bool { return y == bottom }},
+		{fyne.KeyHome, func(y float32) bool { return y == 0 }},
+		{fyne.KeyUp, func(y float32) bool { return y == 0 }},
+	} {
+		press(step.key)
+		if !step.want(s.Offset.Y) {
+			t.Errorf("%s: scrolled to %v of %v", step.key, s.Offset.Y, bottom)
 		}
 	}
 }

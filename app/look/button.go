@@ -53,14 +53,15 @@ func (b *Button) CreateRenderer() fyne.WidgetRenderer {
 // that closed a dialog or opened one would hand its space to the field
 // focused next (an answer changed unseen, a radio button unticked).
 // Enter presses the button too, as on the desktop (it has no
-// character). Escape and F1 go on to the window's own keys (closing it or
-// a dialog, Help), which a focused widget would otherwise swallow.
+// character). Escape, F1 and the page keys go on to the window's own keys
+// (closing it or a dialog, Help, scrolling), which a focused widget would
+// otherwise swallow.
 func (b *Button) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeySpace:
 	case fyne.KeyReturn, fyne.KeyEnter:
 		b.Press()
-	case fyne.KeyEscape, fyne.KeyF1:
+	case fyne.KeyEscape, fyne.KeyF1, fyne.KeyPageUp, fyne.KeyPageDown, fyne.KeyHome, fyne.KeyEnd:
 		if c := fyne.CurrentApp().Driver().CanvasForObject(b); c != nil && c.OnTypedKey() != nil {
 			c.OnTypedKey()(ev)
 		}

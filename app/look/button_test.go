@@ -125,8 +125,8 @@ func TestButtonSpace(t *testing.T) {
 	}
 }
 
-// TestButtonPassesWindowKeys: Escape and F1 on a focused button reach the
-// window's own keys, as with nothing focused.
+// TestButtonPassesWindowKeys: Escape, F1 and the page keys on a focused
+// button reach the window's own keys, as with nothing focused.
 func TestButtonPassesWindowKeys(t *testing.T) {
 	test.NewTempApp(t)
 	b := NewButton("Save", nil, nil)
@@ -135,10 +135,10 @@ func TestButtonPassesWindowKeys(t *testing.T) {
 	var got []fyne.KeyName
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { got = append(got, ev.Name) })
 	w.Canvas().Focus(b)
-	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1, fyne.KeyA} {
+	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1, fyne.KeyA, fyne.KeyPageDown, fyne.KeyEnd, fyne.KeyDown} {
 		w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: k})
 	}
-	if !slices.Equal(got, []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1}) {
-		t.Errorf("the window got %v, want Escape and F1", got)
+	if want := []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1, fyne.KeyPageDown, fyne.KeyEnd}; !slices.Equal(got, want) {
+		t.Errorf("the window got %v, want %v", got, want)
 	}
 }
