@@ -60,6 +60,17 @@ type Dialog interface {
 	AccessibleDialog()
 }
 
+// Listing holds a list and names it (Titled), and says which of its rows
+// is selected (Selection), which Fyne's list keeps to itself.
+type Listing interface {
+	AccessibleList() *widget.List
+}
+
+// Selection says which row of a list is selected.
+type Selection interface {
+	AccessibleSelected() (row int, ok bool)
+}
+
 // Titled is a control whose name is not its value: a form field is called
 // by its title ("Email (required)") and holds what was typed.
 type Titled interface {
@@ -476,6 +487,22 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 			b.place(item, o)
 			b.add(n, item)
 		}
+		return n
+	}
+	if lw, ok := o.(Listing); ok {
+		l := lw.AccessibleList()
+		n := b.list(k, l)
+		n.name = title("")
+		if s, ok := o.(Selection); ok {
+			if row, ok := s.AccessibleSelected(); ok && row >= 0 && row < len(n.children) {
+				n.children[row].states = n.children[row].states.With(StateSelected)
+			}
+		}
+		if fyne.Focusable(l) == b.focused { // the list it holds has the keyboard
+			n.states = n.states.With(StateFocused)
+		}
+		c := b.canvas
+		n.focus = func() { c.Focus(l) }
 		return n
 	}
 	if l := as[widget.List](o); l != nil {

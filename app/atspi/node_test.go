@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
 )
@@ -83,7 +84,7 @@ func line(n *node, depth int) string {
 	if n.desc != "" {
 		s += fmt.Sprintf(" desc=%q", n.desc)
 	}
-	for _, st := range []State{StateFocused, StateChecked, StateEditable, StateInvalidEntry, StateExpanded} {
+	for _, st := range []State{StateFocused, StateSelected, StateChecked, StateEditable, StateInvalidEntry, StateExpanded} {
 		if n.states.Has(st) {
 			s += " " + stateNames[st]
 		}
@@ -143,7 +144,7 @@ func TestTreeReadsWidgets(t *testing.T) {
 		`    check box "Newsletter" checked [click]`,
 		`    combo box "(Select one)" text="green"`,
 		`      menu item "red" [click]`,
-		`      menu item "green" [click]`,
+		`      menu item "green" selected [click]`,
 		`    panel "Size"`,
 		`      radio button "Small" [click]`,
 		`      radio button "Large" [click]`,
@@ -440,6 +441,26 @@ func TestDialogWindow(t *testing.T) {
 	w.Resize(fyne.NewSize(400, 200))
 	got := lines(buildOf(w).root, 0)
 	want := []string{`application "App"`, `  dialog "Quit Elicit Desk?"`, `    label "2 requests wait." text="2 requests wait."`, `    push button "Keep running" [click]`}
+	if !slices.Equal(got, want) {
+		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestNamedList reads a list the app names and whose selection it knows
+// (a11y.List): named, its selected row marked, focused when the list it
+// holds has the keyboard.
+func TestNamedList(t *testing.T) {
+	test.NewTempApp(t)
+	names := []string{"demo", "github", "files"}
+	list := widget.NewList(func() int { return len(names) }, func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[i]) })
+	w := test.NewWindow(a11y.NewList("Servers", list, func() (widget.ListItemID, bool) { return 1, true }))
+	w.SetTitle("Servers")
+	w.Resize(fyne.NewSize(300, 300))
+	w.Canvas().Focus(list)
+	got := lines(buildOf(w).root, 0)
+	want := []string{`application "App"`, `  frame "Servers"`, `    list "Servers" focused`,
+		`      list item "demo" [click]`, `      list item "github" selected [click]`, `      list item "files" [click]`}
 	if !slices.Equal(got, want) {
 		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

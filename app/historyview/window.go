@@ -11,6 +11,7 @@ package historyview
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/forms"
@@ -179,7 +181,10 @@ func (w *Window) build() {
 	w.clear = look.NewButton("Clear search", theme.ContentClearIcon(), w.clearSearch)
 	w.emptyBox = container.NewCenter(container.NewVBox(w.empty, container.NewCenter(w.clear)))
 	w.emptyBox.Hide()
-	listArea := container.NewBorder(container.NewVBox(w.head, widget.NewSeparator()), nil, nil, nil, container.NewStack(w.list, w.emptyBox))
+	listArea := container.NewBorder(container.NewVBox(w.head, widget.NewSeparator()), nil, nil, nil, container.NewStack(a11y.NewList("Requests", w.list, func() (widget.ListItemID, bool) {
+		i := slices.IndexFunc(w.entries, func(e history.Entry) bool { return e.ID == w.selected })
+		return i, i >= 0 && w.selected != 0
+	}), w.emptyBox))
 	w.detail = newDetail(w)
 	// The list above the detail: the message column gets the window's width.
 	w.split = container.NewVSplit(container.NewThemeOverride(listArea, compact{}), w.detail.object)

@@ -3,6 +3,7 @@ package serversview
 import (
 	"errors"
 	"io/fs"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
@@ -57,7 +59,10 @@ func newServerList(w *Window) *serverList {
 		container.NewVBox(title, l.fileErr),
 		container.NewVBox(l.bridged.content, container.NewPadded(l.add)),
 		nil, nil,
-		container.NewStack(l.list, l.empty),
+		container.NewStack(a11y.NewList("Servers", l.list, func() (widget.ListItemID, bool) {
+			i := slices.IndexFunc(l.rows, func(r row) bool { return r.Name == w.selected })
+			return i, i >= 0
+		}), l.empty),
 	)
 	return l
 }
