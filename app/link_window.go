@@ -2,6 +2,7 @@ package app
 
 import (
 	"net/url"
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -88,21 +89,26 @@ func linkLookOf(s linkState, server string) linkLook {
 // server to say the step is complete, or for the person's Done. Like a form window it says first who asks and what they say, then
 // the link.
 type linkWindow struct {
-	w        fyne.Window
-	head     *header
-	server   string // the server's name as a line
-	state    linkState
-	buttons  *fyne.Container // the answers
-	openB    *look.Button
-	openedB  *look.Button    // I opened it, when the browser did not open
-	after    *fyne.Container // Copy link and Done, after Open link
-	doneB    *look.Button
-	status   *widget.Label
-	progress *widget.ProgressBarInfinite
-	size     *sized
-	hold     *keyHold      // nil when the person opened it
-	gone     chan struct{} // closed with the window
-	closed   bool
+	w       fyne.Window
+	head    *header
+	server  string // the server's name as a line
+	state   linkState
+	buttons *fyne.Container // the answers, under their help
+	// answerRow holds the answers' buttons, which buttons hides with it.
+	answerRow *fyne.Container
+	// keysPassed: the keyboard was on a button the state hid, and goes to
+	// the next that shows (passKeys).
+	keysPassed bool
+	openB      *look.Button
+	openedB    *look.Button    // I opened it, when the browser did not open
+	after      *fyne.Container // Copy link and Done, after Open link
+	doneB      *look.Button
+	status     *widget.Label
+	progress   *widget.ProgressBarInfinite
+	size       *sized
+	hold       *keyHold      // nil when the person opened it
+	gone       chan struct{} // closed with the window
+	closed     bool
 }
 
 // newLinkWindow builds the window of a URL request, sized to it and placed
@@ -148,7 +154,8 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 		}
 	})
 	lw.openedB.Importance = widget.HighImportance
-	lw.buttons = container.NewVBox(formview.AnswerHelp(), container.NewHBox(copyLink(), layout.NewSpacer(), decline, cancel, lw.openB, lw.openedB))
+	lw.answerRow = container.NewHBox(copyLink(), layout.NewSpacer(), decline, cancel, lw.openB, lw.openedB)
+	lw.buttons = container.NewVBox(formview.AnswerHelp(), lw.answerRow)
 
 	lw.status = widget.NewLabel("")
 	lw.status.Wrapping = fyne.TextWrapWord
@@ -277,9 +284,38 @@ func (lw *linkWindow) set(s linkState) {
 	before := lw.size.need()
 	lw.state = s
 	lw.render()
+	lw.passKeys()
 	if dh := lw.size.need() - before; dh > 0 {
 		lw.size.grow(dh)
 	}
+}
+
+// passKeys hands the keyboard, when the state hid the button that had it
+// (Open link, I opened it, pressed with the keyboard), to the button that
+// goes on now: Done, or I opened it. While neither shows (the browser
+// opening) nothing has it, so that no key presses a hidden button, and
+// Done takes it once it shows.
+func (lw *linkWindow) passKeys() {
+	c := lw.w.Canvas()
+	if o, ok := c.Focused().(fyne.CanvasObject); ok {
+		if o.Visible() && (lw.buttons.Visible() || !slices.Contains(lw.answerRow.Objects, o)) {
+			return // still shown
+		}
+		lw.keysPassed = true
+	}
+	if !lw.keysPassed {
+		return
+	}
+	switch {
+	case lw.doneB.Visible():
+		c.Focus(lw.doneB)
+	case lw.openedB.Visible() && lw.buttons.Visible():
+		c.Focus(lw.openedB)
+	default:
+		c.Unfocus()
+		return
+	}
+	lw.keysPassed = false
 }
 
 // render shows lw.state.

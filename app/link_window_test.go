@@ -128,13 +128,22 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 // TestOpenedByHand: when the browser did not open, the person may open the
 // copied link themselves and say so: Accept goes out, and the window
 // waits for the server, as after Open link.
+// Pressed with the keyboard, I opened it hands the keyboard to Done.
 func TestOpenedByHand(t *testing.T) {
-	h, got, r, lw := browserFails(t, "xdg-open is not installed")
-	h.ui(func() { test.Tap(button(t, content(r), "I opened it")) })
+	h, got, _, lw := browserFails(t, "xdg-open is not installed")
+	h.ui(func() {
+		lw.w.Canvas().Focus(lw.openedB)
+		lw.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	})
 	if a := <-got; a.res.Action != forms.Accept {
 		t.Fatalf("answer %+v, want accept", a)
 	}
 	h.eventually("the wait for the server", func() bool { return lw.state.phase == linkWaiting })
+	h.ui(func() {
+		if f := lw.w.Canvas().Focused(); f != fyne.Focusable(lw.doneB) {
+			t.Errorf("the keyboard is on %v, want Done", f)
+		}
+	})
 }
 
 // browserFails has shop ask to open a link, where the browser fails with
