@@ -18,7 +18,7 @@ var (
 // AccessibilityLabel implements fyne.Accessible: the question a question
 // window asks, which names the window's content where Fyne's bridges
 // read it.
-func (q *questionBox) AccessibilityLabel() string { return q.title }
+func (q *questionBox) AccessibilityLabel() string { return q.title.Text }
 
 // AccessibilityRole implements fyne.Accessible: it holds the question's
 // words and buttons.

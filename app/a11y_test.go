@@ -18,11 +18,11 @@ func TestAccessible(t *testing.T) {
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, widget.NewLabel("form"))
 	k := holdKeys(w, byApp, time.Now, func() time.Time { return time.Time{} }, GuardTime, func() {}, nil)
-	s := newSpin(7, 1, 20)
-	q := newQuestionBox("Quit Elicit Desk?", widget.NewLabel("2 requests wait."))
+	s := newSpin(7, 1, 20, nil)
+	q := newQuestionBox(widget.NewLabel("Quit Elicit Desk?"), widget.NewLabel("2 requests wait."))
 	a11ytest.Check(t, ".", k, s, s.down, q)
 
-	empty := newSpin(3, 1, 20)
+	empty := newSpin(3, 1, 20, nil)
 	empty.SetText("")
 	tests := []struct {
 		o    fyne.Accessible

@@ -128,7 +128,7 @@ func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 	keepButton.Importance = widget.HighImportance
 	quitButton := look.NewButton(q.Quit, theme.LogoutIcon(), answer(onQuit))
 	quitButton.Importance = widget.DangerImportance
-	w.SetContent(newQuestionBox(q.Title, container.NewPadded(container.NewBorder(
+	w.SetContent(newQuestionBox(a.title, container.NewPadded(container.NewBorder(
 		container.NewBorder(nil, nil, widget.NewIcon(theme.QuestionIcon()), nil, a.title),
 		container.NewHBox(layout.NewSpacer(), quitButton, keepButton), nil, nil, text))))
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
@@ -212,11 +212,11 @@ func (d *Desk) addAppKeys() {
 // a dialog (atspi.Dialog), whose words a screen reader reads as it opens.
 type questionBox struct {
 	widget.BaseWidget
-	title   string
+	title   *widget.Label     // the question, kept up to date as requests come and go
 	Content fyne.CanvasObject // exported: what a screen reader reads inside
 }
 
-func newQuestionBox(title string, content fyne.CanvasObject) *questionBox {
+func newQuestionBox(title *widget.Label, content fyne.CanvasObject) *questionBox {
 	q := &questionBox{title: title, Content: content}
 	q.ExtendBaseWidget(q)
 	return q

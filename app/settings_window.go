@@ -36,7 +36,7 @@ type settingsForm struct {
 	capture *widget.Check      // every server's messages
 	of      *widget.CheckGroup // or those of the servers ticked
 	named   map[string]string  // of's options: the names they show
-	redact  *widget.Entry      // the patterns, a line each
+	redact  *keys.Entry        // the patterns, a line each
 	tabs    *container.AppTabs
 	problem *widget.Label
 	save    *look.Button
@@ -50,9 +50,9 @@ type settingsForm struct {
 // no notification can show ("" when they can), capturePath where captured
 // messages are kept, and servers the names of the servers whose messages
 // may be kept.
-func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath string, servers []string) *settingsForm {
+func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath string, servers []string, k *keys.Keys) *settingsForm {
 	f := &settingsForm{cur: cur}
-	f.windows = newSpin(cur.MaxWindows, core.MinWindows, core.MaxWindows)
+	f.windows = newSpin(cur.MaxWindows, core.MinWindows, core.MaxWindows, k)
 	f.login = widget.NewCheck("Start Elicit Desk when I log in", nil)
 	f.login.Checked = login
 	var looks []string
@@ -63,7 +63,7 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	f.look.Selected = cur.Theme.Label()
 	f.notify = widget.NewCheck("Notify me when a request arrives while I work elsewhere", nil)
 	f.notify.Checked = cur.Notify
-	f.days = newSpin(int(cur.Retention/day), history.MinRetentionDays, history.MaxRetentionDays)
+	f.days = newSpin(int(cur.Retention/day), history.MinRetentionDays, history.MaxRetentionDays, k)
 	var sizes []string
 	for _, n := range history.SizeChoices() {
 		sizes = append(sizes, historyview.SizeText(n))
@@ -93,7 +93,7 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 		}
 	})
 	f.capture.SetChecked(cur.Capture.All)
-	f.redact = widget.NewMultiLineEntry()
+	f.redact = k.NewMultiLineEntry()
 	f.redact.SetMinRowsVisible(2)
 	f.redact.SetPlaceHolder("A regular expression a line, such as ACME-[0-9]+")
 	f.redact.SetText(strings.Join(cur.Redact, "\n"))
@@ -197,7 +197,7 @@ func (d *Desk) showSettings() {
 	for _, b := range d.core.Bridged() {
 		servers = append(servers, b.Server.Name)
 	}
-	f := newSettingsForm(d.settings, d.autostartEnabled(), d.opts.TrayShown, d.core.NotificationsProblem(), d.opts.CapturePath, servers)
+	f := newSettingsForm(d.settings, d.autostartEnabled(), d.opts.TrayShown, d.core.NotificationsProblem(), d.opts.CapturePath, servers, k)
 	k.Tabs(f.tabs)
 	keep := func(s Settings, login bool) {
 		d.applySettings(s)

@@ -8,9 +8,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
@@ -61,7 +63,7 @@ func TestSettingsFormReads(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newSettingsForm(DefaultSettings, false, true, "", "/state/traffic.jsonl", []string{"demo", "notes"})
+			f := newSettingsForm(DefaultSettings, false, true, "", "/state/traffic.jsonl", []string{"demo", "notes"}, keys.Close(test.NewTempWindow(t, nil), nil))
 			tt.set(f)
 			s, login, problem := f.read()
 			if tt.problem != "" {
@@ -82,7 +84,7 @@ func TestSettingsFormReads(t *testing.T) {
 // TestSpinKeepsBounds steps and types past the bounds.
 func TestSpinKeepsBounds(t *testing.T) {
 	test.NewTempApp(t)
-	s := newSpin(19, 1, 20)
+	s := newSpin(19, 1, 20, nil)
 	w := test.NewWindow(s.object)
 	defer w.Close()
 	test.Tap(s.up)
@@ -226,4 +228,66 @@ func TestSettingsSayWhyNoNotifications(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSettingsTabsByKeys: Ctrl+Tab and Ctrl+Shift+Tab move between
+// Settings' tabs from every control of each tab that takes shortcuts
+// itself (a number's spin, the patterns' entry), as Fyne hands them a
+// shortcut first; the others let the window's canvas have it. Escape in a
+// spin closes the window.
+func TestSettingsTabsByKeys(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.ui(func() {
+		h.d.showSettings()
+		w := h.d.settingsW
+		var tabs *container.AppTabs
+		for _, x := range test.LaidOutObjects(w.Content()) {
+			if t, ok := x.(*container.AppTabs); ok {
+				tabs = t
+			}
+		}
+		next := &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl}
+		back := &desktop.CustomShortcut{KeyName: fyne.KeyTab, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift}
+		tried := 0
+		for i := range tabs.Items {
+			tabs.SelectIndex(i)
+			var takers []fyne.Shortcutable
+			for _, x := range test.LaidOutObjects(tabs.Items[i].Content) {
+				if s, ok := x.(fyne.Shortcutable); ok && x.Visible() {
+					takers = append(takers, s)
+				}
+			}
+			for _, s := range takers {
+				for _, step := range []struct {
+					s    fyne.Shortcut
+					want int
+				}{{next, (i + 1) % len(tabs.Items)}, {back, (i + len(tabs.Items) - 1) % len(tabs.Items)}} {
+					tabs.SelectIndex(i)
+					w.Canvas().Focus(s.(fyne.Focusable))
+					s.TypedShortcut(step.s)
+					if got := tabs.SelectedIndex(); got != step.want {
+						t.Errorf("%s from %T on %s: tab %d, want %d", step.s.ShortcutName(), s, tabs.Items[i].Text, got, step.want)
+					}
+				}
+				tried++
+			}
+		}
+		if tried < 3 {
+			t.Errorf("tried %d controls that take shortcuts, want the two spins and the patterns' entry", tried)
+		}
+		tabs.SelectIndex(0)
+		for _, x := range test.LaidOutObjects(w.Content()) {
+			if s, ok := x.(*spin); ok && s.Visible() {
+				w.Canvas().Focus(s)
+				break
+			}
+		}
+		if _, ok := w.Canvas().Focused().(*spin); !ok {
+			t.Fatalf("the keyboard is on %T, want a spin", w.Canvas().Focused())
+		}
+		w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if h.d.settingsW != nil {
+			t.Error("Escape in a number's spin left Settings open")
+		}
+	})
 }

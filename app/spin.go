@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
 )
 
@@ -18,14 +19,15 @@ import (
 // bounds.
 type spin struct {
 	widget.Entry
+	keys      *keys.Keys // its window's: Escape, Ctrl+W and Ctrl+Tab reach them; nil for none
 	min, max  int
 	down, up  *stepButton
 	object    fyne.CanvasObject // the entry with its buttons
 	onChanged func(int)         // told of each valid value
 }
 
-func newSpin(value, min, max int) *spin {
-	s := &spin{min: min, max: max}
+func newSpin(value, min, max int, k *keys.Keys) *spin {
+	s := &spin{min: min, max: max, keys: k}
 	s.ExtendBaseWidget(s)
 	s.SetText(strconv.Itoa(value))
 	s.down = newStepButton("One less", theme.ContentRemoveIcon(), func() { s.step(-1) })
@@ -97,13 +99,22 @@ func (s *spin) TypedRune(r rune) {
 
 // TypedKey steps on Up and Down.
 func (s *spin) TypedKey(ev *fyne.KeyEvent) {
-	switch ev.Name {
-	case fyne.KeyUp:
+	switch {
+	case ev.Name == fyne.KeyUp:
 		s.step(+1)
-	case fyne.KeyDown:
+	case ev.Name == fyne.KeyDown:
 		s.step(-1)
+	case s.keys != nil && ev.Name == fyne.KeyEscape && s.keys.TypedKey(ev):
 	default:
 		s.Entry.TypedKey(ev)
+	}
+}
+
+// TypedShortcut passes the window's shortcuts on, which an entry would
+// keep to itself.
+func (s *spin) TypedShortcut(sc fyne.Shortcut) {
+	if s.keys == nil || !s.keys.TypedShortcut(sc) {
+		s.Entry.TypedShortcut(sc)
 	}
 }
 

@@ -1,12 +1,14 @@
 package forms
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonnum"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -524,8 +526,13 @@ func (l *linter) fieldDefault(path string, f *Field, n *node) any {
 	v := n.value()
 	if msg := f.Check(v); msg != "" {
 		shown := describe(n)
-		if b, err := json.Marshal(v); err == nil && n.kind == arrayNode {
-			shown = truncate(string(b), 40)
+		if n.kind == arrayNode {
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false) // "<" as written: this is no HTML
+			if enc.Encode(v) == nil {
+				shown = truncate(strings.TrimSpace(b.String()), 40)
+			}
 		}
 		l.warn(path, "the default %s breaks the field's own rules: %s", shown, msg)
 	}

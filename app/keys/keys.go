@@ -84,6 +84,9 @@ func (k *Keys) Tabs(tabs *container.AppTabs) {
 // the keyboard over at the window's first control: the one it was on may
 // be in the tab now hidden, where typing would go unseen.
 func (k *Keys) moveTab(by int) {
+	if k.win.Canvas().Overlays().Top() != nil {
+		return // a dialog is over the tabs: they stay as the dialog found them
+	}
 	if n := len(k.tabs.Items); n > 0 {
 		k.tabs.SelectIndex((k.tabs.SelectedIndex() + by + n) % n)
 		c := k.win.Canvas()
@@ -193,6 +196,14 @@ type Entry struct {
 func (k *Keys) NewEntry() *Entry {
 	e := &Entry{keys: k}
 	e.ExtendBaseWidget(e)
+	return e
+}
+
+// NewMultiLineEntry returns an empty multi-line Entry of k's window, as
+// widget.NewMultiLineEntry makes one.
+func (k *Keys) NewMultiLineEntry() *Entry {
+	e := k.NewEntry()
+	e.MultiLine, e.Wrapping = true, fyne.TextWrap(fyne.TextTruncateClip)
 	return e
 }
 

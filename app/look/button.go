@@ -83,6 +83,9 @@ func (b *Button) Press() {
 	if !b.Disabled() && b.OnTapped != nil {
 		b.OnTapped()
 	}
+	if c := fyne.CurrentApp().Driver().CanvasForObject(b); c != nil && !b.Visible() && c.Focused() == fyne.Focusable(b) {
+		c.Unfocus() // the press hid it: no key may press it again unseen
+	}
 }
 
 // FocusGained shows the ring.

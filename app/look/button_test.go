@@ -142,3 +142,22 @@ func TestButtonPassesWindowKeys(t *testing.T) {
 		t.Errorf("the window got %v, want %v", got, want)
 	}
 }
+
+// TestButtonHiddenByItsPress: a button whose press hides it lets go of
+// the keyboard, so that no key presses it again unseen.
+func TestButtonHiddenByItsPress(t *testing.T) {
+	test.NewTempApp(t)
+	presses := 0
+	var b *Button
+	b = NewButton("Open link", nil, func() { presses++; b.Hide() })
+	w := test.NewWindow(container.NewVBox(b, widget.NewLabel("waiting")))
+	defer w.Close()
+	w.Canvas().Focus(b)
+	b.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if f := w.Canvas().Focused(); f != nil {
+		t.Errorf("the keyboard stays on %v, hidden", f)
+	}
+	if presses != 1 {
+		t.Errorf("pressed %d times", presses)
+	}
+}

@@ -54,7 +54,7 @@ func ShowEscape(c fyne.Canvas, title string, content fyne.CanvasObject, size fyn
 	// order dialogs close in; hide lets go of the dialog itself.
 	k := &dialogKeys{top: c.Overlays().Top(), escape: escape}
 	if k.escape == nil && len(buttons) > 0 {
-		k.escape = func() { tap(buttons[0]) }
+		k.escape = buttons[0].Press
 	}
 	if len(buttons) == 1 {
 		k.enter = buttons[0]
@@ -118,18 +118,11 @@ func (k *dialogKeys) typed(c fyne.Canvas, ev *fyne.KeyEvent) bool {
 	case ev.Name == fyne.KeyEscape && k.escape != nil:
 		k.escape()
 	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && k.enter != nil:
-		tap(k.enter)
+		k.enter.Press()
 	default:
 		return false
 	}
 	return true
-}
-
-// tap presses b as a click would: not while it is disabled.
-func tap(b *look.Button) {
-	if !b.Disabled() && b.OnTapped != nil {
-		b.OnTapped()
-	}
 }
 
 // Height is how tall Show's dialog is at width with all of its content in

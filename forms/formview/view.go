@@ -11,13 +11,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	appkeys "github.com/elicitdesk/elicitdesk/app/keys"
 	applook "github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -50,7 +50,7 @@ type View struct {
 	// toolCall: the form holds a tool's arguments (Options.ToolCall).
 	toolCall bool
 	grow     func(dh float32) // Options.Grow
-	asking   dialog.Dialog
+	asking   func()           // hides the question whether to discard the answers, while it shows
 	content  *fyne.Container
 
 	// What FullHeight measures and headLayout lays out.
@@ -452,7 +452,7 @@ func (v *View) finish(res forms.Result) {
 	}
 	v.m.done = true
 	if v.asking != nil {
-		v.asking.Hide()
+		v.asking()
 	}
 	v.render()
 	if v.OnResult != nil {
@@ -466,7 +466,7 @@ func (v *View) finish(res forms.Result) {
 func (v *View) Freeze() {
 	v.m.done, v.m.frozen = true, true
 	if v.asking != nil {
-		v.asking.Hide()
+		v.asking()
 	}
 	for _, r := range v.rows {
 		disable(r.object)
@@ -585,7 +585,7 @@ func (v *View) escape() {
 // Escape never discards. A form already answered just runs after.
 func (v *View) leave(after func()) {
 	if v.asking != nil {
-		v.asking.Hide()
+		v.asking()
 		return
 	}
 	w := v.window()
@@ -594,21 +594,29 @@ func (v *View) leave(after func()) {
 		after()
 		return
 	}
-	d := dialog.NewCustomWithoutButtons("Discard your answers?",
-		widget.NewLabel("You changed this form. Leaving now cancels the request, so the server gets no answer, and loses what you entered."), w)
+	text := "You changed this form. Leaving now cancels the request, telling the server you dismissed it, and loses what you entered."
+	if v.toolCall {
+		text = "You changed the arguments. Leaving now loses what you entered."
+	}
+	var hide func()
+	keepEditing := func() {
+		hide()
+		v.asking = nil
+	}
 	discard := applook.NewButton("Discard", nil, func() {
-		d.Hide()
+		keepEditing()
 		v.Cancel()
 		after()
 	})
 	discard.Importance = widget.DangerImportance
-	keep := applook.NewButton("Keep editing", nil, d.Hide)
+	keep := applook.NewButton("Keep editing", nil, keepEditing)
 	keep.Importance = widget.HighImportance
-	d.SetButtons([]fyne.CanvasObject{discard, keep})
-	d.SetOnClosed(func() { v.asking = nil })
-	v.asking = d
-	d.Show()
-	w.Canvas().Focus(keep) // the choice that loses nothing, where a screen reader says the keyboard is
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	// The choice that loses nothing first: modal opens on it, and Escape
+	// presses it.
+	hide = modal.Show(w.Canvas(), "Discard your answers?", l, fyne.NewSize(460, 200), keep, discard)
+	v.asking = keepEditing
 }
 
 // window is the window the view is in: the one Install was given, or

@@ -119,7 +119,9 @@ func runCall(args []string, stdout, stderr terminal) int {
 	router := servers.NewRouter(servers.DefaultLimits, slog.New(slog.DiscardHandler)) // it logs only refusals, said below in words
 	router.OnRefused(func(x servers.Refusal) {
 		stderr.Linef("elicitation from %s refused, not asked: %s", x.Server.Name, x.Err)
-		stderr.Block(x.Message)
+		if x.Message != "" {
+			stderr.Block(x.Message)
+		}
 	})
 	unanswered := new(atomic.Int32)
 	router.OnAsked(answerer(*answer, stderr, unanswered))
