@@ -28,12 +28,12 @@ import (
 // buttons that keep or drop the changes. Nothing changes until Save.
 type settingsForm struct {
 	windows *spin
-	login   *widget.Check
-	look    *widget.Select // look.Choices' labels
-	notify  *widget.Check
+	login   *keys.Check
+	look    *keys.Select // look.Choices' labels
+	notify  *keys.Check
 	days    *spin
-	size    *widget.Select     // history.SizeChoices' texts
-	capture *widget.Check      // every server's messages
+	size    *keys.Select       // history.SizeChoices' texts
+	capture *keys.Check        // every server's messages
 	of      *widget.CheckGroup // or those of the servers ticked
 	named   map[string]string  // of's options: the names they show
 	redact  *keys.Entry        // the patterns, a line each
@@ -53,22 +53,22 @@ type settingsForm struct {
 func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath string, servers []string, k *keys.Keys) *settingsForm {
 	f := &settingsForm{cur: cur}
 	f.windows = newSpin(cur.MaxWindows, core.MinWindows, core.MaxWindows, k)
-	f.login = widget.NewCheck("Start Elicit Desk when I log in", nil)
+	f.login = k.NewCheck("Start Elicit Desk when I log in", nil)
 	f.login.Checked = login
 	var looks []string
 	for _, c := range look.Choices() {
 		looks = append(looks, c.Label())
 	}
-	f.look = widget.NewSelect(looks, nil)
+	f.look = k.NewSelect(looks, nil)
 	f.look.Selected = cur.Theme.Label()
-	f.notify = widget.NewCheck("Notify me when a request arrives while I work elsewhere", nil)
+	f.notify = k.NewCheck("Notify me when a request arrives while I work elsewhere", nil)
 	f.notify.Checked = cur.Notify
 	f.days = newSpin(int(cur.Retention/day), history.MinRetentionDays, history.MaxRetentionDays, k)
 	var sizes []string
 	for _, n := range history.SizeChoices() {
 		sizes = append(sizes, historyview.SizeText(n))
 	}
-	f.size = widget.NewSelect(sizes, nil)
+	f.size = k.NewSelect(sizes, nil)
 	f.size.Selected = historyview.SizeText(cur.HistoryMaxBytes)
 	f.named = map[string]string{}
 	var options, ticked []string
@@ -85,7 +85,7 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	}
 	f.of = widget.NewCheckGroup(options, nil)
 	f.of.Selected = ticked
-	f.capture = widget.NewCheck("Of every server and bridged host", func(all bool) {
+	f.capture = k.NewCheck("Of every server and bridged host", func(all bool) {
 		if all {
 			f.of.Disable()
 		} else {
@@ -145,7 +145,7 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 
 // choice gives the drop-downs of Settings one width, that of its longest
 // choice: a Select is only as wide as its shortest.
-func choice(s *widget.Select) fyne.CanvasObject {
+func choice(s *keys.Select) fyne.CanvasObject {
 	width := widget.NewLabel(look.FollowDesktop.Label()).MinSize().Width + theme.IconInlineSize() + 2*theme.InnerPadding()
 	return container.NewHBox(container.NewGridWrap(fyne.NewSize(width, s.MinSize().Height), s))
 }

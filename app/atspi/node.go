@@ -66,6 +66,13 @@ type Listing interface {
 	AccessibleList() *widget.List
 }
 
+// Focuser is a control read as one whose keyboard focus is a widget
+// inside it (a tool's row, focused on its Call button): the node is
+// focused while that widget is.
+type Focuser interface {
+	AccessibleFocus() fyne.Focusable
+}
+
 // Selection says which row of a list is selected.
 type Selection interface {
 	AccessibleSelected() (row int, ok bool)
@@ -367,6 +374,10 @@ func (b *builder) object(o fyne.CanvasObject) *node {
 	n := b.control(k, o)
 	if n == nil {
 		return nil
+	}
+	if f, ok := o.(Focuser); ok && focusable == nil {
+		focusable = f.AccessibleFocus()
+		n.states = n.states.With(StateFocusable)
 	}
 	if n.role == RoleLabel && takesFocus(o) {
 		// Text that holds the keyboard (a request window's key hold) is

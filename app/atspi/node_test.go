@@ -465,3 +465,29 @@ func TestNamedList(t *testing.T) {
 		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// row is a control read as one, whose keyboard is a button inside it.
+type row struct {
+	widget.BaseWidget
+	call *look.Button
+}
+
+func (r *row) CreateRenderer() fyne.WidgetRenderer    { return widget.NewSimpleRenderer(r.call) }
+func (r *row) AccessibilityLabel() string             { return "Call Search files" }
+func (r *row) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }
+func (r *row) AccessibleFocus() fyne.Focusable        { return r.call }
+
+// TestFocusInside reads a control whose button has the keyboard as
+// focused, so that a screen reader says it as Tab reaches it.
+func TestFocusInside(t *testing.T) {
+	test.NewTempApp(t)
+	r := &row{call: look.NewButton("Call…", nil, nil)}
+	r.ExtendBaseWidget(r)
+	w := test.NewWindow(container.NewVBox(r))
+	w.Resize(fyne.NewSize(300, 100))
+	w.Canvas().Focus(r.call)
+	n := buildOf(w).focused()
+	if n == nil || n.name != "Call Search files" {
+		t.Errorf("the focused node is %+v, want the row", n)
+	}
+}

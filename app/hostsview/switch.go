@@ -2,20 +2,21 @@ package hostsview
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/keys"
 )
 
 // routeSwitch is a server's "Through Elicit Desk" check box, which a
 // screen reader names with the server: a host lists many, each with the
-// same words beside it.
+// same words beside it. It passes the window's keys on (keys.Check).
 type routeSwitch struct {
-	widget.Check
+	keys.Check
 	server string // shown as the row's name (untrusted views)
 }
 
-func newRouteSwitch(server string, on bool) *routeSwitch {
+func newRouteSwitch(k *keys.Keys, server string, on bool) *routeSwitch {
 	s := &routeSwitch{server: server}
-	s.Text, s.Checked = "Through Elicit Desk", on
+	s.Keys, s.Text, s.Checked = k, "Through Elicit Desk", on
 	s.ExtendBaseWidget(s)
 	return s
 }

@@ -52,6 +52,7 @@ type Window struct {
 	app   fyne.App
 	deps  Deps
 	win   fyne.Window
+	keys  *keys.Keys        // the window's: Escape and Ctrl+W close it
 	top   fyne.CanvasObject // the title, the intro and Read again
 	body  *fyne.Container
 	inner fyne.CanvasObject // body and its padding, which scrolls
@@ -113,7 +114,7 @@ func (w *Window) build() {
 	w.inner = container.New(layout.NewCustomPaddedLayout(0, theme.Padding(), theme.Padding(), 4*theme.Padding()), w.body)
 	w.win.SetContent(container.NewBorder(w.top, nil, nil, nil, container.NewVScroll(w.inner)))
 	w.win.SetCloseIntercept(w.win.Hide)
-	keys.Close(w.win, w.win.Hide)
+	w.keys = keys.Close(w.win, w.win.Hide)
 }
 
 // open sizes the window to its content and places it.
@@ -255,7 +256,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 	}
 	var right fyne.CanvasObject = widget.NewLabel("")
 	if s.Switch != switchNone {
-		sw := newRouteSwitch(s.Name, s.Switch == switchOn)
+		sw := newRouteSwitch(w.keys, s.Name, s.Switch == switchOn)
 		sw.OnChanged = func(on bool) {
 			var p *hosts.Plan
 			var err error

@@ -30,3 +30,27 @@ func (e *Entry) AccessibilityLabel() string {
 
 // AccessibilityRole implements fyne.Accessible.
 func (e *Entry) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }
+
+var (
+	_ fyne.Accessible = (*Check)(nil)
+	_ fyne.Accessible = (*Select)(nil)
+)
+
+// AccessibilityLabel implements fyne.Accessible: its words and its state.
+func (c *Check) AccessibilityLabel() string {
+	state := "not checked"
+	if c.Checked {
+		state = "checked"
+	}
+	return c.Text + ": " + state
+}
+
+// AccessibilityRole implements fyne.Accessible: a check box is pressed.
+func (c *Check) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }
+
+// AccessibilityLabel implements fyne.Accessible: what is chosen.
+func (s *Select) AccessibilityLabel() string { return cmp.Or(s.Selected, "nothing chosen") }
+
+// AccessibilityRole implements fyne.Accessible: a drop-down is a button
+// that opens a menu.
+func (s *Select) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }

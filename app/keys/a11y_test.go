@@ -34,7 +34,7 @@ func TestAccessible(t *testing.T) {
 			e.SetPlaceHolder(tt.placeholder)
 			w.SetContent(e)
 			test.Type(e, tt.typed)
-			a11ytest.Check(t, ".", e)
+			a11ytest.Check(t, ".", e, k.NewCheck("Notifications", nil), k.NewSelect([]string{"Light"}, nil))
 			if got := e.AccessibilityLabel(); got != tt.want {
 				t.Errorf("label = %q, want %q", got, tt.want)
 			}

@@ -128,3 +128,39 @@ func TestScroll(t *testing.T) {
 		}
 	}
 }
+
+// TestControlsPassKeys: Escape on a focused check box or drop-down of
+// Keys' closes the window, and F1 reaches it, as from an Entry; Space
+// still ticks the box.
+func TestControlsPassKeys(t *testing.T) {
+	test.NewTempApp(t)
+	for _, make := range []func(k *Keys) fyne.Focusable{
+		func(k *Keys) fyne.Focusable { return k.NewCheck("Notify me", nil) },
+		func(k *Keys) fyne.Focusable { return k.NewSelect([]string{"Light", "Dark"}, nil) },
+	} {
+		w := test.NewTempWindow(t, nil)
+		closed, helped := 0, 0
+		w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+			if ev.Name == fyne.KeyF1 {
+				helped++
+			}
+		})
+		k := Close(w, func() { closed++ })
+		c := make(k)
+		w.SetContent(c.(fyne.CanvasObject))
+		w.Canvas().Focus(c)
+		c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyF1})
+		c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if closed != 1 || helped != 1 {
+			t.Errorf("%T: closed %d, F1 reached the window %d times; want 1, 1", c, closed, helped)
+		}
+	}
+	w := test.NewTempWindow(t, nil)
+	c := Close(w, nil).NewCheck("Notify me", nil)
+	w.SetContent(c)
+	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	c.TypedRune(' ') // as the desktop sends Space
+	if !c.Checked {
+		t.Error("Space did not tick the box")
+	}
+}

@@ -21,6 +21,7 @@ import (
 type Button struct {
 	widget.Button
 	focused bool
+	outer   fyne.Widget // what the window holds: this Button, or a type embedding it
 }
 
 // NewButton is a Button labelled label, with icon (nil for none), that
@@ -62,7 +63,7 @@ func (b *Button) TypedKey(ev *fyne.KeyEvent) {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		b.Press()
 	case fyne.KeyEscape, fyne.KeyF1, fyne.KeyPageUp, fyne.KeyPageDown, fyne.KeyHome, fyne.KeyEnd:
-		if c := fyne.CurrentApp().Driver().CanvasForObject(b); c != nil && c.OnTypedKey() != nil {
+		if c := b.canvas(); c != nil && c.OnTypedKey() != nil {
 			c.OnTypedKey()(ev)
 		}
 	default:
@@ -83,9 +84,25 @@ func (b *Button) Press() {
 	if !b.Disabled() && b.OnTapped != nil {
 		b.OnTapped()
 	}
-	if c := fyne.CurrentApp().Driver().CanvasForObject(b); c != nil && !b.Visible() && c.Focused() == fyne.Focusable(b) {
-		c.Unfocus() // the press hid it: no key may press it again unseen
+	if f, _ := b.outer.(fyne.Focusable); !b.Visible() && f != nil {
+		if c := b.canvas(); c != nil && c.Focused() == f {
+			c.Unfocus() // the press hid it: no key may press it again unseen
+		}
 	}
+}
+
+// ExtendBaseWidget is Fyne's, noting the widget the window holds, through
+// which the button finds its window.
+func (b *Button) ExtendBaseWidget(w fyne.Widget) {
+	if b.outer == nil {
+		b.outer = w
+	}
+	b.Button.ExtendBaseWidget(w)
+}
+
+// canvas is the window's canvas the button is in, or nil.
+func (b *Button) canvas() fyne.Canvas {
+	return fyne.CurrentApp().Driver().CanvasForObject(b.outer)
 }
 
 // FocusGained shows the ring.

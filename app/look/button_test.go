@@ -125,21 +125,31 @@ func TestButtonSpace(t *testing.T) {
 	}
 }
 
+// stepper is a widget that embeds a Button, as the app's − and + do.
+type stepper struct {
+	Button
+	title string
+}
+
 // TestButtonPassesWindowKeys: Escape, F1 and the page keys on a focused
-// button reach the window's own keys, as with nothing focused.
+// button, or a widget embedding one, reach the window's own keys, as with
+// nothing focused.
 func TestButtonPassesWindowKeys(t *testing.T) {
 	test.NewTempApp(t)
-	b := NewButton("Save", nil, nil)
-	w := test.NewWindow(b)
-	defer w.Close()
-	var got []fyne.KeyName
-	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { got = append(got, ev.Name) })
-	w.Canvas().Focus(b)
-	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1, fyne.KeyA, fyne.KeyPageDown, fyne.KeyEnd, fyne.KeyDown} {
-		w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: k})
-	}
-	if want := []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1, fyne.KeyPageDown, fyne.KeyEnd}; !slices.Equal(got, want) {
-		t.Errorf("the window got %v, want %v", got, want)
+	s := &stepper{title: "One more"}
+	s.ExtendBaseWidget(s)
+	for _, b := range []fyne.Focusable{NewButton("Save", nil, nil), s} {
+		w := test.NewWindow(b.(fyne.CanvasObject))
+		var got []fyne.KeyName
+		w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { got = append(got, ev.Name) })
+		w.Canvas().Focus(b)
+		for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1, fyne.KeyA, fyne.KeyPageDown, fyne.KeyEnd, fyne.KeyDown} {
+			w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: k})
+		}
+		if want := []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1, fyne.KeyPageDown, fyne.KeyEnd}; !slices.Equal(got, want) {
+			t.Errorf("%T: the window got %v, want %v", b, got, want)
+		}
+		w.Close()
 	}
 }
 

@@ -109,6 +109,10 @@ func (c *escCheck) AccessibilityLabel() string {
 // AccessibilityRole implements fyne.Accessible: a checkbox is pressed.
 func (c *escCheck) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleButton }
 
+// AccessibleFocus is the row's Call… button, which has the keyboard for it
+// (atspi.Focuser).
+func (r *toolRow) AccessibleFocus() fyne.Focusable { return r.call }
+
 // AccessibilityLabel implements fyne.Accessible: what its button does to
 // which tool, the tool's name where its title differs, and the first line
 // of its description.
