@@ -132,7 +132,11 @@ type Core struct {
 	uiBackoff time.Duration
 	uiNext    time.Time
 	attaches  int // UIs attached so far
-	now       func() time.Time
+	// calling counts, by server, the tool calls the person made from the
+	// windows that are under way: what those servers ask meanwhile is
+	// the person's own business, and opens with the keyboard.
+	calling map[string]int
+	now     func() time.Time
 	// capture keeps message bodies, once the person first switched it on;
 	// stopCapture ends it.
 	capture       *traffic.Capture
@@ -157,7 +161,7 @@ func New(ctx context.Context, opts Options) *Core {
 	c.router.OnRefused(func(x servers.Refusal) { c.record(refusalEntry(x)) })
 	c.router.OnAsked(func(e *servers.Elicitation) {
 		if c.ctx.Err() == nil { // once closed, a request waits until its server gives up
-			c.wait(e, false)
+			c.wait(e, c.personCalls(e.Server))
 		}
 	})
 	c.manager = servers.NewManager(c.router, c.log, func(s servers.Status) {

@@ -255,6 +255,8 @@ func (c *Core) CallTool(ctx context.Context, server, tool string, args map[strin
 	}
 	if script {
 		go c.startAhead(server)
+	} else {
+		defer c.personCalling(server)()
 	}
 	res, err := conn.CallTool(ctx, tool, args)
 	if ue, ok := servers.AsURLRequired(err); ok && script {
@@ -264,6 +266,35 @@ func (c *Core) CallTool(ctx context.Context, server, tool string, args map[strin
 		}
 	}
 	return res, conn.Identity(), err
+}
+
+// personCalling counts a tool call of the person's from the windows to
+// server as under way, until the func it returns runs.
+func (c *Core) personCalling(server string) (done func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.calling == nil {
+		c.calling = map[string]int{}
+	}
+	c.calling[server]++
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.calling[server]--; c.calling[server] == 0 {
+			delete(c.calling, server)
+		}
+	}
+}
+
+// personCalls reports whether who, a configured server, is answering a
+// tool call the person made from the windows.
+func (c *Core) personCalls(who servers.Identity) bool {
+	if who.Machine != "" || who.Session != "" || who.Host != (servers.HostInfo{}) {
+		return false // a bridged or remote server: no call of the windows'
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calling[who.Name] > 0
 }
 
 // ShowLinks asks the links of a -32042 error that a tool call of the

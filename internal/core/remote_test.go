@@ -59,6 +59,9 @@ func TestRemoteToolsAndCalls(t *testing.T) {
 		called <- outcome{res, err}
 	}()
 	rec.until(t, "the tool's question", func() bool { return len(rec.requests) == 1 })
+	if !rec.requests[0].ByPerson {
+		t.Error("the question of a call the person made from the windows does not open as theirs, with the keyboard")
+	}
 	if err := r.Answer(rec.requests[0].ID, forms.Result{Action: forms.Decline}); err != nil {
 		t.Fatal(err)
 	}

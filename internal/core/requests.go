@@ -28,7 +28,9 @@ type Request struct {
 	Params   json.RawMessage  `json:"params"` // elicitation/create's params as sent: the windows parse them with servers.ParseParams
 	Received time.Time        `json:"received"`
 	// ByPerson: the person's own tool call raised it (a link of a -32042
-	// error): it opens past the window limit, with the keyboard.
+	// error, or a question asked while a call the person made from the
+	// windows is under way): it opens past the window limit, with the
+	// keyboard.
 	ByPerson bool `json:"byPerson,omitempty"`
 	// Opening counts the times the windows were told to open it. A
 	// window closing unanswered names it (Core.Closed), so that a close
