@@ -80,9 +80,9 @@ func (k *Keys) Tabs(tabs *container.AppTabs) {
 	}
 }
 
-// moveTab selects the tab by tabs away from the selected one, and starts
-// the keyboard over at the window's first control: the one it was on may
-// be in the tab now hidden, where typing would go unseen.
+// moveTab selects the tab by tabs away from the selected one, and gives
+// the keyboard to its first control (else the window's first): the one it
+// was on may be in the tab now hidden, where typing would go unseen.
 func (k *Keys) moveTab(by int) {
 	if k.win.Canvas().Overlays().Top() != nil {
 		return // a dialog is over the tabs: they stay as the dialog found them
@@ -90,9 +90,43 @@ func (k *Keys) moveTab(by int) {
 	if n := len(k.tabs.Items); n > 0 {
 		k.tabs.SelectIndex((k.tabs.SelectedIndex() + by + n) % n)
 		c := k.win.Canvas()
+		if f := firstControl(k.tabs.Selected().Content); f != nil {
+			c.Focus(f)
+			return
+		}
 		c.Unfocus()
 		c.FocusNext()
 	}
+}
+
+// firstControl is the first shown control in o that takes the keyboard,
+// found through containers, scrolls and forms, or nil.
+func firstControl(o fyne.CanvasObject) fyne.Focusable {
+	if o == nil || !o.Visible() {
+		return nil
+	}
+	if f, ok := o.(fyne.Focusable); ok {
+		if d, ok := o.(fyne.Disableable); !ok || !d.Disabled() {
+			return f
+		}
+	}
+	var parts []fyne.CanvasObject
+	switch x := o.(type) {
+	case *fyne.Container:
+		parts = x.Objects
+	case *container.Scroll:
+		parts = []fyne.CanvasObject{x.Content}
+	case *widget.Form:
+		for _, it := range x.Items {
+			parts = append(parts, it.Widget)
+		}
+	}
+	for _, p := range parts {
+		if f := firstControl(p); f != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 func (k *Keys) find() {

@@ -72,7 +72,9 @@ func TestTabs(t *testing.T) {
 	w := test.NewTempWindow(t, nil)
 	k := Close(w, nil)
 	e := k.NewEntry()
-	tabs := container.NewAppTabs(container.NewTabItem("General", e), container.NewTabItem("History", widget.NewLabel("h")),
+	second := widget.NewCheck("Keep", nil)
+	tabs := container.NewAppTabs(container.NewTabItem("General", e),
+		container.NewTabItem("History", container.NewVScroll(widget.NewForm(widget.NewFormItem("Keep", second)))),
 		container.NewTabItem("Traffic", widget.NewLabel("t")))
 	w.SetContent(tabs)
 	k.Tabs(tabs)
@@ -94,6 +96,9 @@ func TestTabs(t *testing.T) {
 		}
 		if f := w.Canvas().Focused(); f == e && step.want != 0 {
 			t.Errorf("%s: the keyboard stays in the entry of the tab now hidden", step.name)
+		}
+		if step.want == 1 && w.Canvas().Focused() != fyne.Focusable(second) {
+			t.Errorf("%s: the keyboard is on %v, want the tab's first control", step.name, w.Canvas().Focused())
 		}
 	}
 }
