@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -23,15 +24,34 @@ const (
 	answerDesk     = "desk" // a person answers, in the running app's windows
 )
 
+// answerStdin is the FILE that is standard input.
+const answerStdin = "-"
+
 // answerModes is how usage lines show the choice.
 const answerModes = answerDefaults + "|" + answerDecline + "|" + answerCancel + "|" + answerDesk + "|FILE"
 
+// answerValues reads the field values of -answer FILE: the file, read
+// anew for each request as it arrives (a named pipe lets a script answer
+// late), or for "-" standard input, read to its end once, when the first
+// request arrives, and laid over every request's defaults.
+func answerValues(answer string, stdin io.Reader) func() ([]byte, error) {
+	if answer != answerStdin {
+		return func() ([]byte, error) { return os.ReadFile(answer) }
+	}
+	return sync.OnceValues(func() ([]byte, error) {
+		if stdin == nil {
+			return nil, errors.New("standard input is not accepted here")
+		}
+		return io.ReadAll(stdin)
+	})
+}
+
 // scriptedAnswer answers an elicitation the way -answer says: "defaults"
 // accepts with the schema's defaults, "decline" and "cancel" say so, and
-// anything else names a file holding a JSON object of field values laid over
-// the defaults. The file is read when the request arrives, so a named pipe
-// lets a script answer late. Content is validated before it is sent.
-func scriptedAnswer(answer string, e *servers.Elicitation) (forms.Result, error) {
+// anything else names a file (values reads it) holding a JSON object of
+// field values laid over the defaults. Content is validated before it is
+// sent.
+func scriptedAnswer(answer string, values func() ([]byte, error), e *servers.Elicitation) (forms.Result, error) {
 	switch answer {
 	case answerDecline:
 		return forms.Result{Action: forms.Decline}, nil
@@ -44,7 +64,7 @@ func scriptedAnswer(answer string, e *servers.Elicitation) (forms.Result, error)
 	}
 	f := forms.NewForm(e.Form)
 	if answer != answerDefaults {
-		if err := fillFromFile(f, answer); err != nil {
+		if err := fillFrom(f, answer, values); err != nil {
 			return forms.Result{}, err
 		}
 	}
@@ -63,7 +83,7 @@ func scriptedAnswer(answer string, e *servers.Elicitation) (forms.Result, error)
 // request arrives. The file itself is read then (a named pipe exists too).
 func answerFileExists(answer string) error {
 	switch answer {
-	case answerDefaults, answerDecline, answerCancel, answerDesk:
+	case answerDefaults, answerDecline, answerCancel, answerDesk, answerStdin:
 		return nil
 	}
 	st, err := os.Stat(answer)
@@ -76,8 +96,12 @@ func answerFileExists(answer string) error {
 	return nil
 }
 
-func fillFromFile(f *forms.Form, path string) error {
-	raw, err := os.ReadFile(path)
+// fillFrom lays the values that read reads, from path, over f's.
+func fillFrom(f *forms.Form, path string, read func() ([]byte, error)) error {
+	if path == answerStdin {
+		path = "standard input"
+	}
+	raw, err := read()
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os/signal"
 	"slices"
@@ -85,13 +86,13 @@ func runTools(args []string, stdout, stderr terminal) int {
 // runCall calls a tool, answers each elicitation it triggers as -answer
 // says, and prints the tool result as JSON. Exit 0 when the call returned a
 // result, 1 otherwise.
-func runCall(args []string, stdout, stderr terminal) int {
+func runCall(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("call")
 	t := addTargetFlags(fs)
 	tool := fs.String("tool", "", "the `name` of the tool to call (required)")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a `JSON` object")
 	answer := fs.String("answer", answerDefaults, "how to answer elicitations: "+answerDefaults+" (accept the schema's defaults; a link request is accepted, its link printed, not opened), "+
-		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults")
+		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults (- reads standard input)")
 	verbose := verboseFlag(fs)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, stdout, stderr); done {
@@ -124,7 +125,7 @@ func runCall(args []string, stdout, stderr terminal) int {
 		}
 	})
 	unanswered := new(atomic.Int32)
-	router.OnAsked(answerer(*answer, stderr, unanswered))
+	router.OnAsked(answerer(*answer, answerValues(*answer, stdin), stderr, unanswered))
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
 		failed(stderr, "call", err, "", *verbose)
@@ -221,13 +222,13 @@ func failed(stderr terminal, command string, err error, serverStderr string, ver
 // answerer answers each elicitation it is given with answer, one at a
 // time, so that each one's lines stay together on stderr, counting those
 // it could not answer so (and cancelled) in unanswered.
-func answerer(answer string, stderr terminal, unanswered *atomic.Int32) func(*servers.Elicitation) {
+func answerer(answer string, values func() ([]byte, error), stderr terminal, unanswered *atomic.Int32) func(*servers.Elicitation) {
 	var one sync.Mutex
 	return func(e *servers.Elicitation) {
 		one.Lock()
 		defer one.Unlock()
 		describe(e, stderr)
-		res, err := scriptedAnswer(answer, e)
+		res, err := scriptedAnswer(answer, values, e)
 		if err != nil {
 			stderr.Linef("  cannot answer, cancelling: %s", err)
 			res = forms.Result{Action: forms.Cancel}

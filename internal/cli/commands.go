@@ -66,7 +66,7 @@ func commands() []command {
 		{"tools", []string{"[-v] TARGET"},
 			"List a server's tools as JSON.", both(runTools)},
 		{"call", []string{"-tool NAME [-args JSON] [-answer " + answerModes + "] [-v] TARGET"},
-			"Call a tool, answering its elicitations as -answer says; print the result.", both(runCall)},
+			"Call a tool, answering its elicitations as -answer says; print the result.", read(runCall)},
 		{"login", []string{"TARGET"},
 			"Sign in to a remote server that asks for it (tools and call sign in when needed, too).", both(runLogin)},
 		{"logout", []string{"TARGET"},

@@ -159,6 +159,26 @@ func TestCallDeskWithoutApp(t *testing.T) {
 	}
 }
 
+// TestCallAnswersFromStandardInput: -answer - reads the field values from
+// standard input, once, for every request of the call.
+func TestCallAnswersFromStandardInput(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"call", "-tool", "ask_every_field", "-answer", "-"}, demoCommand(t)...)
+	if code := Run(args, strings.NewReader(`{"guests": 3, "size": "l"}`), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+	for _, want := range []string{`\"guests\":3`, `\"size\":\"l\"`} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %s:\n%s", want, stdout.String())
+		}
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := Run(args, strings.NewReader(`[1]`), &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "standard input holds an array") {
+		t.Errorf("an array on standard input: exit %d, stderr %s", code, stderr.String())
+	}
+}
+
 // TestCallAnswers calls the demo server's tools through the CLI with each
 // kind of -answer and checks what the server received.
 func TestCallAnswers(t *testing.T) {
