@@ -69,14 +69,21 @@ type Entry struct {
 	// Local: Elicit Desk's transport made this error up, for a request it
 	// could not deliver; the server sent nothing.
 	Local bool `json:"local,omitempty"`
+	// ToolFailed: a tools/call's result says the tool failed (isError),
+	// an answer of JSON-RPC's, not an error.
+	ToolFailed bool `json:"toolFailed,omitempty"`
 }
 
 // Outcome says how an answer ended, in the words the status: filter
-// takes: "ok", "error -32602" (with ", HTTP 404" where there was one),
-// "cancelled"; "" for requests and notifications.
+// takes: "ok" ("ok, the tool failed" for a tool's failure), "error
+// -32602" (with ", HTTP 404" where there was one), "cancelled"; "" for
+// requests and notifications.
 func (e Entry) Outcome() string {
 	switch e.Kind {
 	case Result:
+		if e.ToolFailed {
+			return "ok, the tool failed"
+		}
 		return "ok"
 	case Cancel:
 		return "cancelled"
@@ -347,6 +354,7 @@ func (t *tap) saw(dir Dir, m link.Message) {
 		if a, ok := t.answer(waitKey{other(dir), m.Answers()}); ok {
 			e.Method, e.Tool, e.Latency = a.method, a.tool, now.Sub(a.at)
 		}
+		e.ToolFailed = e.Kind == Result && e.Method == "tools/call" && gjson.GetBytes(m.Raw, "result.isError").Bool()
 	}
 	if m.HTTP != nil {
 		e.Status = m.HTTP.Status

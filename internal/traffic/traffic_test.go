@@ -121,6 +121,35 @@ func TestTapRecordsAConversation(t *testing.T) {
 	}
 }
 
+// TestToolFailed: a tools/call's result marked isError says the tool
+// failed; another answer with the word, or a tool's success, does not.
+func TestToolFailed(t *testing.T) {
+	r, f, l := tapped(0)
+	for _, m := range []struct {
+		dir Dir
+		raw string
+	}{
+		{ToServer, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"flaky"}}`},
+		{FromServer, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"disk full"}],"isError":true}}`},
+		{ToServer, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"steady"}}`},
+		{FromServer, `{"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":false}}`},
+		{ToServer, `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}`},
+		{FromServer, `{"jsonrpc":"2.0","id":3,"result":{"isError":true}}`},
+	} {
+		pass(t, f, l, m.dir, []byte(m.raw))
+	}
+	got, _ := r.After(0)
+	var outcomes []string
+	for _, e := range got {
+		if o := e.Outcome(); o != "" {
+			outcomes = append(outcomes, o)
+		}
+	}
+	if want := []string{"ok, the tool failed", "ok", "ok"}; !slices.Equal(outcomes, want) {
+		t.Errorf("outcomes %q, want %q", outcomes, want)
+	}
+}
+
 // TestFilter picks entries as testdata/filters.json says, and refuses the
 // words it does not know.
 func TestFilter(t *testing.T) {
