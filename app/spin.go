@@ -104,7 +104,7 @@ func (s *spin) TypedKey(ev *fyne.KeyEvent) {
 		s.step(+1)
 	case ev.Name == fyne.KeyDown:
 		s.step(-1)
-	case s.keys != nil && ev.Name == fyne.KeyEscape && s.keys.TypedKey(ev):
+	case s.keys != nil && s.keys.Passed(ev):
 	default:
 		s.Entry.TypedKey(ev)
 	}

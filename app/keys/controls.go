@@ -22,7 +22,7 @@ func (k *Keys) NewCheck(label string, changed func(bool)) *Check {
 
 // TypedKey implements fyne.Focusable.
 func (c *Check) TypedKey(ev *fyne.KeyEvent) {
-	if !c.Keys.passed(ev) {
+	if !c.Keys.Passed(ev) {
 		c.Check.TypedKey(ev)
 	}
 }
@@ -44,13 +44,17 @@ func (k *Keys) NewSelect(options []string, changed func(string)) *Select {
 
 // TypedKey implements fyne.Focusable.
 func (s *Select) TypedKey(ev *fyne.KeyEvent) {
-	if !s.keys.passed(ev) {
+	if !s.keys.Passed(ev) {
 		s.Select.TypedKey(ev)
 	}
 }
 
-// passed hands ev to the window's keys when it is one of theirs, and says
+// Passed hands ev to the window's keys when it is one of theirs (Escape,
+// F1), for a control of the window that would swallow it, and says
 // whether it did.
-func (k *Keys) passed(ev *fyne.KeyEvent) bool {
+func (k *Keys) Passed(ev *fyne.KeyEvent) bool {
+	if k == nil {
+		return false // a control made without its window's keys
+	}
 	return ev.Name == fyne.KeyEscape && k.TypedKey(ev) || ToWindow(k.win.Canvas(), ev)
 }

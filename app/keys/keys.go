@@ -90,11 +90,12 @@ func (k *Keys) moveTab(by int) {
 	if n := len(k.tabs.Items); n > 0 {
 		k.tabs.SelectIndex((k.tabs.SelectedIndex() + by + n) % n)
 		c := k.win.Canvas()
-		if f := firstControl(k.tabs.Selected().Content); f != nil {
-			c.Focus(f)
-			return
-		}
 		c.Unfocus()
+		if f := firstControl(k.tabs.Selected().Content); f != nil {
+			if c.Focus(f); c.Focused() == f {
+				return
+			}
+		}
 		c.FocusNext()
 	}
 }

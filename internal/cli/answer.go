@@ -35,15 +35,11 @@ const answerModes = answerDefaults + "|" + answerDecline + "|" + answerCancel + 
 // late), or for "-" standard input, read to its end once, when the first
 // request arrives, and laid over every request's defaults.
 func answerValues(answer string, stdin io.Reader) func() ([]byte, error) {
-	if answer != answerStdin {
-		return func() ([]byte, error) { return os.ReadFile(answer) }
+	read := func() ([]byte, error) { return readInput(answer, stdin) }
+	if answer == answerStdin {
+		return sync.OnceValues(read)
 	}
-	return sync.OnceValues(func() ([]byte, error) {
-		if stdin == nil {
-			return nil, errors.New("standard input is not accepted here")
-		}
-		return io.ReadAll(stdin)
-	})
+	return read
 }
 
 // scriptedAnswer answers an elicitation the way -answer says: "defaults"

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/signal"
 	"slices"
 	"strings"
@@ -115,6 +116,11 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	}
 	if *answer == answerDesk {
 		return callThroughDesk(t, command, *tool, toolArgs, stdout, stderr)
+	}
+	if f, ok := stdin.(*os.File); ok && *answer == answerStdin {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 { // a person at a terminal, not a pipe
+			stderr.Linef("elicitdesk call: type the field values as one JSON object, then Ctrl+D")
+		}
 	}
 	stderr = stderr.Shared()                                                          // the answerer and the connection's log write too
 	router := servers.NewRouter(servers.DefaultLimits, slog.New(slog.DiscardHandler)) // it logs only refusals, said below in words

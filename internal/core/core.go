@@ -132,10 +132,10 @@ type Core struct {
 	uiBackoff time.Duration
 	uiNext    time.Time
 	attaches  int // UIs attached so far
-	// calling counts, by server, the tool calls the person made from the
-	// windows that are under way: what those servers ask meanwhile is
-	// the person's own business, and opens with the keyboard.
-	calling map[string]int
+	// calling holds, by server, the tool calls the person made from the
+	// windows that are under way, each one's question not yet asked
+	// (personCalls).
+	calling map[string][]*bool
 	now     func() time.Time
 	// capture keeps message bodies, once the person first switched it on;
 	// stopCapture ends it.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
@@ -268,33 +269,52 @@ func (c *Core) CallTool(ctx context.Context, server, tool string, args map[strin
 	return res, conn.Identity(), err
 }
 
-// personCalling counts a tool call of the person's from the windows to
+// personCalling notes a tool call of the person's from the windows to
 // server as under way, until the func it returns runs.
 func (c *Core) personCalling(server string) (done func()) {
+	asked := new(bool)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.calling == nil {
-		c.calling = map[string]int{}
+		c.calling = map[string][]*bool{}
 	}
-	c.calling[server]++
+	c.calling[server] = append(c.calling[server], asked)
 	return func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if c.calling[server]--; c.calling[server] == 0 {
+		c.calling[server] = slices.DeleteFunc(c.calling[server], func(b *bool) bool { return b == asked })
+		if len(c.calling[server]) == 0 {
 			delete(c.calling, server)
 		}
 	}
 }
 
-// personCalls reports whether who, a configured server, is answering a
-// tool call the person made from the windows.
+// personCalls reports whether a question of who's is the one a tool call
+// the person made from the windows asks them: who is a configured server
+// with such a call under way whose question is not asked yet, and one of
+// the windows has the keyboard, so the person is still there. It then
+// opens as theirs, with the keyboard. A call's second question, and one a
+// server asks once the person has gone to another application, open as
+// any other: a server cannot stall and then take the keyboard.
 func (c *Core) personCalls(who servers.Identity) bool {
 	if who.Machine != "" || who.Session != "" || who.Host != (servers.HostInfo{}) {
 		return false // a bridged or remote server: no call of the windows'
 	}
+	c.arrivals.mu.Lock()
+	focused := c.arrivals.focused
+	c.arrivals.mu.Unlock()
+	if !focused {
+		return false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.calling[who.Name] > 0
+	for _, asked := range c.calling[who.Name] {
+		if !*asked {
+			*asked = true
+			return true
+		}
+	}
+	return false
 }
 
 // ShowLinks asks the links of a -32042 error that a tool call of the

@@ -54,6 +54,7 @@ func TestRemoteToolsAndCalls(t *testing.T) {
 		err error
 	}
 	called := make(chan outcome, 1)
+	r.Focused(true) // the person is in the windows, as they call
 	go func() {
 		res, _, err := r.CallTool(ctx, "demo", demo.ToolAskConfirm, nil, false)
 		called <- outcome{res, err}
@@ -115,4 +116,66 @@ func compactJSON(t *testing.T, raw json.RawMessage) string {
 		}
 	}
 	return b.String()
+}
+
+// TestPersonsCallAsks: the first question of a tool call the person made
+// from the windows opens as theirs, with the keyboard, while a window of
+// the app has it; not the call's second question, nor one asked once the
+// person has gone to another application, nor one asked during a script's
+// call: a server cannot stall, then take the keyboard.
+func TestPersonsCallAsks(t *testing.T) {
+	s := startDemo(t, "2025-11-25")
+	rec := newRecorder()
+	go s.c.Attach(t.Context(), rec)
+	attached(t, s)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	call := func(tool string, script bool) <-chan error {
+		done := make(chan error, 1)
+		go func() { _, _, err := s.c.CallTool(ctx, "demo", tool, nil, script); done <- err }()
+		return done
+	}
+	next := func(n int) Request {
+		t.Helper()
+		rec.until(t, "the question", func() bool { return len(rec.requests) == n })
+		return rec.requests[n-1]
+	}
+	answer := func(q Request, content string) {
+		t.Helper()
+		if err := s.c.Answer(q.ID, forms.Result{Action: forms.Accept, Content: json.RawMessage(content)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	s.c.Focused(true)
+	done := call(demo.ToolAskTwice, false)
+	if q := next(1); !q.ByPerson {
+		t.Error("the first question of the person's call opens as any other")
+	} else {
+		answer(q, `{"name":"Ada"}`)
+	}
+	if q := next(2); q.ByPerson {
+		t.Error("the call's second question opens as the person's too")
+	} else {
+		answer(q, `{"drink":"coffee"}`)
+	}
+	<-done
+
+	s.c.Focused(false) // the person went to another application
+	done = call(demo.ToolAskConfirm, false)
+	q := next(3)
+	if q.ByPerson {
+		t.Error("a question asked while no window has the keyboard takes it")
+	}
+	s.c.Answer(q.ID, forms.Result{Action: forms.Decline})
+	<-done
+
+	s.c.Focused(true)
+	done = call(demo.ToolAskConfirm, true)
+	q = next(4)
+	if q.ByPerson {
+		t.Error("a script's question opens as the person's")
+	}
+	s.c.Answer(q.ID, forms.Result{Action: forms.Decline})
+	<-done
 }

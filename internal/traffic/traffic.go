@@ -74,10 +74,10 @@ type Entry struct {
 	ToolFailed bool `json:"toolFailed,omitempty"`
 }
 
-// Outcome says how an answer ended, in the words the status: filter
-// takes: "ok" ("ok, the tool failed" for a tool's failure), "error
-// -32602" (with ", HTTP 404" where there was one), "cancelled"; "" for
-// requests and notifications.
+// Outcome says how an answer ended: "ok" ("ok, the tool failed" for a
+// tool's failure), "error -32602" (with ", HTTP 404" where there was
+// one), "cancelled", each starting with the word the status: filter
+// takes; "" for requests and notifications.
 func (e Entry) Outcome() string {
 	switch e.Kind {
 	case Result:
@@ -354,7 +354,7 @@ func (t *tap) saw(dir Dir, m link.Message) {
 		if a, ok := t.answer(waitKey{other(dir), m.Answers()}); ok {
 			e.Method, e.Tool, e.Latency = a.method, a.tool, now.Sub(a.at)
 		}
-		e.ToolFailed = e.Kind == Result && e.Method == "tools/call" && gjson.GetBytes(m.Raw, "result.isError").Bool()
+		e.ToolFailed = e.Kind == Result && e.Method == "tools/call" && gjson.GetBytes(m.Raw, "result.isError").Type == gjson.True
 	}
 	if m.HTTP != nil {
 		e.Status = m.HTTP.Status
