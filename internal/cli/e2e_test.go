@@ -214,6 +214,16 @@ func (d *desktop) window(title string, not ...string) string {
 	return ""
 }
 
+// waitLogged waits until the app has logged what n times.
+func (d *desktop) waitLogged(what string, n int) {
+	d.t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); strings.Count(d.log.String(), what) < n; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			d.t.Fatalf("the app logged %s %d times, want %d", what, strings.Count(d.log.String(), what), n)
+		}
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
