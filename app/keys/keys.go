@@ -244,7 +244,7 @@ func (k *Keys) NewMultiLineEntry() *Entry {
 
 // TypedKey implements fyne.Focusable.
 func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
-	if !ToWindow(e.keys.win.Canvas(), ev) && !e.keys.TypedKey(ev) {
+	if !e.keys.Passed(ev) {
 		e.Entry.TypedKey(ev)
 	}
 }
