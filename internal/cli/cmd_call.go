@@ -93,7 +93,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	tool := fs.String("tool", "", "the `name` of the tool to call (required)")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a `JSON` object")
 	answer := fs.String("answer", answerDefaults, "how to answer elicitations: "+answerDefaults+" (accept the schema's defaults; a link request is accepted, its link printed, not opened), "+
-		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults (- reads standard input)")
+		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults, or of a JSON list of answers, one for each request in turn: objects of field values, \""+answerDefaults+"\", \""+answerDecline+"\" or \""+answerCancel+"\" (- reads standard input)")
 	verbose := verboseFlag(fs)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, stdout, stderr); done {
@@ -230,11 +230,13 @@ func failed(stderr terminal, command string, err error, serverStderr string, ver
 // it could not answer so (and cancelled) in unanswered.
 func answerer(answer string, values func() ([]byte, error), stderr terminal, unanswered *atomic.Int32) func(*servers.Elicitation) {
 	var one sync.Mutex
+	n := 0 // the requests answered so far: -answer FILE's list answers each in turn
 	return func(e *servers.Elicitation) {
 		one.Lock()
 		defer one.Unlock()
 		describe(e, stderr)
-		res, err := scriptedAnswer(answer, values, e)
+		res, err := scriptedAnswer(answer, values, n, e)
+		n++
 		if err != nil {
 			stderr.Linef("  cannot answer, cancelling: %s", err)
 			res = forms.Result{Action: forms.Cancel}

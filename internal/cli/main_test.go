@@ -160,7 +160,8 @@ func TestCallDeskWithoutApp(t *testing.T) {
 }
 
 // TestCallAnswersFromStandardInput: -answer - reads the field values from
-// standard input, once, for every request of the call.
+// standard input, once, for every request of the call, or a list of
+// answers, one for each request in turn.
 func TestCallAnswersFromStandardInput(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	args := append([]string{"call", "-tool", "ask_every_field", "-answer", "-"}, demoCommand(t)...)
@@ -174,8 +175,14 @@ func TestCallAnswersFromStandardInput(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := Run(args, strings.NewReader(`[1]`), &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "standard input holds an array") {
-		t.Errorf("an array on standard input: exit %d, stderr %s", code, stderr.String())
+	if code := Run(args, strings.NewReader(`true`), &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "standard input holds true or false") {
+		t.Errorf("true on standard input: exit %d, stderr %s", code, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	twice := append([]string{"call", "-tool", "ask_twice", "-answer", "-"}, demoCommand(t)...)
+	if code := Run(twice, strings.NewReader(`[{"name": "Ada"}, {"drink": "water"}]`), &stdout, &stderr); code != 0 || !strings.Contains(stdout.String(), `\"drink\":\"water\"`) {
+		t.Errorf("a list on standard input: exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
 	}
 }
 
@@ -202,7 +209,13 @@ func TestCallAnswers(t *testing.T) {
 		{"defaults", []string{"call", "-tool", "ask_every_field"}, 0, []string{`\"action\":\"accept\"`, `\"guests\":2`}, ""},
 		{"file over defaults", []string{"call", "-tool", "ask_every_field", "-answer", write("a.json", `{"guests": 3, "size": "l"}`)}, 0, []string{`\"guests\":3`, `\"size\":\"l\"`}, ""},
 		{"invalid file answer is not sent", []string{"call", "-tool", "ask_every_field", "-answer", write("b.json", `{"guests": 99}`)}, 1, []string{`\"action\":\"cancel\"`}, "could not answer 1 request, cancelled instead"},
-		{"a file of no object", []string{"call", "-tool", "ask_confirm", "-answer", write("c.json", `[1]`)}, 1, []string{`\"action\":\"cancel\"`}, "c.json holds an array: want a JSON object of field values"},
+		{"a file of no object", []string{"call", "-tool", "ask_confirm", "-answer", write("c.json", `"yes"`)}, 1, []string{`\"action\":\"cancel\"`}, "c.json holds a string: want a JSON object of field values, or a list of answers"},
+		{"a list answers each request", []string{"call", "-tool", "ask_twice", "-answer", write("list.json", `[{"name": "Ada"}, {"drink": "coffee"}]`)}, 0, []string{`\"name\":\"Ada\"`, `\"drink\":\"coffee\"`}, ""},
+		{"a list's modes", []string{"call", "-tool", "ask_twice", "-answer", write("modes.json", `[{"name": "Ada"}, "decline"]`)}, 0, []string{`\"name\":\"Ada\"`, `declined the second`}, ""},
+		{"one object for two forms", []string{"call", "-tool", "ask_twice", "-answer", write("one.json", `{"name": "Ada"}`)}, 1, []string{`\"name\":\"Ada\"`, `cancelled the second`}, `one.json: "name" is not a field of this form (a list answers each request in turn: [{…}, {…}])`},
+		{"a list too short", []string{"call", "-tool", "ask_twice", "-answer", write("short.json", `[{"name": "Ada"}]`)}, 1, []string{`cancelled the second`}, "short.json answers 1 request; this is request 2"},
+		{"a list's unknown mode", []string{"call", "-tool", "ask_confirm", "-answer", write("accept.json", `["accept"]`)}, 1, []string{`\"action\":\"cancel\"`}, `accept.json, answer 1 is "accept": want an object of field values, "defaults", "decline" or "cancel"`},
+		{"a list's item of no object", []string{"call", "-tool", "ask_confirm", "-answer", write("num.json", `[1]`)}, 1, []string{`\"action\":\"cancel\"`}, `num.json, answer 1 holds a number: want an object of field values`},
 		{"an empty file", []string{"call", "-tool", "ask_confirm", "-answer", write("d.json", ``)}, 1, []string{`\"action\":\"cancel\"`}, "d.json is empty"},
 		{"a folder", []string{"call", "-tool", "ask_confirm", "-answer", dir}, 2, nil, "is a folder, not a file of field values"},
 		{"arguments", []string{"call", "-tool", "ask_confirm", "-args", `{"message":"Really?"}`, "-answer", "decline"}, 0, []string{"decline"}, ""},
