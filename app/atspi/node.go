@@ -375,6 +375,14 @@ func (b *builder) object(o fyne.CanvasObject) *node {
 	if n == nil {
 		return nil
 	}
+	if l := as[widget.Label](o); l != nil && l.Selectable {
+		// Fyne gives the keyboard to an object inside the label (for
+		// Ctrl+C), which is no node: the label is read when Tab reaches it.
+		n.states = n.states.With(StateFocusable)
+		if selecting(l, b.focused) {
+			n.states = n.states.With(StateFocused)
+		}
+	}
 	if f, ok := o.(Focuser); ok && focusable == nil {
 		focusable = f.AccessibleFocus()
 		n.states = n.states.With(StateFocusable)
@@ -604,6 +612,15 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 }
 
 // takesFocus reports whether o takes the keyboard now.
+// selecting reports whether f, the window's focused object, is the one
+// inside l that Fyne focuses for a selectable label: its unexported
+// selection, compared by address, as nothing else tells it.
+func selecting(l *widget.Label, f fyne.Focusable) bool {
+	sel := reflect.ValueOf(l).Elem().FieldByName("selection")
+	v := reflect.ValueOf(f)
+	return f != nil && sel.Kind() == reflect.Pointer && !sel.IsNil() && v.Kind() == reflect.Pointer && sel.Pointer() == v.Pointer()
+}
+
 func takesFocus(o fyne.CanvasObject) bool {
 	if _, ok := o.(fyne.Focusable); !ok {
 		return false

@@ -491,3 +491,27 @@ func TestFocusInside(t *testing.T) {
 		t.Errorf("the focused node is %+v, want the row", n)
 	}
 }
+
+// TestSelectableLabelFocus reads a selectable label as focused when Tab
+// gives the keyboard to the object Fyne puts inside it, so that a screen
+// reader says the text there rather than nothing.
+func TestSelectableLabelFocus(t *testing.T) {
+	test.NewTempApp(t)
+	l := widget.NewLabel("/home/ada/.config/elicitdesk/servers.json")
+	l.Selectable = true
+	e := widget.NewEntry()
+	w := test.NewWindow(container.NewVBox(e, l))
+	w.Resize(fyne.NewSize(400, 200))
+	w.Canvas().Focus(e)
+	if n := buildOf(w).focused(); n == nil || n.role != RoleEntry {
+		t.Fatalf("the focused node is %+v, want the entry", n)
+	}
+	w.Canvas().FocusNext()
+	if w.Canvas().Focused() == nil || w.Canvas().Focused() == fyne.Focusable(e) {
+		t.Fatal("Tab did not leave the entry for the label")
+	}
+	n := buildOf(w).focused()
+	if n == nil || n.name != l.Text || n.role != RoleLabel || !n.states.Has(StateFocusable) {
+		t.Errorf("the focused node is %+v, want the label's text", n)
+	}
+}
