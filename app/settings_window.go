@@ -32,11 +32,11 @@ type settingsForm struct {
 	look    *keys.Select // look.Choices' labels
 	notify  *keys.Check
 	days    *spin
-	size    *keys.Select       // history.SizeChoices' texts
-	capture *keys.Check        // every server's messages
-	of      *widget.CheckGroup // or those of the servers ticked
-	named   map[string]string  // of's options: the names they show
-	redact  *keys.Entry        // the patterns, a line each
+	size    *keys.Select      // history.SizeChoices' texts
+	capture *keys.Check       // every server's messages
+	of      []*keys.Check     // or those of the servers ticked (a check group would keep Escape and F1)
+	named   map[string]string // of's texts: the names they show
+	redact  *keys.Entry       // the patterns, a line each
 	tabs    *container.AppTabs
 	problem *widget.Label
 	save    *look.Button
@@ -71,25 +71,25 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	f.size = k.NewSelect(sizes, nil)
 	f.size.Selected = historyview.SizeText(cur.HistoryMaxBytes)
 	f.named = map[string]string{}
-	var options, ticked []string
+	ofBox := container.NewVBox()
 	for _, name := range slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(servers), cur.Capture.Servers...)))) {
 		shown := untrusted.Text(name).Headline(60) // a bridged server's name is its host's
 		if _, ok := f.named[shown]; ok {
 			continue
 		}
 		f.named[shown] = name
-		options = append(options, shown)
-		if slices.Contains(cur.Capture.Servers, name) {
-			ticked = append(ticked, shown)
-		}
+		c := k.NewCheck(shown, nil)
+		c.Checked = slices.Contains(cur.Capture.Servers, name)
+		f.of = append(f.of, c)
+		ofBox.Add(c)
 	}
-	f.of = widget.NewCheckGroup(options, nil)
-	f.of.Selected = ticked
 	f.capture = k.NewCheck("Of every server and bridged host", func(all bool) {
-		if all {
-			f.of.Disable()
-		} else {
-			f.of.Enable()
+		for _, c := range f.of {
+			if all {
+				c.Disable()
+			} else {
+				c.Enable()
+			}
 		}
 	})
 	f.capture.SetChecked(cur.Capture.All)
@@ -120,8 +120,8 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	kept.Items[0].HintText = "The History window lists what was asked and answered."
 	kept.Items[1].HintText = "Past it, the oldest requests are deleted first."
 	limits := traffic.DefaultCaptureLimits
-	ofScroll := container.NewVScroll(f.of)
-	ofScroll.SetMinSize(fyne.NewSize(0, min(f.of.MinSize().Height, 120))) // a few at a time
+	ofScroll := container.NewVScroll(ofBox)
+	ofScroll.SetMinSize(fyne.NewSize(0, min(ofBox.MinSize().Height, 120))) // a few at a time
 	// The file's path, which may be long, wraps under the switches, at
 	// its separators: a form's hint is one line, cut at the window's edge.
 	file := cmdtext.New(capturePath)
@@ -172,8 +172,10 @@ func (f *settingsForm) read() (s Settings, login bool, problem string) {
 	s.Notify = f.notify.Checked
 	s.Capture.All = f.capture.Checked
 	s.Capture.Servers = nil
-	for _, shown := range f.of.Selected {
-		s.Capture.Servers = append(s.Capture.Servers, f.named[shown])
+	for _, c := range f.of {
+		if c.Checked {
+			s.Capture.Servers = append(s.Capture.Servers, f.named[c.Text])
+		}
 	}
 	s.Redact = core.PatternLines(f.redact.Text)
 	return s, f.login.Checked, s.check()

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -51,10 +52,12 @@ func TestSettingsFormReads(t *testing.T) {
 			s.Capture, s.Redact = traffic.Scope{All: true}, []string{"ACME-[0-9]+", "cust-[a-z]+"}
 		}, true, ""},
 		{"some servers' messages", func(f *settingsForm) {
-			if f.of.Disabled() {
-				t.Error("the servers to keep the messages of are disabled while every server's are not kept")
+			for _, c := range f.of {
+				if c.Disabled() {
+					t.Errorf("%s, a server to keep the messages of, is disabled while every server's are not kept", c.Text)
+				}
+				c.SetChecked(c.Text == "notes")
 			}
-			f.of.SetSelected([]string{"notes"})
 		}, func(s *Settings) { s.Capture.Servers = []string{"notes"} }, false, ""},
 		{"a pattern that does not compile", func(f *settingsForm) { f.redact.SetText("ok\n(") }, nil, false, `The redaction pattern "("`},
 		{"too many windows", func(f *settingsForm) { f.windows.SetText("21") }, nil, false, "from 1 to 20"},
@@ -288,6 +291,56 @@ func TestSettingsTabsByKeys(t *testing.T) {
 		w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 		if h.d.settingsW != nil {
 			t.Error("Escape in a number's spin left Settings open")
+		}
+	})
+}
+
+// TestSettingsEscapeFromEveryControl: Escape closes Settings from every
+// control that can have the keyboard, on every tab, the servers' check
+// boxes under Traffic among them (Fyne's check group kept it).
+func TestSettingsEscapeFromEveryControl(t *testing.T) {
+	h := start(t, `{"mcpServers":{"demo":{"command":"elicitdesk","args":["demo-server"]}}}`)
+	// open shows Settings on tab and returns the controls there that can
+	// have the keyboard.
+	open := func(tab int) (fyne.Window, []fyne.Focusable) {
+		h.d.showSettings()
+		w := h.d.settingsW
+		var controls []fyne.Focusable
+		for _, x := range test.LaidOutObjects(w.Content()) {
+			if tabs, ok := x.(*container.AppTabs); ok {
+				tabs.SelectIndex(tab)
+				for _, x := range test.LaidOutObjects(tabs.Items[tab].Content) {
+					d, disables := x.(fyne.Disableable)
+					if f, ok := x.(fyne.Focusable); ok && x.Visible() && (!disables || !d.Disabled()) {
+						controls = append(controls, f)
+					}
+				}
+			}
+		}
+		return w, controls
+	}
+	h.ui(func() {
+		tried := map[string]bool{}
+		for tab := range 3 {
+			for i := 0; ; i++ {
+				w, controls := open(tab)
+				if i == len(controls) {
+					w.Close()
+					break
+				}
+				c := controls[i]
+				w.Canvas().Focus(c)
+				c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+				name := fmt.Sprintf("%T on tab %d", c, tab)
+				tried[name] = true
+				if h.d.settingsW != nil {
+					t.Errorf("Escape from %s left Settings open", name)
+					w.Close()
+				}
+			}
+		}
+		if !tried["*keys.Check on tab 2"] {
+			t.Errorf("tried %v, want a server's check box on the Traffic tab", tried)
 		}
 	})
 }
