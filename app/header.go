@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
@@ -24,7 +25,7 @@ type header struct {
 	when     *widget.RichText    // beside the name: when it arrived
 	ago      *widget.TextSegment // when's text
 	banner   *fyne.Container     // the stale banner, hidden until needed
-	reason   *widget.Label
+	reason   *a11y.Status
 	object   fyne.CanvasObject
 }
 
@@ -36,8 +37,7 @@ func newHeader(r *request, others []servers.Identity, onClose func()) *header {
 	h.when = widget.NewRichText(h.ago)
 	h.tick(time.Now())
 
-	h.reason = widget.NewLabel("")
-	h.reason.Wrapping = fyne.TextWrapWord
+	h.reason = a11y.NewStatus()
 	h.reason.Importance = widget.WarningImportance
 	closeButton := look.NewButton("Close", nil, onClose)
 	closeButton.Importance = widget.HighImportance

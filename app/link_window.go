@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/forms"
@@ -103,7 +104,7 @@ type linkWindow struct {
 	openedB    *look.Button    // I opened it, when the browser did not open
 	after      *fyne.Container // Copy link and Done, after Open link
 	doneB      *look.Button
-	status     *widget.Label
+	status     *a11y.Status
 	progress   *widget.ProgressBarInfinite
 	size       *sized
 	hold       *keyHold      // nil when the person opened it
@@ -157,8 +158,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 	lw.answerRow = container.NewHBox(copyLink(), layout.NewSpacer(), decline, cancel, lw.openB, lw.openedB)
 	lw.buttons = container.NewVBox(formview.AnswerHelp(), lw.answerRow)
 
-	lw.status = widget.NewLabel("")
-	lw.status.Wrapping = fyne.TextWrapWord
+	lw.status = a11y.NewStatus()
 	lw.doneB = look.NewButton("Done", theme.ConfirmIcon(), lw.close)
 	lw.doneB.Importance = widget.HighImportance
 	lw.progress = widget.NewProgressBarInfinite()

@@ -10,11 +10,13 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/a11y/a11ytest"
 )
 
-func TestListAccessible(t *testing.T) {
+func TestWidgetsAccessible(t *testing.T) {
 	test.NewTempApp(t)
 	list := widget.NewList(func() int { return 2 }, func() fyne.CanvasObject { return widget.NewLabel("") }, func(widget.ListItemID, fyne.CanvasObject) {})
 	l := NewList("Servers", list, func() (widget.ListItemID, bool) { return 1, true })
-	a11ytest.Check(t, ".", l)
+	s := NewStatus()
+	s.SetText("The link is copied.")
+	a11ytest.Check(t, ".", l, s)
 	if row, ok := l.AccessibleSelected(); l.AccessibleTitle() != "Servers" || l.AccessibleList() != list || row != 1 || !ok {
 		t.Errorf("the list says %q, %v, row %d %v", l.AccessibleTitle(), l.AccessibleList(), row, ok)
 	}

@@ -20,6 +20,10 @@ func changes(prev, next *tree) []event {
 	var out []event
 	for _, n := range order(next.root) {
 		was := prev.byID[n.id]
+		if n.role == RoleNotification && (was == nil || n.name != was.name) {
+			// Orca speaks a notification as it shows: told again with new words.
+			out = append(out, event{node: n, class: "Object", member: "StateChanged", kind: "showing", detail1: 1, value: int32(0)})
+		}
 		if was == nil {
 			continue // its parent tells of it
 		}

@@ -97,6 +97,14 @@ type OneOf interface {
 	AccessibleChoose(i int)
 }
 
+// Status is text that tells of a change the person did not ask to be
+// told by moving the keyboard: a link copied, a browser that did not open,
+// a request the server gave up. It reads as a notification, which Orca
+// speaks when it shows and each time its words change.
+type Status interface {
+	AccessibleStatus()
+}
+
 // Invalid is a control that knows its value is refused.
 type Invalid interface {
 	AccessibleInvalid() bool
@@ -398,6 +406,9 @@ func (b *builder) object(o fyne.CanvasObject) *node {
 		}
 		c := b.canvas
 		n.focus = func() { c.Focus(focusable) }
+	}
+	if _, ok := o.(Status); ok && n.role == RoleLabel {
+		n.role = RoleNotification
 	}
 	if d, ok := o.(Described); ok {
 		n.desc = d.AccessibleDescription()

@@ -515,3 +515,47 @@ func TestSelectableLabelFocus(t *testing.T) {
 		t.Errorf("the focused node is %+v, want the label's text", n)
 	}
 }
+
+// status is a label that says it tells of changes (Status).
+type status struct{ widget.Label }
+
+func newStatus() *status {
+	s := &status{}
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+func (*status) AccessibleStatus() {}
+
+// TestStatusSpoken reads a Status as a notification and tells a screen
+// reader it shows when it appears and again when its words change, which
+// Orca speaks; a plain label's change is only a new name.
+func TestStatusSpoken(t *testing.T) {
+	test.NewTempApp(t)
+	s, plain := newStatus(), widget.NewLabel("Waiting.")
+	w := test.NewWindow(container.NewVBox(plain, s))
+	w.SetTitle("demo")
+	w.Resize(fyne.NewSize(400, 200))
+	var got []string
+	prev := build(nil, "App", []fyne.Window{w})
+	for _, words := range []string{"The link is copied.", "The browser did not open."} {
+		s.SetText(words)
+		plain.SetText("Still waiting.")
+		next := build(prev, "App", []fyne.Window{w})
+		for _, e := range changes(prev, next) {
+			if e.member == "StateChanged" || e.member == "PropertyChange" {
+				got = append(got, fmt.Sprintf("%s %s:%s:%s %d", e.node.name, e.class, e.member, e.kind, e.detail1))
+			}
+		}
+		prev = next
+	}
+	want := []string{
+		`Still waiting. Object:PropertyChange:accessible-name 0`,
+		`The link is copied. Object:StateChanged:showing 1`,
+		`The browser did not open. Object:StateChanged:showing 1`,
+		`The browser did not open. Object:PropertyChange:accessible-name 0`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("told\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -27,6 +27,7 @@ const (
 	RoleEntry        Role = 79
 	RoleHeading      Role = 83
 	RoleLink         Role = 88
+	RoleNotification Role = 101
 )
 
 // roleNames are the names libatspi gives the roles (atspi_role_get_name),
@@ -38,6 +39,7 @@ var roleNames = map[Role]string{
 	RoleFrame:        "frame",
 	RoleLabel:        "label",
 	RoleList:         "list",
+	RoleNotification: "notification",
 	RoleListItem:     "list item",
 	RoleMenu:         "menu",
 	RoleMenuBar:      "menu bar",
