@@ -269,7 +269,7 @@ func (b *builder) list(k key, l *widget.List) *node {
 			}
 		}
 		item := b.node(key{of: l, i: i + 1}, RoleListItem, strings.Join(said, ", "))
-		item.states = States(0).With(StateVisible, StateShowing, StateEnabled, StateSensitive, StateSelectable)
+		item.states = States(0).With(StateVisible, StateShowing, StateEnabled, StateSensitive, StateSelectable, StateFocusable)
 		item.actions = []action{{"click", func() { l.Select(i) }}}
 		b.add(n, item)
 	}
@@ -529,7 +529,12 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 			}
 		}
 		if fyne.Focusable(l) == b.focused { // the list it holds has the keyboard
-			n.states = n.states.With(StateFocused)
+			// on the row the arrows reached, which Orca reads as they move
+			if row, ok := highlighted(l); ok && row >= 0 && row < len(n.children) {
+				n.children[row].states = n.children[row].states.With(StateFocused)
+			} else {
+				n.states = n.states.With(StateFocused)
+			}
 		}
 		c := b.canvas
 		n.focus = func() { c.Focus(l) }
@@ -623,6 +628,16 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 }
 
 // takesFocus reports whether o takes the keyboard now.
+// highlighted is the row of l that the arrow keys are on, which Fyne
+// keeps in an unexported field: nothing else tells it.
+func highlighted(l *widget.List) (int, bool) {
+	f := reflect.ValueOf(l).Elem().FieldByName("currentHighlight")
+	if !f.IsValid() || !f.CanInt() {
+		return 0, false
+	}
+	return int(f.Int()), true
+}
+
 // selecting reports whether f, the window's focused object, is the one
 // inside l that Fyne focuses for a selectable label: its unexported
 // selection, compared by address, as nothing else tells it.

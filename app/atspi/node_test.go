@@ -459,10 +459,21 @@ func TestNamedList(t *testing.T) {
 	w.Resize(fyne.NewSize(300, 300))
 	w.Canvas().Focus(list)
 	got := lines(buildOf(w).root, 0)
-	want := []string{`application "App"`, `  frame "Servers"`, `    list "Servers" focused`,
-		`      list item "demo" [click]`, `      list item "github" selected [click]`, `      list item "files" [click]`}
+	want := []string{`application "App"`, `  frame "Servers"`, `    list "Servers"`,
+		`      list item "demo" focused [click]`, `      list item "github" selected [click]`, `      list item "files" [click]`}
 	if !slices.Equal(got, want) {
 		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The arrows move the keyboard's row, not the selection: the screen
+	// reader is told each row they reach.
+	for _, step := range []struct {
+		key  fyne.KeyName
+		want string
+	}{{fyne.KeyDown, "github"}, {fyne.KeyDown, "files"}, {fyne.KeyDown, "files"}, {fyne.KeyUp, "github"}, {fyne.KeyUp, "demo"}, {fyne.KeyUp, "demo"}} {
+		list.TypedKey(&fyne.KeyEvent{Name: step.key})
+		if n := buildOf(w).focused(); n == nil || n.name != step.want || n.role != RoleListItem {
+			t.Errorf("after %s the focused node is %+v, want the row %q", step.key, n, step.want)
+		}
 	}
 }
 
