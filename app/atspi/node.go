@@ -105,6 +105,12 @@ type Status interface {
 	AccessibleStatus()
 }
 
+// Expander is a button that shows and hides what it heads (a
+// disclosure's title): a toggle button, expanded or not.
+type Expander interface {
+	AccessibleExpanded() bool
+}
+
 // Invalid is a control that knows its value is refused.
 type Invalid interface {
 	AccessibleInvalid() bool
@@ -556,6 +562,13 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		}
 		n.states = enabled(btn)
 		n.actions = []action{{"click", tap}}
+		if x, ok := o.(Expander); ok {
+			n.role = RoleToggleButton
+			n.states = n.states.With(StateExpandable)
+			if x.AccessibleExpanded() {
+				n.states = n.states.With(StateExpanded, StatePressed)
+			}
+		}
 		return n
 	}
 	if l := as[widget.Hyperlink](o); l != nil {
@@ -576,30 +589,6 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 	if c := as[widget.Card](o); c != nil && c.Title != "" {
 		n := b.node(k, RolePanel, c.Title)
 		n.states = live
-		return n
-	}
-	if a := as[widget.Accordion](o); a != nil {
-		n := b.node(k, RolePanel, "")
-		n.states = live
-		for i, item := range a.Items {
-			t := b.node(key{of: o, i: i + 1}, RoleToggleButton, item.Title)
-			t.states = live.With(StateEnabled, StateSensitive, StateExpandable)
-			if item.Open {
-				t.states = t.states.With(StateExpanded, StatePressed)
-			}
-			t.actions = []action{{"click", func() {
-				if item.Open {
-					a.Close(i)
-				} else {
-					a.Open(i)
-				}
-			}}}
-			b.place(t, o)
-			b.add(n, t)
-			if item.Open {
-				b.walk(n, item.Detail)
-			}
-		}
 		return n
 	}
 	if a, ok := o.(fyne.Accessible); ok {
@@ -627,7 +616,6 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 	return nil
 }
 
-// takesFocus reports whether o takes the keyboard now.
 // highlighted is the row of l that the arrow keys are on, which Fyne
 // keeps in an unexported field: nothing else tells it.
 func highlighted(l *widget.List) (int, bool) {
@@ -647,6 +635,7 @@ func selecting(l *widget.Label, f fyne.Focusable) bool {
 	return f != nil && sel.Kind() == reflect.Pointer && !sel.IsNil() && v.Kind() == reflect.Pointer && sel.Pointer() == v.Pointer()
 }
 
+// takesFocus reports whether o takes the keyboard now.
 func takesFocus(o fyne.CanvasObject) bool {
 	if _, ok := o.(fyne.Focusable); !ok {
 		return false

@@ -121,7 +121,7 @@ func TestTreeReadsWidgets(t *testing.T) {
 	hidden.Hide()
 	choice := widget.NewSelect([]string{"red", "green"}, nil)
 	choice.SetSelected("green")
-	acc := widget.NewAccordion(widget.NewAccordionItem("Warnings", widget.NewLabel("one warning")))
+	acc := look.NewDisclosure("Warnings", widget.NewLabel("one warning"))
 	content := container.NewBorder(
 		widget.NewLabel("Top"), // Border holds its centre first; the top reads first
 		container.NewHBox(widget.NewButton("Cancel", nil), widget.NewButton("Accept", nil)),
@@ -148,8 +148,7 @@ func TestTreeReadsWidgets(t *testing.T) {
 		`    panel "Size"`,
 		`      radio button "Small" [click]`,
 		`      radio button "Large" [click]`,
-		`    panel ""`,
-		`      toggle button "Warnings" [click]`,
+		`    toggle button "Warnings" [click]`,
 		`    panel "Review"`,
 		`      label "{}" text="{}"`,
 		`    push button "Cancel" [click]`,
@@ -568,5 +567,25 @@ func TestStatusSpoken(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("told\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestDisclosure reads a disclosure's title as a toggle button that says
+// whether it is open and when it has the keyboard, and what it holds
+// after it once open.
+func TestDisclosure(t *testing.T) {
+	test.NewTempApp(t)
+	d := look.NewDisclosure("Developer options", widget.NewLabel("MCP revision"))
+	w := test.NewWindow(container.NewVBox(widget.NewEntry(), d))
+	w.SetTitle("Add server")
+	w.Resize(fyne.NewSize(400, 300))
+	w.Canvas().FocusNext()
+	w.Canvas().FocusNext()
+	w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	got := lines(buildOf(w).root, 0)
+	want := []string{`application "App"`, `  frame "Add server"`, `    entry "" editable`,
+		`    toggle button "Developer options" focused expanded [click]`, `    label "MCP revision" text="MCP revision"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

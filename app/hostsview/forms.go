@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 )
@@ -26,5 +27,5 @@ func FormPanel(s *forms.Schema) fyne.CanvasObject {
 	}
 	scroll := container.NewVScroll(rows)
 	scroll.SetMinSize(fyne.NewSize(0, 240)) // a few hosts at a time; the form keeps the rest
-	return widget.NewAccordion(widget.NewAccordionItem("What each host does with this form", scroll))
+	return look.NewDisclosure("What each host does with this form", scroll)
 }

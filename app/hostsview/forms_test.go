@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
@@ -22,7 +22,7 @@ func TestFormPanel(t *testing.T) {
 			t.Fatal(err)
 		}
 		panel := FormPanel(s)
-		panel.(*widget.Accordion).Open(0)
+		panel.(*look.Disclosure).Open()
 		w := test.NewWindow(panel)
 		texts := uitest.WindowTexts(w)
 		uitest.Check(t, "the form's hosts panel", texts)

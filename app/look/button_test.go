@@ -85,9 +85,10 @@ func parts(t *testing.T, b *Button) (fill, ring *canvas.Rectangle) {
 	return fill, ring
 }
 
-func TestButtonAccessible(t *testing.T) {
+func TestAccessible(t *testing.T) {
 	test.NewTempApp(t)
-	a11ytest.Check(t, ".", NewButton("Accept", nil, nil))
+	d := NewDisclosure("Developer options", widget.NewLabel("MCP revision"))
+	a11ytest.Check(t, ".", NewButton("Accept", nil, nil), d, d.title)
 }
 
 // TestButtonSpace types Space as the desktop sends it, its press then its

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
@@ -52,9 +53,9 @@ func labelInputs(o fyne.CanvasObject) {
 		}
 	case *container.Scroll:
 		labelInputs(o.Content)
-	case *widget.Accordion:
-		for _, it := range o.Items {
-			labelInputs(it.Detail)
+	case *look.Disclosure:
+		for _, part := range o.AccessibleParts() {
+			labelInputs(part)
 		}
 	}
 }

@@ -32,8 +32,8 @@ type detail struct {
 	light     *canvas.Circle
 	state     *widget.Label
 	problem   *widget.Label
-	details   *widget.Label     // the technical chain behind problem
-	more      *widget.Accordion // holds details
+	details   *widget.Label    // the technical chain behind problem
+	more      *look.Disclosure // holds details
 	retry     *look.Button
 	signIn    *look.Button // "Sign in", "Sign in again"
 	cancel    *look.Button // ends a sign-in under way
@@ -64,13 +64,13 @@ func newDetail(w *Window) *detail {
 		factLabel("Reported by the server"), d.reported,
 	)
 	// Spec terms are for those who debug a server.
-	developer := widget.NewAccordion(widget.NewAccordionItem("Developer details",
-		container.New(layout.NewFormLayout(), factLabel("MCP revision"), d.protocol)))
+	developer := look.NewDisclosure("Developer details",
+		container.New(layout.NewFormLayout(), factLabel("MCP revision"), d.protocol))
 	d.problem = newValueLabel()
 	d.problem.Importance = widget.DangerImportance
 	d.details = newValueLabel()
 	d.details.TextStyle = fyne.TextStyle{Monospace: true}
-	d.more = widget.NewAccordion(widget.NewAccordionItem("Details", d.details))
+	d.more = look.NewDisclosure("Details", d.details)
 	d.retry = look.NewButton("Retry now", theme.ViewRefreshIcon(), func() { w.retryServer(w.selected) })
 	d.signIn = look.NewButton("Sign in", theme.LoginIcon(), func() { w.signIn(w.selected) })
 	d.signIn.Importance = widget.HighImportance

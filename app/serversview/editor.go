@@ -109,11 +109,17 @@ func (w *Window) openEditor(original string, f entryForm, entryErr error) {
 		widget.NewLabel("Headers"), e.withError(fieldHeaders, e.headers.object, "Sent with every request, one Name: value per line."),
 	)
 	addRows(form, layout.NewSpacer(), e.disabled)
-	developer := widget.NewAccordion(widget.NewAccordionItem("Developer options", container.New(layout.NewFormLayout(),
+	developer := look.NewDisclosure("Developer options", container.New(layout.NewFormLayout(),
 		widget.NewLabel("MCP revision"), e.withError("", e.protocol, "Leave it on Automatic unless a server needs one revision of the MCP specification: a fixed one fails if the server does not speak it."),
-	)))
+	))
 	if f.Protocol != negotiate {
-		developer.Open(0) // a pinned revision is part of what the entry says
+		developer.Open() // a pinned revision is part of what the entry says
+	}
+	developer.OnToggled = func(open bool) {
+		if open { // what it opened is below the form's end: into view
+			e.scroll.Refresh()
+			e.follow(developer)
+		}
 	}
 
 	top := container.NewVBox()
