@@ -19,7 +19,7 @@ func TestAccessible(t *testing.T) {
 	w := test.NewTempWindow(t, widget.NewLabel("form"))
 	k := holdKeys(w, byApp, time.Now, func() time.Time { return time.Time{} }, GuardTime, func() {}, nil)
 	s := newSpin(7, 1, 20, nil)
-	q := newQuestionBox(widget.NewLabel("Quit Elicit Desk?"), widget.NewLabel("2 requests wait."))
+	q := newDialogBox(func() string { return "Quit Elicit Desk?" }, widget.NewLabel("2 requests wait."))
 	a11ytest.Check(t, ".", k, s, s.down, q)
 
 	empty := newSpin(3, 1, 20, nil)

@@ -128,7 +128,7 @@ func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 	keepButton.Importance = widget.HighImportance
 	quitButton := look.NewButton(q.Quit, theme.LogoutIcon(), answer(onQuit))
 	quitButton.Importance = widget.DangerImportance
-	w.SetContent(newQuestionBox(a.title, container.NewPadded(container.NewBorder(
+	w.SetContent(newDialogBox(func() string { return a.title.Text }, container.NewPadded(container.NewBorder(
 		container.NewBorder(nil, nil, widget.NewIcon(theme.QuestionIcon()), nil, a.title),
 		container.NewHBox(layout.NewSpacer(), quitButton, keepButton), nil, nil, text))))
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
@@ -208,23 +208,25 @@ func (d *Desk) addAppKeys() {
 	d.withF1 = withF1
 }
 
-// questionBox is a question window's content: AT-SPI shows the window as
-// a dialog (atspi.Dialog), whose words a screen reader reads as it opens.
-type questionBox struct {
+// dialogBox is the content of a window that asks the person something (a
+// question of the app's, a server's link request): AT-SPI shows the window
+// as a dialog (atspi.Dialog), whose words a screen reader reads as it
+// opens.
+type dialogBox struct {
 	widget.BaseWidget
-	title   *widget.Label     // the question, kept up to date as requests come and go
+	name    func() string     // what it asks, kept up to date (the quit question's count)
 	Content fyne.CanvasObject // exported: what a screen reader reads inside
 }
 
-func newQuestionBox(title *widget.Label, content fyne.CanvasObject) *questionBox {
-	q := &questionBox{title: title, Content: content}
+func newDialogBox(name func() string, content fyne.CanvasObject) *dialogBox {
+	q := &dialogBox{name: name, Content: content}
 	q.ExtendBaseWidget(q)
 	return q
 }
 
-func (q *questionBox) CreateRenderer() fyne.WidgetRenderer {
+func (q *dialogBox) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(q.Content)
 }
 
 // AccessibleDialog implements atspi.Dialog.
-func (q *questionBox) AccessibleDialog() {}
+func (q *dialogBox) AccessibleDialog() {}

@@ -53,9 +53,10 @@ type Parent interface {
 	AccessibleParts() []fyne.CanvasObject
 }
 
-// Dialog is a window's content that asks the person something, such as
-// whether to quit: the window is a dialog, whose words a screen reader
-// reads as it opens, not a frame, of which it says only the title.
+// Dialog is what a window shows that asks the person something (whether
+// to quit, a server's request), however its window wraps it: the window
+// is a dialog, whose words a screen reader reads as it opens, not a
+// frame, of which it says only the title.
 type Dialog interface {
 	AccessibleDialog()
 }
@@ -142,6 +143,7 @@ type builder struct {
 	focused     fyne.Focusable
 	scale       float32
 	at          fyne.Position // where the object being walked is in its window
+	asks        bool          // the window's content holds a Dialog, however wrapped
 }
 
 // newBuilder is a builder that keeps prev's ids and rows, if any.
@@ -182,11 +184,7 @@ func (b *builder) place(n *node, o fyne.CanvasObject) {
 // focused object is focused: each window keeps one.
 func (b *builder) window(w fyne.Window, active bool) *node {
 	c := w.Canvas()
-	role := RoleFrame
-	if _, ok := c.Content().(Dialog); ok {
-		role = RoleDialog
-	}
-	n := b.node(key{of: w}, role, w.Title())
+	n := b.node(key{of: w}, RoleFrame, w.Title())
 	n.states = n.states.With(StateEnabled, StateSensitive, StateVisible, StateShowing, StateResizable)
 	b.canvas, b.focused = c, nil
 	if active {
@@ -198,7 +196,11 @@ func (b *builder) window(w fyne.Window, active bool) *node {
 	if m := w.MainMenu(); m != nil {
 		b.menuBar(n, m)
 	}
+	b.asks = false
 	b.walk(n, c.Content())
+	if b.asks {
+		n.role = RoleDialog
+	}
 	for _, o := range c.Overlays().List() {
 		d := b.node(key{of: o}, RoleDialog, "")
 		d.states = d.states.With(StateVisible, StateShowing, StateModal)
@@ -329,6 +331,9 @@ func (b *builder) tabs(k key, t *container.AppTabs) *node {
 func (b *builder) walk(parent *node, o fyne.CanvasObject) {
 	if o == nil || !o.Visible() {
 		return
+	}
+	if _, ok := o.(Dialog); ok {
+		b.asks = true
 	}
 	outer := b.at
 	b.at = b.at.Add(o.Position())

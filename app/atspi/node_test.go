@@ -432,16 +432,25 @@ func (a *asks) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRen
 func (a *asks) AccessibleDialog()                   {}
 
 // TestDialogWindow reads a window whose content asks the person something
-// as a dialog of its own, with its words, not as a frame.
+// as a dialog of its own, with its words, not as a frame: so too when a
+// request window's key hold, its sizing and xwin.Quiet wrap it.
 func TestDialogWindow(t *testing.T) {
 	test.NewTempApp(t)
-	w := test.NewWindow(newAsks(container.NewVBox(widget.NewLabel("2 requests wait."), look.NewButton("Keep running", nil, nil))))
-	w.SetTitle("Quit Elicit Desk?")
-	w.Resize(fyne.NewSize(400, 200))
-	got := lines(buildOf(w).root, 0)
-	want := []string{`application "App"`, `  dialog "Quit Elicit Desk?"`, `    label "2 requests wait." text="2 requests wait."`, `    push button "Keep running" [click]`}
-	if !slices.Equal(got, want) {
-		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	question := func() fyne.CanvasObject {
+		return newAsks(container.NewVBox(widget.NewLabel("2 requests wait."), look.NewButton("Keep running", nil, nil)))
+	}
+	for _, content := range []fyne.CanvasObject{
+		question(),
+		container.NewStack(container.NewStack(widget.NewIcon(nil), container.NewBorder(nil, nil, nil, nil, container.NewStack(question())))),
+	} {
+		w := test.NewWindow(content)
+		w.SetTitle("Quit Elicit Desk?")
+		w.Resize(fyne.NewSize(400, 200))
+		got := lines(buildOf(w).root, 0)
+		want := []string{`application "App"`, `  dialog "Quit Elicit Desk?"`, `    label "2 requests wait." text="2 requests wait."`, `    push button "Keep running" [click]`}
+		if !slices.Equal(got, want) {
+			t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }
 
