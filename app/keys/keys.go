@@ -242,6 +242,11 @@ func (k *Keys) NewMultiLineEntry() *Entry {
 	return e
 }
 
+// AcceptsTab is false for a multi-line Entry too (Fyne's takes Tab as
+// text): Tab moves on, as from a browser's text area, so that a person on
+// the keyboard is never trapped in it (Settings' patterns to redact).
+func (e *Entry) AcceptsTab() bool { return false }
+
 // TypedKey implements fyne.Focusable.
 func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
 	if !e.keys.Passed(ev) {

@@ -169,3 +169,21 @@ func TestControlsPassKeys(t *testing.T) {
 		t.Error("Space did not tick the box")
 	}
 }
+
+// TestMultiLineEntryLetsTabGo: Tab leaves a multi-line Entry for the next
+// control, as it leaves a single-line one; Fyne's would type it.
+func TestMultiLineEntryLetsTabGo(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, nil)
+	k := Close(w, nil)
+	patterns, next := k.NewMultiLineEntry(), k.NewCheck("Of every server", nil)
+	w.SetContent(container.NewVBox(patterns, next))
+	w.Canvas().Focus(patterns)
+	if patterns.AcceptsTab() {
+		t.Fatal("the multi-line entry takes Tab as text")
+	}
+	w.Canvas().FocusNext() // what the window does with a Tab the focused widget does not take
+	if w.Canvas().Focused() != fyne.Focusable(next) || patterns.Text != "" {
+		t.Errorf("after Tab the keyboard is on %T and the entry holds %q", w.Canvas().Focused(), patterns.Text)
+	}
+}
