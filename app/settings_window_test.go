@@ -117,6 +117,27 @@ func TestSpinKeepsBounds(t *testing.T) {
 	}
 }
 
+// TestSpinKeepsTheKeyboard steps down to the bound from the keyboard: the
+// − button, disabled there, hands the keyboard to the number rather than
+// drop it, and each press's number is the buttons' description, which a
+// screen reader says as it changes.
+func TestSpinKeepsTheKeyboard(t *testing.T) {
+	test.NewTempApp(t)
+	s := newSpin(3, 1, 20, nil)
+	w := test.NewWindow(s.object)
+	defer w.Close()
+	w.Canvas().Focus(s.down)
+	for _, want := range []string{"2", "1"} {
+		s.down.Press()
+		if s.down.AccessibleDescription() != want || s.up.AccessibleDescription() != want {
+			t.Errorf("the buttons say %q and %q, want %q", s.down.AccessibleDescription(), s.up.AccessibleDescription(), want)
+		}
+	}
+	if !s.down.Disabled() || w.Canvas().Focused() != fyne.Focusable(s) {
+		t.Errorf("at the bound: − disabled %v, the keyboard on %T, want the number", s.down.Disabled(), w.Canvas().Focused())
+	}
+}
+
 func TestSettingsLosses(t *testing.T) {
 	d := DefaultSettings
 	tests := []struct {

@@ -30,8 +30,8 @@ func newSpin(value, min, max int, k *keys.Keys) *spin {
 	s := &spin{min: min, max: max, keys: k}
 	s.ExtendBaseWidget(s)
 	s.SetText(strconv.Itoa(value))
-	s.down = newStepButton("One less", theme.ContentRemoveIcon(), func() { s.step(-1) })
-	s.up = newStepButton("One more", theme.ContentAddIcon(), func() { s.step(+1) })
+	s.down = newStepButton("One less", theme.ContentRemoveIcon(), func() { s.step(-1) }, s)
+	s.up = newStepButton("One more", theme.ContentAddIcon(), func() { s.step(+1) }, s)
 	s.OnChanged = func(text string) {
 		s.bounds()
 		if n, err := s.parse(text); err == nil && s.onChanged != nil {
@@ -75,19 +75,25 @@ func (s *spin) step(by int) {
 // bounds disables the button that would step past a bound.
 func (s *spin) bounds() {
 	n, err := s.Value()
-	enable(&s.down.Button, err != nil || n > s.min)
-	enable(&s.up.Button, err != nil || n < s.max)
+	s.enable(s.down, err != nil || n > s.min)
+	s.enable(s.up, err != nil || n < s.max)
 }
 
-func enable(b *look.Button, on bool) {
+// enable enables or disables b; a button disabled as it has the keyboard
+// (stepped to its bound) hands it to the number, where the arrows step
+// too: a disabled button would drop it.
+func (s *spin) enable(b *stepButton, on bool) {
 	if b == nil {
 		return
 	}
 	if on {
 		b.Enable()
-	} else {
-		b.Disable()
+		return
 	}
+	if c := fyne.CurrentApp().Driver().CanvasForObject(b); c != nil && c.Focused() == fyne.Focusable(b) {
+		c.Focus(s)
+	}
+	b.Disable()
 }
 
 // TypedRune takes digits only: the field holds a number.
@@ -119,14 +125,16 @@ func (s *spin) TypedShortcut(sc fyne.Shortcut) {
 }
 
 // stepButton is − or +, an icon: a screen reader calls it by what it does
-// (app/atspi), not by its icon's file name.
+// (app/atspi), not by its icon's file name, and hears the number as its
+// description, which it says again as each press changes it.
 type stepButton struct {
 	look.Button
 	title string
+	of    *spin
 }
 
-func newStepButton(title string, icon fyne.Resource, tapped func()) *stepButton {
-	b := &stepButton{title: title}
+func newStepButton(title string, icon fyne.Resource, tapped func(), of *spin) *stepButton {
+	b := &stepButton{title: title, of: of}
 	b.Icon, b.OnTapped = icon, tapped
 	b.ExtendBaseWidget(b)
 	return b
@@ -134,6 +142,9 @@ func newStepButton(title string, icon fyne.Resource, tapped func()) *stepButton 
 
 // AccessibleTitle is what the button does.
 func (b *stepButton) AccessibleTitle() string { return b.title }
+
+// AccessibleDescription is the number it steps (atspi.Described).
+func (b *stepButton) AccessibleDescription() string { return b.of.Text }
 
 // AccessibilityLabel implements fyne.Accessible: what the button does,
 // where Fyne would say its icon's name.
