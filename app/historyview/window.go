@@ -158,10 +158,10 @@ func (w *Window) build() {
 	k.Find(w.search)
 	w.search.SetPlaceHolder("Search messages, servers, URLs and answers")
 	w.search.OnChanged = func(string) { w.load(typingDelay) }
-	w.server = newFilter("Server", serverChoices(nil))
+	w.server = newFilter(k, "Server", serverChoices(nil))
 	w.server.SetSelected(allServers)
 	w.server.OnChanged = func(string) { w.load(0) }
-	w.outcome = newFilter("Outcome", outcomeChoices())
+	w.outcome = newFilter(k, "Outcome", outcomeChoices())
 	w.outcome.SetSelected(allOutcomes)
 	w.outcome.OnChanged = func(string) { w.load(0) }
 	filters := container.NewBorder(nil, nil, nil, container.NewHBox(w.server, w.outcome), w.search)
@@ -308,15 +308,16 @@ func (w *Window) fitList(rows int) {
 }
 
 // filter is a drop-down that narrows the list. It shows only its choice,
-// so a screen reader calls it by what it filters (app/atspi).
+// so a screen reader calls it by what it filters (app/atspi). It passes
+// Escape and F1 on to the window (keys.Select).
 type filter struct {
-	widget.Select
+	keys.Select
 	title string
 }
 
-func newFilter(title string, options []string) *filter {
+func newFilter(k *keys.Keys, title string, options []string) *filter {
 	f := &filter{title: title}
-	f.Options = options
+	f.Keys, f.Options = k, options
 	f.ExtendBaseWidget(f)
 	return f
 }

@@ -31,12 +31,12 @@ func (c *Check) TypedKey(ev *fyne.KeyEvent) {
 // which a focused drop-down would swallow.
 type Select struct {
 	widget.Select
-	keys *Keys
+	Keys *Keys // the window's, which it passes keys on to
 }
 
 // NewSelect returns a drop-down of k's window offering options.
 func (k *Keys) NewSelect(options []string, changed func(string)) *Select {
-	s := &Select{keys: k}
+	s := &Select{Keys: k}
 	s.Options, s.OnChanged = options, changed
 	s.ExtendBaseWidget(s)
 	return s
@@ -44,7 +44,7 @@ func (k *Keys) NewSelect(options []string, changed func(string)) *Select {
 
 // TypedKey implements fyne.Focusable.
 func (s *Select) TypedKey(ev *fyne.KeyEvent) {
-	if !s.keys.Passed(ev) {
+	if !s.Keys.Passed(ev) {
 		s.Select.TypedKey(ev)
 	}
 }
