@@ -67,6 +67,12 @@ type Listing interface {
 	AccessibleList() *widget.List
 }
 
+// Highlighter says which row of a list the arrow keys are on, and
+// whether the list has the keyboard, which Fyne keeps to itself.
+type Highlighter interface {
+	Highlighted() (row int, ok bool)
+}
+
 // Focuser is a control read as one whose keyboard focus is a widget
 // inside it (a tool's row, focused on its Call button): the node is
 // focused while that widget is.
@@ -541,7 +547,11 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		}
 		if fyne.Focusable(l) == b.focused { // the list it holds has the keyboard
 			// on the row the arrows reached, which Orca reads as they move
-			if row, ok := highlighted(l); ok && row >= 0 && row < len(n.children) {
+			row, ok := 0, false
+			if h, is := o.(Highlighter); is {
+				row, ok = h.Highlighted()
+			}
+			if ok && row >= 0 && row < len(n.children) {
 				n.children[row].states = n.children[row].states.With(StateFocused)
 			} else {
 				n.states = n.states.With(StateFocused)
@@ -619,16 +629,6 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		}
 	}
 	return nil
-}
-
-// highlighted is the row of l that the arrow keys are on, which Fyne
-// keeps in an unexported field: nothing else tells it.
-func highlighted(l *widget.List) (int, bool) {
-	f := reflect.ValueOf(l).Elem().FieldByName("currentHighlight")
-	if !f.IsValid() || !f.CanInt() {
-		return 0, false
-	}
-	return int(f.Int()), true
 }
 
 // selecting reports whether f, the window's focused object, is the one
