@@ -534,6 +534,17 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 			b.place(item, o)
 			b.add(n, item)
 		}
+		// Open, its menu has the keyboard: the option the arrows are on
+		// is focused, which Orca reads as they move.
+		if menu, ok := b.focused.(*widget.PopUpMenu); ok && opened(s, menu) {
+			if label, ok := activeLabel(menu.Menu); ok {
+				for _, item := range n.children {
+					if item.name == label {
+						item.states = item.states.With(StateFocused)
+					}
+				}
+			}
+		}
 		return n
 	}
 	if lw, ok := o.(Listing); ok {
@@ -629,6 +640,27 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		}
 	}
 	return nil
+}
+
+// opened reports whether menu is s's open list of options, which Fyne
+// keeps in an unexported field.
+func opened(s *widget.Select, menu *widget.PopUpMenu) bool {
+	v := reflect.ValueOf(s).Elem().FieldByName("popUp")
+	return v.Kind() == reflect.Pointer && !v.IsNil() && v.Pointer() == reflect.ValueOf(menu).Pointer()
+}
+
+// activeLabel is the label of the item of m that the arrow keys are on,
+// which Fyne keeps in an unexported field, if one is.
+func activeLabel(m *widget.Menu) (string, bool) {
+	active := reflect.ValueOf(m).Elem().FieldByName("activeItem")
+	if active.Kind() != reflect.Pointer || active.IsNil() {
+		return "", false
+	}
+	item := active.Elem().FieldByName("Item")
+	if item.Kind() != reflect.Pointer || item.IsNil() {
+		return "", false
+	}
+	return item.Elem().FieldByName("Label").String(), true
 }
 
 // selecting reports whether f, the window's focused object, is the one

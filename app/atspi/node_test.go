@@ -598,3 +598,27 @@ func TestDisclosure(t *testing.T) {
 		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestSelectOpen reads a drop-down's open list as the arrows move
+// through it: the option they are on is focused (Fyne keeps it to
+// itself); once one is chosen, the drop-down has the keyboard again and
+// says it.
+func TestSelectOpen(t *testing.T) {
+	test.NewTempApp(t)
+	s := widget.NewSelect([]string{"System", "Light", "Dark"}, nil)
+	s.SetSelected("System")
+	w := test.NewWindow(container.NewVBox(s))
+	w.Resize(fyne.NewSize(300, 300))
+	w.Canvas().Focus(s)
+	s.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	for _, want := range []string{"System", "Light"} {
+		w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+		if n := buildOf(w).focused(); n == nil || n.role != RoleMenuItem || n.name != want {
+			t.Errorf("the focused node is %+v, want the option %q", n, want)
+		}
+	}
+	w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if n := buildOf(w).focused(); n == nil || n.role != RoleComboBox || n.text != "Light" {
+		t.Errorf("once chosen the focused node is %+v, want the drop-down saying Light", n)
+	}
+}
