@@ -226,10 +226,42 @@ func (b *builder) window(w fyne.Window, active bool) *node {
 func (b *builder) menuBar(parent *node, m *fyne.MainMenu) {
 	bar := b.node(key{of: m}, RoleMenuBar, "")
 	bar.states = States(0).With(StateEnabled, StateSensitive, StateVisible, StateShowing)
+	open, on := menuOpen(b.focused)
 	for _, menu := range m.Items {
-		b.add(bar, b.menu(menu))
+		n := b.menu(menu)
+		if menu == open { // the keyboard is in it: on its item the arrows reached, else on it
+			n.states = n.states.With(StateFocused)
+			for _, item := range n.children {
+				if on != "" && item.name == on {
+					n.states = n.states.Without(StateFocused)
+					item.states = item.states.With(StateFocused)
+				}
+			}
+		}
+		b.add(bar, n)
 	}
 	b.add(parent, bar)
+}
+
+// menuOpen is the window's menu that has the keyboard, and the label of
+// its item the arrow keys are on ("" for none), when the person opened
+// the menu bar (Alt): Fyne focuses a bar item of its own, which holds
+// the menu (its Menu field) and shows it (Child). nil when f is none.
+func menuOpen(f fyne.Focusable) (*fyne.Menu, string) {
+	item, ok := f.(interface{ Child() *widget.Menu })
+	if !ok || reflect.ValueOf(f).Kind() != reflect.Pointer {
+		return nil, ""
+	}
+	field := reflect.ValueOf(f).Elem().FieldByName("Menu")
+	if !field.IsValid() || !field.CanInterface() {
+		return nil, ""
+	}
+	m, _ := field.Interface().(*fyne.Menu)
+	if m == nil || item.Child() == nil {
+		return m, ""
+	}
+	label, _ := activeLabel(item.Child())
+	return m, label
 }
 
 func (b *builder) menu(m *fyne.Menu) *node {

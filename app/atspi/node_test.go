@@ -622,3 +622,46 @@ func TestSelectOpen(t *testing.T) {
 		t.Errorf("once chosen the focused node is %+v, want the drop-down saying Light", n)
 	}
 }
+
+// barItem stands for the item of Fyne's menu bar that has the keyboard
+// once the person opened the menu bar: its Menu field and Child method
+// are what the GLFW driver's has.
+type barItem struct {
+	widget.BaseWidget
+	Menu  *fyne.Menu
+	child *widget.Menu
+}
+
+func (i *barItem) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(widget.NewLabel(i.Menu.Label))
+}
+func (i *barItem) Child() *widget.Menu     { return i.child }
+func (i *barItem) FocusGained()            {}
+func (i *barItem) FocusLost()              {}
+func (i *barItem) TypedRune(rune)          {}
+func (i *barItem) TypedKey(*fyne.KeyEvent) {}
+
+// TestMenuBarOpen reads the window's menu that the person opened from the
+// keyboard as focused, then the item the arrows reach in it, which Orca
+// says as they move.
+func TestMenuBarOpen(t *testing.T) {
+	test.NewTempApp(t)
+	menu := fyne.NewMenu("Elicit Desk", fyne.NewMenuItem("History…", func() {}), fyne.NewMenuItem("Settings…", func() {}))
+	item := &barItem{Menu: menu, child: widget.NewMenu(menu)}
+	item.ExtendBaseWidget(item)
+	w := test.NewWindow(container.NewVBox(item))
+	w.SetMainMenu(fyne.NewMainMenu(menu))
+	w.Resize(fyne.NewSize(300, 300))
+	w.Canvas().Focus(item)
+	for _, want := range []struct {
+		role Role
+		name string
+	}{{RoleMenu, "Elicit Desk"}, {RoleMenuItem, "History…"}, {RoleMenuItem, "Settings…"}} {
+		if want.role == RoleMenuItem {
+			item.child.ActivateNext()
+		}
+		if n := buildOf(w).focused(); n == nil || n.role != want.role || n.name != want.name {
+			t.Errorf("the focused node is %+v, want the %s %q", n, want.role, want.name)
+		}
+	}
+}
