@@ -11,14 +11,22 @@ import (
 // same words beside it. It passes the window's keys on (keys.Check).
 type routeSwitch struct {
 	keys.Check
-	server string // shown as the row's name (untrusted views)
+	server string                  // shown as the row's name (untrusted views)
+	follow func(fyne.CanvasObject) // scrolls it into view as it takes the keyboard
 }
 
-func newRouteSwitch(k *keys.Keys, server string, on bool) *routeSwitch {
-	s := &routeSwitch{server: server}
+func newRouteSwitch(k *keys.Keys, server string, on bool, follow func(fyne.CanvasObject)) *routeSwitch {
+	s := &routeSwitch{server: server, follow: follow}
 	s.Keys, s.Text, s.Checked = k, "Through Elicit Desk", on
 	s.ExtendBaseWidget(s)
 	return s
+}
+
+// FocusGained scrolls the box into view: Tab moves through a host's
+// switches below the window's edge, and the scroll does not follow.
+func (s *routeSwitch) FocusGained() {
+	s.Check.FocusGained()
+	s.follow(s)
 }
 
 // AccessibleTitle names the box for AT-SPI (atspi.Titled).

@@ -19,6 +19,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
+	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
@@ -49,13 +50,14 @@ const windowWidth = 1040
 
 // Window is the Hosts window, made on first Show.
 type Window struct {
-	app   fyne.App
-	deps  Deps
-	win   fyne.Window
-	keys  *keys.Keys        // the window's: Escape and Ctrl+W close it
-	top   fyne.CanvasObject // the title, the intro and Read again
-	body  *fyne.Container
-	inner fyne.CanvasObject // body and its padding, which scrolls
+	app    fyne.App
+	deps   Deps
+	win    fyne.Window
+	keys   *keys.Keys        // the window's: Escape and Ctrl+W close it
+	top    fyne.CanvasObject // the title, the intro and Read again
+	body   *fyne.Container
+	inner  fyne.CanvasObject // body and its padding, which scrolls
+	scroll *container.Scroll // holds inner
 	// opened is whether the window was sized and placed: later it keeps
 	// the size and place the person gave it.
 	opened bool
@@ -112,9 +114,16 @@ func (w *Window) build() {
 	w.body = container.NewVBox()
 	w.top = container.NewPadded(container.NewBorder(nil, nil, nil, container.NewVBox(again), container.NewVBox(title, intro)))
 	w.inner = container.New(layout.NewCustomPaddedLayout(0, theme.Padding(), theme.Padding(), 4*theme.Padding()), w.body)
-	w.win.SetContent(container.NewBorder(w.top, nil, nil, nil, container.NewVScroll(w.inner)))
+	w.scroll = container.NewVScroll(w.inner)
+	w.win.SetContent(container.NewBorder(w.top, nil, nil, nil, w.scroll))
 	w.win.SetCloseIntercept(w.win.Hide)
 	w.keys = keys.Close(w.win, w.win.Hide)
+}
+
+// follow scrolls o, which took the keyboard, into view.
+func (w *Window) follow(o fyne.CanvasObject) {
+	top, bottom := wheel.Span(w.scroll, o)
+	wheel.Reveal(w.scroll, top, bottom)
 }
 
 // open sizes the window to its content and places it.
@@ -256,7 +265,7 @@ func (w *Window) serverRow(s serverRow, c *hosts.Config) fyne.CanvasObject {
 	}
 	var right fyne.CanvasObject = widget.NewLabel("")
 	if s.Switch != switchNone {
-		sw := newRouteSwitch(w.keys, s.Name, s.Switch == switchOn)
+		sw := newRouteSwitch(w.keys, s.Name, s.Switch == switchOn, w.follow)
 		sw.OnChanged = func(on bool) {
 			var p *hosts.Plan
 			var err error

@@ -19,6 +19,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/cmdtext"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/app/modal"
+	"github.com/elicitdesk/elicitdesk/app/wheel"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/screen"
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
@@ -303,5 +304,19 @@ func TestRouteAllFitsAShortWindow(t *testing.T) {
 				t.Errorf("%q is not a part of %q", line, l.Text())
 			}
 		}
+	}
+}
+
+// TestSwitchScrollsIntoView: a switch that takes the keyboard below the
+// window's edge is scrolled into view, so a keyboard user sees the box
+// Space would tick.
+func TestSwitchScrollsIntoView(t *testing.T) {
+	w := newWindow(t, sample(t))
+	w.win.Resize(fyne.NewSize(windowWidth, 300))
+	last := checks(w)[len(checks(w))-1]
+	w.win.Canvas().Focus(last)
+	top, bottom := wheel.Span(w.scroll, last)
+	if top < w.scroll.Offset.Y || bottom > w.scroll.Offset.Y+w.scroll.Size().Height {
+		t.Errorf("the last switch spans %v to %v; the scroll shows %v to %v", top, bottom, w.scroll.Offset.Y, w.scroll.Offset.Y+w.scroll.Size().Height)
 	}
 }
