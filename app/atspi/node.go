@@ -140,8 +140,8 @@ const listMost = 200
 // rows made to read lists by.
 type builder struct {
 	ids, kept  map[key]uint64
-	rows, made map[*widget.List][]fyne.CanvasObject
-	next       uint64 // the last id given
+	rows, made map[any][]fyne.CanvasObject // a list's rows, a table's cells or headings
+	next       uint64                      // the last id given
 	canvas     fyne.Canvas
 	// label and hint name the controls of a form item being walked that
 	// do not name themselves: the item's text and hint.
@@ -154,7 +154,7 @@ type builder struct {
 
 // newBuilder is a builder that keeps prev's ids and rows, if any.
 func newBuilder(prev *tree) *builder {
-	b := &builder{ids: map[key]uint64{}, kept: map[key]uint64{}, rows: map[*widget.List][]fyne.CanvasObject{}, made: map[*widget.List][]fyne.CanvasObject{}}
+	b := &builder{ids: map[key]uint64{}, kept: map[key]uint64{}, rows: map[any][]fyne.CanvasObject{}, made: map[any][]fyne.CanvasObject{}}
 	if prev != nil {
 		b.ids, b.rows, b.next = prev.ids, prev.rows, prev.next
 	}
@@ -306,20 +306,99 @@ func (b *builder) list(k key, l *widget.List) *node {
 	b.made[l] = rows
 	for i := range count {
 		l.UpdateItem(i, rows[i])
-		words := &node{}
-		b.walk(words, rows[i])
-		var said []string
-		for _, w := range words.children {
-			if w.name != "" {
-				said = append(said, w.name)
-			}
-		}
-		item := b.node(key{of: l, i: i + 1}, RoleListItem, strings.Join(said, ", "))
+		item := b.node(key{of: l, i: i + 1}, RoleListItem, b.words(rows[i]))
 		item.states = States(0).With(StateVisible, StateShowing, StateEnabled, StateSensitive, StateSelectable, StateFocusable)
 		item.actions = []action{{"click", func() { l.Select(i) }}}
 		b.add(n, item)
 	}
 	return n
+}
+
+// headings stands for a table's column headings among the objects the
+// builder makes to read them by.
+type headings struct{ of *widget.Table }
+
+// table adds the rows of t, read as a list's items (a table of messages
+// is read a message at a time), each named by its cells' words after
+// their columns' headings; the row the arrow keys are on is focused while
+// t has the keyboard, and the row of the selected cell is selected.
+func (b *builder) table(k key, t *widget.Table) *node {
+	n := b.node(k, RoleList, "")
+	n.states = States(0).With(StateVisible, StateShowing, StateEnabled, StateSensitive, StateFocusable)
+	if t.Length == nil || t.CreateCell == nil || t.UpdateCell == nil {
+		return n
+	}
+	rows, cols := t.Length()
+	rows = min(rows, listMost)
+	heads := make([]string, cols)
+	if t.CreateHeader != nil && t.UpdateHeader != nil {
+		made := b.rows[headings{t}]
+		for len(made) < cols {
+			made = append(made, t.CreateHeader())
+		}
+		b.made[headings{t}] = made
+		for c := range cols {
+			t.UpdateHeader(widget.TableCellID{Row: -1, Col: c}, made[c])
+			heads[c] = b.words(made[c])
+		}
+	}
+	cells := b.rows[t]
+	for len(cells) < rows*cols {
+		cells = append(cells, t.CreateCell())
+	}
+	b.made[t] = cells
+	on, focused, selected := tableState(t)
+	for r := range rows {
+		var said []string
+		for c := range cols {
+			t.UpdateCell(widget.TableCellID{Row: r, Col: c}, cells[r*cols+c])
+			if words := b.words(cells[r*cols+c]); words != "" {
+				said = append(said, strings.TrimSpace(heads[c]+" "+words))
+			}
+		}
+		item := b.node(key{of: t, i: r + 1}, RoleListItem, strings.Join(said, ", "))
+		item.states = States(0).With(StateVisible, StateShowing, StateEnabled, StateSensitive, StateSelectable, StateFocusable)
+		if r == selected {
+			item.states = item.states.With(StateSelected)
+		}
+		if focused && r == on && fyne.Focusable(t) == b.focused {
+			item.states = item.states.With(StateFocused)
+		}
+		item.actions = []action{{"click", func() { t.Select(widget.TableCellID{Row: r, Col: 0}) }}}
+		b.add(n, item)
+	}
+	return n
+}
+
+// words is what o says, its nodes' names joined.
+func (b *builder) words(o fyne.CanvasObject) string {
+	said := &node{}
+	b.walk(said, o)
+	var out []string
+	for _, w := range said.children {
+		if w.name != "" {
+			out = append(out, w.name)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// tableState is the row of t the arrow keys are on, whether t has the
+// keyboard, and the row of its selected cell (-1 for none), which Fyne
+// keeps in unexported fields.
+func tableState(t *widget.Table) (on int, focused bool, selected int) {
+	v := reflect.ValueOf(t).Elem()
+	selected = -1
+	if h := v.FieldByName("currentHighlight"); h.IsValid() {
+		on = int(h.FieldByName("Row").Int())
+	}
+	if f := v.FieldByName("focused"); f.Kind() == reflect.Bool {
+		focused = f.Bool()
+	}
+	if s := v.FieldByName("selectedCell"); s.Kind() == reflect.Pointer && !s.IsNil() {
+		selected = int(s.Elem().FieldByName("Row").Int())
+	}
+	return on, focused, selected
 }
 
 // form adds each item of f: its label, then its widget, whose controls
@@ -450,8 +529,8 @@ func (b *builder) object(o fyne.CanvasObject) *node {
 		n.states = n.states.With(StateFocusable)
 	}
 	if n.states.Has(StateFocusable) && focusable != nil {
-		if focusable == b.focused {
-			n.states = n.states.With(StateFocused)
+		if focusable == b.focused && !slices.ContainsFunc(n.children, func(c *node) bool { return c.states.Has(StateFocused) }) {
+			n.states = n.states.With(StateFocused) // not when a row it holds says it has the keyboard
 		}
 		c := b.canvas
 		n.focus = func() { c.Focus(focusable) }
@@ -606,6 +685,9 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 	}
 	if l := as[widget.List](o); l != nil {
 		return b.list(k, l)
+	}
+	if t := as[widget.Table](o); t != nil {
+		return b.table(k, t)
 	}
 	if f := as[widget.Form](o); f != nil {
 		return b.form(k, f)

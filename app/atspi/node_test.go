@@ -665,3 +665,33 @@ func TestMenuBarOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestTable reads a table a row at a time, each row named by its cells
+// after their headings, the row the arrows are on focused and the
+// selected one marked.
+func TestTable(t *testing.T) {
+	test.NewTempApp(t)
+	data := [][]string{{"19:42:01", "tools/call"}, {"19:42:02", "elicitation/create"}, {"19:42:05", "ok"}}
+	table := widget.NewTableWithHeaders(func() (int, int) { return len(data), 2 },
+		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(data[id.Row][id.Col]) })
+	table.ShowHeaderColumn = false
+	table.CreateHeader = func() fyne.CanvasObject { return widget.NewLabel("") }
+	table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		o.(*widget.Label).SetText([]string{"Time", "Method"}[id.Col])
+	}
+	w := test.NewWindow(table)
+	w.SetTitle("Traffic")
+	w.Resize(fyne.NewSize(500, 300))
+	table.Select(widget.TableCellID{Row: 2, Col: 0})
+	w.Canvas().Focus(table)
+	table.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	got := lines(buildOf(w).root, 0)
+	want := []string{`application "App"`, `  frame "Traffic"`, `    list ""`,
+		`      list item "Time 19:42:01, Method tools/call" [click]`,
+		`      list item "Time 19:42:02, Method elicitation/create" focused [click]`,
+		`      list item "Time 19:42:05, Method ok" selected [click]`}
+	if !slices.Equal(got, want) {
+		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 )
@@ -16,7 +15,7 @@ type tree struct {
 	byID map[uint64]*node
 	ids  map[key]uint64 // what each node stands for, to keep ids in the next tree
 	next uint64         // the last id given
-	rows map[*widget.List][]fyne.CanvasObject
+	rows map[any][]fyne.CanvasObject
 }
 
 // build makes the tree of windows, keeping the ids of prev's nodes for
