@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/history"
@@ -22,6 +23,7 @@ type detail struct {
 	identity, message, mode, outcome, times *widget.Label
 	request, response                       *widget.Label
 	copy, replay                            *look.Button
+	copied                                  *a11y.Status // says Copy as JSON did, seen and heard
 
 	entry history.Entry
 }
@@ -37,8 +39,12 @@ func newDetail(w *Window) *detail {
 		request:  jsonLabel(),
 		response: jsonLabel(),
 	}
+	d.copied = a11y.NewStatus()
+	d.copied.Wrapping = fyne.TextWrapOff
+	d.copied.Importance = widget.LowImportance
 	d.copy = look.NewButton("Copy as JSON", theme.ContentCopyIcon(), func() {
 		w.app.Clipboard().SetContent(entryJSON(d.entry))
+		d.copied.SetText("Copied.")
 	})
 	d.replay = look.NewButton("Replay", theme.MediaReplayIcon(), func() { w.replay(d.entry) })
 	form := widget.NewForm(
@@ -49,7 +55,7 @@ func newDetail(w *Window) *detail {
 		widget.NewFormItem("Times", d.times),
 	)
 	d.body = container.NewVBox(
-		container.NewHBox(d.copy, d.replay),
+		container.NewHBox(d.copy, d.replay, d.copied),
 		form,
 		widget.NewLabelWithStyle("Request", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		d.request,
@@ -94,6 +100,9 @@ func bounded(text string) string {
 
 // show fills the pane with e.
 func (d *detail) show(e history.Entry) {
+	if e.ID != d.entry.ID {
+		d.copied.SetText("")
+	}
 	d.entry = e
 	// Everything here came from a server: shown as plain text with hidden
 	// characters made visible, as in the request window.

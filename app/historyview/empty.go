@@ -10,12 +10,15 @@ type emptyState struct {
 }
 
 // emptyStateOf is the list area's empty state for n entries found with
-// the search text and the filters as set.
-func emptyStateOf(n int, text, server, outcome string) emptyState {
+// the search text and the filters as set; none says the history holds
+// nothing at all (just cleared, say), whatever the search.
+func emptyStateOf(n int, none bool, text, server, outcome string) emptyState {
 	filtered := server != allServers || outcome != allOutcomes
 	switch {
 	case n > 0:
 		return emptyState{}
+	case none:
+		return emptyState{text: "No requests yet. They appear here once a server asks.", clear: text != "" || filtered}
 	case text == "" && !filtered:
 		return emptyState{text: "No requests yet. They appear here once a server asks."}
 	case text == "":

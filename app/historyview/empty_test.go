@@ -10,20 +10,22 @@ func TestEmptyStateOf(t *testing.T) {
 	tests := []struct {
 		name                  string
 		n                     int
+		none                  bool
 		text, server, outcome string
 		want                  emptyState
 	}{
-		{"entries", 3, "x", "files", "stale", emptyState{}},
-		{"an empty history", 0, "", allServers, allOutcomes, emptyState{text: "No requests yet. They appear here once a server asks."}},
-		{"a search", 0, "foo", allServers, allOutcomes, emptyState{text: "Nothing matches “foo”.", clear: true}},
-		{"filters", 0, "", "files", allOutcomes, emptyState{text: "Nothing matches these filters.", clear: true}},
-		{"a search and a filter", 0, "foo", allServers, "stale", emptyState{text: "Nothing matches “foo” with these filters.", clear: true}},
-		{"hidden characters", 0, "a\u202eb\nc", allServers, allOutcomes, emptyState{text: "Nothing matches “a⟨U+202E⟩b”.", clear: true}},
-		{"a long search", 0, long, allServers, allOutcomes, emptyState{text: "Nothing matches “" + searchShown(long) + "”.", clear: true}},
+		{"entries", 3, false, "x", "files", "stale", emptyState{}},
+		{"an empty history", 0, true, "", allServers, allOutcomes, emptyState{text: "No requests yet. They appear here once a server asks."}},
+		{"an empty history searched", 0, true, "continue", allServers, allOutcomes, emptyState{text: "No requests yet. They appear here once a server asks.", clear: true}},
+		{"a search", 0, false, "foo", allServers, allOutcomes, emptyState{text: "Nothing matches “foo”.", clear: true}},
+		{"filters", 0, false, "", "files", allOutcomes, emptyState{text: "Nothing matches these filters.", clear: true}},
+		{"a search and a filter", 0, false, "foo", allServers, "stale", emptyState{text: "Nothing matches “foo” with these filters.", clear: true}},
+		{"hidden characters", 0, false, "a\u202eb\nc", allServers, allOutcomes, emptyState{text: "Nothing matches “a⟨U+202E⟩b”.", clear: true}},
+		{"a long search", 0, false, long, allServers, allOutcomes, emptyState{text: "Nothing matches “" + searchShown(long) + "”.", clear: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := emptyStateOf(tt.n, tt.text, tt.server, tt.outcome); got != tt.want {
+			if got := emptyStateOf(tt.n, tt.none, tt.text, tt.server, tt.outcome); got != tt.want {
 				t.Errorf("emptyStateOf = %+v, want %+v", got, tt.want)
 			}
 		})

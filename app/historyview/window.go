@@ -256,7 +256,7 @@ func (w *Window) show(q history.Query, entries []history.Entry, names []string, 
 	w.list.UnselectAll()
 	w.list.Refresh()
 	w.fitList(len(entries))
-	w.showEmpty(emptyStateOf(len(entries), w.search.Text, w.server.Selected, w.outcome.Selected))
+	w.showEmpty(emptyStateOf(len(entries), len(names) == 0, w.search.Text, w.server.Selected, w.outcome.Selected))
 	if len(entries) == listLimit {
 		w.status.SetText(fmt.Sprintf("The newest %d that match.", listLimit))
 	} else {

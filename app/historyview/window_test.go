@@ -193,7 +193,7 @@ func TestSearchFiltersList(t *testing.T) {
 			if got := h.messages(); strings.Join(got, "|") != strings.Join(tt.want, "|") {
 				t.Errorf("list shows %q, want %q", got, tt.want)
 			}
-			if empty := emptyStateOf(len(tt.want), tt.text, tt.server, tt.outcome); h.w.empty.Text != empty.text || h.w.emptyBox.Visible() != (empty.text != "") {
+			if empty := emptyStateOf(len(tt.want), false, tt.text, tt.server, tt.outcome); h.w.empty.Text != empty.text || h.w.emptyBox.Visible() != (empty.text != "") {
 				t.Errorf("the list area says %q (shown: %v), want %q", h.w.empty.Text, h.w.emptyBox.Visible(), empty.text)
 			}
 		})
@@ -224,6 +224,18 @@ func TestDetailAndCopyAsJSON(t *testing.T) {
 	}
 	if copied.ID != e.ID || copied.Message != string(e.Message) || copied.Outcome != "declined" {
 		t.Errorf("copied %+v", copied)
+	}
+	if d.copied.Text != "Copied." {
+		t.Errorf("after Copy as JSON the pane says %q", d.copied.Text)
+	}
+	for _, other := range h.messages() {
+		if other != string(e.Message) {
+			h.selectMessage(other)
+			break
+		}
+	}
+	if d.copied.Text != "" {
+		t.Errorf("another entry shown, the pane still says %q", d.copied.Text)
 	}
 }
 
