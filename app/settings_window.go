@@ -191,7 +191,8 @@ func (d *Desk) showSettings() {
 	w := d.fyne.NewWindow("Settings — Elicit Desk")
 	d.settingsW = w
 	w.SetOnClosed(func() { d.settingsW = nil })
-	k := keys.Close(w, nil)
+	var leave func()
+	k := keys.Close(w, func() { leave() })
 	var servers []string
 	for _, s := range d.core.Statuses() {
 		servers = append(servers, s.Name)
@@ -221,14 +222,20 @@ func (d *Desk) showSettings() {
 		}
 		keep(s, login)
 	}
-	f.cancel.OnTapped = w.Close
+	// Leaving with changes unsaved asks first, as the Add server dialog
+	// does: Escape is a key that is easily pressed.
+	leave = func() {
+		s, login, msg := f.read()
+		if msg == "" && reflect.DeepEqual(s, d.settings) && login == d.autostartEnabled() {
+			w.Close()
+			return
+		}
+		modal.Confirm(w.Canvas(), "Discard your changes?", "What you changed in Settings has not been saved.", "Keep editing", "Discard", w.Close)
+	}
+	f.cancel.OnTapped = leave
+	w.SetCloseIntercept(leave)
 	f.windows.OnSubmitted = func(string) { f.save.OnTapped() }
 	f.days.OnSubmitted = f.windows.OnSubmitted
-	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyEscape {
-			w.Close()
-		}
-	})
 	w.SetContent(f.object)
 	d.screen().Show(w, fyne.NewSize(620, 0)) // as tall as its content
 }

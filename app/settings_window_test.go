@@ -365,3 +365,49 @@ func TestSettingsEscapeFromEveryControl(t *testing.T) {
 		}
 	})
 }
+
+// TestSettingsAsksBeforeDiscarding: Escape, Cancel or the window's close
+// with a setting changed asks first, as the Add server dialog does; Keep
+// editing keeps the change, Discard closes. Unchanged, they close at once.
+func TestSettingsAsksBeforeDiscarding(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.ui(func() {
+		for _, leave := range []struct {
+			name string
+			do   func(w fyne.Window)
+		}{
+			{"Escape", func(w fyne.Window) { w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) }},
+			{"Cancel", func(w fyne.Window) { tap(t, w, "Cancel") }},
+		} {
+			h.d.showSettings()
+			w := h.d.settingsW
+			leave.do(w)
+			if h.d.settingsW != nil {
+				t.Errorf("%s with nothing changed left Settings open", leave.name)
+				w.Close()
+			}
+			h.d.showSettings()
+			w = h.d.settingsW
+			var notify *keys.Check
+			for _, o := range test.LaidOutObjects(w.Content()) {
+				if c, ok := o.(*keys.Check); ok && strings.HasPrefix(c.Text, "Notify me") {
+					notify = c
+				}
+			}
+			notify.SetChecked(!notify.Checked)
+			leave.do(w)
+			if h.d.settingsW == nil || w.Canvas().Overlays().Top() == nil {
+				t.Fatalf("%s with a change closed Settings without asking", leave.name)
+			}
+			tapOverlay(t, w, "Keep editing")
+			if h.d.settingsW == nil || notify.Checked == h.d.settings.Notify {
+				t.Errorf("Keep editing after %s lost the change", leave.name)
+			}
+			leave.do(w)
+			tapOverlay(t, w, "Discard")
+			if h.d.settingsW != nil {
+				t.Errorf("Discard after %s left Settings open", leave.name)
+			}
+		}
+	})
+}
