@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
@@ -40,7 +41,8 @@ type callWindow struct {
 	jsonText           *escEntry
 	jsonErr            *widget.Label
 	spinner            *widget.Activity
-	heading, output    *widget.Label
+	heading            *a11y.Status // how the call stands, which a screen reader says as it changes
+	output             *widget.Label
 	links, linksHint   *widget.Label
 	asked              *fyne.Container // what hosts do with the forms the call asked
 	edit, copy, cancel *look.Button
@@ -124,7 +126,9 @@ func (c *callWindow) build(why string) {
 	// The result page.
 	c.spinner = widget.NewActivity()
 	c.spinner.Hide()
-	c.heading = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.heading = a11y.NewStatus()
+	c.heading.Wrapping = fyne.TextWrapOff // beside the spinner, in an HBox
+	c.heading.TextStyle = fyne.TextStyle{Bold: true}
 	c.links = newValueLabel()
 	c.links.TextStyle = fyne.TextStyle{Monospace: true}
 	c.links.Hide()
@@ -295,6 +299,9 @@ func (c *callWindow) showRunning() {
 	c.edit.Disable()
 	c.copy.Disable()
 	c.relayout()
+	// From Call, which the arguments page hid with it: a keyboard user
+	// goes on from the one thing to do now, not from nothing.
+	c.win.Canvas().Focus(c.cancel)
 }
 
 // finished shows how a call ended; who is the server that answered.
@@ -310,6 +317,9 @@ func (c *callWindow) finished(res *servers.ToolResult, err error, who servers.Id
 	c.retry.Importance = widget.MediumImportance
 	c.retry.Refresh()
 	defer c.relayout()
+	if f := c.win.Canvas().Focused(); f == nil || f == fyne.Focusable(c.cancel) {
+		c.win.Canvas().Focus(c.retry) // from Cancel call, hidden now
+	}
 	if ue, ok := servers.AsURLRequired(err); ok {
 		links, bad := ue.Links()
 		c.needLinks(who, links, bad, err)

@@ -152,8 +152,14 @@ func TestCallByKeyboard(t *testing.T) {
 		t.Fatalf("a tool without arguments: the keyboard is on %T, want Call", focused)
 	}
 	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if c.win.Canvas().Focused() != fyne.Focusable(c.cancel) {
+		t.Errorf("while the call runs the keyboard is on %T, want Cancel call", c.win.Canvas().Focused())
+	}
 	h.answer(forms.Result{Action: forms.Decline})
 	h.waitResult(c, "Result")
+	if c.win.Canvas().Focused() != fyne.Focusable(c.retry) {
+		t.Errorf("once the call ended the keyboard is on %T, want Call again", c.win.Canvas().Focused())
+	}
 
 	c = h.openCall("demo", demo.ToolAskConfirm)
 	if f, ok := c.win.Canvas().Focused().(fyne.CanvasObject); !ok {
