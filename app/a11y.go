@@ -46,8 +46,12 @@ func (s *spin) AccessibilityLabel() string {
 	if held == "" {
 		held = "empty"
 	}
-	return fmt.Sprintf("Number from %d to %d: %s", s.min, s.max, held)
+	return fmt.Sprintf("Number from %d to %d: %s", s.min, s.max, strings.TrimSpace(held+" "+s.unit))
 }
+
+// AccessibleTitle names it where its form's label does not say what it
+// counts ("Keep requests for (days)"); "" leaves the label (atspi.Titled).
+func (s *spin) AccessibleTitle() string { return s.title }
 
 // AccessibilityRole implements fyne.Accessible.
 func (s *spin) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleText }

@@ -64,6 +64,7 @@ func newSettingsForm(cur Settings, login, tray bool, noNotices, capturePath stri
 	f.notify = k.NewCheck("Notify me when a request arrives while I work elsewhere", nil)
 	f.notify.Checked = cur.Notify
 	f.days = newSpin(int(cur.Retention/day), history.MinRetentionDays, history.MaxRetentionDays, k)
+	f.days.unit, f.days.title = "days", "Keep requests for (days)" // a label beside it says so on screen
 	var sizes []string
 	for _, n := range history.SizeChoices() {
 		sizes = append(sizes, historyview.SizeText(n))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -410,4 +411,19 @@ func TestSettingsAsksBeforeDiscarding(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestDaysSayWhatTheyCount: the retention's number is named with its unit,
+// which on screen is a label beside it, and its − and + say it too.
+func TestDaysSayWhatTheyCount(t *testing.T) {
+	f := newSettingsForm(DefaultSettings, false, true, "", "/state/traffic.jsonl", nil, keys.Close(test.NewTempWindow(t, nil), nil))
+	if got := f.days.AccessibleTitle(); got != "Keep requests for (days)" {
+		t.Errorf("the days are named %q", got)
+	}
+	if got, want := f.days.down.AccessibleDescription(), strconv.Itoa(int(DefaultSettings.Retention/day))+" days"; got != want {
+		t.Errorf("− says %q, want %q", got, want)
+	}
+	if f.windows.AccessibleTitle() != "" {
+		t.Errorf("the windows' number is named %q, not by its label", f.windows.AccessibleTitle())
+	}
 }

@@ -24,6 +24,8 @@ type spin struct {
 	down, up  *stepButton
 	object    fyne.CanvasObject // the entry with its buttons
 	onChanged func(int)         // told of each valid value
+	unit      string            // what it counts, for a screen reader: "days"; "" when its label says it
+	title     string            // its name with the unit, where the label beside it says the unit on screen
 }
 
 func newSpin(value, min, max int, k *keys.Keys) *spin {
@@ -143,8 +145,11 @@ func newStepButton(title string, icon fyne.Resource, tapped func(), of *spin) *s
 // AccessibleTitle is what the button does.
 func (b *stepButton) AccessibleTitle() string { return b.title }
 
-// AccessibleDescription is the number it steps (atspi.Described).
-func (b *stepButton) AccessibleDescription() string { return b.of.Text }
+// AccessibleDescription is the number it steps (atspi.Described), with
+// what it counts.
+func (b *stepButton) AccessibleDescription() string {
+	return strings.TrimSpace(b.of.Text + " " + b.of.unit)
+}
 
 // AccessibilityLabel implements fyne.Accessible: what the button does,
 // where Fyne would say its icon's name.
