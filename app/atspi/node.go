@@ -456,6 +456,9 @@ func (b *builder) walk(parent *node, o fyne.CanvasObject) {
 	b.at = b.at.Add(o.Position())
 	defer func() { b.at = outer }()
 	if n := b.object(o); n != nil {
+		if n.role == RoleLabel && describes(parent, n.name) {
+			return // a field's hint under it, which the field says as its description
+		}
 		b.place(n, o)
 		b.add(parent, n)
 		parent = n
@@ -775,6 +778,17 @@ func activeLabel(m *widget.Menu) (string, bool) {
 		return "", false
 	}
 	return item.Elem().FieldByName("Label").String(), true
+}
+
+// describes reports whether words are the description of a control
+// among parent's children: said when the control gets the keyboard, they
+// are not said again as text of their own (a dialog's text, read as it
+// opens, would hold every field's hint out of context).
+func describes(parent *node, words string) bool {
+	words = strings.TrimSpace(words)
+	return words != "" && slices.ContainsFunc(parent.children, func(c *node) bool {
+		return c.states.Has(StateFocusable) && strings.TrimSpace(c.desc) == words
+	})
 }
 
 // selecting reports whether f, the window's focused object, is the one

@@ -695,3 +695,20 @@ func TestTable(t *testing.T) {
 		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestHintSaidOnce drops the text under a field that the field says as its
+// description: it is read when the field gets the keyboard, not again as
+// text of its own (which a dialog reads as it opens); other text stays.
+func TestHintSaidOnce(t *testing.T) {
+	test.NewTempApp(t)
+	hint := "Quoted as in a terminal: 'my file' is one argument."
+	w := test.NewWindow(container.NewVBox(newField("Command line", hint, ""), widget.NewLabel(hint), widget.NewLabel("Added to the server's environment.")))
+	w.SetTitle("Add server")
+	w.Resize(fyne.NewSize(500, 300))
+	got := lines(buildOf(w).root, 0)
+	want := []string{`application "App"`, `  frame "Add server"`, `    entry "Command line" desc="Quoted as in a terminal: 'my file' is one argument." editable`,
+		`    label "Added to the server's environment." text="Added to the server's environment."`}
+	if !slices.Equal(got, want) {
+		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -22,14 +22,26 @@ var (
 	_ fyne.Accessible = (*toolRow)(nil)
 )
 
-// labelled is an input that takes its name from the label before it.
+// labelled is an input that takes its name from the label before it,
+// and its description from the hint under it.
 type labelled interface {
 	setLabel(string)
+	setHint(string)
 }
 
 func (e *escEntry) setLabel(l string)  { e.label = l }
 func (s *escSelect) setLabel(l string) { s.label = l }
 func (c *escCheck) setLabel(l string)  { c.label = l }
+
+func (e *escEntry) setHint(h string)  { e.hint = h }
+func (s *escSelect) setHint(h string) { s.hint = h }
+func (c *escCheck) setHint(h string)  { c.hint = h }
+
+// AccessibleDescription is the hint under the input (atspi.Described),
+// read when it gets the keyboard rather than as text of its own.
+func (e *escEntry) AccessibleDescription() string  { return e.hint }
+func (s *escSelect) AccessibleDescription() string { return s.hint }
+func (c *escCheck) AccessibleDescription() string  { return c.hint }
 
 // AccessibleTitle is the label beside the input (atspi.Titled): AT-SPI
 // names an entry or a drop-down by it, not by its placeholder.

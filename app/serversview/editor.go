@@ -190,6 +190,9 @@ func (e *editor) edited(f field) {
 // withError puts a hint and a hidden error label under an input.
 func (e *editor) withError(f field, in fyne.CanvasObject, hint string) fyne.CanvasObject {
 	box := container.NewVBox(in)
+	if i := firstInput(in); i != nil {
+		i.setHint(hint)
+	}
 	if hint != "" {
 		h := widget.NewLabel(hint)
 		h.Wrapping = fyne.TextWrapWord

@@ -43,8 +43,8 @@ func (p passOn) focused(o fyne.CanvasObject) {
 // escEntry is an entry that passes Escape on.
 type escEntry struct {
 	widget.Entry
-	keys  passOn
-	label string // what a screen reader calls it (a11y.go)
+	keys        passOn
+	label, hint string // what a screen reader calls it, and says of it (a11y.go)
 }
 
 func newEscEntry(keys passOn, multiLine bool) *escEntry {
@@ -71,8 +71,8 @@ func (e *escEntry) AcceptsTab() bool { return false }
 // escSelect is a drop-down that passes Escape on.
 type escSelect struct {
 	widget.Select
-	keys  passOn
-	label string // what a screen reader calls it (a11y.go)
+	keys        passOn
+	label, hint string // what a screen reader calls it, and says of it (a11y.go)
 }
 
 func newEscSelect(keys passOn, options []string) *escSelect {
@@ -91,8 +91,8 @@ func (s *escSelect) FocusGained() { s.Select.FocusGained(); s.keys.focused(s) }
 // escCheck is a checkbox that passes Escape on.
 type escCheck struct {
 	widget.Check
-	keys  passOn
-	label string // what a screen reader calls it (a11y.go)
+	keys        passOn
+	label, hint string // what a screen reader calls it, and says of it (a11y.go)
 }
 
 func newEscCheck(keys passOn, label string) *escCheck {
