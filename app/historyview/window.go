@@ -204,7 +204,7 @@ func (w *Window) build() {
 		banner.Wrapping = fyne.TextWrapWord
 		top = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, banner), filters)
 	}
-	w.win.SetContent(container.NewBorder(top, bottom, nil, nil, w.split))
+	w.win.SetContent(keys.Border(top, bottom, nil, nil, w.split)) // Tab: the search, then the list
 }
 
 // load queries the history for the search and filters as they are now,

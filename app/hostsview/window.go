@@ -115,7 +115,7 @@ func (w *Window) build() {
 	w.top = container.NewPadded(container.NewBorder(nil, nil, nil, container.NewVBox(again), container.NewVBox(title, intro)))
 	w.inner = container.New(layout.NewCustomPaddedLayout(0, theme.Padding(), theme.Padding(), 4*theme.Padding()), w.body)
 	w.scroll = container.NewVScroll(w.inner)
-	w.win.SetContent(container.NewBorder(w.top, nil, nil, nil, w.scroll))
+	w.win.SetContent(keys.Border(w.top, nil, nil, nil, w.scroll)) // Tab: Read again, then the hosts
 	w.win.SetCloseIntercept(w.win.Hide)
 	w.keys = keys.Close(w.win, w.win.Hide)
 }

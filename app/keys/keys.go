@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -259,4 +260,18 @@ func (e *Entry) TypedShortcut(s fyne.Shortcut) {
 	if !e.keys.TypedShortcut(s) {
 		e.Entry.TypedShortcut(s)
 	}
+}
+
+// Border is container.NewBorder with its objects in the order they read,
+// top, left, centre, right, bottom, which is the order Tab follows:
+// Fyne's puts the centre first, so Tab went from a list to the search
+// above it. nil sides are left out.
+func Border(top, bottom, left, right fyne.CanvasObject, center ...fyne.CanvasObject) *fyne.Container {
+	var objects []fyne.CanvasObject
+	for _, o := range append(append([]fyne.CanvasObject{top, left}, center...), right, bottom) {
+		if o != nil {
+			objects = append(objects, o)
+		}
+	}
+	return container.New(layout.NewBorderLayout(top, bottom, left, right), objects...)
 }

@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,5 +186,21 @@ func TestMultiLineEntryLetsTabGo(t *testing.T) {
 	w.Canvas().FocusNext() // what the window does with a Tab the focused widget does not take
 	if w.Canvas().Focused() != fyne.Focusable(next) || patterns.Text != "" {
 		t.Errorf("after Tab the keyboard is on %T and the entry holds %q", w.Canvas().Focused(), patterns.Text)
+	}
+}
+
+// TestBorderTabOrder: Tab goes through a Border's sides in reading order,
+// the search above a list before the list.
+func TestBorderTabOrder(t *testing.T) {
+	test.NewTempApp(t)
+	search, list, save := widget.NewEntry(), widget.NewEntry(), widget.NewButton("Save", nil)
+	w := test.NewTempWindow(t, Border(search, save, nil, nil, list))
+	var order []fyne.Focusable
+	for range 3 {
+		w.Canvas().FocusNext()
+		order = append(order, w.Canvas().Focused())
+	}
+	if !slices.Equal(order, []fyne.Focusable{search, list, save}) {
+		t.Errorf("Tab went %v, want the search, the list, Save", order)
 	}
 }

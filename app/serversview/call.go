@@ -151,7 +151,7 @@ func (c *callWindow) build(why string) {
 	c.outPage.Hide()
 
 	pages := container.NewStack(c.argsPage, c.outPage)
-	c.win.SetContent(container.NewPadded(container.NewBorder(header, nil, nil, nil, pages)))
+	c.win.SetContent(container.NewPadded(keys.Border(header, nil, nil, nil, pages)))
 }
 
 // showForm puts a form in the arguments page; Accept calls the tool.

@@ -375,7 +375,7 @@ func (w *Window) build() {
 	k.Tabs(tabs)
 	split := container.NewHSplit(w.list.content, tabs)
 	split.Offset = 0.28
-	w.win.SetContent(container.NewBorder(w.deps.Top, nil, nil, nil, split))
+	w.win.SetContent(keys.Border(w.deps.Top, nil, nil, nil, split)) // Tab: the wait line, then the servers
 	w.win.SetCloseIntercept(w.close)
 	if w.menu != nil {
 		w.win.SetMainMenu(w.menu)

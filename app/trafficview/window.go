@@ -314,7 +314,7 @@ func (w *Window) build() {
 		widget.ShowPopUpMenuAtPosition(menu, w.win.Canvas(), at.Add(fyne.NewPos(0, export.Size().Height)))
 	})
 	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(stats, export), w.status)
-	w.win.SetContent(container.NewBorder(top, bottom, nil, nil, split))
+	w.win.SetContent(keys.Border(top, bottom, nil, nil, split)) // Tab: the filter, then the table
 	w.render()
 }
 
