@@ -41,6 +41,10 @@ func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
 		r.reply(res, fw.close)
 	}
 	fw.view.Install(fw.w)
+	// A server asks the person: AT-SPI shows the window as a dialog, whose
+	// words a screen reader reads as it opens (who asks, their warnings,
+	// the message), not only its title and the field with the keyboard.
+	fw.w.SetContent(newDialogBox(fw.w.Title, fw.w.Content()))
 	fw.size = newSized(fw.w, at, formWidth, func(width, height float32) float32 {
 		fw.w.Content().Resize(fyne.NewSize(width, height)) // wraps the texts at width
 		return fw.view.FullHeight()

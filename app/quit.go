@@ -209,7 +209,7 @@ func (d *Desk) addAppKeys() {
 }
 
 // dialogBox is the content of a window that asks the person something (a
-// question of the app's, a server's link request): AT-SPI shows the window
+// question of the app's, a server's request): AT-SPI shows the window
 // as a dialog (atspi.Dialog), whose words a screen reader reads as it
 // opens.
 type dialogBox struct {

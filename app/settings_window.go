@@ -225,9 +225,10 @@ func (d *Desk) showSettings() {
 	}
 	// Leaving with changes unsaved asks first, as the Add server dialog
 	// does: Escape is a key that is easily pressed.
+	opened, openedLogin, _ := f.read() // as the form reads them, not as they were kept: the same order, nil for none
 	leave = func() {
 		s, login, msg := f.read()
-		if msg == "" && reflect.DeepEqual(s, d.settings) && login == d.autostartEnabled() {
+		if msg == "" && reflect.DeepEqual(s, opened) && login == openedLogin {
 			w.Close()
 			return
 		}

@@ -373,6 +373,19 @@ func TestSettingsEscapeFromEveryControl(t *testing.T) {
 func TestSettingsAsksBeforeDiscarding(t *testing.T) {
 	h := start(t, `{"mcpServers":{}}`)
 	h.ui(func() {
+		// Kept as Traffic keeps them, in the order ticked, or none as an
+		// empty list: the form reads them sorted, nil for none.
+		for _, kept := range [][]string{{"zeta", "alpha"}, {}} {
+			h.d.settings.Capture.Servers = kept
+			h.d.showSettings()
+			w := h.d.settingsW
+			w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+			if h.d.settingsW != nil {
+				t.Errorf("Escape with nothing changed asked (servers kept as %q)", kept)
+				w.Close()
+			}
+		}
+		h.d.settings.Capture.Servers = nil
 		for _, leave := range []struct {
 			name string
 			do   func(w fyne.Window)

@@ -246,7 +246,8 @@ func (b *builder) menuBar(parent *node, m *fyne.MainMenu) {
 // menuOpen is the window's menu that has the keyboard, and the label of
 // its item the arrow keys are on ("" for none), when the person opened
 // the menu bar (Alt): Fyne focuses a bar item of its own, which holds
-// the menu (its Menu field) and shows it (Child). nil when f is none.
+// the menu (its Menu field) and shows it (Child). nil when f is no such
+// item.
 func menuOpen(f fyne.Focusable) (*fyne.Menu, string) {
 	item, ok := f.(interface{ Child() *widget.Menu })
 	if !ok || reflect.ValueOf(f).Kind() != reflect.Pointer {
@@ -257,8 +258,8 @@ func menuOpen(f fyne.Focusable) (*fyne.Menu, string) {
 		return nil, ""
 	}
 	m, _ := field.Interface().(*fyne.Menu)
-	if m == nil || item.Child() == nil {
-		return m, ""
+	if m == nil {
+		return nil, ""
 	}
 	label, _ := activeLabel(item.Child())
 	return m, label
@@ -329,7 +330,11 @@ func (b *builder) table(k key, t *widget.Table) *node {
 		return n
 	}
 	rows, cols := t.Length()
-	rows = min(rows, listMost)
+	on, focused, selected := tableState(t)
+	// At most listMost rows, around the one the arrows are on: Traffic's
+	// newest messages are at its end.
+	first := max(0, min(on-listMost/2, rows-listMost))
+	last := min(rows, first+listMost)
 	heads := make([]string, cols)
 	if t.CreateHeader != nil && t.UpdateHeader != nil {
 		made := b.rows[headings{t}]
@@ -343,16 +348,16 @@ func (b *builder) table(k key, t *widget.Table) *node {
 		}
 	}
 	cells := b.rows[t]
-	for len(cells) < rows*cols {
+	for len(cells) < (last-first)*cols {
 		cells = append(cells, t.CreateCell())
 	}
 	b.made[t] = cells
-	on, focused, selected := tableState(t)
-	for r := range rows {
+	for r := first; r < last; r++ {
 		var said []string
 		for c := range cols {
-			t.UpdateCell(widget.TableCellID{Row: r, Col: c}, cells[r*cols+c])
-			if words := b.words(cells[r*cols+c]); words != "" {
+			cell := cells[(r-first)*cols+c]
+			t.UpdateCell(widget.TableCellID{Row: r, Col: c}, cell)
+			if words := b.words(cell); words != "" {
 				said = append(said, strings.TrimSpace(heads[c]+" "+words))
 			}
 		}
@@ -388,15 +393,21 @@ func (b *builder) words(o fyne.CanvasObject) string {
 // keeps in unexported fields.
 func tableState(t *widget.Table) (on int, focused bool, selected int) {
 	v := reflect.ValueOf(t).Elem()
-	selected = -1
-	if h := v.FieldByName("currentHighlight"); h.IsValid() {
-		on = int(h.FieldByName("Row").Int())
+	row := func(cell reflect.Value) int { // a TableCellID's Row, -1 when Fyne changed it
+		if cell.Kind() != reflect.Struct {
+			return -1
+		}
+		if r := cell.FieldByName("Row"); r.CanInt() {
+			return int(r.Int())
+		}
+		return -1
 	}
+	on, selected = row(v.FieldByName("currentHighlight")), -1
 	if f := v.FieldByName("focused"); f.Kind() == reflect.Bool {
-		focused = f.Bool()
+		focused = f.Bool() && on >= 0
 	}
 	if s := v.FieldByName("selectedCell"); s.Kind() == reflect.Pointer && !s.IsNil() {
-		selected = int(s.Elem().FieldByName("Row").Int())
+		selected = row(s.Elem())
 	}
 	return on, focused, selected
 }

@@ -712,3 +712,26 @@ func TestHintSaidOnce(t *testing.T) {
 		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestLongTable reads at most listMost rows of a long table, around the
+// one the arrows are on: the newest messages, at Traffic's end, are read.
+func TestLongTable(t *testing.T) {
+	test.NewTempApp(t)
+	const rows = 3 * listMost
+	table := widget.NewTable(func() (int, int) { return rows, 1 },
+		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			o.(*widget.Label).SetText(fmt.Sprintf("message %d", id.Row))
+		})
+	w := test.NewWindow(table)
+	w.Resize(fyne.NewSize(300, 300))
+	table.Select(widget.TableCellID{Row: rows - 1, Col: 0})
+	w.Canvas().Focus(table)
+	n := buildOf(w).focused()
+	if n == nil || n.name != fmt.Sprintf("message %d", rows-1) {
+		t.Errorf("the focused node is %+v, want the last row", n)
+	}
+	if list := n.parent; len(list.children) != listMost {
+		t.Errorf("%d rows read, want %d", len(list.children), listMost)
+	}
+}

@@ -3,6 +3,7 @@ package look
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -35,9 +36,10 @@ func NewDisclosure(title string, detail fyne.CanvasObject) *Disclosure {
 	return d
 }
 
-// CreateRenderer draws the title above what it holds.
+// CreateRenderer draws the title above what it holds, in that order, the
+// order Tab follows (container.NewBorder would put what it holds first).
 func (d *Disclosure) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewBorder(d.title, nil, nil, nil, d.detail))
+	return widget.NewSimpleRenderer(container.New(layout.NewBorderLayout(d.title, nil, nil, nil), d.title, d.detail))
 }
 
 // Open shows what d holds.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -43,5 +44,21 @@ func TestDisclosureByKeys(t *testing.T) {
 	d.title.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if escaped != 1 || d.IsOpen() {
 		t.Errorf("Escape reached the window %d times (open %v), want once, changing nothing", escaped, d.IsOpen())
+	}
+}
+
+// TestDisclosureTabOrder: Tab reaches the title before what it holds.
+func TestDisclosureTabOrder(t *testing.T) {
+	test.NewTempApp(t)
+	before, inside := widget.NewEntry(), widget.NewEntry()
+	d := NewDisclosure("Developer options", inside)
+	d.Open()
+	w := test.NewWindow(container.NewVBox(before, d))
+	w.Canvas().Focus(before)
+	for _, want := range []fyne.Focusable{d.title, inside} {
+		w.Canvas().FocusNext()
+		if got := w.Canvas().Focused(); got != want {
+			t.Errorf("Tab went to %T, want %T", got, want)
+		}
 	}
 }

@@ -30,12 +30,6 @@ var (
 	_ fyne.Accessible = (*button)(nil) // as Fyne's button says itself
 )
 
-// AccessibleDialog marks a form as a question to the person
-// (atspi.Dialog): AT-SPI shows its window as a dialog, whose words a
-// screen reader reads as it opens (who asks, their warnings, the message),
-// not only its title and the field that has the keyboard.
-func (v *View) AccessibleDialog() {}
-
 // AccessibilityLabel implements fyne.Accessible: the form as it reads, who
 // asks and the message, each field with its value, description and error,
 // then what the bar says and its buttons.

@@ -52,7 +52,13 @@ func scriptedAnswer(answer string, values func() ([]byte, error), n int, e *serv
 	a := fromFile{mode: answer}
 	if !isAnswerMode(answer) {
 		var err error
-		if a, err = fileAnswer(answer, values, n); err != nil {
+		a, err = fileAnswer(answer, values, n)
+		switch {
+		case e.Mode == servers.ModeURL && (err != nil || a.every):
+			// A link asks for consent alone: only a list's own item for
+			// it says otherwise.
+			return forms.Result{Action: forms.Accept}, nil
+		case err != nil:
 			return forms.Result{}, err
 		}
 	}
@@ -153,8 +159,7 @@ func fileAnswer(path string, read func() ([]byte, error), n int) (fromFile, erro
 // modes and names no file: a typo would otherwise answer cancel once the
 // request arrives. The file itself is read then (a named pipe exists too).
 func answerFileExists(answer string) error {
-	switch answer {
-	case answerDefaults, answerDecline, answerCancel, answerDesk, answerStdin:
+	if isAnswerMode(answer) || answer == answerDesk || answer == answerStdin {
 		return nil
 	}
 	st, err := os.Stat(answer)

@@ -93,7 +93,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	tool := fs.String("tool", "", "the `name` of the tool to call (required)")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a `JSON` object")
 	answer := fs.String("answer", answerDefaults, "how to answer elicitations: "+answerDefaults+" (accept the schema's defaults; a link request is accepted, its link printed, not opened), "+
-		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults, or of a JSON list of answers, one for each request in turn: objects of field values, \""+answerDefaults+"\", \""+answerDecline+"\" or \""+answerCancel+"\" (- reads standard input)")
+		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults, or of a JSON list of answers, one for each request in turn, link requests too: objects of field values, \""+answerDefaults+"\", \""+answerDecline+"\" or \""+answerCancel+"\" (- reads standard input)")
 	verbose := verboseFlag(fs)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, stdout, stderr); done {

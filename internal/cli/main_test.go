@@ -215,6 +215,8 @@ func TestCallAnswers(t *testing.T) {
 		{"one object for two forms", []string{"call", "-tool", "ask_twice", "-answer", write("one.json", `{"name": "Ada"}`)}, 1, []string{`\"name\":\"Ada\"`, `cancelled the second`}, `one.json: "name" is not a field of this form (a list answers each request in turn: [{…}, {…}])`},
 		{"a list too short", []string{"call", "-tool", "ask_twice", "-answer", write("short.json", `[{"name": "Ada"}]`)}, 1, []string{`cancelled the second`}, "short.json answers 1 request; this is request 2"},
 		{"a list's unknown mode", []string{"call", "-tool", "ask_confirm", "-answer", write("accept.json", `["accept"]`)}, 1, []string{`\"action\":\"cancel\"`}, `accept.json, answer 1 is "accept": want an object of field values, "defaults", "decline" or "cancel"`},
+		{"a list declines a link", []string{"call", "-tool", "open_link", "-answer", write("link.json", `["decline"]`)}, 0, []string{`\"action\":\"decline\"`}, ""},
+		{"a file of no JSON accepts a link", []string{"call", "-tool", "open_link", "-answer", write("nojson.json", `nope`)}, 0, []string{`\"action\":\"accept\"`}, ""},
 		{"a list's item of no object", []string{"call", "-tool", "ask_confirm", "-answer", write("num.json", `[1]`)}, 1, []string{`\"action\":\"cancel\"`}, `num.json, answer 1 holds a number: want an object of field values`},
 		{"an empty file", []string{"call", "-tool", "ask_confirm", "-answer", write("d.json", ``)}, 1, []string{`\"action\":\"cancel\"`}, "d.json is empty"},
 		{"a folder", []string{"call", "-tool", "ask_confirm", "-answer", dir}, 2, nil, "is a folder, not a file of field values"},
