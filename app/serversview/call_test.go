@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -82,6 +83,21 @@ func TestToolsListed(t *testing.T) {
 	if got := h.w.tools.status.Text; got != "demo has 7 tools." {
 		t.Errorf("status %q", got)
 	}
+
+	// Tab goes from the search, above the tools, to the first tool's Call….
+	var tabs *container.AppTabs
+	for _, o := range test.LaidOutObjects(h.w.win.Content()) {
+		if t, ok := o.(*container.AppTabs); ok {
+			tabs = t
+		}
+	}
+	tabs.SelectIndex(1)
+	h.w.win.Canvas().Focus(h.w.tools.search)
+	h.w.win.Canvas().FocusNext()
+	if got := h.w.win.Canvas().Focused(); got != fyne.Focusable(h.w.tools.box.Objects[0].(*toolRow).call) {
+		t.Errorf("Tab from the search went to %T, want the first tool's Call…", got)
+	}
+	tabs.SelectIndex(0)
 
 	// A server that is not ready says so instead.
 	test.Tap(h.w.detail.toggle)

@@ -60,7 +60,7 @@ func newToolsPane(w *Window, k *keys.Keys) *toolsPane {
 	p.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	p.search.OnChanged = func(string) { p.showTools() }
 	top := container.NewVBox(container.NewBorder(nil, nil, p.spinner, p.reload, p.status), p.search)
-	p.frame = container.NewBorder(top, nil, nil, nil, container.NewVScroll(p.box))
+	p.frame = keys.Border(top, nil, nil, nil, container.NewVScroll(p.box)) // Tab: Reload and the search, then the tools
 	p.content = container.NewPadded(p.frame)
 	return p
 }
