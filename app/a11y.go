@@ -12,16 +12,7 @@ import (
 var (
 	_ fyne.Accessible = (*keyHold)(nil)
 	_ fyne.Accessible = (*spin)(nil)
-	_ fyne.Accessible = (*dialogBox)(nil)
 )
-
-// AccessibilityLabel implements fyne.Accessible: what a dialog window
-// asks, which names the window's content where Fyne's bridges read it.
-func (q *dialogBox) AccessibilityLabel() string { return q.name() }
-
-// AccessibilityRole implements fyne.Accessible: it holds the question's
-// words and buttons.
-func (q *dialogBox) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleContainer }
 
 // AccessibilityLabel implements fyne.Accessible: keyHold has the
 // keyboard of a window the app opened by itself, so a person who lands on

@@ -19,8 +19,7 @@ func TestAccessible(t *testing.T) {
 	w := test.NewTempWindow(t, widget.NewLabel("form"))
 	k := holdKeys(w, byApp, time.Now, func() time.Time { return time.Time{} }, GuardTime, func() {}, nil)
 	s := newSpin(7, 1, 20, nil)
-	q := newDialogBox(func() string { return "Quit Elicit Desk?" }, widget.NewLabel("2 requests wait."))
-	a11ytest.Check(t, ".", k, s, s.down, q)
+	a11ytest.Check(t, ".", k, s, s.down)
 
 	empty := newSpin(3, 1, 20, nil)
 	empty.SetText("")
@@ -33,7 +32,6 @@ func TestAccessible(t *testing.T) {
 		{empty, "Number from 1 to 20: empty"},
 		{s.down, "One less"},
 		{s.up, "One more"},
-		{q, "Quit Elicit Desk?"},
 	}
 	for _, tt := range tests {
 		if got := tt.o.AccessibilityLabel(); got != tt.want {

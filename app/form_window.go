@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
 )
@@ -44,7 +45,7 @@ func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
 	// A server asks the person: AT-SPI shows the window as a dialog, whose
 	// words a screen reader reads as it opens (who asks, their warnings,
 	// the message), not only its title and the field with the keyboard.
-	fw.w.SetContent(newDialogBox(fw.w.Title, fw.w.Content()))
+	fw.w.SetContent(a11y.NewDialog(fw.w.Title, fw.w.Content()))
 	fw.size = newSized(fw.w, at, formWidth, func(width, height float32) float32 {
 		fw.w.Content().Resize(fyne.NewSize(width, height)) // wraps the texts at width
 		return fw.view.FullHeight()

@@ -172,7 +172,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 	// buttons always in view.
 	said := wheel.NewVScroll(lw.head.object)
 	bottom := container.NewVBox(widget.NewSeparator(), linkBox(link), statusRow, lw.buttons)
-	lw.w.SetContent(newDialogBox(lw.w.Title, container.NewBorder(r.more.box, bottom, nil, nil, said)))
+	lw.w.SetContent(a11y.NewDialog(lw.w.Title, container.NewBorder(r.more.box, bottom, nil, nil, said)))
 	lw.render()
 	lw.size = newSized(lw.w, at, linkWidth, func(width, height float32) float32 {
 		c := lw.w.Content()

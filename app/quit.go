@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/look"
 )
 
@@ -128,7 +129,7 @@ func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 	keepButton.Importance = widget.HighImportance
 	quitButton := look.NewButton(q.Quit, theme.LogoutIcon(), answer(onQuit))
 	quitButton.Importance = widget.DangerImportance
-	w.SetContent(newDialogBox(func() string { return a.title.Text }, container.NewPadded(container.NewBorder(
+	w.SetContent(a11y.NewDialog(func() string { return a.title.Text }, container.NewPadded(container.NewBorder(
 		container.NewBorder(nil, nil, widget.NewIcon(theme.QuestionIcon()), nil, a.title),
 		container.NewHBox(layout.NewSpacer(), quitButton, keepButton), nil, nil, text))))
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
@@ -207,26 +208,3 @@ func (d *Desk) addAppKeys() {
 	}
 	d.withF1 = withF1
 }
-
-// dialogBox is the content of a window that asks the person something (a
-// question of the app's, a server's request): AT-SPI shows the window
-// as a dialog (atspi.Dialog), whose words a screen reader reads as it
-// opens.
-type dialogBox struct {
-	widget.BaseWidget
-	name    func() string     // what it asks, kept up to date (the quit question's count)
-	Content fyne.CanvasObject // exported: what a screen reader reads inside
-}
-
-func newDialogBox(name func() string, content fyne.CanvasObject) *dialogBox {
-	q := &dialogBox{name: name, Content: content}
-	q.ExtendBaseWidget(q)
-	return q
-}
-
-func (q *dialogBox) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(q.Content)
-}
-
-// AccessibleDialog implements atspi.Dialog.
-func (q *dialogBox) AccessibleDialog() {}

@@ -20,7 +20,11 @@ func TestWidgetsAccessible(t *testing.T) {
 	l := NewList("Servers", list, func() (widget.ListItemID, bool) { return 1, true })
 	s := NewStatus()
 	s.SetText("The link is copied.")
-	a11ytest.Check(t, ".", l, s)
+	q := NewDialog(func() string { return "Quit Elicit Desk?" }, widget.NewLabel("2 requests wait."))
+	a11ytest.Check(t, ".", l, s, q)
+	if q.AccessibilityLabel() != "Quit Elicit Desk?" {
+		t.Errorf("the dialog is called %q", q.AccessibilityLabel())
+	}
 	if row, ok := l.AccessibleSelected(); l.AccessibleTitle() != "Servers" || l.AccessibleList() != list || row != 1 || !ok {
 		t.Errorf("the list says %q, %v, row %d %v", l.AccessibleTitle(), l.AccessibleList(), row, ok)
 	}

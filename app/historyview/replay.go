@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/forms"
@@ -93,7 +94,7 @@ func (w *Window) replay(e history.Entry) {
 	done := look.NewButton("Close replay", theme.CancelIcon(), rw.Close)
 	done.Importance = widget.HighImportance
 	bar := container.NewHBox(layout.NewSpacer(), done)
-	rw.SetContent(container.NewBorder(nil, bar, nil, nil, v))
+	rw.SetContent(a11y.NewDialog(rw.Title, container.NewBorder(nil, bar, nil, nil, v))) // read as it opens: the banner, the form
 	rw.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyReturn, fyne.KeyEnter: // its one button
