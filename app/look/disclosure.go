@@ -2,10 +2,10 @@ package look
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/keys"
 )
 
 // Disclosure is a title that shows and hides what it holds, as a
@@ -36,10 +36,10 @@ func NewDisclosure(title string, detail fyne.CanvasObject) *Disclosure {
 	return d
 }
 
-// CreateRenderer draws the title above what it holds, in that order, the
-// order Tab follows (container.NewBorder would put what it holds first).
+// CreateRenderer draws the title above what it holds, in the order Tab
+// follows (keys.Border).
 func (d *Disclosure) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.New(layout.NewBorderLayout(d.title, nil, nil, nil), d.title, d.detail))
+	return widget.NewSimpleRenderer(keys.Border(d.title, nil, nil, nil, d.detail))
 }
 
 // Open shows what d holds.

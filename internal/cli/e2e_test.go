@@ -38,14 +38,29 @@ type desktop struct {
 
 // logBuffer keeps what the app logs, for tests to read while it writes.
 type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	grew chan struct{} // closed at the next Write, made by next
 }
 
 func (l *logBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.grew != nil {
+		close(l.grew)
+		l.grew = nil
+	}
 	return l.buf.Write(p)
+}
+
+// next is what the log holds now, and a channel closed when it next grows.
+func (l *logBuffer) next() (string, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.grew == nil {
+		l.grew = make(chan struct{})
+	}
+	return l.buf.String(), l.grew
 }
 
 func (l *logBuffer) String() string {
@@ -217,9 +232,16 @@ func (d *desktop) window(title string, not ...string) string {
 // waitLogged waits until the app has logged what n times.
 func (d *desktop) waitLogged(what string, n int) {
 	d.t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); strings.Count(d.log.String(), what) < n; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			d.t.Fatalf("the app logged %s %d times, want %d", what, strings.Count(d.log.String(), what), n)
+	deadline := time.After(30 * time.Second)
+	for {
+		logged, grew := d.log.next()
+		if strings.Count(logged, what) >= n {
+			return
+		}
+		select {
+		case <-grew:
+		case <-deadline:
+			d.t.Fatalf("the app logged %s %d times, want %d", what, strings.Count(logged, what), n)
 		}
 	}
 }
