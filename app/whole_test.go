@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/hostsview"
 	"github.com/elicitdesk/elicitdesk/app/trafficview"
 	"github.com/elicitdesk/elicitdesk/app/wheel"
@@ -238,8 +239,8 @@ func shownButton(o fyne.CanvasObject, label string) (found *widget.Button) {
 // firstList is the first shown list in o, or nil.
 func firstList(o fyne.CanvasObject) (found *widget.List) {
 	eachShown(o, func(o fyne.CanvasObject) bool {
-		if l, ok := o.(*widget.List); ok && found == nil {
-			found = l
+		if l, ok := o.(*a11y.List); ok && found == nil {
+			found = l.Rows()
 		}
 		return found == nil
 	})

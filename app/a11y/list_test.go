@@ -16,17 +16,19 @@ import (
 
 func TestWidgetsAccessible(t *testing.T) {
 	test.NewTempApp(t)
-	list := widget.NewList(func() int { return 2 }, func() fyne.CanvasObject { return widget.NewLabel("") }, func(widget.ListItemID, fyne.CanvasObject) {})
-	l := NewList("Servers", list, func() (widget.ListItemID, bool) { return 1, true })
+	l := NewList("Servers", func() int { return 2 }, func() fyne.CanvasObject { return widget.NewLabel("") }, func(widget.ListItemID, fyne.CanvasObject) {},
+		func() (widget.ListItemID, bool) { return 1, true })
 	s := NewStatus()
 	s.SetText("The link is copied.")
 	q := NewDialog(func() string { return "Quit Elicit Desk?" }, widget.NewLabel("2 requests wait."))
-	a11ytest.Check(t, ".", l, s, q)
+	_, keyboard := l.AccessibleList()
+	a11ytest.Check(t, ".", l, keyboard.(fyne.CanvasObject), s, q)
 	if q.AccessibilityLabel() != "Quit Elicit Desk?" {
 		t.Errorf("the dialog is called %q", q.AccessibilityLabel())
 	}
-	if row, ok := l.AccessibleSelected(); l.AccessibleTitle() != "Servers" || l.AccessibleList() != list || row != 1 || !ok {
-		t.Errorf("the list says %q, %v, row %d %v", l.AccessibleTitle(), l.AccessibleList(), row, ok)
+	list, _ := l.AccessibleList()
+	if row, ok := l.AccessibleSelected(); l.AccessibleTitle() != "Servers" || list != l.Rows() || keyboard == nil || row != 1 || !ok {
+		t.Errorf("the list says %q, %v, %v, row %d %v", l.AccessibleTitle(), list, keyboard, row, ok)
 	}
 }
 
@@ -36,9 +38,10 @@ func TestWidgetsAccessible(t *testing.T) {
 func TestListRing(t *testing.T) {
 	test.NewTempApp(t)
 	names := []string{"alpha", "beta", "gamma"}
-	list := widget.NewList(func() int { return len(names) }, func() fyne.CanvasObject { return widget.NewLabel("") },
-		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[i]) })
-	l := NewList("Servers", list, func() (widget.ListItemID, bool) { return 0, false })
+	l := NewList("Servers", func() int { return len(names) }, func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[i]) },
+		func() (widget.ListItemID, bool) { return 0, false })
+	_, keyboard := l.AccessibleList()
 	other := widget.NewEntry()
 	w := test.NewWindow(container.NewBorder(other, nil, nil, nil, l))
 	w.Resize(fyne.NewSize(300, 400))
@@ -60,13 +63,13 @@ func TestListRing(t *testing.T) {
 		}
 		return on
 	}
-	w.Canvas().Focus(list)
+	w.Canvas().Focus(keyboard)
 	for _, step := range []struct {
 		key  fyne.KeyName
 		want string
 	}{{"", "alpha"}, {fyne.KeyDown, "beta"}, {fyne.KeyDown, "gamma"}, {fyne.KeyUp, "beta"}} {
 		if step.key != "" {
-			list.TypedKey(&fyne.KeyEvent{Name: step.key})
+			keyboard.TypedKey(&fyne.KeyEvent{Name: step.key})
 		}
 		if got := ringed(); !slices.Equal(got, []string{step.want}) {
 			t.Errorf("after %q the ring is on %v, want %s", step.key, got, step.want)
@@ -81,5 +84,33 @@ func TestListRing(t *testing.T) {
 	}
 	if _, ok := l.Highlighted(); ok {
 		t.Error("Highlighted says the list has the keyboard")
+	}
+}
+
+// TestListPassesWindowKeys: the keys a list has no use for reach its
+// window's own handler (Escape closes History, F1 opens Help) while the
+// list has the keyboard; its arrows and Space stay the list's.
+func TestListPassesWindowKeys(t *testing.T) {
+	test.NewTempApp(t)
+	names := []string{"alpha", "beta"}
+	selected := -1
+	l := NewList("Requests", func() int { return len(names) }, func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[i]) },
+		func() (widget.ListItemID, bool) { return selected, selected >= 0 })
+	l.Rows().OnSelected = func(i widget.ListItemID) { selected = i }
+	_, keyboard := l.AccessibleList()
+	w := test.NewWindow(l)
+	w.Resize(fyne.NewSize(300, 300))
+	var got []fyne.KeyName
+	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) { got = append(got, ev.Name) })
+	w.Canvas().Focus(keyboard)
+	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyDown, fyne.KeyF1, fyne.KeySpace, fyne.KeyPageDown, fyne.KeyEnd} {
+		w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: k})
+	}
+	if want := []fyne.KeyName{fyne.KeyEscape, fyne.KeyF1, fyne.KeyPageDown, fyne.KeyEnd}; !slices.Equal(got, want) {
+		t.Errorf("the window got %v, want %v", got, want)
+	}
+	if selected != 1 {
+		t.Errorf("Down, then Space selected row %d, want 1", selected)
 	}
 }

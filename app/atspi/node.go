@@ -62,9 +62,11 @@ type Dialog interface {
 }
 
 // Listing holds a list and names it (Titled), and says which of its rows
-// is selected (Selection), which Fyne's list keeps to itself.
+// is selected (Selection), which Fyne's list keeps to itself. It gives
+// the list and what takes the keyboard for it: the list, or a widget
+// that extends it.
 type Listing interface {
-	AccessibleList() *widget.List
+	AccessibleList() (*widget.List, fyne.Focusable)
 }
 
 // Highlighter says which row of a list the arrow keys are on, and
@@ -673,7 +675,7 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		return n
 	}
 	if lw, ok := o.(Listing); ok {
-		l := lw.AccessibleList()
+		l, keyboard := lw.AccessibleList()
 		n := b.list(k, l)
 		n.name = title("")
 		if s, ok := o.(Selection); ok {
@@ -681,7 +683,7 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 				n.children[row].states = n.children[row].states.With(StateSelected)
 			}
 		}
-		if fyne.Focusable(l) == b.focused { // the list it holds has the keyboard
+		if keyboard == b.focused { // the list it holds has the keyboard
 			// on the row the arrows reached, which Orca reads as they move
 			row, ok := 0, false
 			if h, is := o.(Highlighter); is {
@@ -694,7 +696,7 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 			}
 		}
 		c := b.canvas
-		n.focus = func() { c.Focus(l) }
+		n.focus = func() { c.Focus(keyboard) }
 		return n
 	}
 	if l := as[widget.List](o); l != nil {

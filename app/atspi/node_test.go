@@ -460,12 +460,14 @@ func TestDialogWindow(t *testing.T) {
 func TestNamedList(t *testing.T) {
 	test.NewTempApp(t)
 	names := []string{"demo", "github", "files"}
-	list := widget.NewList(func() int { return len(names) }, func() fyne.CanvasObject { return widget.NewLabel("") },
-		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[i]) })
-	w := test.NewWindow(a11y.NewList("Servers", list, func() (widget.ListItemID, bool) { return 1, true }))
+	l := a11y.NewList("Servers", func() int { return len(names) }, func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[i]) },
+		func() (widget.ListItemID, bool) { return 1, true })
+	_, keyboard := l.AccessibleList()
+	w := test.NewWindow(l)
 	w.SetTitle("Servers")
 	w.Resize(fyne.NewSize(300, 300))
-	w.Canvas().Focus(list)
+	w.Canvas().Focus(keyboard)
 	got := lines(buildOf(w).root, 0)
 	want := []string{`application "App"`, `  frame "Servers"`, `    list "Servers"`,
 		`      list item "demo" focused [click]`, `      list item "github" selected [click]`, `      list item "files" [click]`}
@@ -478,7 +480,7 @@ func TestNamedList(t *testing.T) {
 		key  fyne.KeyName
 		want string
 	}{{fyne.KeyDown, "github"}, {fyne.KeyDown, "files"}, {fyne.KeyDown, "files"}, {fyne.KeyUp, "github"}, {fyne.KeyUp, "demo"}, {fyne.KeyUp, "demo"}} {
-		list.TypedKey(&fyne.KeyEvent{Name: step.key})
+		keyboard.TypedKey(&fyne.KeyEvent{Name: step.key})
 		if n := buildOf(w).focused(); n == nil || n.name != step.want || n.role != RoleListItem {
 			t.Errorf("after %s the focused node is %+v, want the row %q", step.key, n, step.want)
 		}

@@ -93,6 +93,7 @@ type Window struct {
 	server   *filter
 	outcome  *filter
 	list     *widget.List
+	rows     *a11y.List      // shows list
 	cols     columns         // the list's column widths, for what it shows
 	head     *fyne.Container // the headings above the list
 	empty    *widget.Label
@@ -166,9 +167,17 @@ func (w *Window) build() {
 	w.outcome.OnChanged = func(string) { w.load(0) }
 	filters := container.NewBorder(nil, nil, nil, container.NewHBox(w.server, w.outcome), w.search)
 
-	w.list = widget.NewList(func() int { return len(w.entries) }, func() fyne.CanvasObject { return newRow(&w.cols, false) }, func(i widget.ListItemID, o fyne.CanvasObject) {
-		setRow(o.(*fyne.Container), rowOf(w.entries[i]))
+	// Each row holds its compact theme: a list's rows do not take an
+	// override above it (a11y.List).
+	w.rows = a11y.NewList("Requests", func() int { return len(w.entries) }, func() fyne.CanvasObject {
+		return container.NewThemeOverride(newRow(&w.cols, false), compact{})
+	}, func(i widget.ListItemID, o fyne.CanvasObject) {
+		setRow(o.(*container.ThemeOverride).Content.(*fyne.Container), rowOf(w.entries[i]))
+	}, func() (widget.ListItemID, bool) {
+		i := slices.IndexFunc(w.entries, func(e history.Entry) bool { return e.ID == w.selected })
+		return i, i >= 0 && w.selected != 0
 	})
+	w.list = w.rows.Rows()
 	w.list.OnSelected = func(i widget.ListItemID) {
 		w.selected = w.entries[i].ID
 		w.detail.show(w.entries[i])
@@ -181,13 +190,10 @@ func (w *Window) build() {
 	w.clear = look.NewButton("Clear search", theme.ContentClearIcon(), w.clearSearch)
 	w.emptyBox = container.NewCenter(container.NewVBox(w.empty, container.NewCenter(w.clear)))
 	w.emptyBox.Hide()
-	listArea := container.NewBorder(container.NewVBox(w.head, widget.NewSeparator()), nil, nil, nil, container.NewStack(a11y.NewList("Requests", w.list, func() (widget.ListItemID, bool) {
-		i := slices.IndexFunc(w.entries, func(e history.Entry) bool { return e.ID == w.selected })
-		return i, i >= 0 && w.selected != 0
-	}), w.emptyBox))
+	listArea := container.NewBorder(container.NewVBox(container.NewThemeOverride(w.head, compact{}), widget.NewSeparator()), nil, nil, nil, container.NewStack(w.rows, w.emptyBox))
 	w.detail = newDetail(w)
 	// The list above the detail: the message column gets the window's width.
-	w.split = container.NewVSplit(container.NewThemeOverride(listArea, compact{}), w.detail.object)
+	w.split = container.NewVSplit(listArea, w.detail.object)
 	w.split.Offset, w.offset = listShare, listShare
 
 	w.status = widget.NewLabel("")

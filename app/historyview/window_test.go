@@ -363,7 +363,7 @@ func TestEmptyStates(t *testing.T) {
 		t.Errorf("an empty history shows %q, Clear search %v", got, h.w.clear.Visible())
 	}
 	// In the middle of the list area, not in the footer.
-	box, list := h.w.emptyBox.Size(), h.w.list.Size()
+	box, list := h.w.emptyBox.Size(), h.w.rows.Size()
 	if box != list {
 		t.Errorf("the empty state takes %v of the list's %v", box, list)
 	}
@@ -374,7 +374,7 @@ func TestEmptyStates(t *testing.T) {
 func TestMessageColumnTakesTheRest(t *testing.T) {
 	h := open(t, Options{})
 	widths := func() (cols columns, message float32) {
-		msg := find(h.w.list, func(l *widget.Label) bool { return l.Text == "Deploy to production?" })
+		msg := find(h.w.rows, func(l *widget.Label) bool { return l.Text == "Deploy to production?" })
 		if msg == nil {
 			t.Fatal("no row shows the message")
 		}
@@ -456,9 +456,9 @@ func TestDefaultSizeShowsRows(t *testing.T) {
 				t.Fatalf("the window opened at %v", got)
 			}
 			d := fyne.CurrentApp().Driver()
-			bottom := d.AbsolutePositionForObject(h.w.list).Y + h.w.list.Size().Height
+			bottom := d.AbsolutePositionForObject(h.w.rows).Y + h.w.rows.Size().Height
 			rows := 0
-			for _, o := range test.LaidOutObjects(h.w.list) {
+			for _, o := range test.LaidOutObjects(h.w.rows) {
 				if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "Request number ") && l.Visible() &&
 					d.AbsolutePositionForObject(l).Y+l.Size().Height <= bottom+1 {
 					rows++
@@ -525,6 +525,31 @@ func TestKeys(t *testing.T) {
 				t.Errorf("the window was put away %d times", closed)
 			}
 		})
+	}
+}
+
+// TestListKeys: Escape closes the window, and F1 reaches it, while the
+// list has the keyboard (a focused Fyne list kept both); Down still moves
+// along the list.
+func TestListKeys(t *testing.T) {
+	h := open(t, Options{})
+	closed, helped := 0, 0
+	h.w.hide = func() { closed++ }
+	c := h.w.win.Canvas()
+	before := c.OnTypedKey()
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyF1 {
+			helped++
+		}
+		before(ev)
+	})
+	_, keyboard := h.w.rows.AccessibleList()
+	c.Focus(keyboard)
+	for _, k := range []fyne.KeyName{fyne.KeyDown, fyne.KeyF1, fyne.KeyEscape} {
+		c.Focused().TypedKey(&fyne.KeyEvent{Name: k})
+	}
+	if row, ok := h.w.rows.Highlighted(); closed != 1 || helped != 1 || !ok || row != 1 {
+		t.Errorf("closed %d, F1 reached the window %d times, the keyboard on row %d (%v); want 1, 1, row 1", closed, helped, row, ok)
 	}
 }
 

@@ -206,6 +206,21 @@ func (k *Keys) TypedShortcut(s fyne.Shortcut) bool {
 	return true
 }
 
+// PassOn hands Escape, F1 and the page keys from a focused control that
+// has no use for them (a button, a list) to c's own key handler (closing
+// the window or a dialog, Help, scrolling), and reports whether ev was one
+// of them: Fyne gives a focused widget every key.
+func PassOn(c fyne.Canvas, ev *fyne.KeyEvent) bool {
+	switch ev.Name {
+	case fyne.KeyEscape, fyne.KeyF1, fyne.KeyPageUp, fyne.KeyPageDown, fyne.KeyHome, fyne.KeyEnd:
+		if c != nil && c.OnTypedKey() != nil {
+			c.OnTypedKey()(ev)
+		}
+		return true
+	}
+	return false
+}
+
 // ToWindow hands F1 from a focused widget to c's own key handler, where
 // the app opens Help, and reports whether ev was F1: Fyne gives a focused
 // widget every key, and has no shortcut without a modifier. The app's

@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/elicitdesk/elicitdesk/app/keys"
 )
 
 // Button is Fyne's button with its keyboard focus drawn as a ring just
@@ -62,12 +64,10 @@ func (b *Button) TypedKey(ev *fyne.KeyEvent) {
 	case fyne.KeySpace:
 	case fyne.KeyReturn, fyne.KeyEnter:
 		b.Press()
-	case fyne.KeyEscape, fyne.KeyF1, fyne.KeyPageUp, fyne.KeyPageDown, fyne.KeyHome, fyne.KeyEnd:
-		if c := b.canvas(); c != nil && c.OnTypedKey() != nil {
-			c.OnTypedKey()(ev)
-		}
 	default:
-		b.Button.TypedKey(ev)
+		if !keys.PassOn(b.canvas(), ev) {
+			b.Button.TypedKey(ev)
+		}
 	}
 }
 

@@ -34,11 +34,15 @@ type serverList struct {
 
 func newServerList(w *Window) *serverList {
 	l := &serverList{}
-	l.list = widget.NewList(
+	rows := a11y.NewList("Servers",
 		func() int { return len(l.rows) },
 		newListItem,
 		func(id widget.ListItemID, o fyne.CanvasObject) { updateListItem(o, l.rows[id]) },
-	)
+		func() (widget.ListItemID, bool) {
+			i := slices.IndexFunc(l.rows, func(r row) bool { return r.Name == w.selected })
+			return i, i >= 0
+		})
+	l.list = rows.Rows()
 	l.list.OnSelected = func(id widget.ListItemID) { w.selectServer(l.rows[id].Name) }
 	l.add = look.NewButton("Add server…", theme.ContentAddIcon(), w.addServer)
 	l.add.Importance = widget.HighImportance
@@ -59,10 +63,7 @@ func newServerList(w *Window) *serverList {
 		container.NewVBox(title, l.fileErr),
 		container.NewVBox(l.bridged.content, container.NewPadded(l.add)),
 		nil, nil,
-		container.NewStack(a11y.NewList("Servers", l.list, func() (widget.ListItemID, bool) {
-			i := slices.IndexFunc(l.rows, func(r row) bool { return r.Name == w.selected })
-			return i, i >= 0
-		}), l.empty),
+		container.NewStack(rows, l.empty),
 	)
 	return l
 }

@@ -260,23 +260,25 @@ func (w *Window) build() {
 
 	// A cell is its text over the row's highlight: the table selects one
 	// cell, the person a message.
-	w.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(w.model.shown), len(row{}) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameSelection)), l)
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) {
-			cell := o.(*fyne.Container)
-			e := w.model.shown[id.Row]
-			highlight := cell.Objects[0].(*canvas.Rectangle)
-			highlight.FillColor = theme.Color(theme.ColorNameSelection) // the theme may have changed
-			highlight.Hidden = e.Seq != w.model.selected
-			cell.Objects[1].(*widget.Label).SetText(rowOf(e)[id.Col])
-			cell.Refresh()
-		})
-	w.table.ShowHeaderColumn = false
+	msgs := &messages{}
+	w.table = &msgs.Table
+	w.table.Length = func() (int, int) { return len(w.model.shown), len(row{}) }
+	w.table.CreateCell = func() fyne.CanvasObject {
+		l := widget.NewLabel("")
+		l.Truncation = fyne.TextTruncateEllipsis
+		return container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameSelection)), l)
+	}
+	w.table.UpdateCell = func(id widget.TableCellID, o fyne.CanvasObject) {
+		cell := o.(*fyne.Container)
+		e := w.model.shown[id.Row]
+		highlight := cell.Objects[0].(*canvas.Rectangle)
+		highlight.FillColor = theme.Color(theme.ColorNameSelection) // the theme may have changed
+		highlight.Hidden = e.Seq != w.model.selected
+		cell.Objects[1].(*widget.Label).SetText(rowOf(e)[id.Col])
+		cell.Refresh()
+	}
+	w.table.ShowHeaderRow = true
+	msgs.ExtendBaseWidget(msgs)
 	w.table.CreateHeader = func() fyne.CanvasObject {
 		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
@@ -299,7 +301,7 @@ func (w *Window) build() {
 		}
 	}
 	w.detail = newDetail(w)
-	split := container.NewVSplit(w.table, w.detail.object)
+	split := container.NewVSplit(msgs, w.detail.object)
 	split.Offset = 0.5
 
 	w.status = widget.NewLabel("")
@@ -567,3 +569,20 @@ func (d *detail) body(l traffic.CaptureLine, found bool, err error) {
 	}
 	d.object.Refresh()
 }
+
+// messages is the table of messages. It passes the keys it has no use
+// for (Escape, F1, the page keys) on to the window, which a focused Fyne
+// table swallows.
+type messages struct{ widget.Table }
+
+func (m *messages) TypedKey(ev *fyne.KeyEvent) {
+	if !keys.PassOn(fyne.CurrentApp().Driver().CanvasForObject(m), ev) {
+		m.Table.TypedKey(ev)
+	}
+}
+
+// AccessibilityLabel implements fyne.Accessible.
+func (m *messages) AccessibilityLabel() string { return "Messages" }
+
+// AccessibilityRole implements fyne.Accessible: it holds its rows.
+func (m *messages) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleContainer }

@@ -11,9 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/elicitdesk/elicitdesk/app/a11y/a11ytest"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
@@ -280,5 +282,44 @@ func TestTrafficWindowKeepsMessages(t *testing.T) {
 	w.Show(Of{}) // from the tray: the person's filter stays
 	if w.keep.Checked || w.keep.Text != "Keep messages" || w.filter.Text != "session:s-2" {
 		t.Errorf("on everyone's: checked %v, %q, filter %q", w.keep.Checked, w.keep.Text, w.filter.Text)
+	}
+}
+
+// TestTableKeys: Escape closes the window, and F1 reaches it, while the
+// table has the keyboard (a focused Fyne table kept both); Down still
+// moves along the rows. The table says what it is to a screen reader.
+func TestTableKeys(t *testing.T) {
+	entries, path := capture(t,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`,
+	)
+	h := open(t, entries, path)
+	h.until("the messages", func() bool { return len(h.w.model.shown) == 2 })
+	var table *messages
+	for _, o := range test.LaidOutObjects(h.w.win.Content()) {
+		if m, ok := o.(*messages); ok {
+			table = m
+		}
+	}
+	if table == nil {
+		t.Fatal("no table shows")
+	}
+	a11ytest.Check(t, ".", table)
+	closed, helped := 0, 0
+	c := h.w.win.Canvas()
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		switch ev.Name {
+		case fyne.KeyF1:
+			helped++
+		case fyne.KeyEscape:
+			closed++
+		}
+	})
+	c.Focus(table)
+	for _, k := range []fyne.KeyName{fyne.KeyDown, fyne.KeySpace, fyne.KeyF1, fyne.KeyEscape} {
+		c.Focused().TypedKey(&fyne.KeyEvent{Name: k})
+	}
+	if closed != 1 || helped != 1 || h.w.model.selected != entries[1].Seq {
+		t.Errorf("the window got Escape %d, F1 %d times; Down, Space selected #%d; want 1, 1, #%d", closed, helped, h.w.model.selected, entries[1].Seq)
 	}
 }
