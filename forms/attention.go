@@ -33,7 +33,7 @@ func (f *Form) NotReady() string {
 	errs, err := f.Problems()
 	switch {
 	case err != nil:
-		return "Not ready: " + err.Error()
+		return "Not ready: " + untrusted.Text(err.Error()).Line()
 	case len(errs) == 0:
 		return ""
 	}
@@ -44,7 +44,7 @@ func (f *Form) NotReady() string {
 		}
 	}
 	if len(names) == 0 { // only a problem of the whole form
-		return "Not ready: " + errs[""]
+		return "Not ready: " + untrusted.Text(errs[""]).Line()
 	}
 	summary := "Not ready: " + NeedAttention(len(names)) + " — "
 	if len(names) > namedMax {

@@ -6,7 +6,12 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
+
+// patternShown is how many characters of a pattern an error quotes.
+const patternShown = 80
 
 // Check returns what is wrong with v as this field's value, in plain words
 // for the person filling in the form, or "" when v is fine. v is a value as
@@ -57,7 +62,8 @@ func (f *Field) checkText(s string) string {
 		return formatHints[f.Format]
 	}
 	if f.Pattern != nil && !f.Pattern.MatchString(s) {
-		return "Must match the pattern " + f.Pattern.String()
+		// The server's pattern, shown safely and cut: it may be long.
+		return "Must match the pattern " + untrusted.Text(f.Pattern.String()).Short(patternShown)
 	}
 	return ""
 }

@@ -78,7 +78,8 @@ func (m *model) look() look {
 	l := look{rows: make([]rowLook, len(m.touched)), buttons: !m.done}
 	for i, field := range m.form.Schema.Fields {
 		if m.touched[i] || m.attempted {
-			l.rows[i].err = errs[field.Name]
+			// A message may quote the server's schema or the value typed.
+			l.rows[i].err = untrusted.Text(errs[field.Name]).Line()
 		}
 	}
 	l.ready = err == nil && len(errs) == 0
@@ -105,7 +106,7 @@ func (m *model) look() look {
 // refusal says, beside the buttons, why Accept sent nothing.
 func refusal(f *forms.Form, errs forms.FieldErrors, err error) string {
 	if err != nil {
-		return err.Error()
+		return untrusted.Text(err.Error()).Line()
 	}
 	n := 0
 	for _, field := range f.Schema.Fields {
@@ -114,7 +115,7 @@ func refusal(f *forms.Form, errs forms.FieldErrors, err error) string {
 		}
 	}
 	if n == 0 {
-		return errs[""]
+		return untrusted.Text(errs[""]).Line()
 	}
 	return forms.NeedAttention(n) + "."
 }
