@@ -20,6 +20,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
@@ -449,8 +450,8 @@ func (p *Peer) cancelled(m link.Message) {
 		return
 	}
 	cause := ErrCancelled
-	if v.Params.Reason != "" {
-		cause = fmt.Errorf("%w: %s", ErrCancelled, v.Params.Reason)
+	if v.Params.Reason != "" { // shown beside the request it ends, and kept in History: cut as read
+		cause = fmt.Errorf("%w: %s", ErrCancelled, string(untrusted.Text(v.Params.Reason).Cut(untrusted.NameBytes)))
 	}
 	key := link.IDKey(v.Params.RequestID)
 	p.mu.Lock()

@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
@@ -155,6 +156,15 @@ func TestRequestsServed(t *testing.T) {
 	<-ctx.Done()
 	if cause := context.Cause(ctx); !errors.Is(cause, ErrCancelled) || !strings.Contains(cause.Error(), "timed out") {
 		t.Errorf("cause %v", cause)
+	}
+	o.send(`{"jsonrpc":"2.0","id":6,"method":"wait"}`)
+	ctx = <-started
+	long := strings.Repeat("\u2028", 1<<20) // 1 Mi of them, each six bytes of JSON
+	o.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":6,"reason":"` + long + `"}}`)
+	<-ctx.Done()
+	if cause := context.Cause(ctx); !errors.Is(cause, ErrCancelled) || len(cause.Error()) > untrusted.NameBytes+len(ErrCancelled.Error())+2 ||
+		!strings.Contains(cause.Error(), "bytes in all") {
+		t.Errorf("a long reason gives a cause of %d bytes, ending %q", len(cause.Error()), cause.Error()[max(0, len(cause.Error())-40):])
 	}
 	o.send(`{"jsonrpc":"2.0","id":5,"method":"x","params":` + strings.Repeat("[", 10) + `}`)
 	if m := o.next(); m.Get("id").Int() != 5 || m.Get("error.code").Int() != jsonrpc.CodeParseError {

@@ -14,7 +14,8 @@ import (
 // a bounded text stays bounded however it is encoded.
 const (
 	// NameBytes bounds a name, title or version (serverInfo, clientInfo,
-	// a tool's name and title): a window shows one line of it, and 512
+	// a tool's name and title) and a cancel's reason: a window shows one
+	// line of it, and 512
 	// bytes is some 170 to 500 characters, more than any line holds.
 	NameBytes = 512
 	// ProseBytes bounds what is read as paragraphs (a server's
