@@ -82,6 +82,24 @@ func TestListenRefusesOtherUsers(t *testing.T) {
 	}
 }
 
+// TestListenShowsServerStderrSafely: with -listen the bridge's stderr is
+// the person's terminal, where a server's lines show through untrusted:
+// its escape sequences cannot clear the screen.
+func TestListenShowsServerStderrSafely(t *testing.T) {
+	bin := elicitdeskBin(t)
+	demo := demoCommand(t)[1:]
+	url, log := startBridgeListen(t, bin, noAppEnv(t), append([]string{"-name", "demo", "--", "sh", "-c", `printf '\033[2J\033[Hall is well\r\n' >&2; exec "$@"`, "sh"}, demo...)...)
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"host"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	printed := log.wait(t, "⟨U+001B⟩[2J⟨U+001B⟩[Hall is well\n", 1)
+	if strings.ContainsRune(printed, '\x1b') {
+		t.Errorf("the bridge printed an escape raw:\n%q", printed)
+	}
+}
+
 // runStranger runs a copy of the test binary as strangerUID, which cannot
 // reach the build directory, acting as s, and returns what it reports.
 func runStranger(t *testing.T, s stranger) strangerReport {

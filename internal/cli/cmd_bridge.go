@@ -151,6 +151,7 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap serve
 		stderr.Linef("elicitdesk bridge: the secret is new at each start on port 0; give a port to keep it")
 	}
 	context.AfterFunc(ctx, func() { l.Close() })
+	shared := stderr.Shared()
 	var sessions sync.WaitGroup
 	defer sessions.Wait()
 	for {
@@ -159,7 +160,11 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap serve
 			return 0 // closed: ctx ended
 		}
 		sessions.Go(func() {
-			server, done, err := dialUpstream(ctx, cfg, wrap, stderr.Writer(), log)
+			// Here the bridge's stderr is the person's terminal: the
+			// server's lines go there through untrusted.
+			lines := shared.Lines(serverLineMax)
+			defer lines.Flush()
+			server, done, err := dialUpstream(ctx, cfg, wrap, lines, log)
 			if err != nil {
 				log.Warn("cannot reach the server for a new host session", "err", err)
 				host.Close()
@@ -171,6 +176,9 @@ func serveBridge(ctx context.Context, addr string, cfg config.Server, wrap serve
 		})
 	}
 }
+
+// serverLineMax bounds a line of a server's stderr that -listen prints.
+const serverLineMax = 8 << 10
 
 // endpointVar names the endpoint's path when it is not where the app on
 // this machine would have it: forwarded from the person's desktop.

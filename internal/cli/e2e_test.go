@@ -232,16 +232,22 @@ func (d *desktop) window(title string, not ...string) string {
 // waitLogged waits until the app has logged what n times.
 func (d *desktop) waitLogged(what string, n int) {
 	d.t.Helper()
+	d.log.wait(d.t, what, n)
+}
+
+// wait waits until l holds what n times, and returns what it holds.
+func (l *logBuffer) wait(t testing.TB, what string, n int) string {
+	t.Helper()
 	deadline := time.After(30 * time.Second)
 	for {
-		logged, grew := d.log.next()
+		logged, grew := l.next()
 		if strings.Count(logged, what) >= n {
-			return
+			return logged
 		}
 		select {
 		case <-grew:
 		case <-deadline:
-			d.t.Fatalf("the app logged %s %d times, want %d", what, strings.Count(logged, what), n)
+			t.Fatalf("logged %s %d times, want %d:\n%s", what, strings.Count(logged, what), n, logged)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
@@ -127,4 +128,65 @@ func (t Terminal) FlagSet(name string) *flag.FlagSet {
 // holding a character that is not printable, escaping it.
 func (t Terminal) Logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(t.w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// Lines is a writer for what another program writes to the terminal a
+// line at a time, such as a server's standard error: each line is printed
+// through untrusted's Line view, so that nothing in it acts on the
+// terminal, and cut at max bytes. Safe for concurrent use; Flush prints a
+// last line that has no newline.
+type Lines struct {
+	t   Terminal
+	max int
+
+	mu      sync.Mutex
+	line    []byte
+	cutting bool // the line went past max: the rest of it is dropped
+}
+
+// Lines returns a Lines printing to t.
+func (t Terminal) Lines(max int) *Lines { return &Lines{t: t, max: max} }
+
+// Write implements io.Writer.
+func (l *Lines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for rest := p; len(rest) > 0; {
+		line, after, whole := bytes.Cut(rest, []byte("\n"))
+		rest = after
+		if !l.cutting {
+			l.line = append(l.line, line[:min(len(line), l.max+1-len(l.line))]...)
+		}
+		if len(l.line) > l.max {
+			l.cutting = true
+		}
+		if whole {
+			l.print()
+		}
+	}
+	return len(p), nil
+}
+
+// Flush prints what was written after the last newline.
+func (l *Lines) Flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.line) > 0 {
+		l.print()
+	}
+}
+
+// print prints the line kept and starts the next; l.mu is held.
+func (l *Lines) print() {
+	line := bytes.TrimSuffix(l.line, []byte("\r")) // a CRLF line end
+	mark := ""
+	if l.cutting {
+		n := min(l.max, len(line))
+		for n > 0 && n < len(line) && !utf8.RuneStart(line[n]) {
+			n--
+		}
+		line, mark = line[:n], "…"
+	}
+	fmt.Fprintln(l.t.w, untrusted.Text(line).Line()+mark)
+	l.line, l.cutting = l.line[:0], false
 }

@@ -25,3 +25,40 @@ func TestJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestLines prints another program's lines through the Line view, cut at
+// the bound, however its writes split them.
+func TestLines(t *testing.T) {
+	tests := []struct {
+		name   string
+		writes []string
+		want   string
+	}{
+		{"lines", []string{"one\ntwo\n"}, "one\ntwo\n"},
+		{"split across writes", []string{"on", "e\nt", "wo\n"}, "one\ntwo\n"},
+		{"escape sequences", []string{"\x1b[2J\x07ok\n"}, "⟨U+001B⟩[2J⟨U+0007⟩ok\n"},
+		{"a CRLF end", []string{"windows\r\n"}, "windows\n"},
+		{"a carriage return inside", []string{"safe\rEVIL\n"}, "safe⟨U+000D⟩EVIL\n"},
+		{"bidi", []string{"a\u202eb\n"}, "a⟨U+202E⟩b\n"},
+		{"cut, the rest dropped", []string{"0123456789abc", "def\nnext\n"}, "0123456789…\nnext\n"},
+		{"cut at a rune's start", []string{"012345678é\n"}, "012345678…\n"},
+		{"at the bound", []string{"0123456789\n"}, "0123456789\n"},
+		{"no newline at the end", []string{"last words"}, "last words\n"},
+		{"nothing", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			l := To(&out).Lines(10)
+			for _, w := range tt.writes {
+				if n, err := l.Write([]byte(w)); n != len(w) || err != nil {
+					t.Fatalf("Write(%q) = %d, %v", w, n, err)
+				}
+			}
+			l.Flush()
+			if out.String() != tt.want {
+				t.Errorf("printed %q, want %q", out.String(), tt.want)
+			}
+		})
+	}
+}
