@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/app/a11y"
 	"github.com/elicitdesk/elicitdesk/app/look"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 )
 
 // quitShortcut is Ctrl+Q (Cmd+Q on macOS), in every window of the app.
@@ -46,6 +47,13 @@ func quitQuestion(waiting int) (q question, ok bool) {
 	return q, true
 }
 
+// noneWaiting is the quit question once the requests it counted have
+// all ended while it was open.
+var noneWaiting = question{
+	Title: "No request is waiting now. Quit?",
+	Text:  "Quitting stops every server until Elicit Desk starts again.",
+}
+
 // backgroundQuestion is what closing the Servers window asks, once, where
 // no tray icon stands in for the app: without one, a closed window would
 // leave nothing on screen that says the app still runs.
@@ -62,21 +70,25 @@ var backgroundQuestion = question{
 type asking struct {
 	w     fyne.Window
 	title *widget.Label
+	text  *widget.Label
 	q     question
 	// counted: the question is quitQuestion's, whose count follows the
 	// requests as they come and go.
 	counted bool
 }
 
-// update shows the count of waiting requests in the quit question; a
-// question that no longer applies stays, for the person to answer.
+// update shows the count of waiting requests in the quit question, and
+// says so once none waits: the question stays, for the person to answer.
 func (a *asking) update(waiting int) {
 	if a == nil || !a.counted {
 		return
 	}
-	if q, ok := quitQuestion(waiting); ok {
-		a.title.SetText(q.Title)
+	q, ok := quitQuestion(waiting)
+	if !ok {
+		q = noneWaiting
 	}
+	a.title.SetText(q.Title)
+	a.text.SetText(q.Text)
 }
 
 // askQuit is every way to quit: the tray's Quit, Ctrl+Q in any window and
@@ -123,15 +135,15 @@ func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 			d.asking = nil
 		}
 	})
-	text := widget.NewLabel(q.Text)
-	text.Wrapping = fyne.TextWrapWord
+	a.text = widget.NewLabel(q.Text)
+	a.text.Wrapping = fyne.TextWrapWord
 	keepButton := look.NewButton(q.Keep, nil, keep)
 	keepButton.Importance = widget.HighImportance
 	quitButton := look.NewButton(q.Quit, theme.LogoutIcon(), answer(onQuit))
 	quitButton.Importance = widget.DangerImportance
 	w.SetContent(a11y.NewDialog(func() string { return a.title.Text }, container.NewPadded(container.NewBorder(
 		container.NewBorder(nil, nil, widget.NewIcon(theme.QuestionIcon()), nil, a.title),
-		container.NewHBox(layout.NewSpacer(), quitButton, keepButton), nil, nil, text))))
+		container.NewHBox(layout.NewSpacer(), quitButton, keepButton), nil, nil, a.text))))
 	w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyEscape:
@@ -140,6 +152,8 @@ func (d *Desk) ask(q question, counted bool, onKeep, onQuit func()) {
 			keep() // the default; a focused button takes Return itself
 		}
 	})
+	// A dialog: a tiling window manager floats it at its size.
+	xwin.Dialog(w)
 	d.screen().Show(w, fyne.NewSize(480, 200)) // preferred
 	w.RequestFocus()
 	w.Canvas().Focus(keepButton) // the choice that changes nothing, where a screen reader says the keyboard is

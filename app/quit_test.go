@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"reflect"
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -98,6 +99,28 @@ func TestQuitWithRequestsWaiting(t *testing.T) {
 	}
 }
 
+// TestQuitQuestionFollowsTheCount: the open quit question counts the
+// requests as they end, and says so once none waits, Quit still quitting.
+func TestQuitQuestionFollowsTheCount(t *testing.T) {
+	h := startOneWindow(t)
+	ctx, giveUp := context.WithCancel(context.Background())
+	h.askForm(ctx, "shop", "Your name?")
+	h.request(0)
+	trayItem(t, h, "Quit").Action()
+	h.eventually("the question", func() bool { return h.question() != nil })
+	giveUp()
+	h.eventually("the question saying none waits", func() bool { return h.d.asking.title.Text == noneWaiting.Title })
+	h.ui(func() {
+		if got := h.d.asking.text.Text; got != noneWaiting.Text {
+			t.Errorf("the question explains %q", got)
+		}
+		test.Tap(button(t, h.question().Content(), "Quit anyway"))
+		if h.d.ctx.Err() == nil {
+			t.Error("Quit anyway did not quit")
+		}
+	})
+}
+
 // TestQuitKeptRunning: Keep running, Escape and Return leave the app and the request as they were.
 func TestQuitKeptRunning(t *testing.T) {
 	keeps := []struct {
@@ -125,7 +148,7 @@ func TestQuitKeptRunning(t *testing.T) {
 			if f, ok := w.Canvas().Focused().(fyne.CanvasObject); !ok || !isButtonLabelled(f, "Keep running") {
 				t.Errorf("the question opens with the keyboard on %v, want Keep running", w.Canvas().Focused())
 			}
-			if _, ok := w.Content().(atspi.Dialog); !ok {
+			if !holdsDialog(w.Content()) {
 				t.Error("a screen reader is not told the question window is a dialog")
 			}
 			k.keep(t, w)
@@ -239,4 +262,14 @@ func typeShortcut(c fyne.Canvas, s fyne.Shortcut) {
 func isButtonLabelled(o fyne.CanvasObject, label string) bool {
 	b, ok := uitest.Button(o)
 	return ok && b.Text == label
+}
+
+// holdsDialog reports whether o is, or holds through containers, an
+// atspi.Dialog: what makes a screen reader read a window as one.
+func holdsDialog(o fyne.CanvasObject) bool {
+	if _, ok := o.(atspi.Dialog); ok {
+		return true
+	}
+	c, ok := o.(*fyne.Container)
+	return ok && slices.ContainsFunc(c.Objects, holdsDialog)
 }

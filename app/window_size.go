@@ -47,6 +47,7 @@ type sized struct {
 func newSized(w fyne.Window, at place, width float32, full func(width, height float32) float32) *sized {
 	z := &sized{w: w, at: at, width: width, full: full, box: &fyne.Container{Objects: []fyne.CanvasObject{w.Content()}}}
 	w.SetContent(z.box)
+	xwin.Dialog(w) // it asks the person: floated at its size by a tiling window manager
 	return z
 }
 

@@ -158,7 +158,7 @@ func (w *Window) Show() {
 // the person works in: the app opened it by itself, at a start without a
 // tray.
 func (w *Window) Appear() {
-	if !w.opened {
+	if !w.visible { // shown for the first time, or again since hidden
 		xwin.Quiet(w.Window())
 	}
 	w.show()

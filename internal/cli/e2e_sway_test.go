@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -153,6 +155,22 @@ func TestSwayFirstStart(t *testing.T) {
 	dir, env, as, app, run, shown, appLog := d.dir, d.env, d.as, d.app, d.run, d.shown, d.appLog
 	shown("Welcome — Elicit Desk")
 
+	// swaybar 1.7 shows no item's menu: a click asks the item to show it
+	// itself (ContextMenu), which brings the app forward, here Servers once
+	// Welcome is closed.
+	items := run("dbus-send", "--session", "--print-reply", "--dest=org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
+		"org.freedesktop.DBus.Properties.Get", "string:org.kde.StatusNotifierWatcher", "string:RegisteredStatusNotifierItems")
+	item := regexp.MustCompile(`"([^"/]+)/StatusNotifierItem"`).FindStringSubmatch(items)
+	if item == nil {
+		t.Fatalf("the tray's item is not registered with swaybar's watcher: %q", items)
+	}
+	run("swaymsg", `[title="^Welcome"] kill`)
+	d.gone("Welcome — Elicit Desk")
+	run("dbus-send", "--session", "--print-reply", "--dest="+item[1], "/StatusNotifierItem", "org.kde.StatusNotifierItem.ContextMenu", "int32:0", "int32:0")
+	shown("Servers — Elicit Desk")
+	run("swaymsg", `[title="^Servers"] kill`) // hidden: the tray stays
+	d.gone("Servers — Elicit Desk")
+
 	// The person types in another application (an X11 one, through
 	// Xwayland, as the app's windows are) when the request arrives.
 	term := exec.Command("xterm", "-T", "typing-here")
@@ -184,6 +202,11 @@ func TestSwayFirstStart(t *testing.T) {
 	})
 	const request = "demo: Do you want to continue? — Elicit Desk"
 	shown(request)
+	// A window that asks is a dialog, which sway floats at its own size:
+	// tiled, it got a strip too narrow for its form.
+	if !floating(run("swaymsg", "-t", "get_tree"), request) {
+		t.Errorf("sway tiles the request window:\n%s", run("swaymsg", "-t", "get_tree"))
+	}
 	if got := focusedName(run("swaymsg", "-t", "get_tree")); got != "typing-here" {
 		t.Errorf("the request window took the keyboard from the application the person types in: %q has it", got)
 	}
@@ -209,11 +232,6 @@ func TestSwayFirstStart(t *testing.T) {
 		}
 	}
 
-	items := run("dbus-send", "--session", "--print-reply", "--dest=org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher",
-		"org.freedesktop.DBus.Properties.Get", "string:org.kde.StatusNotifierWatcher", "string:RegisteredStatusNotifierItems")
-	if !strings.Contains(items, "/StatusNotifierItem") {
-		t.Errorf("the tray's item is not registered with swaybar's watcher: %q", items)
-	}
 	shot := filepath.Join(dir, "sway.png")
 	run("grim", shot)
 	if fi, err := os.Stat(shot); err != nil || fi.Size() == 0 {
@@ -227,6 +245,36 @@ func TestSwayFirstStart(t *testing.T) {
 	if strings.Contains(appLog.String(), "panic") {
 		t.Errorf("the app's log has a panic:\n%s", appLog)
 	}
+}
+
+// gone waits until sway shows no window titled title.
+func (d *swayDesk) gone(title string) {
+	d.t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); strings.Contains(d.run("swaymsg", "-t", "get_tree"), title); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			d.t.Fatalf("sway still shows %q", title)
+		}
+	}
+}
+
+// floating reports whether tree, swaymsg -t get_tree's output, holds a
+// floating window titled title.
+func floating(tree, title string) bool {
+	var node struct {
+		Name     string
+		Nodes    []json.RawMessage
+		Floating []json.RawMessage `json:"floating_nodes"`
+	}
+	if json.Unmarshal([]byte(tree), &node) != nil {
+		return false
+	}
+	for _, kid := range node.Floating {
+		var n struct{ Name string }
+		if json.Unmarshal(kid, &n) == nil && n.Name == title {
+			return true
+		}
+	}
+	return slices.ContainsFunc(node.Nodes, func(kid json.RawMessage) bool { return floating(string(kid), title) })
 }
 
 // focusedName is the name (title) of the window that has the keyboard in

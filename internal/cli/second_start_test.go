@@ -37,7 +37,7 @@ func TestSecondStartSaysOneSentence(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v: %s", err, stderr.String())
 	}
-	if got, want := stdout.String(), "Elicit Desk is already running; it was brought to the front.\n"; got != want || stderr.Len() != 0 {
+	if got, want := stdout.String(), "Elicit Desk is already running; it was asked to show its window.\n"; got != want || stderr.Len() != 0 {
 		t.Errorf("stdout %q, want %q; stderr %q, want nothing", got, want, stderr.String())
 	}
 }
@@ -56,7 +56,7 @@ func TestSecondStartOtherConfig(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v: %s", err, stderr.String())
 	}
-	want := "Elicit Desk is already running; it was brought to the front.\nIt reads " + appReads + ", not " + asked + ": quit it and start again to use that one.\n"
+	want := "Elicit Desk is already running; it was asked to show its window.\nIt reads " + appReads + ", not " + asked + ": quit it and start again to use that one.\n"
 	if got := stdout.String(); got != want || stderr.Len() != 0 {
 		t.Errorf("stdout %q, want %q; stderr %q, want nothing", got, want, stderr.String())
 	}

@@ -176,7 +176,7 @@ func Run(o Options, stdout, stderr term.Terminal) int {
 	}
 	switch {
 	case errors.Is(err, endpoint.ErrRunning):
-		stdout.Linef("Elicit Desk is already running; it was brought to the front.")
+		stdout.Linef("Elicit Desk is already running; it was asked to show its window.")
 		if reads := runningConfig(ctx, path, o.Config); reads != "" {
 			stdout.Linef("It reads %s, not %s: quit it and start again to use that one.", reads, o.Config)
 		}

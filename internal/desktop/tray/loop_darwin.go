@@ -22,7 +22,7 @@ type loop struct {
 }
 
 // start returns a channel closed once Run has started AppKit.
-func (l *loop) start(_ context.Context, title string, _ []byte) (<-chan struct{}, bool, error) {
+func (l *loop) start(_ context.Context, title string, _ []byte, _ func()) (<-chan struct{}, bool, error) {
 	l.title = title
 	l.ready = make(chan struct{})
 	return l.ready, false, nil

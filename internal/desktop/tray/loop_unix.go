@@ -20,8 +20,10 @@ type loop struct {
 }
 
 // start exports the item, with icon, and returns a closed channel and
-// whether the icon is shown: systray takes calls from now on.
-func (l *loop) start(_ context.Context, title string, icon []byte) (<-chan struct{}, bool, error) {
+// whether the icon is shown: systray takes calls from now on. A host
+// that cannot show menus calls ContextMenu on the item, which clicked
+// answers.
+func (l *loop) start(_ context.Context, title string, icon []byte, clicked func()) (<-chan struct{}, bool, error) {
 	// Before the export, so the item's Id is the title: tray hosts
 	// remember an item's settings (shown, hidden) by its Id. The icon is
 	// part of the export too: set later, systray's SetIcon writes its
@@ -39,6 +41,11 @@ func (l *loop) start(_ context.Context, title string, icon []byte) (<-chan struc
 	var start func()
 	start, l.end = systray.RunWithExternalLoop(nil, nil)
 	start()
+	// After the export, which tells hosts that the item is a menu
+	// (ItemIsMenu) only while no tap function is set: hosts that show
+	// menus keep opening it on a click, and one that cannot, swaybar,
+	// calls ContextMenu, which systray answers with this function.
+	systray.SetOnSecondaryTapped(clicked)
 	ready := make(chan struct{})
 	close(ready)
 	return ready, true, nil

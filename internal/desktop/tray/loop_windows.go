@@ -29,7 +29,7 @@ type loop struct {
 
 // start runs systray on a thread of its own and returns once it takes
 // calls.
-func (l *loop) start(ctx context.Context, title string, _ []byte) (<-chan struct{}, bool, error) {
+func (l *loop) start(ctx context.Context, title string, _ []byte, _ func()) (<-chan struct{}, bool, error) {
 	ready := make(chan struct{})
 	l.ended = make(chan struct{})
 	go func() {

@@ -50,6 +50,7 @@ type Tray struct {
 	queue   []func() // picked entries' actions waiting to run
 	running bool     // a goroutine is running the queue
 	closed  bool     // no action starts any more
+	onIcon  func()   // see OnIcon
 }
 
 // started is set by the first Start: systray cannot show a second tray.
@@ -79,7 +80,7 @@ func Start(ctx context.Context, title string, icon []byte, items []Item, log *sl
 		icon:    icon,
 		items:   slices.Clone(items),
 	}
-	ready, iconShown, err := t.loop.start(ctx, title, icon)
+	ready, iconShown, err := t.loop.start(ctx, title, icon, t.iconClicked)
 	if err != nil {
 		return nil, err
 	}
@@ -104,6 +105,25 @@ func (t *Tray) Set(icon []byte, items []Item) {
 	select {
 	case t.wake <- struct{}{}:
 	default: // a wake is pending already
+	}
+}
+
+// OnIcon makes f run, as a picked entry's action does, when the person
+// clicks the icon of a tray host that cannot show menus: swaybar 1.7
+// asks the item to show its menu itself, which systray cannot, so a click
+// there did nothing. Elsewhere a click opens the menu, and f is not run.
+func (t *Tray) OnIcon(f func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.onIcon = f
+}
+
+// iconClicked queues OnIcon's function.
+func (t *Tray) iconClicked() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.onIcon != nil {
+		t.enqueue(t.onIcon)
 	}
 }
 
@@ -221,10 +241,18 @@ func (t *Tray) show(icon []byte, menu menuLook, clicks *sync.WaitGroup) ([]byte,
 func (t *Tray) clicked(menu, i int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.closed || menu != t.menu {
+	if menu == t.menu {
+		t.enqueue(t.actions[i])
+	}
+}
+
+// enqueue queues action, unless the tray is closed, and makes sure a
+// goroutine runs the queue; t.mu is held.
+func (t *Tray) enqueue(action func()) {
+	if t.closed {
 		return
 	}
-	t.queue = append(t.queue, t.actions[i])
+	t.queue = append(t.queue, action)
 	if !t.running {
 		t.running = true
 		go t.deliver()

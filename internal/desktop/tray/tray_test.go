@@ -346,10 +346,26 @@ func TestTray(t *testing.T) {
 		"Quit",
 	}, "\n"))
 	h.waitIcon(icon)
-	for name, want := range map[string]string{"Title": "Elicit Desk", "Id": "Elicit Desk", "Status": "Active"} {
+	for name, want := range map[string]any{"Title": "Elicit Desk", "Id": "Elicit Desk", "Status": "Active", "ItemIsMenu": true} {
 		if got := h.property(name); got != want {
-			t.Errorf("%s = %q, want %q", name, got, want)
+			t.Errorf("%s = %v, want %v", name, got, want)
 		}
+	}
+
+	// A host that cannot show menus (swaybar) asks the item to show its
+	// menu itself: OnIcon's function runs; before OnIcon, nothing does.
+	contextMenu := func() error {
+		return h.conn.Object(h.item, itemPath).Call(itemFace+".ContextMenu", 0, int32(10), int32(20)).Err
+	}
+	if err := contextMenu(); err != nil {
+		t.Errorf("ContextMenu without OnIcon: %v", err)
+	}
+	tr.OnIcon(rec.action("icon"))
+	if err := contextMenu(); err != nil {
+		t.Errorf("ContextMenu: %v", err)
+	}
+	if got := rec.waitRuns(t, 1); !slices.Equal(got, []string{"icon"}) {
+		t.Errorf("actions run %q, want the icon's", got)
 	}
 
 	// Set: another menu and icon.
@@ -380,7 +396,7 @@ func TestTray(t *testing.T) {
 	h.click("1 request waiting")
 	h.click("demo: Deploy? (12:00:00)")
 	h.click("demo can't connect…")
-	if got, want := rec.waitRuns(t, 2), []string{"request", "demo"}; !slices.Equal(got, want) {
+	if got, want := rec.waitRuns(t, 2), []string{"icon", "request", "demo"}; !slices.Equal(got, want) {
 		t.Errorf("actions run %q, want %q", got, want)
 	}
 

@@ -26,6 +26,13 @@ package xwin
 // 	XFlush(d);
 // }
 //
+// static void dialog_type(Display *d, Window w) {
+// 	Atom dialog = XInternAtom(d, "_NET_WM_WINDOW_TYPE_DIALOG", False);
+// 	XChangeProperty(d, w, XInternAtom(d, "_NET_WM_WINDOW_TYPE", False), XA_ATOM, 32,
+// 		PropModeReplace, (unsigned char *)&dialog, 1);
+// 	XFlush(d);
+// }
+//
 // static void takes_input(Display *d, Window w) {
 // 	set_input_hint(d, w, True);
 // 	XFlush(d);
@@ -81,6 +88,7 @@ func display() *C.Display { return (*C.Display)(unsafe.Pointer(glfw.GetX11Displa
 
 func noFocusOnMap(w uintptr)    { C.no_focus_on_map(display(), C.Window(w)) }
 func takesInput(w uintptr)      { C.takes_input(display(), C.Window(w)) }
+func dialogType(w uintptr)      { C.dialog_type(display(), C.Window(w)) }
 func demandAttention(w uintptr) { C.demand_attention(display(), C.Window(w)) }
 func mapped(w uintptr) bool     { return C.mapped(display(), C.Window(w)) != 0 }
 func focused(w uintptr) bool    { return C.focused(display(), C.Window(w)) != 0 }

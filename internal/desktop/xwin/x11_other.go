@@ -4,6 +4,7 @@ package xwin
 
 func noFocusOnMap(uintptr)      {}
 func takesInput(uintptr)        {}
+func dialogType(uintptr)        {}
 func demandAttention(uintptr)   {}
 func mapped(uintptr) bool       { return true }
 func focused(uintptr) bool      { return true }

@@ -13,10 +13,43 @@ import (
 const QuietTime = time.Second
 
 // Quiet makes w, a window the app opens by itself, appear without taking
-// the keyboard. It wraps w's content: call it once the content is set and
-// before the window is first shown.
+// the keyboard. Call it once the content is set and before the window is
+// shown: before its first Show it wraps w's content, to act before Fyne
+// maps the window; before a Show of a window hidden since, it acts at
+// once.
 func Quiet(w fyne.Window) {
-	w.SetContent(&fyne.Container{Layout: &beforeMap{w: w}, Objects: []fyne.CanvasObject{w.Content()}})
+	if !made(w) {
+		beforeShown(w, quiet)
+		return
+	}
+	quiet(w)
+}
+
+// quiet asks the window manager not to focus w's X11 window when it maps
+// it, and lets the window take input QuietTime later.
+func quiet(w fyne.Window) {
+	withX11(w, noFocusOnMap)
+	time.AfterFunc(QuietTime, func() { fyne.Do(func() { withX11(w, takesInput) }) })
+}
+
+// Dialog marks w as a dialog (EWMH _NET_WM_WINDOW_TYPE_DIALOG), as a
+// window that asks the person is: a tiling window manager (sway, i3)
+// floats it at its own size, where it would tile it into a strip too
+// narrow for its form. Call it once the content is set, before the
+// window is first shown.
+func Dialog(w fyne.Window) {
+	beforeShown(w, func(w fyne.Window) { withX11(w, dialogType) })
+}
+
+// beforeShown wraps w's content so that f runs on w once, as Fyne's first
+// Show has made the X11 window and not yet mapped it.
+func beforeShown(w fyne.Window, f func(fyne.Window)) {
+	w.SetContent(&fyne.Container{Layout: &beforeMap{w: w, f: f}, Objects: []fyne.CanvasObject{w.Content()}})
+}
+
+// made reports whether w's native window exists: it was shown before.
+func made(w fyne.Window) bool {
+	return ask(w, false, func(uintptr) bool { return true })
 }
 
 // Attention marks a shown window as waiting for the person, so that the
@@ -76,9 +109,10 @@ func ask(w fyne.Window, other bool, f func(uintptr) bool) bool {
 
 // beforeMap lays its one object out over the whole window, and on the
 // first measure that finds the X11 window made (inside Fyne's first Show,
-// before it maps the window) asks the window manager not to focus it.
+// before it maps the window) runs f on the window.
 type beforeMap struct {
 	w    fyne.Window
+	f    func(fyne.Window)
 	done bool
 }
 
@@ -91,8 +125,8 @@ func (b *beforeMap) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 func (b *beforeMap) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	if !b.done {
-		if b.done = withX11(b.w, noFocusOnMap); b.done {
-			time.AfterFunc(QuietTime, func() { fyne.Do(func() { withX11(b.w, takesInput) }) })
+		if b.done = withX11(b.w, func(uintptr) {}); b.done {
+			b.f(b.w)
 		}
 	}
 	var m fyne.Size
