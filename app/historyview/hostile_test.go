@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 
@@ -54,6 +55,10 @@ func TestHostileHistory(t *testing.T) {
 					replay := all[len(all)-1]
 					replay.Resize(fyne.NewSize(800, 600))
 					uitest.Check(t, "Replay", uitest.WindowTexts(replay))
+					uitest.Check(t, "Replay's title", []uitest.Seen{{Widget: "title", Text: replay.Title()}})
+					if n := utf8.RuneCountInString(replay.Title()); n > 100 {
+						t.Errorf("the Replay window's title is %d characters long", n)
+					}
 					uitest.CheckWidth(t, "Replay", replay.Content(), 900)
 				}
 			}

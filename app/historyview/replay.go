@@ -29,8 +29,12 @@ const replayHeading = "Replay — nothing will be sent to the server"
 // replayTitle is a Replay window's title, which the taskbar and Alt-Tab
 // show apart from a live request's "… asks".
 func replayTitle(e history.Entry) string {
-	return "Replay: " + untrusted.Text(e.Server.Name).Line() + " — " + e.Headline(40) + " — Elicit Desk"
+	return "Replay: " + untrusted.Text(e.Server.Name).Short(titleServer) + " — " + e.Headline(40) + " — Elicit Desk"
 }
+
+// titleServer is how many characters of a server's name a Replay title
+// shows, as a request window's does: a bridged name may be hundreds.
+const titleServer = 24
 
 // replayForm is the entry's form filled in with the answer that was sent,
 // as far as the history kept it (secrets are redacted); filled says

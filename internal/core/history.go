@@ -32,8 +32,6 @@ func (c *Core) openHistory() {
 	c.prune(limits.Retention, false)
 }
 
-// HistoryNotice is what opening the history had to say, "" when all went
-// well, the first time it is asked: one UI shows it, once.
 // NotificationsProblem is why no notification can show, or "" when they
 // can.
 func (c *Core) NotificationsProblem() string {
@@ -56,6 +54,8 @@ func (c *Core) historyOpened(ctx context.Context) error {
 	}
 }
 
+// HistoryNotice is what opening the history had to say, "" when all went
+// well, the first time it is asked: one UI shows it, once.
 func (c *Core) HistoryNotice() string {
 	if c.historyOpened(context.Background()) != nil {
 		return ""
