@@ -1,10 +1,6 @@
 package app
 
 import (
-	"errors"
-	"io/fs"
-	"os"
-
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -13,13 +9,6 @@ import (
 const welcomeIntro = "MCP servers sometimes need a person's answer: a confirmation, a choice, a few details. " +
 	"Elicit Desk shows each such request in a window like this one, whichever app started the server, " +
 	"and keeps a history of what was asked and answered."
-
-// firstRun reports whether servers.json is still to be made: the app has
-// never run with this config, so it welcomes the person.
-func firstRun(configPath string) bool {
-	_, err := os.Stat(configPath)
-	return errors.Is(err, fs.ErrNotExist)
-}
 
 // whereRequests says where requests show up and how to reach the app's
 // windows, which depends on whether there is a tray icon.

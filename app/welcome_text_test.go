@@ -2,27 +2,11 @@ package app
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/elicitdesk/elicitdesk/servers"
 )
-
-func TestFirstRun(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "elicitdesk", "servers.json")
-	if !firstRun(path) {
-		t.Error("no servers.json is not a first run")
-	}
-	os.MkdirAll(filepath.Dir(path), 0o700)
-	if err := os.WriteFile(path, []byte(`{"mcpServers":{}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if firstRun(path) {
-		t.Error("firstRun with servers.json there, even one with no servers")
-	}
-}
 
 func TestWelcomeTexts(t *testing.T) {
 	if !strings.Contains(whereRequests(true), "system tray") || strings.Contains(whereRequests(false), "tray") {

@@ -23,31 +23,19 @@ var (
 // Icon returns the app icon (FyneApp.toml names the same file).
 func Icon() fyne.Resource { return fyne.NewStaticResource("icon.png", iconPNG) }
 
-// TrayIcon returns the tray icon of TrayIconPNG as a Fyne resource.
-func TrayIcon(waiting, problem bool) fyne.Resource {
-	name, png := trayIcon(waiting, problem)
-	return fyne.NewStaticResource(name, png)
-}
-
 // TrayIconPNG returns the tray icon, a PNG: small, with a dot when
 // requests wait, so the person sees at a glance that someone is asking,
 // and a warning mark when a server cannot connect; both can show at once.
 func TrayIconPNG(waiting, problem bool) []byte {
-	_, png := trayIcon(waiting, problem)
-	return png
-}
-
-// trayIcon is TrayIconPNG's icon with its file name.
-func trayIcon(waiting, problem bool) (name string, png []byte) {
 	switch {
 	case waiting && problem:
-		return "tray-waiting-problem.png", trayWaitingProblemPNG
+		return trayWaitingProblemPNG
 	case problem:
-		return "tray-problem.png", trayProblemPNG
+		return trayProblemPNG
 	case waiting:
-		return "tray-waiting.png", trayWaitingPNG
+		return trayWaitingPNG
 	}
-	return "tray.png", trayPNG
+	return trayPNG
 }
 
 // DemoForm is the requestedSchema shown by `elicitdesk preview` without a

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -61,15 +60,6 @@ func TakesToolCalls(serverCapabilities json.RawMessage) bool {
 // AsTask returns tools/call params that ask for a 2025-11-25 task.
 func AsTask(params json.RawMessage) (json.RawMessage, error) {
 	return sjson.SetRawBytes(params, "task", []byte(`{}`))
-}
-
-// DeclareExtension returns client capabilities (2026-07-28's, as sent in
-// each request's _meta) that declare the tasks extension.
-func DeclareExtension(capabilities json.RawMessage) (json.RawMessage, error) {
-	if len(capabilities) == 0 {
-		capabilities = json.RawMessage(`{}`)
-	}
-	return sjson.SetRawBytes(capabilities, "extensions."+strings.ReplaceAll(Extension, ".", `\.`), []byte(`{}`))
 }
 
 // ErrCancelled is the error of a task that ended cancelled.

@@ -222,12 +222,8 @@ func TestWanted(t *testing.T) {
 	}
 }
 
-func TestDeclare(t *testing.T) {
-	got, err := DeclareExtension(json.RawMessage(`{"elicitation":{}}`))
-	if want := `{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`; err != nil || string(got) != want {
-		t.Errorf("DeclareExtension: %s, %v; want %s", got, err, want)
-	}
-	got, err = AsTask(json.RawMessage(`{"name":"t","arguments":{}}`))
+func TestAsTask(t *testing.T) {
+	got, err := AsTask(json.RawMessage(`{"name":"t","arguments":{}}`))
 	if want := `{"name":"t","arguments":{},"task":{}}`; err != nil || string(got) != want {
 		t.Errorf("AsTask: %s, %v; want %s", got, err, want)
 	}
