@@ -1,6 +1,7 @@
 package signin
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -37,6 +38,41 @@ func TestStores(t *testing.T) {
 	}
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("the file is %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// TestFileKeepsWhatAnotherProcessSaved: a sign-in saved by another
+// process between an update's read and its write stays, and so does the
+// update's; the file stays its owner's alone, whatever mode it was given.
+func TestFileKeepsWhatAnotherProcessSaved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "signins.json")
+	app, cli := &File{Path: path}, &File{Path: path} // two processes' views
+	if err := app.Save("https://a.example/mcp", []byte(`{"a":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	meanwhile := true
+	err := app.update(func(m map[string]json.RawMessage) {
+		if meanwhile { // the command line saves its sign-in now
+			meanwhile = false
+			if err := cli.Save("https://b.example/mcp", []byte(`{"b":2}`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m["https://c.example/mcp"] = json.RawMessage(`{"c":3}`)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for server, want := range map[string]string{"https://a.example/mcp": `{"a":1}`, "https://b.example/mcp": `{"b":2}`, "https://c.example/mcp": `{"c":3}`} {
+		if got, err := app.Load(server); err != nil || string(got) != want {
+			t.Errorf("%s: %s, %v; want %s", server, got, err, want)
+		}
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the file is %v (%v), want 0600", fi.Mode().Perm(), err)
 	}
 }
 
