@@ -88,8 +88,10 @@ type Window struct {
 	app  fyne.App
 	deps Deps
 
-	mu    sync.Mutex // orders the snapshots taken off the UI goroutine
-	taken uint64     // snapshots taken
+	mu sync.Mutex // guards the flags below, set off the UI goroutine
+	// refreshing: a goroutine reads servers.json and the statuses; stale:
+	// they changed since it last began to.
+	refreshing, stale bool
 	// takenBridges counts the lists of bridged sessions taken.
 	takenBridges uint64
 
@@ -99,7 +101,6 @@ type Window struct {
 	cancel context.CancelFunc
 
 	// The rest belongs to the UI goroutine.
-	shown uint64 // the latest snapshot shown
 	// opened is whether the window was sized and placed: later it keeps
 	// the size and place the person gave it.
 	opened  bool
@@ -255,25 +256,37 @@ func (w *Window) Window() fyne.Window {
 func (w *Window) Update() { w.refresh() }
 
 // refresh reads servers.json and every status in the background, off the
-// UI goroutine because it reads a file, and then shows them unless a newer
-// snapshot was shown already.
+// UI goroutine because it reads a file, and then shows them. One
+// goroutine reads at a time, again while refreshes were asked for during
+// its read, so what shows last was read last; the lock guards only the
+// flags, never the read.
 func (w *Window) refresh() {
-	w.goDo(func() (show func()) {
-		w.mu.Lock()
-		statuses := w.deps.Servers.Statuses()
-		cfg, err := config.Load(w.deps.ConfigPath)
-		w.taken++
-		n := w.taken
-		w.mu.Unlock()
-		return func() {
-			if n <= w.shown {
+	w.mu.Lock()
+	w.stale = true
+	running := w.refreshing
+	w.refreshing = true
+	w.mu.Unlock()
+	if running {
+		return
+	}
+	w.goWork(func() {
+		for {
+			w.mu.Lock()
+			if !w.stale {
+				w.refreshing = false
+				w.mu.Unlock()
 				return
 			}
-			w.shown = n
-			w.rows, w.fileErr = mergeRows(cfg, statuses), err
-			if w.win != nil {
-				w.showRows()
-			}
+			w.stale = false
+			w.mu.Unlock()
+			statuses := w.deps.Servers.Statuses()
+			cfg, err := config.Load(w.deps.ConfigPath)
+			w.do(func() {
+				w.rows, w.fileErr = mergeRows(cfg, statuses), err
+				if w.win != nil {
+					w.showRows()
+				}
+			})
 		}
 	})
 }

@@ -163,11 +163,11 @@ func TestClosedWindowTakesNoUpdates(t *testing.T) {
 	queued := h.ui
 	h.ui = nil
 	h.mu.Unlock()
-	shown := h.w.shown
+	h.w.rows = nil // what a snapshot shown now would fill in
 	for _, f := range queued {
 		f()
 	}
-	if h.w.shown != shown {
+	if h.w.rows != nil {
 		t.Error("a closed window showed a new snapshot")
 	}
 }
