@@ -95,13 +95,7 @@ func DialWith(ctx context.Context, cfg config.Server, router *Router, log *slog.
 			rt = via.HTTP(rt)
 		}
 		hc := &http.Client{Transport: rt} // no timeout: a call lasts as long as a person takes
-		if cfg.Transport == config.TransportSSE {
-			c.link = link.NewSSEClient(cfg.URL, cfg.Headers, hc)
-		} else {
-			sc := link.NewStreamableClient(cfg.URL, cfg.Headers, hc)
-			sc.SetLogger(c.log)
-			c.link = sc
-		}
+		c.link = RemoteLink(cfg, hc, c.log)
 	default:
 		return nil, fmt.Errorf("unknown transport %q", cfg.Transport)
 	}
@@ -113,6 +107,17 @@ func DialWith(ctx context.Context, cfg config.Server, router *Router, log *slog.
 		return nil, c.startFailed(err)
 	}
 	return c, nil
+}
+
+// RemoteLink is the link to cfg's remote server, over Streamable HTTP or
+// the older HTTP+SSE as cfg says, its requests made by hc.
+func RemoteLink(cfg config.Server, hc *http.Client, log *slog.Logger) link.Link {
+	if cfg.Transport == config.TransportSSE {
+		return link.NewSSEClient(cfg.URL, cfg.Headers, hc)
+	}
+	sc := link.NewStreamableClient(cfg.URL, cfg.Headers, hc)
+	sc.SetLogger(log)
+	return sc
 }
 
 func newConn(cfg config.Server, router *Router, log *slog.Logger) *Conn {

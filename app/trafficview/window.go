@@ -391,14 +391,9 @@ func (w *Window) showLatencies() {
 	if len(stats) > 0 {
 		var b bytes.Buffer
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "METHOD\tTOOL\tCALLS\tFAILED\tP50\tP95\tP99\tSLOWEST")
+		fmt.Fprintln(tw, traffic.LatencyHeadings)
 		for _, s := range stats {
-			tool := untrusted.Text(s.Tool).Short(32)
-			if tool == "" {
-				tool = "-"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", untrusted.Text(s.Method).Short(40), tool, s.Count, s.Errors,
-				traffic.Round(s.P50), traffic.Round(s.P95), traffic.Round(s.P99), traffic.Round(s.Slowest))
+			fmt.Fprintln(tw, s.Row())
 		}
 		tw.Flush()
 		text = b.String()

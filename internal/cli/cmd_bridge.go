@@ -231,10 +231,7 @@ func dialUpstream(signalled context.Context, cfg config.Server, wrap servers.Wra
 		}, nil
 	}
 	hc := &http.Client{Transport: wrap(http.DefaultTransport)}
-	if cfg.Transport == config.TransportSSE {
-		return link.NewSSEClient(cfg.URL, cfg.Headers, hc), func() {}, nil
-	}
-	return link.NewStreamableClient(cfg.URL, cfg.Headers, hc), func() {}, nil
+	return servers.RemoteLink(cfg, hc, log), func() {}, nil
 }
 
 // noDesk is a desk when the endpoint cannot be found: no window.

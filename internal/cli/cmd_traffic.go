@@ -188,10 +188,9 @@ func printLatencies(lines []traffic.CaptureLine, asJSON bool, out terminal) {
 		return
 	}
 	table, flush := out.Table()
-	table.Linef("METHOD\tTOOL\tCALLS\tFAILED\tP50\tP95\tP99\tSLOWEST")
+	table.Ours(traffic.LatencyHeadings + "\n")
 	for _, s := range stats {
-		table.Linef("%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s", untrusted.Text(s.Method).Short(48), orDash(untrusted.Text(s.Tool).Short(32)),
-			s.Count, s.Errors, traffic.Round(s.P50), traffic.Round(s.P95), traffic.Round(s.P99), traffic.Round(s.Slowest))
+		table.Ours(s.Row() + "\n") // its cells shown through untrusted already
 	}
 	flush()
 }

@@ -1,6 +1,8 @@
 package traffic
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -60,4 +62,18 @@ func Round(d time.Duration) string {
 		return d.Round(100 * time.Microsecond).String()
 	}
 	return d.Round(time.Millisecond).String()
+}
+
+// LatencyHeadings head a table of Latency rows.
+const LatencyHeadings = "METHOD\tTOOL\tCALLS\tFAILED\tP50\tP95\tP99\tSLOWEST"
+
+// Row is l as a line of LatencyHeadings' table, its cells tab-separated
+// and shown through untrusted.
+func (l Latency) Row() string {
+	tool := untrusted.Text(l.Tool).Short(32)
+	if tool == "" {
+		tool = "-"
+	}
+	return strings.Join([]string{untrusted.Text(l.Method).Short(48), tool, strconv.Itoa(l.Count), strconv.Itoa(l.Errors),
+		Round(l.P50), Round(l.P95), Round(l.P99), Round(l.Slowest)}, "\t")
 }
