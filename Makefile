@@ -192,19 +192,17 @@ $(PEERS)/node_modules/.installed: $(PEERS)/package.json $(PEERS)/package-lock.js
 bench: test-deps peers build headless
 	$(PEERS_ENV) $(APP_ENV) $(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
-# fuzz runs each fuzz target for FUZZTIME (the seed corpora run in `make test`).
+# fuzz runs every fuzz target of the module for FUZZTIME each (their seed
+# corpora run in `make test`): each Fuzz function of each package, found
+# afresh, so that a new target is never left out.
 FUZZTIME ?= 30s
 fuzz: deps
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./forms
-	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./forms
-	$(GO) test -run '^$$' -fuzz '^FuzzDateValue$$' -fuzztime $(FUZZTIME) ./forms
-	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./servers/config
-	$(GO) test -run '^$$' -fuzz '^FuzzText$$' -fuzztime $(FUZZTIME) ./internal/trust
-	$(GO) test -run '^$$' -fuzz '^FuzzInspectLink$$' -fuzztime $(FUZZTIME) ./internal/trust
-	$(GO) test -run '^$$' -fuzz '^FuzzSearch$$' -fuzztime $(FUZZTIME) ./internal/history
-	$(GO) test -run '^$$' -fuzz '^FuzzTap$$' -fuzztime $(FUZZTIME) ./internal/traffic
-	$(GO) test -run '^$$' -fuzz '^FuzzRedact$$' -fuzztime $(FUZZTIME) ./internal/traffic
-	$(GO) test -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME) ./internal/hosts
+	@for dir in $$(grep -rl --include='*_test.go' --exclude-dir=testdata '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+	  for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$dir/*_test.go); do \
+	    echo "$$dir $$target"; \
+	    $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$dir || exit 1; \
+	  done; \
+	done
 
 deps:
 	@$(call install,$(BUILD_DEPS))
