@@ -63,7 +63,7 @@ func hostOn(ctx context.Context, conn *dbus.Conn) (bool, error) {
 // heard of before it asks again: a panel that restarts at once, its
 // watcher gone and back, changes nothing, and the watcher's signals of
 // one change come as one.
-var settle = time.Second
+const settle = time.Second
 
 // WatchHost tells, on the channel it returns, each time whether a tray
 // host shows items changes from had (what Host said): when the desktop
@@ -77,10 +77,15 @@ var settle = time.Second
 // session bus connection does; it is never closed before, and nothing is
 // sent when nothing changed.
 func WatchHost(ctx context.Context, had bool, log *slog.Logger) <-chan bool {
+	return watchSettling(ctx, had, settle, log)
+}
+
+// watchSettling is WatchHost letting the desktop settle for settling.
+func watchSettling(ctx context.Context, had bool, settling time.Duration, log *slog.Logger) <-chan bool {
 	changes := make(chan bool)
 	go func() {
 		defer close(changes)
-		if err := watchHost(ctx, had, changes, log); err != nil && ctx.Err() == nil {
+		if err := watchHost(ctx, had, settling, changes, log); err != nil && ctx.Err() == nil {
 			log.Warn("whether a tray host shows the icon is no longer watched", "err", err)
 		}
 	}()
@@ -88,8 +93,9 @@ func WatchHost(ctx context.Context, had bool, log *slog.Logger) <-chan bool {
 }
 
 // watchHost sends on changes each change of whether a tray host shows
-// items, from had, until ctx ends or the bus connection does.
-func watchHost(ctx context.Context, had bool, changes chan<- bool, log *slog.Logger) error {
+// items, from had, until ctx ends or the bus connection does, letting
+// the desktop settle for settling after each signal.
+func watchHost(ctx context.Context, had bool, settling time.Duration, changes chan<- bool, log *slog.Logger) error {
 	dialing, cancel := context.WithTimeout(ctx, ask)
 	conn, err := dbus.SessionBusPrivateNoAutoStartup(dbus.WithContext(ctx)) // closes when ctx ends
 	if err == nil {
@@ -145,7 +151,7 @@ func watchHost(ctx context.Context, had bool, changes chan<- bool, log *slog.Log
 			}
 			if hostSignal(s) && settled == nil {
 				log.Debug("the tray host may have changed", "signal", s.Name)
-				settled = time.After(settle)
+				settled = time.After(settling)
 			}
 		case <-settled:
 			settled = nil
