@@ -85,7 +85,7 @@ func TestManagerStatusBounded(t *testing.T) {
 			m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
 			defer m.Close()
 			m.Apply(&config.File{Servers: []config.Server{{Name: "huge", URL: srv.URL, Transport: config.TransportHTTP}}})
-			waitFor(t, "huge ready", func() bool { return statusOf(m, "huge").State == StateReady })
+			waitFor(t, m, "huge ready", func() bool { return statusOf(m, "huge").State == StateReady })
 			st := statusOf(m, "huge")
 			if n := jsonSize(t, st); n > 4<<10 {
 				t.Errorf("the status is %d bytes of JSON, want at most 4 KiB", n)

@@ -119,5 +119,5 @@ func TestServerExitsMidRequest(t *testing.T) {
 		}
 		c.Close()
 	}()
-	waitFor(t, "goroutines to wind down", func() bool { return runtime.NumGoroutine() <= baseline+2 })
+	goroutinesBack(t, baseline)
 }

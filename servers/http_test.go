@@ -66,10 +66,10 @@ func TestManagerNoticesRemoteServerGone(t *testing.T) {
 	m.backoff = Backoff{Min: 10 * time.Millisecond, Max: 20 * time.Millisecond}
 	defer m.Close()
 	m.Apply(&config.File{Servers: []config.Server{{Name: "web", URL: srv.URL, Transport: config.TransportHTTP}}})
-	waitFor(t, "ready", func() bool { return statusOf(m, "web").State == StateReady })
+	waitFor(t, m, "ready", func() bool { return statusOf(m, "web").State == StateReady })
 	srv.CloseClientConnections()
 	srv.Close()
-	waitFor(t, "failed", func() bool { return statusOf(m, "web").State == StateFailed })
+	waitFor(t, m, "failed", func() bool { return statusOf(m, "web").State == StateFailed })
 	if st := statusOf(m, "web"); st.Err == nil {
 		t.Errorf("failed without a reason: %+v", st)
 	}

@@ -169,6 +169,9 @@ func (m *Manager) Apply(cfg *config.File) {
 	for _, sc := range start {
 		m.sups[sc.Name] = m.start(sc)
 	}
+	if len(stop) > 0 {
+		m.feed.wake() // the list changed, though no status did
+	}
 }
 
 // sameConfig reports whether two entries would connect the same way. It

@@ -16,15 +16,34 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/config"
 )
 
-// waitFor polls until cond holds, failing after a generous while.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// waitFor waits until cond holds, looking again at each change of m's
+// statuses, failing after a generous while.
+func waitFor(t *testing.T, m *Manager, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	deadline := time.After(30 * time.Second)
+	for {
+		changed := m.feed.next() // before looking, so no change is missed
 		if cond() {
 			return
 		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s", what)
+		}
 	}
-	t.Fatalf("timed out waiting for %s", what)
+}
+
+// goroutinesBack waits until no more than two goroutines run beyond
+// baseline. Goroutines end without an event to wait on: it looks every
+// few milliseconds.
+func goroutinesBack(t *testing.T, baseline int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); runtime.NumGoroutine() > baseline+2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines left, %d before", runtime.NumGoroutine(), baseline)
+		}
+	}
 }
 
 func statusOf(m *Manager, name string) Status {
@@ -45,7 +64,7 @@ func TestManagerFollowsConfig(t *testing.T) {
 	off.Name, off.Disabled = "off", true
 	m.Apply(&config.File{Servers: []config.Server{demo, broken, off}})
 
-	waitFor(t, "demo ready", func() bool { return statusOf(m, "demo").State == StateReady })
+	waitFor(t, m, "demo ready", func() bool { return statusOf(m, "demo").State == StateReady })
 	if st := statusOf(m, "demo"); st.Identity.Reported.Name != "elicitdesk-demo" || st.Protocol == "" {
 		t.Errorf("demo status %+v", st)
 	}
@@ -69,7 +88,7 @@ func TestManagerFollowsConfig(t *testing.T) {
 	changed := demo
 	changed.Env = map[string]string{demoEnv: "1", "X": "y"}
 	m.Apply(&config.File{Servers: []config.Server{changed}})
-	waitFor(t, "demo ready again", func() bool {
+	waitFor(t, m, "demo ready again", func() bool {
 		c, ok := m.Conn("demo")
 		return ok && c != first
 	})
@@ -99,7 +118,7 @@ func TestApplyStopsWithoutTheLock(t *testing.T) {
 	slow.Name = "slow"
 	slow.Env = map[string]string{demoEnv: "1", slowExitEnv: "1"}
 	m.Apply(&config.File{Servers: []config.Server{slow}})
-	waitFor(t, "slow ready", func() bool { return statusOf(m, "slow").State == StateReady })
+	waitFor(t, m, "slow ready", func() bool { return statusOf(m, "slow").State == StateReady })
 	c, _ := m.Conn("slow")
 
 	applied := make(chan struct{})
@@ -144,7 +163,7 @@ func TestReconnectCycles(t *testing.T) {
 	var prev *Conn
 	for i := range cycles {
 		var c *Conn
-		waitFor(t, "a new connection", func() bool {
+		waitFor(t, m, "a new connection", func() bool {
 			var ok bool
 			c, ok = m.Conn("demo")
 			return ok && c != prev
@@ -167,7 +186,7 @@ func TestReconnectCycles(t *testing.T) {
 			t.Errorf("server process %d outlived its connection", pid)
 		}
 	}
-	waitFor(t, "goroutines to wind down", func() bool { return runtime.NumGoroutine() <= baseline+2 })
+	goroutinesBack(t, baseline)
 	t.Logf("%d cycles, %d processes, goroutines %d → %d", cycles, len(pids), baseline, runtime.NumGoroutine())
 }
 
@@ -212,9 +231,9 @@ func TestManagerWatchesConfig(t *testing.T) {
 	if err := <-reads; err != nil {
 		t.Fatalf("the first reading: %v", err)
 	}
-	waitFor(t, "one ready", func() bool { return statusOf(m, "one").State == StateReady })
+	waitFor(t, m, "one ready", func() bool { return statusOf(m, "one").State == StateReady })
 	write("one", "two")
-	waitFor(t, "two ready", func() bool { return statusOf(m, "two").State == StateReady })
+	waitFor(t, m, "two ready", func() bool { return statusOf(m, "two").State == StateReady })
 	os.WriteFile(path, []byte(`{"mcpServers": {`), 0o600)
 	select {
 	case <-rejected.seen:
@@ -230,7 +249,7 @@ func TestManagerWatchesConfig(t *testing.T) {
 		t.Fatalf("a broken file changed the servers: %v", m.Statuses())
 	}
 	write("two")
-	waitFor(t, "one gone", func() bool { return len(m.Statuses()) == 1 && m.Statuses()[0].Name == "two" })
+	waitFor(t, m, "one gone", func() bool { return len(m.Statuses()) == 1 && m.Statuses()[0].Name == "two" })
 }
 
 // logWatch is a log handler that closes seen once msg is logged.
@@ -277,7 +296,7 @@ func TestManagerWatchesSymlinkedConfig(t *testing.T) {
 	if err := m.Watch(ctx, link, nil); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "demo ready", func() bool { return statusOf(m, "demo").State == StateReady })
+	waitFor(t, m, "demo ready", func() bool { return statusOf(m, "demo").State == StateReady })
 
 	cfg, err := config.Load(link)
 	if err != nil {
@@ -287,7 +306,7 @@ func TestManagerWatchesSymlinkedConfig(t *testing.T) {
 	if err := cfg.Save(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "demo disabled", func() bool { return statusOf(m, "demo").State == StateDisabled })
+	waitFor(t, m, "demo disabled", func() bool { return statusOf(m, "demo").State == StateDisabled })
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("servers.json is no longer a symlink: %v (%v)", fi.Mode(), err)
 	}

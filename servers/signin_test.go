@@ -86,7 +86,7 @@ func (h *signInHarness) start() { h.m.Apply(&config.File{Servers: []config.Serve
 // waitState waits until the server is in state and returns its status.
 func (h *signInHarness) waitState(state State) Status {
 	h.t.Helper()
-	waitFor(h.t, string(state), func() bool { return statusOf(h.m, h.cfg.Name).State == state })
+	waitFor(h.t, h.m, string(state), func() bool { return statusOf(h.m, h.cfg.Name).State == state })
 	return statusOf(h.m, h.cfg.Name)
 }
 
@@ -259,7 +259,7 @@ func TestSignInServesEveryEntry(t *testing.T) {
 	other := h.cfg
 	other.Name = "guarded-too"
 	h.m.Apply(&config.File{Servers: []config.Server{h.cfg, other}})
-	waitFor(t, "both to need a sign-in", func() bool {
+	waitFor(t, h.m, "both to need a sign-in", func() bool {
 		return statusOf(h.m, h.cfg.Name).State == StateNeedsSignIn && statusOf(h.m, other.Name).State == StateNeedsSignIn
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -267,13 +267,13 @@ func TestSignInServesEveryEntry(t *testing.T) {
 	if err := h.m.SignIn(ctx, h.cfg.Name, nil); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "both to connect", func() bool {
+	waitFor(t, h.m, "both to connect", func() bool {
 		return statusOf(h.m, h.cfg.Name).State == StateReady && statusOf(h.m, other.Name).State == StateReady
 	})
 	if err := h.m.SignOut(other.Name); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "both to need a sign-in again", func() bool {
+	waitFor(t, h.m, "both to need a sign-in again", func() bool {
 		return statusOf(h.m, h.cfg.Name).State == StateNeedsSignIn && statusOf(h.m, other.Name).State == StateNeedsSignIn
 	})
 }

@@ -25,8 +25,7 @@ func newStatusFeed(onStatus func(Status)) *statusFeed {
 func (f *statusFeed) push(st Status) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	close(f.changed)
-	f.changed = make(chan struct{})
+	f.woken()
 	if f.onStatus == nil {
 		return
 	}
@@ -36,6 +35,20 @@ func (f *statusFeed) push(st Status) {
 		f.delivering.Add(1)
 		go f.deliver()
 	}
+}
+
+// wake wakes the waiters for a change that is no one server's status:
+// servers taken off the list.
+func (f *statusFeed) wake() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.woken()
+}
+
+// woken closes changed and makes the next; f.mu is held.
+func (f *statusFeed) woken() {
+	close(f.changed)
+	f.changed = make(chan struct{})
 }
 
 // deliver calls the callback for each queued status, then ends.
