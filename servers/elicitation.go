@@ -67,6 +67,15 @@ type Identity struct {
 	Session string `json:",omitempty"`
 }
 
+// Called names the server in a line of a list: its name, and the machine
+// it runs on when that is another, "demo on devbox".
+func (id Identity) Called() string {
+	if id.Machine != "" {
+		return untrusted.Text(id.Name).Line() + " on " + untrusted.Text(id.Machine).Line()
+	}
+	return untrusted.Text(id.Name).Line()
+}
+
 // limited is what the router limits a request by: its server, or, for a
 // server on another machine, the machine, whatever its servers are named.
 func (id Identity) limited() string {

@@ -110,7 +110,7 @@ type row struct {
 func rowOf(e history.Entry) row {
 	return row{
 		when:     e.Received.Local().Format("2006-01-02 15:04"),
-		server:   untrusted.Text(e.Server.Name).Line(),
+		server:   e.Server.Called(),
 		outcome:  outcomeLabel(e.Outcome),
 		headline: e.Headline(120),
 	}

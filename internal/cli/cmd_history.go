@@ -129,7 +129,7 @@ func printHistory(ctx context.Context, s *history.Store, q history.Query, out te
 			host = "-"
 		}
 		table.Linef("%s\t%s\t%s\t%s\t%s\t%s", e.Received.Local().Format(timeLayout),
-			e.Server.Name, host, e.Mode, e.Outcome, e.Headline(60))
+			e.Server.Called(), host, e.Mode, e.Outcome, e.Headline(60))
 	}
 	return flush()
 }

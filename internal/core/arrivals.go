@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/desktop/notify"
 )
 
@@ -88,12 +87,7 @@ func (c *Core) noticeBurst() {
 // first words of each message, in arrival order, hidden characters made
 // visible.
 func burstNotice(burst []*waiting) notify.Notice {
-	name := func(w *waiting) string {
-		if w.Server.Machine != "" {
-			return untrusted.Text(w.Server.Name).Line() + " on " + untrusted.Text(w.Server.Machine).Line()
-		}
-		return untrusted.Text(w.Server.Name).Line()
-	}
+	name := func(w *waiting) string { return w.Server.Called() }
 	if len(burst) == 1 {
 		w := burst[0]
 		return notify.Notice{Summary: name(w) + " asks", Body: w.e.Message.Headline(120), Urgency: notify.Normal}

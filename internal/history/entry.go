@@ -68,7 +68,8 @@ type serverJSON struct {
 	Name     string             `json:"name"`
 	Target   string             `json:"target"`
 	Reported servers.ServerInfo `json:"reported"`
-	Host     servers.HostInfo   `json:"host,omitzero"` // the host a bridged server asked for
+	Host     servers.HostInfo   `json:"host,omitzero"`     // the host a bridged server asked for
+	Machine  string             `json:"machine,omitempty"` // the machine it runs on, when another
 }
 
 // MarshalJSON writes the entry with lower-case keys, as Export does: one
@@ -76,7 +77,7 @@ type serverJSON struct {
 func (e Entry) MarshalJSON() ([]byte, error) {
 	return json.Marshal(entryJSON{
 		ID:       e.ID,
-		Server:   serverJSON{Name: e.Server.Name, Target: e.Server.Target, Reported: e.Server.Reported, Host: e.Server.Host},
+		Server:   serverJSON{Name: e.Server.Name, Target: e.Server.Target, Reported: e.Server.Reported, Host: e.Server.Host, Machine: e.Server.Machine},
 		Message:  e.Message,
 		Mode:     e.Mode,
 		Schema:   e.Schema,

@@ -56,4 +56,8 @@ func TestEntryJSON(t *testing.T) {
 	if raw, _ := json.Marshal(e); strings.Contains(string(raw), "answered") {
 		t.Errorf("an unknown answer time is written: %s", raw)
 	}
+	e.Server.Machine = "devbox"
+	if raw, _ := json.Marshal(e); !strings.Contains(string(raw), `"reported":{"name":"deploy-bot","title":"Deploy Bot","version":"2.1"},"machine":"devbox"}`) {
+		t.Errorf("the machine is not written: %s", raw)
+	}
 }

@@ -57,7 +57,7 @@ func TestReadOnlyVersion1(t *testing.T) {
 // (id 1000, message "old"), and returns its path.
 func writeVersion1(t *testing.T) string { return writeVersion(t, 1) }
 
-// writeVersion writes a history as version v (1 to 3) had it, holding one
+// writeVersion writes a history as version v (1 to 4) had it, holding one
 // entry (id 1000, message "old"), and returns its path.
 func writeVersion(t *testing.T, v int) string {
 	t.Helper()
@@ -71,6 +71,7 @@ func writeVersion(t *testing.T, v int) string {
 		from    int // the first version with the columns
 		columns string
 	}{
+		{5, ",\n\tmachine          TEXT NOT NULL DEFAULT '' -- the machine a bridged server runs on, through its forward; '' for this one"},
 		{3, ",\n\thost_name        TEXT NOT NULL DEFAULT '', -- the host a bridged server asked for; '' outside the bridge\n\thost_title       TEXT NOT NULL DEFAULT '',\n\thost_version     TEXT NOT NULL DEFAULT ''"},
 		{2, ",\n\tsize             INTEGER, -- see Cut: NULL when kept whole\n\tsha256           TEXT"},
 	} {
@@ -93,12 +94,12 @@ func writeVersion(t *testing.T, v int) string {
 	return path
 }
 
-// TestOlderVersions checks that histories of versions 1 to 3, written
-// before the host or the size cap was kept in them, open read-only
-// unchanged and read-write brought to the current version, and keep their
-// entries; a new entry keeps its host.
+// TestOlderVersions checks that histories of versions 1 to 4, written
+// before the host, the size cap or the machine was kept in them, open
+// read-only unchanged and read-write brought to the current version, and
+// keep their entries; a new entry keeps its host and its machine.
 func TestOlderVersions(t *testing.T) {
-	for _, v := range []int{1, 2, 3} {
+	for _, v := range []int{1, 2, 3, 4} {
 		t.Run(fmt.Sprintf("version %d", v), func(t *testing.T) {
 			path := writeVersion(t, v)
 			ro, err := OpenReadOnly(path)
@@ -123,12 +124,15 @@ func TestOlderVersions(t *testing.T) {
 				t.Fatalf("old entry %+v %v", e, err)
 			}
 			host := servers.HostInfo{Name: "claude-ai", Title: "Claude Desktop", Version: "0.9"}
-			id, err := s.Add(t.Context(), Entry{Server: servers.Identity{Name: "files", Host: host}, Message: "new", Mode: "form", Outcome: NoWindow, Received: time.UnixMilli(2000)})
+			id, err := s.Add(t.Context(), Entry{Server: servers.Identity{Name: "files", Host: host, Machine: "devbox"}, Message: "new", Mode: "form", Outcome: NoWindow, Received: time.UnixMilli(2000)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e, err := s.Get(t.Context(), id); err != nil || e.Server.Host != host {
-				t.Fatalf("new entry's host %+v %v", e.Server.Host, err)
+			if e, err := s.Get(t.Context(), id); err != nil || e.Server.Host != host || e.Server.Machine != "devbox" {
+				t.Fatalf("new entry's host %+v, machine %q, %v", e.Server.Host, e.Server.Machine, err)
+			}
+			if list, err := s.Search(t.Context(), Query{Text: "devbox"}); err != nil || len(list) != 1 || list[0].ID != id {
+				t.Errorf("a search for the machine finds %+v, %v", list, err)
 			}
 		})
 	}

@@ -29,14 +29,16 @@ type Query struct {
 // columns are the entries columns scan reads, in its order.
 const columns = `e.id, e.server_name, e.server_target, e.reported_name, e.reported_title, e.reported_version,
 	e.message, e.mode, e.schema, e.url, e.outcome, e.reason, e.content, e.received, e.answered,
-	` + cutColumns + `, ` + hostColumns
+	` + cutColumns + `, ` + hostColumns + `, ` + machineColumn
 
 // cutColumns are the columns version 2 added, hostColumns those version 3
-// added; an older file, which only a read-only store leaves as it is,
-// reads them as NULL and empty text instead.
+// added, machineColumn the one version 5 added; an older file, which only
+// a read-only store leaves as it is, reads them as NULL and empty text
+// instead.
 const (
-	cutColumns  = `e.size, e.sha256`
-	hostColumns = `e.host_name, e.host_title, e.host_version`
+	cutColumns    = `e.size, e.sha256`
+	hostColumns   = `e.host_name, e.host_title, e.host_version`
+	machineColumn = `e.machine`
 )
 
 // Search returns the entries q selects, the most recently received first.
@@ -181,6 +183,9 @@ func (s *Store) columns() string {
 	if s.version != 0 && s.version < 3 {
 		c = strings.Replace(c, hostColumns, "'', '', ''", 1)
 	}
+	if s.version != 0 && s.version < 5 {
+		c = strings.Replace(c, machineColumn, "''", 1)
+	}
 	if s.version == 1 {
 		c = strings.Replace(c, cutColumns, "NULL, NULL", 1)
 	}
@@ -196,7 +201,7 @@ func scan(row interface{ Scan(...any) error }) (Entry, error) {
 	var sum sql.NullString
 	err := row.Scan(&e.ID, &e.Server.Name, &e.Server.Target, &e.Server.Reported.Name, &e.Server.Reported.Title,
 		&e.Server.Reported.Version, &e.Message, &mode, &schema, &e.URL, &outcome, &e.Reason, &content,
-		&received, &answered, &size, &sum, &e.Server.Host.Name, &e.Server.Host.Title, &e.Server.Host.Version)
+		&received, &answered, &size, &sum, &e.Server.Host.Name, &e.Server.Host.Title, &e.Server.Host.Version, &e.Server.Machine)
 	if err != nil {
 		return Entry{}, err
 	}

@@ -128,7 +128,7 @@ func connect(path string, readOnly bool, busy time.Duration) (*sql.DB, error) {
 }
 
 // schemaVersion is stored in user_version once the tables exist.
-const schemaVersion = 4
+const schemaVersion = 5
 
 // ddl creates the tables. The full-text index is contentless: it holds only
 // the index, and entries keeps the text. Its rowid is the entry's id; its
@@ -155,7 +155,8 @@ CREATE TABLE entries (
 	sha256           TEXT,
 	host_name        TEXT NOT NULL DEFAULT '', -- the host a bridged server asked for; '' outside the bridge
 	host_title       TEXT NOT NULL DEFAULT '',
-	host_version     TEXT NOT NULL DEFAULT ''
+	host_version     TEXT NOT NULL DEFAULT '',
+	machine          TEXT NOT NULL DEFAULT '' -- the machine a bridged server runs on, through its forward; '' for this one
 );
 CREATE INDEX entries_server ON entries(server_name);
 CREATE INDEX entries_outcome ON entries(outcome);
@@ -165,11 +166,13 @@ CREATE VIRTUAL TABLE entries_fts USING fts5(
 );
 `
 
-// addCut and addHost are the columns versions 2 and 3 added. The host's
-// have defaults, so an older app writing into a newer file still can.
-// addSettings is the table version 4 added: settings every process writing
-// the file shares, such as the size cap the app was given.
+// addCut and addHost are the columns versions 2 and 3 added, addMachine
+// the one version 5 added. The host's and the machine's have defaults, so
+// an older app writing into a newer file still can. addSettings is the
+// table version 4 added: settings every process writing the file shares,
+// such as the size cap the app was given.
 const (
+	addMachine  = `ALTER TABLE entries ADD COLUMN machine TEXT NOT NULL DEFAULT '';`
 	addSettings = `CREATE TABLE settings (name TEXT PRIMARY KEY, value) WITHOUT ROWID;`
 	addCut      = `ALTER TABLE entries ADD COLUMN size INTEGER; ALTER TABLE entries ADD COLUMN sha256 TEXT;`
 	addHost     = `ALTER TABLE entries ADD COLUMN host_name TEXT NOT NULL DEFAULT '';
@@ -180,9 +183,10 @@ const (
 // migrations[v] brings a database of user_version v to schemaVersion.
 var migrations = []string{
 	0: ddl + addSettings,
-	1: addCut + addHost + addSettings,
-	2: addHost + addSettings,
-	3: addSettings,
+	1: addCut + addHost + addSettings + addMachine,
+	2: addHost + addSettings + addMachine,
+	3: addSettings + addMachine,
+	4: addMachine,
 }
 
 // prepare checks the database and creates its tables when it is new. The

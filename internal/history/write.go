@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // Add records e, its content redacted, and returns its id. When Add returns
@@ -81,8 +83,8 @@ func (s *Store) insert(ctx context.Context, entries []stored, need int64) ([]int
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO entries
 		(id, server_name, server_target, reported_name, reported_title, reported_version,
 		 message, mode, schema, url, outcome, reason, content, received, answered, size, sha256,
-		 host_name, host_title, host_version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+		 host_name, host_title, host_version, machine)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +104,7 @@ func (s *Store) insert(ctx context.Context, entries []stored, need int64) ([]int
 		for {
 			res, err := insert.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name, r.Title, r.Version,
 				e.Message, string(e.Mode), blob(e.Schema), e.URL, string(e.Outcome), e.Reason, blob(e.content),
-				unixNano(e.Received), unixNano(e.Answered), size, sum, host.Name, host.Title, host.Version)
+				unixNano(e.Received), unixNano(e.Answered), size, sum, host.Name, host.Title, host.Version, e.Server.Machine)
 			if err != nil {
 				return nil, err
 			}
@@ -114,8 +116,9 @@ func (s *Store) insert(ctx context.Context, entries []stored, need int64) ([]int
 			id++ // taken by an entry received in the same millisecond
 		}
 		// The index's reported column holds what both peers say of
-		// themselves: a search for the host finds its entries.
-		if _, err := index.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name+" "+r.Title+" "+host.Name+" "+host.Title,
+		// themselves, and the machine they are on: a search for the host
+		// or the machine finds its entries.
+		if _, err := index.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name+" "+r.Title+" "+host.Name+" "+host.Title+" "+untrusted.Text(e.Server.Machine),
 			e.Message, e.URL, string(e.content), serverTag(e.Server.Name)+" "+outcomeTag(e.Outcome)); err != nil {
 			return nil, err
 		}
