@@ -100,9 +100,11 @@ func small(text string, style fyne.TextStyle) *widget.TextSegment {
 		SizeName: theme.SizeNameCaptionText, TextStyle: style, ColorName: theme.ColorNameForeground}}
 }
 
-// hostLine names the host a bridged server asks for as HostInfo.Label
-// does, and the other machine it runs on: "for Claude Desktop", "for
-// Claude Code on devbox"; "" outside the bridge.
+// hostLine names the other machine a bridged server runs on and the host
+// it asks for, as HostInfo.Label does: "for Claude Desktop", "on devbox,
+// for Claude Code"; "" outside the bridge. The machine comes first: the
+// host names itself, and a name padded with spaces would push the machine
+// out of sight.
 func hostLine(id servers.Identity) string {
 	if id.Host == (servers.HostInfo{}) && id.Machine == "" {
 		return ""
@@ -111,8 +113,8 @@ func hostLine(id servers.Identity) string {
 	if l := id.Host.Label(); l != "" {
 		line = "for " + l
 	}
-	if id.Machine != "" {
-		line += " on " + untrusted.Text(id.Machine).Line() // a name the person gave: checked, but shown as any other
+	if id.Machine != "" { // a name the person gave: checked, but shown as any other
+		line = "on " + untrusted.Text(id.Machine).Line() + ", " + line
 	}
 	return line
 }

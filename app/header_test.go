@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
@@ -29,8 +30,13 @@ func TestHostLine(t *testing.T) {
 			t.Errorf("hostLine(%+v) = %q, want %q", tc.host, got, tc.want)
 		}
 	}
-	if got := hostLine(servers.Identity{Name: "everything", Host: servers.HostInfo{Name: "claude-code"}, Machine: "devbox"}); got != "for Claude Code on devbox" {
+	if got := hostLine(servers.Identity{Name: "everything", Host: servers.HostInfo{Name: "claude-code"}, Machine: "devbox"}); got != "on devbox, for Claude Code" {
 		t.Errorf("a server on another machine: %q", got)
+	}
+	// The machine stays in sight, however the host pads its name.
+	padded := servers.HostInfo{Name: "claude-code", Title: untrusted.Text("Claude Code (local)" + strings.Repeat("\u2003", 80) + "z")}
+	if got := hostLine(servers.Identity{Name: "demo", Host: padded, Machine: "devbox"}); !strings.HasPrefix(got, "on devbox, for Claude Code (local)") {
+		t.Errorf("a padded host's line: %q", got)
 	}
 }
 

@@ -14,7 +14,7 @@ func TestTitle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []struct{ Name, Server, Message, URL, Want string }
+	var cases []struct{ Name, Server, Machine, Message, URL, Want string }
 	if err := json.Unmarshal(raw, &cases); err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestTitle(t *testing.T) {
 			if c.URL != "" {
 				p.Mode, p.URL = servers.ModeURL, untrusted.Text(c.URL)
 			}
-			if got := title(servers.Identity{Name: c.Server}, p); got != c.Want {
+			if got := title(servers.Identity{Name: c.Server, Machine: c.Machine}, p); got != c.Want {
 				t.Errorf("title = %q, want %q", got, c.Want)
 			}
 		})

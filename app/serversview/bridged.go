@@ -29,7 +29,7 @@ type bridgedView struct {
 type bridgedRow struct {
 	Session string // the session's id, to show its traffic
 	Server  string // the name the bridge was given
-	Host    string // "for Claude Desktop", "for Claude Code on devbox"
+	Host    string // "for Claude Desktop", "on devbox, for Claude Code"
 	Machine string // the other machine it runs on, to block; "" for this one
 	Detail  string // "since 10:42:07 · 1 waiting of 2 requests asked"
 }
@@ -42,14 +42,15 @@ func bridgedViewOf(sessions []servers.Bridged, now time.Time) bridgedView {
 		if host == "" {
 			host = "an unnamed host"
 		}
-		if s.Server.Machine != "" {
-			host += " on " + untrusted.Text(s.Server.Machine).Line()
+		host = "for " + host
+		if s.Server.Machine != "" { // first: a host's padded name cannot push it out of sight
+			host = "on " + untrusted.Text(s.Server.Machine).Line() + ", " + host
 		}
 		r := bridgedRow{
 			Session: s.ID,
 			Machine: s.Server.Machine,
 			Server:  untrusted.Text(s.Server.Name).Line(),
-			Host:    "for " + host,
+			Host:    host,
 			Detail:  "since " + sinceText(s.Since, now) + " · " + askedText(s.Asked, s.Open),
 		}
 		v.Rows = append(v.Rows, r)

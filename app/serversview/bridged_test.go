@@ -53,7 +53,7 @@ func TestBridgedViewOf(t *testing.T) {
 			{Session: "3", Server: "files", Host: "for an unnamed host", Detail: "since 10:42:07 · nothing asked yet"},
 		}}},
 		{"on another machine", []servers.Bridged{onDevbox}, bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
-			{Session: "7", Machine: "devbox", Server: "files", Host: "for Claude Desktop on devbox", Detail: "since 10:42:07 · 1 request asked"},
+			{Session: "7", Machine: "devbox", Server: "files", Host: "on devbox, for Claude Desktop", Detail: "since 10:42:07 · 1 request asked"},
 		}}},
 		{"hidden characters", []servers.Bridged{{ID: "4", Since: morning, Server: servers.Identity{Name: "fi\u202eles", Host: servers.HostInfo{Name: untrusted.Text("Cl\u200baude\nDesktop")}}}},
 			bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
@@ -129,7 +129,7 @@ func TestBlockAMachine(t *testing.T) {
 	h.waitFor("the machine's session", func() bool { return h.w.list.bridged.content.Visible() })
 	found := false
 	for _, o := range test.LaidOutObjects(h.w.list.bridged.rows) {
-		if l, ok := o.(*widget.Label); ok && l.Text == "for Claude Desktop on devbox" {
+		if l, ok := o.(*widget.Label); ok && l.Text == "on devbox, for Claude Desktop" {
 			found = true
 		}
 	}

@@ -27,7 +27,7 @@ func remoteSocket(uid int) string {
 func runRemote(args []string, stdout, stderr terminal) int {
 	fs := stderr.FlagSet("remote")
 	cfgPath := config.Flag(fs)
-	name := fs.String("name", "", "the machine's `name` in the windows (\"for Claude Code on NAME\"); the host's by default")
+	name := fs.String("name", "", "the machine's `name` in the windows (\"on NAME, for Claude Code\"); the host's by default")
 	uid := fs.Int("uid", os.Getuid(), "your user `id` on the machine, for the socket's path there")
 	remotePath := fs.String("remote-path", "", "the socket's `path` on the machine, where its bridge looks (ELICITDESK_ENDPOINT there)")
 	if code, done := parseMixed(fs, args, stdout, stderr); done {
