@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -192,11 +193,11 @@ const endpointVar = "ELICITDESK_ENDPOINT"
 // never started.
 func bridgeDesk(log *slog.Logger, tell func(string)) (*deskclient.Desk, error) {
 	if path := os.Getenv(endpointVar); path != "" {
-		return deskclient.NewForwarded(path, notForwarded(path, false), log, tell), nil
+		return deskclient.NewForwarded(path, func() string { return notForwarded(path, false) }, log, tell), nil
 	}
 	if !windowsBuilt {
 		path := endpoint.AppPath()
-		return deskclient.NewForwarded(path, notForwarded(path, true), log, tell), nil
+		return deskclient.NewForwarded(path, func() string { return notForwarded(path, true) }, log, tell), nil
 	}
 	path, err := endpoint.DefaultPath()
 	if err != nil {
@@ -254,5 +255,11 @@ func notForwarded(path string, guessed bool) string {
 	if host == "" {
 		host = "HOST"
 	}
-	return "no Elicit Desk answers " + where + ": on your desktop, run `elicitdesk remote " + host + "` and connect as it says"
+	run := "on your desktop, run `elicitdesk remote " + host + "` and connect as it says"
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSocket != 0 {
+		// ssh binds no forward over it: "remote port forwarding failed".
+		return "no Elicit Desk answers " + where + ": its socket is left from a forward that ended, and ssh cannot forward over it. " +
+			"Remove it (rm -f " + path + "), then " + run
+	}
+	return "no Elicit Desk answers " + where + ": " + run
 }

@@ -154,7 +154,9 @@ func TestHeadlessInABareRoot(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "nobody could answer") {
 		t.Errorf("with nothing at the endpoint the host got %v, want an error saying nobody could answer", err)
 	}
-	if want := "no Elicit Desk answers at /run/user/0/elicitdesk.sock, where ELICITDESK_ENDPOINT being unset says to look: on your desktop, run `elicitdesk remote "; !strings.Contains(stderr, want) {
+	if want := "no Elicit Desk answers at /run/user/0/elicitdesk.sock, where ELICITDESK_ENDPOINT being unset says to look: " +
+		"its socket is left from a forward that ended, and ssh cannot forward over it. Remove it (rm -f /run/user/0/elicitdesk.sock), " +
+		"then on your desktop, run `elicitdesk remote "; !strings.Contains(stderr, want) {
 		t.Errorf("with nothing at the endpoint the bridge said:\n%s\nwant it to say %q", stderr, want)
 	}
 }

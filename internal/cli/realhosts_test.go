@@ -201,7 +201,8 @@ func (d *desktop) typeIntoHost(t *testing.T, h realHost, cmd *exec.Cmd, api *moc
 			t.Logf("%s printed:\n%s\n%s\nthe model API was asked:\n%s", h.bin, &stdout, &stderr, api.log)
 		}
 	})
-	w := d.hostWindow(ended, "^everything(: | asks)")
+	// "everything on devbox: …" for a host on another machine.
+	w := d.hostWindow(ended, "^everything( on [^:]+)?(: | asks)")
 	d.keys(w, name, "Return") // the name is the first field, and the only required one
 	select {
 	case err := <-ended:
