@@ -193,11 +193,11 @@ const endpointVar = "ELICITDESK_ENDPOINT"
 // never started.
 func bridgeDesk(log *slog.Logger, tell func(string)) (*deskclient.Desk, error) {
 	if path := os.Getenv(endpointVar); path != "" {
-		return deskclient.NewForwarded(path, func() string { return notForwarded(path, false) }, log, tell), nil
+		return deskclient.NewForwarded(path, func(err error) string { return notForwarded(path, false, err) }, log, tell), nil
 	}
 	if !windowsBuilt {
 		path := endpoint.AppPath()
-		return deskclient.NewForwarded(path, func() string { return notForwarded(path, true) }, log, tell), nil
+		return deskclient.NewForwarded(path, func(err error) string { return notForwarded(path, true, err) }, log, tell), nil
 	}
 	path, err := endpoint.DefaultPath()
 	if err != nil {
@@ -245,8 +245,9 @@ func (noDesk) Complete(endpoint.Completion)             {}
 func (noDesk) Attach(context.Context, endpoint.Bridged) {}
 
 // notForwarded is what a bridge says when nothing answers at the
-// forwarded endpoint path, guessed or not.
-func notForwarded(path string, guessed bool) string {
+// forwarded endpoint path (err says how: no socket, or a forward that
+// hung up), guessed when ELICITDESK_ENDPOINT did not name it.
+func notForwarded(path string, guessed bool, err error) string {
 	where := "at " + path + " (" + endpointVar + ")"
 	if guessed {
 		where = "at " + path + ", where " + endpointVar + " being unset says to look"
@@ -256,6 +257,10 @@ func notForwarded(path string, guessed bool) string {
 		host = "HOST"
 	}
 	run := "on your desktop, run `elicitdesk remote " + host + "` and connect as it says"
+	if errors.Is(err, endpoint.ErrDisconnected) { // ssh took the connection, and nothing took it on the desktop
+		return "no Elicit Desk answers " + where + ": the forward is there, but nothing on your desktop answers behind it " +
+			"(Elicit Desk is not running there, the machine is blocked, or the ssh line names another socket): " + run
+	}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSocket != 0 {
 		// ssh binds no forward over it: "remote port forwarding failed".
 		return "no Elicit Desk answers " + where + ": its socket is left from a forward that ended, and ssh cannot forward over it. " +

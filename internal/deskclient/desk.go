@@ -31,7 +31,7 @@ type Desk struct {
 	path     string                          // the endpoint
 	activate func(ctx context.Context) error // has the session bus start the app; nil for a forwarded endpoint
 	app      []string                        // the command that starts the app itself
-	missing  func() string                   // for a forwarded endpoint: what to tell when nothing answers
+	missing  func(error) string              // for a forwarded endpoint: what to tell when nothing answers, and why not
 	log      *slog.Logger
 	tell     func(line string) // tells the person, on the bridge's stderr
 	told     sync.Once         // that the app is not running, once
@@ -56,10 +56,12 @@ func New(path string, activate func(context.Context) error, app []string, log *s
 
 // NewForwarded returns a Desk for an endpoint at path forwarded from the
 // person's desktop to this machine (a dev box over SSH, a container): it
-// never starts an app. When nothing answers there an elicitation is one
-// no window could show, and tell gets what missing says then, once: what
-// the person can do about it.
-func NewForwarded(path string, missing func() string, log *slog.Logger, tell func(string)) *Desk {
+// never starts an app. When nothing answers there (no socket, or a
+// forward whose other end hangs up before the handshake: the desktop's app
+// is not running or does not serve this machine) an elicitation is one no
+// window could show, and tell gets what missing says of the reason, once:
+// what the person can do about it.
+func NewForwarded(path string, missing func(error) string, log *slog.Logger, tell func(string)) *Desk {
 	return &Desk{path: path, missing: missing, log: log, tell: tell, sessions: map[string]attached{}}
 }
 
@@ -161,8 +163,9 @@ func (d *Desk) connect(ctx context.Context, start bool) (*endpoint.Client, error
 		return c, nil
 	}
 	c, err := endpoint.Dial(ctx, d.path)
-	if errors.Is(err, endpoint.ErrNotRunning) && start && d.activate == nil {
-		d.told.Do(func() { d.tell(d.missing()) })
+	forwarded := d.activate == nil
+	if forwarded && start && (errors.Is(err, endpoint.ErrNotRunning) || errors.Is(err, endpoint.ErrDisconnected)) {
+		d.told.Do(func() { d.tell(d.missing(err)) })
 		return nil, fmt.Errorf("%w: nothing answers at %s, where the desktop's Elicit Desk is to be forwarded", bridge.ErrNoWindow, d.path)
 	}
 	if errors.Is(err, endpoint.ErrNotRunning) && start {
