@@ -31,6 +31,9 @@ func (p person) Front(context.Context) error { return nil }
 func (p person) Forward(context.Context, string) error {
 	return fmt.Errorf("not the app")
 }
+func (p person) Unforward(context.Context, string) error {
+	return fmt.Errorf("not the app")
+}
 func (p person) CallTool(context.Context, endpoint.ToolCall) (json.RawMessage, error) {
 	return nil, fmt.Errorf("not the app")
 }

@@ -76,8 +76,8 @@ func commands() []command {
 			func(args []string, s stdio) int {
 				return runBridge(args, s.in, writeCloser(s.out), term.To(s.err)) // stdout speaks MCP
 			}},
-		{"remote", []string{"[-name NAME] [-uid N | -remote-path PATH] [USER@]HOST"},
-			"Print the ssh command line and ~/.ssh/config block that forward this desktop's\nElicit Desk to another machine, whose bridge may then ask you; it runs nothing.", both(runRemote)},
+		{"remote", []string{"[-name NAME] [-uid N | -remote-path PATH] [USER@]HOST", "-list", "-forget NAME"},
+			"Have this desktop's Elicit Desk serve another machine, whose bridge may then ask\nyou, and print the ssh command line and ~/.ssh/config block that forward it there\n(it runs no ssh); list the machines served, or stop serving one.", both(runRemote)},
 		{"hosts", []string{"[-json]", "route|unroute HOST [-project DIR | -profile NAME] [SERVER...]"},
 			"List the MCP hosts found here (Claude, Cursor, VS Code…) and their servers,\nor run a host's servers through the bridge, or not.", both(runHosts)},
 		{"demo-server", nil,

@@ -31,7 +31,7 @@ func TestRemote(t *testing.T) {
 		"  ssh -N -o ExitOnForwardFailure=yes -R /run/user/1001/elicitdesk.sock:" + local + " alice@devbox\n",
 		"  Host devbox\n      User alice\n      RemoteForward /run/user/1001/elicitdesk.sock " + local + "\n",
 		"  ssh alice@devbox rm -f /run/user/1001/elicitdesk.sock\n",
-		"/run/user/1001/elicitdesk.sock is a guess",
+		"/run/user/1001/elicitdesk.sock is where the bridge there looks", // the id given: no guess
 		"It will when it starts.",
 	} {
 		if !strings.Contains(out, want) {
@@ -54,14 +54,31 @@ func TestRemote(t *testing.T) {
 			t.Errorf("with a path with a space: exit %d:\n%s\nwant it to hold %q", code, out, want)
 		}
 	}
-	if strings.Contains(out, "is a guess") || strings.Contains(out, "User ") {
+	if strings.Contains(out, "is a guess") || strings.Contains(out, "User ") || !strings.Contains(out, "set ELICITDESK_ENDPOINT='/srv/my desk.sock'") && !strings.Contains(out, "set ELICITDESK_ENDPOINT=/srv/my desk.sock") {
 		t.Errorf("with a path given and no user: %s", out)
 	}
+	if _, out, _ := run("remote", "-config", cfg, "carol@devbox3"); !strings.Contains(out, "is a guess: your user id there taken to be") {
+		t.Errorf("with no -uid the path is not said to be a guess:\n%s", out)
+	}
 	run("remote", "-config", cfg, "DevBox") // listed once: a host name's case does not count
-	if list, err := core.Machines(core.MachinesPath(cfg)); err != nil || strings.Join(list, " ") != "devbox box2" {
+	if list, err := core.Machines(core.MachinesPath(cfg)); err != nil || strings.Join(list, " ") != "devbox box2 devbox3" {
 		t.Errorf("machines listed: %q, %v", list, err)
 	}
-	for _, bad := range [][]string{{"x@../etc"}, {"-name", ".hidden", "devbox"}, {"a b"}, {}} {
+	// -list shows them with their sockets; -forget takes one off.
+	if code, out, _ := run("remote", "-config", cfg, "-list"); code != 0 || !strings.Contains(out, "devbox3 ") || !strings.Contains(out, box2) {
+		t.Errorf("remote -list: exit %d:\n%s", code, out)
+	}
+	if code, out, errs := run("remote", "-config", cfg, "-forget", "DevBox3"); code != 0 || !strings.Contains(out, "no longer serves devbox3") {
+		t.Errorf("remote -forget: exit %d: %s %s", code, out, errs)
+	}
+	if list, _ := core.Machines(core.MachinesPath(cfg)); strings.Join(list, " ") != "devbox box2" {
+		t.Errorf("after -forget the machines listed: %q", list)
+	}
+	if code, _, errs := run("remote", "-config", cfg, "-forget", "devbox3"); code != 1 || !strings.Contains(errs, "is not served") {
+		t.Errorf("forgetting a machine not served: exit %d, %q", code, errs)
+	}
+	for _, bad := range [][]string{{"x@../etc"}, {"-name", ".hidden", "devbox"}, {"a b"}, {}, {"@devbox"}, {"-uid", "-5", "devbox"},
+		{"-uid", "5", "-remote-path", "/x.sock", "devbox"}, {"-remote-path", "x.sock", "devbox"}, {"-list", "devbox"}, {"-forget"}, {"-list", "-forget", "x"}} {
 		if code, _, errs := run(append([]string{"remote", "-config", cfg}, bad...)...); code != 2 || errs == "" {
 			t.Errorf("remote %q: exit %d, %q", bad, code, errs)
 		}

@@ -142,6 +142,11 @@ func (h handler) Forward(_ context.Context, machine string) error {
 	return h.c.Forward(machine)
 }
 
+// Unforward stops serving machine, as Block does.
+func (h handler) Unforward(_ context.Context, machine string) error {
+	return h.c.Block(machine)
+}
+
 // Forward serves machine's forwarded connections (handler.Forward).
 func (c *Core) Forward(machine string) error {
 	c.mu.Lock()

@@ -70,6 +70,12 @@ func (c *Client) Forward(ctx context.Context, machine string) error {
 	return c.call(ctx, methodForward, Forwarding{Machine: machine}, nil)
 }
 
+// Unforward asks the app to stop serving machine (elicitdesk remote
+// -forget).
+func (c *Client) Unforward(ctx context.Context, machine string) error {
+	return c.call(ctx, methodUnforward, Forwarding{Machine: machine}, nil)
+}
+
 // CallTool asks the app to call a tool on its connection to call.Server
 // and returns the CallToolResult as JSON. It waits as long as ctx allows:
 // people may take minutes to answer. When ctx ends first, the app is told

@@ -44,10 +44,13 @@ func (s *Server) dispatch(ctx context.Context, p *rpc.Peer, req rpc.Request) (an
 	switch req.Method {
 	case methodFront:
 		return struct{}{}, s.h.Front(ctx)
-	case methodForward:
+	case methodForward, methodUnforward:
 		var f Forwarding
 		if err := json.Unmarshal(req.Params, &f); err != nil || !MachineName(f.Machine) {
-			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with a machine: 1 to %d letters, digits, '.', '_' or '-'", methodForward, maxMachine)
+			return nil, errorf(jsonrpc.CodeInvalidParams, "%s needs params with a machine: 1 to %d letters, digits, '.', '_' or '-'", req.Method, maxMachine)
+		}
+		if req.Method == methodUnforward {
+			return struct{}{}, s.h.Unforward(ctx, f.Machine)
 		}
 		return struct{}{}, s.h.Forward(ctx, f.Machine)
 	case methodCallTool:

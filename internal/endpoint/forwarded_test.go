@@ -20,7 +20,8 @@ import (
 
 // TestForwardedMayOnlyAsk: a connection forwarded from another machine
 // asks and lists its sessions as a bridge does, and is refused the rest:
-// the app's front, its tools, its traffic, its history and its forwards.
+// the app's front, its tools, its traffic, its history and its forwards,
+// its own included.
 func TestForwardedMayOnlyAsk(t *testing.T) {
 	h := newHandler()
 	path := filepath.Join(privateTempDir(t), "devbox.sock")
@@ -44,11 +45,12 @@ func TestForwardedMayOnlyAsk(t *testing.T) {
 	<-done
 
 	for name, call := range map[string]func() error{
-		"front":   func() error { return c.Front(t.Context()) },
-		"tools":   func() error { _, err := c.CallTool(t.Context(), ToolCall{Server: "demo", Tool: "echo"}); return err },
-		"traffic": func() error { _, err := c.Traffic(t.Context(), TrafficQuery{}); return err },
-		"servers": func() error { _, err := c.Servers(t.Context(), ServersQuery{}); return err },
-		"forward": func() error { return c.Forward(t.Context(), "elsewhere") },
+		"front":     func() error { return c.Front(t.Context()) },
+		"tools":     func() error { _, err := c.CallTool(t.Context(), ToolCall{Server: "demo", Tool: "echo"}); return err },
+		"traffic":   func() error { _, err := c.Traffic(t.Context(), TrafficQuery{}); return err },
+		"servers":   func() error { _, err := c.Servers(t.Context(), ServersQuery{}); return err },
+		"forward":   func() error { return c.Forward(t.Context(), "elsewhere") },
+		"unforward": func() error { return c.Unforward(t.Context(), "devbox") }, // not even itself
 		"history": func() error {
 			return c.Unshown(t.Context(), Unshown{Question: Question{Session: session("s1", "files"), Params: params}, Reason: "none"})
 		},

@@ -16,6 +16,9 @@ type Handler interface {
 	// Forward serves, from now on, the connections forwarded from machine
 	// (elicitdesk remote), which may only ask, at ForwardedPath(machine).
 	Forward(ctx context.Context, machine string) error
+	// Unforward stops serving machine: its connections end, and no start
+	// serves it again until Forward.
+	Unforward(ctx context.Context, machine string) error
 	// CallTool calls a tool on the app's connection to call.Server and
 	// returns the CallToolResult as JSON, so that the elicitations it
 	// raises are answered in the app's windows.

@@ -63,6 +63,10 @@ func (h *testHandler) Forward(_ context.Context, machine string) error {
 	return fmt.Errorf("no forward for %s in this test", machine)
 }
 
+func (h *testHandler) Unforward(_ context.Context, machine string) error {
+	return fmt.Errorf("no forward for %s in this test", machine)
+}
+
 func (h *testHandler) Front(context.Context) error {
 	h.fronts <- struct{}{}
 	return nil

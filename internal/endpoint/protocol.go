@@ -39,6 +39,9 @@ const (
 	// methodForward has the app serve the connections forwarded from a
 	// machine: params Forwarding, result {}.
 	methodForward = "app/forward"
+	// methodUnforward has the app stop serving a machine, as Block in the
+	// Servers window does: params Forwarding, result {}.
+	methodUnforward = "app/unforward"
 	// methodCallTool calls a tool of a configured server: params ToolCall,
 	// result the tool's CallToolResult.
 	methodCallTool = "tools/call"
