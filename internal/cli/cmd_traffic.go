@@ -200,6 +200,8 @@ func trafficErr(err error) string {
 	switch {
 	case errors.Is(err, endpoint.ErrNotRunning):
 		return "Elicit Desk is not running: it records what passes on its connections while it runs"
+	case endpoint.Forwarded(err):
+		return "this Elicit Desk is another machine's, reached through a forward, which may only ask the person: run `elicitdesk traffic` on that desktop"
 	case jsonrpc.As(err) != nil && jsonrpc.As(err).Code == jsonrpc.CodeMethodNotFound:
 		return "the running Elicit Desk is older than this command and keeps no traffic: quit it and start it again"
 	}

@@ -31,6 +31,19 @@ func (s *Server) request(ctx context.Context, p *rpc.Peer, req rpc.Request) (jso
 	return rpc.Marshal(res)
 }
 
+// forwardedOnly is the data of the error that refuses a forwarded
+// connection a method, so that a client tells it from an app that does
+// not know the method (Forwarded).
+var forwardedOnly = json.RawMessage(`{"forwarded":true}`)
+
+// Forwarded reports whether err refused a method because the connection
+// is forwarded from another machine, which may only ask the person: a
+// command run there that wants more is told so, not that the app is old.
+func Forwarded(err error) bool {
+	e := jsonrpc.As(err)
+	return e != nil && e.Code == jsonrpc.CodeMethodNotFound && string(e.Data) == string(forwardedOnly)
+}
+
 // forwardable are the methods a connection forwarded from another machine
 // may call: a bridge's asking, nothing more.
 var forwardable = map[string]bool{methodElicit: true, methodBridge: true, methodComplete: true, methodBridgeTraffic: true}
@@ -39,7 +52,9 @@ var forwardable = map[string]bool{methodElicit: true, methodBridge: true, method
 func (s *Server) dispatch(ctx context.Context, p *rpc.Peer, req rpc.Request) (any, error) {
 	if s.forwarded && !forwardable[req.Method] {
 		s.log.Warn("endpoint: refused a method to a connection from another machine", "method", req.Method)
-		return nil, errorf(jsonrpc.CodeMethodNotFound, "%q is not for a connection forwarded from another machine: it may only ask the person, as a bridge does", req.Method)
+		e := errorf(jsonrpc.CodeMethodNotFound, "%q is not for a connection forwarded from another machine: it may only ask the person, as a bridge does", req.Method)
+		e.Data = forwardedOnly
+		return nil, e
 	}
 	switch req.Method {
 	case methodFront:

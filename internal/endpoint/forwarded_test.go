@@ -56,7 +56,7 @@ func TestForwardedMayOnlyAsk(t *testing.T) {
 		},
 	} {
 		var e *jsonrpc.Error
-		if err := call(); !errors.As(err, &e) || e.Code != jsonrpc.CodeMethodNotFound || !strings.Contains(e.Message, "forwarded from another machine") {
+		if err := call(); !errors.As(err, &e) || e.Code != jsonrpc.CodeMethodNotFound || !strings.Contains(e.Message, "forwarded from another machine") || !Forwarded(err) {
 			t.Errorf("%s through a forward: %v, want it refused", name, err)
 		}
 	}
