@@ -67,6 +67,7 @@ func (fw *formWindow) show(by opener) { fw.size.show(by) }
 func (fw *formWindow) stale(reason string) {
 	fw.view.Freeze()
 	fw.head.showStale(reason, fw.size.grow)
+	fw.size.calm()
 	closeOnKeys(fw.w.Canvas(), fw.close)
 }
 

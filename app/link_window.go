@@ -354,6 +354,7 @@ func (lw *linkWindow) show(by opener) { lw.size.show(by) }
 func (lw *linkWindow) stale(reason string) {
 	lw.set(linkState{phase: linkStale})
 	lw.head.showStale(reason, lw.size.grow)
+	lw.size.calm()
 	closeOnKeys(lw.w.Canvas(), lw.close)
 }
 

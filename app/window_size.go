@@ -72,6 +72,10 @@ func (z *sized) show(by opener) {
 	}
 }
 
+// calm takes the mark of wanting attention off the window: its request
+// no longer waits.
+func (z *sized) calm() { xwin.Calm(z.w) }
+
 // fit sizes the window and places it.
 func (z *sized) fit() {
 	z.at.Put(z.w, z.size(), z.at.others)

@@ -232,6 +232,30 @@ func TestSwayFirstStart(t *testing.T) {
 		}
 	}
 
+	// A request its server withdraws stops asking for attention: its
+	// window and workspace stop flashing once it says it ended.
+	giveUp := exec.Command(app, "call", "-server", "demo", "-tool", "ask_then_give_up", "-args", `{"seconds":2}`, "-answer", "desk")
+	giveUp.Env, giveUp.Dir = env, dir
+	giveUp.SysProcAttr = &syscall.SysProcAttr{Credential: as}
+	if err := giveUp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		giveUp.Process.Kill()
+		giveUp.Wait()
+	})
+	const withdrawn = "demo: Answer within"
+	for _, want := range []bool{true, false} {
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			if found, urgent := urgentWindow(run("swaymsg", "-t", "get_tree"), withdrawn); found && urgent == want {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the withdrawn request's window never was urgent %v:\n%s", want, run("swaymsg", "-t", "get_tree"))
+			}
+		}
+	}
+
 	shot := filepath.Join(dir, "sway.png")
 	run("grim", shot)
 	if fi, err := os.Stat(shot); err != nil || fi.Size() == 0 {
@@ -275,6 +299,29 @@ func floating(tree, title string) bool {
 		}
 	}
 	return slices.ContainsFunc(node.Nodes, func(kid json.RawMessage) bool { return floating(string(kid), title) })
+}
+
+// urgentWindow reports whether tree, swaymsg -t get_tree's output, holds
+// a window whose title starts with prefix, and whether it is urgent.
+func urgentWindow(tree, prefix string) (found, urgent bool) {
+	var node struct {
+		Name     string
+		Urgent   bool
+		Nodes    []json.RawMessage
+		Floating []json.RawMessage `json:"floating_nodes"`
+	}
+	if json.Unmarshal([]byte(tree), &node) != nil {
+		return false, false
+	}
+	if strings.HasPrefix(node.Name, prefix) {
+		return true, node.Urgent
+	}
+	for _, kid := range append(node.Nodes, node.Floating...) {
+		if found, urgent := urgentWindow(string(kid), prefix); found {
+			return true, urgent
+		}
+	}
+	return false, false
 }
 
 // focusedName is the name (title) of the window that has the keyboard in

@@ -58,6 +58,25 @@ package xwin
 // 	XFlush(d);
 // }
 //
+// static void calm(Display *d, Window w) {
+// 	XWMHints *h = XGetWMHints(d, w);
+// 	if (h != NULL) {
+// 		h->flags &= ~XUrgencyHint;
+// 		XSetWMHints(d, w, h);
+// 		XFree(h);
+// 	}
+// 	XEvent e = {0};
+// 	e.xclient.type = ClientMessage;
+// 	e.xclient.window = w;
+// 	e.xclient.message_type = XInternAtom(d, "_NET_WM_STATE", False);
+// 	e.xclient.format = 32;
+// 	e.xclient.data.l[0] = 0; // _NET_WM_STATE_REMOVE
+// 	e.xclient.data.l[1] = XInternAtom(d, "_NET_WM_STATE_DEMANDS_ATTENTION", False);
+// 	e.xclient.data.l[3] = 1; // from an application
+// 	XSendEvent(d, DefaultRootWindow(d), False, SubstructureNotifyMask | SubstructureRedirectMask, &e);
+// 	XFlush(d);
+// }
+//
 // static int focused(Display *d, Window w) {
 // 	Window f;
 // 	int revert;
@@ -90,6 +109,7 @@ func noFocusOnMap(w uintptr)    { C.no_focus_on_map(display(), C.Window(w)) }
 func takesInput(w uintptr)      { C.takes_input(display(), C.Window(w)) }
 func dialogType(w uintptr)      { C.dialog_type(display(), C.Window(w)) }
 func demandAttention(w uintptr) { C.demand_attention(display(), C.Window(w)) }
+func calm(w uintptr)            { C.calm(display(), C.Window(w)) }
 func mapped(w uintptr) bool     { return C.mapped(display(), C.Window(w)) != 0 }
 func focused(w uintptr) bool    { return C.focused(display(), C.Window(w)) != 0 }
 

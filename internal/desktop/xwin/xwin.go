@@ -58,6 +58,13 @@ func Attention(w fyne.Window) {
 	withX11(w, demandAttention)
 }
 
+// Calm takes Attention's mark off w: what it asked for needs the person
+// no more (its server gave up), and a taskbar or a workspace flashing for
+// it would call them to nothing.
+func Calm(w fyne.Window) {
+	withX11(w, calm)
+}
+
 // Shown reports whether w is on screen: made and not hidden. Fyne has no
 // word for it, and a window hidden by Hide stays among the app's windows.
 // A test driver's window, and one that is not an X11 window, counts as
