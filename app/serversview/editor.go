@@ -167,10 +167,12 @@ func addRows(form *fyne.Container, objects ...fyne.CanvasObject) []fyne.CanvasOb
 	return objects
 }
 
-// entry makes a one-line input whose error clears when it is edited.
+// entry makes a one-line input whose error clears when it is edited, and
+// on which Enter saves, as in a desktop's dialogs.
 func (e *editor) entry(f field, text, placeholder string) *escEntry {
 	in := newEscEntry(e.keys, false)
 	e.prepare(in, f, text, placeholder)
+	in.OnSubmitted = func(string) { e.save.Press() }
 	return in
 }
 

@@ -49,6 +49,23 @@ func TestAddServerWritesFile(t *testing.T) {
 	})
 }
 
+// TestEnterSaves: Enter in a one-line field saves, as in a desktop's
+// dialogs.
+func TestEnterSaves(t *testing.T) {
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
+	test.Tap(h.w.list.add)
+	e := h.w.editor
+	test.Type(e.name, "second")
+	test.Type(e.command, demotest.Server(t, "second").Target())
+	e.command.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if h.w.editor != nil {
+		t.Fatalf("Enter did not save: %s", e.saveErr.Text)
+	}
+	if _, ok := h.configured().Server("second"); !ok {
+		t.Error("Enter saved nothing to servers.json")
+	}
+}
+
 // Bad input is shown under its field and nothing typed is lost.
 func TestBadEntryShowsErrorsAndKeepsText(t *testing.T) {
 	h := newDemoHarness(t, demotest.Server(t, "demo"))
