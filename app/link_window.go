@@ -191,8 +191,13 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 		d.windowClosed(r)
 	})
 	lw.w.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
-		if ev.Name == fyne.KeyEscape {
+		switch ev.Name {
+		case fyne.KeyEscape:
 			cancel.OnTapped()
+		case fyne.KeyReturn, fyne.KeyEnter: // with no button focused, as Enter accepts a form
+			if lw.openB.Visible() {
+				lw.openB.Press()
+			}
 		}
 	})
 	return lw

@@ -125,6 +125,24 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 	}
 }
 
+// TestLinkEnterOpens: Enter with no button focused presses Open link, as
+// Enter accepts a form.
+func TestLinkEnterOpens(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.mu.Lock()
+	h.openErr = errors.New("no browser here") // the browser's try is all this test needs
+	h.mu.Unlock()
+	h.ask(context.Background(), servers.Identity{Name: "shop"}, servers.Params{
+		Message: "Sign in", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://shop.example/login",
+	})
+	lw := h.request(0).win.(*linkWindow)
+	h.ui(func() {
+		lw.w.Canvas().Unfocus() // the person switched to the window: the hold is over
+		pressKey(lw.w.Canvas(), fyne.KeyReturn)
+	})
+	h.eventually("the browser tried", func() bool { return lw.state.phase == linkFailed })
+}
+
 // TestOpenedByHand: when the browser did not open, the person may open the
 // copied link themselves and say so: Accept goes out, and the window
 // waits for the server, as after Open link.
