@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 func TestWaitingText(t *testing.T) {
@@ -79,4 +82,23 @@ func TestWaitingLineMakesRoom(t *testing.T) {
 	h.eventually("notes' window without the line", func() bool {
 		return windowNames(h.d) == "notes" && !h.d.requests[0].more.box.Visible()
 	})
+}
+
+// TestWaitingLineLeavesNoStrip: once the line hides, what was under it
+// moves up, though the window keeps its size (a tiling window manager's
+// choice, or one at its tallest).
+func TestWaitingLineLeavesNoStrip(t *testing.T) {
+	test.NewTempApp(t)
+	l := newWaitLine(func() {})
+	below := widget.NewLabel("demo asks")
+	w := test.NewTempWindow(t, container.NewVBox(l.box, below))
+	w.Resize(fyne.NewSize(400, 300))
+	l.set(2)
+	if below.Position().Y == 0 {
+		t.Fatal("the line shows above nothing")
+	}
+	l.set(0)
+	if y := below.Position().Y; y != 0 {
+		t.Errorf("with the line gone, what was under it is %v down", y)
+	}
 }
