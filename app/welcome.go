@@ -140,7 +140,7 @@ func (w *welcome) showHosts() {
 // app's own connection, which may still be connecting: CallTool waits.
 func (w *welcome) tryDemo() {
 	w.try.Disable()
-	w.tried.SetText("Asking the demo server… its window opens in a moment.")
+	w.tried.SetText("The demo server asks you something in a window of its own: answer it there.")
 	showLine(w.tried, w.win.Content(), true, w.grow)
 	d := w.d
 	name := d.opts.Demo.Name
