@@ -326,12 +326,12 @@ func (lw *linkWindow) passKeys() {
 // render shows lw.state.
 func (lw *linkWindow) render() {
 	l := linkLookOf(lw.state, lw.server)
-	visible(lw.buttons, l.answers)
-	visible(lw.openB, l.open)
-	visible(lw.openedB, l.opened)
-	visible(lw.after, l.after)
-	visible(lw.doneB, l.done)
-	visible(lw.progress, l.busy)
+	look.Visible(lw.buttons, l.answers)
+	look.Visible(lw.openB, l.open)
+	look.Visible(lw.openedB, l.opened)
+	look.Visible(lw.after, l.after)
+	look.Visible(lw.doneB, l.done)
+	look.Visible(lw.progress, l.busy)
 	if l.busy {
 		lw.progress.Start()
 	} else {
@@ -342,16 +342,7 @@ func (lw *linkWindow) render() {
 		lw.status.Importance = widget.DangerImportance
 	}
 	lw.status.SetText(l.status)
-	visible(lw.status, l.status != "")
-}
-
-// visible shows or hides o.
-func visible(o fyne.CanvasObject, show bool) {
-	if show {
-		o.Show()
-	} else {
-		o.Hide()
-	}
+	look.Visible(lw.status, l.status != "")
 }
 
 func (lw *linkWindow) show(by opener) { lw.size.show(by) }

@@ -48,10 +48,91 @@ type callWindow struct {
 	edit, copy, cancel *look.Button
 	retry              *look.Button
 
-	stop    context.CancelFunc // ends the running call
-	calling bool               // a call runs
-	gen     uint64             // calls started, so a late answer is dropped
-	closed  chan struct{}      // closed with the window
+	state  callState          // what render shows
+	stop   context.CancelFunc // ends the running call
+	gen    uint64             // calls started, so a late answer is dropped
+	closed chan struct{}      // closed with the window
+}
+
+// callStage is where a call window stands.
+type callStage int
+
+const (
+	callArgs       callStage = iota // the arguments, before a call or to edit them
+	callRunning                     // a call runs
+	callEnded                       // the call ended: its result, its error, or cancelled
+	callNeedsLinks                  // the server needs links opened first (-32042), then a retry
+)
+
+// callState is a call window as a plain value, which render shows.
+type callState struct {
+	stage     callStage
+	heading   string
+	tone      widget.Importance // the heading's
+	output    string            // the result or the error, shown through untrusted
+	links     string            // callNeedsLinks: the links, a block each
+	linksDone bool              // callNeedsLinks: the person dealt with them, or there is nothing to wait for
+}
+
+// callLook is what a callState shows.
+type callLook struct {
+	args                   bool // the arguments page, else the result page
+	spinner, cancel, retry bool // shown
+	edit, copy             bool // enabled
+	retryText              string
+	retryPrimary           bool
+	linksHint              string // "" hides it, as links "" hides the links
+}
+
+// look computes what the window shows in state s.
+func (s callState) look() callLook {
+	switch s.stage {
+	case callArgs:
+		return callLook{args: true}
+	case callRunning:
+		return callLook{spinner: true, cancel: true}
+	}
+	l := callLook{retry: true, edit: true, copy: true, retryText: "Call again"}
+	if s.stage == callNeedsLinks {
+		l.retryText = "Retry call"
+		l.retryPrimary = s.linksDone
+		l.linksHint = "Waiting for you to deal with the link(s) in their own window…"
+		if s.linksDone {
+			l.linksHint = "Done with the links: retry the call."
+		}
+	}
+	return l
+}
+
+// render shows c.state.
+func (c *callWindow) render() {
+	l := c.state.look()
+	look.Visible(c.argsPage, l.args)
+	look.Visible(c.outPage, !l.args)
+	look.Visible(c.spinner, l.spinner)
+	if l.spinner {
+		c.spinner.Start()
+	} else {
+		c.spinner.Stop()
+	}
+	c.heading.Importance = c.state.tone
+	c.heading.SetText(c.state.heading)
+	c.output.SetText(c.state.output)
+	c.links.SetText(c.state.links)
+	look.Visible(c.links, c.state.links != "")
+	c.linksHint.SetText(l.linksHint)
+	look.Visible(c.linksHint, l.linksHint != "")
+	look.Visible(c.cancel, l.cancel)
+	look.Visible(c.retry, l.retry)
+	look.Enabled(c.edit, l.edit)
+	look.Enabled(c.copy, l.copy)
+	c.retry.SetText(l.retryText)
+	c.retry.Importance = widget.MediumImportance
+	if l.retryPrimary {
+		c.retry.Importance = widget.HighImportance
+	}
+	c.retry.Refresh()
+	c.win.Content().Refresh() // texts changed height
 }
 
 // openCall shows the call window of a tool, bringing an open one forward.
@@ -125,15 +206,12 @@ func (c *callWindow) build(why string) {
 
 	// The result page.
 	c.spinner = widget.NewActivity()
-	c.spinner.Hide()
 	c.heading = a11y.NewStatus()
 	c.heading.Wrapping = fyne.TextWrapOff // beside the spinner, in an HBox
 	c.heading.TextStyle = fyne.TextStyle{Bold: true}
 	c.links = newValueLabel()
 	c.links.TextStyle = fyne.TextStyle{Monospace: true}
-	c.links.Hide()
 	c.linksHint = newValueLabel()
-	c.linksHint.Hide()
 	c.output = newValueLabel()
 	c.output.TextStyle = fyne.TextStyle{Monospace: true}
 	c.edit = look.NewButton("Edit arguments", theme.DocumentCreateIcon(), c.editArgs)
@@ -148,10 +226,10 @@ func (c *callWindow) build(why string) {
 	outBar := container.NewHBox(c.edit, c.copy, layout.NewSpacer(), c.cancel, c.retry, closeBtn)
 	c.outPage = container.NewBorder(outTop, outBar, nil, nil,
 		widget.NewCard("", "", container.NewScroll(c.output)))
-	c.outPage.Hide()
 
 	pages := container.NewStack(c.argsPage, c.outPage)
 	c.win.SetContent(container.NewPadded(keys.Border(header, nil, nil, nil, pages)))
+	c.render()
 }
 
 // showForm puts a form in the arguments page; Accept calls the tool.
@@ -162,7 +240,7 @@ func (c *callWindow) showForm(f *forms.Form) {
 	c.form = f
 	var v *formview.View
 	v = formview.New(f, "Fill in the arguments, then call the tool.", formview.Options{ToolCall: true,
-		MayAnswer: func() bool { return c.view == v && !c.asJSON.Checked && c.argsPage.Visible() }})
+		MayAnswer: func() bool { return c.view == v && !c.asJSON.Checked && c.state.stage == callArgs }})
 	c.view = v
 	v.Keys(c.win.Canvas())
 	defer c.focusForm()
@@ -250,8 +328,8 @@ func (c *callWindow) formWith(text string) (*forms.Form, error) {
 // editArgs goes back to the arguments, filled with the last call's.
 func (c *callWindow) editArgs() {
 	c.stop()
-	c.outPage.Hide()
-	c.argsPage.Show()
+	c.state = callState{stage: callArgs}
+	c.render()
 	text := argsJSON(c.args)
 	if c.schema != nil && !c.asJSON.Checked {
 		if f, err := c.formWith(text); err == nil {
@@ -269,11 +347,14 @@ func (c *callWindow) start(args map[string]any) {
 	c.gen++
 	gen := c.gen
 	c.args = args
-	c.argsPage.Hide()
-	c.outPage.Show()
-	c.showRunning()
+	c.state = callState{stage: callRunning, heading: "Calling… Questions the tool asks open in their own windows.", tone: widget.MediumImportance}
+	c.asked.RemoveAll()
+	c.render()
+	// From Call, which the arguments page hid with it: a keyboard user
+	// goes on from the one thing to do now, not from nothing.
+	c.win.Canvas().Focus(c.cancel)
 	ctx, cancel := context.WithCancel(context.Background())
-	c.stop, c.calling = cancel, true
+	c.stop = cancel
 	go func() {
 		res, who, err := c.w.deps.Servers.CallTool(ctx, c.server, c.tool.Name, args, false)
 		cancel()
@@ -285,60 +366,31 @@ func (c *callWindow) start(args map[string]any) {
 	}()
 }
 
-func (c *callWindow) showRunning() {
-	c.spinner.Show()
-	c.spinner.Start()
-	c.heading.Importance = widget.MediumImportance
-	c.heading.SetText("Calling… Questions the tool asks open in their own windows.")
-	c.output.SetText("")
-	c.links.Hide()
-	c.linksHint.Hide()
-	c.asked.RemoveAll()
-	c.cancel.Show()
-	c.retry.Hide()
-	c.edit.Disable()
-	c.copy.Disable()
-	c.relayout()
-	// From Call, which the arguments page hid with it: a keyboard user
-	// goes on from the one thing to do now, not from nothing.
-	c.win.Canvas().Focus(c.cancel)
-}
-
 // finished shows how a call ended; who is the server that answered.
 func (c *callWindow) finished(res *servers.ToolResult, err error, who servers.Identity) {
-	c.stop, c.calling = func() {}, false
-	c.spinner.Stop()
-	c.spinner.Hide()
-	c.cancel.Hide()
-	c.edit.Enable()
-	c.copy.Enable()
-	c.retry.Show()
-	c.retry.SetText("Call again")
-	c.retry.Importance = widget.MediumImportance
-	c.retry.Refresh()
-	defer c.relayout()
+	c.stop = func() {}
+	if ue, ok := servers.AsURLRequired(err); ok {
+		c.needLinks(who, ue, err)
+	} else {
+		c.state = endedState(res, err)
+	}
+	c.render()
 	if f := c.win.Canvas().Focused(); f == nil || f == fyne.Focusable(c.cancel) {
 		c.win.Canvas().Focus(c.retry) // from Cancel call, hidden now
 	}
-	if ue, ok := servers.AsURLRequired(err); ok {
-		links, bad := ue.Links()
-		c.needLinks(who, links, bad, err)
-		return
-	}
+}
+
+// endedState is how a call that returned res or err reads.
+func endedState(res *servers.ToolResult, err error) callState {
 	switch {
 	case errors.Is(err, context.Canceled):
-		c.setHeading("Cancelled.", widget.WarningImportance)
-		c.output.SetText("")
+		return callState{stage: callEnded, heading: "Cancelled.", tone: widget.WarningImportance}
 	case err != nil:
-		c.setHeading("The call failed.", widget.DangerImportance)
-		c.output.SetText(untrusted.Text(err.Error()).Block())
+		return callState{stage: callEnded, heading: "The call failed.", tone: widget.DangerImportance, output: untrusted.Text(err.Error()).Block()}
 	case res.IsError:
-		c.setHeading("The tool reported an error.", widget.DangerImportance)
-		c.output.SetText(resultText(res).Block())
-	default:
-		c.setHeading("Result", widget.SuccessImportance)
-		c.output.SetText(resultText(res).Block())
+		return callState{stage: callEnded, heading: "The tool reported an error.", tone: widget.DangerImportance, output: resultText(res).Block()}
 	}
+	return callState{stage: callEnded, heading: "Result", tone: widget.SuccessImportance, output: resultText(res).Block()}
 }
 
 // maxAsked bounds the forms a call window says hosts' handling of.
@@ -355,20 +407,14 @@ func (c *callWindow) formAsked(message untrusted.Text, s *forms.Schema) {
 	what.SetText("The tool asked: " + message.Headline(80))
 	c.asked.Add(what)
 	c.asked.Add(hostsview.FormPanel(s))
-	c.relayout()
+	c.win.Content().Refresh()
 }
 
-func (c *callWindow) setHeading(text string, imp widget.Importance) {
-	c.heading.Importance = imp
-	c.heading.SetText(text)
-}
-
-// needLinks shows a -32042 answer: the links go to ShowLinks, shown the
-// same way as URL-mode requests, and Retry becomes the thing to do once
-// the person has dealt with them.
-func (c *callWindow) needLinks(who servers.Identity, links []servers.Params, bad []error, err error) {
-	c.setHeading("The server needs you to open a link first, then to retry the call.", widget.WarningImportance)
-	c.output.SetText(untrusted.Text(err.Error()).Block())
+// needLinks takes a -32042 answer into c.state: the links go to ShowLinks,
+// shown the same way as URL-mode requests, and Retry becomes the thing to
+// do once the person has dealt with them.
+func (c *callWindow) needLinks(who servers.Identity, ue *servers.URLRequiredError, err error) {
+	links, bad := ue.Links()
 	var lines []string
 	for _, l := range links {
 		lines = append(lines, l.Message.Block()+"\n  "+l.URL.Line())
@@ -376,41 +422,27 @@ func (c *callWindow) needLinks(who servers.Identity, links []servers.Params, bad
 	for _, b := range bad {
 		lines = append(lines, "Not shown, the link is not valid: "+untrusted.Text(b.Error()).Line())
 	}
-	c.links.SetText(strings.Join(lines, "\n"))
-	c.links.Show()
-	c.retry.SetText("Retry call")
-	if len(links) == 0 || c.w.deps.ShowLinks == nil {
-		c.linksReady()
+	waits := len(links) > 0 && c.w.deps.ShowLinks != nil
+	c.state = callState{stage: callNeedsLinks, heading: "The server needs you to open a link first, then to retry the call.",
+		tone: widget.WarningImportance, output: untrusted.Text(err.Error()).Block(), links: strings.Join(lines, "\n"), linksDone: !waits}
+	if !waits {
 		return
 	}
-	c.linksHint.SetText("Waiting for you to deal with the link(s) in their own window…")
-	c.linksHint.Show()
 	done := c.w.deps.ShowLinks(who, links)
 	gen := c.gen
 	go func() {
 		select {
 		case <-done:
 			c.w.do(func() {
-				if gen == c.gen {
-					c.linksReady()
+				if gen == c.gen && c.state.stage == callNeedsLinks {
+					c.state.linksDone = true
+					c.render()
 				}
 			})
 		case <-c.closed:
 		}
 	}()
 }
-
-// linksReady makes Retry the primary action.
-func (c *callWindow) linksReady() {
-	c.linksHint.SetText("Done with the links: retry the call.")
-	c.linksHint.Show()
-	c.retry.Importance = widget.HighImportance
-	c.retry.Refresh()
-	c.relayout()
-}
-
-// relayout lays the window out again after texts changed height.
-func (c *callWindow) relayout() { c.win.Content().Refresh() }
 
 // closing ends a running call with its window.
 func (c *callWindow) closing() {

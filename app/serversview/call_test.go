@@ -306,3 +306,27 @@ func TestNeedsLinkThenRetry(t *testing.T) {
 		t.Errorf("result after retry:\n%s", c.output.Text)
 	}
 }
+
+// TestCallLook: what each stage of a call window shows. The result page
+// offers Edit and Copy only once the call ended, Cancel only while it
+// runs, and a -32042's Retry is the thing to do once the links are done.
+func TestCallLook(t *testing.T) {
+	waiting := "Waiting for you to deal with the link(s) in their own window…"
+	tests := []struct {
+		name string
+		s    callState
+		want callLook
+	}{
+		{"the arguments", callState{stage: callArgs}, callLook{args: true}},
+		{"running", callState{stage: callRunning}, callLook{spinner: true, cancel: true}},
+		{"ended", callState{stage: callEnded}, callLook{retry: true, edit: true, copy: true, retryText: "Call again"}},
+		{"links to open", callState{stage: callNeedsLinks}, callLook{retry: true, edit: true, copy: true, retryText: "Retry call", linksHint: waiting}},
+		{"links done", callState{stage: callNeedsLinks, linksDone: true},
+			callLook{retry: true, edit: true, copy: true, retryText: "Retry call", retryPrimary: true, linksHint: "Done with the links: retry the call."}},
+	}
+	for _, tt := range tests {
+		if got := tt.s.look(); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -188,7 +188,7 @@ func (w *Window) ShowServer(name string) {
 // asking message came from server: each says what hosts do with it.
 func (w *Window) FormAsked(server string, message untrusted.Text, s *forms.Schema) {
 	for _, c := range w.calls {
-		if c.server == server && c.calling {
+		if c.server == server && c.state.stage == callRunning {
 			c.formAsked(message, s)
 		}
 	}
