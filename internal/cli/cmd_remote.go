@@ -95,15 +95,12 @@ func runRemote(args []string, stdout, stderr terminal) int {
 		return 1
 	}
 	serving := "It will when it starts."
-	if c, err := endpoint.Dial(context.Background(), endpoint.AppPath()); err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), askWait)
-		err = c.Forward(ctx, machine)
-		cancel()
-		c.Close()
-		if err != nil {
-			stderr.Linef("elicitdesk remote: the running app cannot serve %s: %s", machine, err)
-			return 1
-		}
+	running, err := askRunningApp(func(ctx context.Context, c *endpoint.Client) error { return c.Forward(ctx, machine) })
+	if err != nil {
+		stderr.Linef("elicitdesk remote: the running app cannot serve %s: %s", machine, err)
+		return 1
+	}
+	if running {
 		serving = "It does now."
 	}
 
@@ -130,6 +127,19 @@ func runRemote(args []string, stdout, stderr terminal) int {
 	stdout.Linef("  ssh %s rm -f %s\n", shellWord(dest), shellWord(shellWord(remote))) // the shell there reads it once more
 	stdout.Ours("sshd makes the socket there for you alone (StreamLocalBindMask 0177, its default). To stop answering the machine, block it in the Servers window, beside its sessions, or run `elicitdesk remote -forget " + machine + "`.\n")
 	return 0
+}
+
+// askRunningApp runs ask with the running app, within askWait, and
+// reports whether one runs.
+func askRunningApp(ask func(context.Context, *endpoint.Client) error) (running bool, err error) {
+	c, err := endpoint.Dial(context.Background(), endpoint.AppPath())
+	if err != nil {
+		return false, nil
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), askWait)
+	defer cancel()
+	return true, ask(ctx, c)
 }
 
 // listMachines prints the machines listed at path, which the app serves,
@@ -167,18 +177,16 @@ func forgetMachine(path, typed string, stdout, stderr terminal) int {
 		stderr.Linef("elicitdesk remote: %q is not served (`elicitdesk remote -list` lists those that are)", typed)
 		return 1
 	}
-	if c, err := endpoint.Dial(context.Background(), endpoint.AppPath()); err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), askWait)
-		err = c.Unforward(ctx, machine)
-		cancel()
-		c.Close()
-		if err != nil {
-			stderr.Linef("elicitdesk remote: the running app cannot stop serving %s: %s", machine, err)
+	running, err := askRunningApp(func(ctx context.Context, c *endpoint.Client) error { return c.Unforward(ctx, machine) })
+	if err != nil {
+		stderr.Linef("elicitdesk remote: the running app cannot stop serving %s: %s", machine, err)
+		return 1
+	}
+	if !running {
+		if err := core.RemoveMachine(path, machine); err != nil {
+			stderr.Linef("elicitdesk remote: %s", err)
 			return 1
 		}
-	} else if err := core.RemoveMachine(path, machine); err != nil {
-		stderr.Linef("elicitdesk remote: %s", err)
-		return 1
 	}
 	stdout.Linef("Elicit Desk no longer serves %s: its connections, if any, ended, and no start serves it again until `elicitdesk remote` for it.", machine)
 	return 0

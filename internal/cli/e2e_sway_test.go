@@ -152,7 +152,7 @@ func (d *swayDesk) shown(title string) {
 // refuses to run as root, so the desktop runs as a throwaway user.
 func TestSwayFirstStart(t *testing.T) {
 	d := startSway(t)
-	dir, env, as, app, run, shown, appLog := d.dir, d.env, d.as, d.app, d.run, d.shown, d.appLog
+	dir, app, run, shown, appLog := d.dir, d.app, d.run, d.shown, d.appLog
 	shown("Welcome — Elicit Desk")
 
 	// swaybar 1.7 shows no item's menu: a click asks the item to show it
@@ -173,16 +173,7 @@ func TestSwayFirstStart(t *testing.T) {
 
 	// The person types in another application (an X11 one, through
 	// Xwayland, as the app's windows are) when the request arrives.
-	term := exec.Command("xterm", "-T", "typing-here")
-	term.Env, term.Dir = env, dir
-	term.SysProcAttr = &syscall.SysProcAttr{Credential: as}
-	if err := term.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		term.Process.Kill()
-		term.Wait()
-	})
+	d.start("xterm", "-T", "typing-here")
 	focusedIs := func(title string) bool { return focusedName(run("swaymsg", "-t", "get_tree")) == title }
 	for deadline := time.Now().Add(30 * time.Second); !focusedIs("typing-here"); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -190,16 +181,7 @@ func TestSwayFirstStart(t *testing.T) {
 		}
 	}
 
-	call := exec.Command(app, "call", "-server", "demo", "-tool", "ask_confirm", "-args", "{}", "-answer", "desk")
-	call.Env, call.Dir = env, dir
-	call.SysProcAttr = &syscall.SysProcAttr{Credential: as}
-	if err := call.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		call.Process.Kill()
-		call.Wait()
-	})
+	d.start(app, "call", "-server", "demo", "-tool", "ask_confirm", "-args", "{}", "-answer", "desk")
 	const request = "demo: Do you want to continue? — Elicit Desk"
 	shown(request)
 	// A window that asks is a dialog, which sway floats at its own size:
@@ -234,16 +216,7 @@ func TestSwayFirstStart(t *testing.T) {
 
 	// A request its server withdraws stops asking for attention: its
 	// window and workspace stop flashing once it says it ended.
-	giveUp := exec.Command(app, "call", "-server", "demo", "-tool", "ask_then_give_up", "-args", `{"seconds":2}`, "-answer", "desk")
-	giveUp.Env, giveUp.Dir = env, dir
-	giveUp.SysProcAttr = &syscall.SysProcAttr{Credential: as}
-	if err := giveUp.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		giveUp.Process.Kill()
-		giveUp.Wait()
-	})
+	d.start(app, "call", "-server", "demo", "-tool", "ask_then_give_up", "-args", `{"seconds":2}`, "-answer", "desk")
 	const withdrawn = "demo: Answer within"
 	for _, want := range []bool{true, false} {
 		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
@@ -271,6 +244,22 @@ func TestSwayFirstStart(t *testing.T) {
 	}
 }
 
+// start starts name with args as the desktop's user, in its session,
+// ended with the test.
+func (d *swayDesk) start(name string, args ...string) {
+	d.t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env, cmd.Dir = d.env, d.dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: d.as}
+	if err := cmd.Start(); err != nil {
+		d.t.Fatal(err)
+	}
+	d.t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+}
+
 // gone waits until sway shows no window titled title.
 func (d *swayDesk) gone(title string) {
 	d.t.Helper()
@@ -281,70 +270,54 @@ func (d *swayDesk) gone(title string) {
 	}
 }
 
-// floating reports whether tree, swaymsg -t get_tree's output, holds a
-// floating window titled title.
-func floating(tree, title string) bool {
-	var node struct {
-		Name     string
-		Nodes    []json.RawMessage
-		Floating []json.RawMessage `json:"floating_nodes"`
-	}
-	if json.Unmarshal([]byte(tree), &node) != nil {
-		return false
-	}
-	for _, kid := range node.Floating {
-		var n struct{ Name string }
-		if json.Unmarshal(kid, &n) == nil && n.Name == title {
-			return true
-		}
-	}
-	return slices.ContainsFunc(node.Nodes, func(kid json.RawMessage) bool { return floating(string(kid), title) })
+// swayWindow is a node of sway's tree (swaymsg -t get_tree), as far as
+// the tests read it.
+type swayWindow struct {
+	Name     string
+	Focused  bool
+	Urgent   bool
+	Nodes    []swayWindow
+	Floating []swayWindow `json:"floating_nodes"`
 }
 
-// urgentWindow reports whether tree, swaymsg -t get_tree's output, holds
-// a window whose title starts with prefix, and whether it is urgent.
-func urgentWindow(tree, prefix string) (found, urgent bool) {
-	var node struct {
-		Name     string
-		Urgent   bool
-		Nodes    []json.RawMessage
-		Floating []json.RawMessage `json:"floating_nodes"`
+// findWindow walks tree, swaymsg -t get_tree's output, for the first node
+// that is, and says whether it floats.
+func findWindow(tree string, is func(swayWindow) bool) (w swayWindow, floats, found bool) {
+	var root swayWindow
+	if json.Unmarshal([]byte(tree), &root) != nil {
+		return swayWindow{}, false, false
 	}
-	if json.Unmarshal([]byte(tree), &node) != nil {
-		return false, false
-	}
-	if strings.HasPrefix(node.Name, prefix) {
-		return true, node.Urgent
-	}
-	for _, kid := range append(node.Nodes, node.Floating...) {
-		if found, urgent := urgentWindow(string(kid), prefix); found {
-			return true, urgent
+	var walk func(n swayWindow, floats bool) bool
+	walk = func(n swayWindow, floating bool) bool {
+		if is(n) {
+			w, floats = n, floating
+			return true
 		}
+		return slices.ContainsFunc(n.Nodes, func(k swayWindow) bool { return walk(k, floating) }) ||
+			slices.ContainsFunc(n.Floating, func(k swayWindow) bool { return walk(k, true) })
 	}
-	return false, false
+	found = walk(root, false)
+	return w, floats, found
+}
+
+// floating reports whether tree holds a floating window titled title.
+func floating(tree, title string) bool {
+	_, floats, found := findWindow(tree, func(w swayWindow) bool { return w.Name == title })
+	return found && floats
+}
+
+// urgentWindow reports whether tree holds a window whose title starts
+// with prefix, and whether it is urgent.
+func urgentWindow(tree, prefix string) (found, urgent bool) {
+	w, _, found := findWindow(tree, func(w swayWindow) bool { return strings.HasPrefix(w.Name, prefix) })
+	return found, w.Urgent
 }
 
 // focusedName is the name (title) of the window that has the keyboard in
-// tree, swaymsg -t get_tree's output, or "" when none has.
+// tree, or "" when none has.
 func focusedName(tree string) string {
-	var node struct {
-		Name     string
-		Focused  bool
-		Nodes    []json.RawMessage
-		Floating []json.RawMessage `json:"floating_nodes"`
-	}
-	if json.Unmarshal([]byte(tree), &node) != nil {
-		return ""
-	}
-	if node.Focused {
-		return node.Name
-	}
-	for _, kid := range append(node.Nodes, node.Floating...) {
-		if name := focusedName(string(kid)); name != "" {
-			return name
-		}
-	}
-	return ""
+	w, _, _ := findWindow(tree, func(w swayWindow) bool { return w.Focused })
+	return w.Name
 }
 
 // throwawayUser makes a user for the test, removed when it ends, and
@@ -409,16 +382,7 @@ func chownAll(t *testing.T, dir string, as *syscall.Credential) {
 func TestSwayTrayHostLost(t *testing.T) {
 	d := startSway(t)
 	d.shown("Welcome — Elicit Desk")
-	call := exec.Command(d.app, "call", "-server", "demo", "-tool", "ask_confirm", "-args", "{}", "-answer", "desk")
-	call.Env, call.Dir = d.env, d.dir
-	call.SysProcAttr = &syscall.SysProcAttr{Credential: d.as}
-	if err := call.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		call.Process.Kill()
-		call.Wait()
-	})
+	d.start(d.app, "call", "-server", "demo", "-tool", "ask_confirm", "-args", "{}", "-answer", "desk")
 	d.shown("demo: Do you want to continue? — Elicit Desk")
 	const servers = "Servers — Elicit Desk"
 	if strings.Contains(d.run("swaymsg", "-t", "get_tree"), servers) {
