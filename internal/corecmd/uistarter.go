@@ -26,6 +26,7 @@ type uiStarter struct {
 	mu      sync.Mutex
 	proc    *os.Process // the one running, to kill if it does not exit at quit
 	closed  bool        // wait has begun: no process starts any more
+	warned  sync.Once   // that the windows are Wayland ones, which take the keyboard
 }
 
 // windowsEnv is the windows' process's environment: the core's, but on a
@@ -34,7 +35,9 @@ type uiStarter struct {
 // the keyboard (sway, for one, gives every new window of its own the
 // focus), while an X11 window can ask not to take it (internal/desktop/xwin),
 // which sway and the other compositors honour for Xwayland's windows.
-func windowsEnv(env []string) []string {
+// native says the windows will be Wayland ones all the same: a Wayland
+// desktop without Xwayland.
+func windowsEnv(env []string) (_ []string, native bool) {
 	has := func(name string) bool {
 		for _, kv := range env {
 			if k, v, _ := strings.Cut(kv, "="); k == name && v != "" {
@@ -43,10 +46,13 @@ func windowsEnv(env []string) []string {
 		}
 		return false
 	}
-	if has("WAYLAND_DISPLAY") && has("DISPLAY") && !has("FYNE_PLATFORM") {
-		return append(env, "FYNE_PLATFORM=x11")
+	switch {
+	case !has("WAYLAND_DISPLAY") || has("FYNE_PLATFORM"):
+		return env, false
+	case has("DISPLAY"):
+		return append(env, "FYNE_PLATFORM=x11"), false
 	}
-	return env
+	return env, true
 }
 
 // start starts the windows' process with its end of a private
@@ -61,7 +67,14 @@ func (u *uiStarter) start(context.Context) (io.ReadWriteCloser, <-chan error, er
 	}
 	cmd := exec.Command(u.exe, args...)
 	cmd.Stderr = os.Stderr
-	cmd.Env = windowsEnv(os.Environ())
+	env, native := windowsEnv(os.Environ())
+	if native {
+		u.warned.Do(func() {
+			u.log.Warn("no Xwayland on this Wayland desktop: request windows take the keyboard as they appear, " +
+				"as Wayland gives every new window; what is typed is dropped until you click in one or press F6 as it says")
+		})
+	}
+	cmd.Env = env
 	conn, started, err := privateConn(cmd)
 	if err != nil {
 		return nil, nil, err
