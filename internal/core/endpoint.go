@@ -222,7 +222,11 @@ func (c *Core) Elicit(ctx context.Context, session string, who servers.Identity,
 	// The request's own context, so that its cause says why in words.
 	asking, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancel(nil)
-	defer context.AfterFunc(ctx, func() { cancel(errBridgeGone) })()
+	gone := errBridgeGone
+	if who.Machine != "" { // a name the person gave, checked when the machine was listed
+		gone = fmt.Errorf("the connection from %s ended: its host stopped waiting, or the forward or its bridge went away", who.Machine)
+	}
+	defer context.AfterFunc(ctx, func() { cancel(gone) })()
 	res, err := c.router.AskRaw(asking, who, raw)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/adrg/xdg"
@@ -15,6 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -103,6 +105,10 @@ func TestForwardedMachine(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "the blocked machine's requests ended", func() bool { return len(s.c.pending.all()) == 0 })
+	es, err := s.c.history.Search(context.Background(), history.Query{Outcome: history.Stale, Limit: 1})
+	if err != nil || len(es) != 1 || !strings.HasPrefix(es[0].Reason, "The connection from devbox ended") {
+		t.Errorf("a request of the blocked machine went stale %+v, %v; want it to say its machine's connection ended", es, err)
+	}
 	if c, err := endpoint.Dial(t.Context(), path); err == nil {
 		c.Close()
 		t.Error("a blocked machine is still answered")
