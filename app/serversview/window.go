@@ -95,7 +95,7 @@ type Window struct {
 	// takenBridges counts the lists of bridged sessions taken.
 	takenBridges uint64
 
-	work gate.Gate // goDo's goroutines and the ticker; shut by Close: no more updates
+	work gate.Gate // goWork's goroutines and the ticker; shut by Close: no more updates
 	// ctx ends at Close, and with it the ticker and the sign-ins under way.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -289,12 +289,6 @@ func (w *Window) refresh() {
 			})
 		}
 	})
-}
-
-// goDo runs work in the background and what it returns on the UI
-// goroutine, unless the window is closed by then.
-func (w *Window) goDo(work func() (show func())) {
-	w.goWork(func() { w.do(work()) })
 }
 
 // goWork runs f in a goroutine that Close waits for, unless the window
