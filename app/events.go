@@ -104,6 +104,9 @@ func (d *Desk) show(s core.Show) {
 			d.serversWin.Show()
 		}
 	case core.WindowServers:
+		if s.Menu { // the tray host shows no menus: this window has the tray's entries
+			d.menuOnServers()
+		}
 		switch {
 		case s.Own:
 			d.serversWin.Appear()

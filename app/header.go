@@ -82,7 +82,7 @@ func identity(id servers.Identity) *widget.RichText {
 	name := &widget.TextSegment{Text: untrusted.Text(id.Name).Line(), Style: widget.RichTextStyle{
 		SizeName: theme.SizeNameSubHeadingText, TextStyle: fyne.TextStyle{Bold: true}, ColorName: theme.ColorNameForeground}}
 	lines := []widget.RichTextSegment{name}
-	if h := hostLine(id); h != "" {
+	if h := id.AsksFor(); h != "" {
 		lines = append(lines, small(h, fyne.TextStyle{Bold: true}))
 	}
 	lines = append(lines, small(untrusted.Text(id.Target).Line(), fyne.TextStyle{Monospace: true}))
@@ -98,25 +98,6 @@ func identity(id servers.Identity) *widget.RichText {
 func small(text string, style fyne.TextStyle) *widget.TextSegment {
 	return &widget.TextSegment{Text: text, Style: widget.RichTextStyle{
 		SizeName: theme.SizeNameCaptionText, TextStyle: style, ColorName: theme.ColorNameForeground}}
-}
-
-// hostLine names the other machine a bridged server runs on and the host
-// it asks for, as HostInfo.Label does: "for Claude Desktop", "on devbox,
-// for Claude Code"; "" outside the bridge. The machine comes first: the
-// host names itself, and a name padded with spaces would push the machine
-// out of sight.
-func hostLine(id servers.Identity) string {
-	if id.Host == (servers.HostInfo{}) && id.Machine == "" {
-		return ""
-	}
-	line := "for a host that gave no name"
-	if l := id.Host.Label(); l != "" {
-		line = "for " + l
-	}
-	if id.Machine != "" { // a name the person gave: checked, but shown as any other
-		line = "on " + untrusted.Text(id.Machine).Line() + ", " + line
-	}
-	return line
 }
 
 // warning is one plain sentence with a warning sign.

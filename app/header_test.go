@@ -26,16 +26,16 @@ func TestHostLine(t *testing.T) {
 		{servers.HostInfo{Name: "my\u202eagent"}, "for my⟨U+202E⟩agent"},
 		{servers.HostInfo{Version: "1.0"}, "for a host that gave no name"},
 	} {
-		if got := hostLine(servers.Identity{Name: "everything", Host: tc.host}); got != tc.want {
-			t.Errorf("hostLine(%+v) = %q, want %q", tc.host, got, tc.want)
+		if got := (servers.Identity{Name: "everything", Host: tc.host}).AsksFor(); got != tc.want {
+			t.Errorf("AsksFor of %+v = %q, want %q", tc.host, got, tc.want)
 		}
 	}
-	if got := hostLine(servers.Identity{Name: "everything", Host: servers.HostInfo{Name: "claude-code"}, Machine: "devbox"}); got != "on devbox, for Claude Code" {
+	if got := (servers.Identity{Name: "everything", Host: servers.HostInfo{Name: "claude-code"}, Machine: "devbox"}).AsksFor(); got != "on devbox, for Claude Code" {
 		t.Errorf("a server on another machine: %q", got)
 	}
 	// The machine stays in sight, however the host pads its name.
 	padded := servers.HostInfo{Name: "claude-code", Title: untrusted.Text("Claude Code (local)" + strings.Repeat("\u2003", 80) + "z")}
-	if got := hostLine(servers.Identity{Name: "demo", Host: padded, Machine: "devbox"}); !strings.HasPrefix(got, "on devbox, for Claude Code (local)") {
+	if got := (servers.Identity{Name: "demo", Host: padded, Machine: "devbox"}).AsksFor(); !strings.HasPrefix(got, "on devbox, for Claude Code (local)") {
 		t.Errorf("a padded host's line: %q", got)
 	}
 }

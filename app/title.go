@@ -19,10 +19,7 @@ const (
 // request without a message names the link it asks to open, or just the
 // server.
 func title(who servers.Identity, e servers.Params) string {
-	server := untrusted.Text(who.Name).Short(titleServer) // a whole line: no line of a name hides another
-	if who.Machine != "" {
-		server += " on " + untrusted.Text(who.Machine).Short(titleServer)
-	}
+	server := who.CalledShort(titleServer) // a whole line: no line of a name hides another
 	what := e.Message.Headline(titleMessage)
 	if what == "" && e.Mode == servers.ModeURL {
 		if host := trust.InspectLink(e.URL).Host; host != "" {

@@ -43,9 +43,13 @@ func (d *Desk) trayChanged(shown bool) {
 // host shows the core's icon: the app's menu in its menu bar, and closing
 // it asks, the first time, whether to keep running.
 func (d *Desk) standIn() {
-	d.serversWin.SetMenu(fyne.NewMainMenu(d.appMenu()))
+	d.menuOnServers()
 	d.serversWin.SetOnClose(d.closeWithoutTray)
 }
+
+// menuOnServers puts the app's menu, the tray's entries, in the Servers
+// window's menu bar.
+func (d *Desk) menuOnServers() { d.serversWin.SetMenu(fyne.NewMainMenu(d.appMenu())) }
 
 // appMenu is the app's own menu in the Servers window, where no tray host
 // shows the core's icon and the window stands in for it.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,6 +139,32 @@ func TestTrayHostGoesAndComesBack(t *testing.T) {
 		pressKey(w.Window().Canvas(), fyne.KeyEscape)
 		if h.question() != nil || !w.HiddenAs(w.Window()) || w.Window().MainMenu() != nil {
 			t.Error("closing hid not the window alone, or kept the menu")
+		}
+	})
+}
+
+// TestIconOfAHostWithoutMenus: a click on the icon where the tray host
+// shows no menus (swaybar) opens the Servers window with the tray's
+// entries in its menu bar; closing it then only hides it, the icon
+// staying.
+func TestIconOfAHostWithoutMenus(t *testing.T) {
+	h := startWith(t, `{"mcpServers":{}}`, func(o *Options, _ *core.Options) { o.TrayShown = true })
+	w := h.d.serversWin
+	h.core.Show(core.Show{Window: core.WindowServers, Menu: true}) // as tray.OnIcon asks
+	h.eventually("the Servers window with the menu", func() bool {
+		return !w.HiddenAs(w.Window()) && w.Window().MainMenu() != nil
+	})
+	h.ui(func() {
+		labels := []string{}
+		for _, it := range w.Window().MainMenu().Items[0].Items {
+			labels = append(labels, it.Label)
+		}
+		if !slices.Contains(labels, "History…") || !slices.Contains(labels, "Quit") {
+			t.Errorf("the menu holds %q", labels)
+		}
+		pressKey(w.Window().Canvas(), fyne.KeyEscape)
+		if h.question() != nil || !w.HiddenAs(w.Window()) || h.d.ctx.Err() != nil {
+			t.Error("closing did more than hide the window")
 		}
 	})
 }

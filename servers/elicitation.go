@@ -69,11 +69,39 @@ type Identity struct {
 
 // Called names the server in a line of a list: its name, and the machine
 // it runs on when that is another, "demo on devbox".
-func (id Identity) Called() string {
-	if id.Machine != "" {
-		return untrusted.Text(id.Name).Line() + " on " + untrusted.Text(id.Machine).Line()
+func (id Identity) Called() string { return id.CalledShort(0) }
+
+// CalledShort is Called with the name and the machine each cut to max
+// characters (0: whole), for a title.
+func (id Identity) CalledShort(max int) string {
+	cut := func(s string) string {
+		if max == 0 {
+			return untrusted.Text(s).Line()
+		}
+		return untrusted.Text(s).Short(max)
 	}
-	return untrusted.Text(id.Name).Line()
+	if id.Machine != "" {
+		return cut(id.Name) + " on " + cut(id.Machine)
+	}
+	return cut(id.Name)
+}
+
+// AsksFor names the other machine a bridged server runs on and the host
+// it asks for: "for Claude Desktop", "on devbox, for Claude Code"; "" for
+// a configured server. The machine comes first: the host names itself,
+// and a name padded with spaces would push the machine out of sight.
+func (id Identity) AsksFor() string {
+	if id.Host == (HostInfo{}) && id.Machine == "" {
+		return ""
+	}
+	line := "for a host that gave no name"
+	if l := id.Host.Label(); l != "" {
+		line = "for " + l
+	}
+	if id.Machine != "" { // a name the person gave: checked, but shown as any other
+		line = "on " + untrusted.Text(id.Machine).Line() + ", " + line
+	}
+	return line
 }
 
 // limited is what the router limits a request by: its server, or, for a

@@ -324,9 +324,11 @@ type headings struct{ of *widget.Table }
 // table adds the rows of t, read as a list's items (a table of messages
 // is read a message at a time), each named by its cells' words after
 // their columns' headings; the row the arrow keys are on is focused while
-// t has the keyboard, and the row of the selected cell is selected.
-func (b *builder) table(k key, t *widget.Table) *node {
-	n := b.node(k, RoleList, "")
+// t has the keyboard, and the row of the selected cell is selected. o is
+// t or a widget extending it, which takes the keyboard for it and may
+// name it (fyne.Accessible).
+func (b *builder) table(k key, t *widget.Table, o fyne.CanvasObject) *node {
+	n := b.node(k, RoleList, accessibleLabel(o, ""))
 	n.states = States(0).With(StateVisible, StateShowing, StateEnabled, StateSensitive, StateFocusable)
 	if t.Length == nil || t.CreateCell == nil || t.UpdateCell == nil {
 		return n
@@ -368,7 +370,7 @@ func (b *builder) table(k key, t *widget.Table) *node {
 		if r == selected {
 			item.states = item.states.With(StateSelected)
 		}
-		if focused && r == on && fyne.Focusable(t) == b.focused {
+		if f, ok := o.(fyne.Focusable); ok && focused && r == on && f == b.focused {
 			item.states = item.states.With(StateFocused)
 		}
 		item.actions = []action{{"click", func() { t.Select(widget.TableCellID{Row: r, Col: 0}) }}}
@@ -703,7 +705,7 @@ func (b *builder) control(k key, o fyne.CanvasObject) *node {
 		return b.list(k, l)
 	}
 	if t := as[widget.Table](o); t != nil {
-		return b.table(k, t)
+		return b.table(k, t, o)
 	}
 	if f := as[widget.Form](o); f != nil {
 		return b.form(k, f)

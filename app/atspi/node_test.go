@@ -672,31 +672,57 @@ func TestMenuBarOpen(t *testing.T) {
 // after their headings, the row the arrows are on focused and the
 // selected one marked.
 func TestTable(t *testing.T) {
-	test.NewTempApp(t)
 	data := [][]string{{"19:42:01", "tools/call"}, {"19:42:02", "elicitation/create"}, {"19:42:05", "ok"}}
-	table := widget.NewTableWithHeaders(func() (int, int) { return len(data), 2 },
-		func() fyne.CanvasObject { return widget.NewLabel("") },
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(data[id.Row][id.Col]) })
-	table.ShowHeaderColumn = false
-	table.CreateHeader = func() fyne.CanvasObject { return widget.NewLabel("") }
-	table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		o.(*widget.Label).SetText([]string{"Time", "Method"}[id.Col])
+	fill := func(table *widget.Table) {
+		table.Length = func() (int, int) { return len(data), 2 }
+		table.CreateCell = func() fyne.CanvasObject { return widget.NewLabel("") }
+		table.UpdateCell = func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(data[id.Row][id.Col]) }
+		table.ShowHeaderRow = true
+		table.CreateHeader = func() fyne.CanvasObject { return widget.NewLabel("") }
+		table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+			o.(*widget.Label).SetText([]string{"Time", "Method"}[id.Col])
+		}
 	}
-	w := test.NewWindow(table)
-	w.SetTitle("Traffic")
-	w.Resize(fyne.NewSize(500, 300))
-	table.Select(widget.TableCellID{Row: 2, Col: 0})
-	w.Canvas().Focus(table)
-	table.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
-	got := lines(buildOf(w).root, 0)
-	want := []string{`application "App"`, `  frame "Traffic"`, `    list ""`,
-		`      list item "Time 19:42:01, Method tools/call" [click]`,
-		`      list item "Time 19:42:02, Method elicitation/create" focused [click]`,
-		`      list item "Time 19:42:05, Method ok" selected [click]`}
-	if !slices.Equal(got, want) {
-		t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	plain := &widget.Table{}
+	fill(plain)
+	plain.ExtendBaseWidget(plain)
+	named := &namedTable{}
+	fill(&named.Table)
+	named.ExtendBaseWidget(named)
+	for _, tt := range []struct {
+		name   string
+		shown  fyne.Focusable // the table, or what extends it
+		table  *widget.Table
+		listed string
+	}{
+		{"Fyne's", plain, plain, `    list ""`},
+		{"extended and named", named, &named.Table, `    list "Messages"`}, // Traffic's
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			test.NewTempApp(t)
+			w := test.NewWindow(tt.shown.(fyne.CanvasObject))
+			w.SetTitle("Traffic")
+			w.Resize(fyne.NewSize(500, 300))
+			tt.table.Select(widget.TableCellID{Row: 2, Col: 0})
+			w.Canvas().Focus(tt.shown)
+			tt.shown.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+			got := lines(buildOf(w).root, 0)
+			want := []string{`application "App"`, `  frame "Traffic"`, tt.listed,
+				`      list item "Time 19:42:01, Method tools/call" [click]`,
+				`      list item "Time 19:42:02, Method elicitation/create" focused [click]`,
+				`      list item "Time 19:42:05, Method ok" selected [click]`}
+			if !slices.Equal(got, want) {
+				t.Errorf("the tree reads\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
 	}
 }
+
+// namedTable extends Fyne's table, as Traffic's does, and names it.
+type namedTable struct{ widget.Table }
+
+func (n *namedTable) AccessibilityLabel() string             { return "Messages" }
+func (n *namedTable) AccessibilityRole() fyne.AccessibleRole { return fyne.AccessibleRoleContainer }
 
 // TestHintSaidOnce drops the text under a field that the field says as its
 // description: it is read when the field gets the keyboard, not again as

@@ -29,7 +29,7 @@ const replayHeading = "Replay — nothing will be sent to the server"
 // replayTitle is a Replay window's title, which the taskbar and Alt-Tab
 // show apart from a live request's "… asks".
 func replayTitle(e history.Entry) string {
-	return "Replay: " + untrusted.Text(e.Server.Name).Short(titleServer) + " — " + e.Headline(40) + " — Elicit Desk"
+	return "Replay: " + e.Server.CalledShort(titleServer) + " — " + e.Headline(40) + " — Elicit Desk"
 }
 
 // titleServer is how many characters of a server's name a Replay title

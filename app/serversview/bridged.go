@@ -38,13 +38,9 @@ type bridgedRow struct {
 func bridgedViewOf(sessions []servers.Bridged, now time.Time) bridgedView {
 	v := bridgedView{Hidden: len(sessions) == 0, Title: fmt.Sprintf("Bridged sessions (%d)", len(sessions))}
 	for _, s := range sessions {
-		host := s.Server.Host.Label()
-		if host == "" {
-			host = "an unnamed host"
-		}
-		host = "for " + host
-		if s.Server.Machine != "" { // first: a host's padded name cannot push it out of sight
-			host = "on " + untrusted.Text(s.Server.Machine).Line() + ", " + host
+		host := s.Server.AsksFor()
+		if host == "" { // a bridged session always names a host, if only by saying none
+			host = "for a host that gave no name"
 		}
 		r := bridgedRow{
 			Session: s.ID,

@@ -50,7 +50,7 @@ func TestBridgedViewOf(t *testing.T) {
 		{"host by the name people know, by its own, and none", []servers.Bridged{untitled, unknown, nameless}, bridgedView{Title: "Bridged sessions (3)", Rows: []bridgedRow{
 			{Session: "2", Server: "files", Host: "for Claude Desktop", Detail: "since 10:42:07 · 1 request asked"},
 			{Session: "6", Server: "files", Host: "for my-agent", Detail: "since 10:42:07 · 1 request asked"},
-			{Session: "3", Server: "files", Host: "for an unnamed host", Detail: "since 10:42:07 · nothing asked yet"},
+			{Session: "3", Server: "files", Host: "for a host that gave no name", Detail: "since 10:42:07 · nothing asked yet"},
 		}}},
 		{"on another machine", []servers.Bridged{onDevbox}, bridgedView{Title: "Bridged sessions (1)", Rows: []bridgedRow{
 			{Session: "7", Machine: "devbox", Server: "files", Host: "on devbox, for Claude Desktop", Detail: "since 10:42:07 · 1 request asked"},

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/core"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -130,16 +131,26 @@ func runRemote(args []string, stdout, stderr terminal) int {
 }
 
 // askRunningApp runs ask with the running app, within askWait, and
-// reports whether one runs.
+// reports whether one runs. An app that runs and cannot be asked (older
+// than this command, or not answering) is an error.
 func askRunningApp(ask func(context.Context, *endpoint.Client) error) (running bool, err error) {
 	c, err := endpoint.Dial(context.Background(), endpoint.AppPath())
-	if err != nil {
+	if errors.Is(err, endpoint.ErrNotRunning) {
 		return false, nil
+	}
+	if err != nil {
+		return false, err
 	}
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), askWait)
 	defer cancel()
-	return true, ask(ctx, c)
+	if err := ask(ctx, c); err != nil {
+		if e := jsonrpc.As(err); e != nil && e.Code == jsonrpc.CodeMethodNotFound {
+			return true, errors.New("the running Elicit Desk is older than this command: quit it and start it again")
+		}
+		return true, err
+	}
+	return true, nil
 }
 
 // listMachines prints the machines listed at path, which the app serves,

@@ -215,11 +215,13 @@ func TestSwayFirstStart(t *testing.T) {
 	}
 
 	// A request its server withdraws stops asking for attention: its
-	// window and workspace stop flashing once it says it ended.
-	d.start(app, "call", "-server", "demo", "-tool", "ask_then_give_up", "-args", `{"seconds":2}`, "-answer", "desk")
+	// window and workspace stop flashing once it says it ended. (Six
+	// seconds: the window is to be seen urgent first, on a loaded machine
+	// too.)
+	d.start(app, "call", "-server", "demo", "-tool", "ask_then_give_up", "-args", `{"seconds":6}`, "-answer", "desk")
 	const withdrawn = "demo: Answer within"
 	for _, want := range []bool{true, false} {
-		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 			if found, urgent := urgentWindow(run("swaymsg", "-t", "get_tree"), withdrawn); found && urgent == want {
 				break
 			}

@@ -76,6 +76,9 @@ type Show struct {
 	// person; the window waits until no request is left, and takes no
 	// keyboard.
 	Own bool `json:"own,omitempty"`
+	// Menu: WindowServers with the tray's entries in its menu bar, for a
+	// click on the icon of a tray host that shows no menus (swaybar).
+	Menu bool `json:"menu,omitempty"`
 }
 
 // Window is one of the windows.

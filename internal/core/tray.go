@@ -41,9 +41,9 @@ func (c *Core) Tray(t *tray.Tray, login autostart.Entry) {
 	c.mu.Lock()
 	c.tray, c.login = t, login
 	c.mu.Unlock()
-	// A click on the icon where the host shows no menu (swaybar) brings
-	// the app forward, as a second start does.
-	t.OnIcon(func() { c.Show(Show{Window: WindowFront}) })
+	// A click on the icon where the host shows no menu (swaybar) opens
+	// the Servers window with the tray's entries in its menu bar.
+	t.OnIcon(func() { c.Show(Show{Window: WindowServers, Menu: true}) })
 	c.refreshTray()
 }
 

@@ -84,6 +84,9 @@ func writeVersion(t *testing.T, v int) string {
 		}
 		schema = shorter
 	}
+	if v >= 4 {
+		schema += addSettings
+	}
 	for _, q := range []string{schema, `INSERT INTO entries (id, server_name, server_target, reported_name, reported_title, reported_version, message, mode, url, outcome, reason)
 		VALUES (1000, 's', 't', '', '', '', 'old', 'form', '', 'declined', '')`, fmt.Sprintf("PRAGMA user_version = %d", v)} {
 		if _, err := old.Exec(q); err != nil {

@@ -14,15 +14,27 @@ const QuietTime = time.Second
 
 // Quiet makes w, a window the app opens by itself, appear without taking
 // the keyboard. Call it once the content is set and before the window is
-// shown: before its first Show it wraps w's content, to act before Fyne
-// maps the window; before a Show of a window hidden since, it acts at
-// once.
+// shown: before its first Show it wraps w's content, once, to act before
+// Fyne maps the window; before a Show of an X11 window hidden since, it
+// acts at once. Elsewhere a later call does nothing.
 func Quiet(w fyne.Window) {
-	if !made(w) {
+	switch {
+	case made(w):
+		quiet(w)
+	case !wrapped(w):
 		beforeShown(w, quiet)
-		return
 	}
-	quiet(w)
+}
+
+// wrapped reports whether w's content is beforeShown's wrapper: a window
+// that is no X11 one (or no native one) keeps its first.
+func wrapped(w fyne.Window) bool {
+	c, ok := w.Content().(*fyne.Container)
+	if !ok {
+		return false
+	}
+	_, ok = c.Layout.(*beforeMap)
+	return ok
 }
 
 // quiet asks the window manager not to focus w's X11 window when it maps
@@ -47,7 +59,7 @@ func beforeShown(w fyne.Window, f func(fyne.Window)) {
 	w.SetContent(&fyne.Container{Layout: &beforeMap{w: w, f: f}, Objects: []fyne.CanvasObject{w.Content()}})
 }
 
-// made reports whether w's native window exists: it was shown before.
+// made reports whether w's X11 window exists: it was shown before.
 func made(w fyne.Window) bool {
 	return ask(w, false, func(uintptr) bool { return true })
 }
