@@ -35,16 +35,9 @@ func newWaitLine(show func()) *waitLine {
 }
 
 // set shows that n requests wait without a window; 0 hides the line.
-// What holds the line is laid out again (its window's content, once it is
-// in one): Fyne moves nothing up for a hidden child, and a window the
-// window manager keeps at its size kept an empty strip where it was.
 func (l *waitLine) set(n int) {
 	l.label.SetText(waitingText(n))
-	in := fyne.CanvasObject(l.box)
-	if c := fyne.CurrentApp().Driver().CanvasForObject(l.box); c != nil && c.Content() != nil {
-		in = c.Content()
-	}
-	showLine(l.box, in, n > 0, l.toggled)
+	showLine(l.box, l.box, n > 0, l.toggled)
 }
 
 // waitingText is the line for n requests without a window.

@@ -93,6 +93,7 @@ func TestWaitingLineLeavesNoStrip(t *testing.T) {
 	below := widget.NewLabel("demo asks")
 	w := test.NewTempWindow(t, container.NewVBox(l.box, below))
 	w.Resize(fyne.NewSize(400, 300))
+	l.toggled = (&sized{w: w}).grow // not fitted: it keeps its size
 	l.set(2)
 	if below.Position().Y == 0 {
 		t.Fatal("the line shows above nothing")

@@ -81,9 +81,13 @@ func (z *sized) fit() {
 	z.at.Put(z.w, z.size(), z.at.others)
 }
 
-// grow makes the shown window dh taller, or shorter when negative,
-// within the work area, keeping its width and place.
+// grow lays the window's content out again and makes the shown window dh
+// taller, or shorter when negative, within the work area, keeping its
+// width and place. Fyne lays out nothing again for a child shown or
+// hidden, and a window manager may keep the window's size (sway did):
+// what was under a line that went moves up all the same.
 func (z *sized) grow(dh float32) {
+	z.w.Content().Refresh()
 	if !z.fitted {
 		return // its first fit measures the content as it is then
 	}
