@@ -28,8 +28,8 @@ type person struct {
 }
 
 func (p person) Front(context.Context) error { return nil }
-func (p person) Forward(context.Context, string) error {
-	return fmt.Errorf("not the app")
+func (p person) Forward(context.Context, string) (string, error) {
+	return "", fmt.Errorf("not the app")
 }
 func (p person) Unforward(context.Context, string) error {
 	return fmt.Errorf("not the app")

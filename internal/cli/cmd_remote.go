@@ -96,13 +96,20 @@ func runRemote(args []string, stdout, stderr terminal) int {
 		return 1
 	}
 	serving := "It will when it starts."
-	running, err := askRunningApp(func(ctx context.Context, c *endpoint.Client) error { return c.Forward(ctx, machine) })
+	var served string // where the running app serves it: its environment, not this command's, says
+	running, err := askRunningApp(func(ctx context.Context, c *endpoint.Client) (err error) {
+		served, err = c.Forward(ctx, machine)
+		return err
+	})
 	if err != nil {
 		stderr.Linef("elicitdesk remote: the running app cannot serve %s: %s", machine, err)
 		return 1
 	}
 	if running {
 		serving = "It does now."
+	}
+	if served != "" {
+		local = served
 	}
 
 	stdout.Linef("Elicit Desk serves %s at %s: what comes there may only ask you, as a bridge does, and is shown \"on %s\". %s", machine, local, machine, serving)

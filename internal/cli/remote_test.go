@@ -3,6 +3,8 @@
 package cli
 
 import (
+	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +84,32 @@ func TestRemote(t *testing.T) {
 		if code, _, errs := run(append([]string{"remote", "-config", cfg}, bad...)...); code != 2 || errs == "" {
 			t.Errorf("remote %q: exit %d, %q", bad, code, errs)
 		}
+	}
+}
+
+// servingApp is a running app that serves each machine where it says:
+// its own environment's runtime folder, not the command's.
+type servingApp struct{ person }
+
+func (servingApp) Forward(_ context.Context, machine string) (string, error) {
+	return "/run/user/1000/elicitdesk-remote/" + machine + ".sock", nil
+}
+
+// TestRemoteNamesWhereTheAppServes: with the app running, the ssh line
+// forwards to the socket the app says it serves, though this command's
+// environment (no runtime folder, say) would put it elsewhere.
+func TestRemoteNamesWhereTheAppServes(t *testing.T) {
+	noApp(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ep, err := endpoint.Listen(ctx, endpoint.AppPath(), servingApp{}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+	cfg := filepath.Join(t.TempDir(), "servers.json")
+	code, out, errs := run("remote", "-config", cfg, "-uid", "1001", "alice@devbox")
+	if want := "-R /run/user/1001/elicitdesk.sock:/run/user/1000/elicitdesk-remote/devbox.sock alice@devbox\n"; code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "It does now.") {
+		t.Errorf("exit %d, %s\n%s\nwant the ssh line to hold %q", code, errs, out, want)
 	}
 }

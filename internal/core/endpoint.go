@@ -138,8 +138,11 @@ func (h handler) Complete(x endpoint.Completion) {
 // remote) at its own socket, from now until the core closes: they may
 // only ask, and what they ask is the machine's. A machine served already
 // is left as it is.
-func (h handler) Forward(_ context.Context, machine string) error {
-	return h.c.Forward(machine)
+func (h handler) Forward(_ context.Context, machine string) (string, error) {
+	if err := h.c.Forward(machine); err != nil {
+		return "", err
+	}
+	return endpoint.ForwardedPath(machine) // where the core serves it, whatever the caller's environment says
 }
 
 // Unforward stops serving machine, as Block does.

@@ -65,9 +65,12 @@ func (c *Client) Front(ctx context.Context) error {
 }
 
 // Forward asks the app to serve the connections forwarded from machine
-// (elicitdesk remote) from now on.
-func (c *Client) Forward(ctx context.Context, machine string) error {
-	return c.call(ctx, methodForward, Forwarding{Machine: machine}, nil)
+// (elicitdesk remote) from now on, and returns the path it serves it at:
+// "" from an app too old to say.
+func (c *Client) Forward(ctx context.Context, machine string) (path string, err error) {
+	var f Forwarding
+	err = c.call(ctx, methodForward, Forwarding{Machine: machine}, &f)
+	return f.Path, err
 }
 
 // Unforward asks the app to stop serving machine (elicitdesk remote

@@ -67,7 +67,11 @@ func (s *Server) dispatch(ctx context.Context, p *rpc.Peer, req rpc.Request) (an
 		if req.Method == methodUnforward {
 			return struct{}{}, s.h.Unforward(ctx, f.Machine)
 		}
-		return struct{}{}, s.h.Forward(ctx, f.Machine)
+		path, err := s.h.Forward(ctx, f.Machine)
+		if err != nil {
+			return nil, err
+		}
+		return Forwarding{Machine: f.Machine, Path: path}, nil
 	case methodCallTool:
 		var call ToolCall
 		if err := json.Unmarshal(req.Params, &call); err != nil || call.Server == "" || call.Tool == "" {

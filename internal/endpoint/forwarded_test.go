@@ -49,7 +49,7 @@ func TestForwardedMayOnlyAsk(t *testing.T) {
 		"tools":     func() error { _, err := c.CallTool(t.Context(), ToolCall{Server: "demo", Tool: "echo"}); return err },
 		"traffic":   func() error { _, err := c.Traffic(t.Context(), TrafficQuery{}); return err },
 		"servers":   func() error { _, err := c.Servers(t.Context(), ServersQuery{}); return err },
-		"forward":   func() error { return c.Forward(t.Context(), "elsewhere") },
+		"forward":   func() error { _, err := c.Forward(t.Context(), "elsewhere"); return err },
 		"unforward": func() error { return c.Unforward(t.Context(), "devbox") }, // not even itself
 		"history": func() error {
 			return c.Unshown(t.Context(), Unshown{Question: Question{Session: session("s1", "files"), Params: params}, Reason: "none"})

@@ -14,8 +14,9 @@ type Handler interface {
 	// Front brings the app's windows to the front: a second start asks.
 	Front(ctx context.Context) error
 	// Forward serves, from now on, the connections forwarded from machine
-	// (elicitdesk remote), which may only ask, at ForwardedPath(machine).
-	Forward(ctx context.Context, machine string) error
+	// (elicitdesk remote), which may only ask, at ForwardedPath(machine) as
+	// the app finds it, which it returns.
+	Forward(ctx context.Context, machine string) (path string, err error)
 	// Unforward stops serving machine: its connections end, and no start
 	// serves it again until Forward.
 	Unforward(ctx context.Context, machine string) error

@@ -59,8 +59,8 @@ func (h *testHandler) Traffic(ctx context.Context, q TrafficQuery) ([]traffic.En
 	return list, nil
 }
 
-func (h *testHandler) Forward(_ context.Context, machine string) error {
-	return fmt.Errorf("no forward for %s in this test", machine)
+func (h *testHandler) Forward(_ context.Context, machine string) (string, error) {
+	return "", fmt.Errorf("no forward for %s in this test", machine)
 }
 
 func (h *testHandler) Unforward(_ context.Context, machine string) error {

@@ -37,7 +37,8 @@ const (
 	// methodFront brings the app to the front: no params, result {}.
 	methodFront = "app/front"
 	// methodForward has the app serve the connections forwarded from a
-	// machine: params Forwarding, result {}.
+	// machine: params Forwarding, result Forwarding with the path the app
+	// serves it at (an older app's result: {}).
 	methodForward = "app/forward"
 	// methodUnforward has the app stop serving a machine, as Block in the
 	// Servers window does: params Forwarding, result {}.
@@ -184,6 +185,7 @@ type BridgeTraffic struct {
 // serve (ForwardedPath).
 type Forwarding struct {
 	Machine string `json:"machine"`
+	Path    string `json:"path,omitempty"` // in app/forward's result: where the app serves it
 }
 
 // Capture says whether the app keeps the messages of bridged sessions
