@@ -151,7 +151,7 @@ func (d *detail) show(r *row) {
 	d.protocol.SetText(r.protocolText())
 	setOptional(d.warnings, warningsText(r.Entry.Warnings))
 	// Only a local command has a stderr.
-	setVisible(d.stderrBox, r.Entry.Transport == config.TransportStdio || r.Status.Stderr != "")
+	look.Visible(d.stderrBox, r.Entry.Transport == config.TransportStdio || r.Status.Stderr != "")
 	stderr := untrusted.Text(r.Status.Stderr).Block()
 	if stderr == "" {
 		stderr = "(nothing)"
@@ -183,14 +183,14 @@ func (d *detail) showStatus(v statusView) {
 	d.light.FillColor = theme.Color(v.Light)
 	d.light.Refresh()
 	d.state.SetText(v.Headline)
-	setVisible(d.retry, v.CanRetry)
+	look.Visible(d.retry, v.CanRetry)
 	d.retry.Enable()
 	if v.SignIn != "" {
 		d.signIn.SetText(v.SignIn)
 	}
-	setVisible(d.signIn, v.SignIn != "")
-	setVisible(d.cancel, v.CanCancel)
-	setVisible(d.signOut, v.CanSignOut)
+	look.Visible(d.signIn, v.SignIn != "")
+	look.Visible(d.cancel, v.CanCancel)
+	look.Visible(d.signOut, v.CanSignOut)
 	d.problem.Importance = widget.DangerImportance
 	if v.Asking {
 		d.problem.Importance = widget.MediumImportance
@@ -199,7 +199,7 @@ func (d *detail) showStatus(v statusView) {
 	if d.details.Text != v.Details {
 		d.details.SetText(v.Details)
 	}
-	setVisible(d.more, v.Details != "")
+	look.Visible(d.more, v.Details != "")
 }
 
 // setOptional shows text in l, or hides l when there is none.

@@ -217,10 +217,10 @@ func (e *editor) withError(f field, in fyne.CanvasObject, hint string) fyne.Canv
 func (e *editor) showTransport() {
 	stdio := e.form().Transport == config.TransportStdio
 	for _, o := range e.stdioRows {
-		setVisible(o, stdio)
+		look.Visible(o, stdio)
 	}
 	for _, o := range e.remoteRows {
-		setVisible(o, !stdio)
+		look.Visible(o, !stdio)
 	}
 	if e.body != nil {
 		e.body.Refresh()
@@ -284,14 +284,5 @@ func (e *editor) close() {
 	e.hide()
 	if e.w.editor == e {
 		e.w.editor = nil
-	}
-}
-
-// setVisible shows or hides o.
-func setVisible(o fyne.CanvasObject, visible bool) {
-	if visible {
-		o.Show()
-	} else {
-		o.Hide()
 	}
 }

@@ -60,7 +60,7 @@ func (s *secretInput) showEyes() {
 		s.eyes.Add(b)
 	}
 	s.eyes.Refresh()
-	setVisible(s.bar, len(lines) > 0)
+	look.Visible(s.bar, len(lines) > 0)
 }
 
 // set masks or reveals the value of the line called name.

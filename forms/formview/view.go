@@ -199,7 +199,7 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 	v.review.Text, v.review.TextStyle.Monospace = v.shown.review, v.shown.ready
 	v.promise.Text = v.shown.promise
 	v.notSent.Text = v.shown.notSent
-	showIf(v.notSent, v.shown.notSent != "")
+	applook.Visible(v.notSent, v.shown.notSent != "")
 	v.summary.Hide()
 	v.ExtendBaseWidget(v)
 	if opts.Replay != "" {
@@ -364,12 +364,12 @@ func (v *View) render() {
 	}
 	if l.notSent != v.shown.notSent {
 		v.notSent.SetText(l.notSent)
-		showIf(v.notSent, l.notSent != "")
+		applook.Visible(v.notSent, l.notSent != "")
 	}
 	if l.summary != v.shown.summary {
 		v.summary.SetText(l.summary)
-		showIf(v.summary, l.summary != "")
-		showIf(v.help, l.summary == "")
+		applook.Visible(v.summary, l.summary != "")
+		applook.Visible(v.help, l.summary == "")
 	}
 	if l.buttons != v.shown.buttons {
 		for _, b := range v.buttons {
@@ -380,7 +380,7 @@ func (v *View) render() {
 			}
 		}
 	}
-	showIf(v.bar, !v.m.frozen)
+	applook.Visible(v.bar, !v.m.frozen)
 	if l.promise != v.shown.promise {
 		v.promise.SetText(l.promise)
 	}
@@ -399,15 +399,6 @@ func (v *View) makeRoom() {
 	}
 	if dh := unscrolled(v.card, v.reviewed) - v.card.Size().Height; dh >= 1 {
 		v.grow(dh)
-	}
-}
-
-// showIf shows or hides o.
-func showIf(o fyne.CanvasObject, shown bool) {
-	if shown {
-		o.Show()
-	} else {
-		o.Hide()
 	}
 }
 
