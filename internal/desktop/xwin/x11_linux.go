@@ -38,11 +38,13 @@ package xwin
 // 	XFlush(d);
 // }
 //
-// static void demand_attention(Display *d, Window w) {
+// // attention sets or clears a window's mark of wanting attention: the
+// // ICCCM urgency hint, and EWMH _NET_WM_STATE_DEMANDS_ATTENTION.
+// static void attention(Display *d, Window w, Bool on) {
 // 	XWMHints *h = XGetWMHints(d, w);
-// 	if (h == NULL) h = XAllocWMHints();
+// 	if (h == NULL && on) h = XAllocWMHints();
 // 	if (h != NULL) {
-// 		h->flags |= XUrgencyHint;
+// 		if (on) h->flags |= XUrgencyHint; else h->flags &= ~XUrgencyHint;
 // 		XSetWMHints(d, w, h);
 // 		XFree(h);
 // 	}
@@ -51,26 +53,7 @@ package xwin
 // 	e.xclient.window = w;
 // 	e.xclient.message_type = XInternAtom(d, "_NET_WM_STATE", False);
 // 	e.xclient.format = 32;
-// 	e.xclient.data.l[0] = 1; // _NET_WM_STATE_ADD
-// 	e.xclient.data.l[1] = XInternAtom(d, "_NET_WM_STATE_DEMANDS_ATTENTION", False);
-// 	e.xclient.data.l[3] = 1; // from an application
-// 	XSendEvent(d, DefaultRootWindow(d), False, SubstructureNotifyMask | SubstructureRedirectMask, &e);
-// 	XFlush(d);
-// }
-//
-// static void calm(Display *d, Window w) {
-// 	XWMHints *h = XGetWMHints(d, w);
-// 	if (h != NULL) {
-// 		h->flags &= ~XUrgencyHint;
-// 		XSetWMHints(d, w, h);
-// 		XFree(h);
-// 	}
-// 	XEvent e = {0};
-// 	e.xclient.type = ClientMessage;
-// 	e.xclient.window = w;
-// 	e.xclient.message_type = XInternAtom(d, "_NET_WM_STATE", False);
-// 	e.xclient.format = 32;
-// 	e.xclient.data.l[0] = 0; // _NET_WM_STATE_REMOVE
+// 	e.xclient.data.l[0] = on ? 1 : 0; // _NET_WM_STATE_ADD, _REMOVE
 // 	e.xclient.data.l[1] = XInternAtom(d, "_NET_WM_STATE_DEMANDS_ATTENTION", False);
 // 	e.xclient.data.l[3] = 1; // from an application
 // 	XSendEvent(d, DefaultRootWindow(d), False, SubstructureNotifyMask | SubstructureRedirectMask, &e);
@@ -108,8 +91,8 @@ func display() *C.Display { return (*C.Display)(unsafe.Pointer(glfw.GetX11Displa
 func noFocusOnMap(w uintptr)    { C.no_focus_on_map(display(), C.Window(w)) }
 func takesInput(w uintptr)      { C.takes_input(display(), C.Window(w)) }
 func dialogType(w uintptr)      { C.dialog_type(display(), C.Window(w)) }
-func demandAttention(w uintptr) { C.demand_attention(display(), C.Window(w)) }
-func calm(w uintptr)            { C.calm(display(), C.Window(w)) }
+func demandAttention(w uintptr) { C.attention(display(), C.Window(w), C.True) }
+func calm(w uintptr)            { C.attention(display(), C.Window(w), C.False) }
 func mapped(w uintptr) bool     { return C.mapped(display(), C.Window(w)) != 0 }
 func focused(w uintptr) bool    { return C.focused(display(), C.Window(w)) != 0 }
 
