@@ -18,7 +18,7 @@ import (
 // only by tinting its fill with the focus colour: on a blue or red button
 // that changes it by about 1.5:1, where a focus indicator needs 3:1, so a
 // person tabbing to Accept could hardly tell it had the keyboard. The
-// label's colour reads on the fill (4.5:1, pairs.go), so the ring does
+// label's colour reads on the fill (4.5:1, pairs_test.go), so the ring does
 // too.
 type Button struct {
 	widget.Button

@@ -63,3 +63,20 @@ func paletteColor(n fyne.ThemeColorName, v fyne.ThemeVariant) (color.Color, bool
 }
 
 func rgb(r, g, b uint8) color.NRGBA { return color.NRGBA{R: r, G: g, B: b, A: 0xff} }
+
+// Colour names, short for the palette (and the contrast table,
+// pairs_test.go).
+const (
+	border    = theme.ColorNameInputBorder
+	focus     = theme.ColorNameFocus
+	selection = theme.ColorNameSelection
+	fg        = theme.ColorNameForeground
+	disabled  = theme.ColorNameDisabled
+	hint      = theme.ColorNamePlaceHolder
+	primary   = theme.ColorNamePrimary
+	link      = theme.ColorNameHyperlink
+	danger    = theme.ColorNameError
+	warning   = theme.ColorNameWarning
+	success   = theme.ColorNameSuccess
+	onPrimary = theme.ColorNameForegroundOnPrimary
+)

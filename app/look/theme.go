@@ -1,8 +1,8 @@
 // Package look is the app's theme: Fyne's default look with the colours
 // that text and keyboard focus are drawn in made dark or light enough to
 // read (WCAG 2.2: 4.5:1 for text, 3:1 for focus indicators and control
-// boundaries) in both the light and the dark variant. pairs.go lists every
-// colour pair that must meet those figures, and where Fyne draws it.
+// boundaries) in both the light and the dark variant. pairs_test.go lists
+// every colour pair that must meet those figures, and where Fyne draws it.
 package look
 
 import (
