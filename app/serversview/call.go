@@ -72,6 +72,7 @@ type callState struct {
 	output    string            // the result or the error, shown through untrusted
 	links     string            // callNeedsLinks: the links, a block each
 	linksDone bool              // callNeedsLinks: the person dealt with them, or there is nothing to wait for
+	jsonError string            // callArgs: why the JSON typed cannot be called or shown as a form
 }
 
 // callLook is what a callState shows.
@@ -122,6 +123,8 @@ func (c *callWindow) render() {
 	look.Visible(c.links, c.state.links != "")
 	c.linksHint.SetText(l.linksHint)
 	look.Visible(c.linksHint, l.linksHint != "")
+	c.jsonErr.SetText(c.state.jsonError)
+	look.Visible(c.jsonErr, c.state.jsonError != "")
 	look.Visible(c.cancel, l.cancel)
 	look.Visible(c.retry, l.retry)
 	look.Enabled(c.edit, l.edit)
@@ -185,10 +188,13 @@ func (c *callWindow) build(why string) {
 	c.jsonText.label = "Arguments as JSON"
 	c.jsonText.TextStyle = fyne.TextStyle{Monospace: true}
 	c.jsonText.SetText("{}")
-	c.jsonText.OnChanged = func(string) { c.jsonErr.Hide() }
+	c.jsonText.OnChanged = func(string) {
+		if c.state.jsonError != "" { // typing answers it
+			c.setJSONError("")
+		}
+	}
 	c.jsonErr = newValueLabel()
 	c.jsonErr.Importance = widget.DangerImportance
-	c.jsonErr.Hide()
 	c.argsBody = container.NewStack()
 	argsTop := container.NewVBox()
 	if c.schema != nil {
@@ -269,8 +275,7 @@ func (c *callWindow) focusForm() {
 
 // showJSON puts the JSON editor in the arguments page.
 func (c *callWindow) showJSON(text string) {
-	c.jsonText.SetText(text)
-	c.jsonErr.Hide()
+	c.jsonText.SetText(text) // which answers an error shown
 	cancel := look.NewButton("Cancel", theme.CancelIcon(), c.win.Close)
 	call := look.NewButton("Call", theme.MediaPlayIcon(), c.callJSON)
 	call.Importance = widget.HighImportance
@@ -283,8 +288,7 @@ func (c *callWindow) showJSON(text string) {
 func (c *callWindow) callJSON() {
 	args, err := parseArgs(c.jsonText.Text)
 	if err != nil {
-		c.jsonErr.SetText("Not a JSON object: " + untrusted.Text(err.Error()).Line())
-		c.jsonErr.Show()
+		c.setJSONError("Not a JSON object: " + untrusted.Text(err.Error()).Line())
 		return
 	}
 	c.start(args)
@@ -301,11 +305,16 @@ func (c *callWindow) switchEditor(toJSON bool) {
 	f, err := c.formWith(c.jsonText.Text)
 	if err != nil {
 		c.setJSONChecked(true)
-		c.jsonErr.SetText("The form cannot show this JSON: " + untrusted.Text(err.Error()).Line())
-		c.jsonErr.Show()
+		c.setJSONError("The form cannot show this JSON: " + untrusted.Text(err.Error()).Line())
 		return
 	}
 	c.showForm(f)
+}
+
+// setJSONError shows why the JSON typed cannot be used ("" clears it).
+func (c *callWindow) setJSONError(why string) {
+	c.state.jsonError = why
+	c.render()
 }
 
 // setJSONChecked sets the editor toggle without switching editors.

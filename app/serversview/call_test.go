@@ -199,6 +199,10 @@ func TestCallToolWithJSON(t *testing.T) {
 	if !c.jsonErr.Visible() || c.jsonErr.Text != "Not a JSON object: the arguments must be a JSON object, in { }" {
 		t.Errorf("error %q (shown %v)", c.jsonErr.Text, c.jsonErr.Visible())
 	}
+	c.jsonText.SetText("[1, 2]")
+	if c.jsonErr.Visible() {
+		t.Error("the error stays once the person edits the JSON")
+	}
 
 	// JSON the form cannot take keeps the editor, and what was typed.
 	c.jsonText.SetText(`{"nope": 1}`)
