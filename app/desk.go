@@ -359,6 +359,9 @@ func (d *Desk) opened(cr core.Request, by opener) {
 	}
 	r := &request{Request: cr, Params: p, answer: d.answer, completed: make(chan struct{}), more: newWaitLine(d.showOldestWaiting)}
 	r.more.set(d.windowless)
+	r.title = title(r.Server, r.Params, func(t string) bool {
+		return slices.ContainsFunc(d.requests, func(o *request) bool { return o.title == t })
+	})
 	d.requests = append(d.requests, r)
 	at := place{d.screen(), len(d.requests) - 1}
 	if r.Mode == servers.ModeURL {

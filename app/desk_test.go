@@ -594,6 +594,40 @@ func TestAtMostMaxWindows(t *testing.T) {
 	}
 }
 
+// TestSameQuestionTwice checks that the windows of a server asking the
+// same twice tell apart in the task switcher, and that a number freed by
+// a window closing is used again.
+func TestSameQuestionTwice(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	titles := func() string {
+		var ts []string
+		for _, r := range h.d.requests {
+			ts = append(ts, r.win.(*formWindow).w.Title())
+		}
+		return strings.Join(ts, " | ")
+	}
+	for i := range 3 {
+		h.askForm(context.Background(), "demo", "Continue?")
+		h.waitFor(i + 1)
+	}
+	want := "demo: Continue? — Elicit Desk | demo: Continue? (2) — Elicit Desk | demo: Continue? (3) — Elicit Desk"
+	h.eventually("three windows", func() bool { return len(h.d.requests) == 3 })
+	h.ui(func() {
+		if got := titles(); got != want {
+			t.Errorf("titles %q, want %q", got, want)
+		}
+		test.Tap(button(t, content(h.d.requests[1]), "Decline"))
+	})
+	h.eventually("the second window closed", func() bool { return len(h.d.requests) == 2 })
+	h.askForm(context.Background(), "demo", "Continue?")
+	h.eventually("the fourth window", func() bool { return len(h.d.requests) == 3 })
+	h.ui(func() {
+		if got, want := h.d.requests[2].win.(*formWindow).w.Title(), "demo: Continue? (2) — Elicit Desk"; got != want {
+			t.Errorf("the fourth window's title %q, want %q", got, want)
+		}
+	})
+}
+
 // windowNames are the servers of the requests with a window, in the
 // order the windows opened.
 func windowNames(d *Desk) string {

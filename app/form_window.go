@@ -25,7 +25,7 @@ type formWindow struct {
 // parsed when the request arrived, sized to it and placed at. A window the
 // app opens by itself holds the keyboard until the person takes it.
 func (d *Desk) newFormWindow(r *request, at place, by opener) *formWindow {
-	fw := &formWindow{w: d.fyne.NewWindow(title(r.Server, r.Params))}
+	fw := &formWindow{w: d.fyne.NewWindow(r.title)}
 	fw.head = newHeader(r, d.others(r.Server.Name), fw.close)
 	header := container.NewVBox(r.more.box, fw.head.object)
 	fw.view = formview.New(forms.NewForm(r.Form), "", formview.Options{Header: header, Dates: d.opts.Dates,

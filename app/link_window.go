@@ -115,7 +115,7 @@ type linkWindow struct {
 // newLinkWindow builds the window of a URL request, sized to it and placed
 // at.
 func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
-	lw := &linkWindow{w: d.fyne.NewWindow(title(r.Server, r.Params)), gone: make(chan struct{}), server: untrusted.Text(r.Server.Name).Line()}
+	lw := &linkWindow{w: d.fyne.NewWindow(r.title), gone: make(chan struct{}), server: untrusted.Text(r.Server.Name).Line()}
 	lw.head = newHeader(r, d.others(r.Server.Name), lw.close)
 	link := trust.InspectLink(r.URL)
 

@@ -13,7 +13,8 @@ import (
 // field is read and written there.
 type request struct {
 	core.Request
-	servers.Params // parsed from the Request's params
+	servers.Params        // parsed from the Request's params
+	title          string // its window's, told apart from the other open windows'
 	win            window
 	ended          bool // answered or stale: nothing more is sent
 	sending        bool // an answer is on its way to the core
