@@ -82,6 +82,7 @@ func (d *Desk) welcomeBy(by opener) {
 		w.tried,
 		section("Your MCP hosts", "Route a host's servers through Elicit Desk, and their requests show here instead of in the host.", w.oneByOne),
 		w.hosts,
+		paragraph(welcomeRemote),
 		section("Your own servers", "Elicit Desk can connect to MCP servers itself, so you can call their tools.", add),
 	)
 	bottom := container.NewPadded(container.NewHBox(layout.NewSpacer(), closeBtn))

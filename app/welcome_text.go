@@ -10,6 +10,12 @@ const welcomeIntro = "MCP servers sometimes need a person's answer: a confirmati
 	"Elicit Desk shows each such request in a window like this one, whichever app started the server, " +
 	"and keeps a history of what was asked and answered."
 
+// welcomeRemote says that hosts on other machines can ask here too, and
+// where to start: the command prints the ssh line (Help and the README say
+// the rest).
+const welcomeRemote = "A host on another machine you reach with ssh can ask here too: " +
+	"run “elicitdesk remote USER@HOST” in a terminal for the ssh line that lets it."
+
 // whereRequests says where requests show up and how to reach the app's
 // windows, which depends on whether there is a tray icon.
 func whereRequests(tray bool) string {
