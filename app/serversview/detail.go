@@ -95,7 +95,7 @@ func newDetail(w *Window) *detail {
 
 	light := container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(lightSize), d.light))
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(d.traffic, d.edit, d.toggle, d.remove), d.name),
+		look.BesideOrBelow(d.nameWidth, d.name, container.NewHBox(d.traffic, d.edit, d.toggle, d.remove)),
 		d.target,
 		widget.NewSeparator(),
 		container.NewBorder(nil, nil, light, container.NewHBox(d.retry, d.signIn, d.cancel, d.signOut), d.state),
@@ -112,6 +112,13 @@ func newDetail(w *Window) *detail {
 	d.none.Importance = widget.LowImportance
 	d.content = container.NewPadded(container.NewStack(d.body, container.NewCenter(d.none)))
 	return d
+}
+
+// nameWidth is the width of the server's name on one line, as the
+// heading draws it.
+func (d *detail) nameWidth() float32 {
+	style := widget.RichTextStyleHeading
+	return fyne.MeasureText(d.name.String(), theme.Size(style.SizeName), style.TextStyle).Width + 2*theme.InnerPadding()
 }
 
 // newValueLabel is a wrapping label whose text can be selected and copied.

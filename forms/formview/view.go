@@ -24,6 +24,11 @@ import (
 )
 
 // secretWarning is shown beside fields that look like credentials.
+// helpWidth is the least width the help beside the buttons keeps (about
+// 40 characters of its small text, two lines a sentence); narrower, it
+// goes above them.
+const helpWidth = 240
+
 const secretWarning = "This looks like a password, key or card number. Servers must not ask for these in a form: only answer if you trust this server."
 
 // View is a form ready to fill in: fields with inline errors, a review of
@@ -161,10 +166,11 @@ func New(f *forms.Form, message untrusted.Text, opts Options) *View {
 		buttons[i] = b
 	}
 	v.help = help
-	// The summary shows in the help's place, beside the buttons: nothing
-	// moves, and no field scrolls away, when Accept is refused.
-	v.bar = container.NewBorder(nil, nil, nil, container.NewHBox(buttons...),
-		container.New(tallest{}, help, container.New(snug{}, v.summary)))
+	// The summary shows in the help's place, beside the buttons (above
+	// them in a narrow window): nothing moves, and no field scrolls away,
+	// when Accept is refused.
+	v.bar = applook.BesideOrBelow(func() float32 { return helpWidth }, container.New(tallest{}, help, container.New(snug{}, v.summary)),
+		container.NewHBox(buttons...))
 
 	top := container.NewVBox()
 	if opts.Header != nil {

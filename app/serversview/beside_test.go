@@ -1,0 +1,44 @@
+package serversview
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
+	"github.com/elicitdesk/elicitdesk/servers"
+)
+
+// TestNameKeepsItsLine narrows the Servers window from wide to its
+// narrowest: a server's name stays whole on its line, with the server's
+// actions beside it while they fit, and below it once they do not.
+func TestNameKeepsItsLine(t *testing.T) {
+	h := newDemoHarness(t, demotest.Server(t, "github-enterprise-production"))
+	h.waitState("github-enterprise-production", servers.StateReady)
+	h.selectServer("github-enterprise-production")
+	h.runUI()
+	d := h.w.detail
+	win := h.w.Window()
+	name, acts := d.name, d.remove // the name, and the last of its actions
+	for _, tt := range []struct {
+		width float32
+		below bool
+	}{{1400, false}, {10, true}, {1400, false}} { // 10: the narrowest the window goes
+		win.Resize(fyne.NewSize(tt.width, 700))
+		n := fyne.CurrentApp().Driver().AbsolutePositionForObject(name)
+		a := fyne.CurrentApp().Driver().AbsolutePositionForObject(acts)
+		below := a.Y >= n.Y+name.Size().Height
+		if below != tt.below {
+			t.Errorf("at width %v: the actions below the name %v, want %v (name at %v size %v, Remove at %v)", tt.width, below, tt.below, n, name.Size(), a)
+		}
+		// Beside its actions, the name has its whole line; below, the
+		// row's width, past the actions' (a longer name wraps there).
+		room := d.nameWidth()
+		if tt.below {
+			room = a.X + acts.Size().Width - n.X
+		}
+		if name.Size().Width < room {
+			t.Errorf("at width %v: the name has %v, less than %v", tt.width, name.Size().Width, room)
+		}
+	}
+}
