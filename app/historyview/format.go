@@ -23,14 +23,15 @@ const (
 const listLimit = 200
 
 // query is what the list shows for the search text and the two filters as
-// the person has set them; names are the servers behind the choices.
-func query(text, server, outcome string, names []string) history.Query {
+// the person has set them; sources are the servers behind the choices.
+func query(text, server, outcome string, sources []history.Source) history.Query {
 	q := history.Query{Text: text, Limit: listLimit}
 	if server != allServers {
 		q.Server = server
-		for _, n := range names {
-			if untrusted.Text(n).Line() == server {
-				q.Server = n // the name as stored, for the choice as shown
+		for _, src := range sources {
+			if sourceChoice(src) == server {
+				q.Server, q.Machine = src.Server, src.Machine // as stored, for the choice as shown
+				break
 			}
 		}
 	}
@@ -40,14 +41,19 @@ func query(text, server, outcome string, names []string) history.Query {
 	return q
 }
 
-// serverChoices are the server filter's options: all, then each name as
-// a person may see it.
-func serverChoices(names []string) []string {
+// serverChoices are the server filter's options: all, then each server as
+// a person may see it, another machine's named with it ("demo on devbox").
+func serverChoices(sources []history.Source) []string {
 	choices := []string{allServers}
-	for _, n := range names {
-		choices = append(choices, untrusted.Text(n).Line())
+	for _, src := range sources {
+		choices = append(choices, sourceChoice(src))
 	}
 	return choices
+}
+
+// sourceChoice is src as the server filter names it.
+func sourceChoice(src history.Source) string {
+	return servers.Identity{Name: src.Server, Machine: src.Machine}.Called()
 }
 
 // outcomeChoices are the outcome filter's options: all, then each

@@ -22,15 +22,25 @@ func TestQuery(t *testing.T) {
 		{"x", "files", "Gone stale", history.Query{Text: "x", Server: "files", Outcome: history.Stale, Limit: listLimit}},
 		{"", allServers, "No window could be shown", history.Query{Outcome: history.NoWindow, Limit: listLimit}},
 	}
+	sources := []history.Source{{Server: "demo"}, {Server: "demo", Machine: "devbox"}}
+	tests = append(tests,
+		struct {
+			text, server, outcome string
+			want                  history.Query
+		}{"", "demo", allOutcomes, history.Query{Server: "demo", Limit: listLimit}},
+		struct {
+			text, server, outcome string
+			want                  history.Query
+		}{"", "demo on devbox", allOutcomes, history.Query{Server: "demo", Machine: "devbox", Limit: listLimit}})
 	for _, tt := range tests {
-		if got := query(tt.text, tt.server, tt.outcome, nil); got != tt.want {
+		if got := query(tt.text, tt.server, tt.outcome, sources); got != tt.want {
 			t.Errorf("query(%q, %q, %q) = %+v, want %+v", tt.text, tt.server, tt.outcome, got, tt.want)
 		}
 	}
 }
 
 func TestChoices(t *testing.T) {
-	if got := serverChoices([]string{"a", "b"}); strings.Join(got, ",") != allServers+",a,b" {
+	if got := serverChoices([]history.Source{{Server: "a"}, {Server: "a", Machine: "devbox"}, {Server: "b"}}); strings.Join(got, ",") != allServers+",a,a on devbox,b" {
 		t.Errorf("serverChoices = %v", got)
 	}
 	got := outcomeChoices()

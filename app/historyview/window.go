@@ -105,9 +105,9 @@ type Window struct {
 	split    *container.Split // the list above the detail
 	offset   float64          // the split's offset as show last set it
 	entries  []history.Entry
-	shown    history.Query // what entries are: the search and filters they were found with
-	names    []string      // the servers in the history, as stored
-	selected int64         // the shown entry's id, 0 for none
+	shown    history.Query    // what entries are: the search and filters they were found with
+	sources  []history.Source // the servers in the history, as stored
+	selected int64            // the shown entry's id, 0 for none
 	// opened is whether the window was sized and placed: later it keeps
 	// the size and place the person gave it.
 	opened bool
@@ -216,7 +216,7 @@ func (w *Window) build() {
 // load queries the history for the search and filters as they are now,
 // after delay, and shows the result unless a newer load has begun.
 func (w *Window) load(delay time.Duration) {
-	q := query(w.search.Text, w.server.Selected, w.outcome.Selected, w.names)
+	q := query(w.search.Text, w.server.Selected, w.outcome.Selected, w.sources)
 	n := w.searches.Add(1)
 	w.run(delay, func() func() {
 		if w.searches.Load() != n {
@@ -225,13 +225,13 @@ func (w *Window) load(delay time.Duration) {
 		ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
 		defer cancel()
 		entries, err := w.store.Search(ctx, q)
-		var names []string
+		var sources []history.Source
 		if err == nil {
-			names, err = w.store.Servers(ctx)
+			sources, err = w.store.Servers(ctx)
 		}
 		return func() {
 			if w.searches.Load() == n {
-				w.show(q, entries, names, err)
+				w.show(q, entries, sources, err)
 			}
 		}
 	})
@@ -239,13 +239,13 @@ func (w *Window) load(delay time.Duration) {
 
 // show puts the result of q in the list, keeping the selection when the
 // selected entry is still there.
-func (w *Window) show(q history.Query, entries []history.Entry, names []string, err error) {
+func (w *Window) show(q history.Query, entries []history.Entry, sources []history.Source, err error) {
 	if err != nil {
 		w.status.SetText("The history cannot be read: " + err.Error())
 		return
 	}
-	w.names = names
-	w.server.SetOptions(serverChoices(names))
+	w.sources = sources
+	w.server.SetOptions(serverChoices(sources))
 	w.entries, w.shown = entries, q
 	w.export.SetText(exportLabel(len(entries), q))
 	if len(entries) == 0 {
@@ -262,7 +262,7 @@ func (w *Window) show(q history.Query, entries []history.Entry, names []string, 
 	w.list.UnselectAll()
 	w.list.Refresh()
 	w.fitList(len(entries))
-	w.showEmpty(emptyStateOf(len(entries), len(names) == 0, w.search.Text, w.server.Selected, w.outcome.Selected))
+	w.showEmpty(emptyStateOf(len(entries), len(sources) == 0, w.search.Text, w.server.Selected, w.outcome.Selected))
 	if len(entries) == listLimit {
 		w.status.SetText(fmt.Sprintf("The newest %d that match.", listLimit))
 	} else {

@@ -30,6 +30,7 @@ func runHistory(args []string, stdout, stderr terminal) int {
 	asJSON := fs.Bool("json", false, "print JSON Lines, one entry a line")
 	search := fs.String("search", "", "only entries holding all these `words`")
 	server := fs.String("server", "", "only entries of the server with this `name`")
+	machine := fs.String("machine", "", "with -server, of the server on the machine with this `name` (another machine's bridge asked)")
 	outcome := fs.String("outcome", "", "only entries with this `outcome`: "+outcomeList())
 	limit := fs.Int("limit", 0, "print at most `N` entries; 0 prints all")
 	if code, done := parseFlags(fs, args, stdout, stderr); done {
@@ -40,6 +41,9 @@ func runHistory(args []string, stdout, stderr terminal) int {
 	}
 	if fs.NArg() != 0 {
 		return noArgs(fs, stderr)
+	}
+	if *machine != "" && *server == "" {
+		return misuse(fs, stderr, "-machine names where the server of -server runs: give -server too")
 	}
 	if *outcome != "" && !slices.Contains(history.Outcomes(), history.Outcome(*outcome)) {
 		stderr.Linef("elicitdesk history: unknown outcome %q; the outcomes are %s", *outcome, outcomeList())
@@ -63,10 +67,15 @@ func runHistory(args []string, stdout, stderr terminal) int {
 	ctx := context.Background()
 	var recorded []string // the server names in the history
 	if s != nil {
-		var err error
-		if recorded, err = s.Servers(ctx); err != nil {
+		sources, err := s.Servers(ctx)
+		if err != nil {
 			stderr.Linef("elicitdesk history: %s: %s", *path, err)
 			return 2
+		}
+		for _, src := range sources {
+			if !slices.Contains(recorded, src.Server) {
+				recorded = append(recorded, src.Server)
+			}
 		}
 	}
 	if *server != "" && !slices.Contains(recorded, *server) {
@@ -89,7 +98,7 @@ func runHistory(args []string, stdout, stderr terminal) int {
 		}
 		return 0
 	}
-	q := history.Query{Text: *search, Server: *server, Outcome: history.Outcome(*outcome), Limit: *limit}
+	q := history.Query{Text: *search, Server: *server, Machine: *machine, Outcome: history.Outcome(*outcome), Limit: *limit}
 	if *asJSON {
 		err = exportHistory(ctx, s, q, stdout)
 	} else {

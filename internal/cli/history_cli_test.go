@@ -44,6 +44,8 @@ func writeHistory(t *testing.T, path string) {
 	defer s.Close()
 	at := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
 	for i, e := range []history.Entry{
+		{Server: servers.Identity{Name: "files", Machine: "devbox"}, Message: "Clear the cache?", Mode: servers.ModeForm,
+			Schema: json.RawMessage(`{"type":"object","properties":{}}`), Outcome: history.Declined},
 		{Server: servers.Identity{Name: "deployer"}, Message: "Deploy to production?\nIt is Friday.", Mode: servers.ModeForm,
 			Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`), Outcome: history.Accepted, Content: json.RawMessage(`{"ok":true}`)},
 		{Server: servers.Identity{Name: "files"}, Message: "Delete the folder?", Mode: servers.ModeForm,
@@ -70,12 +72,16 @@ func TestHistoryCommand(t *testing.T) {
 		lines []string // in order, each a substring of one output line
 	}{
 		{"table, newest first, first line only", nil, 0,
-			[]string{"RECEIVED  ", "Claude ⟨U+202E⟩Desktop  form  no-window  Pick a directory", "auth  ", "files  ", "Deploy to production?"}},
-		{"json lines", []string{"-json"}, 0, []string{`"message":"Pick`, `"message":"Sign in`, `"message":"Delete`, `"message":"Deploy`}},
+			[]string{"RECEIVED  ", "Claude ⟨U+202E⟩Desktop  form  no-window  Pick a directory", "auth  ", "files  ", "Deploy to production?", "files on devbox  "}},
+		{"json lines", []string{"-json"}, 0, []string{`"message":"Pick`, `"message":"Sign in`, `"message":"Delete`, `"message":"Deploy`, `"message":"Clear`}},
 		{"no window, with its host", []string{"-json", "-outcome", "no-window"}, 0, []string{`"host":{"name":"claude-ai","title":"Claude \u202eDesktop"}`}},
 		{"search", []string{"-json", "-search", "folder"}, 0, []string{`"message":"Delete the folder?"`}},
 		{"search with FTS syntax", []string{"-json", "-search", `"deploy" OR (`}, 0, nil},
 		{"server", []string{"-json", "-server", "auth"}, 0, []string{`"outcome":"stale"`}},
+		{"this machine's server", []string{"-json", "-server", "files"}, 0, []string{`"message":"Pick`, `"message":"Delete`}},
+		{"another machine's", []string{"-json", "-server", "files", "-machine", "devbox"}, 0, []string{`"message":"Clear`}},
+		{"another machine's, with words", []string{"-json", "-server", "files", "-machine", "devbox", "-search", "cache"}, 0, []string{`"message":"Clear`}},
+		{"a machine without a server", []string{"-machine", "devbox"}, 2, nil},
 		{"outcome", []string{"-json", "-outcome", "accepted"}, 0, []string{`"server":{"name":"deployer"`}},
 		{"limit", []string{"-json", "-limit", "1"}, 0, []string{`"message":"Pick`}},
 		{"nothing matches", []string{"-search", "nowhere"}, 0, []string{"No entries match."}},

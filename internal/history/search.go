@@ -22,6 +22,7 @@ type Query struct {
 	// but letters and digits separates words, so no input is a syntax error.
 	Text    string
 	Server  string  // the configured server name; "" for every server
+	Machine string  // with Server, the machine it runs on; "" for this one
 	Outcome Outcome // "" for every outcome
 	Limit   int     // at most this many entries; 0 for no limit
 }
@@ -68,23 +69,28 @@ func (s *Store) Get(ctx context.Context, id int64) (Entry, error) {
 	return e, nil
 }
 
-// Servers returns the distinct server names in the history, sorted, for the
-// server filter.
-func (s *Store) Servers(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT server_name FROM entries ORDER BY server_name`)
+// Source is a server as the history tells servers apart: by its name
+// and the machine it runs on ("" for this one). Another machine's "demo"
+// is not this one's.
+type Source struct{ Server, Machine string }
+
+// Servers returns the distinct servers in the history, sorted by name and
+// then machine, this one's first, for the server filter.
+func (s *Store) Servers(ctx context.Context) ([]Source, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT e.server_name, `+s.machine()+` FROM entries e ORDER BY 1, 2`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var names []string
+	var list []Source
 	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
+		var src Source
+		if err := rows.Scan(&src.Server, &src.Machine); err != nil {
 			return nil, err
 		}
-		names = append(names, n)
+		list = append(list, src)
 	}
-	return names, rows.Err()
+	return list, rows.Err()
 }
 
 // Asked reports whether the history holds an entry of server: it has
@@ -124,13 +130,18 @@ func (s *Store) selectSQL(q Query) (string, []any) {
 	var args []any
 	b.WriteString(`SELECT ` + s.columns())
 	if match := matchExpr(q); match != "" {
-		b.WriteString(` FROM entries_fts f CROSS JOIN entries e ON e.id = f.rowid WHERE entries_fts MATCH ? ORDER BY f.rowid DESC`)
+		b.WriteString(` FROM entries_fts f CROSS JOIN entries e ON e.id = f.rowid WHERE entries_fts MATCH ?`)
 		args = append(args, match)
+		if q.Server != "" {
+			b.WriteString(` AND ` + s.machine() + ` = ?`)
+			args = append(args, q.Machine)
+		}
+		b.WriteString(` ORDER BY f.rowid DESC`)
 	} else {
 		b.WriteString(` FROM entries e WHERE 1`)
 		if q.Server != "" {
-			b.WriteString(` AND e.server_name = ?`)
-			args = append(args, q.Server)
+			b.WriteString(` AND e.server_name = ? AND ` + s.machine() + ` = ?`)
+			args = append(args, q.Server, q.Machine)
 		}
 		if q.Outcome != "" {
 			b.WriteString(` AND e.outcome = ?`)
@@ -183,13 +194,20 @@ func (s *Store) columns() string {
 	if s.version != 0 && s.version < 3 {
 		c = strings.Replace(c, hostColumns, "'', '', ''", 1)
 	}
-	if s.version != 0 && s.version < 5 {
-		c = strings.Replace(c, machineColumn, "''", 1)
-	}
+	c = strings.Replace(c, machineColumn, s.machine(), 1)
 	if s.version == 1 {
 		c = strings.Replace(c, cutColumns, "NULL, NULL", 1)
 	}
 	return c
+}
+
+// machine is the machine column as this store's file has it: an older
+// file's entries are all of this machine.
+func (s *Store) machine() string {
+	if s.version != 0 && s.version < 5 {
+		return "''"
+	}
+	return machineColumn
 }
 
 // scan reads one row of columns.

@@ -3,10 +3,12 @@ package history
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -112,8 +114,59 @@ func TestServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"auth", "deployer", "files"}; !slices.Equal(got, want) {
+	if want := []Source{{Server: "auth"}, {Server: "deployer"}, {Server: "files"}}; !slices.Equal(got, want) {
 		t.Errorf("Servers() = %v, want %v", got, want)
+	}
+}
+
+// TestMachines: another machine's server of the same name is a server of
+// its own, in Servers and in a filter, with words to find or without.
+func TestMachines(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	here := servers.Identity{Name: "demo", Target: "elicitdesk demo-server"}
+	there := here
+	there.Machine = "devbox"
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	var messages []string
+	for i, who := range []servers.Identity{here, there, here} {
+		e := Entry{Server: who, Message: untrusted.Text(fmt.Sprintf("Deploy %d?", i)), Mode: servers.ModeForm,
+			Schema: json.RawMessage(`{"type":"object","properties":{}}`), Outcome: Declined,
+			Received: at.Add(time.Duration(i) * time.Minute), Answered: at.Add(time.Duration(i)*time.Minute + time.Second)}
+		if _, err := s.Add(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+		messages = append(messages, string(e.Message))
+	}
+	got, err := s.Servers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Source{{Server: "demo"}, {Server: "demo", Machine: "devbox"}}; !slices.Equal(got, want) {
+		t.Errorf("Servers() = %v, want %v", got, want)
+	}
+	for _, tt := range []struct {
+		q    Query
+		want []int // entries added, newest first
+	}{
+		{Query{Server: "demo"}, []int{2, 0}},
+		{Query{Server: "demo", Machine: "devbox"}, []int{1}},
+		{Query{Text: "deploy", Server: "demo"}, []int{2, 0}},
+		{Query{Text: "deploy", Server: "demo", Machine: "devbox"}, []int{1}},
+		{Query{Text: "deploy"}, []int{2, 1, 0}},
+		{Query{Text: "devbox"}, []int{1}}, // the machine is searched too
+	} {
+		list, err := s.Search(ctx, tt.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []int
+		for _, e := range list {
+			found = append(found, slices.Index(messages, string(e.Message)))
+		}
+		if !slices.Equal(found, tt.want) {
+			t.Errorf("%+v found %v, want %v", tt.q, found, tt.want)
+		}
 	}
 }
 
