@@ -91,6 +91,7 @@ type recorder struct {
 	mu       sync.Mutex
 	requests []Request
 	ended    []string
+	causes   []string // each Ended's, in order
 	servers  int
 	counts   []Count
 	quit     bool
@@ -120,8 +121,8 @@ func (r *recorder) Open(q Request, _ Opener) {
 		}
 	})
 }
-func (r *recorder) Ended(id string, _ bool, _ string) {
-	r.note(func() { r.ended = append(r.ended, id) })
+func (r *recorder) Ended(id string, _ bool, cause string) {
+	r.note(func() { r.ended, r.causes = append(r.ended, id), append(r.causes, cause) })
 }
 func (r *recorder) Completed(string)          { r.note(func() {}) }
 func (r *recorder) Waiting(n Count)           { r.note(func() { r.counts = append(r.counts, n) }) }

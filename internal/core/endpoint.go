@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 	"path/filepath"
 	"slices"
 	"time"
@@ -229,7 +230,16 @@ func (c *Core) Elicit(ctx context.Context, session string, who servers.Identity,
 	if who.Machine != "" { // a name the person gave, checked when the machine was listed
 		gone = fmt.Errorf("the connection from %s ended: its host stopped waiting, or the forward or its bridge went away", who.Machine)
 	}
-	defer context.AfterFunc(ctx, func() { cancel(gone) })()
+	defer context.AfterFunc(ctx, func() {
+		// A bridge that said why (its server cancelled, crashed or
+		// closed; its host went) is taken at its word.
+		var said *rpc.Cancelled
+		if errors.As(context.Cause(ctx), &said) {
+			cancel(errors.New(said.Reason))
+			return
+		}
+		cancel(gone)
+	})()
 	res, err := c.router.AskRaw(asking, who, raw)
 	if err != nil {
 		return nil, err

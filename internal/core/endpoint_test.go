@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -101,5 +102,38 @@ func TestServersOfItsOwnFile(t *testing.T) {
 	var refused *endpoint.OtherConfigError
 	if _, err := c.Servers(t.Context(), endpoint.ServersQuery{Config: other}); !errors.As(err, &refused) || refused.Reads != own {
 		t.Errorf("Servers(%q): %v, want a refusal naming %s", other, err, own)
+	}
+}
+
+// TestBridgedCancelSaysWhy: a bridge that cancels its question with a
+// reason (its server cancelled, or closed the connection) has the window
+// say so; one that goes away without a word is the host or the bridge
+// gone.
+func TestBridgedCancelSaysWhy(t *testing.T) {
+	s := start(t)
+	_, rec, _ := remoteUI(t, serveUI(t, s))
+	c, err := endpoint.Dial(t.Context(), s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	form := json.RawMessage(`{"message":"Book it?","requestedSchema":{"type":"object","properties":{}}}`)
+	for i, tt := range []struct{ cause, want string }{
+		{"the server cancelled the request: McpError: Request timed out", "the server cancelled the request: McpError: Request timed out"},
+		{"the server closed the connection", "the server closed the connection"},
+	} {
+		ctx, cancel := context.WithCancelCause(t.Context())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			c.Elicit(ctx, endpoint.Question{Session: endpoint.Bridged{ID: "s", Server: "booking"}, Params: form})
+		}()
+		rec.until(t, "the question", func() bool { return len(rec.requests) == i+1 })
+		cancel(errors.New(tt.cause))
+		<-done
+		rec.until(t, "its end", func() bool { return len(rec.causes) == i+1 })
+		if got := rec.causes[i]; got != tt.want {
+			t.Errorf("cancelled with %q: the window says %q, want %q", tt.cause, got, tt.want)
+		}
 	}
 }

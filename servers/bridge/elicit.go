@@ -166,7 +166,12 @@ func (s *Session) cancelAsk(m link.Message) bool {
 	if cancel == nil {
 		return false
 	}
-	cancel(errors.New("the server cancelled the request"))
+	// The core shows why, as the app says it of its own servers' cancels.
+	cause := errors.New("the server cancelled the request")
+	if reason := gjson.GetBytes(m.Raw, "params.reason").String(); reason != "" {
+		cause = fmt.Errorf("%w: %s", cause, reason)
+	}
+	cancel(cause)
 	return true
 }
 

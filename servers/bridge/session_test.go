@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -272,8 +273,11 @@ func TestCancellation(t *testing.T) {
 		s := start(t, newDesk(), Options{})
 		s.server.send(`{"jsonrpc":"2.0","id":0,"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}`)
 		q := s.desk.question(t)
-		s.server.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}`)
+		s.server.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0,"reason":"Request timed out"}}`)
 		<-q.ctx.Done()
+		if got, want := context.Cause(q.ctx).Error(), "the server cancelled the request: Request timed out"; got != want {
+			t.Errorf("the desk is told %q, want %q", got, want)
+		}
 	})
 	t.Run("host", func(t *testing.T) {
 		s := start(t, newDesk(), Options{})

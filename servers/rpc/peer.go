@@ -82,8 +82,15 @@ type Options struct {
 var ErrClosed = errors.New("the connection closed")
 
 // ErrCancelled is the cause of a request's context that the other side's
-// notifications/cancelled ended.
+// notifications/cancelled ended; a *Cancelled when it said why.
 var ErrCancelled = errors.New("the other side cancelled the request")
+
+// Cancelled is ErrCancelled with the reason the other side gave, cut to
+// a size a window shows.
+type Cancelled struct{ Reason string }
+
+func (c *Cancelled) Error() string        { return ErrCancelled.Error() + ": " + c.Reason }
+func (c *Cancelled) Is(target error) bool { return target == ErrCancelled }
 
 // Peer is one side of a JSON-RPC conversation over a link.
 type Peer struct {
@@ -451,7 +458,7 @@ func (p *Peer) cancelled(m link.Message) {
 	}
 	cause := ErrCancelled
 	if v.Params.Reason != "" { // shown beside the request it ends, and kept in History: cut as read
-		cause = fmt.Errorf("%w: %s", ErrCancelled, string(untrusted.Text(v.Params.Reason).Cut(untrusted.NameBytes)))
+		cause = &Cancelled{Reason: string(untrusted.Text(v.Params.Reason).Cut(untrusted.NameBytes))}
 	}
 	key := link.IDKey(v.Params.RequestID)
 	p.mu.Lock()
