@@ -243,14 +243,21 @@ func address(err error) string {
 func quoteCommand(name string) string { return "`" + untrusted.Text(name).Line() + "`" }
 
 // LastWords is why a stdio server gave up, from what it wrote to stderr:
-// its last line that is not a stack frame or a runtime's sign-off, without
-// colours and without a leading "Error:" or the like, so that it reads as
-// a reason. "" when there is none. It is the server's text: show it
-// through untrusted.
+// its last line that is not a stack frame, the properties Node prints of
+// an error after its stack ("{ code: 'MODULE_NOT_FOUND' }") or a runtime's
+// sign-off, without colours and without a leading "Error:" or the like,
+// so that it reads as a reason. "" when there is none. It is the server's
+// text: show it through untrusted.
 func LastWords(stderr string) string {
 	lines := strings.Split(ansiColour.ReplaceAllString(stderr, ""), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(lines[i])
+		if line == "}" { // back to the line that opened the block
+			for i > 0 && !strings.HasSuffix(strings.TrimSpace(lines[i]), "{") {
+				i--
+			}
+			continue
+		}
 		if line == "" || noise.MatchString(lines[i]) {
 			continue
 		}
