@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -169,6 +170,14 @@ func (c *Conn) start(ctx context.Context) error {
 		err := s.Err()
 		if errors.Is(err, io.EOF) {
 			err = fmt.Errorf("%w: %w", ErrServerClosed, err)
+			// A stdio server closes its stdout as it exits: its exit, with
+			// all it wrote to stderr, says why better than the EOF does.
+			if c.proc != nil {
+				select {
+				case <-c.proc.exited:
+				case <-time.After(exitWait):
+				}
+			}
 		}
 		c.lose(err)
 	}()
@@ -311,14 +320,27 @@ func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (forms.Result, e
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(asked))
 	defer cancel(nil)
 	defer context.AfterFunc(asked, func() {
-		cause := context.Cause(asked)
-		if errors.Is(cause, rpc.ErrClosed) {
-			cause = fmt.Errorf("the server disconnected: %w", cause)
-		}
-		cancel(cause)
+		if cause := context.Cause(asked); !errors.Is(cause, rpc.ErrClosed) {
+			cancel(cause)
+		} // else the connection ended: c.lost says why, once it knows
 	})()
-	defer context.AfterFunc(c.lost, func() { cancel(fmt.Errorf("the server disconnected: %w", c.Err())) })()
+	defer context.AfterFunc(c.lost, func() { cancel(c.gone()) })()
 	return c.router.AskRaw(ctx, c.Identity(), raw)
+}
+
+// exitWait bounds how long a stdio server that closed its stdout is
+// given to exit before its connection counts as lost without its exit.
+const exitWait = time.Second
+
+// gone is why the connection's end cut a request short: for a server
+// that went away, as the Servers window says it (its own last words on
+// stderr, or its exit code), else the connection's end.
+func (c *Conn) gone() error {
+	err := c.Err()
+	if wentAway(err) {
+		return errors.New(strings.TrimSuffix(Explain(err, c.Stderr()).Summary, "."))
+	}
+	return fmt.Errorf("the server disconnected: %w", err)
 }
 
 // bad refuses a server's request that could not be read; an elicitation

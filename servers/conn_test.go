@@ -1,9 +1,11 @@
 package servers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -27,13 +29,34 @@ const demoEnv = "ELICITDESK_TEST_DEMO_SERVER"
 // stdin closing and SIGTERM, and ends only when killed.
 const slowExitEnv = "ELICITDESK_TEST_SLOW_EXIT"
 
+// crashEnv makes the child demo server crash as it asks: it writes why
+// on stderr and exits 3 once an elicitation is on its way.
+const crashEnv = "ELICITDESK_TEST_CRASH_ON_ASK"
+
+// crashOnAsk passes what the demo server writes, and ends the process
+// once it has written an elicitation.
+type crashOnAsk struct{ w io.Writer }
+
+func (c crashOnAsk) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if bytes.Contains(p, []byte(`"elicitation/create"`)) {
+		fmt.Fprintln(os.Stderr, "FATAL: booking db connection lost, exiting")
+		os.Exit(3)
+	}
+	return n, err
+}
+
 func TestMain(m *testing.M) {
 	if os.Getenv(demoEnv) == "1" {
+		var out io.Writer = os.Stdout
+		if os.Getenv(crashEnv) == "1" {
+			out = crashOnAsk{os.Stdout}
+		}
 		term := make(chan os.Signal, 1)
 		if os.Getenv(slowExitEnv) == "1" {
 			signal.Notify(term, syscall.SIGTERM)
 		}
-		if err := demo.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+		if err := demo.Serve(context.Background(), os.Stdin, out); err != nil {
 			os.Exit(1)
 		}
 		if os.Getenv(slowExitEnv) == "1" {
@@ -246,5 +269,27 @@ func TestDemoServer(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestCrashWhileAsking: a stdio server that exits while its question
+// waits has the question end saying why, in its own last words, as the
+// Servers window says it.
+func TestCrashWhileAsking(t *testing.T) {
+	cfg := demoStdio(t)
+	cfg.Env[crashEnv] = "1"
+	r := newQueued(DefaultLimits)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, cfg, r.Router, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	go c.CallTool(ctx, demo.ToolAskConfirm, nil)
+	e := next(t, r)
+	<-e.Context().Done()
+	if got, want := context.Cause(e.Context()).Error(), "The server stopped: “Booking db connection lost, exiting”"; got != want {
+		t.Errorf("the question ended with %q, want %q", got, want)
 	}
 }

@@ -110,7 +110,7 @@ func TestServerExitsMidRequest(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("the request did not go stale")
 		}
-		if cause := context.Cause(e.Context()); !strings.Contains(cause.Error(), "disconnected") {
+		if cause := context.Cause(e.Context()); cause.Error() != "The server closed the connection" {
 			t.Errorf("cause %v", cause)
 		}
 		<-c.Lost()
