@@ -33,6 +33,10 @@ const slowExitEnv = "ELICITDESK_TEST_SLOW_EXIT"
 // on stderr and exits 3 once an elicitation is on its way.
 const crashEnv = "ELICITDESK_TEST_CRASH_ON_ASK"
 
+// crashOnceEnv names a file the child demo server makes on its first
+// run, which crashes as crashEnv's; a run that finds it serves on.
+const crashOnceEnv = "ELICITDESK_TEST_CRASH_ONCE"
+
 // crashOnAsk passes what the demo server writes, and ends the process
 // once it has written an elicitation.
 type crashOnAsk struct{ w io.Writer }
@@ -49,6 +53,13 @@ func (c crashOnAsk) Write(p []byte) (int, error) {
 func TestMain(m *testing.M) {
 	if os.Getenv(demoEnv) == "1" {
 		var out io.Writer = os.Stdout
+		if once := os.Getenv(crashOnceEnv); once != "" {
+			if _, err := os.Stat(once); err != nil { // the first run
+				os.WriteFile(once, nil, 0o600)
+				out = crashOnAsk{os.Stdout}
+			}
+			fmt.Fprintln(os.Stderr, "booking server started")
+		}
 		if os.Getenv(crashEnv) == "1" {
 			out = crashOnAsk{os.Stdout}
 		}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -288,6 +289,11 @@ type supervisor struct {
 	mu   sync.Mutex
 	st   Status
 	conn *Conn
+	// before is what the servers that ran before conn wrote to stderr,
+	// and since when conn runs: a server that crashed and was started
+	// again keeps its last words on show.
+	before string
+	since  time.Time
 }
 
 func (m *Manager) start(cfg config.Server) *supervisor {
@@ -442,14 +448,19 @@ func (s *supervisor) update(state State, err error, conn *Conn, retryAt time.Tim
 	case StateReady, StateNeedsSignIn, StateStopped:
 		s.st.SignedIn = signedIn
 	} // else as it was: a failure or a reconnect does not forget a sign-in
-	if s.conn != nil {
-		s.st.Stderr = s.conn.Stderr() // keep what the last server said
+	now := s.m.now()
+	if s.conn != nil && conn != s.conn { // the server ended: keep what it said
+		s.before = s.stderr()
+		s.st.Stderr = s.before
 	}
 	var start *StartError
-	if errors.As(err, &start) {
-		s.st.Stderr = start.Stderr // what the server that did not start said
+	if errors.As(err, &start) { // what the server that did not start said
+		s.before = afterEarlier(s.before, start.Stderr, now)
+		s.st.Stderr = s.before
 	}
-	now := s.m.now()
+	if conn != nil && conn != s.conn {
+		s.since = now
+	}
 	s.conn = conn
 	if state == StateConnecting && err == nil && !s.st.FailedSince.IsZero() {
 		err = s.st.Err // trying again: the last failure still says why it is down
@@ -492,9 +503,27 @@ func (s *supervisor) status() Status {
 	defer s.mu.Unlock()
 	st := s.st
 	if s.conn != nil {
-		st.Stderr = s.conn.Stderr()
+		st.Stderr = s.stderr()
 	}
 	return st
+}
+
+// stderr is what the server and those before it wrote to stderr; s.mu
+// is held and s.conn set.
+func (s *supervisor) stderr() string { return afterEarlier(s.before, s.conn.Stderr(), s.since) }
+
+// afterEarlier is a server's stderr, now, after what the servers before it
+// wrote (earlier), with a line saying when it started; the last
+// stderrTail bytes of it.
+func afterEarlier(earlier, now string, at time.Time) string {
+	if earlier == "" {
+		return now
+	}
+	all := strings.TrimSuffix(earlier, "\n") + "\n── started again at " + at.Format(time.TimeOnly) + " ──\n" + now
+	if len(all) > stderrTail {
+		all = all[len(all)-stderrTail:] // as the tail of one server's is cut
+	}
+	return all
 }
 
 func (s *supervisor) live() (*Conn, bool) {

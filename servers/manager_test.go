@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -428,5 +430,29 @@ func TestApplyAfterClose(t *testing.T) {
 	m.Apply(&config.File{Servers: []config.Server{demoStdio(t)}})
 	if st := m.Statuses(); len(st) != 0 {
 		t.Fatalf("a closed manager runs %v", st)
+	}
+}
+
+// TestStderrAcrossRestarts: a server that crashed and was started again
+// keeps its last words on show, before what the new one wrote and a line
+// saying when it started.
+func TestStderrAcrossRestarts(t *testing.T) {
+	m := NewManager(NewRouter(DefaultLimits, quietLog()), quietLog(), nil)
+	defer m.Close()
+	m.backoff = Backoff{Min: time.Millisecond, Max: 10 * time.Millisecond}
+	cfg := demoStdio(t)
+	cfg.Env[crashOnceEnv] = filepath.Join(t.TempDir(), "crashed")
+	m.Apply(&config.File{Servers: []config.Server{cfg}})
+	var first *Conn
+	waitFor(t, m, "the first server", func() bool { var ok bool; first, ok = m.Conn("demo"); return ok })
+	first.CallTool(t.Context(), "ask_confirm", nil) // it crashes as it asks
+	waitFor(t, m, "the second server", func() bool {
+		c, ok := m.Conn("demo")
+		return ok && c != first && strings.Count(statusOf(m, "demo").Stderr, "booking server started") == 2
+	})
+	got := statusOf(m, "demo").Stderr
+	want := regexp.MustCompile(`^booking server started\nFATAL: booking db connection lost, exiting\n── started again at \d\d:\d\d:\d\d ──\nbooking server started\n$`)
+	if !want.MatchString(got) {
+		t.Errorf("stderr %q, want it to match %s", got, want)
 	}
 }
