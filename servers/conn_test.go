@@ -37,6 +37,28 @@ const crashEnv = "ELICITDESK_TEST_CRASH_ON_ASK"
 // run, which crashes as crashEnv's; a run that finds it serves on.
 const crashOnceEnv = "ELICITDESK_TEST_CRASH_ONCE"
 
+// deafEnv makes the child demo server stop reading its stdin once it
+// has read initialize and initialized: what is written to it then fills
+// the pipe and blocks.
+const deafEnv = "ELICITDESK_TEST_DEAF"
+
+// deafAfterStart reads r's first two lines, then nothing ever again.
+type deafAfterStart struct {
+	r     io.Reader
+	lines int
+}
+
+func (d *deafAfterStart) Read(p []byte) (int, error) {
+	if d.lines >= 2 {
+		select {}
+	}
+	n, err := d.r.Read(p[:1]) // a byte at a time: nothing past the second line is taken
+	if n == 1 && p[0] == '\n' {
+		d.lines++
+	}
+	return n, err
+}
+
 // crashOnAsk passes what the demo server writes, and ends the process
 // once it has written an elicitation.
 type crashOnAsk struct{ w io.Writer }
@@ -53,6 +75,10 @@ func (c crashOnAsk) Write(p []byte) (int, error) {
 func TestMain(m *testing.M) {
 	if os.Getenv(demoEnv) == "1" {
 		var out io.Writer = os.Stdout
+		var in io.Reader = os.Stdin
+		if os.Getenv(deafEnv) == "1" {
+			in = &deafAfterStart{r: os.Stdin}
+		}
 		if once := os.Getenv(crashOnceEnv); once != "" {
 			if _, err := os.Stat(once); err != nil { // the first run
 				os.WriteFile(once, nil, 0o600)
@@ -67,7 +93,7 @@ func TestMain(m *testing.M) {
 		if os.Getenv(slowExitEnv) == "1" {
 			signal.Notify(term, syscall.SIGTERM)
 		}
-		if err := demo.Serve(context.Background(), os.Stdin, out); err != nil {
+		if err := demo.Serve(context.Background(), in, out); err != nil {
 			os.Exit(1)
 		}
 		if os.Getenv(slowExitEnv) == "1" {
@@ -302,5 +328,29 @@ func TestCrashWhileAsking(t *testing.T) {
 	<-e.Context().Done()
 	if got, want := context.Cause(e.Context()).Error(), "The server stopped: “Booking db connection lost, exiting”"; got != want {
 		t.Errorf("the question ended with %q, want %q", got, want)
+	}
+}
+
+// TestCallToAServerThatStoppedReading: a call whose arguments a server no
+// longer reads ends when its context does, rather than for ever.
+func TestCallToAServerThatStoppedReading(t *testing.T) {
+	cfg := demoStdio(t)
+	cfg.Env[deafEnv] = "1"
+	r := newQueued(DefaultLimits)
+	c, err := Dial(t.Context(), cfg, r.Router, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithCancelCause(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, demo.ToolAskConfirm, map[string]any{"message": strings.Repeat("x", 4<<20)})
+		done <- err
+	}()
+	quit := errors.New("quitting")
+	time.AfterFunc(100*time.Millisecond, func() { cancel(quit) }) // the person gives up, the app quits
+	if err := <-done; !errors.Is(err, quit) {
+		t.Errorf("the call ended with %v, want the context's cause", err)
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sync"
+	"time"
 
 	"github.com/tidwall/sjson"
 
@@ -28,7 +30,18 @@ type Lines struct {
 	lw     *lines.Writer
 	w      io.WriteCloser
 	closed sync.Once
+
+	// A Write whose context ends while the peer does not read (a server
+	// that stopped reading its stdin) is cut short through w's write
+	// deadline, where w has one (a pipe on Unix): writing is whether a
+	// Write is under way, so that a late cut cannot hit the next one.
+	cut     sync.Mutex
+	writing bool
 }
+
+// deadliner is a stream whose blocked writes a deadline ends: *os.File
+// (exec's pipes embed one) and net.Conn.
+type deadliner interface{ SetWriteDeadline(time.Time) error }
 
 // NewLines returns a Link reading messages from r and writing them to w.
 // It writes messages of any size: what it is given to pass on came from
@@ -78,8 +91,8 @@ func head(b []byte) []byte {
 // stream tied to a request (Related), goes with that request's id, or the
 // peer would wait for an answer it has been given.
 func (l *Lines) Write(ctx context.Context, m Message) error {
-	if err := ctx.Err(); err != nil {
-		return err
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
 	}
 	raw := m.Raw
 	if m.IsResponse() && m.ID == nil && m.Related != nil {
@@ -89,8 +102,38 @@ func (l *Lines) Write(ctx context.Context, m Message) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if d, ok := l.w.(deadliner); ok && ctx.Done() != nil {
+		l.setWriting(d, true)
+		stop := context.AfterFunc(ctx, func() {
+			l.cut.Lock()
+			defer l.cut.Unlock()
+			if l.writing {
+				d.SetWriteDeadline(time.Unix(1, 0))
+			}
+		})
+		defer func() {
+			stop()
+			l.setWriting(d, false)
+		}()
+	}
 	_, err := l.lw.Write(raw)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// Part of a line may have gone, which would garble every message
+		// after it: the link is over.
+		l.Close()
+		return fmt.Errorf("the peer stopped reading: %w", context.Cause(ctx))
+	}
 	return err
+}
+
+// setWriting marks a Write under way, or over and its deadline cleared.
+func (l *Lines) setWriting(d deadliner, on bool) {
+	l.cut.Lock()
+	defer l.cut.Unlock()
+	l.writing = on
+	if !on {
+		d.SetWriteDeadline(time.Time{})
+	}
 }
 
 // Close closes both streams; it does not wait for a Write blocked on a

@@ -1,0 +1,52 @@
+package link
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWriteToAPeerThatStoppedReading: a Write to a pipe nobody reads
+// returns once its context ends, with the context's cause, and the link
+// is over; a Write that nothing cuts short leaves the next one be.
+func TestWriteToAPeerThatStoppedReading(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	l := NewLines(strings.NewReader(""), w)
+	defer l.Close()
+	small := Message{Raw: []byte(`{"jsonrpc":"2.0","method":"ping"}`)}
+	ctx, cancel := context.WithCancelCause(t.Context())
+	if err := l.Write(ctx, small); err != nil { // the pipe holds it
+		t.Fatal(err)
+	}
+	big := Message{Raw: []byte(`{"jsonrpc":"2.0","method":"x","params":{"a":"` + strings.Repeat("a", 4<<20) + `"}}`)}
+	done := make(chan error, 1)
+	go func() { done <- l.Write(ctx, big) }()
+	// Under way, it blocks: 4 MiB is more than a pipe holds.
+	for deadline := time.Now().Add(20 * time.Second); !l.underWay(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the write did not start")
+		}
+	}
+	quit := errors.New("quitting")
+	cancel(quit)
+	if err := <-done; !errors.Is(err, quit) {
+		t.Errorf("the blocked write returned %v, want the context's cause", err)
+	}
+	if err := l.Write(t.Context(), small); err == nil {
+		t.Error("a write after a cut one went through: the line it follows is broken")
+	}
+}
+
+// underWay reports whether a Write is under way.
+func (l *Lines) underWay() bool {
+	l.cut.Lock()
+	defer l.cut.Unlock()
+	return l.writing
+}
