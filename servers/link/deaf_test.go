@@ -44,9 +44,37 @@ func TestWriteToAPeerThatStoppedReading(t *testing.T) {
 	}
 }
 
-// underWay reports whether a Write is under way.
-func (l *Lines) underWay() bool {
-	l.cut.Lock()
-	defer l.cut.Unlock()
-	return l.writing
+// underWay reports whether a Write is under way: it holds the slot.
+func (l *Lines) underWay() bool { return len(l.slot) == 1 }
+
+// TestWriteBehindABlockedOne: a Write waiting for another that a peer
+// does not read, and that nothing cuts short (an answer, written for the
+// link's life), returns once its own context ends; Close ends the other.
+func TestWriteBehindABlockedOne(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	l := NewLines(strings.NewReader(""), w)
+	big := Message{Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"a":"` + strings.Repeat("a", 4<<20) + `"}}`)}
+	first := make(chan error, 1)
+	go func() { first <- l.Write(context.Background(), big) }()
+	for deadline := time.Now().Add(20 * time.Second); !l.underWay(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the write did not start")
+		}
+	}
+	ctx, cancel := context.WithCancelCause(t.Context())
+	second := make(chan error, 1)
+	go func() { second <- l.Write(ctx, Message{Raw: []byte(`{"jsonrpc":"2.0","method":"ping"}`)}) }()
+	quit := errors.New("quitting")
+	cancel(quit)
+	if err := <-second; !errors.Is(err, quit) {
+		t.Errorf("the write behind returned %v, want its context's cause", err)
+	}
+	l.Close()
+	if err := <-first; err == nil {
+		t.Error("the blocked write succeeded after Close")
+	}
 }

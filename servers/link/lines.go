@@ -26,7 +26,7 @@ type Lines struct {
 	r   io.Reader
 	env *envelope // of the line being read, once over MaxMessage
 
-	mu     sync.Mutex // one message written at a time
+	slot   chan struct{} // one message written at a time; a Write waits for it as long as its context lets it
 	lw     *lines.Writer
 	w      io.WriteCloser
 	closed sync.Once
@@ -48,7 +48,7 @@ type deadliner interface{ SetWriteDeadline(time.Time) error }
 // reads bounded by MaxMessage, or from the bridge itself, and a message
 // dropped would leave a peer waiting.
 func NewLines(r io.Reader, w io.WriteCloser) *Lines {
-	l := &Lines{lr: lines.NewReader(r, MaxMessage), r: r, lw: lines.NewWriter(w, math.MaxInt), w: w}
+	l := &Lines{lr: lines.NewReader(r, MaxMessage), r: r, lw: lines.NewWriter(w, math.MaxInt), w: w, slot: make(chan struct{}, 1)}
 	l.lr.Over = func(p []byte) { // a long line's id may come after its params
 		if l.env == nil {
 			l.env = &envelope{}
@@ -100,8 +100,12 @@ func (l *Lines) Write(ctx context.Context, m Message) error {
 			raw = withID
 		}
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	select {
+	case l.slot <- struct{}{}:
+		defer func() { <-l.slot }()
+	case <-ctx.Done(): // behind a write the peer does not read
+		return context.Cause(ctx)
+	}
 	if d, ok := l.w.(deadliner); ok && ctx.Done() != nil {
 		l.setWriting(d, true)
 		stop := context.AfterFunc(ctx, func() {
