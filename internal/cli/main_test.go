@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(askerEnv) == "1" {
 		os.Exit(serveAsker())
 	}
+	if os.Getenv(deafEnv) == "1" {
+		os.Exit(serveDeaf())
+	}
 	if os.Getenv(floodEnv) == "1" {
 		os.Exit(serveFlood())
 	}
