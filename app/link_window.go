@@ -126,7 +126,12 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 			lw.open(r, link.URL, d)
 		}
 	})
-	lw.openB.Importance = widget.HighImportance
+	// A link with a warning is opened on purpose only: not the default,
+	// and Enter does not press it.
+	warned := len(link.Warnings) > 0
+	if !warned {
+		lw.openB.Importance = widget.HighImportance
+	}
 	if !link.Openable {
 		lw.openB.Disable()
 	}
@@ -195,7 +200,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 		case fyne.KeyEscape:
 			cancel.OnTapped()
 		case fyne.KeyReturn, fyne.KeyEnter: // with no button focused, as Enter accepts a form
-			if lw.openB.Visible() {
+			if lw.openB.Visible() && !warned {
 				lw.openB.Press()
 			}
 		}

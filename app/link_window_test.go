@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,6 +142,30 @@ func TestLinkEnterOpens(t *testing.T) {
 		pressKey(lw.w.Canvas(), fyne.KeyReturn)
 	})
 	h.eventually("the browser tried", func() bool { return lw.state.phase == linkFailed })
+}
+
+// TestWarnedLinkOpensOnPurpose: a link the window warns of (here a name
+// imitating another in Cyrillic letters) is not the default: Enter does
+// not open it, and Open link is not drawn as the answer to give.
+func TestWarnedLinkOpensOnPurpose(t *testing.T) {
+	h := start(t, `{"mcpServers":{}}`)
+	h.ask(context.Background(), servers.Identity{Name: "shop"}, servers.Params{
+		Message: "Sign in", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://p\u0430ypal.com/login",
+	})
+	lw := h.request(0).win.(*linkWindow)
+	h.ui(func() {
+		lw.w.Canvas().Unfocus() // the person switched to the window: the hold is over
+		pressKey(lw.w.Canvas(), fyne.KeyReturn)
+		if lw.state.phase != linkAsking {
+			t.Errorf("Enter opened a warned link (phase %v)", lw.state.phase)
+		}
+		if lw.openB.Importance == widget.HighImportance {
+			t.Error("Open link is the default for a warned link")
+		}
+		if !slices.ContainsFunc(uitest.Texts(lw.w.Content()), func(s uitest.Seen) bool { return s.Text == "It leads to xn--pypal-4ve.com." }) {
+			t.Error("the window does not say the link leads to its punycode name")
+		}
+	})
 }
 
 // TestOpenedByHand: when the browser did not open, the person may open the

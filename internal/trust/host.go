@@ -42,7 +42,7 @@ func inspectHost(authority, name string) host {
 	if err != nil {
 		uni = ascii
 	}
-	h := host{read: uni}
+	var h host
 	if trimmed, ok := strings.CutSuffix(ascii, "."); ok {
 		ascii, uni, h.rest = trimmed, strings.TrimSuffix(uni, "."), "."
 	}
@@ -58,6 +58,7 @@ func inspectHost(authority, name string) host {
 		}
 	}
 
+	h.read = shown + h.rest // "It leads to" must not read as the name it imitates
 	labels := strings.Split(shown, ".")
 	n := len(labels)
 	switch last := labels[n-1]; {
