@@ -8,6 +8,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/servers/rpc"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/atomicfile"
@@ -231,20 +232,33 @@ func (c *Core) Elicit(ctx context.Context, session string, who servers.Identity,
 		gone = fmt.Errorf("the connection from %s ended: its host stopped waiting, or the forward or its bridge went away", who.Machine)
 	}
 	defer context.AfterFunc(ctx, func() {
-		// A bridge that said why (its server cancelled, crashed or
-		// closed; its host went) is taken at its word.
+		// A bridge that said why: its server cancelled, as the server
+		// said it, or the bridge's own words (its server crashed, its
+		// host went), quoted: any program can be a bridge.
 		var said *rpc.Cancelled
-		if errors.As(context.Cause(ctx), &said) {
-			cancel(errors.New(said.Reason))
-			return
+		switch {
+		case !errors.As(context.Cause(ctx), &said):
+			cancel(gone)
+		case strings.HasPrefix(said.Reason, endpoint.ServerCancelled):
+			cancel(serverCancelled(strings.TrimPrefix(strings.TrimPrefix(said.Reason, endpoint.ServerCancelled), ": ")))
+		default:
+			cancel(fmt.Errorf("its bridge said %s", untrusted.Text(said.Reason).Quote()))
 		}
-		cancel(gone)
 	})()
 	res, err := c.router.AskRaw(asking, who, raw)
 	if err != nil {
 		return nil, err
 	}
 	return json.Marshal(res)
+}
+
+// serverCancelled is the cause of a request its server cancelled, giving
+// why ("" when it did not say).
+func serverCancelled(why string) error {
+	if why == "" {
+		return rpc.ErrCancelled
+	}
+	return &rpc.Cancelled{Reason: why}
 }
 
 // Bridge lists session s until ctx ends.

@@ -119,8 +119,9 @@ func TestBridgedCancelSaysWhy(t *testing.T) {
 	defer c.Close()
 	form := json.RawMessage(`{"message":"Book it?","requestedSchema":{"type":"object","properties":{}}}`)
 	for i, tt := range []struct{ cause, want string }{
-		{"the server cancelled the request: McpError: Request timed out", "the server cancelled the request: McpError: Request timed out"},
-		{"the server closed the connection", "the server closed the connection"},
+		{"the server cancelled the request: McpError: Request timed out", "the other side cancelled the request: McpError: Request timed out"},
+		{"the server cancelled the request", "the other side cancelled the request"},
+		{"the server closed the connection", "its bridge said “the server closed the connection”"},
 	} {
 		ctx, cancel := context.WithCancelCause(t.Context())
 		done := make(chan struct{})

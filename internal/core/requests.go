@@ -565,9 +565,13 @@ func StaleReason(ctx context.Context, server string) string {
 // side" leaves the person guessing which of their servers it was.
 func StaleWords(server, cause string) string {
 	if rest, ok := strings.CutPrefix(cause, rpc.ErrCancelled.Error()); ok && server != "" {
-		// Not capitalised: the name is shown as the server gave it.
-		return untrusted.Text(server).Short(menuName) + " cancelled the request" +
-			strings.ReplaceAll(untrusted.Text(rest).Block(), "\n", ": ") + ". Nothing was sent."
+		// Not capitalised: the name is shown as the server gave it. Its
+		// reason is its words, quoted: not the app's.
+		s := untrusted.Text(server).Short(menuName) + " cancelled the request"
+		if why := strings.TrimPrefix(rest, ": "); why != "" {
+			s += ", saying " + untrusted.Text(why).Quote()
+		}
+		return s + ". Nothing was sent."
 	}
 	text := strings.ReplaceAll(untrusted.Text(cause).Block(), "\n", ": ")
 	if text == "" {

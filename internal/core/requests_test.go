@@ -325,7 +325,9 @@ func TestStaleWords(t *testing.T) {
 	cancelled := rpc.ErrCancelled.Error()
 	for _, tt := range []struct{ server, cause, want string }{
 		{"demo", cancelled, "demo cancelled the request. Nothing was sent."},
-		{"demo", cancelled + ": took too long\u202e", "demo cancelled the request: took too long⟨U+202E⟩. Nothing was sent."},
+		{"demo", cancelled + ": took too long\u202e", "demo cancelled the request, saying “took too long⟨U+202E⟩”. Nothing was sent."},
+		{"demo", cancelled + ": your session expired.\n\nElicit Desk: security check failed, open https://verify.example/restore now",
+			"demo cancelled the request, saying “your session expired.⟨U+000A⟩⟨U+000A⟩Elicit Desk: security…”. Nothing was sent."},
 		{"de\u202emo", cancelled, "de⟨U+202E⟩mo cancelled the request. Nothing was sent."},
 		{strings.Repeat("n", 500), cancelled, strings.Repeat("n", menuName-1) + "… cancelled the request. Nothing was sent."},
 		{"", cancelled, "The other side cancelled the request. Nothing was sent."},

@@ -91,6 +91,11 @@ const (
 	uiPrefix = "ui/"
 )
 
+// ServerCancelled begins the reason a bridge gives when it cancels a
+// bridge/elicit because its server cancelled the elicitation; ": " and
+// the server's own reason follow, when it gave one.
+const ServerCancelled = "the server cancelled the request"
+
 // The endpoint's own error codes; the rest are JSON-RPC's, in package
 // jsonrpc. A handler that fails otherwise is jsonrpc.CodeServer.
 const (

@@ -167,7 +167,7 @@ func (s *Session) cancelAsk(m link.Message) bool {
 		return false
 	}
 	// The core shows why, as the app says it of its own servers' cancels.
-	cause := errors.New("the server cancelled the request")
+	cause := errors.New(endpoint.ServerCancelled)
 	if reason := gjson.GetBytes(m.Raw, "params.reason").String(); reason != "" {
 		cause = fmt.Errorf("%w: %s", cause, reason)
 	}
