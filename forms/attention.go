@@ -2,6 +2,8 @@ package forms
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -43,8 +45,16 @@ func (f *Form) NotReady() string {
 			names = append(names, field.Label().Headline(nameMax)+": "+untrusted.Text(msg).Line())
 		}
 	}
-	if len(names) == 0 { // only a problem of the whole form
-		return "Not ready: " + untrusted.Text(errs[""]).Line()
+	if len(names) == 0 { // only problems of the whole form, or of names it has no field for
+		var whole []string
+		for _, k := range slices.Sorted(maps.Keys(errs)) {
+			msg := untrusted.Text(errs[k]).Line()
+			if k != "" {
+				msg = untrusted.Text(k).Quote() + ", which the form has no field for: " + msg
+			}
+			whole = append(whole, msg)
+		}
+		return "Not ready: " + strings.Join(whole, "; ")
 	}
 	summary := "Not ready: " + NeedAttention(len(names)) + " — "
 	if len(names) > namedMax {

@@ -72,3 +72,16 @@ func TestNotSentNamesUnsetBooleans(t *testing.T) {
 		}
 	}
 }
+
+// TestNotReadyOfNoField: a problem the schema puts on no field of the form
+// (a required name none of its properties has, behind allOf) is named,
+// not left as "Not ready:" alone.
+func TestNotReadyOfNoField(t *testing.T) {
+	s, err := Parse([]byte(`{"type":"object","properties":{"a":{"type":"string"}},"allOf":[{"required":["zzz"]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := NewForm(s).NotReady(), "Not ready: “zzz”, which the form has no field for: Required"; got != want {
+		t.Errorf("NotReady = %q, want %q", got, want)
+	}
+}
