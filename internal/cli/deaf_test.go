@@ -95,4 +95,7 @@ func TestQuitBehindAServerThatStoppedReading(t *testing.T) {
 		<-ended
 		t.Fatalf("the core did not end within %v of quitting", bound)
 	}
+	if !strings.Contains(d.log.String(), `msg=quitting why="signal terminated"`) {
+		t.Error("the log does not say why the app quit")
+	}
 }

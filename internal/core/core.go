@@ -270,9 +270,14 @@ func (c *Core) Close() {
 // Done is closed when the core quits.
 func (c *Core) Done() <-chan struct{} { return c.ctx.Done() }
 
-// Quit answers every waiting request “cancel”, noting in the history that
-// the app quit, tells the UI to close, and ends the core's context.
-func (c *Core) Quit() {
+// Quit is QuitFor the person's choice of Quit, in a window or the tray.
+func (c *Core) Quit() { c.QuitFor("the person chose Quit") }
+
+// QuitFor answers every waiting request “cancel”, noting in the history
+// that the app quit, tells the UI to close, and ends the core's context;
+// the log says why, for whoever reads it to learn why the app ended.
+func (c *Core) QuitFor(why string) {
+	c.log.Info("quitting", "why", why)
 	c.quitting.Store(true) // no windows open for the answers below
 	for _, w := range c.pending.all() {
 		if _, _, ok := c.pending.take(w.ID); ok {

@@ -164,8 +164,8 @@ func Run(o Options, stdout, stderr term.Terminal) int {
 	})
 	go func() {
 		select {
-		case <-signalled:
-			c.Quit()
+		case sig := <-signalled:
+			c.QuitFor("signal " + sig.String()) // the session's end, a kill, Ctrl+C
 		case <-c.Done():
 		}
 	}()
