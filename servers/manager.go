@@ -220,6 +220,19 @@ func (m *Manager) Retry(name string) bool {
 	return ok && s.retry()
 }
 
+// Restart connects to a server again at once, ending the connection it
+// has (a stdio server's process with it): its author changed its code.
+// It reports whether the server is one of the manager's. It does not block.
+func (m *Manager) Restart(name string) bool {
+	m.mu.Lock()
+	s, ok := m.sups[name]
+	m.mu.Unlock()
+	if ok {
+		s.reconnect()
+	}
+	return ok
+}
+
 // WaitReady returns the live connection to server name, waiting until it
 // is ready or ctx ends: a server may still be connecting, as when the app
 // has just started, or waiting to reconnect.

@@ -35,6 +35,7 @@ type detail struct {
 	details   *widget.Label    // the technical chain behind problem
 	more      *look.Disclosure // holds details
 	retry     *look.Button
+	restart   *look.Button
 	signIn    *look.Button // "Sign in", "Sign in again"
 	cancel    *look.Button // ends a sign-in under way
 	signOut   *look.Button
@@ -72,6 +73,7 @@ func newDetail(w *Window) *detail {
 	d.details.TextStyle = fyne.TextStyle{Monospace: true}
 	d.more = look.NewDisclosure("Details", d.details)
 	d.retry = look.NewButton("Retry now", theme.ViewRefreshIcon(), func() { w.retryServer(w.selected) })
+	d.restart = look.NewButton("Restart", theme.ViewRefreshIcon(), func() { w.deps.Servers.Restart(w.selected) })
 	d.signIn = look.NewButton("Sign in", theme.LoginIcon(), func() { w.signIn(w.selected) })
 	d.signIn.Importance = widget.HighImportance
 	d.cancel = look.NewButton("Cancel", theme.CancelIcon(), func() { w.cancelSignIn(w.selected) })
@@ -98,7 +100,7 @@ func newDetail(w *Window) *detail {
 		look.BesideOrBelow(d.nameWidth, d.name, container.NewHBox(d.traffic, d.edit, d.toggle, d.remove)),
 		d.target,
 		widget.NewSeparator(),
-		container.NewBorder(nil, nil, light, container.NewHBox(d.retry, d.signIn, d.cancel, d.signOut), d.state),
+		container.NewBorder(nil, nil, light, container.NewHBox(d.retry, d.restart, d.signIn, d.cancel, d.signOut), d.state),
 		d.problem,
 		d.more,
 		facts,
@@ -150,6 +152,10 @@ func (d *detail) show(r *row) {
 	d.target.SetText(untrusted.Text(r.target()).Line())
 	d.showStatus(d.w.viewStatus(*r))
 	d.transport.SetText(r.connectsBy())
+	d.restart.SetText("Restart") // its process, after its author changed it
+	if r.Entry.Transport != config.TransportStdio {
+		d.restart.SetText("Reconnect")
+	}
 	reported := r.Status.Identity.Reported.String()
 	if reported == "" {
 		reported = "Nothing yet: the server reports itself when it connects."
@@ -191,6 +197,7 @@ func (d *detail) showStatus(v statusView) {
 	d.light.Refresh()
 	d.state.SetText(v.Headline)
 	look.Visible(d.retry, v.CanRetry)
+	look.Visible(d.restart, v.CanRestart)
 	d.retry.Enable()
 	if v.SignIn != "" {
 		d.signIn.SetText(v.SignIn)

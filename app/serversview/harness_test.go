@@ -225,6 +225,7 @@ type managerServers struct{ m *servers.Manager }
 func (s managerServers) Statuses() []servers.Status { return s.m.Statuses() }
 func (s managerServers) Block(string) error         { return errors.New("no other machine in these tests") }
 func (s managerServers) Retry(name string) bool     { return s.m.Retry(name) }
+func (s managerServers) Restart(name string) bool   { return s.m.Restart(name) }
 func (s managerServers) SignOut(name string) error  { return s.m.SignOut(name) }
 func (s managerServers) SignIn(ctx context.Context, name string, progress func(signin.Status)) error {
 	return s.m.SignIn(ctx, name, progress)

@@ -18,7 +18,10 @@ type statusView struct {
 	Light    fyne.ThemeColorName
 	Headline string // "Failed since 16:02:13 · Retrying in 8 s"
 	CanRetry bool   // a wait to reconnect that Retry now can end
-	Problem  string // why it failed, in plain words; "" when it did not
+	// CanRestart is whether the server is connected, so Restart (a local
+	// command) or Reconnect (a remote server) can start it anew.
+	CanRestart bool
+	Problem    string // why it failed, in plain words; "" when it did not
 	// Asking is whether Problem asks the person to do something rather
 	// than says what failed, so it is not shown as an error.
 	Asking  bool
@@ -52,6 +55,7 @@ func viewStatus(r row, a signInAttempt, now time.Time) statusView {
 		}
 	}
 	v.CanSignOut = r.Status.SignedIn && st != servers.StateNeedsSignIn
+	v.CanRestart = st == servers.StateReady
 	if problem != nil {
 		x := servers.Explain(problem, r.Status.Stderr)
 		v.Problem = x.Summary

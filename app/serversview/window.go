@@ -36,6 +36,9 @@ type Servers interface {
 	// Retry brings forward the next attempt to connect, and reports
 	// whether one was waiting.
 	Retry(name string) bool
+	// Restart connects to a server again at once, a local command's
+	// process started anew, and reports whether the server is known.
+	Restart(name string) bool
 	SignIn(ctx context.Context, name string, progress func(signin.Status)) error
 	SignOut(name string) error
 	// Tools lists a connected server's tools.

@@ -330,6 +330,9 @@ func (c *Core) Bridged() []servers.Bridged { return c.bridges.List() }
 // Retry brings forward the next attempt to connect to server name.
 func (c *Core) Retry(name string) bool { return c.manager.Retry(name) }
 
+// Restart connects to a server again at once (servers.Manager.Restart).
+func (c *Core) Restart(name string) bool { return c.manager.Restart(name) }
+
 // SignIn signs in to server name in the browser, telling progress how it
 // goes.
 func (c *Core) SignIn(ctx context.Context, name string, progress func(signin.Status)) error {

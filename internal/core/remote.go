@@ -187,6 +187,11 @@ func (r *Remote) Retry(name string) bool {
 	return r.short(methodRetry, serverParams{name}, &ok) == nil && ok
 }
 
+func (r *Remote) Restart(name string) bool {
+	var ok bool
+	return r.short(methodRestart, serverParams{name}, &ok) == nil && ok
+}
+
 func (r *Remote) SignIn(ctx context.Context, name string, progress func(signin.Status)) error {
 	progress(signin.Status{Phase: signin.WaitingForBrowser})
 	return r.call(ctx, methodSignIn, serverParams{name}, nil)

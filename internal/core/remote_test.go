@@ -179,3 +179,24 @@ func TestPersonsCallAsks(t *testing.T) {
 	s.c.Answer(q.ID, forms.Result{Action: forms.Decline})
 	<-done
 }
+
+// TestRestartFromTheWindows: Restart in the windows' process reaches the
+// core over the private connection and starts the server anew; an
+// unknown server is refused.
+func TestRestartFromTheWindows(t *testing.T) {
+	s := startDemo(t, "")
+	r, _, _ := remoteUI(t, serveUI(t, s))
+	attached(t, s)
+	before, _ := s.c.manager.Conn("demo")
+	if r.Restart("nosuch") {
+		t.Error("an unknown server restarted")
+	}
+	if !r.Restart("demo") {
+		t.Fatal("the demo server did not restart")
+	}
+	<-before.Lost()
+	eventually(t, "the demo server anew", func() bool {
+		c, ok := s.c.manager.Conn("demo")
+		return ok && c != before
+	})
+}

@@ -49,6 +49,7 @@ const (
 	methodLeave   = "ui/leave"           // params leaveParams; result bool
 	methodShow    = "ui/show"            // params Show
 	methodRetry   = "ui/retry"           // params serverParams; result bool
+	methodRestart = "ui/restart"         // params serverParams; result bool
 	methodSignIn  = "ui/signin"          // params serverParams
 	methodSignOut = "ui/signout"         // params serverParams
 	methodBlock   = "ui/block"           // params machineParams
@@ -340,7 +341,8 @@ func (c *Core) uiMethods() map[string]rpc.Handler {
 			}
 			return callResult{Result: res.Raw, Identity: who}, nil
 		}),
-		methodRetry: rpc.Typed(func(_ context.Context, p serverParams) (bool, error) { return c.Retry(p.Server), nil }),
+		methodRetry:   rpc.Typed(func(_ context.Context, p serverParams) (bool, error) { return c.Retry(p.Server), nil }),
+		methodRestart: rpc.Typed(func(_ context.Context, p serverParams) (bool, error) { return c.Restart(p.Server), nil }),
 		methodSignIn: rpc.Typed(func(ctx context.Context, p serverParams) (done, error) {
 			return done{}, c.SignIn(ctx, p.Server, func(signin.Status) {})
 		}),
