@@ -115,7 +115,7 @@ func (l *linter) root(n *node) []Field {
 		l.fatal("#", `the schema needs "properties", an object naming the fields`)
 	}
 	if req := n.get("required"); req != nil {
-		l.required("#/required", req, fields)
+		l.required("#/required", req, fields, n.get("properties"))
 	}
 	return fields
 }
@@ -134,7 +134,9 @@ func (l *linter) properties(path string, n *node) []Field {
 	return fields
 }
 
-func (l *linter) required(path string, n *node, fields []Field) {
+// required marks the fields n names required. A name of a property that
+// is no field (its own fatal says why) is not reported again.
+func (l *linter) required(path string, n *node, fields []Field, props *node) {
 	if n.kind != arrayNode {
 		l.fatal(path, "required must be an array of field names, not %s", article(n.kind))
 		return
@@ -145,6 +147,12 @@ func (l *linter) required(path string, n *node, fields []Field) {
 	for j := range fields {
 		index[fields[j].Name] = j
 	}
+	declared := map[string]bool{}
+	if props != nil && props.kind == objectNode {
+		for _, m := range props.members {
+			declared[m.key] = true
+		}
+	}
 	for i, it := range n.items {
 		p := path + "/" + strconv.Itoa(i)
 		if it.kind != stringNode {
@@ -153,7 +161,9 @@ func (l *linter) required(path string, n *node, fields []Field) {
 		}
 		j, found := index[it.text]
 		if !found {
-			l.fatal(p, "required names %q, which is not one of the properties", it.text)
+			if !declared[it.text] {
+				l.fatal(p, "required names %q, which is not one of the properties", it.text)
+			}
 			continue
 		}
 		fields[j].Required = true
