@@ -76,3 +76,16 @@ func sdkVerdicts(t *testing.T, peers, format string, values []string) []bool {
 	}
 	return verdicts
 }
+
+// TestNearFormat: a slip for one of the spec's formats is named; another
+// format is not taken for one.
+func TestNearFormat(t *testing.T) {
+	for s, want := range map[string]string{
+		"emial": FormatEmail, "E-mail": FormatEmail, "date_time": FormatDateTime, "DateTime": FormatDateTime,
+		"datetime": FormatDateTime, "url": "", "hostname": "", "time": "", "uuid": "", "dates": FormatDate,
+	} {
+		if got := nearFormat(s); got != want {
+			t.Errorf("nearFormat(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

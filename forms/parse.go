@@ -9,6 +9,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"github.com/agnivade/levenshtein"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonnum"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -365,7 +368,32 @@ func (l *linter) format(path string, n *node) string {
 	case "":
 		return ""
 	}
-	l.warn(path, "unknown format %q: the spec defines email, uri, date and date-time; the field takes plain text, but %s", s, checkedLater)
+	// Verify checks the formats JSON Schema defines (hostname, uuid…);
+	// one it does not, such as a slip for a spec format, nothing checks.
+	msg := fmt.Sprintf("unknown format %q: the spec defines email, uri, date and date-time; the field takes plain text, but %s if JSON Schema defines the format", s, checkedLater)
+	if near := nearFormat(s); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	l.warn(path, "%s", msg)
+	return ""
+}
+
+// nearFormat is the spec's format that s is a slip for ("emial",
+// "date_time", "DateTime"), or "".
+func nearFormat(s string) string {
+	squash := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) {
+				return unicode.ToLower(r)
+			}
+			return -1
+		}, s)
+	}
+	for _, f := range []string{FormatEmail, FormatURI, FormatDate, FormatDateTime} {
+		if squash(s) == squash(f) || len(f) > 3 && levenshtein.ComputeDistance(strings.ToLower(s), f) <= 2 {
+			return f
+		}
+	}
 	return ""
 }
 
