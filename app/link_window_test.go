@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/testkit/uitest"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -126,46 +127,45 @@ func TestBrowserThatFailsIsReported(t *testing.T) {
 	}
 }
 
-// TestLinkEnterOpens: Enter with no button focused presses Open link, as
-// Enter accepts a form.
-func TestLinkEnterOpens(t *testing.T) {
-	h := start(t, `{"mcpServers":{}}`)
-	h.mu.Lock()
-	h.openErr = errors.New("no browser here") // the browser's try is all this test needs
-	h.mu.Unlock()
-	h.ask(context.Background(), servers.Identity{Name: "shop"}, servers.Params{
-		Message: "Sign in", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://shop.example/login",
-	})
-	lw := h.request(0).win.(*linkWindow)
-	h.ui(func() {
-		lw.w.Canvas().Unfocus() // the person switched to the window: the hold is over
-		pressKey(lw.w.Canvas(), fyne.KeyReturn)
-	})
-	h.eventually("the browser tried", func() bool { return lw.state.phase == linkFailed })
-}
-
-// TestWarnedLinkOpensOnPurpose: a link the window warns of (here a name
-// imitating another in Cyrillic letters) is not the default: Enter does
-// not open it, and Open link is not drawn as the answer to give.
-func TestWarnedLinkOpensOnPurpose(t *testing.T) {
-	h := start(t, `{"mcpServers":{}}`)
-	h.ask(context.Background(), servers.Identity{Name: "shop"}, servers.Params{
-		Message: "Sign in", Mode: servers.ModeURL, ElicitationID: "e", URL: "https://p\u0430ypal.com/login",
-	})
-	lw := h.request(0).win.(*linkWindow)
-	h.ui(func() {
-		lw.w.Canvas().Unfocus() // the person switched to the window: the hold is over
-		pressKey(lw.w.Canvas(), fyne.KeyReturn)
-		if lw.state.phase != linkAsking {
-			t.Errorf("Enter opened a warned link (phase %v)", lw.state.phase)
-		}
-		if lw.openB.Importance == widget.HighImportance {
-			t.Error("Open link is the default for a warned link")
-		}
-		if !slices.ContainsFunc(uitest.Texts(lw.w.Content()), func(s uitest.Seen) bool { return s.Text == "It leads to xn--pypal-4ve.com." }) {
-			t.Error("the window does not say the link leads to its punycode name")
-		}
-	})
+// TestLinkEnter: Enter with no button focused presses Open link, as
+// Enter accepts a form; not in the window of a link it warns of (here a
+// name imitating another in Cyrillic letters), which opens on purpose
+// only, nor is Open link drawn there as the answer to give.
+func TestLinkEnter(t *testing.T) {
+	for _, tt := range []struct {
+		url    string
+		warned bool
+	}{{"https://shop.example/login", false}, {"https://p\u0430ypal.com/login", true}} {
+		t.Run(tt.url, func(t *testing.T) {
+			h := start(t, `{"mcpServers":{}}`)
+			h.mu.Lock()
+			h.openErr = errors.New("no browser here") // the browser's try is all this test needs
+			h.mu.Unlock()
+			h.ask(context.Background(), servers.Identity{Name: "shop"}, servers.Params{
+				Message: "Sign in", Mode: servers.ModeURL, ElicitationID: "e", URL: untrusted.Text(tt.url),
+			})
+			lw := h.request(0).win.(*linkWindow)
+			h.ui(func() {
+				lw.w.Canvas().Unfocus() // the person switched to the window: the hold is over
+				pressKey(lw.w.Canvas(), fyne.KeyReturn)
+				if !tt.warned {
+					return
+				}
+				if lw.state.phase != linkAsking {
+					t.Errorf("Enter opened a warned link (phase %v)", lw.state.phase)
+				}
+				if lw.openB.Importance == widget.HighImportance {
+					t.Error("Open link is the default for a warned link")
+				}
+				if !slices.ContainsFunc(uitest.Texts(lw.w.Content()), func(s uitest.Seen) bool { return s.Text == "It leads to xn--pypal-4ve.com." }) {
+					t.Error("the window does not say the link leads to its punycode name")
+				}
+			})
+			if !tt.warned {
+				h.eventually("the browser tried", func() bool { return lw.state.phase == linkFailed })
+			}
+		})
+	}
 }
 
 // TestOpenedByHand: when the browser did not open, the person may open the

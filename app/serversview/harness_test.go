@@ -196,6 +196,16 @@ func (h *harness) selectServer(name string) {
 	h.t.Fatalf("%s is not listed", name)
 }
 
+// readyDetail waits until the list shows name ready, selects it, and
+// returns the detail showing it.
+func (h *harness) readyDetail(name string) *detail {
+	h.t.Helper()
+	h.waitState(name, servers.StateReady)
+	h.selectServer(name)
+	h.runUI()
+	return h.w.detail
+}
+
 // configured reads servers.json back.
 func (h *harness) configured() *config.File {
 	h.t.Helper()

@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 
 	"github.com/elicitdesk/elicitdesk/internal/testkit/demotest"
-	"github.com/elicitdesk/elicitdesk/servers"
 )
 
 // TestNameKeepsItsLine narrows the Servers window from wide to its
@@ -14,10 +14,7 @@ import (
 // actions beside it while they fit, and below it once they do not.
 func TestNameKeepsItsLine(t *testing.T) {
 	h := newDemoHarness(t, demotest.Server(t, "github-enterprise-production"))
-	h.waitState("github-enterprise-production", servers.StateReady)
-	h.selectServer("github-enterprise-production")
-	h.runUI()
-	d := h.w.detail
+	d := h.readyDetail("github-enterprise-production")
 	win := h.w.Window()
 	name, acts := d.name, d.remove // the name, and the last of its actions
 	for _, tt := range []struct {
@@ -41,4 +38,23 @@ func TestNameKeepsItsLine(t *testing.T) {
 			t.Errorf("at width %v: the name has %v, less than %v", tt.width, name.Size().Width, room)
 		}
 	}
+}
+
+// TestRestart: a connected local server offers Restart, which starts its
+// process anew (its author changed its code); a server still failing
+// offers Retry now instead.
+func TestRestart(t *testing.T) {
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
+	d := h.readyDetail("demo")
+	m := h.w.deps.Servers.(managerServers).m
+	before, _ := m.Conn("demo")
+	if !d.restart.Visible() || d.restart.Text != "Restart" || d.retry.Visible() {
+		t.Fatalf("a ready server: Restart shown %v (%q), Retry now shown %v", d.restart.Visible(), d.restart.Text, d.retry.Visible())
+	}
+	test.Tap(d.restart)
+	h.waitFor("the server started anew", func() bool {
+		c, ok := m.Conn("demo")
+		return ok && c != before
+	})
+	<-before.Lost()
 }
