@@ -104,5 +104,10 @@ func describe(e *servers.Elicitation, out terminal) {
 		out.Linef("  url: %s", e.URL)
 	} else {
 		out.Linef("  schema: %s", e.Schema)
+		// As lint says them: a default of the wrong type, say, is left
+		// out of the answer, which the author should hear of here.
+		for _, w := range e.Form.Warnings {
+			out.Linef("  %s", w)
+		}
 	}
 }

@@ -54,6 +54,7 @@ func TestHostileSurface(t *testing.T) {
 		stdout func(t *testing.T, h hostile, out []byte) // checks the JSON printed, if any
 	}{
 		{"call defaults", append([]string{"call", "-tool", hostileAsk}, server...), 0, "elicitation", callResult},
+		{"call says the schema's warnings", append([]string{"call", "-tool", hostileAsk, "-answer", "decline"}, server...), 0, "warning #/properties/", callResult},
 		{"call decline", append([]string{"call", "-tool", hostileAsk, "-answer", "decline"}, server...), 0, "elicitation", callResult},
 		{"call FILE", append([]string{"call", "-tool", hostileAsk, "-answer", f.answer}, server...), 0, "answered", callResult},
 		{"call hostile entry name", []string{"call", "-config", f.config, "-server", h.joined, "-tool", hostileAsk}, 0, "elicitation", callResult},
