@@ -152,10 +152,6 @@ func (d *detail) show(r *row) {
 	d.target.SetText(untrusted.Text(r.target()).Line())
 	d.showStatus(d.w.viewStatus(*r))
 	d.transport.SetText(r.connectsBy())
-	d.restart.SetText("Restart") // its process, after its author changed it
-	if r.Entry.Transport != config.TransportStdio {
-		d.restart.SetText("Reconnect")
-	}
 	reported := r.Status.Identity.Reported.String()
 	if reported == "" {
 		reported = "Nothing yet: the server reports itself when it connects."
@@ -197,7 +193,8 @@ func (d *detail) showStatus(v statusView) {
 	d.light.Refresh()
 	d.state.SetText(v.Headline)
 	look.Visible(d.retry, v.CanRetry)
-	look.Visible(d.restart, v.CanRestart)
+	d.restart.SetText(v.Restart)
+	look.Visible(d.restart, v.Restart != "")
 	d.retry.Enable()
 	if v.SignIn != "" {
 		d.signIn.SetText(v.SignIn)

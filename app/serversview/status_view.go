@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/config"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
@@ -18,10 +19,11 @@ type statusView struct {
 	Light    fyne.ThemeColorName
 	Headline string // "Failed since 16:02:13 · Retrying in 8 s"
 	CanRetry bool   // a wait to reconnect that Retry now can end
-	// CanRestart is whether the server is connected, so Restart (a local
-	// command) or Reconnect (a remote server) can start it anew.
-	CanRestart bool
-	Problem    string // why it failed, in plain words; "" when it did not
+	// Restart is the text of the button that starts a connected server
+	// anew: "Restart" (a local command's process), "Reconnect" (a remote
+	// server); "" hides it.
+	Restart string
+	Problem string // why it failed, in plain words; "" when it did not
 	// Asking is whether Problem asks the person to do something rather
 	// than says what failed, so it is not shown as an error.
 	Asking  bool
@@ -55,7 +57,12 @@ func viewStatus(r row, a signInAttempt, now time.Time) statusView {
 		}
 	}
 	v.CanSignOut = r.Status.SignedIn && st != servers.StateNeedsSignIn
-	v.CanRestart = st == servers.StateReady
+	if st == servers.StateReady {
+		v.Restart = "Reconnect"
+		if r.Entry.Transport == config.TransportStdio {
+			v.Restart = "Restart"
+		}
+	}
 	if problem != nil {
 		x := servers.Explain(problem, r.Status.Stderr)
 		v.Problem = x.Summary

@@ -64,7 +64,7 @@ func TestViewStatus(t *testing.T) {
 			Problem: "Can't reach 127.0.0.1:9: nothing is listening there. Is the server running?", Details: chain.Error()}},
 		{"exited at start: its last words", exited, signInAttempt{}, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13 · Retrying in 2 s", CanRetry: true, Ticking: true,
 			Problem: "The server stopped during start-up: “None of the specified directories are accessible”.", Details: strings.TrimSuffix(startErr.Error(), "\n")}},
-		{"ready: it may restart", ready, signInAttempt{}, statusView{Light: theme.ColorNameSuccess, Headline: "Ready since 16:02:13", CanRestart: true}},
+		{"ready: it may restart", ready, signInAttempt{}, statusView{Light: theme.ColorNameSuccess, Headline: "Ready since 16:02:13", Restart: "Reconnect"}},
 		{"broken entry: no retry, the file must change", broken, signInAttempt{}, statusView{Light: theme.ColorNameError, Headline: "Failed since 16:02:13",
 			Problem: "servers.json:4:9: url and command both set"}},
 		{"needs a sign-in: no retry", needs, signInAttempt{}, statusView{Light: theme.ColorNameWarning, Headline: "Sign in needed since 16:02:13",
@@ -74,7 +74,7 @@ func TestViewStatus(t *testing.T) {
 			statusView{Light: theme.ColorNameWarning, Headline: "Waiting for the browser…", CanCancel: true, Asking: true, Problem: waitingText}},
 		{"sign-in failed", needs, signInAttempt{Phase: signin.Failed, Err: issuer}, statusView{Light: theme.ColorNameWarning, Headline: "Sign-in failed",
 			SignIn: "Sign in again", Problem: `Sign-in failed: the authorization server's metadata names another issuer ("https://elsewhere.example").`, Details: issuer.Error()}},
-		{"signed in", signedIn, signInAttempt{}, statusView{Light: theme.ColorNameSuccess, Headline: "Ready since 16:02:13", CanSignOut: true, CanRestart: true}},
+		{"signed in", signedIn, signInAttempt{}, statusView{Light: theme.ColorNameSuccess, Headline: "Ready since 16:02:13", CanSignOut: true, Restart: "Reconnect"}},
 	} {
 		if got := viewStatus(tc.r, tc.a, now); got != tc.want {
 			t.Errorf("%s:\n got %+v\nwant %+v", tc.name, got, tc.want)

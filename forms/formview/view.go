@@ -23,12 +23,12 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
-// secretWarning is shown beside fields that look like credentials.
 // helpWidth is the least width the help beside the buttons keeps (about
 // 40 characters of its small text, two lines a sentence); narrower, it
 // goes above them.
 const helpWidth = 240
 
+// secretWarning is shown beside fields that look like credentials.
 const secretWarning = "This looks like a password, key or card number. Servers must not ask for these in a form: only answer if you trust this server."
 
 // View is a form ready to fill in: fields with inline errors, a review of

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/elicitdesk/elicitdesk/servers/rpc"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // Endpoint answers the public endpoint with the core: a second start
@@ -236,12 +236,11 @@ func (c *Core) Elicit(ctx context.Context, session string, who servers.Identity,
 		// said it, or the bridge's own words (its server crashed, its
 		// host went), quoted: any program can be a bridge.
 		var said *rpc.Cancelled
-		switch {
-		case !errors.As(context.Cause(ctx), &said):
+		if !errors.As(context.Cause(ctx), &said) {
 			cancel(gone)
-		case strings.HasPrefix(said.Reason, endpoint.ServerCancelled):
-			cancel(serverCancelled(strings.TrimPrefix(strings.TrimPrefix(said.Reason, endpoint.ServerCancelled), ": ")))
-		default:
+		} else if why, ok := strings.CutPrefix(said.Reason, endpoint.ServerCancelled); ok {
+			cancel(&rpc.Cancelled{Reason: strings.TrimPrefix(why, ": ")})
+		} else {
 			cancel(fmt.Errorf("its bridge said %s", untrusted.Text(said.Reason).Quote()))
 		}
 	})()
@@ -250,15 +249,6 @@ func (c *Core) Elicit(ctx context.Context, session string, who servers.Identity,
 		return nil, err
 	}
 	return json.Marshal(res)
-}
-
-// serverCancelled is the cause of a request its server cancelled, giving
-// why ("" when it did not say).
-func serverCancelled(why string) error {
-	if why == "" {
-		return rpc.ErrCancelled
-	}
-	return &rpc.Cancelled{Reason: why}
 }
 
 // Bridge lists session s until ctx ends.

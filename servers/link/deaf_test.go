@@ -16,65 +16,59 @@ import (
 	"time"
 )
 
-// TestWriteToAPeerThatStoppedReading: a Write to a pipe nobody reads
-// returns once its context ends, with the context's cause, and the link
-// is over; a Write that nothing cuts short leaves the next one be.
-func TestWriteToAPeerThatStoppedReading(t *testing.T) {
+// ping is a message a pipe holds.
+var ping = Message{Raw: []byte(`{"jsonrpc":"2.0","method":"ping"}`)}
+
+// blockedWrite is a link to a pipe nobody reads, which has taken ping,
+// and a write of 4 MiB in ctx, more than a pipe holds, under way on it;
+// the write's error comes on the channel.
+func blockedWrite(t *testing.T, ctx context.Context) (*Lines, <-chan error) {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	t.Cleanup(func() { r.Close() })
 	l := NewLines(strings.NewReader(""), w)
-	defer l.Close()
-	small := Message{Raw: []byte(`{"jsonrpc":"2.0","method":"ping"}`)}
-	ctx, cancel := context.WithCancelCause(t.Context())
-	if err := l.Write(ctx, small); err != nil { // the pipe holds it
+	t.Cleanup(func() { l.Close() })
+	if err := l.Write(ctx, ping); err != nil { // a write nothing cuts short leaves the next one be
 		t.Fatal(err)
 	}
-	big := Message{Raw: []byte(`{"jsonrpc":"2.0","method":"x","params":{"a":"` + strings.Repeat("a", 4<<20) + `"}}`)}
+	big := Message{Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"a":"` + strings.Repeat("a", 4<<20) + `"}}`)}
 	done := make(chan error, 1)
 	go func() { done <- l.Write(ctx, big) }()
-	// Under way, it blocks: 4 MiB is more than a pipe holds.
-	for deadline := time.Now().Add(20 * time.Second); !l.underWay(); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); len(l.slot) == 0; time.Sleep(time.Millisecond) { // until it holds the slot
 		if time.Now().After(deadline) {
 			t.Fatal("the write did not start")
 		}
 	}
+	return l, done
+}
+
+// TestWriteToAPeerThatStoppedReading: a Write to a pipe nobody reads
+// returns once its context ends, with the context's cause, and the link
+// is over.
+func TestWriteToAPeerThatStoppedReading(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(t.Context())
+	l, done := blockedWrite(t, ctx)
 	quit := errors.New("quitting")
 	cancel(quit)
 	if err := <-done; !errors.Is(err, quit) {
 		t.Errorf("the blocked write returned %v, want the context's cause", err)
 	}
-	if err := l.Write(t.Context(), small); err == nil {
+	if err := l.Write(t.Context(), ping); err == nil {
 		t.Error("a write after a cut one went through: the line it follows is broken")
 	}
 }
-
-// underWay reports whether a Write is under way: it holds the slot.
-func (l *Lines) underWay() bool { return len(l.slot) == 1 }
 
 // TestWriteBehindABlockedOne: a Write waiting for another that a peer
 // does not read, and that nothing cuts short (an answer, written for the
 // link's life), returns once its own context ends; Close ends the other.
 func TestWriteBehindABlockedOne(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	l := NewLines(strings.NewReader(""), w)
-	big := Message{Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"a":"` + strings.Repeat("a", 4<<20) + `"}}`)}
-	first := make(chan error, 1)
-	go func() { first <- l.Write(context.Background(), big) }()
-	for deadline := time.Now().Add(20 * time.Second); !l.underWay(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the write did not start")
-		}
-	}
+	l, first := blockedWrite(t, context.Background())
 	ctx, cancel := context.WithCancelCause(t.Context())
 	second := make(chan error, 1)
-	go func() { second <- l.Write(ctx, Message{Raw: []byte(`{"jsonrpc":"2.0","method":"ping"}`)}) }()
+	go func() { second <- l.Write(ctx, ping) }()
 	quit := errors.New("quitting")
 	cancel(quit)
 	if err := <-second; !errors.Is(err, quit) {

@@ -89,7 +89,13 @@ var ErrCancelled = errors.New("the other side cancelled the request")
 // a size a window shows.
 type Cancelled struct{ Reason string }
 
-func (c *Cancelled) Error() string        { return ErrCancelled.Error() + ": " + c.Reason }
+func (c *Cancelled) Error() string {
+	if c.Reason == "" {
+		return ErrCancelled.Error()
+	}
+	return ErrCancelled.Error() + ": " + c.Reason
+}
+
 func (c *Cancelled) Is(target error) bool { return target == ErrCancelled }
 
 // Peer is one side of a JSON-RPC conversation over a link.
