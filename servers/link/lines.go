@@ -33,11 +33,17 @@ type Lines struct {
 
 	// A Write whose context ends while the peer does not read (a server
 	// that stopped reading its stdin) is cut short through w's write
-	// deadline, where w has one (a pipe on Unix): writing is whether a
-	// Write is under way, so that a late cut cannot hit the next one.
+	// deadline, where w has one (a pipe on Unix), cutGrace after: writing
+	// is whether a Write is under way, so that a late cut cannot hit the
+	// next one.
 	cut     sync.Mutex
 	writing bool
 }
+
+// cutGrace is how long a Write whose context ended may still take: one
+// the peer is reading finishes, rather than ending the link with half a
+// line sent; one the peer does not read ends then.
+const cutGrace = time.Second
 
 // deadliner is a stream whose blocked writes a deadline ends: *os.File
 // (exec's pipes embed one) and net.Conn.
@@ -112,7 +118,7 @@ func (l *Lines) Write(ctx context.Context, m Message) error {
 			l.cut.Lock()
 			defer l.cut.Unlock()
 			if l.writing {
-				d.SetWriteDeadline(time.Unix(1, 0))
+				d.SetWriteDeadline(time.Now().Add(cutGrace))
 			}
 		})
 		defer func() {
