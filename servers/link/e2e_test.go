@@ -229,7 +229,10 @@ func TestForwardEverything(t *testing.T) {
 }
 
 // startEverything starts server-everything over Streamable HTTP and
-// returns its MCP endpoint, or skips without ELICITDESK_PEERS.
+// returns its MCP endpoint, or skips without ELICITDESK_PEERS. When the
+// test fails, its log says whether the server had exited and what it
+// printed: a peer that died mid-test reads otherwise as refused
+// connections through the bridge.
 func startEverything(t *testing.T) string {
 	t.Helper()
 	peers := os.Getenv("ELICITDESK_PEERS")
@@ -243,25 +246,42 @@ func startEverything(t *testing.T) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	ready := make(chan bool, 1)
+	var (
+		mu      sync.Mutex
+		printed []string // its last lines, for a failing test's log
+	)
+	ready, exited := make(chan struct{}), make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "listening on port") {
-				ready <- true
+		for listening := false; sc.Scan(); {
+			if !listening && strings.Contains(sc.Text(), "listening on port") {
+				listening = true
+				close(ready)
 			}
+			mu.Lock()
+			printed = append(printed[max(0, len(printed)-19):], sc.Text())
+			mu.Unlock()
 		}
-		close(ready)
+		cmd.Wait()
+		close(exited)
 	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("server-everything ended before listening")
+	t.Cleanup(func() {
+		select {
+		case <-exited:
+			if t.Failed() {
+				mu.Lock()
+				t.Logf("server-everything had exited (%v), its last lines:\n%s", cmd.ProcessState, strings.Join(printed, "\n"))
+				mu.Unlock()
+			}
+		default:
+			cmd.Process.Kill()
+			<-exited
 		}
+	})
+	select {
+	case <-ready:
+	case <-exited:
+		t.Fatalf("server-everything ended before listening (%v): %s", cmd.ProcessState, strings.Join(printed, "\n"))
 	case <-time.After(30 * time.Second):
 		t.Fatal("server-everything did not start")
 	}
