@@ -12,6 +12,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // Limits keep one flooding server from starving the others.
@@ -85,8 +86,11 @@ func (r *Router) OnAsked(f func(*Elicitation)) {
 // Ask routes one request from server who and blocks until the person answers
 // or ctx ends (the server cancelled, disconnected or stopped waiting). A
 // request over the server's limits is refused at once with a
-// *jsonrpc.Error (jsonrpc.CodeServer), and logged.
+// *jsonrpc.Error (jsonrpc.CodeServer), and logged. Requests read in turns
+// (see rpc.Turns) reach OnAsked's function in their turn.
 func (r *Router) Ask(ctx context.Context, who Identity, p Params) (forms.Result, error) {
+	arrived := rpc.WaitTurn(ctx)
+	defer arrived()
 	e, asked, err := r.submit(ctx, who, p)
 	if errors.Is(err, ErrRateLimited) {
 		r.log.Warn("elicitation refused", "server", who.Name, "reason", err)
@@ -100,6 +104,7 @@ func (r *Router) Ask(ctx context.Context, who Identity, p Params) (forms.Result,
 	if asked != nil {
 		asked(e)
 	}
+	arrived() // it waits in its place: the next may be asked
 	return e.wait()
 }
 

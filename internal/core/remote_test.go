@@ -17,6 +17,7 @@ import (
 
 func TestMain(m *testing.M) {
 	demotest.Serve()
+	serveBurst()
 	os.Exit(m.Run())
 }
 

@@ -49,7 +49,8 @@ func (s *Server) serveConn(c net.Conn) {
 		<-made
 		return s.request(ctx, p, req)
 	}
-	p = rpc.New(sc, rpc.Options{Request: request, Notification: s.notify, Log: s.log})
+	// A bridge's elicitations reach the person in the order it sent them.
+	p = rpc.New(sc, rpc.Options{Request: request, Ordered: map[string]bool{methodElicit: true}, Notification: s.notify, Log: s.log})
 	close(made)
 	<-p.Done()
 	s.log.Debug("endpoint: connection ends", "err", p.Err())

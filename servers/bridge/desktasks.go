@@ -47,8 +47,8 @@ const (
 // as, or nil when it is answered as a plain request: the host did not
 // declare task-augmented elicitation (so neither did the server see it
 // declared), or the session keeps as many tasks as it may, once the ended
-// ones past their ttl are dropped.
-func (s *Session) newDeskTask(m link.Message) *deskTask {
+// ones past their ttl are dropped. The task lives under parent.
+func (s *Session) newDeskTask(parent context.Context, m link.Message) *deskTask {
 	if !gjson.GetBytes(m.Raw, "params.task").IsObject() {
 		return nil
 	}
@@ -72,7 +72,7 @@ func (s *Session) newDeskTask(m link.Message) *deskTask {
 		s.opts.Log.Warn("too many elicitation tasks at once: this one is answered as a plain request", "id", string(m.ID))
 		return nil
 	}
-	ctx, cancel := context.WithCancelCause(s.ctx)
+	ctx, cancel := context.WithCancelCause(parent)
 	t := &deskTask{
 		id: newTaskID(), created: now, updated: now, ttl: ttl.Milliseconds(),
 		status: tasks.Working, message: "Waiting for the person to answer in Elicit Desk",

@@ -16,9 +16,9 @@ import (
 
 // elicit answers a server's elicitation/create at the desk. A server's
 // notifications/cancelled for it, or the end of the session, ends the
-// question; the window goes stale.
-func (s *Session) elicit(m link.Message) {
-	ctx, cancel := context.WithCancelCause(s.ctx)
+// question; the window goes stale. It is asked under parent.
+func (s *Session) elicit(parent context.Context, m link.Message) {
+	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	key := m.Key()
 	s.mu.Lock()

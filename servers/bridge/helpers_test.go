@@ -13,6 +13,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers/link"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // end is the test's end of a link: the host or the server.
@@ -114,7 +115,9 @@ func (d *fakeDesk) Ask(ctx context.Context, q endpoint.Question) (json.RawMessag
 		return nil, ErrNoWindow
 	}
 	a := question{q: q, ctx: ctx, answer: make(chan answer, 1)}
+	arrived := rpc.WaitTurn(ctx) // as the app's endpoint client's call does
 	d.asked <- a
+	arrived()
 	select {
 	case r := <-a.answer:
 		return r.raw, r.err

@@ -58,6 +58,9 @@ type Session struct {
 	// update), and to the host (an elicitation no window could show).
 	serverCalls *rpc.Calls[*call]
 	hostCalls   *rpc.Calls[struct{}]
+	// turns keep the server's elicitations in the order it sent them
+	// (fromServer's own).
+	turns rpc.Turns
 
 	mu        sync.Mutex
 	info      endpoint.Bridged
@@ -222,10 +225,11 @@ func (s *Session) fromServer() error {
 		case m.IsResponse():
 			s.serverResponse(m)
 		case m.Method == "elicitation/create" && m.ID != nil:
-			if t := s.newDeskTask(m); t != nil {
-				s.spawn(func() { s.elicitAsTask(m, t) })
+			ctx, arrived := s.turns.Next(s.ctx) // asked at the desk in the order sent
+			if t := s.newDeskTask(ctx, m); t != nil {
+				s.spawn(func() { defer arrived(); s.elicitAsTask(m, t) })
 			} else {
-				s.spawn(func() { s.elicit(m) })
+				s.spawn(func() { defer arrived(); s.elicit(ctx, m) })
 			}
 		case m.IsRequest() && strings.HasPrefix(m.Method, "tasks/") && s.deskTaskRequest(m):
 		case m.Method == "notifications/elicitation/complete" && s.completed(m):

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,6 +142,24 @@ func TestElicitationAtTheDesk(t *testing.T) {
 	s.server.send(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
 	if got := s.host.next(); gjson.Get(got, "id").Int() != 1 || !gjson.Get(got, "result").Exists() {
 		t.Errorf("the host got %s, want the tool's result", got)
+	}
+}
+
+// TestBurstAskedInOrder: a server's burst of elicitations reaches the
+// desk in the order the server sent it, however the goroutines that ask
+// them run.
+func TestBurstAskedInOrder(t *testing.T) {
+	s := start(t, newDesk(), Options{})
+	s.initialize(t, `{}`)
+	for i := 1; i <= 8; i++ {
+		s.server.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"%d","requestedSchema":{"type":"object","properties":{}}}}`, i, i))
+	}
+	var asked []string
+	for range 8 {
+		asked = append(asked, gjson.GetBytes(s.desk.question(t).q.Params, "message").String())
+	}
+	if want := []string{"1", "2", "3", "4", "5", "6", "7", "8"}; !slices.Equal(asked, want) {
+		t.Errorf("the desk was asked %q, want %q", asked, want)
 	}
 }
 

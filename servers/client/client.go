@@ -131,7 +131,7 @@ func Connect(ctx context.Context, l link.Link, opts Options) (*Session, error) {
 	if opts.Elicit != nil {
 		methods["elicitation/create"] = opts.Elicit
 	}
-	s.peer = rpc.New(l, rpc.Options{Methods: methods, Request: s.refuse, Notification: s.notification, Bad: opts.Bad, Log: opts.Log})
+	s.peer = rpc.New(l, rpc.Options{Methods: methods, Ordered: map[string]bool{"elicitation/create": true}, Request: s.refuse, Notification: s.notification, Bad: opts.Bad, Log: opts.Log})
 	if err := s.handshake(ctx); err != nil {
 		s.peer.Close()
 		return nil, err

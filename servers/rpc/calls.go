@@ -44,30 +44,15 @@ func NewCalls[T any](life context.Context, l link.Link, prefix string) *Calls[T]
 // Call sends the request build makes with the id it is given, and waits
 // for its answer, which it returns as it came. When ctx ends first, the
 // other side is told with notifications/cancelled (unless the calls'
-// life ended too), and Call returns ctx's cause.
+// life ended too), and Call returns ctx's cause. A call made under a
+// request's turn (see Turns) is sent in it: after the calls of requests
+// read before.
 func (c *Calls[T]) Call(ctx context.Context, about T, build func(id json.RawMessage) (link.Message, error)) (link.Message, error) {
-	c.mu.Lock()
-	if c.life.Err() != nil {
-		c.mu.Unlock()
-		return link.Message{}, c.closedErr()
-	}
-	c.count++
-	id := c.id(c.count)
-	key := string(id) // compact: its own IDKey
-	reply := make(chan link.Message, 1)
-	c.waiting[key] = waitingCall[T]{about, reply}
-	c.mu.Unlock()
-	m, err := build(id)
+	arrived := WaitTurn(ctx)
+	id, key, reply, err := c.send(ctx, about, build)
+	arrived() // written, or not to be: the next request's call may go
 	if err != nil {
-		c.forget(key)
 		return link.Message{}, err
-	}
-	if err := c.l.Write(ctx, m); err != nil {
-		c.forget(key)
-		if ctx.Err() != nil {
-			return link.Message{}, context.Cause(ctx)
-		}
-		return link.Message{}, fmt.Errorf("sending %s: %w", m.Method, err)
 	}
 	select {
 	case got := <-reply:
@@ -80,6 +65,34 @@ func (c *Calls[T]) Call(ctx context.Context, about T, build func(id json.RawMess
 		c.forget(key)
 		return link.Message{}, c.closedErr()
 	}
+}
+
+// send registers a call and writes its request.
+func (c *Calls[T]) send(ctx context.Context, about T, build func(id json.RawMessage) (link.Message, error)) (json.RawMessage, string, chan link.Message, error) {
+	c.mu.Lock()
+	if c.life.Err() != nil {
+		c.mu.Unlock()
+		return nil, "", nil, c.closedErr()
+	}
+	c.count++
+	id := c.id(c.count)
+	key := string(id) // compact: its own IDKey
+	reply := make(chan link.Message, 1)
+	c.waiting[key] = waitingCall[T]{about, reply}
+	c.mu.Unlock()
+	m, err := build(id)
+	if err != nil {
+		c.forget(key)
+		return nil, "", nil, err
+	}
+	if err := c.l.Write(ctx, m); err != nil {
+		c.forget(key)
+		if ctx.Err() != nil {
+			return nil, "", nil, context.Cause(ctx)
+		}
+		return nil, "", nil, fmt.Errorf("sending %s: %w", m.Method, err)
+	}
+	return id, key, reply, nil
 }
 
 // id is the count-th id.

@@ -59,6 +59,11 @@ type Options struct {
 	// request goes straight to the code that answers its method. It is
 	// read from many goroutines and must not change after New.
 	Methods map[string]Handler
+	// Ordered names the methods whose requests take turns in the order
+	// they were read (see Turns): a handler's WaitTurn, Router.Ask's among
+	// them, and a Call made under the request's context wait until those
+	// read before have passed the same point. Others run as scheduled.
+	Ordered map[string]bool
 	// Request answers one request of a method not in Methods: its raw
 	// result, or an error. A *jsonrpc.Error goes back as it is; any other
 	// error goes back as -32603 with its text, unless the request's
@@ -116,6 +121,7 @@ type Peer struct {
 	incoming map[string]map[int]context.CancelCauseFunc // their requests being answered, by id, then by arrival
 	arrivals int
 	early    map[string]error // cancellations that overtook their request
+	turns    Turns            // of Ordered requests; the reading goroutine's
 }
 
 // maxEarlyCancels bounds what the other side can make the peer remember
@@ -340,10 +346,15 @@ func BadError(bad *link.BadMessage) *jsonrpc.Error {
 func (p *Peer) request(m link.Message) {
 	key := m.Key()
 	ctx, cancel := context.WithCancelCause(p.life)
+	arrived := func() {}
+	if p.opts.Ordered[m.Method] {
+		ctx, arrived = p.turns.Next(ctx)
+	}
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		cancel(nil)
+		arrived()
 		return
 	}
 	p.arrivals++
@@ -369,6 +380,7 @@ func (p *Peer) request(m link.Message) {
 			p.mu.Unlock()
 			cancel(nil)
 		}()
+		defer arrived()
 		p.serve(ctx, m)
 	}()
 }
