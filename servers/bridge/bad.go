@@ -13,7 +13,7 @@ import (
 // goes upstream as an error in its place; anything else is only logged,
 // as there is nobody to answer.
 func (s *Session) badFromHost(bad *link.BadMessage) {
-	s.opts.Log.Warn("the host sent a message that cannot be passed on", "size", bad.Size, "err", bad.Err)
+	s.unreadableHost.Warn(s.opts.Log, "the host sent a message that cannot be passed on", bad)
 	id, method := bad.ID, bad.Method != ""
 	switch {
 	case id != nil && method:
@@ -25,7 +25,7 @@ func (s *Session) badFromHost(bad *link.BadMessage) {
 
 // badFromServer does the same for what the server sent.
 func (s *Session) badFromServer(bad *link.BadMessage) {
-	s.opts.Log.Warn("the server sent a message that cannot be passed on", "size", bad.Size, "err", bad.Err)
+	s.unreadableServer.Warn(s.opts.Log, "the server sent a message that cannot be passed on", bad)
 	id, method := bad.ID, bad.Method != ""
 	switch {
 	case id != nil && method:

@@ -61,6 +61,8 @@ type Session struct {
 	// turns keep the server's elicitations in the order it sent them
 	// (fromServer's own).
 	turns rpc.Turns
+	// What each side sent that could not be read, counted by its reader.
+	unreadableHost, unreadableServer *rpc.Unreadable
 
 	mu        sync.Mutex
 	info      endpoint.Bridged
@@ -100,7 +102,7 @@ func New(host, server link.Link, opts Options) *Session {
 		calls: map[string]*call{}, asked: map[string]context.CancelCauseFunc{},
 		urls: map[string]chan struct{}{}, ourURLs: map[string]bool{}, shown: map[string]float64{},
 		busy: map[string]*busyCall{}, kept: map[string]map[string]json.RawMessage{}, taskAsks: map[string]*taskAsk{},
-		deskTasks: map[string]*deskTask{},
+		deskTasks: map[string]*deskTask{}, unreadableHost: rpc.NewUnreadable(), unreadableServer: rpc.NewUnreadable(),
 	}
 }
 

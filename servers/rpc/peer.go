@@ -115,13 +115,14 @@ type Peer struct {
 
 	calls *Calls[struct{}]
 
-	mu       sync.Mutex
-	closed   bool
-	err      error                                      // why the link ended, once read is closed
-	incoming map[string]map[int]context.CancelCauseFunc // their requests being answered, by id, then by arrival
-	arrivals int
-	early    map[string]error // cancellations that overtook their request
-	turns    Turns            // of Ordered requests; the reading goroutine's
+	mu         sync.Mutex
+	closed     bool
+	err        error                                      // why the link ended, once read is closed
+	incoming   map[string]map[int]context.CancelCauseFunc // their requests being answered, by id, then by arrival
+	arrivals   int
+	early      map[string]error // cancellations that overtook their request
+	turns      Turns            // of Ordered requests; the reading goroutine's
+	unreadable *Unreadable      // the reading goroutine's
 }
 
 // maxEarlyCancels bounds what the other side can make the peer remember
@@ -137,6 +138,7 @@ func New(l link.Link, opts Options) *Peer {
 	p := &Peer{
 		l: l, opts: opts, life: life, end: end, read: make(chan struct{}), calls: NewCalls[struct{}](life, l, ""),
 		incoming: map[string]map[int]context.CancelCauseFunc{}, early: map[string]error{},
+		unreadable: NewUnreadable(),
 	}
 	go p.run()
 	return p
@@ -315,7 +317,7 @@ func (p *Peer) response(m link.Message) {
 // bad answers a message that could not be read: a request gets an error,
 // a call whose answer it was fails; anything else is only logged.
 func (p *Peer) bad(bad *link.BadMessage) {
-	p.opts.Log.Warn("a message could not be read", "size", bad.Size, "method", bad.Method, "err", bad.Err)
+	p.unreadable.Warn(p.opts.Log, "a message could not be read", bad)
 	switch {
 	case bad.IsRequest():
 		var e *jsonrpc.Error

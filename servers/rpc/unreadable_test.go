@@ -1,0 +1,48 @@
+package rpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// lockedBuffer is a log's writer that the test reads while the peer writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestJunkDoesNotFloodTheLog: 2,000 lines of junk on a server's stdout
+// are logged five times, the count in each line, and the peer reads on.
+func TestJunkDoesNotFloodTheLog(t *testing.T) {
+	var log lockedBuffer
+	ping := func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`"pong"`), nil }
+	_, o := start(t, Options{Methods: map[string]Handler{"ping": ping}, Log: slog.New(slog.NewTextHandler(&log, nil))})
+	for range 2000 {
+		o.send("Listening on stdio, build 1.2.3")
+	}
+	o.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	if got := o.next(); got.Get("result").String() != "pong" {
+		t.Fatalf("after the junk: %s", got.Raw)
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != 5 || !strings.Contains(lines[4], "unreadable=5") {
+		t.Errorf("logged %d lines, want the first five with their count:\n%s", len(lines), log.String())
+	}
+}
