@@ -326,7 +326,7 @@ func TestCrashWhileAsking(t *testing.T) {
 	go c.CallTool(ctx, demo.ToolAskConfirm, nil)
 	e := next(t, r)
 	<-e.Context().Done()
-	if got, want := context.Cause(e.Context()).Error(), "The server stopped: “Booking db connection lost, exiting”"; got != want {
+	if got, want := context.Cause(e.Context()).Error(), "The server stopped: “booking db connection lost, exiting”"; got != want {
 		t.Errorf("the question ended with %q, want %q", got, want)
 	}
 }

@@ -17,8 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/link"
@@ -268,8 +266,7 @@ func LastWords(stderr string) string {
 			}
 			line = rest
 		}
-		first, size := utf8.DecodeRuneInString(line)
-		return string(unicode.ToUpper(first)) + line[size:]
+		return line // quoted where shown: the server's words as it wrote them
 	}
 	return ""
 }

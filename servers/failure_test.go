@@ -184,7 +184,7 @@ func TestFailedStartKeepsStderr(t *testing.T) {
 	if st.Stderr != "no token set\n" {
 		t.Errorf("stderr %q", st.Stderr)
 	}
-	if got, want := Explain(st.Err, st.Stderr).Summary, "The server stopped during start-up: “No token set”."; got != want {
+	if got, want := Explain(st.Err, st.Stderr).Summary, "The server stopped during start-up: “no token set”."; got != want {
 		t.Errorf("summary %q, want %q", got, want)
 	}
 }
@@ -223,7 +223,7 @@ func TestExplainGivesTheLastWordsAsTheReason(t *testing.T) {
 		t.Errorf("details %q lack the exit status", x.Details)
 	}
 	lost := Explain(fmt.Errorf("reading: %w", io.EOF), "ready\nout of memory\n")
-	if want := "The server stopped: “Out of memory”."; lost.Summary != want {
+	if want := "The server stopped: “out of memory”."; lost.Summary != want {
 		t.Errorf("a server that went away later: %q, want %q", lost.Summary, want)
 	}
 }
