@@ -68,12 +68,13 @@ func Round(d time.Duration) string {
 const LatencyHeadings = "METHOD\tTOOL\tCALLS\tFAILED\tP50\tP95\tP99\tSLOWEST"
 
 // Row is l as a line of LatencyHeadings' table, its cells tab-separated
-// and shown through untrusted.
+// and shown through untrusted. FAILED counts every call that did not
+// succeed: errors, cancels and tools that said they failed.
 func (l Latency) Row() string {
 	tool := untrusted.Text(l.Tool).Short(32)
 	if tool == "" {
 		tool = "-"
 	}
-	return strings.Join([]string{untrusted.Text(l.Method).Short(48), tool, strconv.Itoa(l.Count), strconv.Itoa(l.Errors),
+	return strings.Join([]string{untrusted.Text(l.Method).Short(48), tool, strconv.Itoa(l.Count), strconv.Itoa(l.Errors + l.ToolFailed),
 		Round(l.P50), Round(l.P95), Round(l.P99), Round(l.Slowest)}, "\t")
 }

@@ -192,14 +192,17 @@ func mimeOf(l CaptureLine) string {
 // Latency is how long the answered requests of one method, or one tool,
 // took.
 type Latency struct {
-	Method  string        `json:"method"`
-	Tool    string        `json:"tool,omitempty"`
-	Count   int           `json:"count"`
-	Errors  int           `json:"errors"` // errors and cancels
-	P50     time.Duration `json:"p50Ns"`
-	P95     time.Duration `json:"p95Ns"`
-	P99     time.Duration `json:"p99Ns"`
-	Slowest time.Duration `json:"maxNs"`
+	Method string `json:"method"`
+	Tool   string `json:"tool,omitempty"`
+	Count  int    `json:"count"`
+	Errors int    `json:"errors"` // errors and cancels
+	// ToolFailed counts the tools/call results that say the tool failed
+	// (isError): answers, for JSON-RPC, but failures to whoever called.
+	ToolFailed int           `json:"toolFailed,omitempty"`
+	P50        time.Duration `json:"p50Ns"`
+	P95        time.Duration `json:"p95Ns"`
+	P99        time.Duration `json:"p99Ns"`
+	Slowest    time.Duration `json:"maxNs"`
 }
 
 // Latencies are the latency percentiles (nearest rank) of the answers
@@ -208,7 +211,7 @@ type Latency struct {
 func Latencies(entries []Entry) []Latency {
 	type key struct{ method, tool string }
 	took := map[key][]time.Duration{}
-	failed := map[key]int{}
+	failed, toolFailed := map[key]int{}, map[key]int{}
 	for _, e := range entries {
 		if e.Latency == 0 || e.Kind != Result && e.Kind != Error && e.Kind != Cancel {
 			continue
@@ -218,12 +221,15 @@ func Latencies(entries []Entry) []Latency {
 		if e.Kind != Result {
 			failed[k]++
 		}
+		if e.ToolFailed {
+			toolFailed[k]++
+		}
 	}
 	out := make([]Latency, 0, len(took))
 	for k, d := range took {
 		slices.Sort(d)
 		rank := func(p int) time.Duration { return d[max(0, (p*len(d)+99)/100-1)] }
-		out = append(out, Latency{Method: k.method, Tool: k.tool, Count: len(d), Errors: failed[k],
+		out = append(out, Latency{Method: k.method, Tool: k.tool, Count: len(d), Errors: failed[k], ToolFailed: toolFailed[k],
 			P50: rank(50), P95: rank(95), P99: rank(99), Slowest: d[len(d)-1]})
 	}
 	slices.SortFunc(out, func(a, b Latency) int {

@@ -100,7 +100,8 @@ func TestLatencies(t *testing.T) {
 		if i%10 == 0 {
 			kind = Error
 		}
-		entries = append(entries, Entry{Kind: kind, Method: "tools/call", Tool: "slow", Latency: time.Duration(i+1) * time.Millisecond})
+		failed := i%25 == 1 // a result that says the tool failed
+		entries = append(entries, Entry{Kind: kind, Method: "tools/call", Tool: "slow", ToolFailed: failed, Latency: time.Duration(i+1) * time.Millisecond})
 	}
 	entries = append(entries,
 		Entry{Kind: Result, Method: "ping", Latency: time.Millisecond},
@@ -110,10 +111,13 @@ func TestLatencies(t *testing.T) {
 	)
 	got := Latencies(entries)
 	want := []Latency{
-		{Method: "tools/call", Tool: "slow", Count: 100, Errors: 10, P50: 50 * time.Millisecond, P95: 95 * time.Millisecond, P99: 99 * time.Millisecond, Slowest: 100 * time.Millisecond},
+		{Method: "tools/call", Tool: "slow", Count: 100, Errors: 10, ToolFailed: 4, P50: 50 * time.Millisecond, P95: 95 * time.Millisecond, P99: 99 * time.Millisecond, Slowest: 100 * time.Millisecond},
 		{Method: "ping", Count: 2, Errors: 1, P50: time.Millisecond, P95: 2 * time.Millisecond, P99: 2 * time.Millisecond, Slowest: 2 * time.Millisecond},
 	}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	if cells := strings.Split(got[0].Row(), "\t"); cells[3] != "14" {
+		t.Errorf("FAILED of %q: %s, want the errors and the tools' failures, 14", got[0].Row(), cells[3])
 	}
 }
