@@ -86,12 +86,22 @@ func printListed(ctx context.Context, filter traffic.Filter, asJSON bool, harFil
 // followTraffic prints what the running app lists, and what passes next,
 // until ctx ends.
 func followTraffic(ctx context.Context, filter traffic.Filter, asJSON bool, stdout, stderr terminal) int {
+	table := stdout.Columns() // one table across the batches
 	return listTraffic(ctx, true, stderr, func(list []traffic.Entry) {
 		var lines []traffic.CaptureLine
 		for _, e := range list {
 			lines = append(lines, traffic.CaptureLine{Entry: e})
 		}
-		printTraffic(pick(lines, filter), asJSON, stdout)
+		lines = pick(lines, filter)
+		if asJSON {
+			printTraffic(lines, asJSON, stdout)
+			return
+		}
+		rows := make([][]any, len(lines))
+		for i, l := range lines {
+			rows[i] = trafficCells(l)
+		}
+		table.Rows(rows)
 	})
 }
 
@@ -222,15 +232,22 @@ func printTraffic(lines []traffic.CaptureLine, asJSON bool, out terminal) {
 	}
 	table, flush := out.Table()
 	for _, l := range lines {
-		e := l.Entry
-		// The cells, each shown on its own, as Linef's arguments: the tabs
-		// between them are the format's, ours.
-		cells := []any{e.Time.Local().Format("15:04:05.000"), e.Where(), e.Dir.Arrow(),
-			e.Word(), e.What(), orDash(e.ID.Short(24)), humanize.IBytes(uint64(e.Size)), e.Took()}
-		if l.Body != nil {
-			cells = append(cells, untrusted.Text(l.Body).Short(80))
-		}
+		cells := trafficCells(l)
+		// The cells as Linef's arguments: the tabs between them are the
+		// format's, ours.
 		table.Linef(strings.TrimSuffix(strings.Repeat("%s\t", len(cells)), "\t"), cells...)
 	}
 	flush()
+}
+
+// trafficCells are the cells of l's row, each shown on its own: a
+// captured body cut to one line at the end.
+func trafficCells(l traffic.CaptureLine) []any {
+	e := l.Entry
+	cells := []any{e.Time.Local().Format("15:04:05.000"), e.Where(), e.Dir.Arrow(),
+		e.Word(), e.What(), orDash(e.ID.Short(24)), humanize.IBytes(uint64(e.Size)), e.Took()}
+	if l.Body != nil {
+		cells = append(cells, untrusted.Text(l.Body).Short(80))
+	}
+	return cells
 }

@@ -94,6 +94,47 @@ func (t Terminal) Table() (table Terminal, flush func() error) {
 	return Terminal{tw}, tw.Flush
 }
 
+// Columns prints a table a batch of rows at a time, as they come (a log
+// followed), where Table aligns only what one flush prints: each cell,
+// shown as Linef shows an argument, is padded to the widest of its column
+// so far, this batch's included, so that later rows keep the columns of
+// earlier ones wherever they fit. The last cell of a row is not padded.
+type Columns struct {
+	t      Terminal
+	widths []int
+}
+
+// Columns returns a table of no rows yet that prints to t.
+func (t Terminal) Columns() *Columns { return &Columns{t: t} }
+
+// Rows prints rows, each a row of cells.
+func (c *Columns) Rows(rows [][]any) {
+	shown := make([][]string, len(rows))
+	for i, row := range rows {
+		for j, a := range row {
+			cell := fmt.Sprint(safe(a))
+			shown[i] = append(shown[i], cell)
+			if j == len(row)-1 {
+				continue
+			}
+			if j == len(c.widths) {
+				c.widths = append(c.widths, 0)
+			}
+			c.widths[j] = max(c.widths[j], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, row := range shown {
+		var b strings.Builder
+		for j, cell := range row {
+			b.WriteString(cell)
+			if j < len(row)-1 {
+				b.WriteString(strings.Repeat(" ", c.widths[j]-utf8.RuneCountInString(cell)+2))
+			}
+		}
+		fmt.Fprintln(c.t.w, b.String())
+	}
+}
+
 // JSON prints v as indented JSON through untrusted.JSON: a script reads the
 // same value, a person sees an escape where a hidden character is, and
 // "<=", "&" read as written, not as \u003c= (no HTML is made here).

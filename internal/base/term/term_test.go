@@ -62,3 +62,21 @@ func TestLines(t *testing.T) {
 		})
 	}
 }
+
+// TestColumnsAcrossBatches: rows printed a batch at a time keep the
+// columns of the batches before, widening where a later cell is wider;
+// a cell's escape is shown, and counted, as the Line view shows it.
+func TestColumnsAcrossBatches(t *testing.T) {
+	var out bytes.Buffer
+	c := To(&out).Columns()
+	c.Rows([][]any{{"12:00:01", "demo", "tools/call"}, {"12:00:02", "a", "ping"}})
+	c.Rows([][]any{{"12:00:03", "b", "ping"}})
+	c.Rows([][]any{{"12:00:04", "demo\x1b", "x"}})
+	want := "12:00:01  demo  tools/call\n" +
+		"12:00:02  a     ping\n" +
+		"12:00:03  b     ping\n" +
+		"12:00:04  demo⟨U+001B⟩  x\n"
+	if out.String() != want {
+		t.Errorf("printed\n%s\nwant\n%s", out.String(), want)
+	}
+}
