@@ -19,8 +19,8 @@ import (
 // configured name nor what its command line runs (the program, the
 // package or script it starts: "@modelcontextprotocol/server-everything"
 // is "everything"), and when the message speaks for another server of
-// others, naming it (by configured name, reported title or reported name,
-// as whole words) or claiming to come from it ("this is X", "from X", "on
+// others, naming it (by configured name, or reported title or name where
+// they agree with it, as whole words) or claiming to come from it ("this is X", "from X", "on
 // behalf of X", "X needs"). Names compare loosely: case, width, punctuation,
 // invisible characters and the words "MCP" and "server" do not count, and a
 // name of three letters or more agrees with a longer one that contains it,
@@ -41,7 +41,14 @@ func IdentityWarnings(who servers.Identity, message untrusted.Text, others []ser
 			continue
 		}
 		found, claimed, as := false, false, ""
-		for _, name := range []string{o.Name, string(o.Reported.Title), string(o.Reported.Name)} {
+		names := []string{o.Name}
+		if _, mismatch := reportedMismatch(o); !mismatch {
+			// What a server reports of itself names it only where it agrees
+			// with what the person configured: else any server could report
+			// the title "Please" and mark every other server's messages.
+			names = append(names, string(o.Reported.Title), string(o.Reported.Name))
+		}
+		for _, name := range names {
 			ws := words(name)
 			if len(ws) == 0 || slices.ContainsFunc(own, func(own []string) bool { return sameName(ws, own) }) {
 				continue // naming a server that shares the sender's name is no claim
