@@ -223,8 +223,7 @@ func linkBox(link trust.Link) fyne.CanvasObject {
 	url.Wrapping = fyne.TextWrapBreak
 	// A long link scrolls in a few lines of its own: the server chose it,
 	// and it must not push where it leads out of view.
-	urlBox := container.NewVScroll(url)
-	urlBox.SetMinSize(fyne.NewSize(0, 3*theme.TextSize()+2*theme.InnerPadding()))
+	urlBox := look.ScrollUpTo(url, 3*theme.TextSize()+2*theme.InnerPadding())
 	box := container.NewVBox(widget.NewLabelWithStyle("It asks you to open this link:", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), urlBox)
 	if link.Host != "" {
 		leads := widget.NewLabel("It leads to " + link.Host + ".")
@@ -295,8 +294,14 @@ func (lw *linkWindow) set(s linkState) {
 	lw.state = s
 	lw.render()
 	lw.passKeys()
-	if dh := lw.size.need() - before; dh > 0 {
-		lw.size.grow(dh)
+	switch need := lw.size.need(); {
+	case need > before:
+		lw.size.grow(need - before)
+	case s.phase == linkWaiting || s.phase == linkComplete:
+		// The answers went for good: no gap is left where they were.
+		// Not while the browser opens, which may fail in a moment and
+		// bring them back.
+		lw.size.snug()
 	}
 }
 

@@ -171,10 +171,14 @@ func TestLinkEnter(t *testing.T) {
 // TestOpenedByHand: when the browser did not open, the person may open the
 // copied link themselves and say so: Accept goes out, and the window
 // waits for the server, as after Open link.
-// Pressed with the keyboard, I opened it hands the keyboard to Done.
+// Pressed with the keyboard, I opened it hands the keyboard to Done, and
+// the window is as short as what is left needs: no gap where the answers
+// were.
 func TestOpenedByHand(t *testing.T) {
 	h, got, _, lw := browserFails(t, "xdg-open is not installed")
+	var failedHeight float32
 	h.ui(func() {
+		failedHeight = lw.w.Canvas().Size().Height
 		lw.w.Canvas().Focus(lw.openedB)
 		lw.w.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	})
@@ -185,6 +189,9 @@ func TestOpenedByHand(t *testing.T) {
 	h.ui(func() {
 		if f := lw.w.Canvas().Focused(); f != fyne.Focusable(lw.doneB) {
 			t.Errorf("the keyboard is on %v, want Done", f)
+		}
+		if height, need := lw.w.Canvas().Size().Height, lw.size.need(); height > need || height >= failedHeight {
+			t.Errorf("waiting, the window is %.0f high, after %.0f with the answers; its content needs %.0f", height, failedHeight, need)
 		}
 	})
 }

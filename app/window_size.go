@@ -94,6 +94,18 @@ func (z *sized) grow(dh float32) {
 	growWindow(z.w, dh, z.at.Size().Height)
 }
 
+// snug makes the shown window as short as its content now needs, where
+// it is taller: a part that went for good leaves no gap.
+func (z *sized) snug() {
+	z.w.Content().Refresh()
+	if !z.fitted {
+		return
+	}
+	if gap := z.w.Canvas().Size().Height - z.need(); gap > 0 {
+		growWindow(z.w, -gap, z.at.Size().Height)
+	}
+}
+
 // growWindow makes w dh taller, or shorter when negative, and at most
 // tallest, keeping its width.
 func growWindow(w fyne.Window, dh, tallest float32) {
