@@ -60,6 +60,7 @@ func runPreview(args []string, stdin io.Reader, stdout, stderr terminal) int {
 	v.Install(w)
 	w.SetContent(container.NewBorder(nil, hostsview.FormPanel(schema), nil, nil, v))
 	w.Resize(fyne.NewSize(960, 720))
+	w.CenterOnScreen() // where a person looks, not the window manager's corner
 	w.ShowAndRun()
 	return 0
 }
