@@ -19,6 +19,7 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -51,7 +52,7 @@ func openTarget(t *target, command []string, router *servers.Router, stderr term
 }
 
 // runTools lists a server's tools as JSON.
-func runTools(args []string, stdout, stderr terminal) int {
+func runTools(args []string, stdout, stderr terminal) (code int) {
 	fs := stderr.FlagSet("tools")
 	t := addTargetFlags(fs)
 	verbose := verboseFlag(fs)
@@ -68,6 +69,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 		failed(stderr, "tools", err, "", *verbose)
 		return targetExit(err)
 	}
+	defer func() { serverSaid(stderr, conn.Stderr(), *verbose, code != 0) }()
 	defer closeConn()
 	tools, err := conn.Tools(ctx)
 	if err == nil {
@@ -87,7 +89,7 @@ func runTools(args []string, stdout, stderr terminal) int {
 // runCall calls a tool, answers each elicitation it triggers as -answer
 // says, and prints the tool result as JSON. Exit 0 when the call returned a
 // result, 1 otherwise.
-func runCall(args []string, stdin io.Reader, stdout, stderr terminal) int {
+func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int) {
 	fs := stderr.FlagSet("call")
 	t := addTargetFlags(fs)
 	tool := fs.String("tool", "", "the `name` of the tool to call (required)")
@@ -137,6 +139,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) int {
 		failed(stderr, "call", err, "", *verbose)
 		return targetExit(err)
 	}
+	defer func() { serverSaid(stderr, conn.Stderr(), *verbose, code != 0) }()
 	defer closeConn()
 
 	res, err := conn.CallTool(ctx, *tool, toolArgs)
@@ -162,7 +165,6 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) int {
 			return 1
 		}
 	}
-	code := 0
 	switch {
 	case err != nil:
 		failed(stderr, "call", err, conn.Stderr(), *verbose)
@@ -202,6 +204,20 @@ func otherTools(ctx context.Context, conn *servers.Conn, name string) (string, b
 // verboseFlag is -v of the commands that reach a server.
 func verboseFlag(fs *flag.FlagSet) *bool {
 	return fs.Bool("v", false, "after a failure's plain words, print the error chain behind them")
+}
+
+// serverSaid prints, under -v, what a stdio server wrote to its standard
+// error (its own log, a stack trace), once it stopped; without -v, a
+// command that failed says where to find it.
+func serverSaid(stderr terminal, said string, verbose, failed bool) {
+	switch {
+	case said == "":
+	case verbose:
+		stderr.Linef("  what the server wrote to its standard error:")
+		stderr.Block(untrusted.Text(said))
+	case failed:
+		stderr.Linef("  (-v shows what the server wrote to its standard error)")
+	}
 }
 
 // failed prints why command could not reach or use a server, in plain

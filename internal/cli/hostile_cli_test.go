@@ -62,6 +62,9 @@ func TestHostileSurface(t *testing.T) {
 		{"call error", append([]string{"call", "-tool", hostileFail}, server...), 1, "elicitdesk call:", nil},
 		{"call -32042", []string{"call", "-config", f.config, "-server", h.joined, "-tool", hostileLink}, 1, "-32042", nil},
 		{"call hostile tool result", append([]string{"call", "-tool", h.strings[0]}, server...), 1, "the tool failed", nil}, // its result is an error
+		{"call says where the server's stderr is", append([]string{"call", "-tool", h.strings[0]}, server...), 1, "-v shows what the server wrote", nil},
+		{"call -v prints the server's stderr", append([]string{"call", "-v", "-tool", h.strings[0]}, server...), 1, "what the server wrote to its standard error:", nil},
+		{"tools -v prints the server's stderr", append([]string{"tools", "-v"}, server...), 0, "what the server wrote to its standard error:", toolList},
 		{"tools", append([]string{"tools"}, server...), 0, "", toolList},
 		{"tools of a server that dies", append([]string{"tools"}, append(server, hostileDie)...), 1, "elicitdesk tools:", nil},
 		{"lint", []string{"lint", f.schema}, 0, "", nil},
