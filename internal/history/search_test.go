@@ -81,6 +81,8 @@ func TestSearch(t *testing.T) {
 		{"the target and URL", Query{Text: "example.com"}, []int{2}},
 		{"the URL query", Query{Text: "state=xyz"}, []int{2}},
 		{"the content", Query{Text: "backups"}, []int{4}},
+		{"why it failed", Query{Text: "nested objects"}, []int{6}},
+		{"why it was refused", Query{Text: "30 requests"}, []int{5}},
 		{"a redacted secret is not found", Query{Text: "hunter2"}, nil},
 		{"punctuation only matches all", Query{Text: `"()*:-`}, []int{6, 5, 4, 3, 2, 1, 0}},
 		{"FTS operators are words", Query{Text: `deploy OR production`}, nil},

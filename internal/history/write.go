@@ -117,9 +117,11 @@ func (s *Store) insert(ctx context.Context, entries []stored, need int64) ([]int
 		}
 		// The index's reported column holds what both peers say of
 		// themselves, and the machine they are on: a search for the host
-		// or the machine finds its entries.
+		// or the machine finds its entries. Its message column holds why
+		// the request failed or went stale too, which a developer looks
+		// for ("disconnected").
 		if _, err := index.ExecContext(ctx, id, e.Server.Name, e.Server.Target, r.Name+" "+r.Title+" "+host.Name+" "+host.Title+" "+untrusted.Text(e.Server.Machine),
-			e.Message, e.URL, string(e.content), serverTag(e.Server.Name)+" "+outcomeTag(e.Outcome)); err != nil {
+			string(e.Message)+"\n"+e.Reason, e.URL, string(e.content), serverTag(e.Server.Name)+" "+outcomeTag(e.Outcome)); err != nil {
 			return nil, err
 		}
 		ids = append(ids, id)
