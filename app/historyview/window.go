@@ -157,7 +157,7 @@ func (w *Window) build() {
 
 	w.search = k.NewEntry()
 	k.Find(w.search)
-	w.search.SetPlaceHolder("Search messages, servers, URLs and answers")
+	w.search.SetPlaceHolder("Search messages, servers, links, answers and failures")
 	w.search.OnChanged = func(string) { w.load(typingDelay) }
 	w.server = newFilter(k, "Server", serverChoices(nil))
 	w.server.SetSelected(allServers)
