@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // secretTerms returns the one list of what marks a field as asking for a
@@ -122,8 +123,38 @@ func (f *Field) Masked() bool {
 // looksSecret reports whether s contains a secret term; isLabel admits the
 // terms that count only in a name or title.
 func looksSecret(s string, isLabel bool) bool {
-	t := secretTable()
 	ws := splitWords(s)
+	if joined, ok := spelled(ws); ok && matchesSecret(joined, isLabel) {
+		return true
+	}
+	return matchesSecret(ws, isLabel)
+}
+
+// spelled is ws with each run of three or more one-letter words joined
+// into one, the way "P a s s w o r d" or "P.I.N" hides a word, and
+// whether there was such a run.
+func spelled(ws []string) ([]string, bool) {
+	var out []string
+	found := false
+	for i := 0; i < len(ws); {
+		j := i
+		for j < len(ws) && utf8.RuneCountInString(ws[j]) == 1 {
+			j++
+		}
+		if j-i >= 3 {
+			out = append(out, strings.Join(ws[i:j], ""))
+			found, i = true, j
+			continue
+		}
+		out = append(out, ws[i])
+		i++
+	}
+	return out, found
+}
+
+// matchesSecret reports whether the words ws hold a secret term.
+func matchesSecret(ws []string, isLabel bool) bool {
+	t := secretTable()
 	for _, w := range ws {
 		for _, term := range t.inside {
 			if strings.Contains(w, term) {
