@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -55,13 +56,20 @@ func NewForm(s *Schema) *Form {
 
 // visible is a text default as the person sees it in the field: with its
 // hidden characters as markers, so that Accept never sends what the person
-// could not see. A one-line field shows line breaks as markers too.
+// could not see. A one-line field shows line breaks as markers too, and
+// a run of eight spaces or more as one ("⟨200 spaces⟩"): a field scrolled
+// to its start shows none of what such a run pushes away.
 func (f *Field) visible(text string) string {
 	if f.MultiLine() {
 		return untrusted.Text(text).Block()
 	}
-	return untrusted.Text(text).Line()
+	return longSpaces.ReplaceAllStringFunc(untrusted.Text(text).Line(), func(run string) string {
+		return fmt.Sprintf("⟨%d spaces⟩", utf8.RuneCountInString(run))
+	})
 }
+
+// longSpaces is a run of eight spaces or more, of any width.
+var longSpaces = regexp.MustCompile(`[ \p{Zs}]{8,}`)
 
 // ordered keeps the values that are options, in option order, once each.
 func (f *Field) ordered(values []string) []string {

@@ -93,6 +93,29 @@ func TestFormDefaultsAndContent(t *testing.T) {
 	}
 }
 
+// TestDefaultsAsSeen: a text default is sent as the field shows it, so a
+// run of spaces that would push the rest out of a one-line field's view
+// shows as a marker.
+func TestDefaultsAsSeen(t *testing.T) {
+	for _, tt := range []struct{ name, schema, want string }{
+		{"200 spaces before an address", `{"type":"string","default":"` + strings.Repeat(" ", 200) + `evil@attacker.example"}`, "⟨200 spaces⟩evil@attacker.example"},
+		{"no-break spaces too", `{"type":"string","default":"a` + strings.Repeat("\u00a0", 9) + `b"}`, "a⟨9 spaces⟩b"},
+		{"a few spaces stay", `{"type":"string","default":"two  words   apart"}`, "two  words   apart"},
+		{"a multi-line field keeps its indentation", `{"type":"string","maxLength":1000,"default":"code:\n        indented"}`, "code:\n        indented"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := NewForm(mustParse(t, `{"type":"object","properties":{"x":`+tt.schema+`}}`))
+			var got struct{ X string }
+			if err := json.Unmarshal(f.Content(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.X != tt.want {
+				t.Errorf("sends %q, want %q", got.X, tt.want)
+			}
+		})
+	}
+}
+
 func TestFormInput(t *testing.T) {
 	schema := `{"type":"object","properties":{
 		"nick":{"type":"string","minLength":3,"maxLength":5},
