@@ -119,7 +119,7 @@ func (c *Client) Traffic(ctx context.Context, q TrafficQuery) ([]traffic.Entry, 
 // ErrDisconnected says the app went away.
 func (c *Client) Elicit(ctx context.Context, q Question) (json.RawMessage, error) {
 	var res json.RawMessage
-	err := c.call(ctx, methodElicit, q, &res)
+	err := c.call(rpc.InTurn(ctx), methodElicit, q, &res) // a bridge's questions reach the app in the order its server asked them
 	return res, err
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers/link"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // elicit answers a server's elicitation/create at the desk. A server's
@@ -42,8 +43,10 @@ func (s *Session) elicit(parent context.Context, m link.Message) {
 	answer, err := s.ask(ctx, params, s.waitingCalls(m.Related))
 	switch {
 	case errors.Is(err, errToHost):
-		s.markOurs(urlID, false) // the host sees its completion too
+		s.markOurs(urlID, false)     // the host sees its completion too
+		arrived := rpc.WaitTurn(ctx) // handed on in the order the server asked
 		s.toHost(s.relatedToHost(m))
+		arrived()
 	case ctx.Err() != nil:
 		// The server cancelled, or the session is over: nobody waits.
 	case errors.As(err, new(*unshown)):

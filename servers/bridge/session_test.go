@@ -163,6 +163,26 @@ func TestBurstAskedInOrder(t *testing.T) {
 	}
 }
 
+// TestBurstToHostInOrder: with no window to show them, a server's burst of
+// elicitations reaches the host, which declared elicitation, in the order
+// the server sent it.
+func TestBurstToHostInOrder(t *testing.T) {
+	desk := newDesk()
+	desk.noWindow = true
+	s := start(t, desk, Options{})
+	s.initialize(t, `{"elicitation":{}}`)
+	for i := 1; i <= 8; i++ {
+		s.server.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"%d","requestedSchema":{"type":"object","properties":{}}}}`, i, i))
+	}
+	var handed []string
+	for range 8 {
+		handed = append(handed, gjson.Get(s.host.nextMethod("elicitation/create"), "params.message").String())
+	}
+	if want := []string{"1", "2", "3", "4", "5", "6", "7", "8"}; !slices.Equal(handed, want) {
+		t.Errorf("the host was handed %q, want %q", handed, want)
+	}
+}
+
 // TestDeskRefuses sends the app's refusal back as the error it is.
 func TestDeskRefuses(t *testing.T) {
 	s := start(t, newDesk(), Options{})

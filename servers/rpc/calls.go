@@ -44,11 +44,11 @@ func NewCalls[T any](life context.Context, l link.Link, prefix string) *Calls[T]
 // Call sends the request build makes with the id it is given, and waits
 // for its answer, which it returns as it came. When ctx ends first, the
 // other side is told with notifications/cancelled (unless the calls'
-// life ended too), and Call returns ctx's cause. A call made under a
-// request's turn (see Turns) is sent in it: after the calls of requests
-// read before.
+// life ended too), and Call returns ctx's cause. A call under InTurn's
+// context is sent in its request's turn: after the calls of requests read
+// before.
 func (c *Calls[T]) Call(ctx context.Context, about T, build func(id json.RawMessage) (link.Message, error)) (link.Message, error) {
-	arrived := WaitTurn(ctx)
+	arrived := waitCall(ctx)
 	id, key, reply, err := c.send(ctx, about, build)
 	arrived() // written, or not to be: the next request's call may go
 	if err != nil {

@@ -60,9 +60,9 @@ type Options struct {
 	// read from many goroutines and must not change after New.
 	Methods map[string]Handler
 	// Ordered names the methods whose requests take turns in the order
-	// they were read (see Turns): a handler's WaitTurn, Router.Ask's among
-	// them, and a Call made under the request's context wait until those
-	// read before have passed the same point. Others run as scheduled.
+	// they were read (see Turns): a handler's WaitTurn, or its Call under
+	// InTurn, waits until the requests read before passed theirs. Others
+	// run as scheduled.
 	Ordered map[string]bool
 	// Request answers one request of a method not in Methods: its raw
 	// result, or an error. A *jsonrpc.Error goes back as it is; any other

@@ -42,7 +42,12 @@ func (t *turn) arrive() {
 	})
 }
 
-type turnKey struct{}
+// turnKey carries a request's turn; callKey the same turn, for the one
+// call that passes the request on (InTurn).
+type (
+	turnKey struct{}
+	callKey struct{}
+)
 
 // Next gives the request read now a turn after every one given before,
 // carried by the context it returns. The handler must call arrived when
@@ -61,8 +66,32 @@ func (ts *Turns) Next(ctx context.Context) (_ context.Context, arrived func()) {
 // returns the function that marks it arrived, which lets the next go on.
 // Without a turn in ctx, or once the turn passed, it returns at once.
 func WaitTurn(ctx context.Context) (arrived func()) {
+	t, _ := ctx.Value(turnKey{}).(*turn)
+	return t.wait(ctx)
+}
+
+// InTurn is ctx for the one call that passes its request on, to another
+// peer that keeps the order too (the bridge asking the core): Calls.Call
+// writes that call in the request's turn, after those of the requests read
+// before. Other calls made on the way (a connection's handshake) are not
+// held back, for an earlier request may wait for them.
+func InTurn(ctx context.Context) context.Context {
 	t, ok := ctx.Value(turnKey{}).(*turn)
 	if !ok {
+		return ctx
+	}
+	return context.WithValue(ctx, callKey{}, t)
+}
+
+// waitCall is WaitTurn for a call InTurn marked.
+func waitCall(ctx context.Context) (arrived func()) {
+	t, _ := ctx.Value(callKey{}).(*turn)
+	return t.wait(ctx)
+}
+
+// wait is WaitTurn for t, which may be nil (no turn).
+func (t *turn) wait(ctx context.Context) (arrived func()) {
+	if t == nil {
 		return func() {}
 	}
 	if t.before != nil {

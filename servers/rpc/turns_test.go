@@ -41,7 +41,7 @@ func testTurns(t *testing.T, forward bool) {
 		}
 		<-ready
 		if forward {
-			return peer.Call(ctx, "forward", n)
+			return peer.Call(InTurn(ctx), "forward", n)
 		}
 		arrived := WaitTurn(ctx)
 		mu.Lock()
