@@ -297,7 +297,7 @@ func (lw *linkWindow) set(s linkState) {
 	switch need := lw.size.need(); {
 	case need > before:
 		lw.size.grow(need - before)
-	case s.phase == linkWaiting || s.phase == linkComplete:
+	case s.phase == linkWaiting || s.phase == linkComplete || s.phase == linkStale:
 		// The answers went for good: no gap is left where they were.
 		// Not while the browser opens, which may fail in a moment and
 		// bring them back.

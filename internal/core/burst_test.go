@@ -55,11 +55,10 @@ func serveBurst() {
 	os.Exit(0)
 }
 
-// TestBurstFromOneServerInOrder: a server's burst of elicitations waits,
-// opens and is refused in the order the server sent it, not in the order
-// the goroutines that read it happen to run: the first three open (the
-// windows' limit), the first five wait (the server's limit), the rest
-// are refused.
+// TestBurstFromOneServerInOrder: a server's burst of elicitations waits
+// and opens in the order the server sent it, not in the order the
+// goroutines that read it happen to run: the first three open (the
+// windows' limit), and the first five wait (the server's limit).
 func TestBurstFromOneServerInOrder(t *testing.T) {
 	const burst = 8
 	exe, err := os.Executable()

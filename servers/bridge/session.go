@@ -183,6 +183,7 @@ func (s *Session) toServer(m link.Message) {
 
 // fromHost passes the host's messages upstream until the host goes away.
 func (s *Session) fromHost() error {
+	defer s.unreadableHost.Ended(s.opts.Log)
 	for {
 		m, err := s.host.Read()
 		if err != nil {
@@ -210,6 +211,7 @@ func (s *Session) fromHost() error {
 // fromServer passes the server's messages to the host until the server
 // goes away, keeping elicitations for the desk.
 func (s *Session) fromServer() error {
+	defer s.unreadableServer.Ended(s.opts.Log)
 	for {
 		m, err := s.server.Read()
 		if err != nil {

@@ -266,16 +266,16 @@ func startEverything(t *testing.T) string {
 		close(exited)
 	}()
 	t.Cleanup(func() {
+		state := "was still running"
 		select {
 		case <-exited:
-			if t.Failed() {
-				mu.Lock()
-				t.Logf("server-everything had exited (%v), its last lines:\n%s", cmd.ProcessState, strings.Join(printed, "\n"))
-				mu.Unlock()
-			}
+			state = fmt.Sprintf("had exited (%v)", cmd.ProcessState)
 		default:
 			cmd.Process.Kill()
 			<-exited
+		}
+		if t.Failed() {
+			t.Logf("server-everything %s; its last lines:\n%s", state, strings.Join(printed, "\n"))
 		}
 	})
 	select {

@@ -297,6 +297,7 @@ func (p *Peer) run() {
 			p.opts.Notification(m)
 		}
 	}
+	p.unreadable.Ended(p.opts.Log)
 	if errors.Is(err, io.EOF) {
 		err = io.EOF
 	}

@@ -10,12 +10,13 @@ import (
 )
 
 // Unreadable counts the messages a link could not read and logs them now
-// and then, the first few and then one a minute with the count: a server
-// that prints junk on its stdout would otherwise write the log a line for
-// each of its lines. One goroutine, the link's reader, uses it.
+// and then, the first few and then one a minute with the count, and the
+// count once more at the link's end (Ended): a server that prints junk on
+// its stdout would otherwise write the log a line for each of its lines.
+// One goroutine, the link's reader, uses it.
 type Unreadable struct {
-	n    int
-	warn rate.Sometimes
+	n, logged int
+	warn      rate.Sometimes
 }
 
 // NewUnreadable returns a count of none.
@@ -27,6 +28,15 @@ func NewUnreadable() *Unreadable {
 func (u *Unreadable) Warn(log *slog.Logger, msg string, bad *link.BadMessage) {
 	u.n++
 	u.warn.Do(func() {
+		u.logged = u.n
 		log.Warn(msg, "size", bad.Size, "method", bad.Method, "err", bad.Err, "unreadable", u.n)
 	})
+}
+
+// Ended logs how many messages could not be read in all, when the link
+// ended with some not logged.
+func (u *Unreadable) Ended(log *slog.Logger) {
+	if u.n > u.logged {
+		log.Warn("messages that could not be read, in all", "unreadable", u.n)
+	}
 }

@@ -86,11 +86,14 @@ func (t Terminal) Block(text untrusted.Text) {
 	}
 }
 
+// columnGap is the space between a table's columns.
+const columnGap = 2
+
 // Table returns a terminal whose lines are rows of tab-separated cells,
 // printed in aligned columns by flush. Cells shown through Line hold no
 // tab, so no value can add a column.
 func (t Terminal) Table() (table Terminal, flush func() error) {
-	tw := tabwriter.NewWriter(t.w, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(t.w, 0, 4, columnGap, ' ', 0)
 	return Terminal{tw}, tw.Flush
 }
 
@@ -128,7 +131,7 @@ func (c *Columns) Rows(rows [][]any) {
 		for j, cell := range row {
 			b.WriteString(cell)
 			if j < len(row)-1 {
-				b.WriteString(strings.Repeat(" ", c.widths[j]-utf8.RuneCountInString(cell)+2))
+				b.WriteString(strings.Repeat(" ", c.widths[j]-utf8.RuneCountInString(cell)+columnGap))
 			}
 		}
 		fmt.Fprintln(c.t.w, b.String())
