@@ -19,8 +19,8 @@ import (
 // configured name nor what its command line runs (the program, the
 // package or script it starts: "@modelcontextprotocol/server-everything"
 // is "everything"), and when the message speaks for another server of
-// others, naming it (by configured name, or reported title or name where
-// they agree with it, as whole words) or claiming to come from it ("this is X", "from X", "on
+// others, naming it (by configured name, or by a reported title or name
+// that agrees with it; as whole words) or claiming to come from it ("this is X", "from X", "on
 // behalf of X", "X needs"). Names compare loosely: case, width, punctuation,
 // invisible characters and the words "MCP" and "server" do not count, and a
 // name of three letters or more agrees with a longer one that contains it,
@@ -41,14 +41,8 @@ func IdentityWarnings(who servers.Identity, message untrusted.Text, others []ser
 			continue
 		}
 		found, claimed, as := false, false, ""
-		names := []string{o.Name}
-		if _, mismatch := reportedMismatch(o); !mismatch {
-			// What a server reports of itself names it only where it agrees
-			// with what the person configured: else any server could report
-			// the title "Please" and mark every other server's messages.
-			names = append(names, string(o.Reported.Title), string(o.Reported.Name))
-		}
-		for _, name := range names {
+		_, mismatch := reportedMismatch(o)
+		for _, name := range []string{o.Name, string(o.Reported.Title), string(o.Reported.Name)} {
 			ws := words(name)
 			if len(ws) == 0 || slices.ContainsFunc(own, func(own []string) bool { return sameName(ws, own) }) {
 				continue // naming a server that shares the sender's name is no claim
@@ -56,6 +50,12 @@ func IdentityWarnings(who servers.Identity, message untrusted.Text, others []ser
 			f, c := mentions(msg, ws)
 			if !f {
 				f, c = mentions(msg, core(ws))
+			}
+			if name != o.Name && (mismatch || !ownName(o, name)) && !c {
+				// What a server reports of itself, but for a name the person
+				// gave it, counts only as a claim ("this is GitHub"): else a
+				// server titled "Please" would mark every other's messages.
+				continue
 			}
 			if f && !found || c && !claimed {
 				found, claimed, as = true, c, name
@@ -101,6 +101,13 @@ func reportedMismatch(who servers.Identity) (string, bool) {
 		calls += " (" + r.Name.Quote() + ")"
 	}
 	return fmt.Sprintf("The server you named %s calls itself %s: make sure it is the one you meant.", untrusted.Text(who.Name).Quote(), calls), true
+}
+
+// ownName reports whether name, one of o's reported names, agrees with
+// the name the person gave o or with what its command line runs.
+func ownName(o servers.Identity, name string) bool {
+	reported := [][]string{words(name)}
+	return slices.ContainsFunc(append([]string{o.Name}, runs(o.Target)...), func(n string) bool { return agrees(n, reported) })
 }
 
 // reportedWords are the words of a server's reported name and title.
