@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -449,5 +450,35 @@ func TestProblemWords(t *testing.T) {
 		if len(problems) != 1 || problems[0].String() != tt.want {
 			t.Errorf("%s:\ngot  %v\nwant %s", tt.schema, problems, tt.want)
 		}
+	}
+}
+
+// TestAlikeLabelsToldApart: fields whose labels read alike are told apart
+// by their property names, or by their places where the names read alike
+// too; other labels stay as the server wrote them.
+func TestAlikeLabelsToldApart(t *testing.T) {
+	for _, tt := range []struct {
+		name, properties string
+		want             []string
+	}{
+		{"two titled Password", `"password":{"type":"string","title":"Password"},"exfil":{"type":"string","title":"password"}`,
+			[]string{"Password (password)", "password (exfil)"}},
+		{"a look-alike title", `"a":{"type":"string","title":"Password"},"b":{"type":"string","title":"Pаssword"}`,
+			[]string{"Password (a)", "Pаssword (b)"}},
+		{"look-alike names without titles", `"password":{"type":"string"},"pаssword":{"type":"string"}`,
+			[]string{"password (field 1)", "pаssword (field 2)"}},
+		{"different titles stay", `"a":{"type":"string","title":"Name"},"b":{"type":"string","title":"Email"}`,
+			[]string{"Name", "Email"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := mustParse(t, `{"type":"object","properties":{`+tt.properties+`}}`)
+			var got []string
+			for _, f := range s.Fields {
+				got = append(got, f.Label().Line())
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("labels %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

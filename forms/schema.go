@@ -1,7 +1,9 @@
 package forms
 
 import (
+	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
@@ -58,6 +60,11 @@ type Field struct {
 	// string, json.Number (every digit kept), bool or []string; nil when
 	// there is none.
 	Default any
+
+	// apart tells the field from others whose labels read alike (" (name)",
+	// " (field 2)"), which Label adds: two fields titled "Password" look
+	// like one question asked twice.
+	apart untrusted.Text
 }
 
 // longText is the maxLength from which a text field takes several lines.
@@ -79,12 +86,42 @@ func (f *Field) TriState() bool { return f.Kind == Boolean && !f.Required && f.D
 func (f *Field) MustFill() bool { return f.Required && f.Kind != Boolean }
 
 // Label is what the person sees as the field's name: its title, or else
-// its property name, both the server's words.
+// its property name, both the server's words; where another field's reads
+// alike, with what tells them apart.
 func (f *Field) Label() untrusted.Text {
 	if f.Title != "" {
-		return f.Title
+		return f.Title + f.apart
 	}
-	return untrusted.Text(f.Name)
+	return untrusted.Text(f.Name) + f.apart
+}
+
+// tellApart marks the fields whose labels read alike (case, look-alike
+// letters, invisible characters and punctuation aside) with their
+// property names, or with their places where the names read alike too.
+func tellApart(fields []Field) {
+	key := func(s string) string { return strings.Join(splitWords(s), " ") }
+	byLabel := map[string][]int{}
+	for i := range fields {
+		k := key(string(fields[i].Label()))
+		byLabel[k] = append(byLabel[k], i)
+	}
+	for _, alike := range byLabel {
+		if len(alike) < 2 {
+			continue
+		}
+		names := map[string]int{}
+		for _, i := range alike {
+			names[key(fields[i].Name)]++
+		}
+		for _, i := range alike {
+			f := &fields[i]
+			if f.Title != "" && names[key(f.Name)] == 1 {
+				f.apart = " (" + untrusted.Text(f.Name) + ")"
+			} else {
+				f.apart = untrusted.Text(fmt.Sprintf(" (field %d)", i+1))
+			}
+		}
+	}
 }
 
 // Schema is a parsed requestedSchema: the fields to show and the problems that
@@ -106,6 +143,7 @@ func (s *Schema) Field(name string) *Field {
 }
 
 func newSchema(raw []byte, fields []Field, warnings []Problem) *Schema {
+	tellApart(fields)
 	s := &Schema{Fields: fields, Warnings: warnings, index: make(map[string]int, len(fields))}
 	for i, f := range fields {
 		s.index[f.Name] = i
