@@ -178,9 +178,9 @@ func TestBridgeTypeScriptHost(t *testing.T) {
 		}
 	}
 
-	// The request window, "node: message — Elicit Desk": the bridge names
-	// the server after its command.
-	w := d.window("^node(: | asks)")
+	// The request window, "server-everything: message — Elicit Desk": the
+	// bridge names the server after the script node runs.
+	w := d.window("^server-everything(: | asks)")
 	d.keys(w, "Ada Lovelace", "Return") // the name is the first field, and the only required one
 	got := everythingReceived(t, []byte(h.next(time.Minute)))
 	if got.Action != "accept" || got.Content["name"] != "Ada Lovelace" {
@@ -197,7 +197,7 @@ func TestBridgeTypeScriptHost(t *testing.T) {
 	// The app kept what passed between the session and its server: the
 	// person's answer, with its latency, as the host's.
 	answered := d.traffic("dir:out", "status:ok", "method:elicitation/create")
-	if answered.Session == "" || answered.Server != "node" || answered.Host == "" || answered.Latency <= 0 {
+	if answered.Session == "" || answered.Server != "server-everything" || answered.Host == "" || answered.Latency <= 0 {
 		t.Errorf("the answer's entry: %+v", answered)
 	}
 }

@@ -5,17 +5,26 @@ import (
 	"strings"
 
 	"github.com/elicitdesk/elicitdesk/internal/hosts"
+	"github.com/elicitdesk/elicitdesk/internal/trust"
 )
 
 // commandName names a server run by argv, for windows and logs: the
 // program's own name, or, when it is a launcher such as npx, uvx or
-// docker, the package or image it launches. A host config routed through
-// the bridge passes only a command line, and "npx asks" would tell the
-// person nothing.
+// docker, the package or image it launches, or, when it is an
+// interpreter such as node or python, the script or module it runs. A
+// host config routed through the bridge passes only a command line, and
+// "npx asks" or "node asks" would tell the person nothing.
 func commandName(argv []string) string {
 	name := hosts.BaseName(argv[0])
 	prog := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".cmd"))
 	args := argv[1:]
+	switch {
+	case interpreter(prog):
+		if script := scriptName(args); script != "" {
+			return script
+		}
+		return name
+	}
 	switch prog {
 	case "npx", "bunx", "pnpx", "uvx":
 	case "pipx", "yarn", "pnpm", "bun", "npm", "uv":
@@ -36,6 +45,35 @@ func commandName(argv []string) string {
 		}
 	}
 	return name
+}
+
+// interpreter reports whether prog runs a script or module it is given:
+// node, deno, python3.12, java -jar…
+func interpreter(prog string) bool {
+	for _, p := range []string{"node", "nodejs", "deno", "tsx", "ts-node", "python", "ruby", "perl", "php", "java"} {
+		if prog == p || p == "python" && strings.HasPrefix(prog, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptName is the name of the script, module or jar an interpreter's
+// args run ("/srv/booking/dist/index.js" is "booking"), or "".
+func scriptName(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case (a == "-m" || a == "-jar") && i+1 < len(args):
+			return trust.RunName(args[i+1])
+		case a == "-e" || a == "--eval" || a == "-p" || a == "--print" || a == "-c":
+			return "" // code on the command line: no script to name it by
+		case a == "run" && i == 0: // deno run
+		case strings.HasPrefix(a, "-"):
+		default:
+			return trust.RunName(a)
+		}
+	}
+	return ""
 }
 
 // after returns args after the first of verbs, or nil without one.

@@ -276,7 +276,7 @@ func TestTypeScriptServerFailures(t *testing.T) {
 		{"a tool it lacks", everything, []string{"-tool", "nope"}, `the server has no tool "nope"; it has: echo, `},
 		{"arguments it refuses", everything, []string{"-tool", "get-sum", "-args", `{"a":"x"}`}, "the tool failed (its result, printed above, is an error)"},
 		{"a form it may not ask", []string{node, "testdata/nested-form.mjs"}, []string{"-tool", "nested"},
-			"elicitation from node refused, not asked: requested schema cannot be shown: #/properties/addr/type: nested objects"},
+			"elicitation from nested-form refused, not asked: requested schema cannot be shown: #/properties/addr/type: nested objects"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

@@ -25,7 +25,7 @@ func runs(target string) []string {
 		if strings.Contains(arg, "://") || i > 0 && (strings.HasPrefix(arg, "-") || assignment(arg)) {
 			continue
 		}
-		if name := runName(arg); name != "" {
+		if name := RunName(arg); name != "" {
 			names = append(names, name)
 		}
 	}
@@ -40,10 +40,10 @@ func assignment(arg string) bool {
 	}) < 0
 }
 
-// runName is what a person calls the program, package, script or image
+// RunName is what a person calls the program, package, script or image
 // arg: "@scope/name@1.2", "name==1.2", "/srv/name/dist/index.js" and
-// "ghcr.io/acme/name:latest" are "name".
-func runName(arg string) string {
+// "ghcr.io/acme/name:latest" are "name"; "" when nothing in it says.
+func RunName(arg string) string {
 	if i := strings.IndexAny(arg, "=<>["); i > 0 {
 		arg = arg[:i]
 	}
