@@ -133,6 +133,36 @@ func TestWindowPlaces(t *testing.T) {
 	}
 }
 
+// TestIconClicked: a click on the tray icon of a host that shows no menu
+// brings forward the oldest request that waits, even one whose window
+// was closed unanswered, with the keyboard; with none waiting, it opens
+// the Servers window with the tray's entries.
+func TestIconClicked(t *testing.T) {
+	s := startWith(t, func(o *Options) { o.StartUI = nil })
+	rec := &opens{recorder: newRecorder()}
+	go s.c.Attach(t.Context(), rec)
+	attached(t, s)
+	s.c.IconClicked()
+	rec.until(t, "the Servers window", func() bool { return len(rec.shows) == 1 })
+	if got := rec.shows[0]; got.Window != WindowServers || !got.Menu {
+		t.Errorf("with nothing waiting, the click showed %+v, want Servers with the tray's entries", got)
+	}
+	answers := askN(t, s, 1)
+	rec.until(t, "the request's window", func() bool { return len(rec.requests) == 1 })
+	q := rec.requests[0]
+	s.c.Closed(q.ID, q.Opening) // closed unanswered: it waits without a window
+	s.c.IconClicked()
+	rec.until(t, "the request's window again", func() bool { return len(rec.requests) == 2 })
+	if rec.requests[1].ID != q.ID || rec.by[1] != ByPerson {
+		t.Errorf("the click opened %s by %s, want %s by the person", rec.requests[1].ID, rec.by[1], q.ID)
+	}
+	if len(rec.shows) != 1 {
+		t.Errorf("the click with a request waiting also showed %+v", rec.shows[1:])
+	}
+	s.c.Answer(q.ID, forms.Result{Action: forms.Cancel})
+	<-answers[0]
+}
+
 // TestBurstNotification: requests that arrive together, unseen, are one
 // notification that names them in arrival order; it goes once they are
 // answered, and a click opens the oldest still waiting.

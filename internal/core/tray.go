@@ -41,10 +41,20 @@ func (c *Core) Tray(t *tray.Tray, login autostart.Entry) {
 	c.mu.Lock()
 	c.tray, c.login = t, login
 	c.mu.Unlock()
-	// A click on the icon where the host shows no menu (swaybar) opens
-	// the Servers window with the tray's entries in its menu bar.
-	t.OnIcon(func() { c.Show(Show{Window: WindowServers, Menu: true}) })
+	t.OnIcon(c.IconClicked)
 	c.refreshTray()
+}
+
+// IconClicked is a click on the tray icon where the host shows no menu
+// (swaybar), which would have listed the requests that wait: the oldest
+// of them comes forward, as at a second start, else the Servers window
+// with the tray's entries in its menu bar.
+func (c *Core) IconClicked() {
+	if len(c.pending.all()) > 0 {
+		c.Show(Show{Window: WindowFront})
+		return
+	}
+	c.Show(Show{Window: WindowServers, Menu: true})
 }
 
 // TrayShown reports whether a tray host shows the core's icon, as
