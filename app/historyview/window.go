@@ -137,6 +137,9 @@ func (w *Window) Show() {
 	}
 	w.win.Show()
 	w.win.RequestFocus()
+	if w.win.Canvas().Focused() == nil { // first shown: typing searches; later, the keyboard stays where it was
+		w.win.Canvas().Focus(w.search)
+	}
 	w.load(0)
 }
 

@@ -528,6 +528,23 @@ func TestKeys(t *testing.T) {
 	}
 }
 
+// TestSearchHasTheKeyboard: History opens with the keyboard in its
+// search, so that typing searches; shown again, it keeps the keyboard
+// where the person left it.
+func TestSearchHasTheKeyboard(t *testing.T) {
+	h := open(t, Options{})
+	c := h.w.win.Canvas()
+	if c.Focused() != h.w.search {
+		t.Fatalf("History opened with the keyboard on %T, not the search", c.Focused())
+	}
+	_, list := h.w.rows.AccessibleList()
+	c.Focus(list)
+	h.w.Show()
+	if c.Focused() != list {
+		t.Errorf("shown again, the keyboard went to %T, not the list it was on", c.Focused())
+	}
+}
+
 // TestListKeys: Escape closes the window, and F1 reaches it, while the
 // list has the keyboard (a focused Fyne list kept both); Down still moves
 // along the list.
