@@ -33,12 +33,20 @@ func (c *Core) openHistory() {
 }
 
 // NotificationsProblem is why no notification can show, or "" when they
-// can.
+// can: asked of the notification server now, where the Notifier can say
+// (one that starts after the app is used from then on).
 func (c *Core) NotificationsProblem() string {
-	if c.opts.Notifier != nil {
-		return ""
+	if c.opts.Notifier == nil {
+		return c.opts.NoNotifications
 	}
-	return c.opts.NoNotifications
+	if n, ok := c.opts.Notifier.(interface{ Check(context.Context) error }); ok {
+		ctx, cancel := context.WithTimeout(c.ctx, busTimeout)
+		defer cancel()
+		if n.Check(ctx) != nil {
+			return "None can show now: no notification server runs on this desktop. One that starts later is used."
+		}
+	}
+	return ""
 }
 
 // historyOpened waits until the history has been opened (or found not

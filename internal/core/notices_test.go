@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -164,5 +165,33 @@ func TestWaitingWithoutWindows(t *testing.T) {
 	case err := <-answered:
 		t.Errorf("the request ended without windows: %v", err)
 	default:
+	}
+}
+
+// lateNotifier is a notifier whose notification server has not started
+// until up is set.
+type lateNotifier struct {
+	notifier
+	up atomic.Bool
+}
+
+func (n *lateNotifier) Check(context.Context) error {
+	if !n.up.Load() {
+		return errors.New("no notification server")
+	}
+	return nil
+}
+
+// TestNotificationServerStartedLater: Settings says none can show while no
+// notification server runs, and nothing once one has started.
+func TestNotificationServerStartedLater(t *testing.T) {
+	n := &lateNotifier{}
+	s := startWith(t, func(o *Options) { o.StartUI, o.Notifier = nil, n })
+	if why := s.c.NotificationsProblem(); !strings.Contains(why, "no notification server runs") {
+		t.Errorf("with none running: %q, want it to say so", why)
+	}
+	n.up.Store(true)
+	if why := s.c.NotificationsProblem(); why != "" {
+		t.Errorf("once one runs: %q, want nothing", why)
 	}
 }

@@ -189,7 +189,10 @@ func Run(o Options, stdout, stderr term.Terminal) int {
 	case err != nil:
 		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
 	}
-	if notifyErr != nil {
+	switch {
+	case notifyErr != nil && notifier != nil:
+		log.Info("no notification server runs yet: notifications show once one does", "err", notifyErr)
+	case notifyErr != nil:
 		log.Info("the core shows no notifications", "err", notifyErr)
 	}
 	t, err := tray.Start(ctx, AppName, assets.TrayIconPNG(false, false), nil, log)

@@ -25,7 +25,8 @@ func coreNotifier(ctx context.Context, clicked func(id uint32)) (n core.Notifier
 	c, err := notify.New(ctx, conn, notify.Options{AppName: AppName, Icon: AppID, DesktopEntry: AppID, OnClick: clicked})
 	if err != nil {
 		conn.Close()
-		return nil, "None can show: no notification server runs on this desktop.", err
+		return nil, "None can show: the session bus refused to pass notifications' clicks.", err
 	}
-	return c, "", nil
+	// One that starts later shows the next notice (Core.NotificationsProblem).
+	return c, "", c.Check(ctx)
 }

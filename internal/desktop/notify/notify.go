@@ -70,21 +70,21 @@ type Client struct {
 	conn    *dbus.Conn
 	obj     dbus.BusObject
 	opts    Options
-	markup  bool // the server reads markup in bodies
 	signals chan *dbus.Signal
 	done    chan struct{} // closed when the signal loop has ended
 	once    sync.Once
+
+	mu     sync.Mutex
+	asked  bool // a server has said its capabilities
+	markup bool // the server reads markup in bodies
 }
 
 // New starts a client on conn, which it owns from then on and closes in
-// Close. It fails when no notification server answers.
+// Close. A notification server need not answer yet: one that starts later
+// (mako started after the app, a daemon restarted) shows the next notice.
+// Check says whether one answers now.
 func New(ctx context.Context, conn *dbus.Conn, opts Options) (*Client, error) {
 	c := &Client{conn: conn, obj: conn.Object(service, path), opts: opts, signals: make(chan *dbus.Signal, 16), done: make(chan struct{})}
-	var caps []string
-	if err := c.obj.CallWithContext(ctx, iface+".GetCapabilities", 0).Store(&caps); err != nil {
-		return nil, fmt.Errorf("no notification server: %w", err)
-	}
-	c.markup = slices.Contains(caps, "body-markup")
 	// Subscribed before the first Notify, so no click can come unheard.
 	if err := conn.AddMatchSignalContext(ctx, dbus.WithMatchObjectPath(path), dbus.WithMatchInterface(iface)); err != nil {
 		return nil, err
@@ -92,6 +92,25 @@ func New(ctx context.Context, conn *dbus.Conn, opts Options) (*Client, error) {
 	conn.Signal(c.signals)
 	go c.listen()
 	return c, nil
+}
+
+// Check asks the notification server what it can do, once one answers,
+// and fails while none does.
+func (c *Client) Check(ctx context.Context) error {
+	c.mu.Lock()
+	asked := c.asked
+	c.mu.Unlock()
+	if asked {
+		return nil
+	}
+	var caps []string
+	if err := c.obj.CallWithContext(ctx, iface+".GetCapabilities", 0).Store(&caps); err != nil {
+		return fmt.Errorf("no notification server: %w", err)
+	}
+	c.mu.Lock()
+	c.asked, c.markup = true, slices.Contains(caps, "body-markup")
+	c.mu.Unlock()
+	return nil
 }
 
 // listen passes the server's signals on until the connection closes.
@@ -117,13 +136,19 @@ func (c *Client) listen() {
 
 // Notify shows n and returns the id the server gave it.
 func (c *Client) Notify(ctx context.Context, n Notice) (uint32, error) {
+	if err := c.Check(ctx); err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	markup := c.markup
+	c.mu.Unlock()
 	hints := map[string]dbus.Variant{"urgency": dbus.MakeVariant(byte(n.Urgency))}
 	if c.opts.DesktopEntry != "" {
 		hints["desktop-entry"] = dbus.MakeVariant(c.opts.DesktopEntry)
 	}
 	var id uint32
 	err := c.obj.CallWithContext(ctx, iface+".Notify", 0,
-		c.opts.AppName, uint32(0), c.opts.Icon, n.Summary, Body(n.Body, c.markup),
+		c.opts.AppName, uint32(0), c.opts.Icon, n.Summary, Body(n.Body, markup),
 		[]string{defaultAction, "Open"}, hints, int32(-1), // -1: the server's own timeout
 	).Store(&id)
 	return id, err

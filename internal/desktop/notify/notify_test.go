@@ -46,12 +46,19 @@ func (s *server) CloseNotification(id uint32) *dbus.Error {
 func serve(t *testing.T, caps []string) (string, *server, *dbus.Conn) {
 	t.Helper()
 	addr := dbustest.Bus(t)
+	s, conn := serveOn(t, addr, caps)
+	return addr, s, conn
+}
+
+// serveOn runs a fake server with caps on the bus at addr.
+func serveOn(t *testing.T, addr string, caps []string) (*server, *dbus.Conn) {
+	t.Helper()
 	conn := dbustest.Own(t, addr, service)
 	s := &server{caps: caps, notified: make(chan call, 1), closed: make(chan uint32, 1)}
 	if err := conn.Export(s, path, iface); err != nil {
 		t.Fatal(err)
 	}
-	return addr, s, conn
+	return s, conn
 }
 
 func TestClientAgainstAServer(t *testing.T) {
@@ -140,10 +147,28 @@ func TestMarkupIsEscapedWhereTheServerReadsIt(t *testing.T) {
 	}
 }
 
-func TestNoServer(t *testing.T) {
+// TestServerStartedLater: a client started while no notification server
+// runs says so, and shows its next notice once one has started (mako
+// started after the app, a daemon restarted), with the markup it reads.
+func TestServerStartedLater(t *testing.T) {
 	addr := dbustest.Bus(t)
-	if _, err := New(context.Background(), dbustest.Conn(t, addr), Options{}); err == nil {
-		t.Error("a client started with no notification server on the bus")
+	c, err := New(context.Background(), dbustest.Conn(t, addr), Options{AppName: "Elicit Desk"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Check(context.Background()); err == nil {
+		t.Error("Check: nil with no notification server on the bus")
+	}
+	if _, err := c.Notify(context.Background(), Notice{Summary: "demo asks"}); err == nil {
+		t.Error("Notify: nil with no notification server on the bus")
+	}
+	s, _ := serveOn(t, addr, []string{"body", "body-markup"})
+	if _, err := c.Notify(context.Background(), Notice{Summary: "demo asks", Body: "A & B"}); err != nil {
+		t.Fatalf("Notify once a server runs: %v", err)
+	}
+	if got := <-s.notified; got.summary != "demo asks" || got.body != "A &amp; B" {
+		t.Errorf("the server got %+v", got)
 	}
 }
 
