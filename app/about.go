@@ -14,6 +14,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/assets"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 )
 
 // Where the project is, for the About window.
@@ -134,6 +135,7 @@ func (d *Desk) showAbout() {
 	bottom := container.NewBorder(nil, nil, nil, closeButton)
 	w.SetContent(container.NewPadded(container.NewBorder(nil, bottom, nil, nil, container.NewVScroll(body))))
 	// As tall as its content, which scrolls as a whole on a small screen.
+	xwin.Dialog(w)
 	d.screen().ShowFitted(w, 560, func() float32 {
 		gap := theme.Padding() // the border layout's, between the scroll and Close
 		return 2*theme.Padding() + body.MinSize().Height + gap + bottom.MinSize().Height

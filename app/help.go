@@ -12,6 +12,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/keys"
 	"github.com/elicitdesk/elicitdesk/app/look"
 	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 )
 
 // helpMarkdown is what the Help window says: kept in the app, so Help
@@ -75,5 +76,6 @@ func (d *Desk) showHelp() {
 	k.Scroll(scroll)
 	w.SetContent(container.NewBorder(nil, container.NewPadded(container.NewHBox(layout.NewSpacer(), closeButton)),
 		nil, nil, container.NewPadded(scroll)))
+	xwin.Dialog(w) // floated by a tiling window manager, over the window it helps with, not tiled beside it
 	d.screen().Show(w, fyne.NewSize(640, 640))
 }

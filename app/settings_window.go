@@ -20,6 +20,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/app/modal"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/core"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 	"github.com/elicitdesk/elicitdesk/internal/history"
 	"github.com/elicitdesk/elicitdesk/internal/traffic"
 )
@@ -239,6 +240,7 @@ func (d *Desk) showSettings() {
 	f.windows.OnSubmitted = func(string) { f.save.OnTapped() }
 	f.days.OnSubmitted = f.windows.OnSubmitted
 	w.SetContent(f.object)
+	xwin.Dialog(w)                           // floated at its size by a tiling window manager: tiled narrow, it was cut off
 	d.screen().Show(w, fyne.NewSize(620, 0)) // as tall as its content
 }
 

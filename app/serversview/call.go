@@ -19,6 +19,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/forms/formview"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/internal/desktop/xwin"
 	"github.com/elicitdesk/elicitdesk/servers"
 )
 
@@ -158,6 +159,7 @@ func (w *Window) openCall(server string, t servers.Tool) {
 	// form's own inputs do the same through its Cancel.
 	keys.Close(c.win, nil)
 	w.calls[key] = c
+	xwin.Dialog(c.win) // floated at its size by a tiling window manager, as the questions it asks are
 	at.Show(c.win, fyne.NewSize(callWidth, callHeight))
 	c.focusForm() // the person asked for the window: it takes the keyboard
 }
