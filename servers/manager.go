@@ -525,14 +525,14 @@ func (s *supervisor) status() Status {
 // is held and s.conn set.
 func (s *supervisor) stderr() string { return afterEarlier(s.before, s.conn.Stderr(), s.since) }
 
-// afterEarlier is a server's stderr, now, after what the servers before it
-// wrote (earlier), with a line saying when it started; the last
+// afterEarlier is a server's stderr, latest, after what the servers
+// before it wrote (earlier), with a line saying when it started; the last
 // stderrTail bytes of it.
-func afterEarlier(earlier, now string, at time.Time) string {
+func afterEarlier(earlier, latest string, at time.Time) string {
 	if earlier == "" {
-		return now
+		return latest
 	}
-	all := strings.TrimSuffix(earlier, "\n") + "\n── started again at " + at.Format(time.TimeOnly) + " ──\n" + now
+	all := strings.TrimSuffix(earlier, "\n") + "\n── started again at " + at.Format(time.TimeOnly) + " ──\n" + latest
 	if len(all) > stderrTail {
 		all = all[len(all)-stderrTail:] // as the tail of one server's is cut
 	}

@@ -18,8 +18,7 @@ func commandName(argv []string) string {
 	name := hosts.BaseName(argv[0])
 	prog := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".cmd"))
 	args := argv[1:]
-	switch {
-	case interpreter(prog):
+	if interpreter(prog) {
 		if script := scriptName(args); script != "" {
 			return script
 		}

@@ -41,7 +41,6 @@ func IdentityWarnings(who servers.Identity, message untrusted.Text, others []ser
 			continue
 		}
 		found, claimed, as := false, false, ""
-		_, mismatch := reportedMismatch(o)
 		for _, name := range []string{o.Name, string(o.Reported.Title), string(o.Reported.Name)} {
 			ws := words(name)
 			if len(ws) == 0 || slices.ContainsFunc(own, func(own []string) bool { return sameName(ws, own) }) {
@@ -51,7 +50,7 @@ func IdentityWarnings(who servers.Identity, message untrusted.Text, others []ser
 			if !f {
 				f, c = mentions(msg, core(ws))
 			}
-			if name != o.Name && (mismatch || !ownName(o, name)) && !c {
+			if name != o.Name && !ownName(o, name) && !c {
 				// What a server reports of itself, but for a name the person
 				// gave it, counts only as a claim ("this is GitHub"): else a
 				// server titled "Please" would mark every other's messages.
