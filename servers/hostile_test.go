@@ -12,7 +12,6 @@ import (
 
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
-	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 )
 
 // elicitLine is an elicitation/create request with the given id and message.
@@ -66,15 +65,29 @@ func TestHostileServer(t *testing.T) {
 		{"colliding ids", func(f *fakeServer) {
 			f.send(elicitLine(`"same"`, "first"))
 			f.send(elicitLine(`"same"`, "second"))
+			f.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
 		}, func(t *testing.T, f *fakeServer, r *queued) {
-			a, b := next(t, r), next(t, r)
-			if got := []untrusted.Text{a.Message, b.Message}; !(got[0] == "first" && got[1] == "second" || got[0] == "second" && got[1] == "first") {
-				t.Fatalf("messages %v", got)
+			// MCP allows an id once in a session, and one answer could not
+			// tell the two apart: the one read second is dropped, a copy,
+			// so the person's answer to the first is the only one. (The
+			// ping's answer says the copy was read, before the first is
+			// answered and its id free again.)
+			if m := f.serveLegacy(""); string(m.ID) != `"after"` {
+				t.Fatalf("the server got %s %s %+v first, want the ping's answer", m.ID, m.Result, m.Error)
+			}
+			a := next(t, r)
+			if a.Message != "first" {
+				t.Errorf("asked %q, want the first", a.Message)
 			}
 			a.Reply(forms.Result{Action: forms.Decline})
-			b.Reply(forms.Result{Action: forms.Decline})
-			f.serveLegacy("")
-			f.serveLegacy("")
+			if m := f.serveLegacy(""); string(m.ID) != `"same"` || m.Error != nil || !strings.Contains(string(m.Result), "decline") {
+				t.Fatalf("the server got %s %+v first, want the person's answer", m.Result, m.Error)
+			}
+			select {
+			case e := <-r.asked:
+				t.Fatalf("the copy was asked too: %q", e.Message)
+			default:
+			}
 		}},
 	}
 	for _, tt := range tests {

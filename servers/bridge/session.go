@@ -62,7 +62,7 @@ type Session struct {
 	// (fromServer's own).
 	turns rpc.Turns
 	// What each side sent that could not be read, counted by its reader.
-	unreadableHost, unreadableServer *rpc.Unreadable
+	unreadableHost, unreadableServer *rpc.Dropped
 
 	mu        sync.Mutex
 	info      endpoint.Bridged
@@ -102,7 +102,7 @@ func New(host, server link.Link, opts Options) *Session {
 		calls: map[string]*call{}, asked: map[string]context.CancelCauseFunc{},
 		urls: map[string]chan struct{}{}, ourURLs: map[string]bool{}, shown: map[string]float64{},
 		busy: map[string]*busyCall{}, kept: map[string]map[string]json.RawMessage{}, taskAsks: map[string]*taskAsk{},
-		deskTasks: map[string]*deskTask{}, unreadableHost: rpc.NewUnreadable(), unreadableServer: rpc.NewUnreadable(),
+		deskTasks: map[string]*deskTask{}, unreadableHost: rpc.NewDropped(), unreadableServer: rpc.NewDropped(),
 	}
 }
 
@@ -183,7 +183,7 @@ func (s *Session) toServer(m link.Message) {
 
 // fromHost passes the host's messages upstream until the host goes away.
 func (s *Session) fromHost() error {
-	defer s.unreadableHost.Ended(s.opts.Log)
+	defer s.unreadableHost.Ended(s.opts.Log, "messages that could not be read, in all")
 	for {
 		m, err := s.host.Read()
 		if err != nil {
@@ -211,7 +211,7 @@ func (s *Session) fromHost() error {
 // fromServer passes the server's messages to the host until the server
 // goes away, keeping elicitations for the desk.
 func (s *Session) fromServer() error {
-	defer s.unreadableServer.Ended(s.opts.Log)
+	defer s.unreadableServer.Ended(s.opts.Log, "messages that could not be read, in all")
 	for {
 		m, err := s.server.Read()
 		if err != nil {

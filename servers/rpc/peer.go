@@ -117,12 +117,12 @@ type Peer struct {
 
 	mu         sync.Mutex
 	closed     bool
-	err        error                                      // why the link ended, once read is closed
-	incoming   map[string]map[int]context.CancelCauseFunc // their requests being answered, by id, then by arrival
-	arrivals   int
-	early      map[string]error // cancellations that overtook their request
-	turns      Turns            // of Ordered requests; the reading goroutine's
-	unreadable *Unreadable      // the reading goroutine's
+	err        error                              // why the link ended, once read is closed
+	incoming   map[string]context.CancelCauseFunc // their requests being answered, by id
+	early      map[string]error                   // cancellations that overtook their request
+	turns      Turns                              // of Ordered requests; the reading goroutine's
+	unreadable *Dropped                           // the reading goroutine's
+	copies     *Dropped                           // requests dropped for an id in use; the reading goroutine's
 }
 
 // maxEarlyCancels bounds what the other side can make the peer remember
@@ -137,8 +137,8 @@ func New(l link.Link, opts Options) *Peer {
 	life, end := context.WithCancelCause(context.Background())
 	p := &Peer{
 		l: l, opts: opts, life: life, end: end, read: make(chan struct{}), calls: NewCalls[struct{}](life, l, ""),
-		incoming: map[string]map[int]context.CancelCauseFunc{}, early: map[string]error{},
-		unreadable: NewUnreadable(),
+		incoming: map[string]context.CancelCauseFunc{}, early: map[string]error{},
+		unreadable: NewDropped(), copies: NewDropped(),
 	}
 	go p.run()
 	return p
@@ -297,7 +297,8 @@ func (p *Peer) run() {
 			p.opts.Notification(m)
 		}
 	}
-	p.unreadable.Ended(p.opts.Log)
+	p.unreadable.Ended(p.opts.Log, "messages that could not be read, in all")
+	p.copies.Ended(p.opts.Log, "requests dropped for an id in use, in all")
 	if errors.Is(err, io.EOF) {
 		err = io.EOF
 	}
@@ -328,7 +329,7 @@ func (p *Peer) bad(bad *link.BadMessage) {
 		if e == nil {
 			e = BadError(bad)
 		}
-		p.reply(bad.ID, nil, e)
+		p.write(Response(bad.ID, nil, e))
 	case bad.ID != nil && bad.Method == "":
 		p.calls.Answer(Response(bad.ID, nil, &jsonrpc.Error{
 			Code: jsonrpc.CodeInternal, Message: fmt.Sprintf("the answer could not be read: %v", bad.Err),
@@ -345,6 +346,12 @@ func BadError(bad *link.BadMessage) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf("the request could not be read: %v", bad.Err)}
 }
 
+// errIDInUse is why a request is dropped: it has the id of one still
+// being answered. MCP allows an id once in a session, and one answer
+// cannot stand for two questions; a copy sent again (a stream replayed)
+// must not answer the first with an error either.
+var errIDInUse = errors.New("its id is that of a request still being answered")
+
 // request starts answering one of the other side's requests.
 func (p *Peer) request(m link.Message) {
 	key := m.Key()
@@ -354,18 +361,18 @@ func (p *Peer) request(m link.Message) {
 		ctx, arrived = p.turns.Next(ctx)
 	}
 	p.mu.Lock()
-	if p.closed {
+	_, inUse := p.incoming[key]
+	if p.closed || inUse {
+		closed := p.closed
 		p.mu.Unlock()
 		cancel(nil)
 		arrived()
+		if !closed {
+			p.copies.Warn(p.opts.Log, "a request dropped, unanswered", &link.BadMessage{Size: len(m.Raw), Err: errIDInUse, ID: m.ID, Method: m.Method})
+		}
 		return
 	}
-	p.arrivals++
-	n := p.arrivals
-	if p.incoming[key] == nil {
-		p.incoming[key] = map[int]context.CancelCauseFunc{}
-	}
-	p.incoming[key][n] = cancel
+	p.incoming[key] = cancel
 	if cause, ok := p.early[key]; ok {
 		delete(p.early, key)
 		cancel(cause)
@@ -374,26 +381,25 @@ func (p *Peer) request(m link.Message) {
 	p.mu.Unlock()
 	go func() {
 		defer p.handlers.Done()
-		defer func() {
-			p.mu.Lock()
-			delete(p.incoming[key], n)
-			if len(p.incoming[key]) == 0 {
-				delete(p.incoming, key)
-			}
-			p.mu.Unlock()
-			cancel(nil)
-		}()
-		defer arrived()
-		p.serve(ctx, m)
+		res, ok := p.serve(ctx, m)
+		arrived()
+		// Forgotten before the answer goes: the other side may reuse the
+		// id once it has it.
+		p.mu.Lock()
+		delete(p.incoming, key)
+		p.mu.Unlock()
+		cancel(nil)
+		if ok {
+			p.write(res)
+		}
 	}()
 }
 
-// serve answers one request.
-func (p *Peer) serve(ctx context.Context, m link.Message) {
+// serve answers one request: the response, or false when none is sent.
+func (p *Peer) serve(ctx context.Context, m link.Message) (link.Message, bool) {
 	handle := p.opts.Methods[m.Method]
 	if handle == nil && p.opts.Request == nil {
-		p.reply(m.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + m.Method})
-		return
+		return Response(m.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + m.Method}), true
 	}
 	// gjson, not encoding/json, which refuses to read past 10,000 levels:
 	// the handler says why it refuses what nests that deep.
@@ -411,21 +417,22 @@ func (p *Peer) serve(ctx context.Context, m link.Message) {
 	var rpc *jsonrpc.Error
 	switch {
 	case errors.As(err, &rpc):
-		p.reply(m.ID, nil, rpc)
+		return Response(m.ID, nil, rpc), true
 	case err != nil && ctx.Err() != nil:
 		p.opts.Log.Debug("a request ended without an answer", "method", m.Method, "err", err)
 	case err != nil:
-		p.reply(m.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: err.Error()})
+		return Response(m.ID, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: err.Error()}), true
 	case ctx.Err() != nil:
 		// Cancelled: the other side wants no answer.
 	default:
-		p.reply(m.ID, res, nil)
+		return Response(m.ID, res, nil), true
 	}
+	return link.Message{}, false
 }
 
-// reply sends the answer to the request with id.
-func (p *Peer) reply(id, result json.RawMessage, e *jsonrpc.Error) {
-	if err := p.l.Write(context.WithoutCancel(p.life), Response(id, result, e)); err != nil && p.life.Err() == nil {
+// write sends an answer to one of the other side's requests.
+func (p *Peer) write(res link.Message) {
+	if err := p.l.Write(context.WithoutCancel(p.life), res); err != nil && p.life.Err() == nil {
 		p.opts.Log.Warn("could not answer a request", "err", err)
 	}
 }
@@ -484,10 +491,8 @@ func (p *Peer) cancelled(m link.Message) {
 	key := link.IDKey(v.Params.RequestID)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if running := p.incoming[key]; len(running) > 0 {
-		for _, cancel := range running {
-			cancel(cause)
-		}
+	if cancel, ok := p.incoming[key]; ok {
+		cancel(cause)
 	} else if len(p.early) < maxEarlyCancels {
 		p.early[key] = cause
 	}

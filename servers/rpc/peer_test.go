@@ -2,10 +2,13 @@ package rpc
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -169,6 +172,63 @@ func TestRequestsServed(t *testing.T) {
 	o.send(`{"jsonrpc":"2.0","id":5,"method":"x","params":` + strings.Repeat("[", 10) + `}`)
 	if m := o.next(); m.Get("id").Int() != 5 || m.Get("error.code").Int() != jsonrpc.CodeParseError {
 		t.Errorf("bad request: %s (the cancelled ones must get no answer)", m.Raw)
+	}
+}
+
+// TestIDInUse: a request with the id of one still being answered is
+// dropped, never reaching a handler nor answered, so the first one's
+// answer is the only one under its id; the log says so once for each,
+// up to its limit, and the count at the link's end. An id whose answer
+// went out may be used again at once.
+func TestIDInUse(t *testing.T) {
+	served := make(chan string, 4)
+	release := make(chan struct{})
+	var log bytes.Buffer // written by the peer's reader, read once the link ended
+	p, o := start(t, Options{
+		Request: func(ctx context.Context, req Request) (json.RawMessage, error) {
+			served <- string(req.Params)
+			if req.Method == "wait" {
+				<-release
+			}
+			return req.Params, nil
+		},
+		Log: slog.New(slog.NewTextHandler(&log, nil)),
+	})
+	o.send(`{"jsonrpc":"2.0","id":7,"method":"wait","params":{"n":1}}`)
+	if got := <-served; got != `{"n":1}` {
+		t.Fatalf("served %s", got)
+	}
+	for range 7 {
+		o.send(`{"jsonrpc":"2.0","id":7,"method":"wait","params":{"n":2}}`)
+	}
+	o.send(`{"jsonrpc":"2.0","id":"after","method":"echo"}`) // read after the copies
+	if m := o.next(); m.Get("id").String() != "after" {
+		t.Fatalf("a copy was answered: %s", m.Raw)
+	}
+	<-served
+	close(release)
+	if m := o.next(); m.Get("id").Int() != 7 || m.Get("result").Raw != `{"n":1}` {
+		t.Errorf("the first request got %s", m.Raw)
+	}
+	select {
+	case got := <-served:
+		t.Errorf("a copy reached the handler: %s", got)
+	default:
+	}
+	// Reused as soon as each answer arrives: the peer forgets the id
+	// before it writes the answer, so none is dropped.
+	for i := range 200 {
+		o.send(`{"jsonrpc":"2.0","id":8,"method":"echo","params":{"i":` + strconv.Itoa(i) + `}}`)
+		if m := o.next(); m.Get("result.i").Int() != int64(i) {
+			t.Fatalf("reuse %d got %s", i, m.Raw)
+		}
+		<-served
+	}
+	o.w.Close()
+	<-p.Done()
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != 6 || !strings.Contains(lines[0], "still being answered") || !strings.HasSuffix(lines[5], "dropped=7") {
+		t.Errorf("the log:\n%s\nwant five lines of the copies, then their count in all, 7", log.String())
 	}
 }
 

@@ -24,12 +24,12 @@ func TestJunkDoesNotFloodTheLog(t *testing.T) {
 		t.Fatalf("after the junk: %s", got.Raw)
 	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
-	if len(lines) != 5 || !strings.Contains(lines[4], "unreadable=5") {
+	if len(lines) != 5 || !strings.Contains(lines[4], "dropped=5") {
 		t.Errorf("logged %d lines, want the first five with their count:\n%s", len(lines), log.String())
 	}
 	o.w.Close()
 	<-p.Done()
-	if last := strings.TrimSpace(log.String()); !strings.HasSuffix(last, "unreadable=2000") {
+	if last := strings.TrimSpace(log.String()); !strings.HasSuffix(last, "dropped=2000") {
 		t.Errorf("at the link's end, the log says\n%s\nwant the count in all, 2000", last)
 	}
 }
