@@ -95,7 +95,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 	tool := fs.String("tool", "", "the `name` of the tool to call (required)")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a `JSON` object")
 	answer := fs.String("answer", answerDefaults, "how to answer elicitations: "+answerDefaults+" (accept the schema's defaults; a link request is accepted, its link printed, not opened), "+
-		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows; needs -server), or a `FILE` of field values laid over the defaults, or of a JSON list of answers, one for each request in turn, link requests too: objects of field values, \""+answerDefaults+"\", \""+answerDecline+"\" or \""+answerCancel+"\" (- reads standard input)")
+		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the app's windows, which it starts if need be: with -server the app calls its own connection, else the questions of the server called here go there), or a `FILE` of field values laid over the defaults, or of a JSON list of answers, one for each request in turn, link requests too: objects of field values, \""+answerDefaults+"\", \""+answerDecline+"\" or \""+answerCancel+"\" (- reads standard input)")
 	verbose := verboseFlag(fs)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, stdout, stderr); done {
@@ -116,8 +116,8 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 		stderr.Linef("elicitdesk call: -args must be a JSON object: %s", err)
 		return 2
 	}
-	if *answer == answerDesk {
-		return callThroughDesk(t, command, *tool, toolArgs, stdout, stderr)
+	if *answer == answerDesk && t.server != "" && t.url == "" && len(command) == 0 {
+		return callThroughDesk(t, *tool, toolArgs, stdout, stderr)
 	}
 	if f, ok := stdin.(*os.File); ok && *answer == answerStdin {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 { // a person at a terminal, not a pipe
@@ -133,7 +133,19 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 		}
 	})
 	unanswered := new(atomic.Int32)
-	router.OnAsked(answerer(*answer, answerValues(*answer, stdin), stderr, unanswered))
+	if *answer == answerDesk {
+		desk, err := bridgeDesk(stderr.Logger(), func(line string) { stderr.Linef("elicitdesk call: %s", line) })
+		if err != nil {
+			stderr.Linef("elicitdesk call: -answer desk: %s", err)
+			return 1
+		}
+		cfg, _ := t.resolve(command) // a target that cannot be resolved fails below, in openTarget's words
+		life, end := context.WithCancel(context.Background())
+		defer end()
+		router.OnAsked(newDeskAsker(life, desk, cfg.Name, cfg.Target(), stderr, unanswered).ask)
+	} else {
+		router.OnAsked(answerer(*answer, answerValues(*answer, stdin), stderr, unanswered))
+	}
 	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
 	if err != nil {
 		failed(stderr, "call", err, "", *verbose)
@@ -269,11 +281,7 @@ func answerer(answer string, values func() ([]byte, error), stderr terminal, una
 
 // callThroughDesk asks the running app to call the tool on its connection
 // to the -server entry, and prints the result. Ctrl-C abandons the call.
-func callThroughDesk(t *target, command []string, tool string, args map[string]any, stdout, stderr terminal) int {
-	if t.server == "" || t.url != "" || len(command) > 0 {
-		stderr.Linef("elicitdesk call: -answer desk needs -server NAME: the app calls its own connection")
-		return 2
-	}
+func callThroughDesk(t *target, tool string, args map[string]any, stdout, stderr terminal) int {
 	cfg, _, err := readConfig(*t.config)
 	if err == nil {
 		_, err = findServer(cfg, t.server)
