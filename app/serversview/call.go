@@ -168,10 +168,10 @@ func (w *Window) openCall(server string, t servers.Tool) {
 const callWidth, callHeight = 820, 620
 
 func (c *callWindow) build(why string) {
-	title := newValueLabel()
+	title := newTextLabel()
 	title.TextStyle = fyne.TextStyle{Bold: true}
 	title.SetText(toolTitle(c.tool).Line())
-	sub := newValueLabel()
+	sub := newTextLabel()
 	sub.SetText("on " + untrusted.Text(c.server).Line())
 	if toolTitle(c.tool) != c.tool.ShownName() {
 		sub.SetText(c.tool.ShownName().Line() + " on " + untrusted.Text(c.server).Line())
@@ -179,7 +179,7 @@ func (c *callWindow) build(why string) {
 	sub.Importance = widget.LowImportance
 	header := container.NewVBox(title, sub)
 	if c.tool.Description != "" {
-		d := newValueLabel()
+		d := newTextLabel()
 		d.SetText(c.tool.Description.Block())
 		header.Add(d)
 	}
@@ -195,7 +195,7 @@ func (c *callWindow) build(why string) {
 			c.setJSONError("")
 		}
 	}
-	c.jsonErr = newValueLabel()
+	c.jsonErr = newTextLabel()
 	c.jsonErr.Importance = widget.DangerImportance
 	c.argsBody = container.NewStack()
 	argsTop := container.NewVBox()
@@ -204,7 +204,7 @@ func (c *callWindow) build(why string) {
 		argsTop.Add(c.asJSON)
 		c.showForm(forms.NewForm(c.schema))
 	} else {
-		l := newValueLabel()
+		l := newTextLabel()
 		l.SetText(why)
 		l.Importance = widget.WarningImportance
 		argsTop.Add(l)
@@ -219,8 +219,8 @@ func (c *callWindow) build(why string) {
 	c.heading.TextStyle = fyne.TextStyle{Bold: true}
 	c.links = newValueLabel()
 	c.links.TextStyle = fyne.TextStyle{Monospace: true}
-	c.linksHint = newValueLabel()
-	c.output = newValueLabel()
+	c.linksHint = newTextLabel()
+	c.output = newTextLabel() // Copy copies it
 	c.output.TextStyle = fyne.TextStyle{Monospace: true}
 	c.edit = look.NewButton("Edit arguments", theme.DocumentCreateIcon(), c.editArgs)
 	c.copy = look.NewButton("Copy", theme.ContentCopyIcon(), func() {
@@ -414,7 +414,7 @@ func (c *callWindow) formAsked(message untrusted.Text, s *forms.Schema) {
 	if len(c.asked.Objects) >= 2*maxAsked {
 		return
 	}
-	what := newValueLabel()
+	what := newTextLabel()
 	what.SetText("The tool asked: " + message.Headline(80))
 	c.asked.Add(what)
 	c.asked.Add(hostsview.FormPanel(s))

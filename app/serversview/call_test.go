@@ -1,6 +1,7 @@
 package serversview
 
 import (
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -175,6 +176,25 @@ func TestCallByKeyboard(t *testing.T) {
 	h.waitResult(c, "Result")
 	if c.win.Canvas().Focused() != fyne.Focusable(c.retry) {
 		t.Errorf("once the call ended the keyboard is on %T, want Call again", c.win.Canvas().Focused())
+	}
+	// Tab goes round the buttons only: a selectable label would be a stop
+	// that shows no focus.
+	var stops []string
+	for range 8 {
+		c.win.Canvas().FocusNext()
+		f := c.win.Canvas().Focused()
+		b, ok := uitest.Button(f.(fyne.CanvasObject))
+		if !ok {
+			stops = append(stops, fmt.Sprintf("%T", f))
+			continue
+		}
+		stops = append(stops, b.Text)
+		if f == fyne.Focusable(c.retry) {
+			break
+		}
+	}
+	if got, want := strings.Join(stops, ", "), "Close, Edit arguments, Copy, Call again"; got != want {
+		t.Errorf("Tab from Call again goes to %s; want %s", got, want)
 	}
 
 	c = h.openCall("demo", demo.ToolAskConfirm)

@@ -124,10 +124,19 @@ func (d *detail) nameWidth() float32 {
 }
 
 // newValueLabel is a wrapping label whose text can be selected and copied.
+// Fyne makes it a stop of Tab that shows no focus and takes every key
+// (Escape, F1) while it has the keyboard: where nothing in it is worth
+// copying, or a button copies it, newTextLabel.
 func newValueLabel() *widget.Label {
+	l := newTextLabel()
+	l.Selectable = true
+	return l
+}
+
+// newTextLabel is a wrapping label.
+func newTextLabel() *widget.Label {
 	l := widget.NewLabel("")
 	l.Wrapping = fyne.TextWrapWord
-	l.Selectable = true
 	return l
 }
 
