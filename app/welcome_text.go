@@ -20,8 +20,9 @@ const welcomeRemote = "A host on another machine you reach with ssh can ask here
 // windows, which depends on whether there is a tray icon.
 func whereRequests(tray bool) string {
 	if tray {
-		return "A request opens its window at once. The Elicit Desk icon in the system tray lists the requests waiting, " +
-			"and opens Hosts, Servers, History and this window again."
+		return "A request opens its window at once. The menu of the Elicit Desk icon in the system tray lists the requests waiting, " +
+			"and opens Hosts, Servers, History and this window again. Where the tray shows no menus, " +
+			"a click on the icon brings forward the oldest request waiting, or opens Servers, whose menu has the same entries."
 	}
 	return "A request opens its window at once. The Elicit Desk menu of the Servers window " +
 		"opens Hosts, History and this window again."
