@@ -24,6 +24,11 @@ func NewDialog(name func() string, content fyne.CanvasObject) *Dialog {
 }
 
 func (d *Dialog) CreateRenderer() fyne.WidgetRenderer {
+	// At its top left: content that was a padded window's own, as a form
+	// window's is before it is wrapped, keeps the padding's offset, which
+	// the simple renderer never undoes; the form then ran past the window's
+	// right and bottom edges by as much.
+	d.Content.Move(fyne.NewPos(0, 0))
 	return widget.NewSimpleRenderer(d.Content)
 }
 
