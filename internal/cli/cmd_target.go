@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
+	"os"
 
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
@@ -78,7 +79,8 @@ func (t *target) resolve(command []string) (config.Server, error) {
 		}
 		return config.Server{Name: u.Host, URL: t.url, Transport: tr}, nil
 	}
-	return config.Server{Name: commandName(command), Command: command[0], Args: command[1:], Transport: config.TransportStdio}, nil
+	dir, _ := os.Getwd() // where the command runs, and a script it names is found
+	return config.Server{Name: commandName(command, dir), Command: command[0], Args: command[1:], Transport: config.TransportStdio}, nil
 }
 
 // splitCommand separates flags from a stdio command after "--".

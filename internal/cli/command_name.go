@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -8,18 +9,19 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/trust"
 )
 
-// commandName names a server run by argv, for windows and logs: the
+// commandName names a server run by argv in dir ("" when unknown), for
+// windows and logs: the
 // program's own name, or, when it is a launcher such as npx, uvx or
 // docker, the package or image it launches, or, when it is an
 // interpreter such as node or python, the script or module it runs. A
 // host config routed through the bridge passes only a command line, and
 // "npx asks" or "node asks" would tell the person nothing.
-func commandName(argv []string) string {
+func commandName(argv []string, dir string) string {
 	name := hosts.BaseName(argv[0])
 	prog := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".exe"), ".cmd"))
 	args := argv[1:]
 	if interpreter(prog) {
-		if script := scriptName(args); script != "" {
+		if script := scriptName(args, dir); script != "" {
 			return script
 		}
 		return name
@@ -58,8 +60,9 @@ func interpreter(prog string) bool {
 }
 
 // scriptName is the name of the script, module or jar an interpreter's
-// args run ("/srv/booking/dist/index.js" is "booking"), or "".
-func scriptName(args []string) string {
+// args run in dir ("/srv/booking/dist/index.js" is "booking", and so is
+// "dist/index.js" in /srv/booking), or "".
+func scriptName(args []string, dir string) string {
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case (a == "-m" || a == "-jar") && i+1 < len(args):
@@ -69,7 +72,10 @@ func scriptName(args []string) string {
 		case a == "run" && i == 0: // deno run
 		case strings.HasPrefix(a, "-"):
 		default:
-			return trust.RunName(a)
+			if name := trust.RunName(a); name != "" || dir == "" || filepath.IsAbs(a) {
+				return name
+			}
+			return trust.RunName(filepath.Join(dir, a))
 		}
 	}
 	return ""

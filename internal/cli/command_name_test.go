@@ -13,14 +13,15 @@ func TestCommandName(t *testing.T) {
 	}
 	var cases []struct {
 		Argv []string
+		Dir  string // where it runs, when the case says
 		Name string
 	}
 	if err := json.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		if got := commandName(c.Argv); got != c.Name {
-			t.Errorf("%q: %q, want %q", c.Argv, got, c.Name)
+		if got := commandName(c.Argv, c.Dir); got != c.Name {
+			t.Errorf("%q in %q: %q, want %q", c.Argv, c.Dir, got, c.Name)
 		}
 	}
 }
