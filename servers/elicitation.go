@@ -130,7 +130,7 @@ type Elicitation struct {
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
 	once     sync.Once
-	answer   chan forms.Result
+	answer   chan reply
 	complete chan struct{}
 	finished sync.Once
 }
@@ -149,9 +149,23 @@ var ErrAnswered = errors.New("elicitation already answered")
 // cancelled it, disconnected or stopped waiting. context.Cause says which.
 func (e *Elicitation) Context() context.Context { return e.ctx }
 
+// reply is the person's answer, or the error that answers the server in
+// its place.
+type reply struct {
+	res forms.Result
+	err *jsonrpc.Error
+}
+
 // Reply gives the person's answer. Only the first reply counts; a reply after
 // the request went stale is dropped and reported.
-func (e *Elicitation) Reply(r forms.Result) error {
+func (e *Elicitation) Reply(r forms.Result) error { return e.send(reply{res: r}) }
+
+// Refuse answers the server err instead of a person's answer, where
+// whoever was to ask could not: the app that refused the request, or that
+// could not be reached. Only the first reply counts, as with Reply.
+func (e *Elicitation) Refuse(err *jsonrpc.Error) error { return e.send(reply{err: err}) }
+
+func (e *Elicitation) send(r reply) error {
 	err := ErrAnswered
 	e.once.Do(func() {
 		err = nil
@@ -170,7 +184,7 @@ func newElicitation(parent context.Context, id string, who Identity, p Params, n
 	return &Elicitation{
 		ID: id, Server: who, Params: p.Raw, Message: p.Message, Mode: p.Mode, Schema: p.Schema, Form: p.Form,
 		URL: p.URL, URLID: p.ElicitationID, Received: now,
-		ctx: ctx, cancel: cancel, answer: make(chan forms.Result, 1), complete: make(chan struct{}),
+		ctx: ctx, cancel: cancel, answer: make(chan reply, 1), complete: make(chan struct{}),
 	}
 }
 
@@ -180,7 +194,10 @@ func (e *Elicitation) wait() (forms.Result, error) {
 	select {
 	case r := <-e.answer:
 		e.cancel(errAnsweredCause)
-		return r, nil
+		if r.err != nil {
+			return forms.Result{}, r.err
+		}
+		return r.res, nil
 	case <-e.ctx.Done():
 		return forms.Result{}, context.Cause(e.ctx)
 	}

@@ -302,6 +302,25 @@ func TestRouterReportsRefusals(t *testing.T) {
 	f.serveLegacy("")
 }
 
+// TestRefuseAnswersAnError: an elicitation refused in the person's
+// place answers the server with the error, not a result; a reply after
+// it counts no more.
+func TestRefuseAnswersAnError(t *testing.T) {
+	r := newQueued(DefaultLimits)
+	got := ask(r, context.Background(), "a")
+	e := next(t, r)
+	refusal := &jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the elicitation could not be asked"}
+	if err := e.Refuse(refusal); err != nil {
+		t.Fatal(err)
+	}
+	if a := <-got; a.err != refusal {
+		t.Errorf("the server got %+v, %v; want the refusal", a.res, a.err)
+	}
+	if err := e.Reply(forms.Result{Action: forms.Accept}); !errors.Is(err, ErrAnswered) {
+		t.Errorf("a reply after the refusal: %v", err)
+	}
+}
+
 func TestRouterExpectCompletes(t *testing.T) {
 	r := newQueued(DefaultLimits)
 	e := r.Expect(Identity{Name: "a"}, Params{Message: "m", Mode: ModeURL, URL: "https://example.com", ElicitationID: "x"})

@@ -10,25 +10,29 @@ import (
 	"time"
 
 	"github.com/elicitdesk/elicitdesk/forms"
+	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/deskclient"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
+	"github.com/elicitdesk/elicitdesk/servers/bridge"
 	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // deskAsker answers the elicitations of a server that call runs itself
 // (-answer desk with a command or -url) in the app's windows, as the
-// bridge answers a host's server's: the app is started if need be, and
-// the questions reach it in the order the server asked them.
+// bridge answers a host's server's: the app is started if need be, the
+// session is listed in its Servers window while the call runs, and the
+// questions reach it in the order the server asked them.
 type deskAsker struct {
 	desk       *deskclient.Desk
-	session    endpoint.Bridged // who asks, as the app shows and records it
-	life       context.Context  // the call's: a link's completion is passed on until it ends
+	life       context.Context // the call's: the listing, and a link's completion passed on, until it ends
 	stderr     terminal
 	unanswered *atomic.Int32
+	asking     sync.WaitGroup
 
-	mu    sync.Mutex
-	turns rpc.Turns // in the order the router admits them
+	mu      sync.Mutex
+	session endpoint.Bridged // who asks, as the app shows and records it
+	turns   rpc.Turns        // in the order the router admits them
 }
 
 // newDeskAsker asks at desk on behalf of server, which runs target, for
@@ -38,6 +42,18 @@ func newDeskAsker(life context.Context, desk *deskclient.Desk, server, target st
 		session: endpoint.Bridged{ID: rand.Text(), Server: server, Target: target, Host: endpoint.Peer{Name: "elicitdesk call"}, Since: time.Now()}}
 }
 
+// connected lists the session in the app, with what the server says of
+// itself, once it is connected.
+func (a *deskAsker) connected(conn *servers.Conn) {
+	who := conn.Identity().Reported
+	a.mu.Lock()
+	a.session.Reported = endpoint.Peer{Name: who.Name, Title: who.Title, Version: who.Version}
+	a.session.Protocol = conn.ProtocolVersion()
+	s := a.session
+	a.mu.Unlock()
+	a.desk.Attach(a.life, s)
+}
+
 // ask is the router's OnAsked: it passes e to the app and answers the
 // server with the person's answer, without holding back the next request.
 func (a *deskAsker) ask(e *servers.Elicitation) {
@@ -45,52 +61,73 @@ func (a *deskAsker) ask(e *servers.Elicitation) {
 	a.stderr.Linef("  asking in Elicit Desk's windows")
 	a.mu.Lock()
 	ctx, arrived := a.turns.Next(e.Context())
-	a.mu.Unlock()
 	q := endpoint.Question{Session: a.session, Params: e.Params}
-	q.Session.Reported = endpoint.Peer{Name: e.Server.Reported.Name, Title: e.Server.Reported.Title, Version: e.Server.Reported.Version}
+	a.mu.Unlock()
+	a.asking.Add(1)
 	go func() {
+		defer a.asking.Done()
 		defer arrived()
 		if e.Mode == servers.ModeURL && e.URLID != "" {
-			go a.passCompletion(e)
+			go a.passCompletion(e, q.Session)
 		}
-		res, err := a.answer(rpc.InTurn(ctx), q)
-		if ctx.Err() != nil {
-			return // the server cancelled, or the call ended: nobody waits
+		raw, err := a.desk.Ask(rpc.InTurn(ctx), q)
+		var res forms.Result
+		if err == nil {
+			if err = json.Unmarshal(raw, &res); err != nil {
+				err = errors.New("the app's answer is not an elicitation result: " + err.Error())
+			}
 		}
-		if err != nil {
-			a.stderr.Linef("elicitation %s: cannot be asked in Elicit Desk, cancelling: %s", e.ID, err)
-			res = forms.Result{Action: forms.Cancel}
-			a.unanswered.Add(1)
-		}
-		if err := e.Reply(res); err != nil {
-			a.stderr.Linef("elicitation %s: not sent: %s", e.ID, err)
-			return
-		}
-		sent, _ := json.Marshal(res)
-		a.stderr.Linef("elicitation %s: answered %s", e.ID, json.RawMessage(sent))
+		a.answer(e, res, err)
 	}()
 }
 
-// answer asks q in the app's windows and reads the person's answer.
-func (a *deskAsker) answer(ctx context.Context, q endpoint.Question) (forms.Result, error) {
-	raw, err := a.desk.Ask(ctx, q)
-	if err != nil {
-		return forms.Result{}, err
+// answer gives the server the person's answer to e, or, where the app
+// could not ask, says why: cancel where no window could show it (nobody
+// could be asked, as the bridge answers then), else the app's refusal or
+// an error, which a cancel would pass off as the person's.
+func (a *deskAsker) answer(e *servers.Elicitation, res forms.Result, err error) {
+	if e.Context().Err() != nil {
+		a.stderr.Linef("elicitation %s: withdrawn before an answer: %s", e.ID, context.Cause(e.Context()))
+		return
 	}
-	var res forms.Result
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return forms.Result{}, errors.New("the app's answer is not an elicitation result: " + err.Error())
+	var sent error
+	switch refused := jsonrpc.As(err); {
+	case err == nil:
+		sent = e.Reply(res)
+	case errors.Is(err, bridge.ErrNoWindow):
+		a.stderr.Linef("elicitation %s: cannot be asked in Elicit Desk, cancelling: %s", e.ID, err)
+		a.unanswered.Add(1)
+		res = forms.Result{Action: forms.Cancel}
+		sent = e.Reply(res)
+	case refused != nil:
+		a.stderr.Linef("elicitation %s: Elicit Desk refused it; the server gets its error: %s", e.ID, refused.Message)
+		a.unanswered.Add(1)
+		sent = e.Refuse(refused)
+	default:
+		a.stderr.Linef("elicitation %s: cannot be asked in Elicit Desk; the server gets an error: %s", e.ID, err)
+		a.unanswered.Add(1)
+		sent = e.Refuse(&jsonrpc.Error{Code: jsonrpc.CodeInternal, Message: "the elicitation could not be asked in Elicit Desk: " + err.Error()})
 	}
-	return res, nil
+	switch {
+	case sent != nil:
+		a.stderr.Linef("elicitation %s: not sent: %s", e.ID, sent)
+	case err == nil || errors.Is(err, bridge.ErrNoWindow):
+		b, _ := json.Marshal(res)
+		a.stderr.Linef("elicitation %s: answered %s", e.ID, json.RawMessage(b))
+	}
 }
 
 // passCompletion tells the app when the server says a link request of
 // its is over, after the person's answer too, so that its window closes
 // as a configured server's does.
-func (a *deskAsker) passCompletion(e *servers.Elicitation) {
+func (a *deskAsker) passCompletion(e *servers.Elicitation, s endpoint.Bridged) {
 	select {
 	case <-e.Completed():
-		a.desk.Complete(endpoint.Completion{Session: a.session.ID, Server: a.session.Server, ElicitationID: e.URLID})
+		a.desk.Complete(endpoint.Completion{Session: s.ID, Server: s.Server, ElicitationID: e.URLID})
 	case <-a.life.Done():
 	}
 }
+
+// wait waits for the questions still being asked, once the connection
+// closed and ended them.
+func (a *deskAsker) wait() { a.asking.Wait() }

@@ -55,7 +55,34 @@ func TestCallDeskWithCommandWithoutDisplay(t *testing.T) {
 	noApp(t)
 	code, stdout, stderr := run(append([]string{"call", "-tool", "ask_confirm", "-answer", "desk"}, demoCommand(t)...)...)
 	if code != 1 || !strings.Contains(stdout, `\"action\":\"cancel\"`) || !strings.Contains(stderr, "no window can be shown") ||
-		!strings.Contains(stderr, "-answer desk could not answer 1 request, cancelled instead") {
+		!strings.Contains(stderr, "1 request could not be asked in Elicit Desk's windows") {
 		t.Errorf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+}
+
+// TestCallDeskWithdrawn: a question its server withdraws while its window
+// shows is said withdrawn on call's stderr, not answered, and the window
+// goes stale: History records it so.
+func TestCallDeskWithdrawn(t *testing.T) {
+	t.Parallel()
+	d := startDesktopWith(t, "", true)
+	d.window("Servers") // the app is up
+	call := exec.Command(d.bin, "call", "-tool", "ask_then_give_up", "-args", `{"seconds":3}`, "-answer", "desk", "--", d.bin, "demo-server")
+	call.Env = d.env
+	var stdout, stderr bytes.Buffer
+	call.Stdout, call.Stderr = &stdout, &stderr
+	if err := call.Start(); err != nil {
+		t.Fatal(err)
+	}
+	d.window("Answer within 3s")
+	if err := call.Wait(); err != nil {
+		t.Fatalf("call: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "withdrawn before an answer") || strings.Contains(stderr.String(), "answered") {
+		t.Errorf("stderr:\n%s\nwant the question said withdrawn, unanswered", stderr.String())
+	}
+	hist := d.history(func(hist string) bool { return strings.Contains(hist, `"stale"`) })
+	if !strings.Contains(hist, `"stale"`) || !strings.Contains(hist, "elicitdesk call") {
+		t.Errorf("history:\n%s\nwant the question stale, asked for elicitdesk call", hist)
 	}
 }

@@ -31,7 +31,7 @@ const connectTimeout = 60 * time.Second
 
 // openTarget does what tools and call share: a context that Ctrl-C ends
 // and a connection to the target named by the flags and the command, routing
-// elicitations to router. release frees both.
+// elicitations to router. release frees both, once however often it runs.
 func openTarget(t *target, command []string, router *servers.Router, stderr terminal) (ctx context.Context, conn *servers.Conn, release func(), err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	cfg, err := t.resolve(command)
@@ -48,7 +48,7 @@ func openTarget(t *target, command []string, router *servers.Router, stderr term
 		stop()
 		return nil, nil, nil, err
 	}
-	return ctx, conn, func() { conn.Close(); stop() }, nil
+	return ctx, conn, sync.OnceFunc(func() { conn.Close(); stop() }), nil
 }
 
 // runTools lists a server's tools as JSON.
@@ -95,7 +95,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 	tool := fs.String("tool", "", "the `name` of the tool to call (required)")
 	argsJSON := fs.String("args", "{}", "the tool's arguments as a `JSON` object")
 	answer := fs.String("answer", answerDefaults, "how to answer elicitations: "+answerDefaults+" (accept the schema's defaults; a link request is accepted, its link printed, not opened), "+
-		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the app's windows, which it starts if need be: with -server the app calls its own connection, else the questions of the server called here go there), or a `FILE` of field values laid over the defaults, or of a JSON list of answers, one for each request in turn, link requests too: objects of field values, \""+answerDefaults+"\", \""+answerDecline+"\" or \""+answerCancel+"\" (- reads standard input)")
+		answerDecline+", "+answerCancel+", "+answerDesk+" (a person, in the running app's windows: with -server the app calls the tool on its own connection; with -url or a command the questions of the server called here go there, and the app is started if need be), or a `FILE` of field values laid over the defaults, or of a JSON list of answers, one for each request in turn, link requests too: objects of field values, \""+answerDefaults+"\", \""+answerDecline+"\" or \""+answerCancel+"\" (- reads standard input)")
 	verbose := verboseFlag(fs)
 	flags, command := splitCommand(args)
 	if code, done := parseFlags(fs, flags, stdout, stderr); done {
@@ -133,6 +133,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 		}
 	})
 	unanswered := new(atomic.Int32)
+	var asker *deskAsker // -answer desk's
 	if *answer == answerDesk {
 		desk, err := bridgeDesk(stderr.Logger(), func(line string) { stderr.Linef("elicitdesk call: %s", line) })
 		if err != nil {
@@ -142,7 +143,8 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 		cfg, _ := t.resolve(command) // a target that cannot be resolved fails below, in openTarget's words
 		life, end := context.WithCancel(context.Background())
 		defer end()
-		router.OnAsked(newDeskAsker(life, desk, cfg.Name, cfg.Target(), stderr, unanswered).ask)
+		asker = newDeskAsker(life, desk, cfg.Name, cfg.Target(), stderr, unanswered)
+		router.OnAsked(asker.ask)
 	} else {
 		router.OnAsked(answerer(*answer, answerValues(*answer, stdin), stderr, unanswered))
 	}
@@ -153,6 +155,9 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 	}
 	defer func() { serverSaid(stderr, conn.Stderr(), *verbose, code != 0) }()
 	defer closeConn()
+	if asker != nil {
+		asker.connected(conn)
+	}
 
 	res, err := conn.CallTool(ctx, *tool, toolArgs)
 	if ue, ok := servers.AsURLRequired(err); ok {
@@ -185,8 +190,16 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 		stderr.Linef("elicitdesk call: the tool failed (its result, printed above, is an error)")
 		code = 1
 	}
-	if n := unanswered.Load(); n > 0 {
-		stderr.Linef("elicitdesk call: -answer %s could not answer %d request%s, cancelled instead", *answer, int(n), plural(int(n)))
+	if asker != nil { // its last words before the count: what the server withdrew as the connection closed
+		closeConn()
+		asker.wait()
+	}
+	switch n := int(unanswered.Load()); {
+	case n > 0 && asker != nil:
+		stderr.Linef("elicitdesk call: %d request%s could not be asked in Elicit Desk's windows (said above)", n, plural(n))
+		code = 1
+	case n > 0:
+		stderr.Linef("elicitdesk call: -answer %s could not answer %d request%s, cancelled instead", *answer, n, plural(n))
 		code = 1
 	}
 	return code
