@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -70,7 +71,9 @@ func (a *deskAsker) ask(e *servers.Elicitation) {
 		if e.Mode == servers.ModeURL && e.URLID != "" {
 			go a.passCompletion(e, q.Session)
 		}
-		raw, err := a.desk.Ask(rpc.InTurn(ctx), q)
+		asking, stop := askingContext(ctx)
+		defer stop()
+		raw, err := a.desk.Ask(rpc.InTurn(asking), q)
 		var res forms.Result
 		if err == nil {
 			if err = json.Unmarshal(raw, &res); err != nil {
@@ -79,6 +82,25 @@ func (a *deskAsker) ask(e *servers.Elicitation) {
 		}
 		a.answer(e, res, err)
 	}()
+}
+
+// askingContext is ctx for a question at the app, which ends when ctx
+// does: the server's cancel goes on in the words the app reads as the
+// server's own, as the bridge says it, not as a bridge's reason.
+func askingContext(ctx context.Context) (context.Context, func()) {
+	asking, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		cause := context.Cause(ctx)
+		var said *rpc.Cancelled
+		switch {
+		case errors.As(cause, &said) && said.Reason != "":
+			cause = fmt.Errorf("%s: %s", endpoint.ServerCancelled, said.Reason)
+		case errors.Is(cause, rpc.ErrCancelled):
+			cause = errors.New(endpoint.ServerCancelled)
+		}
+		cancel(cause)
+	})
+	return asking, func() { stop(); cancel(nil) }
 }
 
 // answer gives the server the person's answer to e, or, where the app

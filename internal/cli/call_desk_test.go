@@ -62,7 +62,8 @@ func TestCallDeskWithCommandWithoutDisplay(t *testing.T) {
 
 // TestCallDeskWithdrawn: a question its server withdraws while its window
 // shows is said withdrawn on call's stderr, not answered, and the window
-// goes stale: History records it so.
+// goes stale: History records it so, in the words of a server's cancel,
+// not of a bridge gone.
 func TestCallDeskWithdrawn(t *testing.T) {
 	t.Parallel()
 	d := startDesktopWith(t, "", true)
@@ -82,7 +83,7 @@ func TestCallDeskWithdrawn(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant the question said withdrawn, unanswered", stderr.String())
 	}
 	hist := d.history(func(hist string) bool { return strings.Contains(hist, `"stale"`) })
-	if !strings.Contains(hist, `"stale"`) || !strings.Contains(hist, "elicitdesk call") {
-		t.Errorf("history:\n%s\nwant the question stale, asked for elicitdesk call", hist)
+	if !strings.Contains(hist, `"stale"`) || !strings.Contains(hist, "elicitdesk call") || !strings.Contains(hist, "cancelled the request, saying") {
+		t.Errorf("history:\n%s\nwant the question stale, asked for elicitdesk call, as its server cancelled it", hist)
 	}
 }
