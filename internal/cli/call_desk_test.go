@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCallDeskRunsTheServer: `call -answer desk -- COMMAND`, a server's
@@ -63,7 +64,7 @@ func TestCallDeskWithCommandWithoutDisplay(t *testing.T) {
 // TestCallDeskWithdrawn: a question its server withdraws while its window
 // shows is said withdrawn on call's stderr, not answered, and the window
 // goes stale: History records it so, in the words of a server's cancel,
-// not of a bridge gone.
+// not of a bridge gone. The app's traffic has what passed.
 func TestCallDeskWithdrawn(t *testing.T) {
 	t.Parallel()
 	d := startDesktopWith(t, "", true)
@@ -86,4 +87,12 @@ func TestCallDeskWithdrawn(t *testing.T) {
 	if !strings.Contains(hist, `"stale"`) || !strings.Contains(hist, "elicitdesk call") || !strings.Contains(hist, "cancelled the request, saying") {
 		t.Errorf("history:\n%s\nwant the question stale, asked for elicitdesk call, as its server cancelled it", hist)
 	}
+	// The app's traffic has the session's messages, as a bridge's.
+	var seen string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if seen, _ = d.run(d.bin, "traffic", "-json"); strings.Contains(seen, `"elicitation/create"`) && strings.Contains(seen, "ask_then_give_up") {
+			return
+		}
+	}
+	t.Errorf("traffic:\n%s\nwant the call's tools/call and its elicitation", seen)
 }

@@ -21,8 +21,10 @@ import (
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
+	"github.com/elicitdesk/elicitdesk/internal/traffic"
 	"github.com/elicitdesk/elicitdesk/servers"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/link"
 	"github.com/elicitdesk/elicitdesk/servers/signin"
 )
 
@@ -31,8 +33,9 @@ const connectTimeout = 60 * time.Second
 
 // openTarget does what tools and call share: a context that Ctrl-C ends
 // and a connection to the target named by the flags and the command, routing
-// elicitations to router. release frees both, once however often it runs.
-func openTarget(t *target, command []string, router *servers.Router, stderr terminal) (ctx context.Context, conn *servers.Conn, release func(), err error) {
+// elicitations to router, its link wrapped by tap when not nil. release
+// frees both, once however often it runs.
+func openTarget(t *target, command []string, router *servers.Router, tap func(link.Link) link.Link, stderr terminal) (ctx context.Context, conn *servers.Conn, release func(), err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	cfg, err := t.resolve(command)
 	if err == nil {
@@ -41,7 +44,7 @@ func openTarget(t *target, command []string, router *servers.Router, stderr term
 			wait += signin.Wait // the handshake may wait for a sign-in
 		}
 		dctx, cancel := context.WithTimeout(ctx, wait)
-		conn, err = servers.DialWith(dctx, cfg, router, stderr.Logger(), servers.Via{HTTP: signInWrap(cfg, stderr, nil)})
+		conn, err = servers.DialWith(dctx, cfg, router, stderr.Logger(), servers.Via{HTTP: signInWrap(cfg, stderr, nil), Link: tap})
 		cancel()
 	}
 	if err != nil {
@@ -64,7 +67,7 @@ func runTools(args []string, stdout, stderr terminal) (code int) {
 		return noArgs(fs, stderr)
 	}
 	stderr = stderr.Shared() // the connection's log writes too
-	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), stderr)
+	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), nil, stderr)
 	if err != nil {
 		failed(stderr, "tools", err, "", *verbose)
 		return targetExit(err)
@@ -134,6 +137,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 	})
 	unanswered := new(atomic.Int32)
 	var asker *deskAsker // -answer desk's
+	var tap func(link.Link) link.Link
 	if *answer == answerDesk {
 		desk, err := bridgeDesk(stderr.Logger(), func(line string) { stderr.Linef("elicitdesk call: %s", line) })
 		if err != nil {
@@ -145,10 +149,14 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 		defer end()
 		asker = newDeskAsker(life, desk, cfg.Name, cfg.Target(), stderr, unanswered)
 		router.OnAsked(asker.ask)
+		// The app's traffic keeps what passes, as for a bridged session.
+		note, stop := desk.Traffic(asker.session.ID)
+		defer stop()
+		tap = func(l link.Link) link.Link { return traffic.Tap(cfg.Name, l, time.Now, note) }
 	} else {
 		router.OnAsked(answerer(*answer, answerValues(*answer, stdin), stderr, unanswered))
 	}
-	ctx, conn, closeConn, err := openTarget(t, command, router, stderr)
+	ctx, conn, closeConn, err := openTarget(t, command, router, tap, stderr)
 	if err != nil {
 		failed(stderr, "call", err, "", *verbose)
 		return targetExit(err)
