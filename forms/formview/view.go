@@ -268,14 +268,24 @@ type headLayout struct{ v *View }
 func (l headLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 	v, gap := l.v, theme.Padding()
 	w := max(v.head.MinSize().Width, v.body.MinSize().Width, v.bar.MinSize().Width)
-	return fyne.NewSize(w, v.head.MinSize().Height+gap+v.body.MinSize().Height+gap+v.bar.MinSize().Height)
+	return fyne.NewSize(w, v.head.MinSize().Height+gap+v.body.MinSize().Height+l.barHeight())
+}
+
+// barHeight is the room the bar takes below the body, its gap included:
+// none once it is hidden (a frozen form), which the body takes instead of
+// a blank strip.
+func (l headLayout) barHeight() float32 {
+	if !l.v.bar.Visible() {
+		return 0
+	}
+	return theme.Padding() + l.v.bar.MinSize().Height
 }
 
 func (l headLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	v, gap := l.v, theme.Padding()
 	v.top.Resize(fyne.NewSize(size.Width, v.top.Size().Height)) // wraps the message at the width
 	bar := v.bar.MinSize().Height
-	rest := size.Height - bar - 2*gap // for the header and the body
+	rest := size.Height - l.barHeight() - gap // for the header and the body
 	head := min(v.top.MinSize().Height, max(rest-v.bodyHeight(), size.Height/3))
 	head = max(head, min(v.head.MinSize().Height, rest))
 	v.head.Move(fyne.NewPos(0, 0))

@@ -462,6 +462,12 @@ func TestFreezeDisablesEverythingAndSendsNothing(t *testing.T) {
 			if h.v.bar.Visible() {
 				t.Error("the buttons still show")
 			}
+			// The body takes their room: no blank strip at the bottom.
+			size := fyne.NewSize(760, 500)
+			h.v.Resize(size)
+			if bottom := h.v.body.Position().Y + h.v.body.Size().Height; bottom < size.Height-1 {
+				t.Errorf("the body ends %v above the bottom, where the buttons were", size.Height-bottom)
+			}
 			if h.v.promise.Text != tt.review {
 				t.Errorf("the review says %q, want %q", h.v.promise.Text, tt.review)
 			}
