@@ -167,7 +167,7 @@ func (d *Desk) newLinkWindow(r *request, at place, by opener) *linkWindow {
 	lw.doneB = look.NewButton("Done", theme.ConfirmIcon(), lw.close)
 	lw.doneB.Importance = widget.HighImportance
 	lw.progress = widget.NewProgressBarInfinite()
-	lw.after = container.NewHBox(copyLink(), lw.doneB)
+	lw.after = container.NewCenter(container.NewHBox(copyLink(), lw.doneB)) // at their height, beside a taller status
 	// The status beside Copy link and Done after Open link, and above the
 	// answers when the browser did not open.
 	statusRow := container.NewBorder(nil, nil, nil, lw.after, container.NewVBox(lw.progress, lw.status))

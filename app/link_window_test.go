@@ -193,6 +193,10 @@ func TestOpenedByHand(t *testing.T) {
 		if height, need := lw.w.Canvas().Size().Height, lw.size.need(); height > need || height >= failedHeight {
 			t.Errorf("waiting, the window is %.0f high, after %.0f with the answers; its content needs %.0f", height, failedHeight, need)
 		}
+		// Done keeps a button's height beside the status's two lines.
+		if got, want := lw.doneB.Size().Height, lw.doneB.MinSize().Height; got > want+1 {
+			t.Errorf("Done is %.0f high beside the status, want a button's %.0f", got, want)
+		}
 	})
 }
 
