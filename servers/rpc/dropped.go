@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/servers/link"
 )
 
@@ -30,7 +31,11 @@ func (u *Dropped) Warn(log *slog.Logger, msg string, bad *link.BadMessage) {
 	u.n++
 	u.warn.Do(func() {
 		u.logged = u.n
-		log.Warn(msg, "size", bad.Size, "method", bad.Method, "err", bad.Err, "dropped", u.n)
+		args := []any{"size", bad.Size, "method", bad.Method, "err", bad.Err, "dropped", u.n}
+		if bad.Method == "" && len(bad.Head) > 0 { // not JSON-RPC: a server's own words on its stdout, which its author wants to see
+			args = append(args, "line", untrusted.Text(bad.Head).Short(80))
+		}
+		log.Warn(msg, args...)
 	})
 }
 

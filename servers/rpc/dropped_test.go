@@ -10,7 +10,7 @@ import (
 )
 
 // TestJunkDoesNotFloodTheLog: 2,000 lines of junk on a server's stdout
-// are logged five times, the count in each line, and the peer reads on;
+// are logged five times, the count and the line in each, and the peer reads on;
 // at the link's end the log gives the count in all.
 func TestJunkDoesNotFloodTheLog(t *testing.T) {
 	var log bytes.Buffer // written by the peer's reader, read once its answer to the ping is in
@@ -24,7 +24,7 @@ func TestJunkDoesNotFloodTheLog(t *testing.T) {
 		t.Fatalf("after the junk: %s", got.Raw)
 	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
-	if len(lines) != 5 || !strings.Contains(lines[4], "dropped=5") {
+	if len(lines) != 5 || !strings.Contains(lines[4], "dropped=5") || !strings.Contains(lines[0], `line="Listening on stdio, build 1.2.3"`) {
 		t.Errorf("logged %d lines, want the first five with their count:\n%s", len(lines), log.String())
 	}
 	o.w.Close()
