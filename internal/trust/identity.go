@@ -99,7 +99,7 @@ func reportedMismatch(who servers.Identity) (string, bool) {
 	case r.Name != "" && r.Name != r.Title:
 		calls += " (" + r.Name.Quote() + ")"
 	}
-	return fmt.Sprintf("The server you named %s calls itself %s: make sure it is the one you meant.", untrusted.Text(who.Name).Quote(), calls), true
+	return fmt.Sprintf("The server shown as %s calls itself %s: make sure it is the one you meant.", untrusted.Text(who.Name).Quote(), calls), true
 }
 
 // ownName reports whether name, one of o's reported names, agrees with
