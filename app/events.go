@@ -23,10 +23,10 @@ func (e events) take(f func()) {
 func (e events) Open(r core.Request, by core.Opener) {
 	e.take(func() { e.d.opened(r, openerOf(by)) })
 }
-func (e events) Completed(id string)  { e.take(func() { e.d.completed(id) }) }
-func (e events) Waiting(n core.Count) { e.take(func() { e.d.waitingNow(n) }) }
-func (e events) Show(s core.Show)     { e.take(func() { e.d.show(s) }) }
-func (e events) Quit()                { e.take(e.d.exit) }
+func (e events) Completed(id string, gone bool) { e.take(func() { e.d.completed(id, gone) }) }
+func (e events) Waiting(n core.Count)           { e.take(func() { e.d.waitingNow(n) }) }
+func (e events) Show(s core.Show)               { e.take(func() { e.d.show(s) }) }
+func (e events) Quit()                          { e.take(e.d.exit) }
 func (e events) Notify(n notify.Notice) {
 	e.take(func() { e.d.notifyHere(n) })
 }
@@ -75,10 +75,10 @@ func (d *Desk) ended(id string, answered bool, cause string) {
 	r.goStale(core.StaleWords(r.Server.Name, cause))
 }
 
-// completed: a URL request's server said the step is done.
-func (d *Desk) completed(id string) {
+// completed: a URL request's server said the step is done, or went away.
+func (d *Desk) completed(id string, gone bool) {
 	if r, ok := d.request(id); ok {
-		r.complete()
+		r.complete(gone)
 	}
 }
 

@@ -29,6 +29,7 @@ const (
 	linkFailed                    // the browser did not open; nothing sent: Copy link, Decline, Cancel, I opened it
 	linkWaiting                   // accepted: the server has not said the step is complete
 	linkComplete                  // the server says the step is complete
+	linkGone                      // accepted, but the server went away before it said the step was complete
 	linkStale                     // the request no longer waits
 )
 
@@ -80,6 +81,9 @@ func linkLookOf(s linkState, server string) linkLook {
 			status: "Waiting for " + server + " to finish. Press Done when you have finished in the browser."}
 	case linkComplete:
 		return linkLook{after: true, done: true, status: server + " says this step is complete."}
+	case linkGone:
+		return linkLook{after: true, done: true, failed: true,
+			status: server + " went away before it said this step was complete: what you did in the browser may not have reached it."}
 	}
 	return linkLook{}
 }
@@ -271,15 +275,20 @@ func (lw *linkWindow) accepted(r *request, d *Desk) {
 }
 
 // awaitCompletion shows the step complete once the server says so, which
-// may have come before the Accept.
+// may have come before the Accept, or that the server went away first.
 func (lw *linkWindow) awaitCompletion(r *request, d *Desk) {
 	go func() {
 		select {
 		case <-r.completed:
 			d.do(func() {
-				if lw.state.phase == linkWaiting {
-					lw.set(linkState{phase: linkComplete})
+				if lw.state.phase != linkWaiting {
+					return
 				}
+				phase := linkComplete
+				if r.gone {
+					phase = linkGone
+				}
+				lw.set(linkState{phase: phase})
 			})
 		case <-lw.gone:
 		}
@@ -297,7 +306,7 @@ func (lw *linkWindow) set(s linkState) {
 	switch need := lw.size.need(); {
 	case need > before:
 		lw.size.grow(need - before)
-	case s.phase == linkWaiting || s.phase == linkComplete || s.phase == linkStale:
+	case s.phase == linkWaiting || s.phase == linkComplete || s.phase == linkGone || s.phase == linkStale:
 		// The answers went for good: no gap is left where they were.
 		// Not while the browser opens, which may fail in a moment and
 		// bring them back.

@@ -175,7 +175,7 @@ func TestLinkEnter(t *testing.T) {
 // the window is as short as what is left needs: no gap where the answers
 // were.
 func TestOpenedByHand(t *testing.T) {
-	h, got, _, lw := browserFails(t, "xdg-open is not installed")
+	h, got, r, lw := browserFails(t, "xdg-open is not installed")
 	var failedHeight float32
 	h.ui(func() {
 		failedHeight = lw.w.Canvas().Size().Height
@@ -196,6 +196,15 @@ func TestOpenedByHand(t *testing.T) {
 		// Done keeps a button's height beside the status's two lines.
 		if got, want := lw.doneB.Size().Height, lw.doneB.MinSize().Height; got > want+1 {
 			t.Errorf("Done is %.0f high beside the status, want a button's %.0f", got, want)
+		}
+	})
+	// The server goes away before it says the step is complete: the
+	// window says so, and waits no more.
+	h.ui(func() { h.d.completed(r.ID, true) })
+	h.eventually("the server gone", func() bool { return lw.state.phase == linkGone })
+	h.ui(func() {
+		if lw.progress.Visible() || !lw.doneB.Visible() {
+			t.Error("the window still waits, or has no Done")
 		}
 	})
 }
@@ -243,6 +252,8 @@ func TestLinkLook(t *testing.T) {
 		{linkState{phase: linkWaiting}, linkLook{after: true, done: true, busy: true,
 			status: "Waiting for shop to finish. Press Done when you have finished in the browser."}},
 		{linkState{phase: linkComplete}, linkLook{after: true, done: true, status: "shop says this step is complete."}},
+		{linkState{phase: linkGone}, linkLook{after: true, done: true, failed: true,
+			status: "shop went away before it said this step was complete: what you did in the browser may not have reached it."}},
 		{linkState{phase: linkStale}, linkLook{}},
 	}
 	for _, tt := range tests {

@@ -21,7 +21,8 @@ type request struct {
 	taken          bool // the core took the answer
 	// answer sends an answer to the core and runs sent once it took it.
 	answer    func(r *request, res forms.Result, sent func())
-	completed chan struct{} // closed when the server says a URL step is done
+	completed chan struct{} // closed when the server says a URL step is done, or went away
+	gone      bool          // the server went away instead, set before completed closes
 	more      *waitLine     // the requests without a window, atop its window
 }
 
@@ -60,11 +61,13 @@ func (r *request) goStale(reason string) {
 	r.win.stale(reason)
 }
 
-// complete notes that the server said a URL step is done.
-func (r *request) complete() {
+// complete notes that the server said a URL step is done, or, gone, went
+// away after the person's accept without saying it.
+func (r *request) complete(gone bool) {
 	select {
 	case <-r.completed:
 	default:
+		r.gone = gone
 		close(r.completed)
 	}
 }

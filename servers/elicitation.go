@@ -13,6 +13,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // Mode is how an elicitation asks: a form, or a link to open.
@@ -129,6 +130,7 @@ type Elicitation struct {
 
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
+	link     context.Context // the life of the link it came on; nil when not known
 	once     sync.Once
 	answer   chan reply
 	complete chan struct{}
@@ -139,6 +141,17 @@ type Elicitation struct {
 // notifications/elicitation/complete, that the out-of-band interaction of a
 // URL-mode elicitation is over.
 func (e *Elicitation) Completed() <-chan struct{} { return e.complete }
+
+// Gone is closed when the connection it came on has ended (the server
+// exited, a bridge or a script went away), which, once it is answered,
+// may leave a URL request's step never reported complete; nil, never
+// closed, when the connection is not known.
+func (e *Elicitation) Gone() <-chan struct{} {
+	if e.link == nil {
+		return nil
+	}
+	return e.link.Done()
+}
 
 func (e *Elicitation) markCompleted() { e.finished.Do(func() { close(e.complete) }) }
 
@@ -184,7 +197,7 @@ func newElicitation(parent context.Context, id string, who Identity, p Params, n
 	return &Elicitation{
 		ID: id, Server: who, Params: p.Raw, Message: p.Message, Mode: p.Mode, Schema: p.Schema, Form: p.Form,
 		URL: p.URL, URLID: p.ElicitationID, Received: now,
-		ctx: ctx, cancel: cancel, answer: make(chan reply, 1), complete: make(chan struct{}),
+		ctx: ctx, cancel: cancel, link: rpc.Life(parent), answer: make(chan reply, 1), complete: make(chan struct{}),
 	}
 }
 

@@ -321,6 +321,29 @@ func TestRefuseAnswersAnError(t *testing.T) {
 	}
 }
 
+// TestGoneWithItsConnection: an elicitation's Gone stays open after its
+// answer while its connection lives, and closes when the connection ends:
+// a URL request's step can no longer be reported complete then.
+func TestGoneWithItsConnection(t *testing.T) {
+	f := newFakeServer(t)
+	_, r := dialFake(t, f)
+	go f.send(elicitLine(`"x"`, "open a link"))
+	e := next(t, r)
+	e.Reply(forms.Result{Action: forms.Accept, Content: json.RawMessage(`{"ok":true}`)})
+	f.serveLegacy("")
+	select {
+	case <-e.Gone():
+		t.Fatal("gone while the connection lives")
+	default:
+	}
+	f.out.Close()
+	select {
+	case <-e.Gone():
+	case <-time.After(10 * time.Second):
+		t.Fatal("not gone once the connection ended")
+	}
+}
+
 func TestRouterExpectCompletes(t *testing.T) {
 	r := newQueued(DefaultLimits)
 	e := r.Expect(Identity{Name: "a"}, Params{Message: "m", Mode: ModeURL, URL: "https://example.com", ElicitationID: "x"})

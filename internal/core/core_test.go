@@ -97,7 +97,8 @@ type recorder struct {
 	quit     bool
 	trays    []bool // each Tray, in order
 	shows    []Show
-	taken    int // every event, as the windows count them for Leave
+	done     []string // each Completed's id, with " gone" when the server went away
+	taken    int      // every event, as the windows count them for Leave
 	changed  chan struct{}
 }
 
@@ -124,7 +125,14 @@ func (r *recorder) Open(q Request, _ Opener) {
 func (r *recorder) Ended(id string, _ bool, cause string) {
 	r.note(func() { r.ended, r.causes = append(r.ended, id), append(r.causes, cause) })
 }
-func (r *recorder) Completed(string)          { r.note(func() {}) }
+func (r *recorder) Completed(id string, gone bool) {
+	r.note(func() {
+		if gone {
+			id += " gone"
+		}
+		r.done = append(r.done, id)
+	})
+}
 func (r *recorder) Waiting(n Count)           { r.note(func() { r.counts = append(r.counts, n) }) }
 func (r *recorder) Notify(notify.Notice)      { r.note(func() {}) }
 func (r *recorder) Servers([]servers.Status)  { r.note(func() { r.servers++ }) }

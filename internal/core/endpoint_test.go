@@ -6,10 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
 	"github.com/elicitdesk/elicitdesk/internal/endpoint"
 	"github.com/elicitdesk/elicitdesk/servers"
@@ -81,6 +83,35 @@ func TestCompletionFromItsSession(t *testing.T) {
 // TestServersOfItsOwnFile: `elicitdesk servers` is told the connections'
 // states only of the servers.json the core reads, by any spelling of its
 // path; of another file it is refused, with the core's file named.
+// TestLinkGoneAfterAccept: the person accepted a bridged URL request, and
+// the bridge went away before its server said the step was complete: the
+// windows hear the step is over because the server is gone, and do not
+// wait for it.
+func TestLinkGoneAfterAccept(t *testing.T) {
+	s := start(t)
+	c, err := endpoint.Dial(t.Context(), s.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := json.RawMessage(`{"mode":"url","message":"Sign in","url":"https://example.com/x","elicitationId":"e1"}`)
+	answered := make(chan error, 1)
+	go func() {
+		_, err := c.Elicit(t.Context(), endpoint.Question{Session: endpoint.Bridged{ID: "s1", Server: "files"}, Params: url})
+		answered <- err
+	}()
+	r, rec, _ := remoteUI(t, <-s.starts)
+	rec.until(t, "the request", func() bool { return len(rec.requests) == 1 })
+	id := rec.requests[0].ID
+	if err := r.Answer(id, forms.Result{Action: forms.Accept}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-answered; err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	rec.until(t, "the step over, the server gone", func() bool { return slices.Contains(rec.done, id+" gone") })
+}
+
 func TestServersOfItsOwnFile(t *testing.T) {
 	s := start(t)
 	c, err := endpoint.Dial(t.Context(), s.path)

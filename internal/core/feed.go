@@ -25,8 +25,9 @@ type Events interface {
 	// it; otherwise cause is why it went stale, as StaleReason reads it.
 	// An id the windows do not know is ignored.
 	Ended(id string, answered bool, cause string)
-	// Completed: a URL-mode request's server reported the step done.
-	Completed(id string)
+	// Completed: a URL-mode request's server reported the step done, or,
+	// gone, went away after the person's accept without reporting it.
+	Completed(id string, gone bool)
 	// Waiting: how many requests wait for an answer now, and how many of
 	// them wait for a window.
 	Waiting(n Count)
@@ -102,7 +103,7 @@ const (
 type event struct {
 	open      *opening
 	ended     *ended
-	completed string
+	completed *completion
 	waiting   *Count
 	statuses  *[]servers.Status // pointers: an empty list is news too
 	bridges   *[]servers.Bridged
@@ -118,6 +119,11 @@ type opening struct {
 	By      Opener  `json:"by"`
 }
 
+type completion struct {
+	ID   string `json:"id"`
+	Gone bool   `json:"gone,omitempty"` // the server went away instead
+}
+
 type ended struct {
 	ID       string `json:"id"`
 	Answered bool   `json:"answered,omitempty"`
@@ -131,8 +137,8 @@ func (ev event) tell(to Events) {
 		to.Open(ev.open.Request, ev.open.By)
 	case ev.ended != nil:
 		to.Ended(ev.ended.ID, ev.ended.Answered, ev.ended.Cause)
-	case ev.completed != "":
-		to.Completed(ev.completed)
+	case ev.completed != nil:
+		to.Completed(ev.completed.ID, ev.completed.Gone)
 	case ev.waiting != nil:
 		to.Waiting(*ev.waiting)
 	case ev.statuses != nil:

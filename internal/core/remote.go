@@ -74,8 +74,8 @@ func (r *Remote) hear(m link.Message) {
 			to.Ended(e.ID, e.Answered, e.Cause)
 		}
 	case tellCompleted:
-		if p, ok := paramsOf[idParams](m); ok {
-			to.Completed(p.ID)
+		if p, ok := paramsOf[completion](m); ok {
+			to.Completed(p.ID, p.Gone)
 		}
 	case tellWaiting:
 		if n, ok := paramsOf[Count](m); ok {

@@ -298,13 +298,13 @@ const linkWait = time.Hour
 
 // watch follows w until it is answered or goes stale, and a URL request
 // until its server says the step is done, which may come before the
-// person's answer or after it.
+// person's answer or after it, or the connection it came on ends first.
 func (c *Core) watch(w *waiting) {
 	e, completed := w.e, w.e.Completed()
 	for waiting := true; waiting; {
 		select {
 		case <-completed:
-			c.feed.push(event{completed: e.ID})
+			c.feed.push(event{completed: &completion{ID: e.ID}})
 			completed = nil
 		case <-e.Context().Done(): // gone stale, or ended by its answer
 			if _, next, ok := c.pending.take(e.ID); ok {
@@ -322,7 +322,9 @@ func (c *Core) watch(w *waiting) {
 	}
 	select {
 	case <-completed:
-		c.feed.push(event{completed: e.ID})
+		c.feed.push(event{completed: &completion{ID: e.ID}})
+	case <-e.Gone():
+		c.feed.push(event{completed: &completion{ID: e.ID, Gone: true}})
 	case <-time.After(linkWait):
 	case <-c.ctx.Done():
 	}

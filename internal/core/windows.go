@@ -33,7 +33,7 @@ import (
 const (
 	tellOpen      = "windows/open"      // params opening
 	tellEnded     = "windows/ended"     // params ended
-	tellCompleted = "windows/completed" // params idParams
+	tellCompleted = "windows/completed" // params completion
 	tellWaiting   = "windows/waiting"   // params Count
 	tellServers   = "windows/servers"   // params serversParams
 	tellBridges   = "windows/bridges"   // params bridgesParams
@@ -84,10 +84,6 @@ type leaveParams struct {
 
 type focusParams struct {
 	Focused bool `json:"focused"`
-}
-
-type idParams struct {
-	ID string `json:"id"`
 }
 
 type closedParams struct {
@@ -282,8 +278,10 @@ func (t teller) Open(r Request, by Opener) {
 func (t teller) Ended(id string, answered bool, cause string) {
 	t.tell(tellEnded, ended{ID: id, Answered: answered, Cause: cause})
 }
-func (t teller) Completed(id string) { t.tell(tellCompleted, idParams{id}) }
-func (t teller) Waiting(n Count)     { t.tell(tellWaiting, n) }
+func (t teller) Completed(id string, gone bool) {
+	t.tell(tellCompleted, completion{ID: id, Gone: gone})
+}
+func (t teller) Waiting(n Count) { t.tell(tellWaiting, n) }
 func (t teller) Servers(list []servers.Status) {
 	p := serversParams{Servers: make([]wireStatus, 0, len(list))}
 	for _, s := range list {

@@ -352,10 +352,22 @@ func BadError(bad *link.BadMessage) *jsonrpc.Error {
 // must not answer the first with an error either.
 var errIDInUse = errors.New("its id is that of a request still being answered")
 
+// lifeKey carries, in a request's context, the life of the link it came
+// on (Life).
+type lifeKey struct{}
+
+// Life is the context of the link a request whose context is ctx came on,
+// which ends with the link, long after the request is answered; nil
+// outside a request.
+func Life(ctx context.Context) context.Context {
+	life, _ := ctx.Value(lifeKey{}).(context.Context)
+	return life
+}
+
 // request starts answering one of the other side's requests.
 func (p *Peer) request(m link.Message) {
 	key := m.Key()
-	ctx, cancel := context.WithCancelCause(p.life)
+	ctx, cancel := context.WithCancelCause(context.WithValue(p.life, lifeKey{}, p.life))
 	arrived := func() {}
 	if p.opts.Ordered[m.Method] {
 		ctx, arrived = p.turns.Next(ctx)
