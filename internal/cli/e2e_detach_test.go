@@ -34,7 +34,8 @@ const (
 // TestCoreOutlivesItsHost: a core a bridge started, with no session bus to
 // start it, is nobody's child, so a host that ends everything below it at
 // its exit (Copilot CLI sent SIGTERM to the core so) ends the bridge and
-// the server, not the core; a new bridge reaches the same core.
+// the server, not the core; a new bridge reaches the same core. Its log,
+// which nothing else would read, is in a file.
 func TestCoreOutlivesItsHost(t *testing.T) {
 	t.Parallel()
 	bin := os.Getenv(binEnv)
@@ -86,6 +87,12 @@ func TestCoreOutlivesItsHost(t *testing.T) {
 	d.window("Do you want to continue", asked)
 	if now := d.cores(); len(now) != 1 || now[0] != core {
 		t.Errorf("cores after a second bridge: %v, want the first, %d", now, core)
+	}
+	// Its standard error, /dev/null as the detacher leaves it, went to a
+	// file, which nothing since emptied.
+	logged, err := os.ReadFile(filepath.Join(home, ".local", "state", "elicitdesk", "elicitdesk.log"))
+	if err != nil || !strings.Contains(string(logged), "the log goes to a file") {
+		t.Errorf("the core's log file: %v\n%s", err, logged)
 	}
 }
 

@@ -189,6 +189,9 @@ func Run(o Options, stdout, stderr term.Terminal) int {
 	case err != nil:
 		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
 	}
+	if logPath := LogPath(); logToFile(logPath) { // the one core: a second start must not empty its file
+		log.Info("the log goes to a file: nothing reads the app's standard error", "file", logPath)
+	}
 	switch {
 	case notifyErr != nil && notifier != nil:
 		log.Info("no notification server runs yet: notifications show once one does", "err", notifyErr)
@@ -270,6 +273,10 @@ func followTrayHost(ctx context.Context, c *core.Core, had bool, log *slog.Logge
 		c.TrayHost(shown)
 	}
 }
+
+// LogPath is where the core writes its log when its standard error goes
+// nowhere (logToFile).
+func LogPath() string { return filepath.Join(xdg.StateHome, "elicitdesk", "elicitdesk.log") }
 
 // Log is the log of the core or the windows: text, which quotes
 // unprintable values.
