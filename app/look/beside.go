@@ -21,18 +21,21 @@ type besideOrBelow struct {
 	below bool           // how Layout placed trail last, which MinSize follows
 }
 
-// Layout places objects[0], the lead, and objects[1], the trail.
+// Layout places objects[0], the lead, and objects[1], the trail. A trail
+// that wraps (NewFlow) goes below in one row while it fits there, else in
+// more, at the line's end.
 func (l *besideOrBelow) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	head, acts := objects[0], objects[1]
-	a := acts.MinSize()
+	a := natural(acts)
 	gap := theme.Padding()
 	l.below = l.want()+gap+a.Width > size.Width
 	if l.below {
 		h := head.MinSize().Height
 		head.Move(fyne.NewPos(0, 0))
 		head.Resize(fyne.NewSize(size.Width, h))
-		acts.Move(fyne.NewPos(max(size.Width-a.Width, 0), h+gap))
-		acts.Resize(a)
+		w := min(a.Width, size.Width)
+		acts.Move(fyne.NewPos(size.Width-w, h+gap))
+		acts.Resize(fyne.NewSize(w, acts.MinSize().Height))
 		return
 	}
 	head.Move(fyne.NewPos(0, 0))
@@ -41,12 +44,16 @@ func (l *besideOrBelow) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	acts.Resize(a)
 }
 
-// MinSize is the size the last Layout needs: Fyne lays the parent out
-// again when it changes.
+// MinSize is as wide as the trail below the lead needs, so that a window
+// can be made that narrow: side by side, they take the window's room, and
+// below, the width it leaves (the width side by side would hold the
+// window as wide as it was, and a window manager can make it no
+// narrower, so the trail never went below). Its height is the one the
+// last Layout needs: Fyne lays the parent out again when it changes.
 func (l *besideOrBelow) MinSize(objects []fyne.CanvasObject) fyne.Size {
 	h, a := objects[0].MinSize(), objects[1].MinSize()
 	if l.below {
 		return fyne.NewSize(max(h.Width, a.Width), h.Height+theme.Padding()+a.Height)
 	}
-	return fyne.NewSize(h.Width+theme.Padding()+a.Width, max(h.Height, a.Height))
+	return fyne.NewSize(max(h.Width, a.Width), max(h.Height, natural(objects[1]).Height))
 }

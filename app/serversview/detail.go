@@ -97,7 +97,7 @@ func newDetail(w *Window) *detail {
 
 	light := container.NewCenter(container.NewGridWrap(fyne.NewSquareSize(lightSize), d.light))
 	top := container.NewVBox(
-		look.BesideOrBelow(d.nameWidth, d.name, container.NewHBox(d.traffic, d.edit, d.toggle, d.remove)),
+		look.BesideOrBelow(d.nameWidth, d.name, look.NewFlow(d.traffic, d.edit, d.toggle, d.remove)),
 		d.target,
 		widget.NewSeparator(),
 		container.NewBorder(nil, nil, light, container.NewHBox(d.retry, d.restart, d.signIn, d.cancel, d.signOut), d.state),
@@ -107,7 +107,7 @@ func newDetail(w *Window) *detail {
 		d.warnings,
 		developer,
 	)
-	d.stderrBox = widget.NewCard("", "What the server wrote to stderr (last 64 KB)", d.scroll)
+	d.stderrBox = widget.NewCard("", "Its stderr (the last 64 KB)", d.scroll)
 	d.body = container.NewBorder(top, nil, nil, nil, d.stderrBox)
 	d.none = widget.NewLabel("Select a server, or add one.")
 	d.none.Alignment = fyne.TextAlignCenter

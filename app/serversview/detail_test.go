@@ -40,6 +40,28 @@ func TestNameKeepsItsLine(t *testing.T) {
 	}
 }
 
+// TestNarrowWindow: the Servers window goes as narrow as a third of a
+// 1280-pixel screen, as a tiling window manager tiles it, and a server's
+// actions wrap to stay inside it: a row of them held it wider, and a
+// window wider than its tile is cut off.
+func TestNarrowWindow(t *testing.T) {
+	h := newDemoHarness(t, demotest.Server(t, "demo"))
+	d := h.readyDetail("demo")
+	win := h.w.Window()
+	// The narrowest it goes: its content's least width, which is also the
+	// least a window manager may make it.
+	win.Resize(fyne.NewSize(win.Content().MinSize().Width, 700))
+	width := win.Canvas().Size().Width
+	if width > 1280/3 {
+		t.Errorf("the window goes no narrower than %v", width)
+	}
+	for _, b := range []fyne.CanvasObject{d.traffic, d.edit, d.toggle, d.remove} {
+		if p := fyne.CurrentApp().Driver().AbsolutePositionForObject(b); p.X < 0 || p.X+b.Size().Width > width {
+			t.Errorf("an action at %v, %v wide, outside the window %v wide", p.X, b.Size().Width, width)
+		}
+	}
+}
+
 // TestRestart: a connected local server offers Restart, which starts its
 // process anew (its author changed its code); a server still failing
 // offers Retry now instead.
