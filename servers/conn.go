@@ -325,7 +325,7 @@ func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (forms.Result, e
 		} // else the connection ended: c.lost says why, once it knows
 	})()
 	defer context.AfterFunc(c.lost, func() { cancel(c.gone()) })()
-	return c.router.AskRaw(ctx, c.Identity(), raw)
+	return c.router.AskRaw(AskedOn(ctx, c.lost), c.Identity(), raw)
 }
 
 // exitWait bounds how long a stdio server that closed its stdout is

@@ -13,7 +13,6 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/internal/base/untrusted"
-	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 // Mode is how an elicitation asks: a form, or a link to open.
@@ -142,6 +141,23 @@ type Elicitation struct {
 // URL-mode elicitation is over.
 func (e *Elicitation) Completed() <-chan struct{} { return e.complete }
 
+// lifeKey carries the life of the connection requests are asked on.
+type lifeKey struct{}
+
+// AskedOn is ctx for asking requests that came on a connection whose
+// life is life (nil when not known): they are Gone when it ends. The
+// innermost counts: a server's input request asked inside a tool call
+// came on the server's connection, not on the caller's.
+func AskedOn(ctx, life context.Context) context.Context {
+	return context.WithValue(ctx, lifeKey{}, life)
+}
+
+// linkOf is the life AskedOn gave ctx, or nil.
+func linkOf(ctx context.Context) context.Context {
+	life, _ := ctx.Value(lifeKey{}).(context.Context)
+	return life
+}
+
 // Gone is closed when the connection it came on has ended (the server
 // exited, a bridge or a script went away), which, once it is answered,
 // may leave a URL request's step never reported complete; nil, never
@@ -197,7 +213,7 @@ func newElicitation(parent context.Context, id string, who Identity, p Params, n
 	return &Elicitation{
 		ID: id, Server: who, Params: p.Raw, Message: p.Message, Mode: p.Mode, Schema: p.Schema, Form: p.Form,
 		URL: p.URL, URLID: p.ElicitationID, Received: now,
-		ctx: ctx, cancel: cancel, link: rpc.Life(parent), answer: make(chan reply, 1), complete: make(chan struct{}),
+		ctx: ctx, cancel: cancel, link: linkOf(parent), answer: make(chan reply, 1), complete: make(chan struct{}),
 	}
 }
 

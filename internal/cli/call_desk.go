@@ -26,20 +26,22 @@ import (
 // questions reach it in the order the server asked them.
 type deskAsker struct {
 	desk       *deskclient.Desk
-	life       context.Context // the call's: the listing, and a link's completion passed on, until it ends
+	life       context.Context    // the call's: the listing, and a link's completion passed on, until close
+	end        context.CancelFunc // ends life
 	stderr     terminal
 	unanswered *atomic.Int32
-	asking     sync.WaitGroup
+	asking     sync.WaitGroup // the questions at the app, and the completions passed on
 
 	mu      sync.Mutex
 	session endpoint.Bridged // who asks, as the app shows and records it
 	turns   rpc.Turns        // in the order the router admits them
 }
 
-// newDeskAsker asks at desk on behalf of server, which runs target, for
-// as long as life lasts.
-func newDeskAsker(life context.Context, desk *deskclient.Desk, server, target string, stderr terminal, unanswered *atomic.Int32) *deskAsker {
-	return &deskAsker{desk: desk, life: life, stderr: stderr, unanswered: unanswered,
+// newDeskAsker asks at desk on behalf of server, which runs target, until
+// close.
+func newDeskAsker(desk *deskclient.Desk, server, target string, stderr terminal, unanswered *atomic.Int32) *deskAsker {
+	life, end := context.WithCancel(context.Background())
+	return &deskAsker{desk: desk, life: life, end: end, stderr: stderr, unanswered: unanswered,
 		session: endpoint.Bridged{ID: rand.Text(), Server: server, Target: target, Host: endpoint.Peer{Name: "elicitdesk call"}, Since: time.Now()}}
 }
 
@@ -69,6 +71,7 @@ func (a *deskAsker) ask(e *servers.Elicitation) {
 		defer a.asking.Done()
 		defer arrived()
 		if e.Mode == servers.ModeURL && e.URLID != "" {
+			a.asking.Add(1)
 			go a.passCompletion(e, q.Session)
 		}
 		asking, stop := askingContext(ctx)
@@ -143,13 +146,24 @@ func (a *deskAsker) answer(e *servers.Elicitation, res forms.Result, err error) 
 // its is over, after the person's answer too, so that its window closes
 // as a configured server's does.
 func (a *deskAsker) passCompletion(e *servers.Elicitation, s endpoint.Bridged) {
+	defer a.asking.Done()
 	select {
 	case <-e.Completed():
-		a.desk.Complete(endpoint.Completion{Session: s.ID, Server: s.Server, ElicitationID: e.URLID})
 	case <-a.life.Done():
+		select {
+		case <-e.Completed(): // came before the connection closed
+		default:
+			return
+		}
 	}
+	a.desk.Complete(endpoint.Completion{Session: s.ID, Server: s.Server, ElicitationID: e.URLID})
 }
 
-// wait waits for the questions still being asked, once the connection
-// closed and ended them.
-func (a *deskAsker) wait() { a.asking.Wait() }
+// close ends the asking once the connection closed, which ended the
+// questions still at the app: it waits for them to say so, and for the
+// completions that came to reach the app, before the session's listing
+// ends with the call.
+func (a *deskAsker) close() {
+	a.end()
+	a.asking.Wait()
+}

@@ -145,9 +145,8 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 			return 1
 		}
 		cfg, _ := t.resolve(command) // a target that cannot be resolved fails below, in openTarget's words
-		life, end := context.WithCancel(context.Background())
-		defer end()
-		asker = newDeskAsker(life, desk, cfg.Name, cfg.Target(), stderr, unanswered)
+		asker = newDeskAsker(desk, cfg.Name, cfg.Target(), stderr, unanswered)
+		defer asker.close() // on every way out; once closed, again it waits for nothing
 		router.OnAsked(asker.ask)
 		// The app's traffic keeps what passes, as for a bridged session.
 		note, stop := desk.Traffic(asker.session.ID)
@@ -200,7 +199,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 	}
 	if asker != nil { // its last words before the count: what the server withdrew as the connection closed
 		closeConn()
-		asker.wait()
+		asker.close()
 	}
 	switch n := int(unanswered.Load()); {
 	case n > 0 && asker != nil:

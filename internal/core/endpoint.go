@@ -244,7 +244,9 @@ func (c *Core) Elicit(ctx context.Context, session string, who servers.Identity,
 			cancel(fmt.Errorf("its bridge said %s", untrusted.Text(said.Reason).Quote()))
 		}
 	})()
-	res, err := c.router.AskRaw(asking, who, raw)
+	// Gone with the bridge's connection: its server's link steps are over
+	// if it goes (one bridge serving many hosts' sessions keeps it).
+	res, err := c.router.AskRaw(servers.AskedOn(asking, rpc.Life(ctx)), who, raw)
 	if err != nil {
 		return nil, err
 	}

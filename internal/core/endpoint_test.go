@@ -80,9 +80,6 @@ func TestCompletionFromItsSession(t *testing.T) {
 	}
 }
 
-// TestServersOfItsOwnFile: `elicitdesk servers` is told the connections'
-// states only of the servers.json the core reads, by any spelling of its
-// path; of another file it is refused, with the core's file named.
 // TestLinkGoneAfterAccept: the person accepted a bridged URL request, and
 // the bridge went away before its server said the step was complete: the
 // windows hear the step is over because the server is gone, and do not
@@ -112,6 +109,9 @@ func TestLinkGoneAfterAccept(t *testing.T) {
 	rec.until(t, "the step over, the server gone", func() bool { return slices.Contains(rec.done, id+" gone") })
 }
 
+// TestServersOfItsOwnFile: `elicitdesk servers` is told the connections'
+// states only of the servers.json the core reads, by any spelling of its
+// path; of another file it is refused, with the core's file named.
 func TestServersOfItsOwnFile(t *testing.T) {
 	s := start(t)
 	c, err := endpoint.Dial(t.Context(), s.path)

@@ -324,7 +324,12 @@ func (c *Core) watch(w *waiting) {
 	case <-completed:
 		c.feed.push(event{completed: &completion{ID: e.ID}})
 	case <-e.Gone():
-		c.feed.push(event{completed: &completion{ID: e.ID, Gone: true}})
+		select {
+		case <-completed: // said just before its connection ended
+			c.feed.push(event{completed: &completion{ID: e.ID}})
+		default:
+			c.feed.push(event{completed: &completion{ID: e.ID, Gone: true}})
+		}
 	case <-time.After(linkWait):
 	case <-c.ctx.Done():
 	}

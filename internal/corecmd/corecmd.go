@@ -189,7 +189,7 @@ func Run(o Options, stdout, stderr term.Terminal) int {
 	case err != nil:
 		log.Warn("cannot make sure only one Elicit Desk runs; scripts cannot call through it", "err", err)
 	}
-	if logPath := LogPath(); logToFile(logPath) { // the one core: a second start must not empty its file
+	if logPath := LogPath(); ep != nil && logToFile(logPath) { // the one core, which holds the lock: nothing else writes the file
 		log.Info("the log goes to a file: nothing reads the app's standard error", "file", logPath)
 	}
 	switch {

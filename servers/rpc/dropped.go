@@ -32,7 +32,7 @@ func (u *Dropped) Warn(log *slog.Logger, msg string, bad *link.BadMessage) {
 	u.warn.Do(func() {
 		u.logged = u.n
 		args := []any{"size", bad.Size, "method", bad.Method, "err", bad.Err, "dropped", u.n}
-		if bad.Method == "" && len(bad.Head) > 0 { // not JSON-RPC: a server's own words on its stdout, which its author wants to see
+		if bad.ID == nil && bad.Method == "" && len(bad.Head) > 0 { // no JSON-RPC message: a server's own words on its stdout, which its author wants to see; an answer's may be a person's
 			args = append(args, "line", untrusted.Text(bad.Head).Short(80))
 		}
 		log.Warn(msg, args...)
