@@ -32,21 +32,18 @@ import (
 const connectTimeout = 60 * time.Second
 
 // openTarget does what tools and call share: a context that Ctrl-C ends
-// and a connection to the target named by the flags and the command, routing
+// and a connection to the target cfg (target.resolve's), routing
 // elicitations to router, its link wrapped by tap when not nil. release
 // frees both, once however often it runs.
-func openTarget(t *target, command []string, router *servers.Router, tap func(link.Link) link.Link, stderr terminal) (ctx context.Context, conn *servers.Conn, release func(), err error) {
+func openTarget(cfg config.Server, router *servers.Router, tap func(link.Link) link.Link, stderr terminal) (ctx context.Context, conn *servers.Conn, release func(), err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	cfg, err := t.resolve(command)
-	if err == nil {
-		wait := connectTimeout
-		if cfg.Transport != config.TransportStdio {
-			wait += signin.Wait // the handshake may wait for a sign-in
-		}
-		dctx, cancel := context.WithTimeout(ctx, wait)
-		conn, err = servers.DialWith(dctx, cfg, router, stderr.Logger(), servers.Via{HTTP: signInWrap(cfg, stderr, nil), Link: tap})
-		cancel()
+	wait := connectTimeout
+	if cfg.Transport != config.TransportStdio {
+		wait += signin.Wait // the handshake may wait for a sign-in
 	}
+	dctx, cancel := context.WithTimeout(ctx, wait)
+	conn, err = servers.DialWith(dctx, cfg, router, stderr.Logger(), servers.Via{HTTP: signInWrap(cfg, stderr, nil), Link: tap})
+	cancel()
 	if err != nil {
 		stop()
 		return nil, nil, nil, err
@@ -67,7 +64,12 @@ func runTools(args []string, stdout, stderr terminal) (code int) {
 		return noArgs(fs, stderr)
 	}
 	stderr = stderr.Shared() // the connection's log writes too
-	ctx, conn, closeConn, err := openTarget(t, command, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), nil, stderr)
+	cfg, err := t.resolve(command)
+	if err != nil {
+		failed(stderr, "tools", err, "", *verbose)
+		return targetExit(err)
+	}
+	ctx, conn, closeConn, err := openTarget(cfg, servers.NewRouter(servers.DefaultLimits, stderr.Logger()), nil, stderr)
 	if err != nil {
 		failed(stderr, "tools", err, "", *verbose)
 		return targetExit(err)
@@ -135,6 +137,11 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 			stderr.Block(x.Message)
 		}
 	})
+	cfg, err := t.resolve(command)
+	if err != nil {
+		failed(stderr, "call", err, "", *verbose)
+		return targetExit(err)
+	}
 	unanswered := new(atomic.Int32)
 	var asker *deskAsker // -answer desk's
 	var tap func(link.Link) link.Link
@@ -144,7 +151,6 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 			stderr.Linef("elicitdesk call: -answer desk: %s", err)
 			return 1
 		}
-		cfg, _ := t.resolve(command) // a target that cannot be resolved fails below, in openTarget's words
 		asker = newDeskAsker(desk, cfg.Name, cfg.Target(), stderr, unanswered)
 		defer asker.close() // on every way out; once closed, again it waits for nothing
 		router.OnAsked(asker.ask)
@@ -155,7 +161,7 @@ func runCall(args []string, stdin io.Reader, stdout, stderr terminal) (code int)
 	} else {
 		router.OnAsked(answerer(*answer, answerValues(*answer, stdin), stderr, unanswered))
 	}
-	ctx, conn, closeConn, err := openTarget(t, command, router, tap, stderr)
+	ctx, conn, closeConn, err := openTarget(cfg, router, tap, stderr)
 	if err != nil {
 		failed(stderr, "call", err, "", *verbose)
 		return targetExit(err)
