@@ -324,7 +324,15 @@ func (c *Conn) answer(ctx context.Context, raw json.RawMessage) (forms.Result, e
 			cancel(cause)
 		} // else the connection ended: c.lost says why, once it knows
 	})()
-	defer context.AfterFunc(c.lost, func() { cancel(c.gone()) })()
+	defer context.AfterFunc(c.lost, func() {
+		// A cancel the server sent before it went is its own word on the
+		// request: the two AfterFuncs run in either order.
+		if cause := context.Cause(asked); cause != nil && !errors.Is(cause, rpc.ErrClosed) {
+			cancel(cause)
+			return
+		}
+		cancel(c.gone())
+	})()
 	return c.router.AskRaw(AskedOn(ctx, c.lost), c.Identity(), raw)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/elicitdesk/elicitdesk/forms"
 	"github.com/elicitdesk/elicitdesk/internal/base/jsonrpc"
 	"github.com/elicitdesk/elicitdesk/servers/config"
+	"github.com/elicitdesk/elicitdesk/servers/rpc"
 )
 
 func TestParseParams(t *testing.T) {
@@ -341,6 +342,25 @@ func TestGoneWithItsConnection(t *testing.T) {
 	case <-e.Gone():
 	case <-time.After(10 * time.Second):
 		t.Fatal("not gone once the connection ended")
+	}
+}
+
+// TestCancelThenGone: a server that cancels its request and then goes
+// away ends the request for its cancel, with its reason, not for its
+// going: the cancel came first on the wire, though the connection's end
+// and the cancel are heard on goroutines of their own.
+func TestCancelThenGone(t *testing.T) {
+	for range 20 {
+		f := newFakeServer(t)
+		_, r := dialFake(t, f)
+		go f.send(elicitLine(`"x"`, "still there?"))
+		e := next(t, r)
+		f.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x","reason":"no answer within 3s"}}`)
+		f.out.Close()
+		<-e.Context().Done()
+		if cause := context.Cause(e.Context()); !errors.Is(cause, rpc.ErrCancelled) || !strings.Contains(cause.Error(), "no answer within 3s") {
+			t.Fatalf("the request ended for %v, want the server's cancel", cause)
+		}
 	}
 }
 
